@@ -1,0 +1,32 @@
+# Two commands do all the set-up on a fresh machine with Python 3.11+:
+#   make demo   creates .venv, installs handlog and runs the main job on sample_logs/
+#   make test   creates .venv, installs handlog with its test tools and runs the tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/handlog parse sample_logs/
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check handlog tests
+	$(BIN)/ruff format --check handlog tests
+	$(BIN)/mypy handlog
+
+bench: $(STAMP)
+	$(BIN)/handlog bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

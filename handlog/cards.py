@@ -1,0 +1,87 @@
+"""Playing cards: ranks, suits and the 52 interned `Card` values, parsed from text like "Kd 4s"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"  # also the suit order for bring-in and first-actor tie-breaks: c < d < h < s
+
+RANK_NAMES = {
+    2: "Deuce", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
+    9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace",
+}
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """One playing card. There are exactly 52 instances; compare them with `==` or `is`."""
+
+    rank: int
+    """2..14, ace high (14). Low-hand code maps the ace to 1 itself."""
+    suit: int
+    """0 clubs, 1 diamonds, 2 hearts, 3 spades (the tie-break order)."""
+
+    @property
+    def index(self) -> int:
+        """0..51, ordered by rank then suit: 2c=0, 2d=1, ..., As=51."""
+        return (self.rank - 2) * 4 + self.suit
+
+    @property
+    def suit_char(self) -> str:
+        return SUIT_CHARS[self.suit]
+
+    @property
+    def rank_char(self) -> str:
+        return RANK_CHARS[self.rank - 2]
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank - 2] + SUIT_CHARS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in range(4))
+"""All 52 cards, in `Card.index` order."""
+
+_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+# Some exports (and people) write tens as "10" and use lower-case ranks; accept both.
+for _card in DECK:
+    _BY_TEXT[_card.rank_char.lower() + _card.suit_char] = _card
+    if _card.rank == 10:
+        _BY_TEXT["10" + _card.suit_char] = _card
+
+
+class CardError(ValueError):
+    """Raised for text that is not a card; the message names the bad token."""
+
+
+def card(text: str) -> Card:
+    """The card written as `text` ("Kd", "Td", "10d"), or `CardError`."""
+    try:
+        return _BY_TEXT[text]
+    except KeyError:
+        raise CardError(
+            f"{text!r} is not a card (a card is a rank 2-9, T, J, Q, K or A and a suit c, d, h or s)"
+        ) from None
+
+
+_CARDS_CACHE: dict[str, tuple[Card, ...]] = {}
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """The cards in a space-separated string such as "Kd 4s Ac"; empty text gives ().
+    Results are cached: parsers read the same short card strings over and over."""
+    found = _CARDS_CACHE.get(text)
+    if found is None:
+        found = tuple(card(token) for token in text.split())
+        if len(_CARDS_CACHE) > 200_000:
+            _CARDS_CACHE.clear()
+        _CARDS_CACHE[text] = found
+    return found
+
+
+def format_cards(items: tuple[Card, ...] | list[Card]) -> str:
+    """The inverse of `cards`: "Kd 4s Ac"."""
+    return " ".join(map(str, items))

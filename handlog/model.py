@@ -1,0 +1,345 @@
+"""Typed, immutable records for one stud-family hand as read from a site's hand history.
+
+Money is always an integer number of minor units: cents for cash games, chips for
+tournaments and play money. A hand carries its `Source` (file and lines); every record in it
+carries the line it was read from. Sources and lines are left out of equality, so that a hand
+printed and parsed again compares equal to the original.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum, IntEnum
+from typing import Any, TypeVar
+
+from handlog.cards import Card
+
+
+_Record = TypeVar("_Record")
+
+
+def record(cls: type[_Record]) -> type[_Record]:
+    """`@dataclass(frozen=True, slots=True)` with a faster `__init__`.
+
+    A frozen dataclass's generated `__init__` looks up `object.__setattr__` for every field,
+    which makes records four times dearer to build than plain objects; a parse builds tens of
+    them per hand. This `__init__` writes through the slot descriptors instead. Instances stay
+    frozen: assigning to a field afterwards raises `FrozenInstanceError`."""
+    cls = dataclass(frozen=True, slots=True)(cls)  # type: ignore[assignment]
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    namespace: dict[str, Any] = {}
+    parameters = []
+    for f in fields:
+        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        if f.default is not dataclasses.MISSING:
+            namespace[f"_default_{f.name}"] = f.default
+            parameters.append(f"{f.name}=_default_{f.name}")
+        else:
+            parameters.append(f.name)
+    body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fields)
+    exec(f"def __init__(self, {', '.join(parameters)}):{body}", namespace)  # noqa: S102
+    namespace["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = namespace["__init__"]  # type: ignore[misc]
+    return cls
+
+
+class Site(str, Enum):
+    POKERSTARS = "pokerstars"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Game(str, Enum):
+    STUD = "stud"
+    """7-card stud, high only."""
+    STUD8 = "stud8"
+    """7-card stud hi/lo, 8 or better."""
+    RAZZ = "razz"
+    """7-card stud, ace-to-five low only."""
+    STUD5 = "stud5"
+    """5-card stud, high only."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Street(IntEnum):
+    """Where in the hand a line stands. The value of a betting street is its card count."""
+
+    ANTES = 0
+    """Before the first street header: antes, and noise before the deal."""
+    SECOND = 2
+    THIRD = 3
+    FOURTH = 4
+    FIFTH = 5
+    SIXTH = 6
+    SEVENTH = 7
+    """Called RIVER by PokerStars."""
+    SHOWDOWN = 8
+    SUMMARY = 9
+
+    @property
+    def label(self) -> str:
+        return _STREET_LABELS[self]
+
+
+_STREET_LABELS = {
+    Street.ANTES: "antes", Street.SECOND: "2nd street", Street.THIRD: "3rd street",
+    Street.FOURTH: "4th street", Street.FIFTH: "5th street", Street.SIXTH: "6th street",
+    Street.SEVENTH: "7th street", Street.SHOWDOWN: "showdown", Street.SUMMARY: "summary",
+}
+
+
+class ActionKind(str, Enum):
+    ANTE = "ante"
+    BRING_IN = "bring_in"
+    COMPLETE = "complete"
+    """The first full small bet on 3rd street (PokerStars writes it as a raise over the bring-in)."""
+    BET = "bet"
+    RAISE = "raise"
+    CALL = "call"
+    CHECK = "check"
+    FOLD = "fold"
+    UNCALLED_BET_RETURNED = "uncalled_bet_returned"
+    SHOW = "show"
+    MUCK = "muck"
+    """Mucks at showdown, with or without the cards being revealed."""
+    DOES_NOT_SHOW = "does_not_show"
+    COLLECT = "collect"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+MONEY_IN_KINDS = frozenset(
+    {ActionKind.ANTE, ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET,
+     ActionKind.RAISE, ActionKind.CALL}
+)
+"""Actions that put chips into the pot."""
+
+
+class NoteKind(str, Enum):
+    """Lines that are not actions: table events, chat and the dealer's announcements."""
+
+    CHAT = "chat"
+    JOINS = "joins"
+    LEAVES = "leaves"
+    CONNECTED = "connected"
+    DISCONNECTED = "disconnected"
+    SITTING_OUT = "sitting_out"
+    RETURNED = "returned"
+    TIMED_OUT = "timed_out"
+    REMOVED = "removed"
+    FINISHED_TOURNAMENT = "finished_tournament"
+    WINS_TOURNAMENT = "wins_tournament"
+    DOUBLE_BET_ALLOWED = "double_bet_allowed"
+    """"Pair on board - a double bet is allowed"."""
+    BETTING_CAPPED = "betting_capped"
+    NO_LOW_HAND = "no_low_hand"
+    """"No low hand qualified"."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@record
+class Source:
+    """Where a record was read from."""
+
+    file: str
+    line: int
+    """1-based line number of the record's first line in the file."""
+    end_line: int
+    """1-based line number of its last line (the same as `line` for one-line records)."""
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@record
+class Seat:
+    number: int
+    name: str
+    stack: int
+    """Chips in front of the player when the hand started, in minor units."""
+    sitting_out: bool = False
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+
+
+@record
+class Action:
+    """One line of play by one player, in hand order."""
+
+    street: Street
+    player: str
+    kind: ActionKind
+    amount: int | None = None
+    """Chips as printed: the ante, bring-in, bet or call; for a raise the increment over the
+    current bet ("raises 20 to 40" → 20); the uncalled bet returned; the amount collected."""
+    to_amount: int | None = None
+    """For raises (and completions written as raises) the player's total for the street."""
+    all_in: bool = False
+    cards: tuple[Card, ...] = ()
+    """Cards shown or mucked face up."""
+    description: str | None = None
+    """The site's words for a shown hand, e.g. "HI: a flush, Queen high; LO: 7,6,5,4,3"."""
+    pot: str | None = None
+    """For collects: "pot", "main pot", "side pot", "side pot-2" …"""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+
+
+@record
+class Dealt:
+    """A "Dealt to" line: the cards a player holds after a street's deal.
+
+    Opponents' lines show only their face-up cards; the hero's show everything."""
+
+    street: Street
+    player: str
+    previous: tuple[Card, ...]
+    """Cards repeated from earlier streets (the first bracket), empty on the first street."""
+    new: tuple[Card, ...]
+    """Cards dealt on this street as the line shows them."""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+
+
+@record
+class Note:
+    """A line that is neither dealing nor action: chat, table events, dealer announcements."""
+
+    street: Street
+    kind: NoteKind
+    player: str | None
+    text: str
+    """For chat the message; otherwise the whole line as printed."""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+
+
+Event = Action | Dealt | Note
+
+
+@record
+class SeatResult:
+    """One `Seat N: …` line of the SUMMARY block."""
+
+    seat: int
+    player: str
+    folded_on: Street | None = None
+    did_not_bet: bool = False
+    """"(didn't bet)": folded on 3rd street without putting in more than the ante."""
+    showed: tuple[Card, ...] = ()
+    mucked: tuple[Card, ...] = ()
+    won: int | None = None
+    """Amount in "won ($0.77)" or "collected ($0.64)"."""
+    collected_without_showdown: bool = False
+    lost: bool = False
+    description: str | None = None
+    """The hand description after "with"."""
+    line: int = field(default=0, compare=False, repr=False)
+    """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+
+
+@record
+class PlayerCards:
+    """Everything known about one player's cards by the end of the hand, in deal order.
+
+    For 7-card games the slots are: two down cards and the door card on 3rd street, one up
+    card on each of 4th, 5th and 6th, one down card on 7th. A slot is None when the card
+    was never seen (an opponent's down card that was not shown)."""
+
+    player: str
+    slots: tuple[Card | None, ...]
+    """One entry per card dealt to the player, in deal order."""
+    face_up: tuple[bool, ...]
+    """Parallel to `slots`: whether the card was dealt face up."""
+
+    @property
+    def door_card(self) -> Card | None:
+        return self.slots[self.face_up.index(True)] if True in self.face_up else None
+
+    @property
+    def up_cards(self) -> tuple[Card, ...]:
+        return tuple(c for c, up in zip(self.slots, self.face_up) if up and c is not None)
+
+    @property
+    def known(self) -> tuple[Card, ...]:
+        return tuple(c for c in self.slots if c is not None)
+
+
+@record
+class Hand:
+    """One hand, exactly as the hand history tells it (nothing here is checked or derived
+    from poker rules; the replay does that)."""
+
+    site: Site
+    hand_id: str
+    game: Game
+    table: str
+    max_seats: int | None
+    currency: str | None
+    """ISO code for real money ("USD", "EUR"), None for tournament and play chips."""
+    small_bet: int
+    big_bet: int
+    start_time: datetime | None
+    """Start time in UTC, from the Eastern (ET) clock when printed, else the first clock."""
+    clock_text: str
+    """The date and time exactly as printed, e.g. "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"."""
+    seats: tuple[Seat, ...]
+    events: tuple[Event, ...]
+    """Every dealing, action and note line in file order."""
+    streets: tuple[Street, ...]
+    """The street headers present, in order (a street can be dealt with no action)."""
+    results: tuple[SeatResult, ...]
+    total_pot: int
+    rake: int
+    main_pot: int | None = None
+    side_pots: tuple[int, ...] = ()
+    community_card: Card | None = None
+    """The single card dealt face up to everyone on 7th street when the deck runs short."""
+    ante: int | None = None
+    """As seen: the largest "posts the ante" amount (headers do not state it)."""
+    bring_in: int | None = None
+    """As seen: the "brings in for" amount, if anyone brought in."""
+    tournament_id: str | None = None
+    tournament_level: str | None = None
+    """As printed, e.g. "IV" or "Match Round I, Level IV"."""
+    buy_in: str | None = None
+    """As printed, e.g. "$200+$15 USD" or "100+9"."""
+    mixed_game: str | None = None
+    """The mixed-game wrapper, e.g. "8-Game", "HORSE", "Triple Stud"."""
+    home_game: str | None = None
+    """The club name of a Home Game ("Dazzle's Room")."""
+    header_variant: str = "game"
+    """Which header form the export used: "game" (`Game #`) or "hand" (`Hand #`); the
+    printer needs it to write the hand back as it was."""
+    source: Source | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return tuple(e for e in self.events if type(e) is Action)
+
+    @property
+    def dealt(self) -> tuple[Dealt, ...]:
+        return tuple(e for e in self.events if type(e) is Dealt)
+
+    @property
+    def notes(self) -> tuple[Note, ...]:
+        return tuple(e for e in self.events if type(e) is Note)
+
+    def source_of(self, item: Action | Dealt | Note | Seat | SeatResult) -> Source:
+        """Where a record of this hand was read from."""
+        file = self.source.file if self.source else "<unknown>"
+        return Source(file, item.line, item.line)
+
+    def seat_of(self, player: str) -> Seat | None:
+        for seat in self.seats:
+            if seat.name == player:
+                return seat
+        return None

@@ -1,0 +1,69 @@
+"""Text to records: find each file's site, split it into hands and parse every hand.
+
+Every function here returns values, never raises for bad input: a hand that cannot be read
+comes back as a `ParseError`, a hand of another game as `Skipped`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+from handlog.errors import ParseError, Skipped
+from handlog.model import Hand
+from handlog.parse import pokerstars
+from handlog.parse.reader import Chunk, iter_lines, split_hands
+
+Parsed = Hand | ParseError | Skipped
+
+# Header beginnings of exports handlog recognises but cannot read yet, for a clear message.
+OTHER_SITES = {
+    "Full Tilt Poker": "Full Tilt Poker", "FullTiltPoker": "Full Tilt Poker",
+    "Hand #": "Winning Poker / ACR", "Game started at": "Winning Poker",
+    "Everleaf Gaming": "Everleaf", "Stage #": "Absolute Poker", "Bovada Hand": "Bovada",
+    "Bodog Hand": "Bodog", "Winamax Poker": "Winamax", "***** History for hand": "OnGame",
+    "#Game No": "PartyPoker", "Game #": "PartyPoker", "<session": "iPoker",
+    "<?xml": "an XML export (iPoker or Merge)", "<description": "Merge / Carbon",
+}
+
+
+def parse_chunk(chunk: Chunk) -> Parsed:
+    """One hand's text to its record."""
+    if not chunk.is_hand:
+        return _not_a_hand(chunk)
+    return pokerstars.parse_hand(chunk)
+
+
+def parse_file(path: str | os.PathLike[str]) -> Iterator[Parsed]:
+    """Every hand in the file, in order. A file that cannot be read yields one ParseError."""
+    file = str(path)
+    chunks = split_hands(iter_lines(path), file, pokerstars.is_header)
+    while True:
+        try:
+            chunk = next(chunks)
+        except StopIteration:
+            return
+        except OSError as error:  # only reading is guarded: a bug in parsing must surface
+            yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
+            return
+        yield parse_chunk(chunk)
+
+
+def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
+    """Every hand in `text` (for tests and the printer's round trip)."""
+    lines = [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
+    return [parse_chunk(chunk) for chunk in split_hands(lines, file, pokerstars.is_header)]
+
+
+def _not_a_hand(chunk: Chunk) -> ParseError:
+    first = next((line for line in chunk.lines if line.strip()), "")
+    site = next((name for prefix, name in OTHER_SITES.items() if first.lstrip().startswith(prefix)), None)
+    if "\x00" in first or sum(not c.isprintable() for c in first) > len(first) // 4:
+        message = "this is not text: binary data where a hand history was expected"
+    elif site is not None:
+        message = f"this looks like a {site} hand history; handlog reads PokerStars hand histories only so far"
+    elif chunk.line == 1:
+        message = "no PokerStars hand header here: this does not look like a hand history"
+    else:
+        message = f"{len(chunk.lines)} lines before the first hand header are not part of any hand"
+    return ParseError(chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line,
+                      raw="\n".join(chunk.lines))

@@ -1,0 +1,738 @@
+"""PokerStars stud-family hand histories to `Hand` records.
+
+`grammars/pokerstars.lark` is the specification: Lark's LALR parser checks the order of a
+hand's sections and the shape of every line; this module turns the checked lines into
+records, naming players only as the seat list names them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import cache
+from typing import TYPE_CHECKING
+
+from handlog.cards import Card, CardError, cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse import grammar
+from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.reader import Chunk
+
+if TYPE_CHECKING:
+    from lark import Lark, Token, Tree
+
+SITE = Site.POKERSTARS
+_HEADER_START = re.compile(r"PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a PokerStars hand."""
+    return line.startswith("PokerStars ") and _HEADER_START.match(line) is not None
+
+
+# Game names as printed (lower-cased; PokerTracker re-exports upper-case them).
+GAMES = {
+    "7 card stud limit": Game.STUD,
+    "7 card stud hi/lo limit": Game.STUD8,
+    "razz limit": Game.RAZZ,
+    "5 card stud limit": Game.STUD5,
+}
+
+# The grammar rule naming the lines that may stand in each block token.
+BLOCK_RULES = {
+    "SEAT_LINES": "seat_line",
+    "ANTE_LINES": "ante_line",
+    "STREET_LINES": "street_line",
+    "SHOWDOWN_LINES": "showdown_line",
+    "SUMMARY_LINES": "summary_line",
+}
+BLOCK_PLACES = {
+    "SEAT_LINES": "among the seats", "ANTE_LINES": "among the antes",
+    "STREET_LINES": "during a street", "SHOWDOWN_LINES": "at showdown",
+    "SUMMARY_LINES": "in the summary",
+}
+STREET_RULES = {
+    "third_street": Street.THIRD,
+    "fourth_street": Street.FOURTH,
+    "fifth_street": Street.FIFTH,
+    "sixth_street": Street.SIXTH,
+    "seventh_street": Street.SEVENTH,
+    "showdown": Street.SHOWDOWN,
+    "summary": Street.SUMMARY,
+}
+SUMMARY_STREETS = {
+    "2nd Street": Street.SECOND, "3rd Street": Street.THIRD, "4th Street": Street.FOURTH,
+    "5th Street": Street.FIFTH, "6th Street": Street.SIXTH, "River": Street.SEVENTH,
+}
+NOTE_KINDS = {
+    "CHAT": NoteKind.CHAT, "JOINS": NoteKind.JOINS, "LEAVES": NoteKind.LEAVES,
+    "CONNECTED": NoteKind.CONNECTED, "DISCONNECTED": NoteKind.DISCONNECTED,
+    "SITTING_OUT": NoteKind.SITTING_OUT, "RETURNED": NoteKind.RETURNED,
+    "TIMED_OUT": NoteKind.TIMED_OUT, "REMOVED": NoteKind.REMOVED,
+    "FINISHED": NoteKind.FINISHED_TOURNAMENT, "WINS_TOURNAMENT": NoteKind.WINS_TOURNAMENT,
+    "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED, "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
+    "NO_LOW": NoteKind.NO_LOW_HAND,
+}
+# The words after a player's name that end each kind of note (for finding the name).
+NOTE_NAME_ENDS = {
+    NoteKind.CHAT: ' said, "', NoteKind.JOINS: " joins the table", NoteKind.LEAVES: " leaves the table",
+    NoteKind.CONNECTED: " is connected", NoteKind.DISCONNECTED: " is disconnected",
+    NoteKind.RETURNED: " has returned", NoteKind.TIMED_OUT: " has ", NoteKind.REMOVED: " was removed from",
+    NoteKind.FINISHED_TOURNAMENT: " finished the tournament", NoteKind.WINS_TOURNAMENT: " wins the tournament",
+}
+
+# Words a player understands for the grammar's terminals, for error messages.
+TERMINAL_WORDS = {
+    "TABLE": "the Table line", "SEAT_LINES": "the seat lines", "ANTE_LINES": "the antes",
+    "THIRD_STREET": "*** 3rd STREET ***", "FOURTH_STREET": "*** 4th STREET ***",
+    "FIFTH_STREET": "*** 5th STREET ***", "SIXTH_STREET": "*** 6th STREET ***",
+    "RIVER": "*** RIVER ***", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***",
+    "TOTAL_POT": "the 'Total pot' line", "STREET_LINES": "dealing or an action",
+    "SHOWDOWN_LINES": "a show, muck or collect line", "SUMMARY_LINES": "a seat result line",
+    "$END": "the end of the hand",
+}
+
+TIME_ZONES = {
+    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
+    "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
+    "AT": "America/Halifax", "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC", "GMT": "UTC", "WET": "Europe/Lisbon", "BST": "Europe/London",
+    "CET": "Europe/Paris", "CEST": "Europe/Paris", "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
+    "MSK": "Europe/Moscow", "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo",
+    "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
+    "NZT": "Pacific/Auckland",
+}
+
+_HEADER_SPLIT = re.compile(
+    r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
+    r"(?P<clock>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}"
+    r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?)$"
+)
+_CLOCK_PART = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5})")
+_TOTAL_POT = re.compile(
+    r"Total pot (?P<total>\S+)(?: Main pot (?P<main>\S+?)\.(?P<sides>(?: Side pot(?:-\d+)? \S+?\.)+))?"
+    r" \| Rake (?P<rake>\S+)"
+)
+_SIDE_POT = re.compile(r" Side pot(?:-\d+)? (\S+?)\.")
+_BRACKETS = re.compile(r"\[([^\]\n]*)\]")
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a header says about the game, apart from the hand number and the clock."""
+
+    game_name: str
+    game: Game | None
+    header_variant: str
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    tournament_id: str | None = None
+    buy_in: str | None = None
+    tournament_level: str | None = None
+    mixed_game: str | None = None
+    home_game: str | None = None
+
+
+class _LineError(Exception):
+    def __init__(self, line: int, message: str, text: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+        self.text = text
+
+
+@cache
+def _parser() -> Lark:
+    return grammar.load("pokerstars", "header", "body")
+
+
+@cache
+def _classifiers() -> dict[str, re.Pattern[str]]:
+    return {
+        block: grammar.line_classifier("pokerstars", ["header", "body"], rule)
+        for block, rule in BLOCK_RULES.items()
+    }
+
+
+# ---------------------------------------------------------------------------------------
+# Header
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(game_part: str, start: str) -> GameInfo:
+    """Parse the header's game description with the grammar; memoised, since every hand at
+    a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
+    key = start + game_part
+    info = _GAME_INFO.get(key)
+    if info is None:
+        tree = _parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
+        info = _game_info_from_tree(tree)
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def _game_info_from_tree(tree: Tree) -> GameInfo:
+    site_hand = str(tree.children[0])
+    variant = "hand" if site_hand.endswith("Hand #") else "game"
+    home_game: str | None = None
+    tournament_id = buy_in = level_text = mixed = None
+    small = big = 0
+    currency: str | None = None
+    game_name = ""
+    for child in tree.children[2:]:
+        if not hasattr(child, "data"):
+            continue
+        rule = child.data
+        if rule == "club":
+            home_game = str(child.children[0])
+        elif rule in ("cash_game", "mixed_cash_game"):
+            names = [str(t) for t in child.children if getattr(t, "type", None) == "GAME_NAME"]
+            if rule == "mixed_cash_game":
+                mixed, game_name = names
+            else:
+                game_name = names[0]
+            stakes = child.children[-1]
+            small_text, big_text = str(stakes.children[0]), str(stakes.children[1])
+            small, big = minor_units(small_text), minor_units(big_text)
+            if len(stakes.children) > 2:
+                currency = str(stakes.children[2])
+            elif small_text[0] in CURRENCY_SYMBOLS:
+                currency = CURRENCY_SYMBOLS[small_text[0]]
+        elif rule == "tournament_game":
+            parts = child.children
+            tournament_id = str(parts[0]).split("#", 1)[1].rstrip(", ")
+            buy_in = str(parts[1]).strip()
+            names = [str(t) for t in parts if getattr(t, "type", None) == "GAME_NAME"]
+            if len(names) == 2:
+                mixed, game_name = names
+            else:
+                game_name = names[0]
+            level = parts[-1]
+            level_tokens = [str(t) for t in level.children]
+            small, big = minor_units(level_tokens[-2]), minor_units(level_tokens[-1])
+            level_text = ", ".join(level_tokens[:-2])
+    return GameInfo(
+        game_name=game_name,
+        game=GAMES.get(game_name.lower()),
+        header_variant=variant,
+        small_bet=small,
+        big_bet=big,
+        currency=currency,
+        tournament_id=tournament_id,
+        buy_in=buy_in,
+        tournament_level=level_text,
+        mixed_game=mixed,
+        home_game=home_game,
+    )
+
+
+@cache
+def _zone(name: str):  # type: ignore[no-untyped-def]
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(TIME_ZONES[name])
+
+
+def parse_clock(clock: str) -> datetime | None:
+    """UTC start time from the printed clock, preferring the ET part when there are two."""
+    parts = _CLOCK_PART.findall(clock)
+    chosen = next((p for p in parts if p[6] == "ET"), parts[0] if parts else None)
+    if chosen is None or chosen[6] not in TIME_ZONES:
+        return None
+    year, month, day, hour, minute, second, zone = chosen
+    try:
+        local = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second),
+                         tzinfo=_zone(zone))
+    except ValueError:
+        return None
+    return local.astimezone(timezone.utc)
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
+    header = chunk.lines[0]
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise _LineError(1, "the hand header is not in a form PokerStars writes", header)
+        hand_id = split["number"]
+        try:
+            info = _game_info(split["game"], split["start"])
+        except UnexpectedInput as error:
+            raise _LineError(1, "the hand header is not in a form PokerStars writes", header) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        body = "\n".join(chunk.lines[1:]) + "\n"
+        try:
+            tree = _parser().parse(body, start="body")
+        except UnexpectedInput as error:
+            raise _grammar_error(error, chunk) from None
+        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tree)
+    except _LineError as error:
+        line = chunk.line + error.line - 1
+        return ParseError(
+            file=chunk.file,
+            line=line,
+            message=error.message,
+            hand_id=hand_id,
+            text=error.text if error.text is not None else _line_text(chunk, error.line),
+            hand_line=chunk.line,
+            raw="\n".join(chunk.lines),
+        )
+
+
+def _line_text(chunk: Chunk, relative_line: int) -> str | None:
+    if 1 <= relative_line <= len(chunk.lines):
+        return chunk.lines[relative_line - 1]
+    return None
+
+
+def _grammar_error(error: Exception, chunk: Chunk) -> _LineError:
+    """A sentence for a line the grammar does not accept where it stands."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+    body_line = getattr(error, "line", -1)
+    relative = body_line + 1 if isinstance(body_line, int) and body_line > 0 else len(chunk.lines)
+    expected = sorted(
+        {TERMINAL_WORDS.get(name, name) for name in (getattr(error, "expected", None) or ())
+         if name in TERMINAL_WORDS}
+    )
+    wanted = f" (expected {', or '.join(expected)})" if expected else ""
+    if isinstance(error, UnexpectedEOF) or (
+        isinstance(error, UnexpectedToken) and error.token.type == "$END"
+    ):
+        last = len(chunk.lines)
+        return _LineError(last, f"the hand ends early, at line {chunk.line + last - 1}{wanted}; "
+                                "it looks truncated", chunk.lines[-1])
+    text = _line_text(chunk, relative) or ""
+    for bracket in _BRACKETS.findall(text):
+        for token in bracket.split():
+            try:
+                cards(token)
+            except CardError as bad:
+                return _LineError(relative, f"{bad} in this line", text)
+    if isinstance(error, UnexpectedCharacters):
+        return _LineError(relative, f"this line is not one PokerStars writes here{wanted}", text)
+    if isinstance(error, UnexpectedToken):
+        found = TERMINAL_WORDS.get(error.token.type, "this line")
+        return _LineError(relative, f"{found} is out of place here{wanted}", text)
+    return _LineError(relative, str(error).splitlines()[0], text)
+
+
+class _HandBuilder:
+    """Turns the checked tree of one hand into records. One instance per hand."""
+
+    __slots__ = (
+        "chunk", "hand_id", "info", "clock", "file", "offset", "table", "max_seats", "seats", "names",
+        "names_longest_first", "events", "streets", "results", "street", "completed",
+        "ante", "bring_in", "community_card", "total_pot", "rake", "main_pot", "side_pots",
+    )
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
+        self.chunk = chunk
+        self.hand_id = hand_id
+        self.info = info
+        self.clock = clock
+        self.file = chunk.file
+        self.offset = chunk.line  # body line 1 is file line chunk.line + 1
+        self.table = ""
+        self.max_seats: int | None = None
+        self.seats: list[Seat] = []
+        self.names: set[str] = set()
+        self.names_longest_first: list[str] = []
+        self.events: list[Event] = []
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.street = Street.ANTES
+        self.completed = False
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.community_card: Card | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.main_pot: int | None = None
+        self.side_pots: tuple[int, ...] = ()
+
+    # -- driving -------------------------------------------------------------------------
+
+    def build(self, tree: Tree) -> Hand:
+        for child in tree.children:
+            if hasattr(child, "data"):
+                self.street = STREET_RULES[child.data]
+                for token in child.children:
+                    self._token(token)
+            else:
+                self._token(child)
+        info = self.info
+        chunk = self.chunk
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=parse_clock(self.clock),
+            clock_text=self.clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            main_pot=self.main_pot,
+            side_pots=self.side_pots,
+            community_card=self.community_card,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            tournament_level=info.tournament_level,
+            buy_in=info.buy_in,
+            mixed_game=info.mixed_game,
+            home_game=info.home_game,
+            header_variant=info.header_variant,
+            source=Source(chunk.file, chunk.line, chunk.line + len(chunk.lines) - 1),
+        )
+
+    def _token(self, token: Token) -> None:
+        kind = token.type
+        line = self.offset + token.line  # type: ignore[operator]
+        if kind in _CLASSIFIED:
+            self._block(kind, str(token), line)
+        elif kind == "TABLE":
+            text = str(token)[:-1]
+            name_end = text.rindex("' ")
+            self.table = text[7:name_end]
+            size = text[name_end + 2:].split("-max", 1)[0]
+            self.max_seats = int(size) if size.isdigit() else None
+        elif kind == "RIVER":
+            self.streets.append(Street.SEVENTH)
+            text = str(token)
+            if "[" in text:
+                self.community_card = cards(text[15:-2])[0]
+        elif kind == "TOTAL_POT":
+            self._total_pot(str(token)[:-1], line)
+        elif kind in _STREET_HEADERS:
+            self.streets.append(self.street)
+
+    def _block(self, kind: str, text: str, line: int) -> None:
+        match = _classifiers()[kind].match
+        position = 0
+        end = len(text)
+        handlers = _HANDLERS
+        while position < end:
+            found = match(text, position)
+            if found is None:
+                raise self._unknown_line(kind, text[position:text.find("\n", position)], line)
+            stop = found.end()
+            try:
+                handlers[found.lastgroup](self, text[position:stop - 1], line)  # type: ignore[index]
+            except (CardError, MoneyError) as error:
+                raise _LineError(line - self.offset + 1, str(error), text[position:stop - 1]) from None
+            position = stop
+            line += 1
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _unknown_line(self, block: str, text: str, line: int) -> _LineError:
+        relative = line - self.offset + 1
+        for bracket in _BRACKETS.findall(text):
+            for token in bracket.split():
+                try:
+                    cards(token)
+                except CardError as bad:
+                    return _LineError(relative, f"{bad} in this line", text)
+        where = BLOCK_PLACES[block]
+        return _LineError(relative, f"this line is not one PokerStars writes {where}", text)
+
+    def _player(self, name: str, line: int, text: str) -> str:
+        if name in self.names:
+            return name
+        raise _LineError(line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text)
+
+    def _player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
+        """The seated player whose name stands at `text[start:]`, followed by `follow`."""
+        for name in self.names_longest_first:
+            if text.startswith(name, start) and text.startswith(follow, start + len(name)):
+                return name
+        raise _LineError(line - self.offset + 1, "the player named here is not in the seat list of this hand", text)
+
+    def _amount(self, text: str) -> tuple[int, bool]:
+        if text.endswith(" and is all-in"):
+            return minor_units(text[:-14]), True
+        return minor_units(text), False
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2:]
+        sitting_out = False
+        if rest.endswith(" is sitting out"):
+            rest, sitting_out = rest[:-15], True
+        elif rest.endswith(" out of hand"):
+            rest, sitting_out = rest[:-12], True
+        open_paren = rest.rindex(" (")
+        name = rest[:open_paren]
+        stack_text = rest[open_paren + 2:-1].split(" in chips", 1)[0]
+        if name in self.names:
+            raise _LineError(line - self.offset + 1, f"{name!r} has two seats", text)
+        if any(seat.number == number for seat in self.seats):
+            raise _LineError(line - self.offset + 1, f"seat {number} is listed twice", text)
+        self.seats.append(Seat(number, name, minor_units(stack_text), sitting_out, line))
+        self.names.add(name)
+        # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
+        self.names_longest_first.append(name)
+        self.names_longest_first.sort(key=len, reverse=True)
+
+    def _ante(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": posts the ante ")
+        amount, all_in = self._amount(rest)
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(Action(Street.ANTES, self._player(name, line, text), ActionKind.ANTE,
+                                  amount, None, all_in, line=line))
+
+    def _dealt(self, text: str, line: int) -> None:
+        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
+        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
+        # fails that and is found by matching the seat names instead.
+        last = text.rfind(" [")
+        head = text[9:last]
+        previous: tuple[Card, ...] = ()
+        if head in self.names:
+            name = head
+        else:
+            first = head.rfind(" [")
+            name = head[:first]
+            if first > 0 and head[-1] == "]" and name in self.names:
+                previous = cards(head[first + 2:-1])
+            else:
+                name = self._player_prefix(text, 9, " [", line)
+                groups = text[9 + len(name) + 2:-1].split("] [")
+                if len(groups) == 2:
+                    previous = cards(groups[0])
+                last = len(text) - len(groups[-1]) - 3
+        self.events.append(Dealt(self.street, name, previous, cards(text[last + 2:-1]), line))
+
+    def _brings_in(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": brings in for ")
+        amount, all_in = self._amount(rest)
+        self.bring_in = amount
+        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.BRING_IN,
+                                  amount, None, all_in, line=line))
+
+    def _bets(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": bets ")
+        amount, all_in = self._amount(rest)
+        kind = ActionKind.BET
+        if self.street == Street.THIRD and not self.completed:
+            kind, self.completed = ActionKind.COMPLETE, True
+        self.events.append(Action(self.street, self._player(name, line, text), kind,
+                                  amount, None, all_in, line=line))
+
+    def _raises(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": raises ")
+        increment, _, total = rest.partition(" to ")
+        to_amount, all_in = self._amount(total)
+        kind = ActionKind.RAISE
+        if self.street == Street.THIRD and not self.completed:
+            # On 3rd street the first raise over the bring-in is the completion.
+            kind, self.completed = ActionKind.COMPLETE, True
+        self.events.append(Action(self.street, self._player(name, line, text), kind,
+                                  minor_units(increment), to_amount, all_in, line=line))
+
+    def _calls(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": calls ")
+        amount, all_in = self._amount(rest)
+        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.CALL,
+                                  amount, None, all_in, line=line))
+
+    def _checks(self, text: str, line: int) -> None:
+        self.events.append(Action(self.street, self._player(text[:-8], line, text), ActionKind.CHECK,
+                                  line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": folds")
+        shown = cards(rest[2:-1]) if rest else ()
+        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.FOLD,
+                                  cards=shown, line=line))
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        close = text.index(") returned to ")
+        name = self._player(text[close + 14:], line, text)
+        self.events.append(Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED,
+                                  minor_units(text[14:close]), line=line))
+
+    def _collected(self, text: str, line: int) -> None:
+        name = self._player_prefix(text, 0, " collected ", line)
+        amount_text, _, pot = text[len(name) + 11:].partition(" from ")
+        self.events.append(Action(self.street, name, ActionKind.COLLECT, minor_units(amount_text),
+                                  pot=pot, line=line))
+
+    def _shows(self, text: str, line: int) -> None:
+        at = text.find(": shows [")
+        name = self._player(text[:at], line, text)
+        rest = text[at + 9:]
+        close = rest.index("]")
+        description = rest[close + 3:-1] if len(rest) > close + 1 else None
+        self.events.append(Action(self.street, name, ActionKind.SHOW, cards=cards(rest[:close]),
+                                  description=description, line=line))
+
+    def _mucks(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": mucks hand")
+        shown = cards(rest[2:-1]) if rest else ()
+        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.MUCK,
+                                  cards=shown, line=line))
+
+    def _does_not_show(self, text: str, line: int) -> None:
+        self.events.append(Action(self.street, self._player(text[:-19], line, text),
+                                  ActionKind.DOES_NOT_SHOW, line=line))
+
+    def _note(self, kind: NoteKind, text: str, line: int) -> None:
+        player: str | None = None
+        body = text
+        if kind is NoteKind.CHAT:
+            player, _, message = text.partition(' said, "')
+            body = message[:-1]
+        elif kind is NoteKind.SITTING_OUT:
+            player = text[:-15] if text.endswith(" is sitting out") else text[:-10]
+        elif kind in NOTE_NAME_ENDS:
+            player = text[: text.find(NOTE_NAME_ENDS[kind])]
+        elif kind is NoteKind.LEAVES or kind is NoteKind.JOINS:
+            player = text
+        self.events.append(Note(self.street, kind, player, body, line))
+
+    def _board(self, text: str, line: int) -> None:
+        board = cards(text[7:-1])
+        if self.community_card is None and len(board) == 1:
+            self.community_card = board[0]
+
+    def _total_pot(self, text: str, line: int) -> None:
+        found = _TOTAL_POT.match(text)
+        if found is None:
+            raise _LineError(line - self.offset + 1, "the 'Total pot' line cannot be read", text)
+        try:
+            self.total_pot = minor_units(found["total"])
+            self.rake = minor_units(found["rake"])
+            if found["main"]:
+                self.main_pot = minor_units(found["main"])
+                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
+        except MoneyError as error:
+            raise _LineError(line - self.offset + 1, str(error), text) from None
+
+    def _summary_seat(self, text: str, line: int) -> tuple[int, str, str]:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        for name in self.names_longest_first:
+            if text.startswith(name, start) and text.startswith(" ", start + len(name)):
+                seat = next(s for s in self.seats if s.name == name)
+                if seat.number != number:
+                    raise _LineError(line - self.offset + 1,
+                                     f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}", text)
+                return number, name, text[start + len(name) + 1:]
+        raise _LineError(line - self.offset + 1, f"the summary names a player who is not in seat {number}", text)
+
+    def _seat_folded(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line)
+        street_text = rest[14:]
+        did_not_bet = street_text.endswith(" (didn't bet)")
+        if did_not_bet:
+            street_text = street_text[:-13]
+        self.results.append(SeatResult(number, name, folded_on=SUMMARY_STREETS[street_text],
+                                       did_not_bet=did_not_bet, line=line))
+
+    def _seat_showed(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line)
+        close = rest.index("]")
+        shown = cards(rest[8:close])
+        outcome = rest[close + 6:]
+        won: int | None = None
+        lost = False
+        if outcome.startswith("won ("):
+            paren = outcome.index(")")
+            won = minor_units(outcome[5:paren])
+            outcome = outcome[paren + 1:]
+        else:
+            lost = True
+            outcome = outcome[4:]
+        description = outcome[6:] if outcome.startswith(" with ") else None
+        self.results.append(SeatResult(number, name, showed=shown, won=won, lost=lost,
+                                       description=description, line=line))
+
+    def _seat_mucked(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line)
+        mucked = cards(rest[8:-1]) if len(rest) > 6 else ()
+        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
+
+    def _seat_collected(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line)
+        self.results.append(SeatResult(number, name, won=minor_units(rest[11:-1]),
+                                       collected_without_showdown=True, line=line))
+
+
+_CLASSIFIED = frozenset(BLOCK_RULES)
+_STREET_HEADERS = frozenset({"THIRD_STREET", "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET", "SHOW_DOWN"})
+
+
+def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
+    def handle(builder: _HandBuilder, text: str, line: int) -> None:
+        builder._note(kind, text, line)
+
+    return handle
+
+
+_HANDLERS = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "COLLECTED": _HandBuilder._collected,
+    "SHOWS": _HandBuilder._shows,
+    "MUCKS": _HandBuilder._mucks,
+    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
+    "BOARD": _HandBuilder._board,
+    "SEAT_FOLDED": _HandBuilder._seat_folded,
+    "SEAT_SHOWED": _HandBuilder._seat_showed,
+    "SEAT_MUCKED": _HandBuilder._seat_mucked,
+    "SEAT_COLLECTED": _HandBuilder._seat_collected,
+    **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
+}
