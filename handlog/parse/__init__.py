@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from handlog.errors import ParseError, Skipped
 from handlog.model import Hand
 from handlog.parse import pokerstars
-from handlog.parse.reader import Chunk, iter_lines, split_hands
+from handlog.parse.reader import Chunk, split_hands, split_text
 
 Parsed = Hand | ParseError | Skipped
 
@@ -36,7 +36,7 @@ def parse_chunk(chunk: Chunk) -> Parsed:
 def parse_file(path: str | os.PathLike[str]) -> Iterator[Parsed]:
     """Every hand in the file, in order. A file that cannot be read yields one ParseError."""
     file = str(path)
-    chunks = split_hands(iter_lines(path), file, pokerstars.is_header)
+    chunks = split_hands(path, pokerstars.is_header, pokerstars.HEADER_PREFIX)
     while True:
         try:
             chunk = next(chunks)
@@ -50,12 +50,13 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Parsed]:
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     """Every hand in `text` (for tests and the printer's round trip)."""
-    lines = [line.rstrip() for line in text.lstrip("\ufeff").splitlines()]
-    return [parse_chunk(chunk) for chunk in split_hands(lines, file, pokerstars.is_header)]
+    normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+    chunks = split_text([normalized], file, pokerstars.is_header, pokerstars.HEADER_PREFIX)
+    return [parse_chunk(chunk) for chunk in chunks]
 
 
 def _not_a_hand(chunk: Chunk) -> ParseError:
-    first = next((line for line in chunk.lines if line.strip()), "")
+    first = chunk.text.split("\n", 1)[0]
     site = next((name for prefix, name in OTHER_SITES.items() if first.lstrip().startswith(prefix)), None)
     if "\x00" in first or sum(not c.isprintable() for c in first) > len(first) // 4:
         message = "this is not text: binary data where a hand history was expected"
@@ -64,6 +65,6 @@ def _not_a_hand(chunk: Chunk) -> ParseError:
     elif chunk.line == 1:
         message = "no PokerStars hand header here: this does not look like a hand history"
     else:
-        message = f"{len(chunk.lines)} lines before the first hand header are not part of any hand"
+        message = f"{chunk.text.count(chr(10)) + 1} lines before the first hand header are not part of any hand"
     return ParseError(chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line,
-                      raw="\n".join(chunk.lines))
+                      raw=chunk.text)

@@ -74,4 +74,7 @@ def line_classifier(name: str, start: list[str], rule: str) -> re.Pattern[str]:
     allows, tried in the rule's order; `match.lastgroup` names the terminal that matched."""
     names = rule_terminals(name, rule)
     regexps = terminal_regexps(name, start, names)
-    return re.compile("|".join(f"(?P<{n}>{regexps[n]})" for n in names))
+    pattern = re.compile("|".join(f"(?P<{n}>{regexps[n]})" for n in names))
+    if pattern.groups != len(names):
+        raise ValueError(f"line terminals of {rule!r} must not capture: use (?:...) in the grammar")
+    return pattern

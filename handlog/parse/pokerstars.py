@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError, Skipped
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from lark import Lark, Token, Tree
 
 SITE = Site.POKERSTARS
+HEADER_PREFIX = "PokerStars "
 _HEADER_START = re.compile(r"PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #")
 
 
@@ -54,27 +55,23 @@ GAMES = {
     "5 card stud limit": Game.STUD5,
 }
 
-# The grammar rule naming the lines that may stand in each block token.
-BLOCK_RULES = {
-    "SEAT_LINES": "seat_line",
-    "ANTE_LINES": "ante_line",
-    "STREET_LINES": "street_line",
-    "SHOWDOWN_LINES": "showdown_line",
-    "SUMMARY_LINES": "summary_line",
+# Each section token of the grammar: the street it opens (None: no header line) and the
+# grammar rule naming the lines that may stand in it.
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "RIVER": (Street.SEVENTH, "street_line"),
+    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
 }
-BLOCK_PLACES = {
-    "SEAT_LINES": "among the seats", "ANTE_LINES": "among the antes",
-    "STREET_LINES": "during a street", "SHOWDOWN_LINES": "at showdown",
-    "SUMMARY_LINES": "in the summary",
-}
-STREET_RULES = {
-    "third_street": Street.THIRD,
-    "fourth_street": Street.FOURTH,
-    "fifth_street": Street.FIFTH,
-    "sixth_street": Street.SIXTH,
-    "seventh_street": Street.SEVENTH,
-    "showdown": Street.SHOWDOWN,
-    "summary": Street.SUMMARY,
+RULE_PLACES = {
+    "seat_line": "among the seats", "ante_line": "among the antes",
+    "street_line": "during a street", "showdown_line": "at showdown",
+    "summary_line": "in the summary",
 }
 SUMMARY_STREETS = {
     "2nd Street": Street.SECOND, "3rd Street": Street.THIRD, "4th Street": Street.FOURTH,
@@ -103,8 +100,6 @@ TERMINAL_WORDS = {
     "THIRD_STREET": "*** 3rd STREET ***", "FOURTH_STREET": "*** 4th STREET ***",
     "FIFTH_STREET": "*** 5th STREET ***", "SIXTH_STREET": "*** 6th STREET ***",
     "RIVER": "*** RIVER ***", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***",
-    "TOTAL_POT": "the 'Total pot' line", "STREET_LINES": "dealing or an action",
-    "SHOWDOWN_LINES": "a show, muck or collect line", "SUMMARY_LINES": "a seat result line",
     "$END": "the end of the hand",
 }
 
@@ -118,6 +113,8 @@ TIME_ZONES = {
     "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
     "NZT": "Pacific/Auckland",
 }
+
+_AMOUNTS: dict[str, tuple[int, bool]] = {}
 
 _HEADER_SPLIT = re.compile(
     r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
@@ -164,11 +161,18 @@ def _parser() -> Lark:
 
 
 @cache
-def _classifiers() -> dict[str, re.Pattern[str]]:
-    return {
-        block: grammar.line_classifier("pokerstars", ["header", "body"], rule)
-        for block, rule in BLOCK_RULES.items()
-    }
+def _classifiers() -> dict[str, tuple[re.Pattern[str], list[Any]]]:
+    """For each line rule: its classifier, and the line handlers by capture-group number
+    (the classifier's only capturing groups are the one-per-terminal named groups, which
+    `grammar.line_classifier` checks, so `match.lastindex` names the terminal)."""
+    found = {}
+    for rule in {rule for _, rule in SECTIONS.values()}:
+        pattern = grammar.line_classifier("pokerstars", ["header", "body"], rule)
+        handlers: list[Any] = [None] * (pattern.groups + 1)
+        for name, index in pattern.groupindex.items():
+            handlers[index] = _HANDLERS[name]
+        found[rule] = (pattern, handlers)
+    return found
 
 
 # ---------------------------------------------------------------------------------------
@@ -277,7 +281,9 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     of a game handlog does not replay."""
     from lark.exceptions import UnexpectedInput
 
-    header = chunk.lines[0]
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
     split = _HEADER_SPLIT.match(header)
     hand_id = None
     try:
@@ -290,7 +296,7 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             raise _LineError(1, "the hand header is not in a form PokerStars writes", header) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = "\n".join(chunk.lines[1:]) + "\n"
+        body = text[newline + 1:] + "\n" if newline >= 0 else ""
         try:
             tree = _parser().parse(body, start="body")
         except UnexpectedInput as error:
@@ -305,7 +311,7 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             hand_id=hand_id,
             text=error.text if error.text is not None else _line_text(chunk, error.line),
             hand_line=chunk.line,
-            raw="\n".join(chunk.lines),
+            raw=text,
         )
 
 
@@ -366,7 +372,8 @@ class _HandBuilder:
         self.table = ""
         self.max_seats: int | None = None
         self.seats: list[Seat] = []
-        self.names: set[str] = set()
+        self.names: dict[str, int] = {}
+        """Seat number by player name."""
         self.names_longest_first: list[str] = []
         self.events: list[Event] = []
         self.streets: list[Street] = []
@@ -384,13 +391,8 @@ class _HandBuilder:
     # -- driving -------------------------------------------------------------------------
 
     def build(self, tree: Tree) -> Hand:
-        for child in tree.children:
-            if hasattr(child, "data"):
-                self.street = STREET_RULES[child.data]
-                for token in child.children:
-                    self._token(token)
-            else:
-                self._token(child)
+        for token in tree.children:
+            self._section(token)  # type: ignore[arg-type]
         info = self.info
         chunk = self.chunk
         return Hand(
@@ -421,50 +423,58 @@ class _HandBuilder:
             mixed_game=info.mixed_game,
             home_game=info.home_game,
             header_variant=info.header_variant,
-            source=Source(chunk.file, chunk.line, chunk.line + len(chunk.lines) - 1),
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
-    def _token(self, token: Token) -> None:
+    def _section(self, token: Token) -> None:
         kind = token.type
+        text = str(token)
         line = self.offset + token.line  # type: ignore[operator]
-        if kind in _CLASSIFIED:
-            self._block(kind, str(token), line)
-        elif kind == "TABLE":
-            text = str(token)[:-1]
+        if kind == "TABLE":
+            text = text[:-1]
             name_end = text.rindex("' ")
             self.table = text[7:name_end]
             size = text[name_end + 2:].split("-max", 1)[0]
             self.max_seats = int(size) if size.isdigit() else None
-        elif kind == "RIVER":
-            self.streets.append(Street.SEVENTH)
-            text = str(token)
-            if "[" in text:
-                self.community_card = cards(text[15:-2])[0]
-        elif kind == "TOTAL_POT":
-            self._total_pot(str(token)[:-1], line)
-        elif kind in _STREET_HEADERS:
-            self.streets.append(self.street)
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                total_end = text.index("\n", start)
+                self._total_pot(text[start:total_end], line + 1)
+                start = total_end + 1
+                line += 1
+            else:
+                self.streets.append(street)
+                if street is Street.SEVENTH and text[13:15] == " [":
+                    self.community_card = cards(text[15:17])[0]
+            line += 1
+        self._lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
+            self.names_longest_first = sorted(self.names, key=len, reverse=True)
 
-    def _block(self, kind: str, text: str, line: int) -> None:
-        match = _classifiers()[kind].match
-        position = 0
-        end = len(text)
-        handlers = _HANDLERS
-        while position < end:
-            found = match(text, position)
-            if found is None:
-                raise self._unknown_line(kind, text[position:text.find("\n", position)], line)
+    def _lines(self, rule: str, text: str, position: int, line: int) -> None:
+        # The scanner matches line after line, each where the last ended, so a line that
+        # fits none of the allowed terminals stops it exactly there.
+        pattern, handlers = _classifiers()[rule]
+        for found in iter(pattern.scanner(text, position).match, None):
             stop = found.end()
             try:
-                handlers[found.lastgroup](self, text[position:stop - 1], line)  # type: ignore[index]
+                handlers[found.lastindex](self, text[position:stop - 1], line)  # type: ignore[index]
             except (CardError, MoneyError) as error:
                 raise _LineError(line - self.offset + 1, str(error), text[position:stop - 1]) from None
             position = stop
             line += 1
+        if position < len(text):
+            raise self._unknown_line(rule, text[position:text.find("\n", position)], line)
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _unknown_line(self, block: str, text: str, line: int) -> _LineError:
+    def _unknown_line(self, rule: str, text: str, line: int) -> _LineError:
         relative = line - self.offset + 1
         for bracket in _BRACKETS.findall(text):
             for token in bracket.split():
@@ -472,7 +482,7 @@ class _HandBuilder:
                     cards(token)
                 except CardError as bad:
                     return _LineError(relative, f"{bad} in this line", text)
-        where = BLOCK_PLACES[block]
+        where = RULE_PLACES[rule]
         return _LineError(relative, f"this line is not one PokerStars writes {where}", text)
 
     def _player(self, name: str, line: int, text: str) -> str:
@@ -488,9 +498,17 @@ class _HandBuilder:
         raise _LineError(line - self.offset + 1, "the player named here is not in the seat list of this hand", text)
 
     def _amount(self, text: str) -> tuple[int, bool]:
-        if text.endswith(" and is all-in"):
-            return minor_units(text[:-14]), True
-        return minor_units(text), False
+        """An amount with an optional " and is all-in" after it."""
+        found = _AMOUNTS.get(text)
+        if found is None:
+            if text.endswith(" and is all-in"):
+                found = minor_units(text[:-14]), True
+            else:
+                found = minor_units(text), False
+            if len(_AMOUNTS) > 100_000:
+                _AMOUNTS.clear()
+            _AMOUNTS[text] = found
+        return found
 
     # -- line handlers -------------------------------------------------------------------
 
@@ -508,13 +526,10 @@ class _HandBuilder:
         stack_text = rest[open_paren + 2:-1].split(" in chips", 1)[0]
         if name in self.names:
             raise _LineError(line - self.offset + 1, f"{name!r} has two seats", text)
-        if any(seat.number == number for seat in self.seats):
+        if number in self.names.values():
             raise _LineError(line - self.offset + 1, f"seat {number} is listed twice", text)
         self.seats.append(Seat(number, name, minor_units(stack_text), sitting_out, line))
-        self.names.add(name)
-        # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
-        self.names_longest_first.append(name)
-        self.names_longest_first.sort(key=len, reverse=True)
+        self.names[name] = number
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": posts the ante ")
@@ -652,21 +667,29 @@ class _HandBuilder:
         except MoneyError as error:
             raise _LineError(line - self.offset + 1, str(error), text) from None
 
-    def _summary_seat(self, text: str, line: int) -> tuple[int, str, str]:
+    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """Seat number, player and the words after the name of a summary seat line; the
+        name is what stands between "Seat N: " and `marker` ("folded on the" ...)."""
         colon = text.index(": ")
         number = int(text[5:colon])
         start = colon + 2
-        for name in self.names_longest_first:
-            if text.startswith(name, start) and text.startswith(" ", start + len(name)):
-                seat = next(s for s in self.seats if s.name == name)
-                if seat.number != number:
-                    raise _LineError(line - self.offset + 1,
-                                     f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}", text)
-                return number, name, text[start + len(name) + 1:]
-        raise _LineError(line - self.offset + 1, f"the summary names a player who is not in seat {number}", text)
+        at = text.find(marker, start)
+        name = text[start:at]
+        seat = self.names.get(name)
+        if seat is None:  # a name with the marker's words in it: match the seat list
+            for candidate in self.names_longest_first:
+                if text.startswith(candidate + marker, start):
+                    name, seat, at = candidate, self.names[candidate], start + len(candidate)
+                    break
+        if seat is None:
+            raise _LineError(line - self.offset + 1, f"the summary names {name!r}, who is not in the seat list", text)
+        if seat != number:
+            raise _LineError(line - self.offset + 1,
+                             f"the summary puts {name} in seat {number}, but {name} sits in seat {seat}", text)
+        return number, name, text[at + 1:]
 
     def _seat_folded(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line)
+        number, name, rest = self._summary_seat(text, line, " folded on the ")
         street_text = rest[14:]
         did_not_bet = street_text.endswith(" (didn't bet)")
         if did_not_bet:
@@ -675,7 +698,7 @@ class _HandBuilder:
                                        did_not_bet=did_not_bet, line=line))
 
     def _seat_showed(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line)
+        number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[8:close])
         outcome = rest[close + 6:]
@@ -693,18 +716,14 @@ class _HandBuilder:
                                        description=description, line=line))
 
     def _seat_mucked(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line)
+        number, name, rest = self._summary_seat(text, line, " mucked")
         mucked = cards(rest[8:-1]) if len(rest) > 6 else ()
         self.results.append(SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_collected(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line)
+        number, name, rest = self._summary_seat(text, line, " collected (")
         self.results.append(SeatResult(number, name, won=minor_units(rest[11:-1]),
                                        collected_without_showdown=True, line=line))
-
-
-_CLASSIFIED = frozenset(BLOCK_RULES)
-_STREET_HEADERS = frozenset({"THIRD_STREET", "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET", "SHOW_DOWN"})
 
 
 def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]

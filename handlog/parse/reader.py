@@ -9,6 +9,7 @@ import codecs
 import glob
 import io
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,15 +19,19 @@ HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """The lines of one hand (or of a stretch of text that is not a hand)."""
+    """The text of one hand (or of a stretch of text that is not a hand)."""
 
     file: str
     line: int
     """1-based line number of the first line."""
-    lines: list[str]
-    """Lines without line endings or trailing white space; trailing blank lines removed."""
+    text: str
+    """Lines joined by "\\n", without trailing white space or trailing blank lines."""
     is_hand: bool = True
     """False for text that stands before the first hand header."""
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
 
 
 def detect_encoding(head: bytes) -> str:
@@ -43,64 +48,128 @@ def detect_encoding(head: bytes) -> str:
     return "utf-8"
 
 
-def _decode_8bit(raw: bytes) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        # Older exports and some sites write cp1252 (e.g. "€" as 0x80) whatever they claim.
-        return raw.decode("cp1252", errors="replace")
+def _cp1252_fallback(error: UnicodeError) -> tuple[str, int]:
+    """Decode bytes that are not UTF-8 as cp1252: older exports and some sites write
+    cp1252 (e.g. "€" as 0x80) whatever their header claims."""
+    assert isinstance(error, UnicodeDecodeError)
+    bad = error.object[error.start:error.end]
+    return bytes(bad).decode("cp1252", errors="replace"), error.end
+
+
+codecs.register_error("handlog-cp1252", _cp1252_fallback)
+
+
+BLOCK_SIZE = 1 << 18
+"""Characters decoded at a time; with the longest hand, this bounds the memory a file needs."""
+MAX_PENDING = 1 << 23
+"""Text with no hand header in it is passed on once it grows this long (8 M characters)."""
+
+
+
+def _strip_line_ends(text: str) -> str:
+    """Remove white space (and stray BOMs) before every newline. Exports end many lines with
+    one space; `str.replace` does that far faster than a regular expression."""
+    for junk in (" \n", "\t\n", "\ufeff\n", "\r\n"):
+        while junk in text:
+            text = text.replace(junk, "\n")
+    return text
+
+
+def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
+    """The file as text: encoding detected from its first bytes, universal newlines."""
+    handle = open(path, "rb")
+    encoding = detect_encoding(handle.read(4))
+    handle.seek(0)
+    return io.TextIOWrapper(handle, encoding=encoding, errors="handlog-cp1252", newline=None)
 
 
 def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
     """The file's lines as text, decoded, without line ending or trailing white space."""
-    with open(path, "rb") as handle:
-        head = handle.read(4)
-        encoding = detect_encoding(head)
-        handle.seek(0)
-        if encoding.startswith("utf-16"):
-            text = io.TextIOWrapper(handle, encoding=encoding, newline="")
-            for line in text:
-                yield line.rstrip()
-            return
-        first = True
-        for raw in handle:
-            if first:
-                first = False
-                if raw.startswith(codecs.BOM_UTF8):
-                    raw = raw[3:]
-            yield _decode_8bit(raw).rstrip()
+    with open_text(path) as text:
+        for line in text:
+            yield line.rstrip().lstrip("\ufeff")
 
 
 def split_hands(
-    lines: Iterable[str], file: str, is_header: Callable[[str], bool]
+    path: str | os.PathLike[str], is_header: Callable[[str], bool], prefix: str
 ) -> Iterator[Chunk]:
-    """Group lines into hands: a hand starts at a header line and runs to the next one.
-    Non-blank text before the first header comes out as a chunk with `is_hand=False`."""
-    current: list[str] = []
-    start = 1
-    in_hand = False
-    number = 0
-    for number, line in enumerate(lines, 1):
-        if line and line[0] == "\ufeff":  # a BOM repeated where files were concatenated
-            line = line[1:]
-        if is_header(line):
-            if current:
-                yield _chunk(file, start, current, in_hand)
-            current = [line]
-            start = number
+    """The hands of a file, streamed: a hand starts at a header line (a line starting with
+    `prefix` that `is_header` accepts) and runs to the next one. Non-blank text before the
+    first header comes out as a chunk with `is_hand=False`."""
+    with open_text(path) as text:
+        yield from split_text(_blocks(text), str(path), is_header, prefix)
+
+
+def _blocks(text: io.TextIOWrapper) -> Iterator[str]:
+    while True:
+        block = text.read(BLOCK_SIZE)
+        if not block:
+            return
+        yield block
+
+
+def split_text(
+    blocks: Iterable[str], file: str, is_header: Callable[[str], bool], prefix: str
+) -> Iterator[Chunk]:
+    """`split_hands` over text that arrives in pieces of any size."""
+    pending = ""  # text not yet passed on; it starts at the start of a line
+    pending_line = 1  # the line number of its first line
+    in_hand = False  # whether `pending` starts with a hand header
+    for block in blocks:
+        pending += block
+        cut = pending.rfind("\n") + 1
+        if cut == 0 and len(pending) < MAX_PENDING:
+            continue
+        complete, rest = pending[:cut], pending[cut:]
+        complete = _strip_line_ends(complete)
+        position = 0
+        for start in _line_starts(complete, prefix):
+            if start == 0 and in_hand:
+                continue  # the header of the hand carried over from the last block
+            if not is_header(complete[start:complete.find("\n", start)]):
+                continue
+            piece = complete[position:start]
+            chunk = _chunk(file, pending_line, piece, in_hand)
+            if chunk is not None:
+                yield chunk
+            pending_line += piece.count("\n")
+            position = start
             in_hand = True
-        elif current or line:
-            if not current:
-                start = number
-            current.append(line)
-    if current:
-        yield _chunk(file, start, current, in_hand)
+        if position == 0 and len(complete) > MAX_PENDING and not in_hand:
+            chunk = _chunk(file, pending_line, complete, False)
+            if chunk is not None:
+                yield chunk
+            pending_line += complete.count("\n")
+            position = len(complete)
+        pending = complete[position:] + rest
+    pending = _strip_line_ends(pending + "\n")
+    chunk = _chunk(file, pending_line, pending, in_hand)
+    if chunk is not None:
+        yield chunk
 
 
-def _chunk(file: str, start: int, lines: list[str], is_hand: bool) -> Chunk:
-    while lines and not lines[-1]:
-        lines.pop()
-    return Chunk(file, start, lines, is_hand)
+def _line_starts(text: str, prefix: str) -> Iterator[int]:
+    """Offsets of the lines of `text` that start with `prefix` (str.find, not a regular
+    expression: it skips through megabytes far faster)."""
+    if text.startswith(prefix):
+        yield 0
+    marker = "\n" + prefix
+    at = text.find(marker)
+    while at >= 0:
+        yield at + 1
+        at = text.find(marker, at + 1)
+
+
+def _chunk(file: str, line: int, text: str, is_hand: bool) -> Chunk | None:
+    # Leading blank lines move the start; trailing ones are dropped.
+    stripped = text.lstrip("\n")
+    line += len(text) - len(stripped)
+    stripped = stripped.rstrip()
+    if not stripped:
+        return None
+    if stripped[0] == "\ufeff":
+        stripped = stripped[1:]
+    return Chunk(file, line, stripped, is_hand)
 
 
 def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:

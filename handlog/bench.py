@@ -1,0 +1,75 @@
+"""The project's benchmark: parse throughput on replicated real hands, and CLI start-up."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from handlog.parse import parse_file, pokerstars
+from handlog.parse.reader import split_hands
+
+_NUMBER = re.compile(r"#(\d+):")
+
+
+def replicate(source: Path, hands: int, out: Path) -> Path:
+    """Write `hands` PokerStars hands, copied from the files in `source` with fresh hand
+    numbers, to one file in `out` (reused when it already exists)."""
+    out.mkdir(parents=True, exist_ok=True)
+    target = out / f"pokerstars-{hands}.txt"
+    if target.exists():
+        return target
+    originals: list[list[str]] = []
+    for file in sorted(source.glob("*.txt")):
+        for chunk in split_hands(file, pokerstars.is_header, pokerstars.HEADER_PREFIX):
+            if chunk.is_hand:
+                originals.append(chunk.lines)
+    if not originals:
+        raise SystemExit(f"no PokerStars hands in {source} to replicate")
+    with open(target, "w", encoding="utf-8", newline="\n") as handle:
+        for number in range(hands):
+            lines = originals[number % len(originals)]
+            header = _NUMBER.sub(f"#{900_000_000_000 + number}:", lines[0], count=1)
+            handle.write("\n".join([header, *lines[1:]]) + "\n\n\n")
+    return target
+
+
+def _time(function: Any, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def run_benchmarks(hands: int = 20_000, runs: int = 3, source: Path = Path("sample_logs"),
+                   data: Path = Path("bench_data")) -> dict[str, Any]:
+    """Median figures over `runs` runs, as a flat dict for printing and JSON."""
+    file = replicate(source, hands, data)
+    parsed = 0
+
+    def parse_all() -> None:
+        nonlocal parsed
+        parsed = sum(1 for _ in parse_file(file))
+
+    parse_all()  # warm-up: grammar compilation and caches are not what is measured
+    seconds = _time(parse_all, runs)
+    figures: dict[str, Any] = {
+        "parse.hands": parsed,
+        "parse.seconds": round(seconds, 3),
+        "parse.hands_per_second": round(parsed / seconds),
+        "python": sys.version.split()[0],
+        "cpu_count": os.cpu_count(),
+    }
+    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
+    if Path(executable).exists():
+        startup = _time(lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), 5)
+        figures["cli.help_seconds"] = round(startup, 3)
+    return figures
