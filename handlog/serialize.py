@@ -34,6 +34,8 @@ def hand_json(hand: Hand) -> dict[str, Any]:
     from handlog.holdings import player_cards
 
     data = plain(hand)
+    for item, event in zip(data["events"], hand.events, strict=True):
+        item["type"] = type(event).__name__.lower()  # action, dealt or note
     data["status"] = "parsed"
     data["file"] = hand.source.file if hand.source else None
     data["line"] = hand.source.line if hand.source else None

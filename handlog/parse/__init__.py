@@ -62,9 +62,9 @@ def _not_a_hand(chunk: Chunk) -> ParseError:
         message = "this is not text: binary data where a hand history was expected"
     elif site is not None:
         message = f"this looks like a {site} hand history; handlog reads PokerStars hand histories only so far"
-    elif chunk.line == 1:
-        message = "no PokerStars hand header here: this does not look like a hand history"
     else:
-        message = f"{chunk.text.count(chr(10)) + 1} lines before the first hand header are not part of any hand"
+        count = chunk.text.count("\n") + 1
+        message = (f"{count} {'line' if count == 1 else 'lines'} of text that belong to no "
+                   "PokerStars hand (no hand header above them)")
     return ParseError(chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line,
                       raw=chunk.text)

@@ -122,11 +122,12 @@ _HEADER_SPLIT = re.compile(
     r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?)$"
 )
 _CLOCK_PART = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5})")
+_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
-    r"Total pot (?P<total>\S+)(?: Main pot (?P<main>\S+?)\.(?P<sides>(?: Side pot(?:-\d+)? \S+?\.)+))?"
-    r" \| Rake (?P<rake>\S+)"
+    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
+    rf"(?P<sides>(?: Side pot(?:-\d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})"
 )
-_SIDE_POT = re.compile(r" Side pot(?:-\d+)? (\S+?)\.")
+_SIDE_POT = re.compile(rf" Side pot(?:-\d+)? ({_AMOUNT})\.")
 _BRACKETS = re.compile(r"\[([^\]\n]*)\]")
 
 

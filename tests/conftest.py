@@ -1,0 +1,31 @@
+"""Shared paths and the golden-fixture switch (`pytest --regen-golden` rewrites the JSON)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "fixtures"
+SAMPLE_LOGS = ROOT / "sample_logs"
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def pokerstars_corpus_files() -> list[Path]:
+    """The real PokerStars exports: from ../shared/corpus when it is there (as in CI),
+    otherwise the byte-identical copies in sample_logs/."""
+    folder = SHARED_CORPUS / "PokerStars"
+    if not folder.is_dir():
+        folder = SAMPLE_LOGS
+    return sorted(folder.glob("*.txt"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--regen-golden", action="store_true",
+                     help="rewrite the golden JSON fixtures from the current parser output")
+
+
+@pytest.fixture
+def regen_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--regen-golden"))

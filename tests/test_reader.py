@@ -1,0 +1,87 @@
+"""Encodings, line ends and hand splitting."""
+
+import codecs
+
+import pytest
+
+from handlog.model import Hand
+from handlog.parse import parse_file, pokerstars
+from handlog.parse.reader import detect_encoding, expand_paths, split_hands, split_text
+
+from .conftest import SAMPLE_LOGS
+
+STUD = SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt"
+
+
+def _hand_ids(path):
+    return [item.hand_id for item in parse_file(path) if isinstance(item, Hand)]
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.encode("utf-8"),
+        lambda text: codecs.BOM_UTF8 + text.encode("utf-8"),
+        lambda text: text.encode("utf-16"),  # with BOM
+        lambda text: text.encode("utf-16-le"),  # no BOM
+        lambda text: text.replace("\n", "\r\n").encode("cp1252"),
+        lambda text: text.replace("\n", "  \r\n").encode("utf-8"),  # trailing spaces, CRLF
+    ],
+    ids=["utf8", "utf8-bom", "utf16-bom", "utf16le-no-bom", "cp1252-crlf", "trailing-spaces"],
+)
+def test_the_same_hands_whatever_the_encoding(tmp_path, encode):
+    text = STUD.read_text(encoding="utf-8")
+    expected = [h for h in parse_file(STUD) if isinstance(h, Hand)]
+    target = tmp_path / "hands.txt"
+    target.write_bytes(encode(text))
+    got = list(parse_file(target))
+    assert got == expected  # records compare equal: same hands, same amounts, same cards
+
+
+def test_cp1252_euro_sign_is_read_as_euro(tmp_path):
+    text = STUD.read_text(encoding="utf-8").replace("$", "€").replace(" USD)", " EUR)")
+    target = tmp_path / "eur.txt"
+    target.write_bytes(text.encode("cp1252"))
+    hands = [h for h in parse_file(target) if isinstance(h, Hand)]
+    assert len(hands) == 11 and {h.currency for h in hands} == {"EUR"}
+    assert hands[0].small_bet == 4
+
+
+def test_detect_encoding_by_bom_and_zero_bytes():
+    assert detect_encoding(codecs.BOM_UTF8 + b"Pk") == "utf-8-sig"
+    assert detect_encoding(codecs.BOM_UTF16_LE + b"P\x00") == "utf-16"
+    assert detect_encoding("Po".encode("utf-16-le")) == "utf-16-le"
+    assert detect_encoding(b"Poke") == "utf-8"
+
+
+def test_split_is_the_same_for_any_block_size():
+    text = STUD.read_text(encoding="utf-8")
+    whole = list(split_text([text], "f", pokerstars.is_header, pokerstars.HEADER_PREFIX))
+    for size in (1, 7, 100, 4096):
+        pieces = [text[i:i + size] for i in range(0, len(text), size)]
+        assert list(split_text(pieces, "f", pokerstars.is_header, pokerstars.HEADER_PREFIX)) == whole
+
+
+def test_chunks_start_at_the_header_lines():
+    numbers = [n for n, line in enumerate(STUD.read_text().splitlines(), 1) if line.startswith("PokerStars ")]
+    chunks = list(split_hands(STUD, pokerstars.is_header, pokerstars.HEADER_PREFIX))
+    assert [c.line for c in chunks] == numbers
+    assert all(c.is_hand and not c.text.endswith("\n") for c in chunks)
+
+
+def test_text_before_the_first_header_is_reported_not_dropped(tmp_path):
+    target = tmp_path / "cut.txt"
+    target.write_text("Seat 3: someone folded on the River\n\n\n" + STUD.read_text(), encoding="utf-8")
+    items = list(parse_file(target))
+    assert items[0].line == 1 and "belong to no PokerStars hand" in items[0].message
+    assert len([i for i in items if isinstance(i, Hand)]) == 11
+
+
+def test_expand_paths_folders_globs_and_missing(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "one.txt").write_text("x")
+    (tmp_path / "two.txt").write_text("x")
+    (tmp_path / "notes.md").write_text("x")
+    found, missing = expand_paths([str(tmp_path), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
+    assert sorted(p.rsplit("/", 1)[1] for p in found) == ["one.txt", "two.txt"]  # no repeats
+    assert missing == [str(tmp_path / "nope*")]
