@@ -50,7 +50,8 @@ def test_golden_json(name, regen_golden):
     them (review the diff before committing)."""
     path, hand_id = GOLDEN[name]
     data = hand_json(_hand(path, hand_id))
-    data["file"] = path.name  # where the checkout lives is not part of the record
+    # where the checkout lives is not part of the record
+    data["file"] = data["source"]["file"] = path.name
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
     golden = FIXTURES / "golden" / f"{name}.json"
     if regen_golden or not golden.exists():
