@@ -8,8 +8,19 @@ RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # also the suit order for bring-in and first-actor tie-breaks: c < d < h < s
 
 RANK_NAMES = {
-    2: "Deuce", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
-    9: "Nine", 10: "Ten", 11: "Jack", 12: "Queen", 13: "King", 14: "Ace",
+    2: "Deuce",
+    3: "Three",
+    4: "Four",
+    5: "Five",
+    6: "Six",
+    7: "Seven",
+    8: "Eight",
+    9: "Nine",
+    10: "Ten",
+    11: "Jack",
+    12: "Queen",
+    13: "King",
+    14: "Ace",
 }
 
 

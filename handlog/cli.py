@@ -24,8 +24,10 @@ app = typer.Typer(
 
 PathsArgument = Annotated[
     list[str],
-    typer.Argument(help="Hand-history files, folders (searched recursively) or glob patterns.",
-                   show_default=False),
+    typer.Argument(
+        help="Hand-history files, folders (searched recursively) or glob patterns.",
+        show_default=False,
+    ),
 ]
 
 
@@ -116,9 +118,13 @@ def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int
 
 @app.command()
 def bench(
-    hands: Annotated[int, typer.Option(help="How many hands to parse (corpus hands replicated).")] = 20_000,
+    hands: Annotated[
+        int, typer.Option(help="How many hands to parse (corpus hands replicated).")
+    ] = 20_000,
     runs: Annotated[int, typer.Option(help="Runs per figure; the median is reported.")] = 3,
-    out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path("reports/bench.json"),
+    out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
+        "reports/bench.json"
+    ),
 ) -> None:
     """Measure parsing speed (hands/s on one core) and `handlog --help` start-up time.
 

@@ -4,7 +4,7 @@ lines: what is known, what stayed hidden, which cards were dealt face up."""
 from __future__ import annotations
 
 from handlog.cards import Card
-from handlog.model import ActionKind, Dealt, Game, Hand, PlayerCards, Street
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, PlayerCards, Street
 
 FACE_UP = {
     Game.STUD: (False, False, True, True, True, True, False),
@@ -14,8 +14,15 @@ FACE_UP = {
 }
 """Which deal positions are face up in each game."""
 
-FIRST_STREET = {Game.STUD: Street.THIRD, Game.STUD8: Street.THIRD, Game.RAZZ: Street.THIRD,
-                Game.STUD5: Street.SECOND}
+FIRST_STREET = {
+    Game.STUD: Street.THIRD,
+    Game.STUD8: Street.THIRD,
+    Game.RAZZ: Street.THIRD,
+    Game.STUD5: Street.SECOND,
+}
+
+
+_SHOWING = (ActionKind.SHOW, ActionKind.MUCK)
 
 
 def street_slot(street: Street) -> int:
@@ -30,7 +37,6 @@ def player_cards(hand: Hand) -> dict[str, PlayerCards]:
     layout = FACE_UP[hand.game]
     size = len(layout)
     slots: dict[str, list[Card | None]] = {seat.name: [None] * size for seat in hand.seats}
-    dealt_count: dict[str, int] = {seat.name: 0 for seat in hand.seats}
     first = FIRST_STREET[hand.game]
     door = layout.index(True)
 
@@ -47,7 +53,6 @@ def player_cards(hand: Hand) -> dict[str, PlayerCards]:
                 else:
                     for position, card in enumerate(event.new):
                         put(event.player, position, card)
-                dealt_count[event.player] = door + 1
             else:
                 position = street_slot(event.street)
                 own = event.previous + event.new
@@ -57,14 +62,10 @@ def player_cards(hand: Hand) -> dict[str, PlayerCards]:
                         put(event.player, index, card)
                 else:
                     put(event.player, position, event.new[-1])
-                dealt_count[event.player] = position + 1
-        elif getattr(event, "kind", None) in (ActionKind.SHOW, ActionKind.MUCK) and event.cards:  # type: ignore[union-attr]
-            for position, card in enumerate(event.cards):  # type: ignore[union-attr]
+        elif type(event) is Action and event.kind in _SHOWING and event.cards:
+            for position, card in enumerate(event.cards):
                 put(event.player, position, card)
     for result in hand.results:
         for position, card in enumerate(result.showed or result.mucked):
             put(result.player, position, card)
-    return {
-        name: PlayerCards(name, tuple(row), layout)
-        for name, row in slots.items()
-    }
+    return {name: PlayerCards(name, tuple(row), layout) for name, row in slots.items()}

@@ -11,15 +11,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
-from enum import Enum, IntEnum
-from typing import Any, TypeVar
+from enum import IntEnum, StrEnum
+from typing import Any, TypeVar, dataclass_transform
 
 from handlog.cards import Card
-
 
 _Record = TypeVar("_Record")
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
 def record(cls: type[_Record]) -> type[_Record]:
     """`@dataclass(frozen=True, slots=True)` with a faster `__init__`.
 
@@ -41,18 +41,18 @@ def record(cls: type[_Record]) -> type[_Record]:
     body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fields)
     exec(f"def __init__(self, {', '.join(parameters)}):{body}", namespace)  # noqa: S102
     namespace["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = namespace["__init__"]  # type: ignore[misc]
+    cls.__init__ = namespace["__init__"]  # type: ignore[misc,method-assign]
     return cls
 
 
-class Site(str, Enum):
+class Site(StrEnum):
     POKERSTARS = "pokerstars"
 
     def __str__(self) -> str:
         return self.value
 
 
-class Game(str, Enum):
+class Game(StrEnum):
     STUD = "stud"
     """7-card stud, high only."""
     STUD8 = "stud8"
@@ -87,13 +87,19 @@ class Street(IntEnum):
 
 
 _STREET_LABELS = {
-    Street.ANTES: "antes", Street.SECOND: "2nd street", Street.THIRD: "3rd street",
-    Street.FOURTH: "4th street", Street.FIFTH: "5th street", Street.SIXTH: "6th street",
-    Street.SEVENTH: "7th street", Street.SHOWDOWN: "showdown", Street.SUMMARY: "summary",
+    Street.ANTES: "antes",
+    Street.SECOND: "2nd street",
+    Street.THIRD: "3rd street",
+    Street.FOURTH: "4th street",
+    Street.FIFTH: "5th street",
+    Street.SIXTH: "6th street",
+    Street.SEVENTH: "7th street",
+    Street.SHOWDOWN: "showdown",
+    Street.SUMMARY: "summary",
 }
 
 
-class ActionKind(str, Enum):
+class ActionKind(StrEnum):
     ANTE = "ante"
     BRING_IN = "bring_in"
     COMPLETE = "complete"
@@ -115,13 +121,19 @@ class ActionKind(str, Enum):
 
 
 MONEY_IN_KINDS = frozenset(
-    {ActionKind.ANTE, ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET,
-     ActionKind.RAISE, ActionKind.CALL}
+    {
+        ActionKind.ANTE,
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+    }
 )
 """Actions that put chips into the pot."""
 
 
-class NoteKind(str, Enum):
+class NoteKind(StrEnum):
     """Lines that are not actions: table events, chat and the dealer's announcements."""
 
     CHAT = "chat"
@@ -266,7 +278,9 @@ class PlayerCards:
 
     @property
     def up_cards(self) -> tuple[Card, ...]:
-        return tuple(c for c, up in zip(self.slots, self.face_up) if up and c is not None)
+        return tuple(
+            c for c, up in zip(self.slots, self.face_up, strict=False) if up and c is not None
+        )
 
     @property
     def known(self) -> tuple[Card, ...]:

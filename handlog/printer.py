@@ -18,13 +18,20 @@ GAME_NAMES = {
 }
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 STREET_HEADERS = {
-    Street.THIRD: "*** 3rd STREET ***", Street.FOURTH: "*** 4th STREET ***",
-    Street.FIFTH: "*** 5th STREET ***", Street.SIXTH: "*** 6th STREET ***",
-    Street.SEVENTH: "*** RIVER ***", Street.SHOWDOWN: "*** SHOW DOWN ***",
+    Street.THIRD: "*** 3rd STREET ***",
+    Street.FOURTH: "*** 4th STREET ***",
+    Street.FIFTH: "*** 5th STREET ***",
+    Street.SIXTH: "*** 6th STREET ***",
+    Street.SEVENTH: "*** RIVER ***",
+    Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
 SUMMARY_STREET_NAMES = {
-    Street.SECOND: "2nd Street", Street.THIRD: "3rd Street", Street.FOURTH: "4th Street",
-    Street.FIFTH: "5th Street", Street.SIXTH: "6th Street", Street.SEVENTH: "River",
+    Street.SECOND: "2nd Street",
+    Street.THIRD: "3rd Street",
+    Street.FOURTH: "4th Street",
+    Street.FIFTH: "5th Street",
+    Street.SIXTH: "6th Street",
+    Street.SEVENTH: "River",
 }
 
 

@@ -55,7 +55,19 @@ def result_json(item: Hand | ParseError | Skipped) -> dict[str, Any]:
     if isinstance(item, Hand):
         return hand_json(item)
     if isinstance(item, Skipped):
-        return {"status": "skipped", "file": item.file, "line": item.line,
-                "hand_id": item.hand_id, "game": item.game}
-    return {"status": "error", "file": item.file, "line": item.line, "hand_id": item.hand_id,
-            "message": item.message, "text": item.text, "hand_line": item.hand_line}
+        return {
+            "status": "skipped",
+            "file": item.file,
+            "line": item.line,
+            "hand_id": item.hand_id,
+            "game": item.game,
+        }
+    return {
+        "status": "error",
+        "file": item.file,
+        "line": item.line,
+        "hand_id": item.hand_id,
+        "message": item.message,
+        "text": item.text,
+        "hand_line": item.hand_line,
+    }

@@ -22,8 +22,11 @@ def pokerstars_corpus_files() -> list[Path]:
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--regen-golden", action="store_true",
-                     help="rewrite the golden JSON fixtures from the current parser output")
+    parser.addoption(
+        "--regen-golden",
+        action="store_true",
+        help="rewrite the golden JSON fixtures from the current parser output",
+    )
 
 
 @pytest.fixture

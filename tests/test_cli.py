@@ -38,8 +38,11 @@ def test_parse_json_writes_one_object_per_hand():
 
 
 def test_parse_exit_code_1_and_file_line_for_a_bad_hand(tmp_path):
-    text = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text().replace(
-        "Dealt to Hero [Kd Ad 7d]", "Dealt to Hero [Kd Ad 7x]")
+    text = (
+        (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt")
+        .read_text()
+        .replace("Dealt to Hero [Kd Ad 7d]", "Dealt to Hero [Kd Ad 7x]")
+    )
     target = tmp_path / "bad.txt"
     target.write_text(text)
     result = runner.invoke(app, ["parse", str(target)])

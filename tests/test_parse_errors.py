@@ -39,7 +39,7 @@ def _index(lines: list[str], text: str, start: int = 0) -> int:
 def test_garbage_line_in_the_middle(tmp_path):
     def change(lines):
         at = _index(lines, "*** 5th STREET ***", _index(lines, "PokerStars Game #35874081088"))
-        return lines[:at + 2] + ["%%%% this is not poker %%%%"] + lines[at + 2:]
+        return lines[: at + 2] + ["%%%% this is not poker %%%%"] + lines[at + 2 :]
 
     items, lines = _corrupt(tmp_path, change)
     error = _only_error(items)
@@ -55,7 +55,7 @@ def test_truncated_hand(tmp_path):
         start = _index(lines, "PokerStars Game #35874124553")
         river = _index(lines, "*** RIVER ***", start)
         following = _index(lines, "PokerStars Game #", start + 1)
-        return lines[:river + 1] + ["", "", ""] + lines[following:]
+        return lines[: river + 1] + ["", "", ""] + lines[following:]
 
     items, lines = _corrupt(tmp_path, change)
     error = _only_error(items)
@@ -93,7 +93,7 @@ def test_missing_seat_line(tmp_path):
 def test_seat_line_out_of_place(tmp_path):
     def change(lines):
         at = _index(lines, "*** 4th STREET ***", _index(lines, "PokerStars Game #35874220204"))
-        return lines[:at + 1] + ["Seat 9: Intruder ($1.00 in chips)"] + lines[at + 1:]
+        return lines[: at + 1] + ["Seat 9: Intruder ($1.00 in chips)"] + lines[at + 1 :]
 
     items, lines = _corrupt(tmp_path, change)
     error = _only_error(items)
@@ -115,8 +115,10 @@ def test_bad_header(tmp_path):
     ("content", "words"),
     [
         (b"\x00\x01\x02\xff\xfe binary \x00\x00", "not text"),
-        (b"Full Tilt Poker Game #21536466676: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - 12:18:37 ET - 2010/06/11\n",
-         "Full Tilt Poker"),
+        (
+            b"Full Tilt Poker Game #21536466676: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - 12:18:37 ET - 2010/06/11\n",
+            "Full Tilt Poker",
+        ),
     ],
 )
 def test_files_that_are_not_pokerstars_exports(tmp_path, content, words):

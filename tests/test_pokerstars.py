@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -63,32 +63,55 @@ def test_golden_json(name, regen_golden):
 def test_cash_header_fields_and_clock():
     hand = _hand(SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt")
     assert (hand.hand_id, hand.game, hand.currency, hand.small_bet, hand.big_bet) == (
-        "35874004239", Game.STUD, "USD", 4, 8)
+        "35874004239",
+        Game.STUD,
+        "USD",
+        4,
+        8,
+    )
     assert hand.table == "Atalante II" and hand.max_seats == 8
     # 10:08:43 ET in November is EST, UTC-5
-    assert hand.start_time == datetime(2009, 11, 26, 15, 8, 43, tzinfo=timezone.utc)
+    assert hand.start_time == datetime(2009, 11, 26, 15, 8, 43, tzinfo=UTC)
     assert hand.tournament_id is None and hand.header_variant == "game"
 
 
 def test_dual_clock_uses_the_et_part():
     hand = _hand(SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt")
     assert hand.clock_text == "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"
-    assert hand.start_time == datetime(2009, 7, 16, 0, 36, 31, tzinfo=timezone.utc)  # EDT, UTC-4
+    assert hand.start_time == datetime(2009, 7, 16, 0, 36, 31, tzinfo=UTC)  # EDT, UTC-4
     assert hand.currency == "USD"  # no code printed: from the $ sign
 
 
 def test_tournament_headers():
     pt2 = _hand(SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt")
     assert (pt2.game, pt2.tournament_id, pt2.buy_in, pt2.tournament_level) == (
-        Game.STUD8, "169962475", "$10+$1", "LEVEL I")
-    assert (pt2.small_bet, pt2.big_bet, pt2.currency, pt2.ante, pt2.bring_in) == (25, 50, None, 5, 10)
+        Game.STUD8,
+        "169962475",
+        "$10+$1",
+        "LEVEL I",
+    )
+    assert (pt2.small_bet, pt2.big_bet, pt2.currency, pt2.ante, pt2.bring_in) == (
+        25,
+        50,
+        None,
+        5,
+        10,
+    )
     triple = _hand(FIXTURES / "pokerstars" / "tournament-triple-stud.txt")
     assert (triple.mixed_game, triple.game, triple.buy_in, triple.tournament_level) == (
-        "Triple Stud", Game.STUD8, "$2.00+$0.20 USD", "Level XXXI")
+        "Triple Stud",
+        Game.STUD8,
+        "$2.00+$0.20 USD",
+        "Level XXXI",
+    )
     assert triple.header_variant == "hand"
     home = _hand(FIXTURES / "pokerstars" / "home-game.txt")
     assert (home.home_game, home.mixed_game, home.tournament_level, home.buy_in) == (
-        "Dazzle's Room", "8-Game", "Match Round I, Level IV", "100+9")
+        "Dazzle's Room",
+        "8-Game",
+        "Match Round I, Level IV",
+        "100+9",
+    )
 
 
 def test_other_games_in_a_mixed_file_are_skipped_by_name():
@@ -96,7 +119,10 @@ def test_other_games_in_a_mixed_file_are_skipped_by_name():
     assert isinstance(items[0], Skipped) and items[0].game == "Hold'em Limit"
     assert items[0].hand_id == "164954571645" and items[0].line == 1
     assert isinstance(items[1], Hand) and items[1].game is Game.RAZZ
-    assert items[1].mixed_game == "8-Game" and (items[1].small_bet, items[1].big_bet) == (40000, 80000)
+    assert items[1].mixed_game == "8-Game" and (items[1].small_bet, items[1].big_bet) == (
+        40000,
+        80000,
+    )
 
 
 def test_names_with_spaces_brackets_dots_and_accents_match_the_seat_list():
@@ -113,7 +139,9 @@ def test_side_pot_hand_records():
     assert (hand.total_pot, hand.main_pot, hand.side_pots, hand.rake) == (161, 106, (47,), 8)
     collects = [(a.player, a.amount, a.pot) for a in hand.actions if a.kind is ActionKind.COLLECT]
     assert collects == [("Anna K.", 47, "side pot"), ("Anna K.", 106, "main pot")]
-    kinds = [(a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == Street.THIRD]
+    kinds = [
+        (a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == Street.THIRD
+    ]
     assert kinds[:4] == [
         ("Ölfläsche", ActionKind.BRING_IN, 5, None),
         ("Anna K.", ActionKind.COMPLETE, 5, 10),  # "raises $0.05 to $0.10" over the bring-in
@@ -154,5 +182,7 @@ def test_every_line_has_its_file_line():
 
 
 def test_is_header():
-    assert pokerstars.is_header("PokerStars Hand #1:  Razz Limit ($1/$2 USD) - 2017/01/21 16:58:03 ET")
+    assert pokerstars.is_header(
+        "PokerStars Hand #1:  Razz Limit ($1/$2 USD) - 2017/01/21 16:58:03 ET"
+    )
     assert not pokerstars.is_header("PokerStars said, hello")

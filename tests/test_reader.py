@@ -58,12 +58,18 @@ def test_split_is_the_same_for_any_block_size():
     text = STUD.read_text(encoding="utf-8")
     whole = list(split_text([text], "f", pokerstars.is_header, pokerstars.HEADER_PREFIX))
     for size in (1, 7, 100, 4096):
-        pieces = [text[i:i + size] for i in range(0, len(text), size)]
-        assert list(split_text(pieces, "f", pokerstars.is_header, pokerstars.HEADER_PREFIX)) == whole
+        pieces = [text[i : i + size] for i in range(0, len(text), size)]
+        assert (
+            list(split_text(pieces, "f", pokerstars.is_header, pokerstars.HEADER_PREFIX)) == whole
+        )
 
 
 def test_chunks_start_at_the_header_lines():
-    numbers = [n for n, line in enumerate(STUD.read_text().splitlines(), 1) if line.startswith("PokerStars ")]
+    numbers = [
+        n
+        for n, line in enumerate(STUD.read_text().splitlines(), 1)
+        if line.startswith("PokerStars ")
+    ]
     chunks = list(split_hands(STUD, pokerstars.is_header, pokerstars.HEADER_PREFIX))
     assert [c.line for c in chunks] == numbers
     assert all(c.is_hand and not c.text.endswith("\n") for c in chunks)
@@ -71,7 +77,9 @@ def test_chunks_start_at_the_header_lines():
 
 def test_text_before_the_first_header_is_reported_not_dropped(tmp_path):
     target = tmp_path / "cut.txt"
-    target.write_text("Seat 3: someone folded on the River\n\n\n" + STUD.read_text(), encoding="utf-8")
+    target.write_text(
+        "Seat 3: someone folded on the River\n\n\n" + STUD.read_text(), encoding="utf-8"
+    )
     items = list(parse_file(target))
     assert items[0].line == 1 and "belong to no PokerStars hand" in items[0].message
     assert len([i for i in items if isinstance(i, Hand)]) == 11

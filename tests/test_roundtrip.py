@@ -44,8 +44,10 @@ def test_a_whole_printed_file_parses_back():
 # Player names as PokerStars allows them: letters of any script, digits, spaces inside,
 # brackets, dots, underscores and dashes.
 NAME_CHARACTERS = st.sampled_from(list("abcKTdsXYZ019 ._-[]()ÖäéßŁø"))
-names = st.text(NAME_CHARACTERS, min_size=1, max_size=14).map(str.strip).filter(
-    lambda name: name and "  " not in name
+names = (
+    st.text(NAME_CHARACTERS, min_size=1, max_size=14)
+    .map(str.strip)
+    .filter(lambda name: name and "  " not in name)
 )
 
 

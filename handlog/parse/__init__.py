@@ -17,12 +17,21 @@ Parsed = Hand | ParseError | Skipped
 
 # Header beginnings of exports handlog recognises but cannot read yet, for a clear message.
 OTHER_SITES = {
-    "Full Tilt Poker": "Full Tilt Poker", "FullTiltPoker": "Full Tilt Poker",
-    "Hand #": "Winning Poker / ACR", "Game started at": "Winning Poker",
-    "Everleaf Gaming": "Everleaf", "Stage #": "Absolute Poker", "Bovada Hand": "Bovada",
-    "Bodog Hand": "Bodog", "Winamax Poker": "Winamax", "***** History for hand": "OnGame",
-    "#Game No": "PartyPoker", "Game #": "PartyPoker", "<session": "iPoker",
-    "<?xml": "an XML export (iPoker or Merge)", "<description": "Merge / Carbon",
+    "Full Tilt Poker": "Full Tilt Poker",
+    "FullTiltPoker": "Full Tilt Poker",
+    "Hand #": "Winning Poker / ACR",
+    "Game started at": "Winning Poker",
+    "Everleaf Gaming": "Everleaf",
+    "Stage #": "Absolute Poker",
+    "Bovada Hand": "Bovada",
+    "Bodog Hand": "Bodog",
+    "Winamax Poker": "Winamax",
+    "***** History for hand": "OnGame",
+    "#Game No": "PartyPoker",
+    "Game #": "PartyPoker",
+    "<session": "iPoker",
+    "<?xml": "an XML export (iPoker or Merge)",
+    "<description": "Merge / Carbon",
 }
 
 
@@ -57,14 +66,19 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
 
 def _not_a_hand(chunk: Chunk) -> ParseError:
     first = chunk.text.split("\n", 1)[0]
-    site = next((name for prefix, name in OTHER_SITES.items() if first.lstrip().startswith(prefix)), None)
+    site = next(
+        (name for prefix, name in OTHER_SITES.items() if first.lstrip().startswith(prefix)), None
+    )
     if "\x00" in first or sum(not c.isprintable() for c in first) > len(first) // 4:
         message = "this is not text: binary data where a hand history was expected"
     elif site is not None:
         message = f"this looks like a {site} hand history; handlog reads PokerStars hand histories only so far"
     else:
         count = chunk.text.count("\n") + 1
-        message = (f"{count} {'line' if count == 1 else 'lines'} of text that belong to no "
-                   "PokerStars hand (no hand header above them)")
-    return ParseError(chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line,
-                      raw=chunk.text)
+        message = (
+            f"{count} {'line' if count == 1 else 'lines'} of text that belong to no "
+            "PokerStars hand (no hand header above them)"
+        )
+    return ParseError(
+        chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line, raw=chunk.text
+    )

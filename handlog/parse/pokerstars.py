@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -69,48 +69,90 @@ SECTIONS: dict[str, tuple[Street | None, str]] = {
     "SUMMARY": (Street.SUMMARY, "summary_line"),
 }
 RULE_PLACES = {
-    "seat_line": "among the seats", "ante_line": "among the antes",
-    "street_line": "during a street", "showdown_line": "at showdown",
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
     "summary_line": "in the summary",
 }
 SUMMARY_STREETS = {
-    "2nd Street": Street.SECOND, "3rd Street": Street.THIRD, "4th Street": Street.FOURTH,
-    "5th Street": Street.FIFTH, "6th Street": Street.SIXTH, "River": Street.SEVENTH,
+    "2nd Street": Street.SECOND,
+    "3rd Street": Street.THIRD,
+    "4th Street": Street.FOURTH,
+    "5th Street": Street.FIFTH,
+    "6th Street": Street.SIXTH,
+    "River": Street.SEVENTH,
 }
 NOTE_KINDS = {
-    "CHAT": NoteKind.CHAT, "JOINS": NoteKind.JOINS, "LEAVES": NoteKind.LEAVES,
-    "CONNECTED": NoteKind.CONNECTED, "DISCONNECTED": NoteKind.DISCONNECTED,
-    "SITTING_OUT": NoteKind.SITTING_OUT, "RETURNED": NoteKind.RETURNED,
-    "TIMED_OUT": NoteKind.TIMED_OUT, "REMOVED": NoteKind.REMOVED,
-    "FINISHED": NoteKind.FINISHED_TOURNAMENT, "WINS_TOURNAMENT": NoteKind.WINS_TOURNAMENT,
-    "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED, "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
+    "CHAT": NoteKind.CHAT,
+    "JOINS": NoteKind.JOINS,
+    "LEAVES": NoteKind.LEAVES,
+    "CONNECTED": NoteKind.CONNECTED,
+    "DISCONNECTED": NoteKind.DISCONNECTED,
+    "SITTING_OUT": NoteKind.SITTING_OUT,
+    "RETURNED": NoteKind.RETURNED,
+    "TIMED_OUT": NoteKind.TIMED_OUT,
+    "REMOVED": NoteKind.REMOVED,
+    "FINISHED": NoteKind.FINISHED_TOURNAMENT,
+    "WINS_TOURNAMENT": NoteKind.WINS_TOURNAMENT,
+    "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED,
+    "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
     "NO_LOW": NoteKind.NO_LOW_HAND,
 }
 # The words after a player's name that end each kind of note (for finding the name).
 NOTE_NAME_ENDS = {
-    NoteKind.CHAT: ' said, "', NoteKind.JOINS: " joins the table", NoteKind.LEAVES: " leaves the table",
-    NoteKind.CONNECTED: " is connected", NoteKind.DISCONNECTED: " is disconnected",
-    NoteKind.RETURNED: " has returned", NoteKind.TIMED_OUT: " has ", NoteKind.REMOVED: " was removed from",
-    NoteKind.FINISHED_TOURNAMENT: " finished the tournament", NoteKind.WINS_TOURNAMENT: " wins the tournament",
+    NoteKind.CHAT: ' said, "',
+    NoteKind.JOINS: " joins the table",
+    NoteKind.LEAVES: " leaves the table",
+    NoteKind.CONNECTED: " is connected",
+    NoteKind.DISCONNECTED: " is disconnected",
+    NoteKind.RETURNED: " has returned",
+    NoteKind.TIMED_OUT: " has ",
+    NoteKind.REMOVED: " was removed from",
+    NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
+    NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
 # Words a player understands for the grammar's terminals, for error messages.
 TERMINAL_WORDS = {
-    "TABLE": "the Table line", "SEAT_LINES": "the seat lines", "ANTE_LINES": "the antes",
-    "THIRD_STREET": "*** 3rd STREET ***", "FOURTH_STREET": "*** 4th STREET ***",
-    "FIFTH_STREET": "*** 5th STREET ***", "SIXTH_STREET": "*** 6th STREET ***",
-    "RIVER": "*** RIVER ***", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***",
+    "TABLE": "the Table line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "*** 3rd STREET ***",
+    "FOURTH_STREET": "*** 4th STREET ***",
+    "FIFTH_STREET": "*** 5th STREET ***",
+    "SIXTH_STREET": "*** 6th STREET ***",
+    "RIVER": "*** RIVER ***",
+    "SHOW_DOWN": "*** SHOW DOWN ***",
+    "SUMMARY": "*** SUMMARY ***",
     "$END": "the end of the hand",
 }
 
 TIME_ZONES = {
-    "ET": "America/New_York", "EST": "America/New_York", "EDT": "America/New_York",
-    "CT": "America/Chicago", "MT": "America/Denver", "PT": "America/Los_Angeles",
-    "AT": "America/Halifax", "BRT": "America/Sao_Paulo", "ART": "America/Argentina/Buenos_Aires",
-    "UTC": "UTC", "GMT": "UTC", "WET": "Europe/Lisbon", "BST": "Europe/London",
-    "CET": "Europe/Paris", "CEST": "Europe/Paris", "EET": "Europe/Helsinki", "EEST": "Europe/Helsinki",
-    "MSK": "Europe/Moscow", "IST": "Asia/Kolkata", "CCT": "Asia/Shanghai", "JST": "Asia/Tokyo",
-    "AWST": "Australia/Perth", "ACST": "Australia/Adelaide", "AEST": "Australia/Sydney",
+    "ET": "America/New_York",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CT": "America/Chicago",
+    "MT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "AT": "America/Halifax",
+    "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC",
+    "GMT": "UTC",
+    "WET": "Europe/Lisbon",
+    "BST": "Europe/London",
+    "CET": "Europe/Paris",
+    "CEST": "Europe/Paris",
+    "EET": "Europe/Helsinki",
+    "EEST": "Europe/Helsinki",
+    "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata",
+    "CCT": "Asia/Shanghai",
+    "JST": "Asia/Tokyo",
+    "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide",
+    "AEST": "Australia/Sydney",
     "NZT": "Pacific/Auckland",
 }
 
@@ -266,11 +308,12 @@ def parse_clock(clock: str) -> datetime | None:
         return None
     year, month, day, hour, minute, second, zone = chosen
     try:
-        local = datetime(int(year), int(month), int(day), int(hour), int(minute), int(second),
-                         tzinfo=_zone(zone))
+        local = datetime(
+            int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=_zone(zone)
+        )
     except ValueError:
         return None
-    return local.astimezone(timezone.utc)
+    return local.astimezone(UTC)
 
 
 # ---------------------------------------------------------------------------------------
@@ -294,10 +337,12 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         try:
             info = _game_info(split["game"], split["start"])
         except UnexpectedInput as error:
-            raise _LineError(1, "the hand header is not in a form PokerStars writes", header) from error
+            raise _LineError(
+                1, "the hand header is not in a form PokerStars writes", header
+            ) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1:] + "\n" if newline >= 0 else ""
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
         try:
             tree = _parser().parse(body, start="body")
         except UnexpectedInput as error:
@@ -329,16 +374,22 @@ def _grammar_error(error: Exception, chunk: Chunk) -> _LineError:
     body_line = getattr(error, "line", -1)
     relative = body_line + 1 if isinstance(body_line, int) and body_line > 0 else len(chunk.lines)
     expected = sorted(
-        {TERMINAL_WORDS.get(name, name) for name in (getattr(error, "expected", None) or ())
-         if name in TERMINAL_WORDS}
+        {
+            TERMINAL_WORDS.get(name, name)
+            for name in (getattr(error, "expected", None) or ())
+            if name in TERMINAL_WORDS
+        }
     )
     wanted = f" (expected {', or '.join(expected)})" if expected else ""
     if isinstance(error, UnexpectedEOF) or (
         isinstance(error, UnexpectedToken) and error.token.type == "$END"
     ):
         last = len(chunk.lines)
-        return _LineError(last, f"the hand ends early, at line {chunk.line + last - 1}{wanted}; "
-                                "it looks truncated", chunk.lines[-1])
+        return _LineError(
+            last,
+            f"the hand ends early, at line {chunk.line + last - 1}{wanted}; it looks truncated",
+            chunk.lines[-1],
+        )
     text = _line_text(chunk, relative) or ""
     for bracket in _BRACKETS.findall(text):
         for token in bracket.split():
@@ -358,9 +409,29 @@ class _HandBuilder:
     """Turns the checked tree of one hand into records. One instance per hand."""
 
     __slots__ = (
-        "chunk", "hand_id", "info", "clock", "file", "offset", "table", "max_seats", "seats", "names",
-        "names_longest_first", "events", "streets", "results", "street", "completed",
-        "ante", "bring_in", "community_card", "total_pot", "rake", "main_pot", "side_pots",
+        "chunk",
+        "hand_id",
+        "info",
+        "clock",
+        "file",
+        "offset",
+        "table",
+        "max_seats",
+        "seats",
+        "names",
+        "names_longest_first",
+        "events",
+        "streets",
+        "results",
+        "street",
+        "completed",
+        "ante",
+        "bring_in",
+        "community_card",
+        "total_pot",
+        "rake",
+        "main_pot",
+        "side_pots",
     )
 
     def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
@@ -435,7 +506,7 @@ class _HandBuilder:
             text = text[:-1]
             name_end = text.rindex("' ")
             self.table = text[7:name_end]
-            size = text[name_end + 2:].split("-max", 1)[0]
+            size = text[name_end + 2 :].split("-max", 1)[0]
             self.max_seats = int(size) if size.isdigit() else None
             return
         street, rule = SECTIONS[kind]
@@ -462,16 +533,18 @@ class _HandBuilder:
         # The scanner matches line after line, each where the last ended, so a line that
         # fits none of the allowed terminals stops it exactly there.
         pattern, handlers = _classifiers()[rule]
-        for found in iter(pattern.scanner(text, position).match, None):
+        for found in iter(pattern.scanner(text, position).match, None):  # type: ignore[attr-defined]
             stop = found.end()
             try:
-                handlers[found.lastindex](self, text[position:stop - 1], line)  # type: ignore[index]
+                handlers[found.lastindex](self, text[position : stop - 1], line)  # type: ignore[index]
             except (CardError, MoneyError) as error:
-                raise _LineError(line - self.offset + 1, str(error), text[position:stop - 1]) from None
+                raise _LineError(
+                    line - self.offset + 1, str(error), text[position : stop - 1]
+                ) from None
             position = stop
             line += 1
         if position < len(text):
-            raise self._unknown_line(rule, text[position:text.find("\n", position)], line)
+            raise self._unknown_line(rule, text[position : text.find("\n", position)], line)
 
     # -- helpers -------------------------------------------------------------------------
 
@@ -489,14 +562,20 @@ class _HandBuilder:
     def _player(self, name: str, line: int, text: str) -> str:
         if name in self.names:
             return name
-        raise _LineError(line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text)
+        raise _LineError(
+            line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text
+        )
 
     def _player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""
         for name in self.names_longest_first:
             if text.startswith(name, start) and text.startswith(follow, start + len(name)):
                 return name
-        raise _LineError(line - self.offset + 1, "the player named here is not in the seat list of this hand", text)
+        raise _LineError(
+            line - self.offset + 1,
+            "the player named here is not in the seat list of this hand",
+            text,
+        )
 
     def _amount(self, text: str) -> tuple[int, bool]:
         """An amount with an optional " and is all-in" after it."""
@@ -516,7 +595,7 @@ class _HandBuilder:
     def _seat(self, text: str, line: int) -> None:
         colon = text.index(": ")
         number = int(text[5:colon])
-        rest = text[colon + 2:]
+        rest = text[colon + 2 :]
         sitting_out = False
         if rest.endswith(" is sitting out"):
             rest, sitting_out = rest[:-15], True
@@ -524,7 +603,7 @@ class _HandBuilder:
             rest, sitting_out = rest[:-12], True
         open_paren = rest.rindex(" (")
         name = rest[:open_paren]
-        stack_text = rest[open_paren + 2:-1].split(" in chips", 1)[0]
+        stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
         if name in self.names:
             raise _LineError(line - self.offset + 1, f"{name!r} has two seats", text)
         if number in self.names.values():
@@ -537,8 +616,20 @@ class _HandBuilder:
         amount, all_in = self._amount(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
-        self.events.append(Action(Street.ANTES, self._player(name, line, text), ActionKind.ANTE,
-                                  amount, None, all_in, line=line))
+        self.events.append(
+            Action(
+                Street.ANTES,
+                self._player(name, line, text),
+                ActionKind.ANTE,
+                amount,
+                None,
+                all_in,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _dealt(self, text: str, line: int) -> None:
         # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
@@ -553,21 +644,33 @@ class _HandBuilder:
             first = head.rfind(" [")
             name = head[:first]
             if first > 0 and head[-1] == "]" and name in self.names:
-                previous = cards(head[first + 2:-1])
+                previous = cards(head[first + 2 : -1])
             else:
                 name = self._player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2:-1].split("] [")
+                groups = text[9 + len(name) + 2 : -1].split("] [")
                 if len(groups) == 2:
                     previous = cards(groups[0])
                 last = len(text) - len(groups[-1]) - 3
-        self.events.append(Dealt(self.street, name, previous, cards(text[last + 2:-1]), line))
+        self.events.append(Dealt(self.street, name, previous, cards(text[last + 2 : -1]), line))
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
         amount, all_in = self._amount(rest)
         self.bring_in = amount
-        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.BRING_IN,
-                                  amount, None, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(name, line, text),
+                ActionKind.BRING_IN,
+                amount,
+                None,
+                all_in,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
@@ -575,8 +678,20 @@ class _HandBuilder:
         kind = ActionKind.BET
         if self.street == Street.THIRD and not self.completed:
             kind, self.completed = ActionKind.COMPLETE, True
-        self.events.append(Action(self.street, self._player(name, line, text), kind,
-                                  amount, None, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(name, line, text),
+                kind,
+                amount,
+                None,
+                all_in,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
@@ -586,55 +701,130 @@ class _HandBuilder:
         if self.street == Street.THIRD and not self.completed:
             # On 3rd street the first raise over the bring-in is the completion.
             kind, self.completed = ActionKind.COMPLETE, True
-        self.events.append(Action(self.street, self._player(name, line, text), kind,
-                                  minor_units(increment), to_amount, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(name, line, text),
+                kind,
+                minor_units(increment),
+                to_amount,
+                all_in,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
         amount, all_in = self._amount(rest)
-        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.CALL,
-                                  amount, None, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(name, line, text),
+                ActionKind.CALL,
+                amount,
+                None,
+                all_in,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _checks(self, text: str, line: int) -> None:
-        self.events.append(Action(self.street, self._player(text[:-8], line, text), ActionKind.CHECK,
-                                  line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(text[:-8], line, text),
+                ActionKind.CHECK,
+                None,
+                None,
+                False,
+                (),
+                None,
+                None,
+                line,
+            )
+        )
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": folds")
         shown = cards(rest[2:-1]) if rest else ()
-        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.FOLD,
-                                  cards=shown, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(name, line, text),
+                ActionKind.FOLD,
+                None,
+                None,
+                False,
+                shown,
+                None,
+                None,
+                line,
+            )
+        )
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         close = text.index(") returned to ")
-        name = self._player(text[close + 14:], line, text)
-        self.events.append(Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED,
-                                  minor_units(text[14:close]), line=line))
+        name = self._player(text[close + 14 :], line, text)
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.UNCALLED_BET_RETURNED,
+                minor_units(text[14:close]),
+                line=line,
+            )
+        )
 
     def _collected(self, text: str, line: int) -> None:
         name = self._player_prefix(text, 0, " collected ", line)
-        amount_text, _, pot = text[len(name) + 11:].partition(" from ")
-        self.events.append(Action(self.street, name, ActionKind.COLLECT, minor_units(amount_text),
-                                  pot=pot, line=line))
+        amount_text, _, pot = text[len(name) + 11 :].partition(" from ")
+        self.events.append(
+            Action(
+                self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line
+            )
+        )
 
     def _shows(self, text: str, line: int) -> None:
         at = text.find(": shows [")
         name = self._player(text[:at], line, text)
-        rest = text[at + 9:]
+        rest = text[at + 9 :]
         close = rest.index("]")
-        description = rest[close + 3:-1] if len(rest) > close + 1 else None
-        self.events.append(Action(self.street, name, ActionKind.SHOW, cards=cards(rest[:close]),
-                                  description=description, line=line))
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.SHOW,
+                cards=cards(rest[:close]),
+                description=description,
+                line=line,
+            )
+        )
 
     def _mucks(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": mucks hand")
         shown = cards(rest[2:-1]) if rest else ()
-        self.events.append(Action(self.street, self._player(name, line, text), ActionKind.MUCK,
-                                  cards=shown, line=line))
+        self.events.append(
+            Action(
+                self.street, self._player(name, line, text), ActionKind.MUCK, cards=shown, line=line
+            )
+        )
 
     def _does_not_show(self, text: str, line: int) -> None:
-        self.events.append(Action(self.street, self._player(text[:-19], line, text),
-                                  ActionKind.DOES_NOT_SHOW, line=line))
+        self.events.append(
+            Action(
+                self.street,
+                self._player(text[:-19], line, text),
+                ActionKind.DOES_NOT_SHOW,
+                line=line,
+            )
+        )
 
     def _note(self, kind: NoteKind, text: str, line: int) -> None:
         player: str | None = None
@@ -683,11 +873,18 @@ class _HandBuilder:
                     name, seat, at = candidate, self.names[candidate], start + len(candidate)
                     break
         if seat is None:
-            raise _LineError(line - self.offset + 1, f"the summary names {name!r}, who is not in the seat list", text)
+            raise _LineError(
+                line - self.offset + 1,
+                f"the summary names {name!r}, who is not in the seat list",
+                text,
+            )
         if seat != number:
-            raise _LineError(line - self.offset + 1,
-                             f"the summary puts {name} in seat {number}, but {name} sits in seat {seat}", text)
-        return number, name, text[at + 1:]
+            raise _LineError(
+                line - self.offset + 1,
+                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat}",
+                text,
+            )
+        return number, name, text[at + 1 :]
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on the ")
@@ -695,26 +892,36 @@ class _HandBuilder:
         did_not_bet = street_text.endswith(" (didn't bet)")
         if did_not_bet:
             street_text = street_text[:-13]
-        self.results.append(SeatResult(number, name, folded_on=SUMMARY_STREETS[street_text],
-                                       did_not_bet=did_not_bet, line=line))
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                folded_on=SUMMARY_STREETS[street_text],
+                did_not_bet=did_not_bet,
+                line=line,
+            )
+        )
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[8:close])
-        outcome = rest[close + 6:]
+        outcome = rest[close + 6 :]
         won: int | None = None
         lost = False
         if outcome.startswith("won ("):
             paren = outcome.index(")")
             won = minor_units(outcome[5:paren])
-            outcome = outcome[paren + 1:]
+            outcome = outcome[paren + 1 :]
         else:
             lost = True
             outcome = outcome[4:]
         description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(SeatResult(number, name, showed=shown, won=won, lost=lost,
-                                       description=description, line=line))
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
+            )
+        )
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -723,8 +930,15 @@ class _HandBuilder:
 
     def _seat_collected(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " collected (")
-        self.results.append(SeatResult(number, name, won=minor_units(rest[11:-1]),
-                                       collected_without_showdown=True, line=line))
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                won=minor_units(rest[11:-1]),
+                collected_without_showdown=True,
+                line=line,
+            )
+        )
 
 
 def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]

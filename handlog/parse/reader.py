@@ -9,7 +9,6 @@ import codecs
 import glob
 import io
 import os
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +51,7 @@ def _cp1252_fallback(error: UnicodeError) -> tuple[str, int]:
     """Decode bytes that are not UTF-8 as cp1252: older exports and some sites write
     cp1252 (e.g. "€" as 0x80) whatever their header claims."""
     assert isinstance(error, UnicodeDecodeError)
-    bad = error.object[error.start:error.end]
+    bad = error.object[error.start : error.end]
     return bytes(bad).decode("cp1252", errors="replace"), error.end
 
 
@@ -63,7 +62,6 @@ BLOCK_SIZE = 1 << 18
 """Characters decoded at a time; with the longest hand, this bounds the memory a file needs."""
 MAX_PENDING = 1 << 23
 """Text with no hand header in it is passed on once it grows this long (8 M characters)."""
-
 
 
 def _strip_line_ends(text: str) -> str:
@@ -77,17 +75,14 @@ def _strip_line_ends(text: str) -> str:
 
 def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     """The file as text: encoding detected from its first bytes, universal newlines."""
-    handle = open(path, "rb")
-    encoding = detect_encoding(handle.read(4))
-    handle.seek(0)
+    handle = open(path, "rb")  # noqa: SIM115 - the returned wrapper owns and closes it
+    try:
+        encoding = detect_encoding(handle.read(4))
+        handle.seek(0)
+    except OSError:
+        handle.close()
+        raise
     return io.TextIOWrapper(handle, encoding=encoding, errors="handlog-cp1252", newline=None)
-
-
-def iter_lines(path: str | os.PathLike[str]) -> Iterator[str]:
-    """The file's lines as text, decoded, without line ending or trailing white space."""
-    with open_text(path) as text:
-        for line in text:
-            yield line.rstrip().lstrip("\ufeff")
 
 
 def split_hands(
@@ -126,7 +121,7 @@ def split_text(
         for start in _line_starts(complete, prefix):
             if start == 0 and in_hand:
                 continue  # the header of the hand carried over from the last block
-            if not is_header(complete[start:complete.find("\n", start)]):
+            if not is_header(complete[start : complete.find("\n", start)]):
                 continue
             piece = complete[position:start]
             chunk = _chunk(file, pending_line, piece, in_hand)
