@@ -1,0 +1,1 @@
+"""Stud rules: hand evaluation, rule profiles and the replay checks built on them."""

@@ -1,0 +1,614 @@
+"""Hand strength for the stud games: best five-card high hands, ace-to-five lows (8-or-better and
+razz), showing hands for the first actor and door cards for the bring-in, one hand at a time or in
+NumPy batches, all read from the same lookup tables."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from handlog.cards import RANK_CHARS, RANK_NAMES, Card
+
+GAMES = ("stud", "stud8", "razz", "stud5")
+"""The game names the functions here accept (a `handlog.model.Game` works too)."""
+
+HIGH_CATEGORIES = (
+    "high card",
+    "pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
+)
+"""High-hand categories from worst to best; a royal flush is the best straight flush."""
+
+HIGH_CATEGORY_SIZES = (1277, 2860, 858, 858, 10, 1277, 156, 156, 10)
+"""How many distinct five-card hands (ties apart) each category holds: 7,462 in all."""
+
+HIGH_CATEGORY_STARTS = tuple(itertools.accumulate((0,) + HIGH_CATEGORY_SIZES[:-1]))
+"""The weakest `high_rank` of each category: values are numbered 0..7461 from 7-5-4-3-2 up to
+the royal flush, so a category is a range of values."""
+
+HIGH_RANK_COUNT = sum(HIGH_CATEGORY_SIZES)
+"""7,462: `high_rank` values run from 0 to 7,461."""
+
+LOW_RANK_COUNT = 6175
+"""Distinct ace-to-five lows (every five ranks with at most four alike): `low_rank` values run
+from 0 (K-K-K-K-Q) to 6,174 (5-4-3-2-A)."""
+
+LOW_CATEGORIES = ("no pair", "pair", "two pair", "three of a kind", "full house", "four of a kind")
+"""Ace-to-five lows from best to worst kind: straights and flushes do not count, pairs hurt."""
+
+PLURAL_RANK_NAMES = {
+    2: "Deuces",
+    3: "Threes",
+    4: "Fours",
+    5: "Fives",
+    6: "Sixes",
+    7: "Sevens",
+    8: "Eights",
+    9: "Nines",
+    10: "Tens",
+    11: "Jacks",
+    12: "Queens",
+    13: "Kings",
+    14: "Aces",
+}
+
+# Rank keys whose sums differ for every multiset of 5, 6 or 7 ranks (at most four of a rank),
+# found by a greedy search (the SKPokerEval keys). They make "sum the card keys" a perfect hash
+# of a hand's ranks whose largest value, 7,825,759, indexes a small table, where base-5 rank
+# counts would need 5**13 entries. `_size_tables` checks the claim each time it builds a table.
+RANK_SUM_KEYS = (0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181)
+"""Key of rank 2..14 (index rank - 2) in the rank sum."""
+
+# A card's key is its rank key shifted above 12 bits of suit counts: 3 bits per suit, enough for
+# seven cards of one suit, so one integer sum gives both the rank multiset and the flush suit.
+SUIT_COUNT_BITS = 12
+SUIT_COUNT_MASK = (1 << SUIT_COUNT_BITS) - 1
+
+NO_LOW = -1
+"""What `low_rank_batch` gives a hand without a qualifying low (`low_rank` gives None)."""
+
+
+def _card_key(rank: int, suit: int) -> int:
+    return (RANK_SUM_KEYS[rank - 2] << SUIT_COUNT_BITS) + (1 << (3 * suit))
+
+
+_CARD_KEYS = [
+    [0] * 4 if rank < 2 else [_card_key(rank, suit) for suit in range(4)] for rank in range(15)
+]
+"""`_CARD_KEYS[card.rank][card.suit]`: the single-hand path reads attributes, not `Card.index`,
+because a property call costs more than two list lookups."""
+
+_RANK_BITS = [0, 0] + [1 << (rank - 2) for rank in range(2, 15)]
+
+
+@dataclass(frozen=True, slots=True)
+class HighClass:
+    """One of the 7,462 distinct five-card high hands."""
+
+    category: int
+    """Index into `HIGH_CATEGORIES`."""
+    ranks: tuple[int, ...]
+    """The five ranks in the order they are compared: bigger groups first, then higher ranks
+    (Q-Q-7-7-5, 5-5-5-A-A). In the wheel (straight to the five) the ace counts 1: 5-4-3-2-1."""
+
+
+@dataclass(frozen=True, slots=True)
+class LowClass:
+    """One of the 6,175 distinct ace-to-five lows."""
+
+    category: int
+    """Index into `LOW_CATEGORIES` (0 no pair ... 5 four of a kind)."""
+    ranks: tuple[int, ...]
+    """The five ranks as compared and as PokerStars prints them, ace as 1: pairs first, then the
+    rest from the highest (7-6-5-4-3, 6-4-3-2-1, 3-3-5-4-1)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Classifying five ranks: the slow, readable definitions the tables are built from.
+
+
+def _grouped(ranks: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(group sizes, ranks in compare order): bigger groups first, higher ranks first."""
+    counts: dict[int, int] = {}
+    for rank in ranks:
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(((count, rank) for rank, count in counts.items()), reverse=True)
+    pattern = tuple(count for count, _ in groups)
+    ordered = tuple(rank for count, rank in groups for _ in range(count))
+    return pattern, ordered
+
+
+def _pattern_category(pattern: tuple[int, ...]) -> int:
+    """0 no pair, 1 pair, 2 two pair, 3 trips, 4 full house, 5 quads, from group sizes."""
+    second = pattern[1] if len(pattern) > 1 else 0
+    if pattern[0] >= 4:
+        return 5
+    if pattern[0] == 3:
+        return 4 if second >= 2 else 3
+    if pattern[0] == 2:
+        return 2 if second == 2 else 1
+    return 0
+
+
+_HIGH_CATEGORY_BY_PATTERN = {0: 0, 1: 1, 2: 2, 3: 3, 4: 6, 5: 7}
+
+
+def _high_class(ranks: Sequence[int], suited: bool) -> HighClass:
+    """The class of five cards of these ranks (2..14), all of one suit or not."""
+    pattern, ordered = _grouped(ranks)
+    if len(pattern) == 5:
+        if ordered == (14, 5, 4, 3, 2):
+            ordered = (5, 4, 3, 2, 1)  # the wheel: the ace plays low and the five is the top card
+        if ordered[0] - ordered[4] == 4:
+            return HighClass(8 if suited else 4, ordered)
+        return HighClass(5 if suited else 0, ordered)
+    return HighClass(_HIGH_CATEGORY_BY_PATTERN[_pattern_category(pattern)], ordered)
+
+
+def _low_class(ranks: Sequence[int]) -> LowClass:
+    """The ace-to-five low made by five ranks (2..14; the ace plays as 1)."""
+    pattern, ordered = _grouped(1 if rank == 14 else rank for rank in ranks)
+    return LowClass(_pattern_category(pattern), ordered)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables, built on first use.
+
+
+@dataclass(frozen=True, slots=True)
+class _BaseTables:
+    """Five-card classes and the tables every hand size shares."""
+
+    high_classes: tuple[HighClass, ...]
+    """By `high_rank`, worst first."""
+    low_classes: tuple[LowClass, ...]
+    """By `low_rank`, worst first."""
+    five_rank_sums: np.ndarray
+    """Sorted rank sums of the 6,175 five-rank multisets."""
+    five_high: np.ndarray
+    """`high_rank` of five unsuited cards with those ranks (aligned with `five_rank_sums`)."""
+    five_low: np.ndarray
+    """`low_rank` of those ranks."""
+    flush_suit: np.ndarray
+    """Packed suit counts -> the suit with five or more cards, or -1."""
+    flush_suit_list: list[int]
+    flush_high: np.ndarray
+    """13-bit mask of the ranks held in the flush suit -> best `high_rank`; -1 unless the mask
+    has 5 to 7 bits."""
+    flush_high_list: list[int]
+    card_keys: np.ndarray
+    """By `Card.index`: the rank-and-suit key summed into a hand's key."""
+    card_rank_bits: np.ndarray
+    """By `Card.index`: 1 << (rank - 2)."""
+    card_suits: np.ndarray
+    """By `Card.index`: the suit."""
+    low_qualifying_floor: dict[int, int]
+    """Qualifier (5..13) -> the smallest `low_rank` that qualifies, the low q-(q-1)-...-(q-4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _SizeTables:
+    """Rank-sum tables for hands of one size (5, 6 or 7 cards): sums of different sizes collide,
+    so each size has its own."""
+
+    multiset_by_rank_sum: np.ndarray
+    """Rank sum -> row of the rank multiset (uint16; 49,205 rows for seven cards)."""
+    high_by_multiset: np.ndarray
+    """Best `high_rank` of the multiset's ranks ignoring flushes."""
+    low_by_multiset: np.ndarray
+    """Best `low_rank` of the multiset's ranks, qualifier aside."""
+    high_by_rank_sum: dict[int, int]
+    """The same as plain dicts: indexing NumPy arrays one value at a time is slow."""
+    low_by_rank_sum: dict[int, int]
+
+
+def _rank_multisets(size: int) -> np.ndarray:
+    """Every multiset of `size` ranks (0..12 for deuce..ace, at most four alike), one sorted row
+    each."""
+    rows = np.array(list(itertools.combinations_with_replacement(range(13), size)), dtype=np.int64)
+    five_alike = np.zeros(len(rows), dtype=bool)
+    for start in range(size - 4):
+        five_alike |= rows[:, start] == rows[:, start + 4]  # sorted rows: equal ends mean 5 alike
+    return rows[~five_alike]
+
+
+@cache
+def _base_tables() -> _BaseTables:
+    rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
+    fives = _rank_multisets(5)
+    five_rank_lists = (fives + 2).tolist()
+
+    unsuited = [_high_class(ranks, suited=False) for ranks in five_rank_lists]
+    # Five suited cards have distinct ranks: a straight becomes a straight flush, no pair a flush.
+    suited = {
+        hand: HighClass(8 if hand.category == 4 else 5, hand.ranks)
+        for hand in unsuited
+        if hand.category in (0, 4)
+    }
+    high_classes = sorted(
+        set(unsuited) | set(suited.values()), key=lambda hand: (hand.category, hand.ranks)
+    )
+    assert len(high_classes) == HIGH_RANK_COUNT
+    high_by_class = {hand: value for value, hand in enumerate(high_classes)}
+    lows = [_low_class(ranks) for ranks in five_rank_lists]
+    # Worst low first: the bigger the (category, ranks) the worse the low.
+    low_classes = sorted(set(lows), key=lambda low: (low.category, low.ranks), reverse=True)
+    assert len(low_classes) == LOW_RANK_COUNT
+    low_by_class = {low: value for value, low in enumerate(low_classes)}
+
+    sums = rank_keys[fives].sum(axis=1)
+    order = np.argsort(sums)
+    five_high = np.array([high_by_class[hand] for hand in unsuited])
+    five_low = np.array([low_by_class[low] for low in lows])
+
+    packed = np.arange(1 << SUIT_COUNT_BITS)
+    flush_suit = np.full(1 << SUIT_COUNT_BITS, -1, dtype=np.int64)
+    for suit in range(4):
+        flush_suit[(packed >> (3 * suit)) & 7 >= 5] = suit
+
+    # Flush table by rank mask: five ranks from the classes above, more ranks as the best of the
+    # masks one rank smaller (smaller masks come first in order of bit count).
+    flush_high = np.full(1 << 13, -1, dtype=np.int64)
+    flush_high_list = flush_high.tolist()
+    for ranks, hand in zip(five_rank_lists, unsuited, strict=True):
+        if hand in suited:
+            flush_high_list[sum(1 << (rank - 2) for rank in ranks)] = high_by_class[suited[hand]]
+    for mask in sorted(range(1 << 13), key=int.bit_count):
+        if 6 <= mask.bit_count() <= 7:
+            flush_high_list[mask] = max(
+                flush_high_list[mask & ~(1 << bit)] for bit in range(13) if mask >> bit & 1
+            )
+    flush_high[:] = flush_high_list
+
+    indices = np.arange(52)
+    low_qualifying_floor = {
+        qualifier: low_by_class[LowClass(0, tuple(range(qualifier, qualifier - 5, -1)))]
+        for qualifier in range(5, 14)
+    }
+    return _BaseTables(
+        high_classes=tuple(high_classes),
+        low_classes=tuple(low_classes),
+        five_rank_sums=sums[order],
+        five_high=five_high[order],
+        five_low=five_low[order],
+        flush_suit=flush_suit,
+        flush_suit_list=flush_suit.tolist(),
+        flush_high=flush_high,
+        flush_high_list=flush_high_list,
+        card_keys=np.array(
+            [_card_key(index // 4 + 2, index % 4) for index in range(52)], dtype=np.int64
+        ),
+        card_rank_bits=(1 << (indices // 4)).astype(np.int64),
+        card_suits=indices % 4,
+        low_qualifying_floor=low_qualifying_floor,
+    )
+
+
+@cache
+def _size_tables(size: int) -> _SizeTables:
+    base = _base_tables()
+    multisets = _rank_multisets(size)
+    rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
+    sums = rank_keys[multisets].sum(axis=1)
+    if len(np.unique(sums)) != len(sums):
+        raise AssertionError(f"RANK_SUM_KEYS do not give distinct sums for {size} cards")
+    # Best of every five of the multiset's ranks, C(size, 5) subsets at once; flushes are handled
+    # apart (a hand's suits, not its ranks, decide them).
+    high = np.full(len(multisets), -1, dtype=np.int64)
+    low = np.full(len(multisets), -1, dtype=np.int64)
+    for five in itertools.combinations(range(size), 5):
+        rows = np.searchsorted(base.five_rank_sums, rank_keys[multisets[:, five]].sum(axis=1))
+        np.maximum(high, base.five_high[rows], out=high)
+        np.maximum(low, base.five_low[rows], out=low)
+    multiset_by_rank_sum = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
+    multiset_by_rank_sum[sums] = np.arange(len(multisets), dtype=np.uint16)
+    sum_list = sums.tolist()
+    return _SizeTables(
+        multiset_by_rank_sum=multiset_by_rank_sum,
+        high_by_multiset=high.astype(np.int32),
+        low_by_multiset=low.astype(np.int32),
+        high_by_rank_sum=dict(zip(sum_list, high.tolist(), strict=True)),
+        low_by_rank_sum=dict(zip(sum_list, low.tolist(), strict=True)),
+    )
+
+
+def prepare_tables(*sizes: int) -> None:
+    """Build the tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than on the
+    first evaluation: about a tenth of a second per size, 16 MB for seven cards."""
+    _base_tables()
+    for size in sizes or (5, 6, 7):
+        _size_tables(size)
+
+
+# ---------------------------------------------------------------------------------------------
+# High hands.
+
+
+def _check_size(cards: Sequence[Card]) -> int:
+    count = len(cards)
+    if not 5 <= count <= 7:
+        raise ValueError(f"a hand to evaluate has 5, 6 or 7 cards, not {count}")
+    return count
+
+
+def _hand_key(cards: Sequence[Card]) -> int:
+    total = 0
+    for item in cards:
+        total += _CARD_KEYS[item.rank][item.suit]
+    return total
+
+
+def _duplicate_error(cards: Sequence[Card]) -> ValueError:
+    return ValueError(f"the same card twice in {' '.join(map(str, cards))}")
+
+
+def high_rank(cards: Sequence[Card]) -> int:
+    """Strength of the best five-card high hand in 5, 6 or 7 cards: 0 (7-5-4-3-2) to 7,461 (royal
+    flush); bigger is better and equal values tie exactly. The cards must be distinct."""
+    size = _check_size(cards)
+    base = _base_tables()
+    total = _hand_key(cards)
+    flush_suit = base.flush_suit_list[total & SUIT_COUNT_MASK]
+    if flush_suit >= 0:
+        # Five suited cards out of at most seven leave two others: no full house or quads can
+        # beat the flush, so the flush suit alone decides.
+        mask = 0
+        for item in cards:
+            if item.suit == flush_suit:
+                mask |= _RANK_BITS[item.rank]
+        return base.flush_high_list[mask]
+    try:
+        return _size_tables(size).high_by_rank_sum[total >> SUIT_COUNT_BITS]
+    except KeyError:
+        raise _duplicate_error(cards) from None
+
+
+def high_class(rank: int) -> HighClass:
+    """The category and compared ranks of a `high_rank` value."""
+    if not 0 <= rank < HIGH_RANK_COUNT:
+        raise ValueError(f"{rank} is not a high_rank value (0..{HIGH_RANK_COUNT - 1})")
+    return _base_tables().high_classes[rank]
+
+
+def high_category(rank: int) -> str:
+    """The category of a `high_rank` value, one of `HIGH_CATEGORIES` ("two pair", "flush")."""
+    if not 0 <= rank < HIGH_RANK_COUNT:
+        raise ValueError(f"{rank} is not a high_rank value (0..{HIGH_RANK_COUNT - 1})")
+    category = len(HIGH_CATEGORY_STARTS) - 1
+    while HIGH_CATEGORY_STARTS[category] > rank:
+        category -= 1
+    return HIGH_CATEGORIES[category]
+
+
+def _name(rank: int) -> str:
+    return RANK_NAMES[14 if rank == 1 else rank]
+
+
+def describe_high_rank(rank: int) -> str:
+    """PokerStars' words for a `high_rank` value: "two pair, Queens and Sevens"."""
+    hand = high_class(rank)
+    ranks = hand.ranks
+    top = ranks[0]
+    match hand.category:
+        case 0:
+            return f"high card {_name(top)}"
+        case 1:
+            return f"a pair of {PLURAL_RANK_NAMES[top]}"
+        case 2:
+            return f"two pair, {PLURAL_RANK_NAMES[top]} and {PLURAL_RANK_NAMES[ranks[2]]}"
+        case 3:
+            return f"three of a kind, {PLURAL_RANK_NAMES[top]}"
+        case 4:
+            return f"a straight, {_name(ranks[4])} to {_name(top)}"
+        case 5:
+            return f"a flush, {_name(top)} high"
+        case 6:
+            return f"a full house, {PLURAL_RANK_NAMES[top]} full of {PLURAL_RANK_NAMES[ranks[3]]}"
+        case 7:
+            return f"four of a kind, {PLURAL_RANK_NAMES[top]}"
+        case _:
+            if top == 14:
+                return "a Royal Flush"
+            return f"a straight flush, {_name(ranks[4])} to {_name(top)}"
+
+
+def describe_high(cards: Sequence[Card]) -> str:
+    """PokerStars' words for the best high hand in 5 to 7 cards: "a full house, Fives full of
+    Aces"."""
+    return describe_high_rank(high_rank(cards))
+
+
+# ---------------------------------------------------------------------------------------------
+# Low hands.
+
+
+def _qualifying_floor(qualifier: int | None) -> int:
+    if qualifier is None:
+        return 0
+    floor = _base_tables().low_qualifying_floor.get(qualifier)
+    if floor is None:
+        raise ValueError(f"a low qualifier is None or a rank from 5 to 13, not {qualifier!r}")
+    return floor
+
+
+def low_rank(cards: Sequence[Card], qualifier: int | None) -> int | None:
+    """Strength of the best ace-to-five low in 5, 6 or 7 cards: 0 (K-K-K-K-Q) to 6,174
+    (5-4-3-2-A), bigger is better. Straights and flushes do not count and pairs hurt: any pair
+    loses to every five distinct ranks. With a `qualifier` (8 in stud8) only five distinct ranks
+    no higher than it count, and a hand without them gives None; razz passes None."""
+    size = _check_size(cards)
+    floor = _qualifying_floor(qualifier)
+    try:
+        value = _size_tables(size).low_by_rank_sum[_hand_key(cards) >> SUIT_COUNT_BITS]
+    except KeyError:
+        raise _duplicate_error(cards) from None
+    # Every qualifying low beats every low that does not qualify, so the best low qualifies if
+    # any does, and a floor on the value is the whole test.
+    return value if value >= floor else None
+
+
+def low_class(rank: int) -> LowClass:
+    """The category and ranks (ace as 1) of a `low_rank` value."""
+    if not 0 <= rank < LOW_RANK_COUNT:
+        raise ValueError(f"{rank} is not a low_rank value (0..{LOW_RANK_COUNT - 1})")
+    return _base_tables().low_classes[rank]
+
+
+def low_cards(cards: Sequence[Card], qualifier: int | None) -> tuple[int, ...] | None:
+    """The five ranks of the best low, ace as 1, in PokerStars' order: (7, 6, 5, 3, 1); pairs
+    come first (3, 3, 5, 4, 1). None when no low qualifies."""
+    value = low_rank(cards, qualifier)
+    return None if value is None else low_class(value).ranks
+
+
+def describe_low_rank(rank: int) -> str:
+    """PokerStars' text for a `low_rank` value: "7,6,5,3,A"."""
+    return ",".join(RANK_CHARS[12 if rank == 1 else rank - 2] for rank in low_class(rank).ranks)
+
+
+def describe_low(cards: Sequence[Card], qualifier: int | None) -> str | None:
+    """PokerStars' text for the best low ("6,4,3,2,A"; razz shows it after "Lo: "), or None
+    when no low qualifies."""
+    value = low_rank(cards, qualifier)
+    return None if value is None else describe_low_rank(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Batches.
+
+
+def _hand_array(card_indices: np.ndarray) -> np.ndarray:
+    hands = np.asarray(card_indices)
+    if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
+        raise ValueError(
+            f"card_indices must be an (N, 5), (N, 6) or (N, 7) array, not {hands.shape}"
+        )
+    if not np.issubdtype(hands.dtype, np.integer):
+        raise ValueError(f"card_indices must hold integers (Card.index), not {hands.dtype}")
+    if hands.size and (hands.min() < 0 or hands.max() > 51):
+        raise ValueError("card_indices must be Card.index values, 0..51")
+    return hands
+
+
+def _batch_keys(hands: np.ndarray) -> np.ndarray:
+    keys = _base_tables().card_keys
+    # Adding one gathered column at a time beats keys[hands].sum(axis=1), whose reduction over
+    # rows of 5-7 values is slow in NumPy.
+    total = keys[hands[:, 0]]
+    for column in range(1, hands.shape[1]):
+        total += keys[hands[:, column]]
+    return total
+
+
+def high_rank_batch(card_indices: np.ndarray) -> np.ndarray:
+    """`high_rank` of every row of an (N, 5), (N, 6) or (N, 7) integer array of `Card.index`
+    values, as an int32 array of N. Rows must not repeat a card (not checked: it costs as much
+    as the evaluation)."""
+    hands = _hand_array(card_indices)
+    base = _base_tables()
+    tables = _size_tables(hands.shape[1])
+    total = _batch_keys(hands)
+    result = tables.high_by_multiset[tables.multiset_by_rank_sum[total >> SUIT_COUNT_BITS]]
+    flush_suits = base.flush_suit[total & SUIT_COUNT_MASK]
+    rows = np.flatnonzero(flush_suits >= 0)
+    if rows.size:
+        # Few hands hold a flush (3% of seven-card hands), so only their rows get the second pass.
+        flush_hands = hands[rows]
+        in_suit = base.card_suits[flush_hands] == flush_suits[rows, np.newaxis]
+        # One card per rank in a suit: the sum of the rank bits is their bitwise or.
+        masks = (base.card_rank_bits[flush_hands] * in_suit).sum(axis=1)
+        result[rows] = base.flush_high[masks]
+    return result
+
+
+def low_rank_batch(card_indices: np.ndarray, qualifier: int | None) -> np.ndarray:
+    """`low_rank` of every row of an (N, 5..7) `Card.index` array as an int32 array, with
+    `NO_LOW` (-1) where no low qualifies."""
+    hands = _hand_array(card_indices)
+    floor = _qualifying_floor(qualifier)
+    tables = _size_tables(hands.shape[1])
+    result = tables.low_by_multiset[
+        tables.multiset_by_rank_sum[_batch_keys(hands) >> SUIT_COUNT_BITS]
+    ]
+    if floor:
+        result[result < floor] = NO_LOW
+    return result
+
+
+def high_category_batch(ranks: np.ndarray) -> np.ndarray:
+    """Index into `HIGH_CATEGORIES` of every `high_rank` value in an array."""
+    return np.searchsorted(np.array(HIGH_CATEGORY_STARTS), ranks, side="right") - 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Showing hands and the bring-in.
+
+
+def _game_name(game: str) -> str:
+    name = getattr(game, "value", game)
+    if name not in GAMES:
+        raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+    return name
+
+
+def _low_card_rank(rank: int) -> int:
+    return 1 if rank == 14 else rank
+
+
+def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, ...], int]:
+    """Sort key of a player's face-up cards (1 to 5 with a community card) for choosing who acts
+    first on 4th street and later: the biggest key acts first, in every game.
+
+    stud, stud8, stud5: quads, trips (with a pair it is a full house), two pair, pair, then high
+    cards, ace high; straights and flushes never count. Equal ranks are settled by the suit of the
+    highest card (clubs lowest, spades highest; among cards of the top rank, its best suit), the
+    higher suit acting first.
+    razz: the lowest showing hand acts first: ace low, any pair worse than no pair, compared from
+    the highest card down (7-5 beats 8-2). Equal ranks: the highest card with the lower suit acts
+    first (6c-2s before 6d-2c, the seed rule)."""
+    name = _game_name(game)
+    if not 1 <= len(up_cards) <= 5:
+        raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
+    if name == "razz":
+        pattern, ordered = _grouped(_low_card_rank(item.rank) for item in up_cards)
+        highest = max(up_cards, key=lambda item: (_low_card_rank(item.rank), item.suit))
+        # Negated so that the lowest hand has the biggest key, like every other key here.
+        return (-_pattern_category(pattern), tuple(-rank for rank in ordered), -highest.suit)
+    pattern, ordered = _grouped(item.rank for item in up_cards)
+    highest = max(up_cards, key=lambda item: (item.rank, item.suit))
+    return (_pattern_category(pattern), ordered, highest.suit)
+
+
+def first_to_act(up_cards_by_player: Mapping[str, Sequence[Card]], game: str) -> str:
+    """The player whose showing hand acts first on 4th street and later (see `showing_rank`)."""
+    if not up_cards_by_player:
+        raise ValueError("no players to choose the first actor from")
+    return max(
+        up_cards_by_player, key=lambda player: showing_rank(up_cards_by_player[player], game)
+    )
+
+
+def bring_in_key(door_card: Card, game: str) -> tuple[int, int]:
+    """Sort key of a door card for the bring-in: the biggest key brings in. stud, stud8 and
+    stud5: the lowest card, ace high, clubs before diamonds (2c before 2d). razz: the highest
+    card, king high and ace lowest, spades before clubs (Ks before Kc)."""
+    if _game_name(game) == "razz":
+        return (_low_card_rank(door_card.rank), door_card.suit)
+    return (-door_card.rank, -door_card.suit)
+
+
+def bring_in_player(door_cards: Mapping[str, Card], game: str) -> str:
+    """The player who must post the bring-in on 3rd street, from each player's door card."""
+    if not door_cards:
+        raise ValueError("no door cards to choose the bring-in from")
+    return max(door_cards, key=lambda player: bring_in_key(door_cards[player], game))
