@@ -117,6 +117,72 @@ def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int
 
 
 @app.command()
+def check(
+    paths: PathsArgument,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="House rules to check against: pokerstars or casino (default: by site)."),
+    ] = None,
+    json_lines: Annotated[
+        bool, typer.Option("--json", help="Write one JSON object per hand to standard output, nothing else.")
+    ] = False,
+) -> None:
+    """Parse and replay hand histories under their house rules, without storing them.
+
+    Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
+    pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
+    Exit code 0 when every hand is ok or skipped, 1 otherwise.
+
+    Example: handlog check sample_logs/
+
+    Example: handlog check --profile casino --json sample_logs/ > flags.jsonl
+    """
+    import json
+
+    from handlog.check import check_file, check_json
+    from handlog.rules.profiles import get_profile
+
+    try:
+        chosen = get_profile(profile) if profile else None
+    except KeyError as error:
+        typer.echo(f"handlog: {error.args[0]}", err=True)
+        raise typer.Exit(2) from None
+    files = _files(paths)
+    report = sys.stderr if json_lines else sys.stdout
+    totals: Counter[str] = Counter()
+    for file in files:
+        counts: Counter[str] = Counter()
+        lines: list[str] = []
+        for checked in check_file(file, chosen):
+            if json_lines:
+                sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=False) + "\n")
+            counts[checked.status] += 1
+            if checked.replay is not None and checked.replay.violations:
+                counts["illegal"] += checked.replay.illegal
+                counts["mis-split"] += checked.replay.mis_split
+                for violation in checked.replay.violations:
+                    lines.append(f"  {checked.file}:{violation.line}: hand {checked.hand_id}: "
+                                 f"{violation.code}: {violation.message}")
+            elif checked.error is not None:
+                lines.append(f"  {checked.error.format()}")
+        print(f"{file}: {_check_summary(counts)}", file=report)
+        for line in lines:
+            print(line, file=report)
+        totals.update(counts)
+    if len(files) > 1:
+        print(f"total, {len(files)} files: {_check_summary(totals)}", file=report)
+    if totals["flagged"] or totals["unparsed"]:
+        raise typer.Exit(1)
+
+
+def _check_summary(counts: Counter[str]) -> str:
+    hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
+    return (f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
+            f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
+            f"{counts['skipped']} skipped")
+
+
+@app.command()
 def bench(
     hands: Annotated[
         int, typer.Option(help="How many hands to parse (corpus hands replicated).")

@@ -1,0 +1,81 @@
+"""Parse and replay hand histories without storing them: one `CheckedHand` per hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from handlog.errors import ParseError, Skipped
+from handlog.model import Hand
+from handlog.parse import parse_file
+from handlog.rules.profiles import RuleProfile, profile_for_site
+from handlog.rules.replay import Replay, replay
+from handlog.serialize import plain
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedHand:
+    """The outcome of reading and replaying one hand."""
+
+    file: str
+    line: int
+    status: str
+    """"ok", "flagged", "unparsed" or "skipped"."""
+    hand: Hand | None = None
+    replay: Replay | None = None
+    error: ParseError | None = None
+    skipped: Skipped | None = None
+
+    @property
+    def hand_id(self) -> str | None:
+        if self.hand is not None:
+            return self.hand.hand_id
+        item = self.error or self.skipped
+        return item.hand_id if item else None
+
+
+def check_file(path: str, profile: RuleProfile | None = None) -> Iterator[CheckedHand]:
+    """Every hand of a file, parsed and replayed under `profile` (default: the site's)."""
+    for item in parse_file(path):
+        if isinstance(item, Hand):
+            result = replay(item, profile or profile_for_site(item.site))
+            line = item.source.line if item.source else 0
+            yield CheckedHand(item.source.file if item.source else path, line, result.status,
+                              hand=item, replay=result)
+        elif isinstance(item, Skipped):
+            yield CheckedHand(item.file, item.line, "skipped", skipped=item)
+        else:
+            yield CheckedHand(item.file, item.line, "unparsed", error=item)
+
+
+def check_json(checked: CheckedHand) -> dict[str, Any]:
+    """The stable JSON shape of `handlog check --json` (one object per hand)."""
+    hand, result = checked.hand, checked.replay
+    data: dict[str, Any] = {
+        "file": checked.file,
+        "line": checked.line,
+        "site": hand.site.value if hand else "pokerstars",
+        "hand_id": checked.hand_id,
+        "game": hand.game.value if hand else (checked.skipped.game if checked.skipped else None),
+        "status": checked.status,
+        "violations": [],
+        "pot": None,
+        "rake": None,
+        "collected": {},
+        "net": {},
+    }
+    if hand is not None and result is not None:
+        data["violations"] = [
+            {"code": v.code, "street": plain(v.street), "line": v.line, "player": v.player,
+             "message": v.message}
+            for v in result.violations
+        ]
+        data["pot"] = hand.total_pot
+        data["rake"] = hand.rake
+        data["collected"] = {p: v for p, v in result.collected.items()}
+        data["net"] = dict(result.net)
+    if checked.error is not None:
+        data["error"] = {"line": checked.error.line, "message": checked.error.message,
+                         "text": checked.error.text}
+    return data

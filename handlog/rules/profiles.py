@@ -1,0 +1,94 @@
+"""House rule profiles: every rule on which card rooms differ, as one frozen record.
+
+The replay never hard-codes a house's choice; it asks the profile. A hand's profile comes
+from its site (`profile_for_site`) unless the user names one (`--profile`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from handlog.model import Game, Site
+
+
+class TieBreak(StrEnum):
+    """How a tie is broken: by the suits of the cards, or by seat order."""
+
+    SUIT = "suit"
+    """Highest card by suit (clubs < diamonds < hearts < spades); for low halves the lowest."""
+    CLOCKWISE = "clockwise"
+    """The first player clockwise (from seat 1, stud tables having no button)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProfile:
+    name: str
+    description: str
+    cap_bets: int = 4
+    """Bets allowed per street, the bet (or completion) included: 1 bet + 3 raises."""
+    cap_heads_up: bool = True
+    """Whether the cap still applies when only two players were in at the start of the street."""
+    open_pair_double_bet: frozenset[Game] = frozenset({Game.STUD})
+    """Games in which an open pair on 4th street allows the big bet."""
+    small_raise_after_big_bet: bool = False
+    """After a big bet on 4th street (open pair), whether a raise may be of the small bet."""
+    all_in_reopens_at_half_bet: bool = True
+    """Whether a short all-in raise of at least half a bet reopens the betting (half-bet
+    rule); if not, only a full raise does."""
+    first_actor_tie: TieBreak = TieBreak.SUIT
+    """Equal showing hands on 4th-7th street: suit of the highest card, or seat order."""
+    razz_lower_suit_first: bool = False
+    """Razz, equal showing hands: the highest card of the LOWER suit acts first (the seed
+    rule: 6c-2s before 6d-2c). PokerStars does the opposite and lets the higher suit act
+    first, as in stud (hand #35874817957: As-6s acts before Ac-6h on three streets)."""
+    odd_chip_tie: TieBreak = TieBreak.SUIT
+    """Odd chip among tied players: by the suit of the high (low) card, or seat order."""
+    odd_chip_to_high: bool = True
+    """In a hi/lo split, the odd chip goes to the high half."""
+    burns: bool = False
+    """Whether a card is burned before each street (makes the deck run short sooner)."""
+    rake_before_split: bool = True
+    """Rake is taken from the pot before it is split."""
+
+    def double_bet_allowed(self, game: Game) -> bool:
+        return game in self.open_pair_double_bet
+
+
+POKERSTARS = RuleProfile(
+    name="pokerstars",
+    description=(
+        "PokerStars: cap of a bet and three raises also heads-up; open-pair double bet in "
+        "7-card stud only; no burns; odd chip to the high half, ties by suit."
+    ),
+)
+
+CASINO = RuleProfile(
+    name="casino",
+    description=(
+        "The seed rule pages: cap lifted when only two players start a street; open-pair "
+        "double bet in 7-card and 5-card stud; burns before each street; ties by suit."
+    ),
+    cap_heads_up=False,
+    open_pair_double_bet=frozenset({Game.STUD, Game.STUD5}),
+    razz_lower_suit_first=True,
+    burns=True,
+)
+
+PROFILES = {profile.name: profile for profile in (POKERSTARS, CASINO)}
+
+SITE_PROFILES = {Site.POKERSTARS: POKERSTARS}
+
+
+def profile_for_site(site: Site) -> RuleProfile:
+    return SITE_PROFILES.get(site, CASINO)
+
+
+def get_profile(name: str) -> RuleProfile:
+    """The profile called `name`, or a `KeyError` naming the ones there are."""
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise KeyError(f"no rule profile {name!r}; there are: {', '.join(sorted(PROFILES))}") from None

@@ -1,0 +1,944 @@
+"""Replaying a parsed hand under the rules of its game and house, and checking every line.
+
+`replay(hand, profile)` walks the hand action by action: who must act, what they owe, what
+the limit allows, when a street is complete; then builds the pots from what each player put
+in, decides the winners from the cards (cards speak) and compares that with what the hand
+history says was collected. Every breach is a `Violation`; one does not hide the others,
+since the replay goes on from what the hand history says happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from handlog.cards import Card, format_cards
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Note, NoteKind, Street
+from handlog.parse.money import format_amount
+from handlog.rules import evaluate
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.violations import Violation
+
+SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
+
+FIRST_STREET = {Game.STUD: Street.THIRD, Game.STUD8: Street.THIRD, Game.RAZZ: Street.THIRD,
+                Game.STUD5: Street.SECOND}
+LAST_STREET = {Game.STUD: Street.SEVENTH, Game.STUD8: Street.SEVENTH, Game.RAZZ: Street.SEVENTH,
+               Game.STUD5: Street.FIFTH}
+BIG_BET_STREETS = {
+    Game.STUD: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+    Game.STUD8: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+    Game.RAZZ: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+    Game.STUD5: frozenset({Street.FOURTH, Street.FIFTH}),
+}
+CARDS_PER_PLAYER = {Game.STUD: 7, Game.STUD8: 7, Game.RAZZ: 7, Game.STUD5: 5}
+DECK_SIZE = 52
+
+_BETTING = frozenset({ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET,
+                      ActionKind.RAISE, ActionKind.CALL, ActionKind.CHECK, ActionKind.FOLD})
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    """One pot as built from contributions."""
+
+    amount: int
+    """Chips in it before rake."""
+    eligible: tuple[str, ...]
+    """Players who put chips in it and did not fold."""
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What the replay of one hand found."""
+
+    hand: Hand
+    violations: tuple[Violation, ...]
+    pots: tuple[Pot, ...]
+    put_in: dict[str, int]
+    """Everything each player put in (antes included), less uncalled bets returned."""
+    collected: dict[str, int]
+    net: dict[str, int]
+    """collected - put_in, per player; sums to -rake."""
+    expected_collect: dict[str, int] = field(default_factory=dict)
+    """What each player should have collected, by the rules and the cards."""
+
+    @property
+    def total_pot(self) -> int:
+        return sum(self.put_in.values())
+
+    @property
+    def rake(self) -> int:
+        return self.hand.rake
+
+    @property
+    def illegal(self) -> bool:
+        return any(not v.mis_split for v in self.violations)
+
+    @property
+    def mis_split(self) -> bool:
+        return any(v.mis_split for v in self.violations)
+
+    @property
+    def status(self) -> str:
+        return "flagged" if self.violations else "ok"
+
+
+def replay(hand: Hand, profile: RuleProfile) -> Replay:
+    """Replay `hand` under `profile` and report what breaks the rules."""
+    return _Replayer(hand, profile).run()
+
+
+class _Replayer:
+    """The state of one hand while it is replayed."""
+
+    def __init__(self, hand: Hand, profile: RuleProfile) -> None:
+        self.hand = hand
+        self.profile = profile
+        self.game = hand.game
+        self.symbol = SYMBOLS.get(hand.currency) if hand.currency else None
+        self.violations: list[Violation] = []
+        self.order = [seat.name for seat in sorted(hand.seats, key=lambda s: s.number)]
+        self.seat_index = {name: index for index, name in enumerate(self.order)}
+        self.seat_number = {seat.name: seat.number for seat in hand.seats}
+        self.stack = {seat.name: seat.stack for seat in hand.seats}
+        self.put_in = dict.fromkeys(self.order, 0)
+        self.collected = dict.fromkeys(self.order, 0)
+        self.folded: set[str] = set()
+        self.all_in: set[str] = set()
+        self.dealt_in: list[str] = []
+        self.up_cards: dict[str, list[Card]] = {name: [] for name in self.order}
+        self.door: dict[str, Card] = {}
+        self.anted: set[str] = set()
+        # betting round
+        self.street: Street = Street.ANTES
+        self.street_put = dict.fromkeys(self.order, 0)
+        self.current_bet = 0
+        self.bets = 0
+        self.big_bet_made = False
+        self.pending: set[str] = set()
+        self.last_actor: str | None = None
+        self.aggressor: str | None = None
+        self.round_open = False
+        self.started_with = 0
+        self.reopened_for: set[str] = set()
+        self.double_bet = False
+        self.returned = False
+        self.hand_over = False
+        self.streets_dealt: list[Street] = []
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def money(self, value: int) -> str:
+        return format_amount(value, self.symbol)
+
+    def flag(self, code: str, line: int, player: str | None, message: str,
+             expected: object = None, actual: object = None) -> None:
+        self.violations.append(Violation(
+            code, self.street if self.street is not Street.ANTES else None, line or self._hand_line(),
+            player, message, None if expected is None else str(expected),
+            None if actual is None else str(actual)))
+
+    def _hand_line(self) -> int:
+        return self.hand.source.line if self.hand.source else 0
+
+    # -- driving -------------------------------------------------------------------------
+
+    def run(self) -> Replay:
+        hand = self.hand
+        for event in hand.events:
+            if event.street != self.street and event.street <= Street.SEVENTH:
+                self._next_street(event.street, event.line)
+            kind = type(event)
+            if kind is Action:
+                self._action(event)  # type: ignore[arg-type]
+            elif kind is Dealt:
+                self._dealt(event)  # type: ignore[arg-type]
+            elif event.kind is NoteKind.DOUBLE_BET_ALLOWED:  # type: ignore[union-attr]
+                pass  # the replay decides from the up cards itself
+        self._close_round(last=True)
+        self._check_antes()
+        _check_cards(self)
+        pots = self._pots()
+        expected = _Awards(self, pots).check()
+        self._check_descriptions()
+        net = {name: self.collected[name] - self.put_in[name] for name in self.order}
+        return Replay(hand, tuple(self.violations), tuple(pots), dict(self.put_in),
+                      dict(self.collected), net, expected)
+
+    # -- streets ---------------------------------------------------------------------------
+
+    def _next_street(self, street: Street, line: int) -> None:
+        if self.street >= FIRST_STREET[self.game]:
+            self._close_round(last=False, line=line)
+        self.street = street
+        if street in (Street.SHOWDOWN, Street.SUMMARY):
+            return
+        self.streets_dealt.append(street)
+        self.street_put = dict.fromkeys(self.order, 0)
+        self.current_bet = 0
+        self.bets = 0
+        self.big_bet_made = False
+        self.last_actor = None
+        self.aggressor = None
+        self.returned = False
+        self.round_open = False
+        self.double_bet = False
+        if self.hand_over and street <= LAST_STREET[self.game]:
+            self.flag("ROUND_INCOMPLETE", line, None,
+                      f"{street.label} is dealt although only one player is left in the hand")
+
+    def _active(self) -> list[str]:
+        """Players still in the hand and able to act, in seat order."""
+        return [p for p in self.dealt_in if p not in self.folded and p not in self.all_in]
+
+    def _in_hand(self) -> list[str]:
+        return [p for p in self.dealt_in if p not in self.folded]
+
+    def _open_round(self, line: int) -> None:
+        """Set up the betting round at its first betting action, once the street's cards
+        are known (the first actor on later streets depends on them)."""
+        self.round_open = True
+        active = self._active()
+        self.pending = set(active)
+        self.started_with = len(active)
+        self.reopened_for = set(active)
+        if self.street == FIRST_STREET[self.game]:
+            self.expected_first = self._bring_in_player()
+        else:
+            self.expected_first = self._first_actor()
+            if (self.street == Street.FOURTH and self.profile.double_bet_allowed(self.game)
+                    and any(_has_pair(self.up_cards[p]) for p in self._in_hand())):
+                self.double_bet = True
+
+    def _bring_in_player(self) -> str | None:
+        doors = {p: self.door[p] for p in self.dealt_in if p in self.door}
+        if not doors:
+            return None
+        return evaluate.bring_in_player(doors, self.game)
+
+    def _showing_key(self, cards: list[Card]) -> tuple[object, ...]:
+        key = evaluate.showing_rank(cards, self.game)
+        if self.game is Game.RAZZ and not self.profile.razz_lower_suit_first:
+            return (*key[:2], -key[2])  # the higher suit of the highest card acts first
+        return key
+
+    def _first_actor(self) -> str | None:
+        extra = [self.hand.community_card] if (
+            self.street == Street.SEVENTH and self.hand.community_card is not None) else []
+        showing = {p: self.up_cards[p] + extra for p in self._in_hand() if self.up_cards[p]}
+        if not showing:
+            return None
+        keys = {p: self._showing_key(cards) for p, cards in showing.items()}
+        best = max(showing, key=lambda p: (keys[p], -self._clockwise_key(p)))
+        if self.profile.first_actor_tie is TieBreak.CLOCKWISE:
+            tied = [p for p in showing if keys[p][:2] == keys[best][:2]]
+            best = min(tied, key=self._clockwise_key)
+        if best in self.all_in:  # an all-in player cannot act: the next one clockwise does
+            best = self._next_after(best) or best
+        return best
+
+    def _clockwise_key(self, player: str) -> int:
+        return self.seat_index[player]
+
+    def _next_after(self, player: str) -> str | None:
+        """The next player clockwise from `player` who still has to act this round."""
+        start = self.seat_index[player]
+        count = len(self.order)
+        for step in range(1, count + 1):
+            candidate = self.order[(start + step) % count]
+            if candidate in self.pending:
+                return candidate
+        return None
+
+    def _expected_actor(self) -> str | None:
+        if self.last_actor is None:
+            first = self.expected_first
+            if first is not None and first not in self.pending:
+                return self._next_after(first)
+            return first
+        return self._next_after(self.last_actor)
+
+    def _close_round(self, last: bool, line: int = 0) -> None:
+        """At the end of a street: was everyone who had to act heard?"""
+        if self.street < FIRST_STREET[self.game] or self.street > Street.SEVENTH:
+            return
+        in_hand = self._in_hand()
+        if len(in_hand) <= 1:
+            waiting: list[str] = []
+        elif not self.round_open:
+            # Nobody acted: fine only when at most one player can still act.
+            able = self._active()
+            waiting = able if len(able) >= 2 or (able and self._owes(able[0])) else []
+        else:
+            waiting = [p for p in self.order if p in self.pending]
+        if waiting:
+            names = ", ".join(waiting)
+            self.flag("ROUND_INCOMPLETE", line or self._hand_line(), waiting[0],
+                      f"betting on {self.street.label} ended before {names} acted")
+        self._check_uncalled_due()
+
+    def _owes(self, player: str) -> bool:
+        return self.street_put[player] < self.current_bet
+
+    # -- dealing -------------------------------------------------------------------------
+
+    def _dealt(self, event: Dealt) -> None:
+        player = event.player
+        if self.street == FIRST_STREET[self.game]:
+            if player not in self.dealt_in:
+                self.dealt_in.append(player)
+                self.dealt_in.sort(key=self._clockwise_key)
+            if event.new:
+                door = event.new[-1]
+                self.door[player] = door
+                self.up_cards[player] = [door]
+        elif event.new and event.street != Street.SEVENTH:
+            if self.street != LAST_STREET[self.game] or self.game is Game.STUD5:
+                self.up_cards[player].append(event.new[-1])
+
+    # -- actions -------------------------------------------------------------------------
+
+    def _action(self, action: Action) -> None:
+        kind = action.kind
+        if kind is ActionKind.ANTE:
+            self._ante(action)
+        elif kind in _BETTING:
+            self._betting(action)
+        elif kind is ActionKind.UNCALLED_BET_RETURNED:
+            self._uncalled(action)
+        elif kind is ActionKind.COLLECT:
+            self.collected[action.player] = self.collected.get(action.player, 0) + (action.amount or 0)
+
+    def _pay(self, player: str, amount: int, line: int, what: str) -> None:
+        left = self.stack[player]
+        if amount > left:
+            self.flag("OVER_STACK", line, player,
+                      f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
+                      self.money(left), self.money(amount))
+        self.stack[player] = left - amount
+        self.put_in[player] += amount
+        self.street_put[player] += amount
+        if self.stack[player] <= 0:
+            self.all_in.add(player)
+
+    def _ante(self, action: Action) -> None:
+        player = action.player
+        if player in self.anted:
+            self.flag("ANTE", action.line, player, f"{player} posts the ante twice")
+        self.anted.add(player)
+        if player not in self.dealt_in:
+            self.dealt_in.append(player)
+            self.dealt_in.sort(key=self._clockwise_key)
+        expected = self.hand.ante or 0
+        amount = action.amount or 0
+        short_all_in = amount < expected and amount == self.stack[player]
+        if amount != expected and not short_all_in:
+            self.flag("ANTE", action.line, player,
+                      f"the ante is {self.money(expected)}, {player} posted {self.money(amount)}",
+                      self.money(expected), self.money(amount))
+        self._pay(player, amount, action.line, "posted an ante of")
+        self.street_put[player] = 0  # antes are not part of 3rd street's betting
+
+    def _check_antes(self) -> None:
+        if not self.hand.ante:
+            return
+        for player in self.dealt_in:
+            if player not in self.anted:
+                self.flag("ANTE", self._hand_line(), player,
+                          f"{player} was dealt in without posting the ante")
+
+    def _bet_size(self) -> int:
+        return self.hand.big_bet if self.street in BIG_BET_STREETS[self.game] else self.hand.small_bet
+
+    def _betting(self, action: Action) -> None:
+        player = action.player
+        line = action.line
+        kind = action.kind
+        if player in self.folded or player in self.all_in:
+            state = "folded" if player in self.folded else "is all-in"
+            self.flag("ACTED_AFTER_FOLD", line, player, f"{player} acts ({kind.value}) after having {state}"
+                      if player in self.folded else f"{player} acts ({kind.value}) but is already all-in")
+            return
+        if player not in self.dealt_in:
+            self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
+            return
+        if not self.round_open:
+            self._open_round(line)
+        first_action = self.last_actor is None
+        expected = self._expected_actor()
+        if self.street == FIRST_STREET[self.game] and first_action:
+            self._first_third_street_action(action, expected)
+        elif expected is not None and player != expected:
+            if player not in self.pending:
+                what = "the betting was already closed" if not self.pending else f"it was {expected}'s turn"
+                self.flag("OUT_OF_TURN", line, player,
+                          f"{player} acts ({kind.value}) out of turn: {what}", expected, player)
+            else:
+                reason = (f"{expected} has the best showing hand and acts first"
+                          if first_action and self.street != FIRST_STREET[self.game]
+                          else f"it was {expected}'s turn")
+                self.flag("OUT_OF_TURN", line, player,
+                          f"{player} acts ({kind.value}) out of turn: {reason}", expected, player)
+        elif expected is None and not self.pending:
+            self.flag("OUT_OF_TURN", line, player,
+                      f"{player} acts ({kind.value}) after the betting on {self.street.label} was closed")
+        owed = self.current_bet - self.street_put[player]
+        if kind is ActionKind.FOLD:
+            self.folded.add(player)
+            self.pending.discard(player)
+            self.reopened_for.discard(player)
+            if len(self._in_hand()) == 1:
+                self.hand_over = True
+        elif kind is ActionKind.CHECK:
+            if owed > 0:
+                self.flag("CHECK_FACING_BET", line, player,
+                          f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                          f"(owes {self.money(owed)})")
+            self.pending.discard(player)
+        elif kind is ActionKind.CALL:
+            self._call(action, owed)
+        elif kind is ActionKind.BRING_IN:
+            self._bring_in(action)
+        else:
+            self._bet_or_raise(action, owed)
+        self.last_actor = player
+
+    def _first_third_street_action(self, action: Action, bring_in_player: str | None) -> None:
+        player = action.player
+        if bring_in_player is not None and player != bring_in_player:
+            door = self.door.get(bring_in_player)
+            theirs = self.door.get(player)
+            extreme = "highest" if self.game is Game.RAZZ else "lowest"
+            self.flag("BRING_IN_PLAYER", action.line, player,
+                      f"bring-in should be {bring_in_player} ({door} is the {extreme} door card), "
+                      f"was {player}" + (f" ({theirs})" if theirs else ""),
+                      bring_in_player, player)
+        if action.kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+            self.flag("BRING_IN_PLAYER", action.line, player,
+                      f"3rd street must open with the bring-in or a completion, not a {action.kind.value}")
+
+    def _bring_in(self, action: Action) -> None:
+        player = action.player
+        amount = action.amount or 0
+        if self.bets or self.current_bet:
+            self.flag("OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started")
+        elif not 0 < amount < self.hand.small_bet and not (amount == self.stack[player]):
+            self.flag("BRING_IN_AMOUNT", action.line, player,
+                      f"a bring-in must be less than the small bet {self.money(self.hand.small_bet)}, "
+                      f"{player} brought in for {self.money(amount)}",
+                      f"< {self.money(self.hand.small_bet)}", self.money(amount))
+        self._pay(player, amount, action.line, "brought in for")
+        self.current_bet = max(self.current_bet, self.street_put[player])
+        self.pending = set(self._active()) - {player}
+        self.aggressor = player
+
+    def _call(self, action: Action, owed: int) -> None:
+        player = action.player
+        amount = action.amount or 0
+        expected = min(owed, self.stack[player])
+        if owed <= 0:
+            self.flag("CALL_AMOUNT", action.line, player,
+                      f"{player} calls {self.money(amount)} with nothing to call (should check)",
+                      self.money(0), self.money(amount))
+        elif amount != expected:
+            self.flag("CALL_AMOUNT", action.line, player,
+                      f"{player} owed {self.money(expected)} to call, put in {self.money(amount)}",
+                      self.money(expected), self.money(amount))
+        self._pay(player, amount, action.line, "called")
+        self.pending.discard(player)
+
+    def _allowed_sizes(self) -> tuple[int, ...]:
+        size = self._bet_size()
+        if self.double_bet:
+            if self.big_bet_made and not self.profile.small_raise_after_big_bet:
+                return (self.hand.big_bet,)
+            return (self.hand.small_bet, self.hand.big_bet)
+        return (size,)
+
+    def _bet_or_raise(self, action: Action, owed: int) -> None:
+        player = action.player
+        kind = action.kind
+        before = self.street_put[player]
+        if action.to_amount is not None:
+            total = action.to_amount
+            if action.amount is not None and action.amount != total - self.current_bet:
+                self.flag("BET_SIZE", action.line, player,
+                          f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
+                          f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
+                          f"{self.money(self.current_bet)} bet", self.money(total - self.current_bet),
+                          self.money(action.amount))
+        else:
+            total = before + (action.amount or 0)
+        put = total - before
+        stack_before = self.stack[player]
+        goes_all_in = put >= stack_before
+        sizes = self._allowed_sizes()
+        if kind is ActionKind.COMPLETE:
+            targets = (self.hand.small_bet,)
+            what = "complete to"
+        elif kind is ActionKind.BET and self.current_bet == 0:
+            targets = sizes
+            what = "bet"
+        else:
+            targets = tuple(self.current_bet + size for size in sizes)
+            what = "raise to"
+            if kind is ActionKind.BET:
+                self.flag("BET_SIZE", action.line, player,
+                          f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible")
+        short = goes_all_in and total < min(targets)
+        if total not in targets and not short:
+            allowed = " or ".join(self.money(t) for t in targets)
+            self.flag("BET_SIZE", action.line, player,
+                      f"on {self.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
+                      allowed, self.money(total))
+        if kind is ActionKind.RAISE or (kind is ActionKind.BET and self.current_bet):
+            if player not in self.reopened_for and self.current_bet > 0:
+                self.flag("BET_SIZE", action.line, player,
+                          f"{player} raises although a short all-in did not reopen the betting for them")
+        counts_as_bet = not short or self._reopens(total)
+        new_bets = self.bets + 1 if counts_as_bet else self.bets
+        if counts_as_bet and new_bets > self.profile.cap_bets and not (
+                not self.profile.cap_heads_up and self.started_with <= 2):
+            self.flag("RAISE_CAP", action.line, player,
+                      f"{player} makes the {_ordinal(new_bets)} bet on {self.street.label}; "
+                      f"the cap is {self.profile.cap_bets} (a bet and {self.profile.cap_bets - 1} raises)",
+                      self.profile.cap_bets, new_bets)
+        self._pay(player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in")
+        if total - self.current_bet >= self.hand.big_bet and self.double_bet:
+            self.big_bet_made = True
+        reopen = counts_as_bet
+        self.current_bet = max(self.current_bet, total)
+        self.bets = new_bets
+        self.aggressor = player
+        if reopen:
+            self.pending = set(self._active()) - {player}
+            self.reopened_for = set(self._active())
+        else:
+            # A short all-in raise: the others must still call it, but those who had
+            # already acted may not raise again.
+            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {player}
+        self.pending.discard(player)
+
+    def _reopens(self, total: int) -> bool:
+        increment = total - self.current_bet
+        size = self._bet_size()
+        if self.profile.all_in_reopens_at_half_bet:
+            return increment * 2 >= size
+        return increment >= size
+
+    # -- uncalled bets -------------------------------------------------------------------
+
+    def _uncalled_amount(self) -> tuple[str | None, int]:
+        if not self.street_put:
+            return None, 0
+        top = max(self.order, key=lambda p: self.street_put[p])
+        others = max((self.street_put[p] for p in self.order if p != top), default=0)
+        return top, self.street_put[top] - others
+
+    def _uncalled(self, action: Action) -> None:
+        player, due = self._uncalled_amount()
+        amount = action.amount or 0
+        if player != action.player or amount != due:
+            if due == 0:
+                message = f"no bet was left uncalled, yet {self.money(amount)} was returned to {action.player}"
+            else:
+                message = (f"{self.money(due)} of {player}'s bet was uncalled, but "
+                           f"{self.money(amount)} was returned to {action.player}")
+            self.flag("UNCALLED_RETURN", action.line, action.player, message,
+                      f"{self.money(due)} to {player}", f"{self.money(amount)} to {action.player}")
+        self.returned = True
+        self.stack[action.player] = self.stack.get(action.player, 0) + amount
+        self.put_in[action.player] = self.put_in.get(action.player, 0) - amount
+        self.street_put[action.player] = self.street_put.get(action.player, 0) - amount
+
+    def _check_uncalled_due(self) -> None:
+        if self.returned:
+            return
+        player, due = self._uncalled_amount()
+        if due > 0 and player is not None:
+            self.flag("UNCALLED_RETURN", self._hand_line(), player,
+                      f"{self.money(due)} of {player}'s bet on {self.street.label} was never called "
+                      "and should have been returned", self.money(due), self.money(0))
+            self.returned = True
+
+    # -- pots ------------------------------------------------------------------------------
+
+    def _pots(self) -> list[Pot]:
+        hand = self.hand
+        contenders = [p for p in self.order if p not in self.folded and self.put_in[p] > 0]
+        levels = sorted({self.put_in[p] for p in contenders if p in self.all_in}
+                        | {max((self.put_in[p] for p in contenders), default=0)})
+        pots: list[Pot] = []
+        previous = 0
+        for level in levels:
+            amount = sum(min(put, level) - min(put, previous) for put in self.put_in.values())
+            eligible = tuple(p for p in contenders if self.put_in[p] >= level)
+            if amount > 0:
+                if pots and eligible == pots[-1].eligible:
+                    pots[-1] = Pot(pots[-1].amount + amount, eligible)
+                else:
+                    pots.append(Pot(amount, eligible))
+            previous = level
+        leftover = sum(max(0, put - previous) for put in self.put_in.values())
+        if leftover and pots:
+            pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
+        total = sum(self.put_in.values())
+        if total != hand.total_pot:
+            self.flag("POT_TOTAL", self._summary_line(), None,
+                      f"the players put in {self.money(total)} in all, the summary says the total "
+                      f"pot was {self.money(hand.total_pot)}", self.money(total), self.money(hand.total_pot))
+        collected = sum(self.collected.values())
+        if collected + hand.rake != hand.total_pot:
+            self.flag("RAKE", self._summary_line(), None,
+                      f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
+                      f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
+                      self.money(hand.total_pot - hand.rake), self.money(collected))
+        if hand.rake < 0 or hand.rake > hand.total_pot:
+            self.flag("RAKE", self._summary_line(), None, f"a rake of {self.money(hand.rake)} is impossible")
+        return pots
+
+    def _summary_line(self) -> int:
+        for event in reversed(self.hand.events):
+            if event.street == Street.SUMMARY:
+                return event.line
+        results = self.hand.results
+        return results[0].line - 1 if results else self._hand_line()
+
+    # -- descriptions --------------------------------------------------------------------
+
+    def _check_descriptions(self) -> None:
+        community = (self.hand.community_card,) if self.hand.community_card else ()
+        for event in self.hand.events:
+            if type(event) is not Action or event.kind is not ActionKind.SHOW:
+                continue
+            if event.description is None or len(event.cards) + len(community) < 5:
+                continue
+            if len(event.cards) + len(community) < CARDS_PER_PLAYER[self.game]:
+                continue  # shown early (before 7th street): PokerStars describes partial hands
+            cards = event.cards + community
+            try:
+                expected = describe(cards, self.game)
+            except ValueError:
+                continue  # duplicate cards: reported by the card checks
+            if expected != event.description:
+                self.street = event.street
+                self.flag("HAND_DESCRIPTION", event.line, event.player,
+                          f"{event.player} shows [{format_cards(event.cards)}]: the cards make "
+                          f"\"{expected}\", the site says \"{event.description}\"", expected, event.description)
+
+
+def describe(cards: tuple[Card, ...], game: Game) -> str:
+    """PokerStars' description of a showdown hand in `game`."""
+    if game is Game.RAZZ:
+        return f"Lo: {evaluate.describe_low(cards, None)}"
+    high = evaluate.describe_high(cards)
+    if game is Game.STUD8:
+        low = evaluate.describe_low(cards, 8)
+        return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
+    return high
+
+
+def _has_pair(cards: list[Card]) -> bool:
+    ranks = [c.rank for c in cards]
+    return len(ranks) != len(set(ranks))
+
+
+def _ordinal(number: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
+# -- cards -------------------------------------------------------------------------------
+
+
+def _check_cards(state: _Replayer) -> None:
+    """Duplicates, cards that change, wrong counts, the community card."""
+    hand = state.hand
+    game = hand.game
+    size = CARDS_PER_PLAYER[game]
+    first = FIRST_STREET[game]
+    slots: dict[str, list[Card | None]] = {p: [None] * size for p in state.order}
+    owner: dict[Card, tuple[str, int]] = {}
+    community = hand.community_card
+
+    def see(player: str, position: int, card: Card, line: int, street: Street) -> None:
+        state.street = street
+        row = slots.get(player)
+        if row is None or not 0 <= position < size:
+            return
+        known = row[position]
+        if known is not None and known != card:
+            state.flag("CARDS_CHANGED", line, player,
+                       f"{player}'s card {position + 1} was {known}, now shows as {card}", known, card)
+            return
+        if known is None:
+            holder = owner.get(card)
+            if holder is not None and holder != (player, position):
+                other = holder[0]
+                where = f"{other}'s hand" if other != player else f"{player}'s hand twice"
+                state.flag("DUPLICATE_CARD", line, player,
+                           f"{card} dealt to {player} is already in {where}", None, card)
+            elif community is not None and card == community:
+                state.flag("DUPLICATE_CARD", line, player,
+                           f"{card} dealt to {player} is also the community card", None, card)
+            owner[card] = (player, position)
+            row[position] = card
+
+    up_positions = [i for i, up in enumerate(_face_up(game)) if up]
+    up_count: dict[str, int] = {p: 0 for p in state.order}
+    players_at_last = 0
+    for event in hand.events:
+        if type(event) is Dealt:
+            player, street = event.player, event.street
+            state.street = street
+            if street == first:
+                if len(event.new) not in (1, 3 if size == 7 else 2):
+                    state.flag("CARD_COUNT", event.line, player,
+                               f"{player} is dealt {len(event.new)} cards on {street.label}")
+                    continue
+                if len(event.new) == 1:
+                    see(player, up_positions[0], event.new[0], event.line, street)
+                else:
+                    for position, card in enumerate(event.new):
+                        see(player, position, card, event.line, street)
+                up_count[player] = 1
+                continue
+            position = int(street) - 1
+            if len(event.new) != 1:
+                state.flag("CARD_COUNT", event.line, player,
+                           f"{player} is dealt {len(event.new)} cards on {street.label}, not one")
+                continue
+            previous = event.previous
+            if len(previous) == position:  # the hero's line: every card so far
+                for index, card in enumerate(previous):
+                    see(player, index, card, event.line, street)
+            elif len(previous) == up_count[player]:  # an opponent's: the up cards so far
+                for index, card in zip(up_positions, previous, strict=False):
+                    see(player, index, card, event.line, street)
+            else:
+                state.flag("CARD_COUNT", event.line, player,
+                           f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
+                           f"{up_count[player]} up cards (or {position} in all) were dealt before")
+            see(player, position, event.new[0], event.line, street)
+            if _face_up(game)[position]:
+                up_count[player] += 1
+        elif type(event) is Action and event.kind in (ActionKind.SHOW, ActionKind.MUCK) and event.cards:
+            cards = event.cards
+            limit = size - 1 if community is not None else size
+            if len(cards) > limit:
+                state.flag("CARD_COUNT", event.line, event.player,
+                           f"{event.player} shows {len(cards)} cards; a player holds at most {limit}")
+                continue
+            for position, card in enumerate(cards):
+                see(event.player, position, card, event.line, event.street)
+    for result in hand.results:
+        for position, card in enumerate(result.showed or result.mucked):
+            see(result.player, position, card, result.line, Street.SUMMARY)
+    state.street = Street.SEVENTH
+    last = LAST_STREET[game]
+    players_at_last = len([p for p in state.dealt_in if p not in _folded_before(hand, last)])
+    needed = players_at_last * size + (len(state.streets_dealt) if state.profile.burns else 0)
+    if community is not None and last in state.streets_dealt and needed <= DECK_SIZE:
+        state.flag("COMMUNITY_CARD", _river_line(hand), None,
+                   f"a community card was dealt on 7th street, but the deck had enough cards for "
+                   f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)")
+    if community is None and needed > DECK_SIZE and last in state.streets_dealt:
+        state.flag("COMMUNITY_CARD", _river_line(hand), None,
+                   f"{players_at_last} players reached 7th street: the deck runs short and one "
+                   "community card should have been dealt")
+
+
+def _face_up(game: Game) -> tuple[bool, ...]:
+    from handlog.holdings import FACE_UP
+
+    return FACE_UP[game]
+
+
+def _folded_before(hand: Hand, street: Street) -> set[str]:
+    return {e.player for e in hand.events
+            if type(e) is Action and e.kind is ActionKind.FOLD and e.street < street}
+
+
+def _river_line(hand: Hand) -> int:
+    for event in hand.events:
+        if event.street == Street.SEVENTH:
+            return event.line - 1
+    return hand.source.line if hand.source else 0
+
+
+# -- awards ------------------------------------------------------------------------------
+
+
+class _Awards:
+    """Who should have won each pot, by the cards, and how that compares with the collects."""
+
+    def __init__(self, state: _Replayer, pots: list[Pot]) -> None:
+        self.state = state
+        self.hand = state.hand
+        self.pots = pots
+        self.game = state.game
+        self.community = (self.hand.community_card,) if self.hand.community_card else ()
+        self.cards = _known_cards(self.hand)
+
+    def check(self) -> dict[str, int]:
+        state = self.state
+        hand = self.hand
+        state.street = Street.SHOWDOWN
+        distributable = self._distributable()
+        expected: dict[str, int] = {}
+        notes: list[str] = []
+        for pot, amount in zip(self.pots, distributable, strict=True):
+            shares, words = self._split(pot, amount)
+            notes.append(words)
+            for player, share in shares.items():
+                expected[player] = expected.get(player, 0) + share
+        actual = {p: v for p, v in state.collected.items() if v}
+        if actual == {p: v for p, v in expected.items() if v}:
+            return expected
+        line = next((e.line for e in hand.events if type(e) is Action and e.kind is ActionKind.COLLECT),
+                    state._summary_line())
+        eligible = {p for pot in self.pots for p in pot.eligible}
+        for player in actual:
+            if player not in eligible:
+                why = "folded" if player in state.folded else "put nothing into it"
+                state.flag("NOT_ELIGIBLE", line, player,
+                           f"{player} collected {state.money(actual[player])} from a pot but {why}",
+                           state.money(0), state.money(actual[player]))
+        if any(p not in eligible for p in actual):
+            return expected
+        should = {p for p, v in expected.items() if v}
+        got = set(actual)
+        story = "; ".join(n for n in notes if n)
+        if should != got:
+            low_case = self._low_not_qualified(got, should)
+            if low_case:
+                state.flag("LOW_NOT_QUALIFIED", line, low_case,
+                           f"{low_case} was paid a low half, but no hand qualified for low "
+                           f"(8 or better): {story}", None, low_case)
+            else:
+                state.flag("WRONG_WINNER", line, ", ".join(sorted(got - should)) or None,
+                           f"{story}; the hand history pays {_pay_list(actual, state)}",
+                           _pay_list(expected, state), _pay_list(actual, state))
+            return expected
+        differences = [abs(actual.get(p, 0) - expected.get(p, 0)) for p in should | got]
+        code = "ODD_CHIP" if max(differences) == 1 and sum(differences) == 2 else "SPLIT_AMOUNT"
+        state.flag(code, line, None,
+                   f"{story}: should pay {_pay_list(expected, state)}, the hand history pays "
+                   f"{_pay_list(actual, state)}", _pay_list(expected, state), _pay_list(actual, state))
+        return expected
+
+    def _distributable(self) -> list[int]:
+        """Each pot after rake. PokerStars prints main and side pots after rake; use those
+        when their number matches the pots built, else take the rake from the main pot."""
+        hand = self.hand
+        amounts = [pot.amount for pot in self.pots]
+        if not amounts:
+            return []
+        printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
+        if printed is not None and len(printed) == len(amounts) and sum(printed) + hand.rake == sum(amounts):
+            return [int(p) for p in printed]
+        if printed is not None and len(printed) != len(amounts):
+            self.state.flag("POT_TOTAL", self.state._summary_line(), None,
+                            f"the summary prints {len(printed)} pots, but the contributions make {len(amounts)}",
+                            len(amounts), len(printed))
+        rake = hand.rake if self.state.profile.rake_before_split else 0
+        amounts[0] = max(0, amounts[0] - rake)
+        return amounts
+
+    def _contenders(self, pot: Pot) -> list[str]:
+        """Eligible players still claiming the pot: with one left, that one; otherwise those
+        whose cards are known (a player who mucks at showdown gives the pot up)."""
+        if len(pot.eligible) == 1:
+            return list(pot.eligible)
+        claiming = [p for p in pot.eligible if len(self.cards.get(p, ())) + len(self.community) >= 5]
+        return claiming or list(pot.eligible)
+
+    def _split(self, pot: Pot, amount: int) -> tuple[dict[str, int], str]:
+        players = self._contenders(pot)
+        if len(players) == 1:
+            return {players[0]: amount}, ""
+        hands = {p: self.cards[p] + self.community for p in players}
+        game = self.game
+        if game is Game.RAZZ:
+            lows = {p: evaluate.low_rank(hands[p], None) for p in players}
+            best = max(lows.values())  # type: ignore[type-var]
+            winners = [p for p in players if lows[p] == best]
+            words = _words(winners, hands, lambda p: "Lo: " + str(evaluate.describe_low(hands[p], None)))
+            return self._divide(amount, winners, hands, low=True), f"the pot goes to {words}"
+        highs = {p: evaluate.high_rank(hands[p]) for p in players}
+        top = max(highs.values())
+        high_winners = [p for p in players if highs[p] == top]
+        high_words = _words(high_winners, hands, lambda p: evaluate.describe_high(hands[p]))
+        if game is not Game.STUD8:
+            return self._divide(amount, high_winners, hands, low=False), f"the pot goes to {high_words}"
+        lows8 = {p: evaluate.low_rank(hands[p], 8) for p in players}
+        qualified = {p: v for p, v in lows8.items() if v is not None}
+        if not qualified:
+            return (self._divide(amount, high_winners, hands, low=False),
+                    f"no low qualifies, the whole pot goes high to {high_words}")
+        best_low = max(qualified.values())
+        low_winners = [p for p in players if lows8[p] == best_low]
+        low_words = _words(low_winners, hands, lambda p: str(evaluate.describe_low(hands[p], 8)))
+        low_half = amount // 2
+        high_half = amount - low_half
+        if not self.state.profile.odd_chip_to_high:
+            high_half, low_half = low_half, high_half
+        shares = self._divide(high_half, high_winners, hands, low=False)
+        for player, share in self._divide(low_half, low_winners, hands, low=True).items():
+            shares[player] = shares.get(player, 0) + share
+        return shares, f"high half to {high_words}, low half to {low_words}"
+
+    def _divide(self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]],
+                low: bool) -> dict[str, int]:
+        share, odd = divmod(amount, len(winners))
+        ordered = self._odd_chip_order(winners, hands, low)
+        return {p: share + (1 if index < odd else 0) for index, p in enumerate(ordered)}
+
+    def _odd_chip_order(self, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool) -> list[str]:
+        if self.state.profile.odd_chip_tie is TieBreak.CLOCKWISE or len(winners) == 1:
+            return sorted(winners, key=self.state._clockwise_key)
+        if low:  # the lowest card by suit
+            return sorted(winners, key=lambda p: min((_low_rank(c), c.suit) for c in hands[p]))
+        return sorted(winners, key=lambda p: max((c.rank, c.suit) for c in hands[p]), reverse=True)
+
+    def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
+        if self.game is not Game.STUD8:
+            return None
+        extra = got - should
+        if len(extra) != 1:
+            return None
+        player = next(iter(extra))
+        cards = self.cards.get(player, ()) + self.community
+        if len(cards) >= 5 and evaluate.low_rank(cards, 8) is None:
+            return player
+        return None
+
+
+def _low_rank(card: Card) -> int:
+    return 1 if card.rank == 14 else card.rank
+
+
+def _words(players: Iterable[str], hands: dict[str, tuple[Card, ...]], describe_one) -> str:  # type: ignore[no-untyped-def]
+    return " and ".join(f"{p} ({describe_one(p)})" for p in players)
+
+
+def _pay_list(amounts: dict[str, int], state: _Replayer) -> str:
+    paid = [(p, v) for p, v in amounts.items() if v]
+    return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
+
+
+def _known_cards(hand: Hand) -> dict[str, tuple[Card, ...]]:
+    """Each player's cards as shown at showdown (show lines, then summary lines)."""
+    cards: dict[str, tuple[Card, ...]] = {}
+    for event in hand.events:
+        if type(event) is Action and event.kind is ActionKind.SHOW and event.cards:
+            cards[event.player] = event.cards
+    for result in hand.results:
+        if result.showed and result.player not in cards:
+            cards[result.player] = result.showed
+    return cards
+
+
+__all__ = ["Pot", "Replay", "Violation", "describe", "replay"]
+
+_ = Note  # noqa: F841 - notes are read through event.kind above
