@@ -355,10 +355,18 @@ class _Replayer:
         player = action.player
         line = action.line
         kind = action.kind
-        if player in self.folded or player in self.all_in:
-            state = "folded" if player in self.folded else "is all-in"
-            self.flag("ACTED_AFTER_FOLD", line, player, f"{player} acts ({kind.value}) after having {state}"
-                      if player in self.folded else f"{player} acts ({kind.value}) but is already all-in")
+        if player in self.folded:
+            self.flag("ACTED_AFTER_FOLD", line, player, f"{player} acts ({kind.value}) after having folded")
+            return
+        if player in self.all_in:
+            put = self._chips_in(action)
+            if put > 0:  # chips the player no longer has: _pay reports OVER_STACK
+                self._pay(player, put, line, f"{kind.value}s, putting in")
+                self.current_bet = max(self.current_bet, self.street_put[player])
+            else:
+                self.flag("ACTED_AFTER_FOLD", line, player,
+                          f"{player} acts ({kind.value}) but is already all-in")
+            self.last_actor = player
             return
         if player not in self.dealt_in:
             self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
@@ -403,6 +411,14 @@ class _Replayer:
         else:
             self._bet_or_raise(action, owed)
         self.last_actor = player
+
+    def _chips_in(self, action: Action) -> int:
+        """Chips an action puts in, as printed."""
+        if action.kind in (ActionKind.RAISE, ActionKind.COMPLETE) and action.to_amount is not None:
+            return action.to_amount - self.street_put[action.player]
+        if action.kind in (ActionKind.CHECK, ActionKind.FOLD):
+            return 0
+        return action.amount or 0
 
     def _first_third_street_action(self, action: Action, bring_in_player: str | None) -> None:
         player = action.player
@@ -797,14 +813,7 @@ class _Awards:
             return expected
         line = next((e.line for e in hand.events if type(e) is Action and e.kind is ActionKind.COLLECT),
                     state._summary_line())
-        eligible = {p for pot in self.pots for p in pot.eligible}
-        for player in actual:
-            if player not in eligible:
-                why = "folded" if player in state.folded else "put nothing into it"
-                state.flag("NOT_ELIGIBLE", line, player,
-                           f"{player} collected {state.money(actual[player])} from a pot but {why}",
-                           state.money(0), state.money(actual[player]))
-        if any(p not in eligible for p in actual):
+        if self._ineligible_collects():
             return expected
         should = {p for p, v in expected.items() if v}
         got = set(actual)
@@ -827,6 +836,34 @@ class _Awards:
                    f"{_pay_list(actual, state)}", _pay_list(expected, state), _pay_list(actual, state))
         return expected
 
+    def _ineligible_collects(self) -> bool:
+        """Flag collects by players with no claim on the pot named ("main pot", "side
+        pot-2") or, for plain "pot", on any pot."""
+        state = self.state
+        found = False
+        for event in self.hand.events:
+            if type(event) is not Action or event.kind is not ActionKind.COLLECT:
+                continue
+            player, label = event.player, event.pot or "pot"
+            index = _pot_index(label)
+            if index is not None and index < len(self.pots):
+                pots = [self.pots[index]]
+            else:
+                pots = self.pots
+            if any(player in pot.eligible for pot in pots):
+                continue
+            if player in state.folded:
+                why = f"{player} folded"
+            elif index:
+                why = f"{player} was all-in for less and has no part in it"
+            else:
+                why = f"{player} put nothing into it"
+            state.flag("NOT_ELIGIBLE", event.line, player,
+                       f"{player} collected {state.money(event.amount or 0)} from the {label}, but {why}",
+                       None, state.money(event.amount or 0))
+            found = True
+        return found
+
     def _distributable(self) -> list[int]:
         """Each pot after rake. PokerStars prints main and side pots after rake; use those
         when their number matches the pots built, else take the rake from the main pot."""
@@ -845,19 +882,31 @@ class _Awards:
         amounts[0] = max(0, amounts[0] - rake)
         return amounts
 
+    def _hand(self, player: str) -> tuple[Card, ...] | None:
+        """The cards a player's showdown hand is made of, or None when they cannot be
+        evaluated (fewer than five known, too many, or a card twice: the card checks report
+        those)."""
+        cards = self.cards.get(player, ())
+        if len(cards) + len(self.community) <= 7:
+            cards = cards + self.community
+        if not 5 <= len(cards) <= 7 or len(set(cards)) != len(cards):
+            return None
+        return cards
+
     def _contenders(self, pot: Pot) -> list[str]:
         """Eligible players still claiming the pot: with one left, that one; otherwise those
         whose cards are known (a player who mucks at showdown gives the pot up)."""
         if len(pot.eligible) == 1:
             return list(pot.eligible)
-        claiming = [p for p in pot.eligible if len(self.cards.get(p, ())) + len(self.community) >= 5]
-        return claiming or list(pot.eligible)
+        return [p for p in pot.eligible if self._hand(p) is not None]
 
     def _split(self, pot: Pot, amount: int) -> tuple[dict[str, int], str]:
         players = self._contenders(pot)
+        if not players:
+            return {}, "nobody shows a hand that can be read"
         if len(players) == 1:
             return {players[0]: amount}, ""
-        hands = {p: self.cards[p] + self.community for p in players}
+        hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
         game = self.game
         if game is Game.RAZZ:
             lows = {p: evaluate.low_rank(hands[p], None) for p in players}
@@ -908,10 +957,21 @@ class _Awards:
         if len(extra) != 1:
             return None
         player = next(iter(extra))
-        cards = self.cards.get(player, ()) + self.community
-        if len(cards) >= 5 and evaluate.low_rank(cards, 8) is None:
+        cards = self._hand(player)
+        if cards is not None and evaluate.low_rank(cards, 8) is None:
             return player
         return None
+
+
+def _pot_index(label: str) -> int | None:
+    """Which pot a collect names: 0 for the main pot, n for "side pot-n" ("side pot" is the
+    first side pot), None for a plain "pot"."""
+    if label == "main pot":
+        return 0
+    if label.startswith("side pot"):
+        _, _, number = label.partition("-")
+        return int(number) if number.isdigit() else 1
+    return None
 
 
 def _low_rank(card: Card) -> int:

@@ -1,0 +1,162 @@
+"""The replay: real hands are clean, and every violation code is caught in a real hand
+changed the way that fault would look in an export."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlog.model import Hand
+from handlog.parse import parse_file, parse_text
+from handlog.rules.profiles import CASINO, POKERSTARS
+from handlog.rules.replay import replay
+from handlog.rules.violations import CODES
+
+from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
+
+STUD = SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt"
+SPLIT = SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt"
+PT2 = SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt"
+RAZZ = SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt"
+SIDE_POT = FIXTURES / "pokerstars" / "side-pot.txt"
+
+
+@pytest.mark.parametrize("path", pokerstars_corpus_files(), ids=lambda p: p.name)
+def test_real_hands_replay_clean_and_nets_sum_to_minus_rake(path):
+    for hand in (h for h in parse_file(path) if isinstance(h, Hand)):
+        result = replay(hand, POKERSTARS)
+        assert result.violations == (), (hand.hand_id, result.violations)
+        assert sum(result.net.values()) == -hand.rake
+        assert result.total_pot == hand.total_pot
+
+
+def test_fixture_hands_replay_clean():
+    for path in sorted((FIXTURES / "pokerstars").glob("*.txt")):
+        for hand in (h for h in parse_file(path) if isinstance(h, Hand)):
+            assert replay(hand, POKERSTARS).violations == (), (path.name, hand.hand_id)
+
+
+def test_side_pot_awards():
+    hand = next(h for h in parse_file(SIDE_POT) if isinstance(h, Hand))
+    result = replay(hand, POKERSTARS)
+    assert [(p.amount, p.eligible) for p in result.pots] == [
+        (111, ("Anna K.", "PC [Mittel]")),  # main: everyone's first 37 cents
+        (50, ("Anna K.",)),  # side: Anna and Ölfläsche, who folded
+    ]
+    # Anna: ante 2 + 20 on each of 3rd, 4th and 5th; her river bet came back
+    assert result.net == {"Anna K.": 153 - 62, "PC [Mittel]": -37, "Ölfläsche": -62}
+
+
+def _hand_text(path, hand_id: str) -> str:
+    text = "\n".join(line.rstrip() for line in path.read_text(encoding="utf-8").split("\n"))
+    start = text.index(f"#{hand_id}:")
+    start = text.rindex("\n", 0, start) + 1 if "\n" in text[:start] else 0
+    end = text.find("\n\n\n", start)
+    return text[start:end if end > 0 else len(text)]
+
+
+def _replay_text(text: str, profile=POKERSTARS):
+    items = parse_text(text)
+    assert len(items) == 1 and isinstance(items[0], Hand), items
+    return replay(items[0], profile)
+
+
+# One real hand per code, changed the way the fault would look in an export:
+# (code, file, hand id, [(text, replacement), ...])
+FAULTS = [
+    ("DUPLICATE_CARD", STUD, "35874039554", [
+        ("MasterTrini1: shows [4c 6d Ts 5c 6h Jh 9c]", "MasterTrini1: shows [4c 6d Ts 5c 6h Jh 2h]"),
+        ("MasterTrini1 showed [4c 6d Ts 5c 6h Jh 9c]", "MasterTrini1 showed [4c 6d Ts 5c 6h Jh 2h]")]),
+    ("CARDS_CHANGED", STUD, "35874039554", [
+        ("Dealt to Nikolay Zem [7d Td] [3d]", "Dealt to Nikolay Zem [7d Kd] [3d]")]),
+    ("CARD_COUNT", STUD, "35874039554", [
+        ("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [5h 8s] [4s 4h]")]),
+    ("COMMUNITY_CARD", STUD, "35874039554", [("*** RIVER ***", "*** RIVER *** [Kd]")]),
+    ("ANTE", STUD, "35874039554", [("totof51: posts the ante $0.01\n", "")]),
+    ("BRING_IN_PLAYER", STUD, "35874039554", [
+        ("Dealt to trs2758 [5h]\n", "Dealt to trs2758 [2h]\n"),
+        ("Dealt to trs2758 [5h] [8s]", "Dealt to trs2758 [2h] [8s]"),
+        ("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [2h 8s] [4s]")]),
+    ("BRING_IN_AMOUNT", STUD, "35874039554", [
+        ("RoadDevil: brings in for $0.02", "RoadDevil: brings in for $0.04")]),
+    ("OUT_OF_TURN", STUD, "35874039554", [
+        ("MasterTrini1: calls $0.02\nHero: folds", "Hero: folds\nMasterTrini1: calls $0.02")]),
+    ("CHECK_FACING_BET", STUD, "35874039554", [
+        ("RoadDevil: folds\nMasterTrini1: calls $0.04", "RoadDevil: folds\nMasterTrini1: checks")]),
+    ("BET_SIZE", STUD, "35874039554", [("totof51: bets $0.04", "totof51: bets $0.08")]),
+    ("RAISE_CAP", STUD, "35874039554", [(
+        "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08",
+        "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: raises $0.08 to $0.16\n"
+        "Nikolay Zem: raises $0.08 to $0.24\ntotof51: raises $0.08 to $0.32\n"
+        "MasterTrini1: raises $0.08 to $0.40\nNikolay Zem: calls $0.16\ntotof51: calls $0.08")]),
+    ("CALL_AMOUNT", STUD, "35874039554", [("MasterTrini1: calls $0.02", "MasterTrini1: calls $0.03")]),
+    ("ACTED_AFTER_FOLD", STUD, "35874039554", [
+        ("Dealt to MasterTrini1 [Ts 5c] [6h]\n", "Dealt to MasterTrini1 [Ts 5c] [6h]\nRoadDevil: checks\n")]),
+    ("OVER_STACK", STUD, "35874039554", [("trs2758 ($2.17 in chips)", "trs2758 ($0.03 in chips)")]),
+    ("ROUND_INCOMPLETE", STUD, "35874039554", [(
+        "totof51: bets $0.08\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08\n*** RIVER",
+        "totof51: bets $0.08\nMasterTrini1: calls $0.08\n*** RIVER")]),
+    ("UNCALLED_RETURN", STUD, "35874195699", [
+        ("Uncalled bet ($0.08) returned to Nikolay Zem", "Uncalled bet ($0.04) returned to Nikolay Zem")]),
+    ("POT_TOTAL", STUD, "35874039554", [("Total pot $0.80 | Rake $0.03", "Total pot $0.90 | Rake $0.13")]),
+    ("RAKE", STUD, "35874039554", [("Total pot $0.80 | Rake $0.03", "Total pot $0.80 | Rake $0.04")]),
+    ("WRONG_WINNER", STUD, "35874039554", [
+        ("Nikolay Zem collected $0.77 from pot", "MasterTrini1 collected $0.77 from pot")]),
+    ("SPLIT_AMOUNT", SPLIT, "35874676388", [
+        ("gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
+         "gashpor collected $0.30 from pot\nHero collected $0.50 from pot")]),
+    ("ODD_CHIP", SPLIT, "35874676388", [
+        ("Total pot $0.84 | Rake $0.04", "Total pot $0.84 | Rake $0.03"),
+        ("gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
+         "gashpor collected $0.40 from pot\nHero collected $0.41 from pot")]),
+    ("LOW_NOT_QUALIFIED", PT2, "29356803849", [
+        ("Player2: shows [3s Jc Ah 6h Ks 7h 5c]", "Player2: shows [3s Jc Ah 6h Ks 7h Qc]"),
+        ("Player2 showed [3s Jc Ah 6h Ks 7h 5c]", "Player2 showed [3s Jc Ah 6h Ks 7h Qc]")]),
+    ("NOT_ELIGIBLE", SIDE_POT, "100000000001", [
+        ("Anna K. collected $0.47 from side pot", "PC [Mittel] collected $0.47 from side pot")]),
+    ("HAND_DESCRIPTION", STUD, "35874039554", [("(a pair of Tens)\n", "(a pair of Aces)\n")]),
+]
+
+
+def test_every_code_has_a_fault():
+    assert sorted({code for code, *_ in FAULTS}) == sorted(CODES)
+
+
+@pytest.mark.parametrize(("code", "path", "hand_id", "changes"), FAULTS, ids=[f[0] for f in FAULTS])
+def test_each_fault_is_caught(code, path, hand_id, changes):
+    original = _hand_text(path, hand_id)
+    assert _replay_text(original).violations == ()
+    text = original
+    for old, new in changes:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    result = _replay_text(text)
+    codes = [v.code for v in result.violations]
+    assert code in codes, result.violations
+    flagged = next(v for v in result.violations if v.code == code)
+    lines = text.split("\n")
+    assert 1 <= flagged.line - _first_line(path, hand_id) + 1 <= len(lines) or flagged.line > 0
+    assert flagged.message and flagged.message[0].isalnum() or flagged.message[0] in "$€"
+
+
+def _first_line(path, hand_id):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        if f"#{hand_id}:" in line:
+            return number
+    raise AssertionError(hand_id)
+
+
+def test_bring_in_message_names_the_cards():
+    text = _hand_text(STUD, "35874039554")
+    for old, new in FAULTS[5][3]:
+        text = text.replace(old, new)
+    message = next(v.message for v in _replay_text(text).violations if v.code == "BRING_IN_PLAYER")
+    assert message == "bring-in should be trs2758 (2h is the lowest door card), was RoadDevil (5d)"
+
+
+def test_razz_showing_tie_depends_on_the_profile():
+    """Hand 35874817957: As-6s and Ac-6h tie on 4th and 5th street. PokerStars lets the
+    higher suit act first; the seed rule (casino) the lower."""
+    text = _hand_text(RAZZ, "35874817957")
+    assert _replay_text(text, POKERSTARS).violations == ()
+    codes = {v.code for v in _replay_text(text, CASINO).violations}
+    assert "OUT_OF_TURN" in codes
