@@ -106,7 +106,7 @@ def test_check_plain_prints_file_line_hand_code(tmp_path):
     result = runner.invoke(app, ["check", str(target)])
     assert result.exit_code == 1
     assert "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped" in result.output
-    assert f"{target}:92: hand 35874039554: OUT_OF_TURN: Hero acts (fold) out of turn" in result.output
+    assert f"{target}:91: hand 35874039554: OUT_OF_TURN: Hero acts (fold) out of turn" in result.output
 
 
 def test_check_unknown_profile():

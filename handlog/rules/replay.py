@@ -375,9 +375,13 @@ class _Replayer:
             self._open_round(line)
         first_action = self.last_actor is None
         expected = self._expected_actor()
+        in_turn = True
         if self.street == FIRST_STREET[self.game] and first_action:
             self._first_third_street_action(action, expected)
         elif expected is not None and player != expected:
+            # The turn stays with the skipped player, so that their own action, when it
+            # comes, is not reported as out of turn as well.
+            in_turn = False
             if player not in self.pending:
                 what = "the betting was already closed" if not self.pending else f"it was {expected}'s turn"
                 self.flag("OUT_OF_TURN", line, player,
@@ -410,7 +414,8 @@ class _Replayer:
             self._bring_in(action)
         else:
             self._bet_or_raise(action, owed)
-        self.last_actor = player
+        if in_turn:
+            self.last_actor = player
 
     def _chips_in(self, action: Action) -> int:
         """Chips an action puts in, as printed."""
