@@ -613,13 +613,13 @@ class _HandBuilder:
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": posts the ante ")
-        amount, all_in = self._amount(rest)
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self.events.append(
             Action(
                 Street.ANTES,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 ActionKind.ANTE,
                 amount,
                 None,
@@ -655,12 +655,12 @@ class _HandBuilder:
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
-        amount, all_in = self._amount(rest)
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         self.bring_in = amount
         self.events.append(
             Action(
                 self.street,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 ActionKind.BRING_IN,
                 amount,
                 None,
@@ -674,14 +674,14 @@ class _HandBuilder:
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
-        amount, all_in = self._amount(rest)
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         kind = ActionKind.BET
         if self.street == Street.THIRD and not self.completed:
             kind, self.completed = ActionKind.COMPLETE, True
         self.events.append(
             Action(
                 self.street,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 kind,
                 amount,
                 None,
@@ -696,7 +696,7 @@ class _HandBuilder:
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
-        to_amount, all_in = self._amount(total)
+        to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
         kind = ActionKind.RAISE
         if self.street == Street.THIRD and not self.completed:
             # On 3rd street the first raise over the bring-in is the completion.
@@ -704,7 +704,7 @@ class _HandBuilder:
         self.events.append(
             Action(
                 self.street,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 kind,
                 minor_units(increment),
                 to_amount,
@@ -718,11 +718,11 @@ class _HandBuilder:
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
-        amount, all_in = self._amount(rest)
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         self.events.append(
             Action(
                 self.street,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 ActionKind.CALL,
                 amount,
                 None,
@@ -738,7 +738,7 @@ class _HandBuilder:
         self.events.append(
             Action(
                 self.street,
-                self._player(text[:-8], line, text),
+                (text[:-8] if text[:-8] in self.names else self._player(text[:-8], line, text)),
                 ActionKind.CHECK,
                 None,
                 None,
@@ -756,7 +756,7 @@ class _HandBuilder:
         self.events.append(
             Action(
                 self.street,
-                self._player(name, line, text),
+                (name if name in self.names else self._player(name, line, text)),
                 ActionKind.FOLD,
                 None,
                 None,
@@ -812,7 +812,11 @@ class _HandBuilder:
         shown = cards(rest[2:-1]) if rest else ()
         self.events.append(
             Action(
-                self.street, self._player(name, line, text), ActionKind.MUCK, cards=shown, line=line
+                self.street,
+                (name if name in self.names else self._player(name, line, text)),
+                ActionKind.MUCK,
+                cards=shown,
+                line=line,
             )
         )
 
@@ -820,7 +824,7 @@ class _HandBuilder:
         self.events.append(
             Action(
                 self.street,
-                self._player(text[:-19], line, text),
+                (text[:-19] if text[:-19] in self.names else self._player(text[:-19], line, text)),
                 ActionKind.DOES_NOT_SHOW,
                 line=line,
             )
