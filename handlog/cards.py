@@ -24,9 +24,10 @@ RANK_NAMES = {
 }
 
 
-@dataclass(frozen=True, slots=True, order=False)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
-    """One playing card. There are exactly 52 instances; compare them with `==` or `is`."""
+    """One playing card. There are exactly 52 instances (`DECK`), so equality and hashing
+    are by identity, which is as fast as Python gets; pickling keeps the identity."""
 
     rank: int
     """2..14, ace high (14). Low-hand code maps the ace to 1 itself."""
@@ -51,6 +52,9 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return card, (str(self),)
 
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for suit in range(4))

@@ -41,8 +41,13 @@ def check_file(path: str, profile: RuleProfile | None = None) -> Iterator[Checke
         if isinstance(item, Hand):
             result = replay(item, profile or profile_for_site(item.site))
             line = item.source.line if item.source else 0
-            yield CheckedHand(item.source.file if item.source else path, line, result.status,
-                              hand=item, replay=result)
+            yield CheckedHand(
+                item.source.file if item.source else path,
+                line,
+                result.status,
+                hand=item,
+                replay=result,
+            )
         elif isinstance(item, Skipped):
             yield CheckedHand(item.file, item.line, "skipped", skipped=item)
         else:
@@ -67,8 +72,13 @@ def check_json(checked: CheckedHand) -> dict[str, Any]:
     }
     if hand is not None and result is not None:
         data["violations"] = [
-            {"code": v.code, "street": plain(v.street), "line": v.line, "player": v.player,
-             "message": v.message}
+            {
+                "code": v.code,
+                "street": plain(v.street),
+                "line": v.line,
+                "player": v.player,
+                "message": v.message,
+            }
             for v in result.violations
         ]
         data["pot"] = hand.total_pot
@@ -76,6 +86,9 @@ def check_json(checked: CheckedHand) -> dict[str, Any]:
         data["collected"] = {p: v for p, v in result.collected.items()}
         data["net"] = dict(result.net)
     if checked.error is not None:
-        data["error"] = {"line": checked.error.line, "message": checked.error.message,
-                         "text": checked.error.text}
+        data["error"] = {
+            "line": checked.error.line,
+            "message": checked.error.message,
+            "text": checked.error.text,
+        }
     return data

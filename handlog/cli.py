@@ -124,7 +124,10 @@ def check(
         typer.Option(help="House rules to check against: pokerstars or casino (default: by site)."),
     ] = None,
     json_lines: Annotated[
-        bool, typer.Option("--json", help="Write one JSON object per hand to standard output, nothing else.")
+        bool,
+        typer.Option(
+            "--json", help="Write one JSON object per hand to standard output, nothing else."
+        ),
     ] = False,
 ) -> None:
     """Parse and replay hand histories under their house rules, without storing them.
@@ -161,8 +164,10 @@ def check(
                 counts["illegal"] += checked.replay.illegal
                 counts["mis-split"] += checked.replay.mis_split
                 for violation in checked.replay.violations:
-                    lines.append(f"  {checked.file}:{violation.line}: hand {checked.hand_id}: "
-                                 f"{violation.code}: {violation.message}")
+                    lines.append(
+                        f"  {checked.file}:{violation.line}: hand {checked.hand_id}: "
+                        f"{violation.code}: {violation.message}"
+                    )
             elif checked.error is not None:
                 lines.append(f"  {checked.error.format()}")
         print(f"{file}: {_check_summary(counts)}", file=report)
@@ -177,9 +182,11 @@ def check(
 
 def _check_summary(counts: Counter[str]) -> str:
     hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
-    return (f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
-            f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
-            f"{counts['skipped']} skipped")
+    return (
+        f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
+        f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
+        f"{counts['skipped']} skipped"
+    )
 
 
 @app.command()

@@ -74,8 +74,10 @@ def test_every_command_has_help_with_an_example_and_is_in_the_readme():
 def test_check_sample_logs_all_ok():
     result = runner.invoke(app, ["check", str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
-    assert ("total, 6 files: 30 hands: 30 ok, 0 flagged illegal, 0 flagged mis-split, "
-            "0 unparsed, 0 skipped") in result.output
+    assert (
+        "total, 6 files: 30 hands: 30 ok, 0 flagged illegal, 0 flagged mis-split, "
+        "0 unparsed, 0 skipped"
+    ) in result.output
 
 
 def test_check_json_contract_and_flags(tmp_path):
@@ -87,8 +89,19 @@ def test_check_json_contract_and_flags(tmp_path):
     assert result.exit_code == 1
     objects = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["status"] for o in objects] == ["ok", "flagged"]
-    keys = {"file", "line", "site", "hand_id", "game", "status", "violations", "pot", "rake",
-            "collected", "net"}
+    keys = {
+        "file",
+        "line",
+        "site",
+        "hand_id",
+        "game",
+        "status",
+        "violations",
+        "pot",
+        "rake",
+        "collected",
+        "net",
+    }
     assert all(keys <= set(o) for o in objects)
     ok, flagged = objects
     assert ok["net"]["Hero"] == 13 and ok["net"]["gashpor"] == 13  # fpdb's .hp says the same
@@ -101,12 +114,20 @@ def test_check_json_contract_and_flags(tmp_path):
 def test_check_plain_prints_file_line_hand_code(tmp_path):
     text = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text()
     target = tmp_path / "bad.txt"
-    target.write_text(text.replace("MasterTrini1: calls $0.02\nHero: folds",
-                                   "Hero: folds\nMasterTrini1: calls $0.02", 1))
+    target.write_text(
+        text.replace(
+            "MasterTrini1: calls $0.02\nHero: folds", "Hero: folds\nMasterTrini1: calls $0.02", 1
+        )
+    )
     result = runner.invoke(app, ["check", str(target)])
     assert result.exit_code == 1
-    assert "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped" in result.output
-    assert f"{target}:91: hand 35874039554: OUT_OF_TURN: Hero acts (fold) out of turn" in result.output
+    assert (
+        "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped"
+        in result.output
+    )
+    assert (
+        f"{target}:91: hand 35874039554: OUT_OF_TURN: Hero acts (fold) out of turn" in result.output
+    )
 
 
 def test_check_unknown_profile():

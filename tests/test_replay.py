@@ -51,7 +51,7 @@ def _hand_text(path, hand_id: str) -> str:
     start = text.index(f"#{hand_id}:")
     start = text.rindex("\n", 0, start) + 1 if "\n" in text[:start] else 0
     end = text.find("\n\n\n", start)
-    return text[start:end if end > 0 else len(text)]
+    return text[start : end if end > 0 else len(text)]
 
 
 def _replay_text(text: str, profile=POKERSTARS):
@@ -63,56 +63,173 @@ def _replay_text(text: str, profile=POKERSTARS):
 # One real hand per code, changed the way the fault would look in an export:
 # (code, file, hand id, [(text, replacement), ...])
 FAULTS = [
-    ("DUPLICATE_CARD", STUD, "35874039554", [
-        ("MasterTrini1: shows [4c 6d Ts 5c 6h Jh 9c]", "MasterTrini1: shows [4c 6d Ts 5c 6h Jh 2h]"),
-        ("MasterTrini1 showed [4c 6d Ts 5c 6h Jh 9c]", "MasterTrini1 showed [4c 6d Ts 5c 6h Jh 2h]")]),
-    ("CARDS_CHANGED", STUD, "35874039554", [
-        ("Dealt to Nikolay Zem [7d Td] [3d]", "Dealt to Nikolay Zem [7d Kd] [3d]")]),
-    ("CARD_COUNT", STUD, "35874039554", [
-        ("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [5h 8s] [4s 4h]")]),
+    (
+        "DUPLICATE_CARD",
+        STUD,
+        "35874039554",
+        [
+            (
+                "MasterTrini1: shows [4c 6d Ts 5c 6h Jh 9c]",
+                "MasterTrini1: shows [4c 6d Ts 5c 6h Jh 2h]",
+            ),
+            (
+                "MasterTrini1 showed [4c 6d Ts 5c 6h Jh 9c]",
+                "MasterTrini1 showed [4c 6d Ts 5c 6h Jh 2h]",
+            ),
+        ],
+    ),
+    (
+        "CARDS_CHANGED",
+        STUD,
+        "35874039554",
+        [("Dealt to Nikolay Zem [7d Td] [3d]", "Dealt to Nikolay Zem [7d Kd] [3d]")],
+    ),
+    (
+        "CARD_COUNT",
+        STUD,
+        "35874039554",
+        [("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [5h 8s] [4s 4h]")],
+    ),
     ("COMMUNITY_CARD", STUD, "35874039554", [("*** RIVER ***", "*** RIVER *** [Kd]")]),
     ("ANTE", STUD, "35874039554", [("totof51: posts the ante $0.01\n", "")]),
-    ("BRING_IN_PLAYER", STUD, "35874039554", [
-        ("Dealt to trs2758 [5h]\n", "Dealt to trs2758 [2h]\n"),
-        ("Dealt to trs2758 [5h] [8s]", "Dealt to trs2758 [2h] [8s]"),
-        ("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [2h 8s] [4s]")]),
-    ("BRING_IN_AMOUNT", STUD, "35874039554", [
-        ("RoadDevil: brings in for $0.02", "RoadDevil: brings in for $0.04")]),
-    ("OUT_OF_TURN", STUD, "35874039554", [
-        ("MasterTrini1: calls $0.02\nHero: folds", "Hero: folds\nMasterTrini1: calls $0.02")]),
-    ("CHECK_FACING_BET", STUD, "35874039554", [
-        ("RoadDevil: folds\nMasterTrini1: calls $0.04", "RoadDevil: folds\nMasterTrini1: checks")]),
+    (
+        "BRING_IN_PLAYER",
+        STUD,
+        "35874039554",
+        [
+            ("Dealt to trs2758 [5h]\n", "Dealt to trs2758 [2h]\n"),
+            ("Dealt to trs2758 [5h] [8s]", "Dealt to trs2758 [2h] [8s]"),
+            ("Dealt to trs2758 [5h 8s] [4s]", "Dealt to trs2758 [2h 8s] [4s]"),
+        ],
+    ),
+    (
+        "BRING_IN_AMOUNT",
+        STUD,
+        "35874039554",
+        [("RoadDevil: brings in for $0.02", "RoadDevil: brings in for $0.04")],
+    ),
+    (
+        "OUT_OF_TURN",
+        STUD,
+        "35874039554",
+        [("MasterTrini1: calls $0.02\nHero: folds", "Hero: folds\nMasterTrini1: calls $0.02")],
+    ),
+    (
+        "CHECK_FACING_BET",
+        STUD,
+        "35874039554",
+        [("RoadDevil: folds\nMasterTrini1: calls $0.04", "RoadDevil: folds\nMasterTrini1: checks")],
+    ),
     ("BET_SIZE", STUD, "35874039554", [("totof51: bets $0.04", "totof51: bets $0.08")]),
-    ("RAISE_CAP", STUD, "35874039554", [(
-        "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08",
-        "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: raises $0.08 to $0.16\n"
-        "Nikolay Zem: raises $0.08 to $0.24\ntotof51: raises $0.08 to $0.32\n"
-        "MasterTrini1: raises $0.08 to $0.40\nNikolay Zem: calls $0.16\ntotof51: calls $0.08")]),
-    ("CALL_AMOUNT", STUD, "35874039554", [("MasterTrini1: calls $0.02", "MasterTrini1: calls $0.03")]),
-    ("ACTED_AFTER_FOLD", STUD, "35874039554", [
-        ("Dealt to MasterTrini1 [Ts 5c] [6h]\n", "Dealt to MasterTrini1 [Ts 5c] [6h]\nRoadDevil: checks\n")]),
+    (
+        "RAISE_CAP",
+        STUD,
+        "35874039554",
+        [
+            (
+                "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08",
+                "totof51: bets $0.08\ntrs2758: folds\nMasterTrini1: raises $0.08 to $0.16\n"
+                "Nikolay Zem: raises $0.08 to $0.24\ntotof51: raises $0.08 to $0.32\n"
+                "MasterTrini1: raises $0.08 to $0.40\nNikolay Zem: calls $0.16\ntotof51: calls $0.08",
+            )
+        ],
+    ),
+    (
+        "CALL_AMOUNT",
+        STUD,
+        "35874039554",
+        [("MasterTrini1: calls $0.02", "MasterTrini1: calls $0.03")],
+    ),
+    (
+        "ACTED_AFTER_FOLD",
+        STUD,
+        "35874039554",
+        [
+            (
+                "Dealt to MasterTrini1 [Ts 5c] [6h]\n",
+                "Dealt to MasterTrini1 [Ts 5c] [6h]\nRoadDevil: checks\n",
+            )
+        ],
+    ),
     ("OVER_STACK", STUD, "35874039554", [("trs2758 ($2.17 in chips)", "trs2758 ($0.03 in chips)")]),
-    ("ROUND_INCOMPLETE", STUD, "35874039554", [(
-        "totof51: bets $0.08\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08\n*** RIVER",
-        "totof51: bets $0.08\nMasterTrini1: calls $0.08\n*** RIVER")]),
-    ("UNCALLED_RETURN", STUD, "35874195699", [
-        ("Uncalled bet ($0.08) returned to Nikolay Zem", "Uncalled bet ($0.04) returned to Nikolay Zem")]),
-    ("POT_TOTAL", STUD, "35874039554", [("Total pot $0.80 | Rake $0.03", "Total pot $0.90 | Rake $0.13")]),
-    ("RAKE", STUD, "35874039554", [("Total pot $0.80 | Rake $0.03", "Total pot $0.80 | Rake $0.04")]),
-    ("WRONG_WINNER", STUD, "35874039554", [
-        ("Nikolay Zem collected $0.77 from pot", "MasterTrini1 collected $0.77 from pot")]),
-    ("SPLIT_AMOUNT", SPLIT, "35874676388", [
-        ("gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
-         "gashpor collected $0.30 from pot\nHero collected $0.50 from pot")]),
-    ("ODD_CHIP", SPLIT, "35874676388", [
-        ("Total pot $0.84 | Rake $0.04", "Total pot $0.84 | Rake $0.03"),
-        ("gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
-         "gashpor collected $0.40 from pot\nHero collected $0.41 from pot")]),
-    ("LOW_NOT_QUALIFIED", PT2, "29356803849", [
-        ("Player2: shows [3s Jc Ah 6h Ks 7h 5c]", "Player2: shows [3s Jc Ah 6h Ks 7h Qc]"),
-        ("Player2 showed [3s Jc Ah 6h Ks 7h 5c]", "Player2 showed [3s Jc Ah 6h Ks 7h Qc]")]),
-    ("NOT_ELIGIBLE", SIDE_POT, "100000000001", [
-        ("Anna K. collected $0.47 from side pot", "PC [Mittel] collected $0.47 from side pot")]),
+    (
+        "ROUND_INCOMPLETE",
+        STUD,
+        "35874039554",
+        [
+            (
+                "totof51: bets $0.08\nMasterTrini1: calls $0.08\nNikolay Zem: calls $0.08\n*** RIVER",
+                "totof51: bets $0.08\nMasterTrini1: calls $0.08\n*** RIVER",
+            )
+        ],
+    ),
+    (
+        "UNCALLED_RETURN",
+        STUD,
+        "35874195699",
+        [
+            (
+                "Uncalled bet ($0.08) returned to Nikolay Zem",
+                "Uncalled bet ($0.04) returned to Nikolay Zem",
+            )
+        ],
+    ),
+    (
+        "POT_TOTAL",
+        STUD,
+        "35874039554",
+        [("Total pot $0.80 | Rake $0.03", "Total pot $0.90 | Rake $0.13")],
+    ),
+    (
+        "RAKE",
+        STUD,
+        "35874039554",
+        [("Total pot $0.80 | Rake $0.03", "Total pot $0.80 | Rake $0.04")],
+    ),
+    (
+        "WRONG_WINNER",
+        STUD,
+        "35874039554",
+        [("Nikolay Zem collected $0.77 from pot", "MasterTrini1 collected $0.77 from pot")],
+    ),
+    (
+        "SPLIT_AMOUNT",
+        SPLIT,
+        "35874676388",
+        [
+            (
+                "gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
+                "gashpor collected $0.30 from pot\nHero collected $0.50 from pot",
+            )
+        ],
+    ),
+    (
+        "ODD_CHIP",
+        SPLIT,
+        "35874676388",
+        [
+            ("Total pot $0.84 | Rake $0.04", "Total pot $0.84 | Rake $0.03"),
+            (
+                "gashpor collected $0.40 from pot\nHero collected $0.40 from pot",
+                "gashpor collected $0.40 from pot\nHero collected $0.41 from pot",
+            ),
+        ],
+    ),
+    (
+        "LOW_NOT_QUALIFIED",
+        PT2,
+        "29356803849",
+        [
+            ("Player2: shows [3s Jc Ah 6h Ks 7h 5c]", "Player2: shows [3s Jc Ah 6h Ks 7h Qc]"),
+            ("Player2 showed [3s Jc Ah 6h Ks 7h 5c]", "Player2 showed [3s Jc Ah 6h Ks 7h Qc]"),
+        ],
+    ),
+    (
+        "NOT_ELIGIBLE",
+        SIDE_POT,
+        "100000000001",
+        [("Anna K. collected $0.47 from side pot", "PC [Mittel] collected $0.47 from side pot")],
+    ),
     ("HAND_DESCRIPTION", STUD, "35874039554", [("(a pair of Tens)\n", "(a pair of Aces)\n")]),
 ]
 

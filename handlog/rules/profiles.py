@@ -91,4 +91,6 @@ def get_profile(name: str) -> RuleProfile:
     try:
         return PROFILES[name]
     except KeyError:
-        raise KeyError(f"no rule profile {name!r}; there are: {', '.join(sorted(PROFILES))}") from None
+        raise KeyError(
+            f"no rule profile {name!r}; there are: {', '.join(sorted(PROFILES))}"
+        ) from None

@@ -9,11 +9,11 @@ since the replay goes on from what the hand history says happened.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from handlog.cards import Card, format_cards
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Note, NoteKind, Street
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, NoteKind, Street
 from handlog.parse.money import format_amount
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -21,10 +21,18 @@ from handlog.rules.violations import Violation
 
 SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 
-FIRST_STREET = {Game.STUD: Street.THIRD, Game.STUD8: Street.THIRD, Game.RAZZ: Street.THIRD,
-                Game.STUD5: Street.SECOND}
-LAST_STREET = {Game.STUD: Street.SEVENTH, Game.STUD8: Street.SEVENTH, Game.RAZZ: Street.SEVENTH,
-               Game.STUD5: Street.FIFTH}
+FIRST_STREET = {
+    Game.STUD: Street.THIRD,
+    Game.STUD8: Street.THIRD,
+    Game.RAZZ: Street.THIRD,
+    Game.STUD5: Street.SECOND,
+}
+LAST_STREET = {
+    Game.STUD: Street.SEVENTH,
+    Game.STUD8: Street.SEVENTH,
+    Game.RAZZ: Street.SEVENTH,
+    Game.STUD5: Street.FIFTH,
+}
 BIG_BET_STREETS = {
     Game.STUD: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
     Game.STUD8: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
@@ -34,8 +42,17 @@ BIG_BET_STREETS = {
 CARDS_PER_PLAYER = {Game.STUD: 7, Game.STUD8: 7, Game.RAZZ: 7, Game.STUD5: 5}
 DECK_SIZE = 52
 
-_BETTING = frozenset({ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET,
-                      ActionKind.RAISE, ActionKind.CALL, ActionKind.CHECK, ActionKind.FOLD})
+_BETTING = frozenset(
+    {
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+        ActionKind.CHECK,
+        ActionKind.FOLD,
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,12 +149,26 @@ class _Replayer:
     def money(self, value: int) -> str:
         return format_amount(value, self.symbol)
 
-    def flag(self, code: str, line: int, player: str | None, message: str,
-             expected: object = None, actual: object = None) -> None:
-        self.violations.append(Violation(
-            code, self.street if self.street is not Street.ANTES else None, line or self._hand_line(),
-            player, message, None if expected is None else str(expected),
-            None if actual is None else str(actual)))
+    def flag(
+        self,
+        code: str,
+        line: int,
+        player: str | None,
+        message: str,
+        expected: object = None,
+        actual: object = None,
+    ) -> None:
+        self.violations.append(
+            Violation(
+                code,
+                self.street if self.street is not Street.ANTES else None,
+                line or self._hand_line(),
+                player,
+                message,
+                None if expected is None else str(expected),
+                None if actual is None else str(actual),
+            )
+        )
 
     def _hand_line(self) -> int:
         return self.hand.source.line if self.hand.source else 0
@@ -163,8 +194,15 @@ class _Replayer:
         expected = _Awards(self, pots).check()
         self._check_descriptions()
         net = {name: self.collected[name] - self.put_in[name] for name in self.order}
-        return Replay(hand, tuple(self.violations), tuple(pots), dict(self.put_in),
-                      dict(self.collected), net, expected)
+        return Replay(
+            hand,
+            tuple(self.violations),
+            tuple(pots),
+            dict(self.put_in),
+            dict(self.collected),
+            net,
+            expected,
+        )
 
     # -- streets ---------------------------------------------------------------------------
 
@@ -185,8 +223,12 @@ class _Replayer:
         self.round_open = False
         self.double_bet = False
         if self.hand_over and street <= LAST_STREET[self.game]:
-            self.flag("ROUND_INCOMPLETE", line, None,
-                      f"{street.label} is dealt although only one player is left in the hand")
+            self.flag(
+                "ROUND_INCOMPLETE",
+                line,
+                None,
+                f"{street.label} is dealt although only one player is left in the hand",
+            )
 
     def _active(self) -> list[str]:
         """Players still in the hand and able to act, in seat order."""
@@ -207,8 +249,11 @@ class _Replayer:
             self.expected_first = self._bring_in_player()
         else:
             self.expected_first = self._first_actor()
-            if (self.street == Street.FOURTH and self.profile.double_bet_allowed(self.game)
-                    and any(_has_pair(self.up_cards[p]) for p in self._in_hand())):
+            if (
+                self.street == Street.FOURTH
+                and self.profile.double_bet_allowed(self.game)
+                and any(_has_pair(self.up_cards[p]) for p in self._in_hand())
+            ):
                 self.double_bet = True
 
     def _bring_in_player(self) -> str | None:
@@ -224,8 +269,11 @@ class _Replayer:
         return key
 
     def _first_actor(self) -> str | None:
-        extra = [self.hand.community_card] if (
-            self.street == Street.SEVENTH and self.hand.community_card is not None) else []
+        extra = (
+            [self.hand.community_card]
+            if (self.street == Street.SEVENTH and self.hand.community_card is not None)
+            else []
+        )
         showing = {p: self.up_cards[p] + extra for p in self._in_hand() if self.up_cards[p]}
         if not showing:
             return None
@@ -274,8 +322,12 @@ class _Replayer:
             waiting = [p for p in self.order if p in self.pending]
         if waiting:
             names = ", ".join(waiting)
-            self.flag("ROUND_INCOMPLETE", line or self._hand_line(), waiting[0],
-                      f"betting on {self.street.label} ended before {names} acted")
+            self.flag(
+                "ROUND_INCOMPLETE",
+                line or self._hand_line(),
+                waiting[0],
+                f"betting on {self.street.label} ended before {names} acted",
+            )
         self._check_uncalled_due()
 
     def _owes(self, player: str) -> bool:
@@ -293,9 +345,8 @@ class _Replayer:
                 door = event.new[-1]
                 self.door[player] = door
                 self.up_cards[player] = [door]
-        elif event.new and event.street != Street.SEVENTH:
-            if self.street != LAST_STREET[self.game] or self.game is Game.STUD5:
-                self.up_cards[player].append(event.new[-1])
+        elif event.new and _face_up(self.game)[int(event.street) - 1]:
+            self.up_cards[player].append(event.new[-1])
 
     # -- actions -------------------------------------------------------------------------
 
@@ -308,14 +359,21 @@ class _Replayer:
         elif kind is ActionKind.UNCALLED_BET_RETURNED:
             self._uncalled(action)
         elif kind is ActionKind.COLLECT:
-            self.collected[action.player] = self.collected.get(action.player, 0) + (action.amount or 0)
+            self.collected[action.player] = self.collected.get(action.player, 0) + (
+                action.amount or 0
+            )
 
     def _pay(self, player: str, amount: int, line: int, what: str) -> None:
         left = self.stack[player]
         if amount > left:
-            self.flag("OVER_STACK", line, player,
-                      f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
-                      self.money(left), self.money(amount))
+            self.flag(
+                "OVER_STACK",
+                line,
+                player,
+                f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
+                self.money(left),
+                self.money(amount),
+            )
         self.stack[player] = left - amount
         self.put_in[player] += amount
         self.street_put[player] += amount
@@ -334,9 +392,14 @@ class _Replayer:
         amount = action.amount or 0
         short_all_in = amount < expected and amount == self.stack[player]
         if amount != expected and not short_all_in:
-            self.flag("ANTE", action.line, player,
-                      f"the ante is {self.money(expected)}, {player} posted {self.money(amount)}",
-                      self.money(expected), self.money(amount))
+            self.flag(
+                "ANTE",
+                action.line,
+                player,
+                f"the ante is {self.money(expected)}, {player} posted {self.money(amount)}",
+                self.money(expected),
+                self.money(amount),
+            )
         self._pay(player, amount, action.line, "posted an ante of")
         self.street_put[player] = 0  # antes are not part of 3rd street's betting
 
@@ -345,18 +408,29 @@ class _Replayer:
             return
         for player in self.dealt_in:
             if player not in self.anted:
-                self.flag("ANTE", self._hand_line(), player,
-                          f"{player} was dealt in without posting the ante")
+                self.flag(
+                    "ANTE",
+                    self._hand_line(),
+                    player,
+                    f"{player} was dealt in without posting the ante",
+                )
 
     def _bet_size(self) -> int:
-        return self.hand.big_bet if self.street in BIG_BET_STREETS[self.game] else self.hand.small_bet
+        return (
+            self.hand.big_bet if self.street in BIG_BET_STREETS[self.game] else self.hand.small_bet
+        )
 
     def _betting(self, action: Action) -> None:
         player = action.player
         line = action.line
         kind = action.kind
         if player in self.folded:
-            self.flag("ACTED_AFTER_FOLD", line, player, f"{player} acts ({kind.value}) after having folded")
+            self.flag(
+                "ACTED_AFTER_FOLD",
+                line,
+                player,
+                f"{player} acts ({kind.value}) after having folded",
+            )
             return
         if player in self.all_in:
             put = self._chips_in(action)
@@ -364,8 +438,12 @@ class _Replayer:
                 self._pay(player, put, line, f"{kind.value}s, putting in")
                 self.current_bet = max(self.current_bet, self.street_put[player])
             else:
-                self.flag("ACTED_AFTER_FOLD", line, player,
-                          f"{player} acts ({kind.value}) but is already all-in")
+                self.flag(
+                    "ACTED_AFTER_FOLD",
+                    line,
+                    player,
+                    f"{player} acts ({kind.value}) but is already all-in",
+                )
             self.last_actor = player
             return
         if player not in self.dealt_in:
@@ -383,18 +461,40 @@ class _Replayer:
             # comes, is not reported as out of turn as well.
             in_turn = False
             if player not in self.pending:
-                what = "the betting was already closed" if not self.pending else f"it was {expected}'s turn"
-                self.flag("OUT_OF_TURN", line, player,
-                          f"{player} acts ({kind.value}) out of turn: {what}", expected, player)
+                what = (
+                    "the betting was already closed"
+                    if not self.pending
+                    else f"it was {expected}'s turn"
+                )
+                self.flag(
+                    "OUT_OF_TURN",
+                    line,
+                    player,
+                    f"{player} acts ({kind.value}) out of turn: {what}",
+                    expected,
+                    player,
+                )
             else:
-                reason = (f"{expected} has the best showing hand and acts first"
-                          if first_action and self.street != FIRST_STREET[self.game]
-                          else f"it was {expected}'s turn")
-                self.flag("OUT_OF_TURN", line, player,
-                          f"{player} acts ({kind.value}) out of turn: {reason}", expected, player)
+                reason = (
+                    f"{expected} has the best showing hand and acts first"
+                    if first_action and self.street != FIRST_STREET[self.game]
+                    else f"it was {expected}'s turn"
+                )
+                self.flag(
+                    "OUT_OF_TURN",
+                    line,
+                    player,
+                    f"{player} acts ({kind.value}) out of turn: {reason}",
+                    expected,
+                    player,
+                )
         elif expected is None and not self.pending:
-            self.flag("OUT_OF_TURN", line, player,
-                      f"{player} acts ({kind.value}) after the betting on {self.street.label} was closed")
+            self.flag(
+                "OUT_OF_TURN",
+                line,
+                player,
+                f"{player} acts ({kind.value}) after the betting on {self.street.label} was closed",
+            )
         owed = self.current_bet - self.street_put[player]
         if kind is ActionKind.FOLD:
             self.folded.add(player)
@@ -404,9 +504,13 @@ class _Replayer:
                 self.hand_over = True
         elif kind is ActionKind.CHECK:
             if owed > 0:
-                self.flag("CHECK_FACING_BET", line, player,
-                          f"{player} checks facing a bet of {self.money(self.current_bet)} "
-                          f"(owes {self.money(owed)})")
+                self.flag(
+                    "CHECK_FACING_BET",
+                    line,
+                    player,
+                    f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                    f"(owes {self.money(owed)})",
+                )
             self.pending.discard(player)
         elif kind is ActionKind.CALL:
             self._call(action, owed)
@@ -431,24 +535,40 @@ class _Replayer:
             door = self.door.get(bring_in_player)
             theirs = self.door.get(player)
             extreme = "highest" if self.game is Game.RAZZ else "lowest"
-            self.flag("BRING_IN_PLAYER", action.line, player,
-                      f"bring-in should be {bring_in_player} ({door} is the {extreme} door card), "
-                      f"was {player}" + (f" ({theirs})" if theirs else ""),
-                      bring_in_player, player)
+            self.flag(
+                "BRING_IN_PLAYER",
+                action.line,
+                player,
+                f"bring-in should be {bring_in_player} ({door} is the {extreme} door card), "
+                f"was {player}" + (f" ({theirs})" if theirs else ""),
+                bring_in_player,
+                player,
+            )
         if action.kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
-            self.flag("BRING_IN_PLAYER", action.line, player,
-                      f"3rd street must open with the bring-in or a completion, not a {action.kind.value}")
+            self.flag(
+                "BRING_IN_PLAYER",
+                action.line,
+                player,
+                f"3rd street must open with the bring-in or a completion, not a {action.kind.value}",
+            )
 
     def _bring_in(self, action: Action) -> None:
         player = action.player
         amount = action.amount or 0
         if self.bets or self.current_bet:
-            self.flag("OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started")
-        elif not 0 < amount < self.hand.small_bet and not (amount == self.stack[player]):
-            self.flag("BRING_IN_AMOUNT", action.line, player,
-                      f"a bring-in must be less than the small bet {self.money(self.hand.small_bet)}, "
-                      f"{player} brought in for {self.money(amount)}",
-                      f"< {self.money(self.hand.small_bet)}", self.money(amount))
+            self.flag(
+                "OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started"
+            )
+        elif not 0 < amount < self.hand.small_bet and amount != self.stack[player]:
+            self.flag(
+                "BRING_IN_AMOUNT",
+                action.line,
+                player,
+                f"a bring-in must be less than the small bet {self.money(self.hand.small_bet)}, "
+                f"{player} brought in for {self.money(amount)}",
+                f"< {self.money(self.hand.small_bet)}",
+                self.money(amount),
+            )
         self._pay(player, amount, action.line, "brought in for")
         self.current_bet = max(self.current_bet, self.street_put[player])
         self.pending = set(self._active()) - {player}
@@ -459,13 +579,23 @@ class _Replayer:
         amount = action.amount or 0
         expected = min(owed, self.stack[player])
         if owed <= 0:
-            self.flag("CALL_AMOUNT", action.line, player,
-                      f"{player} calls {self.money(amount)} with nothing to call (should check)",
-                      self.money(0), self.money(amount))
+            self.flag(
+                "CALL_AMOUNT",
+                action.line,
+                player,
+                f"{player} calls {self.money(amount)} with nothing to call (should check)",
+                self.money(0),
+                self.money(amount),
+            )
         elif amount != expected:
-            self.flag("CALL_AMOUNT", action.line, player,
-                      f"{player} owed {self.money(expected)} to call, put in {self.money(amount)}",
-                      self.money(expected), self.money(amount))
+            self.flag(
+                "CALL_AMOUNT",
+                action.line,
+                player,
+                f"{player} owed {self.money(expected)} to call, put in {self.money(amount)}",
+                self.money(expected),
+                self.money(amount),
+            )
         self._pay(player, amount, action.line, "called")
         self.pending.discard(player)
 
@@ -484,11 +614,16 @@ class _Replayer:
         if action.to_amount is not None:
             total = action.to_amount
             if action.amount is not None and action.amount != total - self.current_bet:
-                self.flag("BET_SIZE", action.line, player,
-                          f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
-                          f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
-                          f"{self.money(self.current_bet)} bet", self.money(total - self.current_bet),
-                          self.money(action.amount))
+                self.flag(
+                    "BET_SIZE",
+                    action.line,
+                    player,
+                    f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
+                    f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
+                    f"{self.money(self.current_bet)} bet",
+                    self.money(total - self.current_bet),
+                    self.money(action.amount),
+                )
         else:
             total = before + (action.amount or 0)
         put = total - before
@@ -496,7 +631,7 @@ class _Replayer:
         goes_all_in = put >= stack_before
         sizes = self._allowed_sizes()
         if kind is ActionKind.COMPLETE:
-            targets = (self.hand.small_bet,)
+            targets: tuple[int, ...] = (self.hand.small_bet,)
             what = "complete to"
         elif kind is ActionKind.BET and self.current_bet == 0:
             targets = sizes
@@ -505,27 +640,50 @@ class _Replayer:
             targets = tuple(self.current_bet + size for size in sizes)
             what = "raise to"
             if kind is ActionKind.BET:
-                self.flag("BET_SIZE", action.line, player,
-                          f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible")
+                self.flag(
+                    "BET_SIZE",
+                    action.line,
+                    player,
+                    f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
+                )
         short = goes_all_in and total < min(targets)
         if total not in targets and not short:
             allowed = " or ".join(self.money(t) for t in targets)
-            self.flag("BET_SIZE", action.line, player,
-                      f"on {self.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
-                      allowed, self.money(total))
-        if kind is ActionKind.RAISE or (kind is ActionKind.BET and self.current_bet):
-            if player not in self.reopened_for and self.current_bet > 0:
-                self.flag("BET_SIZE", action.line, player,
-                          f"{player} raises although a short all-in did not reopen the betting for them")
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"on {self.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
+                allowed,
+                self.money(total),
+            )
+        raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.current_bet)
+        if raising and player not in self.reopened_for and self.current_bet > 0:
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{player} raises although a short all-in did not reopen the betting for them",
+            )
         counts_as_bet = not short or self._reopens(total)
         new_bets = self.bets + 1 if counts_as_bet else self.bets
-        if counts_as_bet and new_bets > self.profile.cap_bets and not (
-                not self.profile.cap_heads_up and self.started_with <= 2):
-            self.flag("RAISE_CAP", action.line, player,
-                      f"{player} makes the {_ordinal(new_bets)} bet on {self.street.label}; "
-                      f"the cap is {self.profile.cap_bets} (a bet and {self.profile.cap_bets - 1} raises)",
-                      self.profile.cap_bets, new_bets)
-        self._pay(player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in")
+        if (
+            counts_as_bet
+            and new_bets > self.profile.cap_bets
+            and not (not self.profile.cap_heads_up and self.started_with <= 2)
+        ):
+            self.flag(
+                "RAISE_CAP",
+                action.line,
+                player,
+                f"{player} makes the {_ordinal(new_bets)} bet on {self.street.label}; "
+                f"the cap is {self.profile.cap_bets} (a bet and {self.profile.cap_bets - 1} raises)",
+                self.profile.cap_bets,
+                new_bets,
+            )
+        self._pay(
+            player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in"
+        )
         if total - self.current_bet >= self.hand.big_bet and self.double_bet:
             self.big_bet_made = True
         reopen = counts_as_bet
@@ -538,7 +696,9 @@ class _Replayer:
         else:
             # A short all-in raise: the others must still call it, but those who had
             # already acted may not raise again.
-            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {player}
+            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
+                player
+            }
         self.pending.discard(player)
 
     def _reopens(self, total: int) -> bool:
@@ -564,10 +724,18 @@ class _Replayer:
             if due == 0:
                 message = f"no bet was left uncalled, yet {self.money(amount)} was returned to {action.player}"
             else:
-                message = (f"{self.money(due)} of {player}'s bet was uncalled, but "
-                           f"{self.money(amount)} was returned to {action.player}")
-            self.flag("UNCALLED_RETURN", action.line, action.player, message,
-                      f"{self.money(due)} to {player}", f"{self.money(amount)} to {action.player}")
+                message = (
+                    f"{self.money(due)} of {player}'s bet was uncalled, but "
+                    f"{self.money(amount)} was returned to {action.player}"
+                )
+            self.flag(
+                "UNCALLED_RETURN",
+                action.line,
+                action.player,
+                message,
+                f"{self.money(due)} to {player}",
+                f"{self.money(amount)} to {action.player}",
+            )
         self.returned = True
         self.stack[action.player] = self.stack.get(action.player, 0) + amount
         self.put_in[action.player] = self.put_in.get(action.player, 0) - amount
@@ -578,9 +746,15 @@ class _Replayer:
             return
         player, due = self._uncalled_amount()
         if due > 0 and player is not None:
-            self.flag("UNCALLED_RETURN", self._hand_line(), player,
-                      f"{self.money(due)} of {player}'s bet on {self.street.label} was never called "
-                      "and should have been returned", self.money(due), self.money(0))
+            self.flag(
+                "UNCALLED_RETURN",
+                self._hand_line(),
+                player,
+                f"{self.money(due)} of {player}'s bet on {self.street.label} was never called "
+                "and should have been returned",
+                self.money(due),
+                self.money(0),
+            )
             self.returned = True
 
     # -- pots ------------------------------------------------------------------------------
@@ -588,8 +762,10 @@ class _Replayer:
     def _pots(self) -> list[Pot]:
         hand = self.hand
         contenders = [p for p in self.order if p not in self.folded and self.put_in[p] > 0]
-        levels = sorted({self.put_in[p] for p in contenders if p in self.all_in}
-                        | {max((self.put_in[p] for p in contenders), default=0)})
+        levels = sorted(
+            {self.put_in[p] for p in contenders if p in self.all_in}
+            | {max((self.put_in[p] for p in contenders), default=0)}
+        )
         pots: list[Pot] = []
         previous = 0
         for level in levels:
@@ -606,17 +782,33 @@ class _Replayer:
             pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
         total = sum(self.put_in.values())
         if total != hand.total_pot:
-            self.flag("POT_TOTAL", self._summary_line(), None,
-                      f"the players put in {self.money(total)} in all, the summary says the total "
-                      f"pot was {self.money(hand.total_pot)}", self.money(total), self.money(hand.total_pot))
+            self.flag(
+                "POT_TOTAL",
+                self._summary_line(),
+                None,
+                f"the players put in {self.money(total)} in all, the summary says the total "
+                f"pot was {self.money(hand.total_pot)}",
+                self.money(total),
+                self.money(hand.total_pot),
+            )
         collected = sum(self.collected.values())
         if collected + hand.rake != hand.total_pot:
-            self.flag("RAKE", self._summary_line(), None,
-                      f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
-                      f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
-                      self.money(hand.total_pot - hand.rake), self.money(collected))
+            self.flag(
+                "RAKE",
+                self._summary_line(),
+                None,
+                f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
+                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
+                self.money(hand.total_pot - hand.rake),
+                self.money(collected),
+            )
         if hand.rake < 0 or hand.rake > hand.total_pot:
-            self.flag("RAKE", self._summary_line(), None, f"a rake of {self.money(hand.rake)} is impossible")
+            self.flag(
+                "RAKE",
+                self._summary_line(),
+                None,
+                f"a rake of {self.money(hand.rake)} is impossible",
+            )
         return pots
 
     def _summary_line(self) -> int:
@@ -644,9 +836,15 @@ class _Replayer:
                 continue  # duplicate cards: reported by the card checks
             if expected != event.description:
                 self.street = event.street
-                self.flag("HAND_DESCRIPTION", event.line, event.player,
-                          f"{event.player} shows [{format_cards(event.cards)}]: the cards make "
-                          f"\"{expected}\", the site says \"{event.description}\"", expected, event.description)
+                self.flag(
+                    "HAND_DESCRIPTION",
+                    event.line,
+                    event.player,
+                    f"{event.player} shows [{format_cards(event.cards)}]: the cards make "
+                    f'"{expected}", the site says "{event.description}"',
+                    expected,
+                    event.description,
+                )
 
 
 def describe(cards: tuple[Card, ...], game: Game) -> str:
@@ -689,33 +887,54 @@ def _check_cards(state: _Replayer) -> None:
             return
         known = row[position]
         if known is not None and known != card:
-            state.flag("CARDS_CHANGED", line, player,
-                       f"{player}'s card {position + 1} was {known}, now shows as {card}", known, card)
+            state.flag(
+                "CARDS_CHANGED",
+                line,
+                player,
+                f"{player}'s card {position + 1} was {known}, now shows as {card}",
+                known,
+                card,
+            )
             return
         if known is None:
             holder = owner.get(card)
             if holder is not None and holder != (player, position):
                 other = holder[0]
                 where = f"{other}'s hand" if other != player else f"{player}'s hand twice"
-                state.flag("DUPLICATE_CARD", line, player,
-                           f"{card} dealt to {player} is already in {where}", None, card)
+                state.flag(
+                    "DUPLICATE_CARD",
+                    line,
+                    player,
+                    f"{card} dealt to {player} is already in {where}",
+                    None,
+                    card,
+                )
             elif community is not None and card == community:
-                state.flag("DUPLICATE_CARD", line, player,
-                           f"{card} dealt to {player} is also the community card", None, card)
+                state.flag(
+                    "DUPLICATE_CARD",
+                    line,
+                    player,
+                    f"{card} dealt to {player} is also the community card",
+                    None,
+                    card,
+                )
             owner[card] = (player, position)
             row[position] = card
 
     up_positions = [i for i, up in enumerate(_face_up(game)) if up]
     up_count: dict[str, int] = {p: 0 for p in state.order}
-    players_at_last = 0
     for event in hand.events:
         if type(event) is Dealt:
             player, street = event.player, event.street
             state.street = street
             if street == first:
                 if len(event.new) not in (1, 3 if size == 7 else 2):
-                    state.flag("CARD_COUNT", event.line, player,
-                               f"{player} is dealt {len(event.new)} cards on {street.label}")
+                    state.flag(
+                        "CARD_COUNT",
+                        event.line,
+                        player,
+                        f"{player} is dealt {len(event.new)} cards on {street.label}",
+                    )
                     continue
                 if len(event.new) == 1:
                     see(player, up_positions[0], event.new[0], event.line, street)
@@ -726,8 +945,12 @@ def _check_cards(state: _Replayer) -> None:
                 continue
             position = int(street) - 1
             if len(event.new) != 1:
-                state.flag("CARD_COUNT", event.line, player,
-                           f"{player} is dealt {len(event.new)} cards on {street.label}, not one")
+                state.flag(
+                    "CARD_COUNT",
+                    event.line,
+                    player,
+                    f"{player} is dealt {len(event.new)} cards on {street.label}, not one",
+                )
                 continue
             previous = event.previous
             if len(previous) == position:  # the hero's line: every card so far
@@ -737,18 +960,30 @@ def _check_cards(state: _Replayer) -> None:
                 for index, card in zip(up_positions, previous, strict=False):
                     see(player, index, card, event.line, street)
             else:
-                state.flag("CARD_COUNT", event.line, player,
-                           f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
-                           f"{up_count[player]} up cards (or {position} in all) were dealt before")
+                state.flag(
+                    "CARD_COUNT",
+                    event.line,
+                    player,
+                    f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
+                    f"{up_count[player]} up cards (or {position} in all) were dealt before",
+                )
             see(player, position, event.new[0], event.line, street)
             if _face_up(game)[position]:
                 up_count[player] += 1
-        elif type(event) is Action and event.kind in (ActionKind.SHOW, ActionKind.MUCK) and event.cards:
+        elif (
+            type(event) is Action
+            and event.kind in (ActionKind.SHOW, ActionKind.MUCK)
+            and event.cards
+        ):
             cards = event.cards
             limit = size - 1 if community is not None else size
             if len(cards) > limit:
-                state.flag("CARD_COUNT", event.line, event.player,
-                           f"{event.player} shows {len(cards)} cards; a player holds at most {limit}")
+                state.flag(
+                    "CARD_COUNT",
+                    event.line,
+                    event.player,
+                    f"{event.player} shows {len(cards)} cards; a player holds at most {limit}",
+                )
                 continue
             for position, card in enumerate(cards):
                 see(event.player, position, card, event.line, event.street)
@@ -757,16 +992,25 @@ def _check_cards(state: _Replayer) -> None:
             see(result.player, position, card, result.line, Street.SUMMARY)
     state.street = Street.SEVENTH
     last = LAST_STREET[game]
-    players_at_last = len([p for p in state.dealt_in if p not in _folded_before(hand, last)])
+    folded_early = _folded_before(hand, last)
+    players_at_last = len([p for p in state.dealt_in if p not in folded_early])
     needed = players_at_last * size + (len(state.streets_dealt) if state.profile.burns else 0)
     if community is not None and last in state.streets_dealt and needed <= DECK_SIZE:
-        state.flag("COMMUNITY_CARD", _river_line(hand), None,
-                   f"a community card was dealt on 7th street, but the deck had enough cards for "
-                   f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)")
+        state.flag(
+            "COMMUNITY_CARD",
+            _river_line(hand),
+            None,
+            f"a community card was dealt on 7th street, but the deck had enough cards for "
+            f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)",
+        )
     if community is None and needed > DECK_SIZE and last in state.streets_dealt:
-        state.flag("COMMUNITY_CARD", _river_line(hand), None,
-                   f"{players_at_last} players reached 7th street: the deck runs short and one "
-                   "community card should have been dealt")
+        state.flag(
+            "COMMUNITY_CARD",
+            _river_line(hand),
+            None,
+            f"{players_at_last} players reached 7th street: the deck runs short and one "
+            "community card should have been dealt",
+        )
 
 
 def _face_up(game: Game) -> tuple[bool, ...]:
@@ -776,8 +1020,11 @@ def _face_up(game: Game) -> tuple[bool, ...]:
 
 
 def _folded_before(hand: Hand, street: Street) -> set[str]:
-    return {e.player for e in hand.events
-            if type(e) is Action and e.kind is ActionKind.FOLD and e.street < street}
+    return {
+        e.player
+        for e in hand.events
+        if type(e) is Action and e.kind is ActionKind.FOLD and e.street < street
+    }
 
 
 def _river_line(hand: Hand) -> int:
@@ -807,7 +1054,7 @@ class _Awards:
         state.street = Street.SHOWDOWN
         distributable = self._distributable()
         expected: dict[str, int] = {}
-        notes: list[str] = []
+        notes: list[Callable[[], str]] = []
         for pot, amount in zip(self.pots, distributable, strict=True):
             shares, words = self._split(pot, amount)
             notes.append(words)
@@ -816,29 +1063,48 @@ class _Awards:
         actual = {p: v for p, v in state.collected.items() if v}
         if actual == {p: v for p, v in expected.items() if v}:
             return expected
-        line = next((e.line for e in hand.events if type(e) is Action and e.kind is ActionKind.COLLECT),
-                    state._summary_line())
+        line = next(
+            (e.line for e in hand.events if type(e) is Action and e.kind is ActionKind.COLLECT),
+            state._summary_line(),
+        )
         if self._ineligible_collects():
             return expected
         should = {p for p, v in expected.items() if v}
         got = set(actual)
-        story = "; ".join(n for n in notes if n)
+        story = "; ".join(text for text in (note() for note in notes) if text)
         if should != got:
             low_case = self._low_not_qualified(got, should)
             if low_case:
-                state.flag("LOW_NOT_QUALIFIED", line, low_case,
-                           f"{low_case} was paid a low half, but no hand qualified for low "
-                           f"(8 or better): {story}", None, low_case)
+                state.flag(
+                    "LOW_NOT_QUALIFIED",
+                    line,
+                    low_case,
+                    f"{low_case} was paid a low half, but no hand qualified for low "
+                    f"(8 or better): {story}",
+                    None,
+                    low_case,
+                )
             else:
-                state.flag("WRONG_WINNER", line, ", ".join(sorted(got - should)) or None,
-                           f"{story}; the hand history pays {_pay_list(actual, state)}",
-                           _pay_list(expected, state), _pay_list(actual, state))
+                state.flag(
+                    "WRONG_WINNER",
+                    line,
+                    ", ".join(sorted(got - should)) or None,
+                    f"{story}; the hand history pays {_pay_list(actual, state)}",
+                    _pay_list(expected, state),
+                    _pay_list(actual, state),
+                )
             return expected
         differences = [abs(actual.get(p, 0) - expected.get(p, 0)) for p in should | got]
         code = "ODD_CHIP" if max(differences) == 1 and sum(differences) == 2 else "SPLIT_AMOUNT"
-        state.flag(code, line, None,
-                   f"{story}: should pay {_pay_list(expected, state)}, the hand history pays "
-                   f"{_pay_list(actual, state)}", _pay_list(expected, state), _pay_list(actual, state))
+        state.flag(
+            code,
+            line,
+            None,
+            f"{story}: should pay {_pay_list(expected, state)}, the hand history pays "
+            f"{_pay_list(actual, state)}",
+            _pay_list(expected, state),
+            _pay_list(actual, state),
+        )
         return expected
 
     def _ineligible_collects(self) -> bool:
@@ -851,10 +1117,7 @@ class _Awards:
                 continue
             player, label = event.player, event.pot or "pot"
             index = _pot_index(label)
-            if index is not None and index < len(self.pots):
-                pots = [self.pots[index]]
-            else:
-                pots = self.pots
+            pots = [self.pots[index]] if index is not None and index < len(self.pots) else self.pots
             if any(player in pot.eligible for pot in pots):
                 continue
             if player in state.folded:
@@ -863,9 +1126,14 @@ class _Awards:
                 why = f"{player} was all-in for less and has no part in it"
             else:
                 why = f"{player} put nothing into it"
-            state.flag("NOT_ELIGIBLE", event.line, player,
-                       f"{player} collected {state.money(event.amount or 0)} from the {label}, but {why}",
-                       None, state.money(event.amount or 0))
+            state.flag(
+                "NOT_ELIGIBLE",
+                event.line,
+                player,
+                f"{player} collected {state.money(event.amount or 0)} from the {label}, but {why}",
+                None,
+                state.money(event.amount or 0),
+            )
             found = True
         return found
 
@@ -877,12 +1145,21 @@ class _Awards:
         if not amounts:
             return []
         printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
-        if printed is not None and len(printed) == len(amounts) and sum(printed) + hand.rake == sum(amounts):
+        if (
+            printed is not None
+            and len(printed) == len(amounts)
+            and sum(printed) + hand.rake == sum(amounts)
+        ):
             return [int(p) for p in printed]
         if printed is not None and len(printed) != len(amounts):
-            self.state.flag("POT_TOTAL", self.state._summary_line(), None,
-                            f"the summary prints {len(printed)} pots, but the contributions make {len(amounts)}",
-                            len(amounts), len(printed))
+            self.state.flag(
+                "POT_TOTAL",
+                self.state._summary_line(),
+                None,
+                f"the summary prints {len(printed)} pots, but the contributions make {len(amounts)}",
+                len(amounts),
+                len(printed),
+            )
         rake = hand.rake if self.state.profile.rake_before_split else 0
         amounts[0] = max(0, amounts[0] - rake)
         return amounts
@@ -905,34 +1182,51 @@ class _Awards:
             return list(pot.eligible)
         return [p for p in pot.eligible if self._hand(p) is not None]
 
-    def _split(self, pot: Pot, amount: int) -> tuple[dict[str, int], str]:
+    def _split(self, pot: Pot, amount: int) -> tuple[dict[str, int], Callable[[], str]]:
+        """Expected shares of one pot, and a function giving the reason in words (only
+        called when a flag needs it: describing hands costs more than ranking them)."""
         players = self._contenders(pot)
         if not players:
-            return {}, "nobody shows a hand that can be read"
+            return {}, lambda: "nobody shows a hand that can be read"
         if len(players) == 1:
-            return {players[0]: amount}, ""
+            return {players[0]: amount}, lambda: ""
         hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
         game = self.game
+
+        def high_words(winners: list[str]) -> str:
+            return _words(winners, lambda p: evaluate.describe_high(hands[p]))
+
+        def low_words(winners: list[str], qualifier: int | None) -> str:
+            prefix = "Lo: " if qualifier is None else ""
+            return _words(
+                winners, lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier))
+            )
+
         if game is Game.RAZZ:
             lows = {p: evaluate.low_rank(hands[p], None) for p in players}
             best = max(lows.values())  # type: ignore[type-var]
             winners = [p for p in players if lows[p] == best]
-            words = _words(winners, hands, lambda p: "Lo: " + str(evaluate.describe_low(hands[p], None)))
-            return self._divide(amount, winners, hands, low=True), f"the pot goes to {words}"
+            return (
+                self._divide(amount, winners, hands, low=True),
+                lambda: f"the pot goes to {low_words(winners, None)}",
+            )
         highs = {p: evaluate.high_rank(hands[p]) for p in players}
         top = max(highs.values())
         high_winners = [p for p in players if highs[p] == top]
-        high_words = _words(high_winners, hands, lambda p: evaluate.describe_high(hands[p]))
         if game is not Game.STUD8:
-            return self._divide(amount, high_winners, hands, low=False), f"the pot goes to {high_words}"
+            return (
+                self._divide(amount, high_winners, hands, low=False),
+                lambda: f"the pot goes to {high_words(high_winners)}",
+            )
         lows8 = {p: evaluate.low_rank(hands[p], 8) for p in players}
         qualified = {p: v for p, v in lows8.items() if v is not None}
         if not qualified:
-            return (self._divide(amount, high_winners, hands, low=False),
-                    f"no low qualifies, the whole pot goes high to {high_words}")
+            return (
+                self._divide(amount, high_winners, hands, low=False),
+                lambda: f"no low qualifies, the whole pot goes high to {high_words(high_winners)}",
+            )
         best_low = max(qualified.values())
         low_winners = [p for p in players if lows8[p] == best_low]
-        low_words = _words(low_winners, hands, lambda p: str(evaluate.describe_low(hands[p], 8)))
         low_half = amount // 2
         high_half = amount - low_half
         if not self.state.profile.odd_chip_to_high:
@@ -940,15 +1234,23 @@ class _Awards:
         shares = self._divide(high_half, high_winners, hands, low=False)
         for player, share in self._divide(low_half, low_winners, hands, low=True).items():
             shares[player] = shares.get(player, 0) + share
-        return shares, f"high half to {high_words}, low half to {low_words}"
+        return (
+            shares,
+            lambda: (
+                f"high half to {high_words(high_winners)}, low half to {low_words(low_winners, 8)}"
+            ),
+        )
 
-    def _divide(self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]],
-                low: bool) -> dict[str, int]:
+    def _divide(
+        self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
+    ) -> dict[str, int]:
         share, odd = divmod(amount, len(winners))
         ordered = self._odd_chip_order(winners, hands, low)
         return {p: share + (1 if index < odd else 0) for index, p in enumerate(ordered)}
 
-    def _odd_chip_order(self, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool) -> list[str]:
+    def _odd_chip_order(
+        self, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
+    ) -> list[str]:
         if self.state.profile.odd_chip_tie is TieBreak.CLOCKWISE or len(winners) == 1:
             return sorted(winners, key=self.state._clockwise_key)
         if low:  # the lowest card by suit
@@ -983,7 +1285,7 @@ def _low_rank(card: Card) -> int:
     return 1 if card.rank == 14 else card.rank
 
 
-def _words(players: Iterable[str], hands: dict[str, tuple[Card, ...]], describe_one) -> str:  # type: ignore[no-untyped-def]
+def _words(players: Iterable[str], describe_one: Callable[[str], str]) -> str:
     return " and ".join(f"{p} ({describe_one(p)})" for p in players)
 
 
@@ -1005,5 +1307,3 @@ def _known_cards(hand: Hand) -> dict[str, tuple[Card, ...]]:
 
 
 __all__ = ["Pot", "Replay", "Violation", "describe", "replay"]
-
-_ = Note  # noqa: F841 - notes are read through event.kind above
