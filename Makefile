@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/handlog parse sample_logs/
+	$(BIN)/handlog check sample_logs/
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
