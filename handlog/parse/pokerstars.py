@@ -611,25 +611,42 @@ class _HandBuilder:
         self.seats.append(Seat(number, name, minor_units(stack_text), sitting_out, line))
         self.names[name] = number
 
-    def _ante(self, text: str, line: int) -> None:
-        name, _, rest = text.rpartition(": posts the ante ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
+    def _add(
+        self,
+        kind: ActionKind,
+        name: str,
+        text: str,
+        line: int,
+        amount: int | None = None,
+        to_amount: int | None = None,
+        all_in: bool = False,
+        shown: tuple[Card, ...] = (),
+        street: Street | None = None,
+    ) -> None:
+        """Append one action by a seated player (anyone else is an error for the line)."""
+        if name not in self.names:
+            self._player(name, line, text)
         self.events.append(
             Action(
-                Street.ANTES,
-                (name if name in self.names else self._player(name, line, text)),
-                ActionKind.ANTE,
+                self.street if street is None else street,
+                name,
+                kind,
                 amount,
-                None,
+                to_amount,
                 all_in,
-                (),
+                shown,
                 None,
                 None,
                 line,
             )
         )
+
+    def _ante(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(": posts the ante ")
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
 
     def _dealt(self, text: str, line: int) -> None:
         # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
@@ -657,115 +674,46 @@ class _HandBuilder:
         name, _, rest = text.rpartition(": brings in for ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         self.bring_in = amount
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                ActionKind.BRING_IN,
-                amount,
-                None,
-                all_in,
-                (),
-                None,
-                None,
-                line,
-            )
-        )
+        self._add(ActionKind.BRING_IN, name, text, line, amount, None, all_in)
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On 3rd street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        kind = ActionKind.BET
-        if self.street == Street.THIRD and not self.completed:
-            kind, self.completed = ActionKind.COMPLETE, True
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                kind,
-                amount,
-                None,
-                all_in,
-                (),
-                None,
-                None,
-                line,
-            )
-        )
+        self._add(self._completion_or(ActionKind.BET), name, text, line, amount, None, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
         to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
-        kind = ActionKind.RAISE
-        if self.street == Street.THIRD and not self.completed:
-            # On 3rd street the first raise over the bring-in is the completion.
-            kind, self.completed = ActionKind.COMPLETE, True
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                kind,
-                minor_units(increment),
-                to_amount,
-                all_in,
-                (),
-                None,
-                None,
-                line,
-            )
+        self._add(
+            self._completion_or(ActionKind.RAISE),
+            name,
+            text,
+            line,
+            minor_units(increment),
+            to_amount,
+            all_in,
         )
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                ActionKind.CALL,
-                amount,
-                None,
-                all_in,
-                (),
-                None,
-                None,
-                line,
-            )
-        )
+        self._add(ActionKind.CALL, name, text, line, amount, None, all_in)
 
     def _checks(self, text: str, line: int) -> None:
-        self.events.append(
-            Action(
-                self.street,
-                (text[:-8] if text[:-8] in self.names else self._player(text[:-8], line, text)),
-                ActionKind.CHECK,
-                None,
-                None,
-                False,
-                (),
-                None,
-                None,
-                line,
-            )
-        )
+        self._add(ActionKind.CHECK, text[:-8], text, line)
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": folds")
-        shown = cards(rest[2:-1]) if rest else ()
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                ActionKind.FOLD,
-                None,
-                None,
-                False,
-                shown,
-                None,
-                None,
-                line,
-            )
+        self._add(
+            ActionKind.FOLD, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
         )
 
     def _uncalled_bet(self, text: str, line: int) -> None:
@@ -809,26 +757,12 @@ class _HandBuilder:
 
     def _mucks(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": mucks hand")
-        shown = cards(rest[2:-1]) if rest else ()
-        self.events.append(
-            Action(
-                self.street,
-                (name if name in self.names else self._player(name, line, text)),
-                ActionKind.MUCK,
-                cards=shown,
-                line=line,
-            )
+        self._add(
+            ActionKind.MUCK, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
         )
 
     def _does_not_show(self, text: str, line: int) -> None:
-        self.events.append(
-            Action(
-                self.street,
-                (text[:-19] if text[:-19] in self.names else self._player(text[:-19], line, text)),
-                ActionKind.DOES_NOT_SHOW,
-                line=line,
-            )
-        )
+        self._add(ActionKind.DOES_NOT_SHOW, text[:-19], text, line)
 
     def _note(self, kind: NoteKind, text: str, line: int) -> None:
         player: str | None = None
