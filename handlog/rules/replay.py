@@ -346,7 +346,13 @@ class _Replayer:
                 self.door[player] = door
                 self.up_cards[player] = [door]
         elif event.new and _face_up(self.game)[int(event.street) - 1]:
-            self.up_cards[player].append(event.new[-1])
+            # By deal position, so that a repeated "Dealt to" line cannot add a card.
+            ups = self.up_cards[player]
+            index = sum(_face_up(self.game)[: int(event.street) - 1])
+            if index < len(ups):
+                ups[index] = event.new[-1]
+            else:
+                ups.append(event.new[-1])
 
     # -- actions -------------------------------------------------------------------------
 
