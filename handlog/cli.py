@@ -78,7 +78,9 @@ def parse(
         games: Counter[str] = Counter()
         skipped: Counter[str] = Counter()
         errors: list[ParseError] = []
+        progress = _Progress(file)
         for item in parse_file(file):
+            progress.tick()
             if json_lines:
                 sys.stdout.write(json.dumps(result_json(item), ensure_ascii=False) + "\n")
             if isinstance(item, Hand):
@@ -87,6 +89,7 @@ def parse(
                 skipped[item.game] += 1
             else:
                 errors.append(item)
+        progress.done()
         hands = sum(games.values())
         print(f"{file}: {_summary(hands, games, skipped, len(errors))}", file=report)
         for error in errors:
@@ -103,6 +106,37 @@ def parse(
         print(f"total, {totals['files']} files: {summary}", file=report)
     if failed:
         raise typer.Exit(1)
+
+
+class _Progress:
+    """A one-line "file: N hands, R hands/s" on standard error while a long file is read,
+    when standard error is a terminal; erased before the file's summary is printed."""
+
+    def __init__(self, file: str) -> None:
+        import time
+
+        self.file = file
+        self.clock = time.perf_counter
+        self.start = self.last = self.clock()
+        self.count = 0
+        self.shown = False
+        self.live = sys.stderr.isatty()
+
+    def tick(self) -> None:
+        self.count += 1
+        if self.live and self.count % 500 == 0:
+            now = self.clock()
+            if now - self.last >= 0.5:
+                self.last = now
+                rate = self.count / (now - self.start)
+                sys.stderr.write(f"\r{self.file}: {self.count} hands, {rate:,.0f} hands/s ")
+                sys.stderr.flush()
+                self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
 
 def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int) -> str:
@@ -156,7 +190,9 @@ def check(
     for file in files:
         counts: Counter[str] = Counter()
         lines: list[str] = []
+        progress = _Progress(file)
         for checked in check_file(file, chosen):
+            progress.tick()
             if json_lines:
                 sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=False) + "\n")
             counts[checked.status] += 1
@@ -170,6 +206,7 @@ def check(
                     )
             elif checked.error is not None:
                 lines.append(f"  {checked.error.format()}")
+        progress.done()
         print(f"{file}: {_check_summary(counts)}", file=report)
         for line in lines:
             print(line, file=report)
