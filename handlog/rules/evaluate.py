@@ -579,14 +579,25 @@ def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, .
     name = _game_name(game)
     if not 1 <= len(up_cards) <= 5:
         raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
-    if name == "razz":
-        pattern, ordered = _grouped(_low_card_rank(item.rank) for item in up_cards)
-        highest = max(up_cards, key=lambda item: (_low_card_rank(item.rank), item.suit))
-        # Negated so that the lowest hand has the biggest key, like every other key here.
-        return (-_pattern_category(pattern), tuple(-rank for rank in ordered), -highest.suit)
-    pattern, ordered = _grouped(item.rank for item in up_cards)
-    highest = max(up_cards, key=lambda item: (item.rank, item.suit))
-    return (_pattern_category(pattern), ordered, highest.suit)
+    razz = name == "razz"
+    ranks = tuple(
+        sorted([_low_card_rank(c.rank) if razz else c.rank for c in up_cards], reverse=True)
+    )
+    found = _SHOWING_BY_RANKS.get((razz, ranks))
+    if found is None:
+        pattern, ordered = _grouped(ranks)
+        category = _pattern_category(pattern)
+        # Negated in razz so that the lowest hand has the biggest key, like every other key.
+        found = (-category, tuple(-rank for rank in ordered)) if razz else (category, ordered)
+        _SHOWING_BY_RANKS[(razz, ranks)] = found
+    top = ranks[0]
+    suit = max(c.suit for c in up_cards if (_low_card_rank(c.rank) if razz else c.rank) == top)
+    return (found[0], found[1], -suit if razz else suit)
+
+
+_SHOWING_BY_RANKS: dict[tuple[bool, tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
+"""Category and compared ranks of showing hands by their sorted ranks: a few thousand
+rank multisets of one to five cards cover every hand, so this memo stays small."""
 
 
 def first_to_act(up_cards_by_player: Mapping[str, Sequence[Card]], game: str) -> str:
