@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+:
-#   make demo   creates .venv, installs handlog and runs the main job on sample_logs/
+#   make demo   creates .venv, installs handlog, imports sample_logs/ into ./handlog.duckdb
+#               and lists what the replay flags
 #   make test   creates .venv, installs handlog with its test tools and runs the tests
 PYTHON ?= python3
 VENV := .venv
@@ -15,6 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/handlog import sample_logs/
 	$(BIN)/handlog check sample_logs/
 
 test: $(STAMP)

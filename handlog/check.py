@@ -28,6 +28,13 @@ class CheckedHand:
     skipped: Skipped | None = None
 
     @property
+    def first_line(self) -> int:
+        """The line where the hand starts (for a parse error, not the line at fault)."""
+        if self.error is not None and self.error.hand_line:
+            return self.error.hand_line
+        return self.line
+
+    @property
     def hand_id(self) -> str | None:
         if self.hand is not None:
             return self.hand.hand_id
@@ -35,9 +42,12 @@ class CheckedHand:
         return item.hand_id if item else None
 
 
-def check_file(path: str, profile: RuleProfile | None = None) -> Iterator[CheckedHand]:
-    """Every hand of a file, parsed and replayed under `profile` (default: the site's)."""
-    for item in parse_file(path):
+def check_file(
+    path: str, profile: RuleProfile | None = None, start_line: int = 1
+) -> Iterator[CheckedHand]:
+    """Every hand of a file (from `start_line`), parsed and replayed under `profile`
+    (default: the site's)."""
+    for item in parse_file(path, start_line):
         if isinstance(item, Hand):
             result = replay(item, profile or profile_for_site(item.site))
             line = item.source.line if item.source else 0

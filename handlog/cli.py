@@ -226,6 +226,70 @@ def _check_summary(counts: Counter[str]) -> str:
     )
 
 
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db", help="Database file (default: $HANDLOG_DB or ./handlog.duckdb).", show_default=False
+    ),
+]
+
+
+@app.command("import")
+def import_(
+    paths: PathsArgument,
+    db: DbOption = None,
+    profile: Annotated[
+        str | None, typer.Option(help="House rules: pokerstars or casino (default: by site).")
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")] = False,
+) -> None:
+    """Import hand histories into the database: parse, replay and store every hand once.
+
+    Unchanged files are skipped; a file that grew (a session still being played) is read
+    from its last hand on. Hands that cannot be read are kept, with their text, file and
+    line, in the parse_errors table. Exit code 0 even when hands are flagged (flags are
+    findings); 1 when a file could not be read; 3 when the database is busy.
+
+    Example: handlog import sample_logs/
+
+    Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
+    """
+    from handlog.importer import import_paths
+    from handlog.store import DatabaseBusy, database_path
+
+    files = _files(paths)
+    path = database_path(db)
+
+    def on_file(result, new):  # type: ignore[no-untyped-def]
+        if not quiet:
+            counts = result.counts
+            print(
+                f"{result.path}: {counts['hands']} hands, {new} new, "
+                f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
+                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
+            )
+
+    try:
+        summary = import_paths(files, path, profile, workers, on_file)
+    except DatabaseBusy as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(3) from None
+    for failed, reason in summary.failed:
+        typer.echo(f"handlog: {failed}: {reason}", err=True)
+    print(
+        f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "
+        f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
+        f"{summary.flagged_illegal} flagged illegal, {summary.flagged_mis_split} flagged mis-split, "
+        f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
+    )
+    if summary.failed:
+        raise typer.Exit(1)
+
+
 @app.command()
 def bench(
     hands: Annotated[

@@ -19,8 +19,10 @@ from .conftest import FIXTURES, pokerstars_corpus_files
 HAND_TEXTS = [
     piece.strip()
     for path in [*pokerstars_corpus_files(), FIXTURES / "pokerstars" / "side-pot.txt"]
-    for piece in re.split(r"\n\s*\n\s*\n", "\n".join(
-        line.rstrip() for line in path.read_text(encoding="utf-8-sig").splitlines()))
+    for piece in re.split(
+        r"\n\s*\n\s*\n",
+        "\n".join(line.rstrip() for line in path.read_text(encoding="utf-8-sig").splitlines()),
+    )
     if piece.strip().startswith("PokerStars")
 ]
 AMOUNT = re.compile(r"\$\d+\.\d\d|\b\d{2,4}\b")
@@ -43,7 +45,9 @@ def corrupted(draw) -> str:
             value = draw(st.sampled_from(["$0.01", "$0.13", "$9.99", "0", "7", "450"]))
             lines[at] = AMOUNT.sub(value, lines[at], count=1)
         elif change == "card" and CARD.search(lines[at]):
-            lines[at] = CARD.sub(draw(st.sampled_from(["As", "2c", "Td", "Kh"])), lines[at], count=1)
+            lines[at] = CARD.sub(
+                draw(st.sampled_from(["As", "2c", "Td", "Kh"])), lines[at], count=1
+            )
     return "\n".join(lines)
 
 
@@ -58,4 +62,6 @@ def test_corrupted_hands_never_crash(text, casino):
             assert item.line >= 1 and item.message
         if isinstance(item, Hand):
             result = replay(item, CASINO if casino else POKERSTARS)
-            assert sum(result.net.values()) == sum(result.collected.values()) - sum(result.put_in.values())
+            assert sum(result.net.values()) == sum(result.collected.values()) - sum(
+                result.put_in.values()
+            )

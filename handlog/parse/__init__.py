@@ -42,8 +42,9 @@ def parse_chunk(chunk: Chunk) -> Parsed:
     return pokerstars.parse_hand(chunk)
 
 
-def parse_file(path: str | os.PathLike[str]) -> Iterator[Parsed]:
-    """Every hand in the file, in order. A file that cannot be read yields one ParseError."""
+def parse_file(path: str | os.PathLike[str], start_line: int = 1) -> Iterator[Parsed]:
+    """Every hand in the file, in order, from the hand at `start_line` on (earlier text is
+    split but not parsed). A file that cannot be read yields one ParseError."""
     file = str(path)
     chunks = split_hands(path, pokerstars.is_header, pokerstars.HEADER_PREFIX)
     while True:
@@ -54,7 +55,8 @@ def parse_file(path: str | os.PathLike[str]) -> Iterator[Parsed]:
         except OSError as error:  # only reading is guarded: a bug in parsing must surface
             yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
             return
-        yield parse_chunk(chunk)
+        if chunk.line >= start_line:
+            yield parse_chunk(chunk)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:

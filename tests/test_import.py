@@ -1,0 +1,220 @@
+"""Importing into DuckDB: once per hand, nothing lost, safe to interrupt."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from handlog.bench import replicate
+from handlog.cli import app
+from handlog.importer import import_paths
+from handlog.store import TABLES, DatabaseBusy, connect, counts
+
+from .conftest import SAMPLE_LOGS
+
+runner = CliRunner()
+SAMPLES = sorted(str(p) for p in SAMPLE_LOGS.glob("*.txt"))
+HANDS_IN_SAMPLES = 29  # 30 hands, one of them in two files
+
+
+def _all_counts(db: Path) -> dict[str, int]:
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        return counts(connection, (*TABLES, "parse_errors", "skipped", "imports"))
+    finally:
+        connection.close()
+
+
+def test_import_twice_changes_nothing(tmp_path):
+    db = tmp_path / "h.duckdb"
+    first = import_paths(SAMPLES, db, workers=1)
+    assert first.new_hands == HANDS_IN_SAMPLES and first.duplicates == 1
+    before = _all_counts(db)
+    second = import_paths(SAMPLES, db, workers=1)
+    assert second.unchanged == len(SAMPLES) and second.new_hands == 0
+    assert _all_counts(db) == before
+    assert before["hands"] == HANDS_IN_SAMPLES
+
+
+def test_a_grown_file_imports_only_its_new_hands(tmp_path):
+    db = tmp_path / "h.duckdb"
+    source = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")
+    hands = source.split("\n\n\n")
+    log = tmp_path / "live.txt"
+    log.write_text("\n\n\n".join(hands[:6]) + "\n\n\n", encoding="utf-8")
+    assert import_paths([str(log)], db, workers=1).new_hands == 6
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write("\n\n\n".join(hands[6:]))
+    grown = import_paths([str(log)], db, workers=1)
+    assert grown.new_hands == 5
+    assert (
+        grown.hands == 6
+    )  # the last old hand is read again (it may have been half written), then the 5 new
+    assert _all_counts(db)["hands"] == 11
+
+
+def test_a_half_written_last_hand_is_completed_later(tmp_path):
+    db = tmp_path / "h.duckdb"
+    source = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")
+    cut = source.index("*** SUMMARY ***", source.index("#35874756552"))
+    log = tmp_path / "live.txt"
+    log.write_text(source[:cut], encoding="utf-8")
+    first = import_paths([str(log)], db, workers=1)
+    assert first.unparsed == 1
+    log.write_text(source, encoding="utf-8")
+    import_paths([str(log)], db, workers=1)
+    final = _all_counts(db)
+    assert final["hands"] == 9 and final["parse_errors"] == 0
+
+
+def test_a_corrupted_hand_is_kept_with_its_text_and_the_rest_stored(tmp_path):
+    db = tmp_path / "h.duckdb"
+    text = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")
+    bad = tmp_path / "bad.txt"
+    bad.write_text(
+        text.replace("Dealt to Hero [3s Qd 9h]", "Dealt to Hero [3s Qd 9x]"), encoding="utf-8"
+    )
+    summary = import_paths([str(bad)], db, workers=1)
+    assert (summary.new_hands, summary.unparsed) == (10, 1)
+    connection = duckdb.connect(str(db), read_only=True)
+    row = connection.execute(
+        "SELECT file, line, hand_id, message, raw FROM parse_errors"
+    ).fetchone()
+    connection.close()
+    assert row[0] == str(bad) and row[2] == "35874039554" and "'9x' is not a card" in row[3]
+    assert (
+        row[4].startswith("PokerStars Game #35874039554") and "Dealt to Hero [3s Qd 9x]" in row[4]
+    )
+    assert text.split("\n")[row[1] - 1].startswith("Dealt to Hero [3s Qd 9h]")
+
+
+def test_nets_sum_to_minus_rake_and_match_check_json(tmp_path):
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db), read_only=True)
+    off = connection.execute("""
+        SELECT hand_id FROM hand_players JOIN hands USING (site, hand_id)
+        GROUP BY site, hand_id, rake HAVING sum(net) != -rake""").fetchall()
+    stored = {
+        (h, p): n
+        for h, p, n in connection.execute(
+            "SELECT hand_id, player, net FROM hand_players"
+        ).fetchall()
+    }
+    connection.close()
+    assert off == []
+    result = runner.invoke(app, ["check", "--json", *SAMPLES])
+    from_check = {
+        (o["hand_id"], p): n
+        for line in result.stdout.splitlines()
+        for o in [json.loads(line)]
+        for p, n in o["net"].items()
+    }
+    assert stored == from_check
+
+
+def test_parallel_import_gives_the_same_rows(tmp_path):
+    serial, parallel = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    import_paths(SAMPLES, serial, workers=1)
+    import_paths(SAMPLES, parallel, workers=2)
+    assert _all_counts(serial) == _all_counts(parallel)
+
+
+def _big_logs(tmp_path: Path, files: int, hands: int) -> list[str]:
+    made = []
+    for number in range(files):
+        source = replicate(SAMPLE_LOGS, hands, tmp_path / f"data{number}")
+        text = source.read_text(encoding="utf-8").replace("#9000000", f"#9{number:02d}0000")
+        target = tmp_path / f"big{number}.txt"
+        target.write_text(text, encoding="utf-8")
+        made.append(str(target))
+    return made
+
+
+def _start_import(db: Path, files: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "handlog.cli",
+            "import",
+            "--quiet",
+            "--workers",
+            "1",
+            "--db",
+            str(db),
+            *files,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+
+def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
+    db = tmp_path / "h.duckdb"
+    files = _big_logs(tmp_path, 4, 1500)
+    process = _start_import(db, files)
+    time.sleep(2.5)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
+    connection = connect(db)
+    stored = connection.execute(
+        "SELECT count(*), count(DISTINCT (site, hand_id)) FROM hands"
+    ).fetchone()
+    orphans = connection.execute("""
+        SELECT count(*) FROM hand_players p ANTI JOIN hands h USING (site, hand_id)""").fetchone()[
+        0
+    ]
+    imported = connection.execute("SELECT coalesce(sum(new_hands), 0) FROM imports").fetchone()[0]
+    connection.close()
+    assert stored[0] == stored[1] == imported  # whole files only, each hand once
+    assert stored[0] < 4 * 1500 and stored[0] % 1500 == 0
+    assert orphans == 0
+    summary = import_paths(files, db, workers=1)
+    assert summary.new_hands + stored[0] == 4 * 1500
+    assert _all_counts(db)["hands"] == 4 * 1500
+
+
+def test_a_second_import_while_one_runs_says_busy(tmp_path):
+    db = tmp_path / "h.duckdb"
+    files = _big_logs(tmp_path, 1, 3000)
+    process = _start_import(db, files)
+    try:
+        deadline = time.time() + 10
+        while not db.exists() and time.time() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        with pytest.raises(DatabaseBusy, match="busy"):
+            import_paths(SAMPLES, db, workers=1)
+        result = runner.invoke(app, ["import", "--db", str(db), *SAMPLES])
+        assert result.exit_code == 3 and "busy" in result.output
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_an_unreadable_file_is_reported_and_the_rest_imported(tmp_path):
+    db = tmp_path / "h.duckdb"
+    locked = tmp_path / "locked.txt"
+    locked.write_text("x")
+    os.chmod(locked, 0)
+    if os.access(locked, os.R_OK):  # root reads everything: use a path that vanishes instead
+        locked.unlink()
+    summary = import_paths([str(locked), *SAMPLES], db, workers=1)
+    assert [path for path, _ in summary.failed] == [str(locked)]
+    assert summary.new_hands == HANDS_IN_SAMPLES
+
+
+def test_import_cli_summary(tmp_path):
+    result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(SAMPLE_LOGS)])
+    assert result.exit_code == 0, result.output
+    assert "29 new hands, 1 already stored" in result.output
