@@ -1,0 +1,33 @@
+"""Measure replay + checks throughput (hands per CPU second, one core) over parsed hands.
+
+Usage: python tools/replay_speed.py [FILE] [--profile]   (FILE defaults to the benchmark's
+replicated corpus in bench_data/, made by `handlog bench`)."""
+
+import gc
+import statistics
+import sys
+import time
+
+from handlog.model import Hand
+from handlog.parse import parse_file
+from handlog.rules.profiles import POKERSTARS
+from handlog.rules.replay import replay
+
+gc.set_threshold(50_000, 20, 100)
+path = next((a for a in sys.argv[1:] if not a.startswith("--")), "bench_data/pokerstars-20000.txt")
+hands = [h for h in parse_file(path) if isinstance(h, Hand)][:6000]
+replay(hands[0], POKERSTARS)
+runs = []
+for _ in range(3):
+    start = time.process_time()
+    for hand in hands:
+        replay(hand, POKERSTARS)
+    runs.append(time.process_time() - start)
+best = statistics.median(runs)
+print(f"replay: {len(hands) / best:,.0f} hands/s ({best / len(hands) * 1e6:.0f} us/hand, {len(hands)} hands)")
+if "--profile" in sys.argv:
+    import cProfile
+    import pstats
+
+    cProfile.run("for h in hands[:3000]: replay(h, POKERSTARS)", "/tmp/replay.prof")
+    pstats.Stats("/tmp/replay.prof").sort_stats("tottime").print_stats(25)
