@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,7 +47,14 @@ def check_file(
 ) -> Iterator[CheckedHand]:
     """Every hand of a file (from `start_line`), parsed and replayed under `profile`
     (default: the site's)."""
-    for item in parse_file(path, start_line):
+    return check_items(parse_file(path, start_line), path, profile)
+
+
+def check_items(
+    items: Iterable[Hand | ParseError | Skipped], path: str, profile: RuleProfile | None = None
+) -> Iterator[CheckedHand]:
+    """Replay parsed items (from `parse_file` or `parse_range`)."""
+    for item in items:
         if isinstance(item, Hand):
             result = replay(item, profile or profile_for_site(item.site))
             line = item.source.line if item.source else 0

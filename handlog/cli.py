@@ -257,17 +257,16 @@ def import_(
 
     Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
     """
-    from handlog.importer import import_paths
+    from handlog.importer import FilePlan, import_paths
     from handlog.store import DatabaseBusy, database_path
 
     files = _files(paths)
     path = database_path(db)
 
-    def on_file(result, new):  # type: ignore[no-untyped-def]
+    def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
         if not quiet:
-            counts = result.counts
             print(
-                f"{result.path}: {counts['hands']} hands, {new} new, "
+                f"{plan.path}: {counts['hands']} hands, {new} new, "
                 f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
                 f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
             )

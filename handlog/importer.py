@@ -2,9 +2,9 @@
 
 A file whose bytes are unchanged since its last import is skipped by its SHA-256. A file
 that grew (its old bytes hash as before: a session still being played) is read again from
-the start of its last hand; hands already stored are not stored twice. Parsing and replay
-run in worker processes, one file each; the parent loads each file's rows in one
-transaction with its `imports` row.
+the start of its last hand; hands already stored are not stored twice. Files are cut into
+ranges of whole hands that worker processes parse and replay; the parent loads each file's
+rows, range by range, in one transaction with its `imports` row.
 """
 
 from __future__ import annotations
@@ -12,29 +12,46 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from handlog import store
+from handlog.parse.reader import ByteRange, hand_ranges
 
 HASH_BLOCK = 1 << 20
 
 
-@dataclass
-class FileResult:
-    """What a worker made of one file."""
+RANGE_BYTES = 8 << 20
+"""Files are cut into ranges of whole hands of about this size (some 3,500 hands), each
+parsed and replayed by a worker: both cores work on one big file, and memory holds only a
+few ranges' rows at a time."""
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """What to read of one file."""
 
     path: str
     size: int
     sha256: str
     start_line: int
+    parts: tuple[ByteRange | None, ...]
+    """The ranges to read; a single None means the whole file, streamed (UTF-16)."""
+
+
+@dataclass
+class PartResult:
+    """What a worker made of one range of a file."""
+
+    path: str
+    tables: dict[str, Any]
+    counts: dict[str, int]
     line_reached: int
-    batch: store.Batch
-    counts: dict[str, int] = field(default_factory=dict)
     error: str | None = None
 
 
@@ -73,12 +90,13 @@ def file_hash(path: str, limit: int | None = None) -> str:
 
 
 def _work(
-    path: str, size: int, sha256: str, start_line: int, profile_name: str | None
-) -> FileResult:
-    """In a worker: parse and replay one file from `start_line`, gather its rows."""
+    path: str, part: ByteRange | None, start_line: int, profile_name: str | None
+) -> PartResult:
+    """In a worker: parse and replay one range of a file, return its rows as Arrow tables."""
     import gc
 
-    from handlog.check import check_file
+    from handlog.check import check_items
+    from handlog.parse import parse_file, parse_range
     from handlog.rules.profiles import get_profile
 
     gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
@@ -86,8 +104,9 @@ def _work(
     batch = store.Batch()
     counts = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
     line_reached = start_line
+    items = parse_file(path, start_line) if part is None else parse_range(path, part)
     try:
-        for checked in check_file(path, profile, start_line=start_line):
+        for checked in check_items(items, path, profile):
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)
             if checked.replay is not None:
@@ -99,17 +118,8 @@ def _work(
             else:
                 counts["skipped"] += 1
     except OSError as error:
-        return FileResult(
-            path,
-            size,
-            sha256,
-            start_line,
-            start_line,
-            store.Batch(),
-            counts,
-            f"cannot read: {error.strerror or error}",
-        )
-    return FileResult(path, size, sha256, start_line, line_reached, batch, counts)
+        return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
+    return PartResult(path, batch.arrow(), counts, line_reached)
 
 
 def import_paths(
@@ -117,42 +127,32 @@ def import_paths(
     db_path: Path,
     profile_name: str | None = None,
     workers: int | None = None,
-    on_file: Callable[[FileResult, int], None] | None = None,
+    on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc)."""
     started = time.perf_counter()
     summary = ImportSummary()
     connection = store.connect(db_path)
     try:
-        jobs = []
+        plans = []
         for path in files:
             summary.files += 1
-            job = _plan(connection, path, summary)
-            if job is not None:
-                jobs.append(job)
-        for result in _run(jobs, profile_name, workers):
-            if result.error is not None:
-                summary.failed.append((result.path, result.error))
-                continue
-            new = _commit(connection, result)
-            counts = result.counts
-            summary.hands += counts["hands"]
-            summary.new_hands += new
-            summary.duplicates += counts["hands"] - new
-            summary.flagged_illegal += counts["illegal"]
-            summary.flagged_mis_split += counts["mis_split"]
-            summary.unparsed += counts["unparsed"]
-            summary.skipped += counts["skipped"]
-            if on_file is not None:
-                on_file(result, new)
+            plan = _plan(connection, path, summary)
+            if plan is not None:
+                plans.append(plan)
+        results = _run(plans, profile_name, workers)
+        for plan in plans:
+            _import_file(connection, plan, results, summary, on_file)
     finally:
         connection.close()
     summary.seconds = time.perf_counter() - started
     return summary
 
 
-def _plan(connection: Any, path: str, summary: ImportSummary) -> tuple[str, int, str, int] | None:
+def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
     """What to read of a file: None if unchanged (or unreadable, noted in the summary)."""
+    from handlog.parse.pokerstars import HEADER_BYTES
+
     try:
         size = os.path.getsize(path)
         sha256 = file_hash(path)
@@ -163,53 +163,89 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> tuple[str, int,
     row = connection.execute(
         "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [key]
     ).fetchone()
+    start_line = 1
     if row is not None:
         old_size, old_sha, line_reached = row
         if old_sha == sha256:
             summary.unchanged += 1
             return None
         if size > old_size and file_hash(path, old_size) == old_sha:
-            return path, size, sha256, int(line_reached)  # grown: from its last hand on
-    return path, size, sha256, 1
+            start_line = int(line_reached)  # grown: from its last hand on
+    ranges = hand_ranges(path, HEADER_BYTES, RANGE_BYTES, start_line)
+    return FilePlan(path, size, sha256, start_line, tuple(ranges) if ranges else (None,))
 
 
 def _run(
-    jobs: list[tuple[str, int, str, int]], profile_name: str | None, workers: int | None
-) -> Iterator[FileResult]:
+    plans: list[FilePlan], profile_name: str | None, workers: int | None
+) -> Iterator[PartResult]:
+    """Every part of every file, in order, parsed and replayed by worker processes; at most
+    two parts per worker are under way or waiting, to bound memory."""
+    jobs = [(plan.path, part, plan.start_line) for plan in plans for part in plan.parts]
     count = min(workers or os.cpu_count() or 1, len(jobs))
     if count <= 1:
         for job in jobs:
             yield _work(*job, profile_name)
         return
     with ProcessPoolExecutor(max_workers=count) as pool:
-        futures = [pool.submit(_work, *job, profile_name) for job in jobs]
-        for future in futures:
-            yield future.result()
+        pending: deque[Future[PartResult]] = deque()
+        queued = iter(jobs)
+        for job in queued:
+            pending.append(pool.submit(_work, *job, profile_name))
+            if len(pending) >= 2 * count:
+                break
+        while pending:
+            result = pending.popleft().result()
+            following = next(queued, None)
+            if following is not None:
+                pending.append(pool.submit(_work, *following, profile_name))
+            yield result
 
 
-def _commit(connection: Any, result: FileResult) -> int:
-    """Load one file's rows and its imports row in one transaction."""
-    key = str(Path(result.path).resolve())
-    now = datetime.now(UTC)
+def _import_file(
+    connection: Any,
+    plan: FilePlan,
+    results: Iterator[PartResult],
+    summary: ImportSummary,
+    on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
+) -> None:
+    """Load every part of one file and its imports row in one transaction."""
+    key = str(Path(plan.path).resolve())
+    started = datetime.now(UTC)
+    totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
+    new = 0
+    line_reached = plan.start_line
+    failure = None
     connection.execute("BEGIN TRANSACTION")
     try:
-        if result.start_line > 1:
+        if plan.start_line > 1:
             # The last hand is read again: a parse error it had while being written goes.
             connection.execute(
                 "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
-                [result.path, result.start_line],
+                [plan.path, plan.start_line],
             )
-        new = store.load(connection, result.batch)
+        for _ in plan.parts:
+            result = next(results)
+            if result.error is not None:
+                failure = failure or result.error
+                continue
+            new += store.load(connection, result.tables)
+            line_reached = max(line_reached, result.line_reached)
+            for name, value in result.counts.items():
+                totals[name] += value
+        if failure is not None:
+            connection.execute("ROLLBACK")
+            summary.failed.append((plan.path, failure))
+            return
         connection.execute(
             "INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 key,
-                result.size,
-                result.sha256,
-                result.line_reached,
-                result.counts["hands"],
+                plan.size,
+                plan.sha256,
+                line_reached,
+                totals["hands"],
                 new,
-                now,
+                started,
                 datetime.now(UTC),
             ],
         )
@@ -217,4 +253,12 @@ def _commit(connection: Any, result: FileResult) -> int:
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-    return new
+    summary.hands += totals["hands"]
+    summary.new_hands += new
+    summary.duplicates += totals["hands"] - new
+    summary.flagged_illegal += totals["illegal"]
+    summary.flagged_mis_split += totals["mis_split"]
+    summary.unparsed += totals["unparsed"]
+    summary.skipped += totals["skipped"]
+    if on_file is not None:
+        on_file(plan, totals, new)

@@ -127,6 +127,12 @@ class Batch:
             found = self.columns[name] = {}
         return found
 
+    def arrow(self) -> dict[str, Any]:
+        """The rows as Arrow tables (they pickle as flat buffers between processes)."""
+        import pyarrow as pa
+
+        return {name: pa.table(columns) for name, columns in self.columns.items() if columns}
+
     def add(self, name: str, **values: Any) -> None:
         table = self.table(name)
         if not table:
@@ -292,15 +298,13 @@ def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
     return shares
 
 
-def load(connection: duckdb.DuckDBPyConnection, batch: Batch) -> int:
-    """Insert a batch inside the caller's transaction; hands already stored are left as they
-    are. Returns the number of new hands."""
-    import pyarrow as pa
-
+def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
+    """Insert Arrow tables (`Batch.arrow()`) inside the caller's transaction; hands already
+    stored are left as they are. Returns the number of new hands."""
     new = 0
-    hands = batch.columns.get("hands")
-    if hands:
-        connection.register("batch_hands", pa.table(hands))
+    hands = tables.get("hands")
+    if hands is not None:
+        connection.register("batch_hands", hands)
         # The hands in this batch not stored before (and each once, if a batch repeats one).
         connection.execute("""
             CREATE OR REPLACE TEMP TABLE new_hands AS
@@ -308,21 +312,21 @@ def load(connection: duckdb.DuckDBPyConnection, batch: Batch) -> int:
             ANTI JOIN hands h ON h.site = b.site AND h.hand_id = b.hand_id""")
         new = connection.execute("SELECT count(*) FROM new_hands").fetchone()[0]  # type: ignore[index]
         for name in TABLES:
-            columns = batch.columns.get(name)
-            if not columns:
+            table = tables.get(name)
+            if table is None:
                 continue
             view = f"batch_{name}"
             if name != "hands":
-                connection.register(view, pa.table(columns))
+                connection.register(view, table)
             connection.execute(f"""
                 INSERT INTO {name} SELECT b.* FROM {view} b
                 SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
                 QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
             connection.unregister(view)
     for name in ("parse_errors", "skipped"):
-        columns = batch.columns.get(name)
-        if columns:
-            connection.register("batch_rows", pa.table(columns))
+        table = tables.get(name)
+        if table is not None:
+            connection.register("batch_rows", table)
             connection.execute(f"INSERT OR REPLACE INTO {name} SELECT * FROM batch_rows")
             connection.unregister("batch_rows")
     return int(new)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from handlog.errors import ParseError, Skipped
 from handlog.model import Hand
 from handlog.parse import pokerstars
-from handlog.parse.reader import Chunk, split_hands, split_text
+from handlog.parse.reader import ByteRange, Chunk, split_hands, split_range, split_text
 
 Parsed = Hand | ParseError | Skipped
 
@@ -57,6 +57,12 @@ def parse_file(path: str | os.PathLike[str], start_line: int = 1) -> Iterator[Pa
             return
         if chunk.line >= start_line:
             yield parse_chunk(chunk)
+
+
+def parse_range(path: str | os.PathLike[str], part: ByteRange) -> Iterator[Parsed]:
+    """The hands in one range of whole hands of a file (see `reader.hand_ranges`)."""
+    for chunk in split_range(path, part, pokerstars.is_header, pokerstars.HEADER_PREFIX):
+        yield parse_chunk(chunk)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 SITE = Site.POKERSTARS
 HEADER_PREFIX = "PokerStars "
+HEADER_BYTES = re.compile(rb"\nPokerStars (?:Home Game |Zoom )?(?:Game|Hand) #\d+:")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
 _HEADER_START = re.compile(r"PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #")
 
 

@@ -9,6 +9,7 @@ import codecs
 import glob
 import io
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,11 +105,16 @@ def _blocks(text: io.TextIOWrapper) -> Iterator[str]:
 
 
 def split_text(
-    blocks: Iterable[str], file: str, is_header: Callable[[str], bool], prefix: str
+    blocks: Iterable[str],
+    file: str,
+    is_header: Callable[[str], bool],
+    prefix: str,
+    first_line: int = 1,
 ) -> Iterator[Chunk]:
-    """`split_hands` over text that arrives in pieces of any size."""
+    """`split_hands` over text that arrives in pieces of any size; `first_line` is the line
+    number of the text's first line in its file."""
     pending = ""  # text not yet passed on; it starts at the start of a line
-    pending_line = 1  # the line number of its first line
+    pending_line = first_line  # the line number of its first line
     in_hand = False  # whether `pending` starts with a hand header
     for block in blocks:
         pending += block
@@ -141,6 +147,81 @@ def split_text(
     chunk = _chunk(file, pending_line, pending, in_hand)
     if chunk is not None:
         yield chunk
+
+
+@dataclass(frozen=True, slots=True)
+class ByteRange:
+    """A stretch of a file made of whole hands: from a hand header to just before another
+    (or to the end), with the line number it starts at."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+def hand_ranges(
+    path: str | os.PathLike[str], header: re.Pattern[bytes], size: int, from_line: int = 1
+) -> list[ByteRange] | None:
+    """Cut a file into ranges of about `size` bytes that start at hand headers, from line
+    `from_line` on, reading the bytes once without decoding them. `header` matches a newline
+    and the start of a header line. None for UTF-16 files, where a header is not a run of
+    ASCII bytes."""
+    starts: list[tuple[int, int]] = [(0, 1)] if from_line <= 1 else []
+    with open(path, "rb") as handle:
+        if detect_encoding(handle.read(4)).startswith("utf-16"):
+            return None
+        handle.seek(0)
+        total = os.fstat(handle.fileno()).st_size
+        line = 1  # the line number at `offset`
+        offset = 0  # where `data` starts in the file
+        data = b""
+        while True:
+            block = handle.read(BLOCK_SIZE * 16)
+            data += block
+            # Search up to the last newline (kept for the next round, since a header match
+            # starts with it), so that no header is cut by the end of a block.
+            end = len(data) if not block else max(data.rfind(b"\n"), 0)
+            position = 0
+            for found in header.finditer(data, 0, len(data)):
+                if found.start() >= end and block:
+                    break
+                at = found.start() + 1  # the header line starts after the newline
+                line += data.count(b"\n", position, at)
+                position = at
+                if line >= from_line and at + offset > 0:
+                    starts.append((offset + at, line))
+            line += data.count(b"\n", position, end)
+            offset += end
+            data = data[end:]
+            if not block:
+                break
+    if not starts:
+        return None
+    ranges: list[ByteRange] = []
+    begin, begin_line = starts[0]
+    for at, at_line in starts[1:]:
+        if at - begin >= size:
+            ranges.append(ByteRange(begin, at, begin_line))
+            begin, begin_line = at, at_line
+    ranges.append(ByteRange(begin, total, begin_line))
+    return ranges
+
+
+def split_range(
+    path: str | os.PathLike[str], part: ByteRange, is_header: Callable[[str], bool], prefix: str
+) -> Iterator[Chunk]:
+    """The hands of one `ByteRange` of a file (see `hand_ranges`)."""
+    with open(path, "rb") as handle:
+        encoding = detect_encoding(handle.read(4))
+        handle.seek(part.start)
+        raw = handle.read(part.end - part.start)
+    if part.start == 0 and raw.startswith(codecs.BOM_UTF8):
+        raw = raw[3:]
+    text = raw.decode(
+        "utf-8" if encoding.startswith("utf-8") else encoding, errors="handlog-cp1252"
+    )
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    yield from split_text([text], str(path), is_header, prefix, part.first_line)
 
 
 def _line_starts(text: str, prefix: str) -> Iterator[int]:
