@@ -52,11 +52,43 @@ def _time(function: Any, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
+def import_figures(file: Path, data: Path) -> dict[str, Any]:
+    """End-to-end `handlog import` of `file` into a new database, then again (unchanged):
+    hands/s, seconds, database size, peak memory of the import and its workers."""
+    import resource
+
+    database = data / "bench.duckdb"
+    for stale in (database, data / "bench.duckdb.wal"):
+        stale.unlink(missing_ok=True)
+    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
+    figures: dict[str, Any] = {}
+    for label in ("import", "reimport"):
+        start = time.perf_counter()
+        done = subprocess.run(
+            [executable, "import", "--quiet", "--db", str(database), str(file)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        seconds = time.perf_counter() - start
+        figures[f"{label}.seconds"] = round(seconds, 2)
+        if label == "import":
+            hands = int(done.stdout.split(" new hands")[0].rsplit(" ", 1)[1])
+            figures["import.hands"] = hands
+            figures["import.hands_per_second"] = round(hands / seconds)
+    figures["import.database_mb"] = round(database.stat().st_size / 1e6, 1)
+    # The largest resident size of any process run so far (the imports and their workers).
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    figures["import.peak_memory_mb"] = round(usage / 1024)
+    return figures
+
+
 def run_benchmarks(
     hands: int = 20_000,
     runs: int = 3,
     source: Path = Path("sample_logs"),
     data: Path = Path("bench_data"),
+    include_import: bool = True,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON."""
     file = replicate(source, hands, data)
@@ -82,4 +114,6 @@ def run_benchmarks(
             lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), 5
         )
         figures["cli.help_seconds"] = round(startup, 3)
+        if include_import:
+            figures.update(import_figures(file, data))
     return figures

@@ -298,11 +298,16 @@ def bench(
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
+    with_import: Annotated[
+        bool, typer.Option("--import/--no-import", help="Also time an end-to-end import.")
+    ] = True,
 ) -> None:
-    """Measure parsing speed (hands/s on one core) and `handlog --help` start-up time.
+    """Measure parse speed (hands/s on one core), `handlog --help` start-up, and an
+    end-to-end import (hands/s, re-import, database size, peak memory).
 
     Replicates the PokerStars hands in sample_logs/ with fresh hand numbers into
-    bench_data/, parses them several times and prints the median.
+    bench_data/, parses them several times and prints the median, then imports them into
+    bench_data/bench.duckdb twice (the second import finds nothing new).
 
     Example: handlog bench --hands 50000
     """
@@ -310,7 +315,7 @@ def bench(
 
     from handlog.bench import run_benchmarks
 
-    figures = run_benchmarks(hands=hands, runs=runs)
+    figures = run_benchmarks(hands=hands, runs=runs, include_import=with_import)
     for name, value in figures.items():
         typer.echo(f"{name:<32} {value}")
     out.parent.mkdir(parents=True, exist_ok=True)
