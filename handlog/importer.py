@@ -3,8 +3,8 @@
 A file whose bytes are unchanged since its last import is skipped by its SHA-256. A file
 that grew (its old bytes hash as before: a session still being played) is read again from
 the start of its last hand; hands already stored are not stored twice. Files are cut into
-ranges of whole hands that worker processes parse and replay; the parent loads each file's
-rows, range by range, in one transaction with its `imports` row.
+ranges of whole hands that worker processes parse and replay; the parent loads each range
+in one transaction with the file's `imports` row, which records how far the file got.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from handlog.parse.reader import ByteRange, hand_ranges
 HASH_BLOCK = 1 << 20
 
 
-RANGE_BYTES = 8 << 20
+RANGE_BYTES = int(os.environ.get("HANDLOG_RANGE_BYTES", 8 << 20))
 """Files are cut into ranges of whole hands of about this size (some 3,500 hands), each
 parsed and replayed by a worker: both cores work on one big file, and memory holds only a
 few ranges' rows at a time."""
@@ -42,6 +42,8 @@ class FilePlan:
     start_line: int
     parts: tuple[ByteRange | None, ...]
     """The ranges to read; a single None means the whole file, streamed (UTF-16)."""
+    checkpoints: tuple[tuple[int, str], ...]
+    """For each part: the file's size and SHA-256 up to the part's end, recorded with it."""
 
 
 @dataclass
@@ -72,6 +74,24 @@ class ImportSummary:
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds else 0.0
+
+
+def prefix_hashes(path: str, ends: list[int]) -> list[str]:
+    """SHA-256 of the first `end` bytes of the file for each of `ends` (ascending), in one
+    read."""
+    digest = hashlib.sha256()
+    found = []
+    done = 0
+    with open(path, "rb") as handle:
+        for end in ends:
+            while done < end:
+                block = handle.read(min(HASH_BLOCK, end - done))
+                if not block:
+                    break
+                digest.update(block)
+                done += len(block)
+            found.append(digest.copy().hexdigest())
+    return found
 
 
 def file_hash(path: str, limit: int | None = None) -> str:
@@ -172,7 +192,11 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
         if size > old_size and file_hash(path, old_size) == old_sha:
             start_line = int(line_reached)  # grown: from its last hand on
     ranges = hand_ranges(path, HEADER_BYTES, RANGE_BYTES, start_line)
-    return FilePlan(path, size, sha256, start_line, tuple(ranges) if ranges else (None,))
+    if not ranges:
+        return FilePlan(path, size, sha256, start_line, (None,), ((size, sha256),))
+    ends = [part.end for part in ranges]
+    checkpoints = tuple(zip(ends, prefix_hashes(path, ends), strict=True))
+    return FilePlan(path, size, sha256, start_line, tuple(ranges), checkpoints)
 
 
 def _run(
@@ -208,51 +232,57 @@ def _import_file(
     summary: ImportSummary,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
 ) -> None:
-    """Load every part of one file and its imports row in one transaction."""
+    """Load a file range by range. Each range commits in one transaction with the file's
+    `imports` row saying how far it got (bytes, their SHA-256, the last hand's line): an
+    import killed between ranges leaves a file that looks as if it had grown since, and the
+    next import goes on from there. (One transaction for a whole file would hold all its
+    rows in memory: 1.3 GB for 100,000 hands.)"""
     key = str(Path(plan.path).resolve())
     started = datetime.now(UTC)
     totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
     new = 0
     line_reached = plan.start_line
     failure = None
-    connection.execute("BEGIN TRANSACTION")
-    try:
-        if plan.start_line > 1:
-            # The last hand is read again: a parse error it had while being written goes.
-            connection.execute(
-                "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
-                [plan.path, plan.start_line],
-            )
-        for _ in plan.parts:
-            result = next(results)
-            if result.error is not None:
-                failure = failure or result.error
-                continue
-            new += store.load(connection, result.tables)
-            line_reached = max(line_reached, result.line_reached)
-            for name, value in result.counts.items():
-                totals[name] += value
+    for index, (size, sha256) in enumerate(plan.checkpoints):
+        result = next(results)
         if failure is not None:
+            continue  # the rest of a failed file is read but not stored
+        if result.error is not None:
+            failure = result.error
+            continue
+        connection.execute("BEGIN TRANSACTION")
+        try:
+            if index == 0 and plan.start_line > 1:
+                # The last hand is read again: a parse error it had while half written goes.
+                connection.execute(
+                    "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
+                    [plan.path, plan.start_line],
+                )
+            added = store.load(connection, result.tables)
+            reached = max(line_reached, result.line_reached)
+            connection.execute(
+                "INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    key,
+                    size,
+                    sha256,
+                    reached,
+                    totals["hands"] + result.counts["hands"],
+                    new + added,
+                    started,
+                    datetime.now(UTC),
+                ],
+            )
+            connection.execute("COMMIT")
+        except BaseException:
             connection.execute("ROLLBACK")
-            summary.failed.append((plan.path, failure))
-            return
-        connection.execute(
-            "INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                key,
-                plan.size,
-                plan.sha256,
-                line_reached,
-                totals["hands"],
-                new,
-                started,
-                datetime.now(UTC),
-            ],
-        )
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
+            raise
+        new += added
+        line_reached = reached
+        for name, value in result.counts.items():
+            totals[name] += value
+    if failure is not None:
+        summary.failed.append((plan.path, failure))
     summary.hands += totals["hands"]
     summary.new_hands += new
     summary.duplicates += totals["hands"] - new
@@ -260,5 +290,5 @@ def _import_file(
     summary.flagged_mis_split += totals["mis_split"]
     summary.unparsed += totals["unparsed"]
     summary.skipped += totals["skipped"]
-    if on_file is not None:
+    if on_file is not None and failure is None:
         on_file(plan, totals, new)

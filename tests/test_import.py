@@ -140,22 +140,18 @@ def _big_logs(tmp_path: Path, files: int, hands: int) -> list[str]:
     return made
 
 
-def _start_import(db: Path, files: list[str]) -> subprocess.Popen[bytes]:
+def _start_import(
+    db: Path, files: list[str], range_bytes: int | None = None
+) -> subprocess.Popen[bytes]:
+    environment = dict(os.environ)
+    if range_bytes:
+        environment["HANDLOG_RANGE_BYTES"] = str(range_bytes)
+    command = [sys.executable, "-m", "handlog.cli", "import", "--quiet", "--workers", "1"]
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "handlog.cli",
-            "import",
-            "--quiet",
-            "--workers",
-            "1",
-            "--db",
-            str(db),
-            *files,
-        ],
+        [*command, "--db", str(db), *files],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        env=environment,
     )
 
 
@@ -182,6 +178,23 @@ def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
     summary = import_paths(files, db, workers=1)
     assert summary.new_hands + stored[0] == 4 * 1500
     assert _all_counts(db)["hands"] == 4 * 1500
+
+
+def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
+    db = tmp_path / "h.duckdb"
+    files = _big_logs(tmp_path, 1, 5000)
+    process = _start_import(db, files, range_bytes=1 << 20)  # about 450 hands a range
+    time.sleep(2.5)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
+    connection = connect(db)
+    stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    recorded = connection.execute("SELECT coalesce(sum(new_hands), 0) FROM imports").fetchone()[0]
+    connection.close()
+    assert 0 < stored < 5000 and stored == recorded
+    summary = import_paths(files, db, workers=1)
+    assert summary.new_hands == 5000 - stored  # only what was missing
+    assert _all_counts(db)["hands"] == 5000
 
 
 def test_a_second_import_while_one_runs_says_busy(tmp_path):
