@@ -35,9 +35,14 @@ def _files(paths: list[str]) -> list[str]:
     from handlog.parse.reader import expand_paths
 
     files, missing = expand_paths(paths)
-    for argument in missing:
-        typer.echo(f"handlog: no such file, folder or match: {argument}", err=True)
-    if missing:
+    for problem in missing:
+        if ": " in problem:  # a zip entry refused, or an archive that cannot be read
+            typer.echo(f"handlog: {problem}", err=True)
+        else:
+            typer.echo(f"handlog: no such file, folder or match: {problem}", err=True)
+    if missing and not files:
+        raise typer.Exit(2)
+    if any(": " not in problem for problem in missing):
         raise typer.Exit(2)
     if not files:
         typer.echo("handlog: no hand-history files (.txt) found there", err=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from handlog import store
-from handlog.parse.reader import ByteRange, hand_ranges
+from handlog.parse.reader import ZIP_ENTRY, ByteRange, hand_ranges, open_binary
 
 HASH_BLOCK = 1 << 20
 
@@ -82,7 +82,7 @@ def prefix_hashes(path: str, ends: list[int]) -> list[str]:
     digest = hashlib.sha256()
     found = []
     done = 0
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         for end in ends:
             while done < end:
                 block = handle.read(min(HASH_BLOCK, end - done))
@@ -98,7 +98,7 @@ def file_hash(path: str, limit: int | None = None) -> str:
     """SHA-256 of the file, or of its first `limit` bytes."""
     digest = hashlib.sha256()
     remaining = limit
-    with open(path, "rb") as handle:
+    with open_binary(path) as handle:
         while remaining is None or remaining > 0:
             block = handle.read(HASH_BLOCK if remaining is None else min(HASH_BLOCK, remaining))
             if not block:
@@ -174,12 +174,12 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
     from handlog.parse.pokerstars import HEADER_BYTES
 
     try:
-        size = os.path.getsize(path)
+        size = _size(path)
         sha256 = file_hash(path)
     except OSError as error:
         summary.failed.append((path, f"cannot read: {error.strerror or error}"))
         return None
-    key = str(Path(path).resolve())
+    key = _key(path)
     row = connection.execute(
         "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [key]
     ).fetchone()
@@ -197,6 +197,23 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
     ends = [part.end for part in ranges]
     checkpoints = tuple(zip(ends, prefix_hashes(path, ends), strict=True))
     return FilePlan(path, size, sha256, start_line, tuple(ranges), checkpoints)
+
+
+def _key(path: str) -> str:
+    """How a file is known in `imports`: its absolute path (an archive entry: the archive's
+    absolute path, then the entry)."""
+    archive, mark, entry = path.partition(ZIP_ENTRY)
+    return str(Path(archive).resolve()) + mark + entry
+
+
+def _size(path: str) -> int:
+    if ZIP_ENTRY in path:
+        import zipfile
+
+        archive, _, entry = path.partition(ZIP_ENTRY)
+        with zipfile.ZipFile(archive) as opened:
+            return opened.getinfo(entry).file_size
+    return os.path.getsize(path)
 
 
 def _run(
@@ -237,7 +254,7 @@ def _import_file(
     import killed between ranges leaves a file that looks as if it had grown since, and the
     next import goes on from there. (One transaction for a whole file would hold all its
     rows in memory: 1.3 GB for 100,000 hands.)"""
-    key = str(Path(plan.path).resolve())
+    key = _key(plan.path)
     started = datetime.now(UTC)
     totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
     new = 0

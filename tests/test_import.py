@@ -231,3 +231,26 @@ def test_import_cli_summary(tmp_path):
     result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
     assert "29 new hands, 1 already stored" in result.output
+
+
+def test_zip_archives_are_read_entry_by_entry_and_bombs_refused(tmp_path):
+    import zipfile
+
+    archive = tmp_path / "logs.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as opened:
+        for path in SAMPLES:
+            opened.write(path, f"2009/{Path(path).name}")
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.writestr("huge.txt", "A" * 20_000_000)
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--db", str(db), str(archive), str(bomb)])
+    assert result.exit_code == 0, result.output
+    assert "29 new hands, 1 already stored" in result.output
+    assert "bomb.zip!/huge.txt: refused: compressed" in result.output
+    again = runner.invoke(app, ["import", "--db", str(db), str(archive)])
+    assert "6 files (6 unchanged), 0 new hands" in again.output
+    connection = duckdb.connect(str(db), read_only=True)
+    files = {row[0] for row in connection.execute("SELECT file FROM hands").fetchall()}
+    connection.close()
+    assert all("logs.zip!/2009/" in name for name in files)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
+ARCHIVE_SUFFIXES = (".zip",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,16 +75,67 @@ def _strip_line_ends(text: str) -> str:
     return text
 
 
+ZIP_ENTRY = "!/"
+"""Separates an archive from one of its entries in a path: "logs.zip!/2024/table.txt"."""
+MAX_ENTRY_BYTES = 4 << 30
+"""Entries larger than this (uncompressed) are refused: no hand history is that big."""
+MAX_ENTRY_RATIO = 200
+"""Entries that compress better than this are refused (text compresses ~5-15x; a zip bomb
+far more)."""
+
+
+def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
+    """A file, or an entry of a zip archive ("logs.zip!/a.txt"), opened for reading bytes;
+    the entry is decompressed as it is read, never extracted to disk."""
+    text = str(path)
+    if ZIP_ENTRY in text:
+        import zipfile
+
+        archive_path, _, entry = text.partition(ZIP_ENTRY)
+        archive = zipfile.ZipFile(archive_path)
+        try:
+            return archive.open(entry)  # type: ignore[return-value]
+        except KeyError:
+            archive.close()
+            raise FileNotFoundError(f"no entry {entry!r} in {archive_path}") from None
+    return open(path, "rb")  # noqa: SIM115 - the caller closes it
+
+
+def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """The hand-history entries of a zip archive as paths, and the entries refused (with
+    the reason): absurdly large, or compressed too well to be text."""
+    import zipfile
+
+    found: list[str] = []
+    refused: list[tuple[str, str]] = []
+    try:
+        with zipfile.ZipFile(archive) as opened:
+            for info in opened.infolist():
+                if info.is_dir() or not info.filename.lower().endswith(HAND_FILE_SUFFIXES):
+                    continue
+                path = f"{archive}{ZIP_ENTRY}{info.filename}"
+                ratio = info.file_size / max(info.compress_size, 1)
+                if info.file_size > MAX_ENTRY_BYTES:
+                    refused.append((path, f"refused: {info.file_size:,} bytes uncompressed"))
+                elif ratio > MAX_ENTRY_RATIO:
+                    refused.append((path, f"refused: compressed {ratio:,.0f} to 1, not a text export"))
+                else:
+                    found.append(path)
+    except (zipfile.BadZipFile, OSError) as error:
+        refused.append((archive, f"not a readable zip archive: {error}"))
+    return found, refused
+
+
 def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     """The file as text: encoding detected from its first bytes, universal newlines."""
-    handle = open(path, "rb")  # noqa: SIM115 - the returned wrapper owns and closes it
+    handle = open_binary(path)
     try:
-        encoding = detect_encoding(handle.read(4))
-        handle.seek(0)
+        buffered = io.BufferedReader(handle) if not isinstance(handle, io.BufferedReader) else handle
+        encoding = detect_encoding(buffered.peek(4)[:4])
     except OSError:
         handle.close()
         raise
-    return io.TextIOWrapper(handle, encoding=encoding, errors="handlog-cp1252", newline=None)
+    return io.TextIOWrapper(buffered, encoding=encoding, errors="handlog-cp1252", newline=None)
 
 
 def split_hands(
@@ -166,6 +218,8 @@ def hand_ranges(
     `from_line` on, reading the bytes once without decoding them. `header` matches a newline
     and the start of a header line. None for UTF-16 files, where a header is not a run of
     ASCII bytes."""
+    if ZIP_ENTRY in str(path):
+        return None  # an archive entry is streamed whole
     starts: list[tuple[int, int]] = [(0, 1)] if from_line <= 1 else []
     with open(path, "rb") as handle:
         if detect_encoding(handle.read(4)).startswith("utf-16"):
@@ -249,14 +303,21 @@ def _chunk(file: str, line: int, text: str, is_hand: bool) -> Chunk | None:
 
 
 def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Files named by `paths` (files, folders searched recursively, glob patterns), in a
-    stable order without repeats, and the arguments that matched nothing."""
+    """Files named by `paths` (files, folders searched recursively, glob patterns; the
+    hand-history entries of zip archives, as "logs.zip!/a.txt"), in a stable order without
+    repeats, and the problems: arguments that matched nothing, entries refused."""
     found: list[str] = []
     missing: list[str] = []
     seen: set[str] = set()
 
     def add(candidate: str) -> None:
-        key = os.path.realpath(candidate)
+        if candidate.lower().endswith(ARCHIVE_SUFFIXES):
+            entries, refused = zip_entries(candidate)
+            for entry in entries:
+                add(entry)
+            missing.extend(f"{path}: {reason}" for path, reason in refused)
+            return
+        key = candidate if ZIP_ENTRY in candidate else os.path.realpath(candidate)
         if key not in seen:
             seen.add(key)
             found.append(candidate)
@@ -266,7 +327,7 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
             for root, dirs, files in os.walk(argument):
                 dirs.sort()
                 for name in sorted(files):
-                    if name.lower().endswith(HAND_FILE_SUFFIXES):
+                    if name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
                         add(str(Path(root, name)))
         elif os.path.isfile(argument):
             add(argument)
