@@ -127,9 +127,10 @@ class _Progress:
         self.shown = False
         self.live = sys.stderr.isatty()
 
-    def tick(self) -> None:
-        self.count += 1
-        if self.live and self.count % 500 == 0:
+    def tick(self, hands: int = 1) -> None:
+        before = self.count
+        self.count += hands
+        if self.live and (self.count // 500 > before // 500):
             now = self.clock()
             if now - self.last >= 0.5:
                 self.last = now
@@ -269,6 +270,8 @@ def import_(
     path = database_path(db)
 
     def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
+        if plan.path in progress:
+            progress.pop(plan.path).done()
         if not quiet:
             print(
                 f"{plan.path}: {counts['hands']} hands, {new} new, "
@@ -276,8 +279,14 @@ def import_(
                 f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
             )
 
+    progress: dict[str, _Progress] = {}
+
+    def on_part(plan: FilePlan, hands: int) -> None:
+        if not quiet:
+            progress.setdefault(plan.path, _Progress(plan.path)).tick(hands)
+
     try:
-        summary = import_paths(files, path, profile, workers, on_file)
+        summary = import_paths(files, path, profile, workers, on_file, on_part)
     except DatabaseBusy as error:
         typer.echo(f"handlog: {error}", err=True)
         raise typer.Exit(3) from None

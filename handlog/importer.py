@@ -148,6 +148,7 @@ def import_paths(
     profile_name: str | None = None,
     workers: int | None = None,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
+    on_part: Callable[[FilePlan, int], None] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc)."""
     started = time.perf_counter()
@@ -162,7 +163,7 @@ def import_paths(
                 plans.append(plan)
         results = _run(plans, profile_name, workers)
         for plan in plans:
-            _import_file(connection, plan, results, summary, on_file)
+            _import_file(connection, plan, results, summary, on_file, on_part)
     finally:
         connection.close()
     summary.seconds = time.perf_counter() - started
@@ -248,6 +249,7 @@ def _import_file(
     results: Iterator[PartResult],
     summary: ImportSummary,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
+    on_part: Callable[[FilePlan, int], None] | None = None,
 ) -> None:
     """Load a file range by range. Each range commits in one transaction with the file's
     `imports` row saying how far it got (bytes, their SHA-256, the last hand's line): an
@@ -296,6 +298,8 @@ def _import_file(
             raise
         new += added
         line_reached = reached
+        if on_part is not None:
+            on_part(plan, result.counts["hands"])
         for name, value in result.counts.items():
             totals[name] += value
     if failure is not None:
