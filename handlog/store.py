@@ -148,26 +148,10 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     from handlog.model import Action
 
     if checked.error is not None:
-        error = checked.error
-        batch.add(
-            "parse_errors",
-            file=error.file,
-            line=error.line,
-            hand_id=error.hand_id,
-            message=error.message,
-            text=error.text,
-            raw=error.raw,
-        )
+        _add_record(batch, "parse_errors", checked.error)
         return
     if checked.skipped is not None:
-        skipped = checked.skipped
-        batch.add(
-            "skipped",
-            file=skipped.file,
-            line=skipped.line,
-            hand_id=skipped.hand_id,
-            game=skipped.game,
-        )
+        _add_record(batch, "skipped", checked.skipped)
         return
     hand, result = checked.hand, checked.replay
     assert hand is not None and result is not None
@@ -283,6 +267,17 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             actual=violation.actual,
             mis_split=violation.mis_split,
         )
+
+
+RECORD_COLUMNS = {
+    "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
+    "skipped": ("file", "line", "hand_id", "game"),
+}
+"""Tables filled straight from a record's fields, in the tables' column order."""
+
+
+def _add_record(batch: Batch, table: str, item: object) -> None:
+    batch.add(table, **{column: getattr(item, column) for column in RECORD_COLUMNS[table]})
 
 
 def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
