@@ -118,7 +118,9 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
                 if info.file_size > MAX_ENTRY_BYTES:
                     refused.append((path, f"refused: {info.file_size:,} bytes uncompressed"))
                 elif ratio > MAX_ENTRY_RATIO:
-                    refused.append((path, f"refused: compressed {ratio:,.0f} to 1, not a text export"))
+                    refused.append(
+                        (path, f"refused: compressed {ratio:,.0f} to 1, not a text export")
+                    )
                 else:
                     found.append(path)
     except (zipfile.BadZipFile, OSError) as error:
@@ -130,7 +132,9 @@ def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     """The file as text: encoding detected from its first bytes, universal newlines."""
     handle = open_binary(path)
     try:
-        buffered = io.BufferedReader(handle) if not isinstance(handle, io.BufferedReader) else handle
+        buffered = (
+            io.BufferedReader(handle) if not isinstance(handle, io.BufferedReader) else handle
+        )
         encoding = detect_encoding(buffered.peek(4)[:4])
     except OSError:
         handle.close()

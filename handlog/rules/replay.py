@@ -9,11 +9,15 @@ since the replay goes on from what the hand history says happened.
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from math import prod
+from operator import attrgetter
 
-from handlog.cards import Card, format_cards
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, NoteKind, Street
+from handlog.cards import DECK, Card, format_cards
+from handlog.holdings import FACE_UP
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
 from handlog.parse.money import format_amount
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -41,18 +45,6 @@ BIG_BET_STREETS = {
 }
 CARDS_PER_PLAYER = {Game.STUD: 7, Game.STUD8: 7, Game.RAZZ: 7, Game.STUD5: 5}
 DECK_SIZE = 52
-
-_BETTING = frozenset(
-    {
-        ActionKind.BRING_IN,
-        ActionKind.COMPLETE,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.CALL,
-        ActionKind.CHECK,
-        ActionKind.FOLD,
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,30 +98,108 @@ def replay(hand: Hand, profile: RuleProfile) -> Replay:
     return _Replayer(hand, profile).run()
 
 
+_SEVENTH = Street.SEVENTH
+
+_BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
+"""`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
+
+_UP_CARDS_BEFORE = {
+    game: tuple(sum(layout[:position]) for position in range(len(layout)))
+    for game, layout in FACE_UP.items()
+}
+"""For each deal position, how many face-up cards come before it (its index among the up
+cards)."""
+assert all(
+    layout[layout.index(True) : layout.index(True) + sum(layout)] == (True,) * sum(layout)
+    for layout in FACE_UP.values()
+), "the card checks take the up cards to be dealt one after the other"
+
+
+_SEAT_NUMBER = attrgetter("number")
+
+
+def _showing_rank_of(card: Card, razz: bool) -> int:
+    return 1 if razz and card.rank == 14 else card.rank
+
+
+_SHOWING_VALUES = {
+    razz: {card: _showing_rank_of(card, razz) * 4 + card.suit for card in DECK}
+    for razz in (False, True)
+}
+"""Each card's rank (ace low in razz) times four plus its suit: the biggest value is the best
+suit of the top rank."""
+
+_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)
+_SHOWING_PRIMES = {
+    razz: {card: _RANK_PRIMES[_showing_rank_of(card, razz) - 1] for card in DECK}
+    for razz in (False, True)
+}
+"""A prime for each card's rank (ace low in razz): the product of a hand's primes names its
+multiset of ranks, whatever the order and the number of cards."""
+
+_SHOWING_BY_RANKS: dict[bool, dict[int, tuple[object, ...]]] = {False: {}, True: {}}
+"""The rank part of `evaluate.showing_rank` by the product of the ranks' primes, for razz and
+the other games: a few thousand rank multisets cover every showing hand."""
+
+
 class _Replayer:
-    """The state of one hand while it is replayed."""
+    """The state of one hand while it is replayed.
+
+    The replay is a hot path (an import replays every hand), so the state the betting needs on
+    every action is kept ready rather than recomputed: the players able to act (`able`), the
+    seats after each player in clockwise order, each player's showing-hand key until their up
+    cards change. The later checks read what the one pass over the events gathered (cards,
+    shows, early folds) instead of walking the events again."""
 
     def __init__(self, hand: Hand, profile: RuleProfile) -> None:
         self.hand = hand
         self.profile = profile
-        self.game = hand.game
+        game = self.game = hand.game
+        self.first_street = FIRST_STREET[game]
+        self.last_street = LAST_STREET[game]
+        self.big_bet_streets = BIG_BET_STREETS[game]
+        self.face_up = FACE_UP[game]
+        self.up_cards_before = _UP_CARDS_BEFORE[game]
+        razz = game is Game.RAZZ
+        self.showing_values = _SHOWING_VALUES[razz]
+        self.showing_primes = _SHOWING_PRIMES[razz]
+        self.showing_memo = _SHOWING_BY_RANKS[razz]
+        # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
+        # the replay turns it round again (see RuleProfile.razz_lower_suit_first).
+        self.showing_suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
         self.symbol = SYMBOLS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
-        self.order = [seat.name for seat in sorted(hand.seats, key=lambda s: s.number)]
-        self.seat_index = {name: index for index, name in enumerate(self.order)}
-        self.seat_number = {seat.name: seat.number for seat in hand.seats}
-        self.stack = {seat.name: seat.stack for seat in hand.seats}
-        self.put_in = dict.fromkeys(self.order, 0)
-        self.collected = dict.fromkeys(self.order, 0)
+        seats = hand.seats
+        order = self.order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
+        self.seat_index = {name: index for index, name in enumerate(order)}
+        around = order * 2
+        self.clockwise_after = {
+            name: around[index + 1 : index + 1 + len(order)]
+            for name, index in self.seat_index.items()
+        }
+        """Each player's followers clockwise, ending with the player."""
+        self.stack = {seat.name: seat.stack for seat in seats}
+        self.put_in = dict.fromkeys(order, 0)
+        self.collected = dict.fromkeys(order, 0)
         self.folded: set[str] = set()
         self.all_in: set[str] = set()
         self.dealt_in: list[str] = []
-        self.up_cards: dict[str, list[Card]] = {name: [] for name in self.order}
+        self.able: set[str] = set()
+        """Dealt in, not folded, not all-in: the players who can still act."""
+        self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
+        self.showing_keys: dict[str, tuple[object, ...]] = {}
+        """Showing-hand key of each player's up cards, dropped when they change."""
         self.door: dict[str, Card] = {}
         self.anted: set[str] = set()
+        self.card_events: list[Dealt | Action] = []
+        """Dealing lines and show or muck lines with cards, in hand order: the card checks."""
+        self.shows: list[Action] = []
+        """Show lines with cards: the showdown hands and their descriptions."""
+        self.folded_early: set[str] = set()
+        """Players with a fold line before the last street (whether or not the fold counted)."""
         # betting round
         self.street: Street = Street.ANTES
-        self.street_put = dict.fromkeys(self.order, 0)
+        self.street_put = dict.fromkeys(order, 0)
         self.current_bet = 0
         self.bets = 0
         self.big_bet_made = False
@@ -177,40 +247,37 @@ class _Replayer:
 
     def run(self) -> Replay:
         hand = self.hand
+        handlers = _ACTION_HANDLERS
+        dealt = self._dealt
+        current = self.street  # only _next_street changes it during the loop
         for event in hand.events:
-            if event.street != self.street and event.street <= Street.SEVENTH:
-                self._next_street(event.street, event.line)
-            kind = type(event)
-            if kind is Action:
-                self._action(event)  # type: ignore[arg-type]
-            elif kind is Dealt:
-                self._dealt(event)  # type: ignore[arg-type]
-            elif event.kind is NoteKind.DOUBLE_BET_ALLOWED:  # type: ignore[union-attr]
-                pass  # the replay decides from the up cards itself
+            street = event.street
+            if street != current and street <= _SEVENTH:
+                self._next_street(street, event.line)
+                current = street
+            if type(event) is Action:
+                handlers[event.kind](self, event)
+            elif type(event) is Dealt:
+                dealt(event)
+            # Notes change nothing: the replay decides the double bet from the up cards itself.
         self._close_round(last=True)
         self._check_antes()
         _check_cards(self)
         pots = self._pots()
         expected = _Awards(self, pots).check()
         self._check_descriptions()
-        net = {name: self.collected[name] - self.put_in[name] for name in self.order}
-        return Replay(
-            hand,
-            tuple(self.violations),
-            tuple(pots),
-            dict(self.put_in),
-            dict(self.collected),
-            net,
-            expected,
-        )
+        collected = self.collected
+        put_in = self.put_in
+        net = {name: collected[name] - put_in[name] for name in self.order}
+        return Replay(hand, tuple(self.violations), tuple(pots), put_in, collected, net, expected)
 
     # -- streets ---------------------------------------------------------------------------
 
     def _next_street(self, street: Street, line: int) -> None:
-        if self.street >= FIRST_STREET[self.game]:
+        if self.street >= self.first_street:
             self._close_round(last=False, line=line)
         self.street = street
-        if street in (Street.SHOWDOWN, Street.SUMMARY):
+        if street > _SEVENTH:  # showdown or summary
             return
         self.streets_dealt.append(street)
         self.street_put = dict.fromkeys(self.order, 0)
@@ -222,7 +289,7 @@ class _Replayer:
         self.returned = False
         self.round_open = False
         self.double_bet = False
-        if self.hand_over and street <= LAST_STREET[self.game]:
+        if self.hand_over and street <= self.last_street:
             self.flag(
                 "ROUND_INCOMPLETE",
                 line,
@@ -232,20 +299,26 @@ class _Replayer:
 
     def _active(self) -> list[str]:
         """Players still in the hand and able to act, in seat order."""
-        return [p for p in self.dealt_in if p not in self.folded and p not in self.all_in]
+        able = self.able
+        return [p for p in self.dealt_in if p in able]
 
     def _in_hand(self) -> list[str]:
         return [p for p in self.dealt_in if p not in self.folded]
+
+    def _deal_in(self, player: str) -> None:
+        """A player's first ante or card: they are in the hand (folds and all-ins come later)."""
+        insort(self.dealt_in, player, key=self.seat_index.__getitem__)  # kept in seat order
+        self.able.add(player)
 
     def _open_round(self, line: int) -> None:
         """Set up the betting round at its first betting action, once the street's cards
         are known (the first actor on later streets depends on them)."""
         self.round_open = True
-        active = self._active()
-        self.pending = set(active)
-        self.started_with = len(active)
-        self.reopened_for = set(active)
-        if self.street == FIRST_STREET[self.game]:
+        able = self.able
+        self.pending = set(able)
+        self.started_with = len(able)
+        self.reopened_for = set(able)
+        if self.street == self.first_street:
             self.expected_first = self._bring_in_player()
         else:
             self.expected_first = self._first_actor()
@@ -257,31 +330,53 @@ class _Replayer:
                 self.double_bet = True
 
     def _bring_in_player(self) -> str | None:
-        doors = {p: self.door[p] for p in self.dealt_in if p in self.door}
-        if not doors:
+        door = self.door
+        keys = _BRING_IN_KEYS[self.game]
+        with_door = [p for p in self.dealt_in if p in door]
+        if not with_door:
             return None
-        return evaluate.bring_in_player(doors, self.game)
+        return max(with_door, key=lambda p: keys[door[p]])
 
     def _showing_key(self, cards: list[Card]) -> tuple[object, ...]:
-        key = evaluate.showing_rank(cards, self.game)
-        if self.game is Game.RAZZ and not self.profile.razz_lower_suit_first:
-            return (*key[:2], -key[2])  # the higher suit of the highest card acts first
-        return key
+        """`evaluate.showing_rank` of a player's up cards, in razz with the suit turned round
+        unless the profile says that the lower suit acts first. Every player needs one on
+        every street, so it is put together here from a memo of the rank part by the product
+        of the ranks' primes, and the suit of the card with the biggest value (rank, then
+        suit)."""
+        ranks = prod(map(self.showing_primes.__getitem__, cards))
+        memo = self.showing_memo
+        found = memo.get(ranks)
+        if found is None:
+            found = memo[ranks] = evaluate.showing_rank(cards, self.game)[:2]
+        top = max(map(self.showing_values.__getitem__, cards))
+        return (*found, self.showing_suit_sign * (top & 3))
 
     def _first_actor(self) -> str | None:
-        extra = (
-            [self.hand.community_card]
-            if (self.street == Street.SEVENTH and self.hand.community_card is not None)
-            else []
-        )
-        showing = {p: self.up_cards[p] + extra for p in self._in_hand() if self.up_cards[p]}
-        if not showing:
+        community = self.hand.community_card
+        with_community = self.street == _SEVENTH and community is not None
+        cached = self.showing_keys
+        folded = self.folded
+        keys: dict[str, tuple[object, ...]] = {}
+        for p in self.dealt_in:
+            if p in folded:
+                continue
+            ups = self.up_cards[p]
+            if not ups:
+                continue
+            if with_community:
+                keys[p] = self._showing_key([*ups, community])  # type: ignore[list-item]
+            else:
+                key = cached.get(p)
+                if key is None:
+                    key = cached[p] = self._showing_key(ups)
+                keys[p] = key
+        if not keys:
             return None
-        keys = {p: self._showing_key(cards) for p, cards in showing.items()}
-        best = max(showing, key=lambda p: (keys[p], -self._clockwise_key(p)))
+        # Equal keys: the first in seat order (`max` keeps the first of equals).
+        best = max(keys, key=keys.__getitem__)
         if self.profile.first_actor_tie is TieBreak.CLOCKWISE:
-            tied = [p for p in showing if keys[p][:2] == keys[best][:2]]
-            best = min(tied, key=self._clockwise_key)
+            tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
+            best = min(tied, key=self.seat_index.__getitem__)
         if best in self.all_in:  # an all-in player cannot act: the next one clockwise does
             best = self._next_after(best) or best
         return best
@@ -291,35 +386,34 @@ class _Replayer:
 
     def _next_after(self, player: str) -> str | None:
         """The next player clockwise from `player` who still has to act this round."""
-        start = self.seat_index[player]
-        count = len(self.order)
-        for step in range(1, count + 1):
-            candidate = self.order[(start + step) % count]
-            if candidate in self.pending:
+        pending = self.pending
+        for candidate in self.clockwise_after[player]:
+            if candidate in pending:
                 return candidate
         return None
 
     def _expected_actor(self) -> str | None:
-        if self.last_actor is None:
-            first = self.expected_first
-            if first is not None and first not in self.pending:
-                return self._next_after(first)
-            return first
-        return self._next_after(self.last_actor)
+        player = self.last_actor
+        if player is None:
+            player = self.expected_first
+            if player is None or player in self.pending:
+                return player
+        return self._next_after(player)
 
     def _close_round(self, last: bool, line: int = 0) -> None:
         """At the end of a street: was everyone who had to act heard?"""
-        if self.street < FIRST_STREET[self.game] or self.street > Street.SEVENTH:
+        if self.street < self.first_street or self.street > _SEVENTH:
             return
-        in_hand = self._in_hand()
-        if len(in_hand) <= 1:
+        # Every fold is by a player dealt in, so this counts the players still in the hand.
+        if len(self.dealt_in) - len(self.folded) <= 1:
             waiting: list[str] = []
         elif not self.round_open:
             # Nobody acted: fine only when at most one player can still act.
             able = self._active()
             waiting = able if len(able) >= 2 or (able and self._owes(able[0])) else []
         else:
-            waiting = [p for p in self.order if p in self.pending]
+            pending = self.pending
+            waiting = [p for p in self.order if p in pending] if pending else []
         if waiting:
             names = ", ".join(waiting)
             self.flag(
@@ -336,38 +430,44 @@ class _Replayer:
     # -- dealing -------------------------------------------------------------------------
 
     def _dealt(self, event: Dealt) -> None:
+        self.card_events.append(event)
         player = event.player
-        if self.street == FIRST_STREET[self.game]:
+        new = event.new
+        if self.street == self.first_street:
             if player not in self.dealt_in:
-                self.dealt_in.append(player)
-                self.dealt_in.sort(key=self._clockwise_key)
-            if event.new:
-                door = event.new[-1]
+                self._deal_in(player)
+            if new:
+                door = new[-1]
                 self.door[player] = door
                 self.up_cards[player] = [door]
-        elif event.new and _face_up(self.game)[int(event.street) - 1]:
-            # By deal position, so that a repeated "Dealt to" line cannot add a card.
-            ups = self.up_cards[player]
-            index = sum(_face_up(self.game)[: int(event.street) - 1])
-            if index < len(ups):
-                ups[index] = event.new[-1]
-            else:
-                ups.append(event.new[-1])
+                self.showing_keys.pop(player, None)
+        elif new:
+            position = event.street - 1
+            if self.face_up[position]:
+                # By deal position, so that a repeated "Dealt to" line cannot add a card.
+                ups = self.up_cards[player]
+                index = self.up_cards_before[position]
+                if index < len(ups):
+                    ups[index] = new[-1]
+                else:
+                    ups.append(new[-1])
+                self.showing_keys.pop(player, None)
 
     # -- actions -------------------------------------------------------------------------
 
-    def _action(self, action: Action) -> None:
-        kind = action.kind
-        if kind is ActionKind.ANTE:
-            self._ante(action)
-        elif kind in _BETTING:
-            self._betting(action)
-        elif kind is ActionKind.UNCALLED_BET_RETURNED:
-            self._uncalled(action)
-        elif kind is ActionKind.COLLECT:
-            self.collected[action.player] = self.collected.get(action.player, 0) + (
-                action.amount or 0
-            )
+    def _collect(self, action: Action) -> None:
+        self.collected[action.player] = self.collected.get(action.player, 0) + (action.amount or 0)
+
+    def _showdown_cards(self, action: Action) -> None:
+        """A show or muck line: its cards are checked with the dealt ones (and a show's are the
+        player's showdown hand)."""
+        if action.cards:
+            self.card_events.append(action)
+            if action.kind is ActionKind.SHOW:
+                self.shows.append(action)
+
+    def _no_op(self, action: Action) -> None:
+        """An action line that changes nothing in the replay ("does not show")."""
 
     def _pay(self, player: str, amount: int, line: int, what: str) -> None:
         left = self.stack[player]
@@ -380,11 +480,13 @@ class _Replayer:
                 self.money(left),
                 self.money(amount),
             )
-        self.stack[player] = left - amount
+        left -= amount
+        self.stack[player] = left
         self.put_in[player] += amount
         self.street_put[player] += amount
-        if self.stack[player] <= 0:
+        if left <= 0:
             self.all_in.add(player)
+            self.able.discard(player)
 
     def _ante(self, action: Action) -> None:
         player = action.player
@@ -392,8 +494,7 @@ class _Replayer:
             self.flag("ANTE", action.line, player, f"{player} posts the ante twice")
         self.anted.add(player)
         if player not in self.dealt_in:
-            self.dealt_in.append(player)
-            self.dealt_in.sort(key=self._clockwise_key)
+            self._deal_in(player)
         expected = self.hand.ante or 0
         amount = action.amount or 0
         short_all_in = amount < expected and amount == self.stack[player]
@@ -422,97 +523,38 @@ class _Replayer:
                 )
 
     def _bet_size(self) -> int:
-        return (
-            self.hand.big_bet if self.street in BIG_BET_STREETS[self.game] else self.hand.small_bet
-        )
+        return self.hand.big_bet if self.street in self.big_bet_streets else self.hand.small_bet
 
     def _betting(self, action: Action) -> None:
         player = action.player
-        line = action.line
         kind = action.kind
-        if player in self.folded:
-            self.flag(
-                "ACTED_AFTER_FOLD",
-                line,
-                player,
-                f"{player} acts ({kind.value}) after having folded",
-            )
-            return
-        if player in self.all_in:
-            put = self._chips_in(action)
-            if put > 0:  # chips the player no longer has: _pay reports OVER_STACK
-                self._pay(player, put, line, f"{kind.value}s, putting in")
-                self.current_bet = max(self.current_bet, self.street_put[player])
-            else:
-                self.flag(
-                    "ACTED_AFTER_FOLD",
-                    line,
-                    player,
-                    f"{player} acts ({kind.value}) but is already all-in",
-                )
-            self.last_actor = player
-            return
-        if player not in self.dealt_in:
-            self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
+        if kind is ActionKind.FOLD and action.street < self.last_street:
+            self.folded_early.add(player)
+        if player not in self.able:
+            self._unable_to_act(action)
             return
         if not self.round_open:
-            self._open_round(line)
+            self._open_round(action.line)
         first_action = self.last_actor is None
         expected = self._expected_actor()
         in_turn = True
-        if self.street == FIRST_STREET[self.game] and first_action:
+        if first_action and self.street == self.first_street:
             self._first_third_street_action(action, expected)
-        elif expected is not None and player != expected:
-            # The turn stays with the skipped player, so that their own action, when it
-            # comes, is not reported as out of turn as well.
-            in_turn = False
-            if player not in self.pending:
-                what = (
-                    "the betting was already closed"
-                    if not self.pending
-                    else f"it was {expected}'s turn"
-                )
-                self.flag(
-                    "OUT_OF_TURN",
-                    line,
-                    player,
-                    f"{player} acts ({kind.value}) out of turn: {what}",
-                    expected,
-                    player,
-                )
-            else:
-                reason = (
-                    f"{expected} has the best showing hand and acts first"
-                    if first_action and self.street != FIRST_STREET[self.game]
-                    else f"it was {expected}'s turn"
-                )
-                self.flag(
-                    "OUT_OF_TURN",
-                    line,
-                    player,
-                    f"{player} acts ({kind.value}) out of turn: {reason}",
-                    expected,
-                    player,
-                )
-        elif expected is None and not self.pending:
-            self.flag(
-                "OUT_OF_TURN",
-                line,
-                player,
-                f"{player} acts ({kind.value}) after the betting on {self.street.label} was closed",
-            )
+        elif player != expected:
+            in_turn = self._out_of_turn(action, expected, first_action)
         owed = self.current_bet - self.street_put[player]
         if kind is ActionKind.FOLD:
             self.folded.add(player)
             self.pending.discard(player)
             self.reopened_for.discard(player)
-            if len(self._in_hand()) == 1:
+            self.able.discard(player)
+            if len(self.dealt_in) - len(self.folded) == 1:
                 self.hand_over = True
         elif kind is ActionKind.CHECK:
             if owed > 0:
                 self.flag(
                     "CHECK_FACING_BET",
-                    line,
+                    action.line,
                     player,
                     f"{player} checks facing a bet of {self.money(self.current_bet)} "
                     f"(owes {self.money(owed)})",
@@ -526,6 +568,71 @@ class _Replayer:
             self._bet_or_raise(action, owed)
         if in_turn:
             self.last_actor = player
+
+    def _unable_to_act(self, action: Action) -> None:
+        """A betting action by a player who folded, is all-in or was not dealt in."""
+        player = action.player
+        line = action.line
+        kind = action.kind
+        if player in self.folded:
+            self.flag(
+                "ACTED_AFTER_FOLD",
+                line,
+                player,
+                f"{player} acts ({kind.value}) after having folded",
+            )
+        elif player in self.all_in:
+            put = self._chips_in(action)
+            if put > 0:  # chips the player no longer has: _pay reports OVER_STACK
+                self._pay(player, put, line, f"{kind.value}s, putting in")
+                self.current_bet = max(self.current_bet, self.street_put[player])
+            else:
+                self.flag(
+                    "ACTED_AFTER_FOLD",
+                    line,
+                    player,
+                    f"{player} acts ({kind.value}) but is already all-in",
+                )
+            self.last_actor = player
+        else:
+            self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
+
+    def _out_of_turn(self, action: Action, expected: str | None, first_action: bool) -> bool:
+        """Flag an action by someone other than the player expected to act (`expected` is
+        None when nobody is); whether the turn passes on to the player who acted."""
+        player = action.player
+        kind = action.kind
+        if expected is None:
+            if not self.pending:
+                self.flag(
+                    "OUT_OF_TURN",
+                    action.line,
+                    player,
+                    f"{player} acts ({kind.value}) after the betting on {self.street.label} "
+                    "was closed",
+                )
+            return True
+        # The turn stays with the skipped player, so that their own action, when it comes, is
+        # not reported as out of turn as well.
+        if player not in self.pending:
+            what = (
+                "the betting was already closed"
+                if not self.pending
+                else f"it was {expected}'s turn"
+            )
+        elif first_action and self.street != self.first_street:
+            what = f"{expected} has the best showing hand and acts first"
+        else:
+            what = f"it was {expected}'s turn"
+        self.flag(
+            "OUT_OF_TURN",
+            action.line,
+            player,
+            f"{player} acts ({kind.value}) out of turn: {what}",
+            expected,
+            player,
+        )
+        return False
 
     def _chips_in(self, action: Action) -> int:
         """Chips an action puts in, as printed."""
@@ -577,7 +684,7 @@ class _Replayer:
             )
         self._pay(player, amount, action.line, "brought in for")
         self.current_bet = max(self.current_bet, self.street_put[player])
-        self.pending = set(self._active()) - {player}
+        self.pending = self.able - {player}
         self.aggressor = player
 
     def _call(self, action: Action, owed: int) -> None:
@@ -697,8 +804,8 @@ class _Replayer:
         self.bets = new_bets
         self.aggressor = player
         if reopen:
-            self.pending = set(self._active()) - {player}
-            self.reopened_for = set(self._active())
+            self.pending = self.able - {player}
+            self.reopened_for = set(self.able)
         else:
             # A short all-in raise: the others must still call it, but those who had
             # already acted may not raise again.
@@ -717,11 +824,20 @@ class _Replayer:
     # -- uncalled bets -------------------------------------------------------------------
 
     def _uncalled_amount(self) -> tuple[str | None, int]:
+        """The player who put in most on this street (the first such in seat order), and how
+        much more than anyone else."""
         if not self.street_put:
             return None, 0
-        top = max(self.order, key=lambda p: self.street_put[p])
-        others = max((self.street_put[p] for p in self.order if p != top), default=0)
-        return top, self.street_put[top] - others
+        order = self.order
+        amounts = list(map(self.street_put.__getitem__, order))
+        most = max(amounts)
+        index = amounts.index(most)
+        top = order[index]
+        if len(self.seat_index) == len(order):
+            del amounts[index]
+            return top, most - max(amounts, default=0)
+        # A name seated twice: none of its seats counts as another player.
+        return top, most - max((self.street_put[p] for p in order if p != top), default=0)
 
     def _uncalled(self, action: Action) -> None:
         player, due = self._uncalled_amount()
@@ -748,7 +864,7 @@ class _Replayer:
         self.street_put[action.player] = self.street_put.get(action.player, 0) - amount
 
     def _check_uncalled_due(self) -> None:
-        if self.returned:
+        if self.returned or not any(self.street_put.values()):  # nothing was bet
             return
         player, due = self._uncalled_amount()
         if due > 0 and player is not None:
@@ -828,9 +944,7 @@ class _Replayer:
 
     def _check_descriptions(self) -> None:
         community = (self.hand.community_card,) if self.hand.community_card else ()
-        for event in self.hand.events:
-            if type(event) is not Action or event.kind is not ActionKind.SHOW:
-                continue
+        for event in self.shows:
             if event.description is None or len(event.cards) + len(community) < 5:
                 continue
             if len(event.cards) + len(community) < CARDS_PER_PLAYER[self.game]:
@@ -851,6 +965,24 @@ class _Replayer:
                     expected,
                     event.description,
                 )
+
+
+_ACTION_HANDLERS: dict[ActionKind, Callable[[_Replayer, Action], None]] = {
+    **dict.fromkeys(ActionKind, _Replayer._no_op),  # any kind not named below changes nothing
+    ActionKind.ANTE: _Replayer._ante,
+    ActionKind.BRING_IN: _Replayer._betting,
+    ActionKind.COMPLETE: _Replayer._betting,
+    ActionKind.BET: _Replayer._betting,
+    ActionKind.RAISE: _Replayer._betting,
+    ActionKind.CALL: _Replayer._betting,
+    ActionKind.CHECK: _Replayer._betting,
+    ActionKind.FOLD: _Replayer._betting,
+    ActionKind.UNCALLED_BET_RETURNED: _Replayer._uncalled,
+    ActionKind.COLLECT: _Replayer._collect,
+    ActionKind.SHOW: _Replayer._showdown_cards,
+    ActionKind.MUCK: _Replayer._showdown_cards,
+}
+"""What each kind of action line does to the replay."""
 
 
 def describe(cards: tuple[Card, ...], game: Game) -> str:
@@ -886,8 +1018,8 @@ def _check_cards(state: _Replayer) -> None:
     owner: dict[Card, tuple[str, int]] = {}
     community = hand.community_card
 
-    def see(player: str, position: int, card: Card, line: int, street: Street) -> None:
-        state.street = street
+    def see(player: str, position: int, card: Card, line: int) -> None:
+        """A sighting of `card` at deal `position` of `player`'s cards, on `state.street`."""
         row = slots.get(player)
         if row is None or not 0 <= position < size:
             return
@@ -927,44 +1059,55 @@ def _check_cards(state: _Replayer) -> None:
             owner[card] = (player, position)
             row[position] = card
 
-    up_positions = [i for i, up in enumerate(_face_up(game)) if up]
+    def see_run(player: str, start: int, cards: tuple[Card, ...], line: int) -> None:
+        """`see` for cards at consecutive positions from `start`. Most are repeats of cards
+        already seen in the same places (every "Dealt to" line repeats the earlier ones),
+        which need no check."""
+        row = slots.get(player)
+        if row is None or tuple(row[start : start + len(cards)]) == cards:
+            return
+        for position, card in enumerate(cards, start):
+            if position >= size or row[position] is not card:
+                see(player, position, card, line)
+
+    face_up = FACE_UP[game]
+    up_positions = [i for i, up in enumerate(face_up) if up]
+    first_up = up_positions[0]  # the up cards are dealt one after the other
     up_count: dict[str, int] = {p: 0 for p in state.order}
-    for event in hand.events:
+    for event in state.card_events:
         if type(event) is Dealt:
             player, street = event.player, event.street
             state.street = street
+            new = event.new
             if street == first:
-                if len(event.new) not in (1, 3 if size == 7 else 2):
+                if len(new) not in (1, 3 if size == 7 else 2):
                     state.flag(
                         "CARD_COUNT",
                         event.line,
                         player,
-                        f"{player} is dealt {len(event.new)} cards on {street.label}",
+                        f"{player} is dealt {len(new)} cards on {street.label}",
                     )
                     continue
-                if len(event.new) == 1:
-                    see(player, up_positions[0], event.new[0], event.line, street)
+                if len(new) == 1:
+                    see(player, up_positions[0], new[0], event.line)
                 else:
-                    for position, card in enumerate(event.new):
-                        see(player, position, card, event.line, street)
+                    see_run(player, 0, new, event.line)
                 up_count[player] = 1
                 continue
             position = int(street) - 1
-            if len(event.new) != 1:
+            if len(new) != 1:
                 state.flag(
                     "CARD_COUNT",
                     event.line,
                     player,
-                    f"{player} is dealt {len(event.new)} cards on {street.label}, not one",
+                    f"{player} is dealt {len(new)} cards on {street.label}, not one",
                 )
                 continue
             previous = event.previous
             if len(previous) == position:  # the hero's line: every card so far
-                for index, card in enumerate(previous):
-                    see(player, index, card, event.line, street)
+                see_run(player, 0, previous, event.line)
             elif len(previous) == up_count[player]:  # an opponent's: the up cards so far
-                for index, card in zip(up_positions, previous, strict=False):
-                    see(player, index, card, event.line, street)
+                see_run(player, first_up, previous[: len(up_positions)], event.line)
             else:
                 state.flag(
                     "CARD_COUNT",
@@ -973,15 +1116,11 @@ def _check_cards(state: _Replayer) -> None:
                     f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
                     f"{up_count[player]} up cards (or {position} in all) were dealt before",
                 )
-            see(player, position, event.new[0], event.line, street)
-            if _face_up(game)[position]:
+            see(player, position, new[0], event.line)
+            if face_up[position]:
                 up_count[player] += 1
-        elif (
-            type(event) is Action
-            and event.kind in (ActionKind.SHOW, ActionKind.MUCK)
-            and event.cards
-        ):
-            cards = event.cards
+        else:  # a show or muck line with cards
+            cards = event.cards  # type: ignore[union-attr]
             limit = size - 1 if community is not None else size
             if len(cards) > limit:
                 state.flag(
@@ -991,14 +1130,15 @@ def _check_cards(state: _Replayer) -> None:
                     f"{event.player} shows {len(cards)} cards; a player holds at most {limit}",
                 )
                 continue
-            for position, card in enumerate(cards):
-                see(event.player, position, card, event.line, event.street)
+            state.street = event.street
+            see_run(event.player, 0, cards, event.line)
+    state.street = Street.SUMMARY
     for result in hand.results:
-        for position, card in enumerate(result.showed or result.mucked):
-            see(result.player, position, card, result.line, Street.SUMMARY)
+        cards = result.showed or result.mucked
+        see_run(result.player, 0, cards, result.line)
     state.street = Street.SEVENTH
     last = LAST_STREET[game]
-    folded_early = _folded_before(hand, last)
+    folded_early = state.folded_early
     players_at_last = len([p for p in state.dealt_in if p not in folded_early])
     needed = players_at_last * size + (len(state.streets_dealt) if state.profile.burns else 0)
     if community is not None and last in state.streets_dealt and needed <= DECK_SIZE:
@@ -1017,20 +1157,6 @@ def _check_cards(state: _Replayer) -> None:
             f"{players_at_last} players reached 7th street: the deck runs short and one "
             "community card should have been dealt",
         )
-
-
-def _face_up(game: Game) -> tuple[bool, ...]:
-    from handlog.holdings import FACE_UP
-
-    return FACE_UP[game]
-
-
-def _folded_before(hand: Hand, street: Street) -> set[str]:
-    return {
-        e.player
-        for e in hand.events
-        if type(e) is Action and e.kind is ActionKind.FOLD and e.street < street
-    }
 
 
 def _river_line(hand: Hand) -> int:
@@ -1052,7 +1178,8 @@ class _Awards:
         self.pots = pots
         self.game = state.game
         self.community = (self.hand.community_card,) if self.hand.community_card else ()
-        self.cards = _known_cards(self.hand)
+        self.cards = _known_cards(state)
+        self.hands: dict[str, tuple[Card, ...] | None] = {}
 
     def check(self) -> dict[str, int]:
         state = self.state
@@ -1174,11 +1301,15 @@ class _Awards:
         """The cards a player's showdown hand is made of, or None when they cannot be
         evaluated (fewer than five known, too many, or a card twice: the card checks report
         those)."""
+        if player in self.hands:  # asked for again by each pot and each check
+            return self.hands[player]
         cards = self.cards.get(player, ())
         if len(cards) + len(self.community) <= 7:
             cards = cards + self.community
         if not 5 <= len(cards) <= 7 or len(set(cards)) != len(cards):
+            self.hands[player] = None
             return None
+        self.hands[player] = cards
         return cards
 
     def _contenders(self, pot: Pot) -> list[str]:
@@ -1250,6 +1381,8 @@ class _Awards:
     def _divide(
         self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
     ) -> dict[str, int]:
+        if len(winners) == 1:
+            return {winners[0]: amount}
         share, odd = divmod(amount, len(winners))
         ordered = self._odd_chip_order(winners, hands, low)
         return {p: share + (1 if index < odd else 0) for index, p in enumerate(ordered)}
@@ -1300,13 +1433,10 @@ def _pay_list(amounts: dict[str, int], state: _Replayer) -> str:
     return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
 
 
-def _known_cards(hand: Hand) -> dict[str, tuple[Card, ...]]:
+def _known_cards(state: _Replayer) -> dict[str, tuple[Card, ...]]:
     """Each player's cards as shown at showdown (show lines, then summary lines)."""
-    cards: dict[str, tuple[Card, ...]] = {}
-    for event in hand.events:
-        if type(event) is Action and event.kind is ActionKind.SHOW and event.cards:
-            cards[event.player] = event.cards
-    for result in hand.results:
+    cards = {event.player: event.cards for event in state.shows}
+    for result in state.hand.results:
         if result.showed and result.player not in cards:
             cards[result.player] = result.showed
     return cards
