@@ -277,3 +277,15 @@ def test_razz_showing_tie_depends_on_the_profile():
     assert _replay_text(text, POKERSTARS).violations == ()
     codes = {v.code for v in _replay_text(text, CASINO).violations}
     assert "OUT_OF_TURN" in codes
+
+
+def test_cards_needed_counts_the_dead_cards_of_folded_players():
+    from handlog.model import Street
+    from handlog.rules.replay import cards_needed
+
+    eight = [f"p{n}" for n in range(8)]
+    assert cards_needed(eight, {}, 7, 0) == 56  # eight to 7th street: 4 cards short
+    # one folds on 4th street (4 cards, dead), seven go on: 4 + 49 = 53, still one short
+    assert cards_needed(eight, {"p0": Street.FOURTH}, 7, 0) == 53
+    assert cards_needed(eight, {"p0": Street.THIRD, "p1": Street.THIRD}, 7, 0) == 48
+    assert cards_needed(eight[:7], {}, 7, 5) == 54  # seven players run short with burns

@@ -195,7 +195,8 @@ class _Replayer:
         """Dealing lines and show or muck lines with cards, in hand order: the card checks."""
         self.shows: list[Action] = []
         """Show lines with cards: the showdown hands and their descriptions."""
-        self.folded_early: set[str] = set()
+        self.folded_early: dict[str, Street] = {}
+        """Players who folded before the last street, and the street they folded on."""
         """Players with a fold line before the last street (whether or not the fold counted)."""
         # betting round
         self.street: Street = Street.ANTES
@@ -529,7 +530,7 @@ class _Replayer:
         player = action.player
         kind = action.kind
         if kind is ActionKind.FOLD and action.street < self.last_street:
-            self.folded_early.add(player)
+            self.folded_early.setdefault(player, action.street)
         if player not in self.able:
             self._unable_to_act(action)
             return
@@ -1140,7 +1141,8 @@ def _check_cards(state: _Replayer) -> None:
     last = LAST_STREET[game]
     folded_early = state.folded_early
     players_at_last = len([p for p in state.dealt_in if p not in folded_early])
-    needed = players_at_last * size + (len(state.streets_dealt) if state.profile.burns else 0)
+    burns = len(state.streets_dealt) if state.profile.burns else 0
+    needed = cards_needed(state.dealt_in, folded_early, size, burns)
     if community is not None and last in state.streets_dealt and needed <= DECK_SIZE:
         state.flag(
             "COMMUNITY_CARD",
@@ -1157,6 +1159,15 @@ def _check_cards(state: _Replayer) -> None:
             f"{players_at_last} players reached 7th street: the deck runs short and one "
             "community card should have been dealt",
         )
+
+
+def cards_needed(
+    players: Iterable[str], folded_on: dict[str, Street], size: int, burns: int
+) -> int:
+    """Cards the deck must hold to give everyone still in a last card: every card dealt so
+    far counts, the dead cards of players who folded included (the n-th street deals the
+    n-th card, so a player who folded on 5th street took five), plus the burns."""
+    return sum(min(int(folded_on.get(p, size)), size) for p in players) + burns
 
 
 def _river_line(hand: Hand) -> int:
