@@ -351,9 +351,3 @@ class Hand:
         """Where a record of this hand was read from."""
         file = self.source.file if self.source else "<unknown>"
         return Source(file, item.line, item.line)
-
-    def seat_of(self, player: str) -> Seat | None:
-        for seat in self.seats:
-            if seat.name == player:
-                return seat
-        return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from handlog.cards import format_cards
 from handlog.model import Action, ActionKind, Dealt, Game, Hand, Note, NoteKind, SeatResult, Street
-from handlog.parse.money import format_amount
+from handlog.parse.money import CURRENCY_SIGNS, format_amount
 
 GAME_NAMES = {
     Game.STUD: "7 Card Stud Limit",
@@ -16,7 +16,6 @@ GAME_NAMES = {
     Game.RAZZ: "Razz Limit",
     Game.STUD5: "5 Card Stud Limit",
 }
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
 STREET_HEADERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4th STREET ***",
@@ -42,7 +41,7 @@ def print_hands(hands: list[Hand]) -> str:
 
 def print_hand(hand: Hand) -> str:
     """One hand as PokerStars text, without a trailing newline."""
-    symbol = SYMBOLS.get(hand.currency) if hand.currency else None
+    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
 
     def money(value: int | None) -> str:
         return format_amount(value or 0, symbol)

@@ -119,7 +119,6 @@ class Batch:
     """Rows of many hands, column by column, ready to become Arrow tables."""
 
     columns: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
-    hands: int = 0
 
     def table(self, name: str) -> dict[str, list[Any]]:
         found = self.columns.get(name)
@@ -156,7 +155,6 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     hand, result = checked.hand, checked.replay
     assert hand is not None and result is not None
     site, hand_id = hand.site.value, hand.hand_id
-    batch.hands += 1
     batch.add(
         "hands",
         site=site,

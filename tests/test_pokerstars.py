@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from handlog.errors import ParseError, Skipped
-from handlog.model import ActionKind, Dealt, Game, Hand, NoteKind, Street
+from handlog.model import ActionKind, Dealt, Game, Hand, NoteKind, Source, Street
 from handlog.parse import parse_file, pokerstars
 from handlog.serialize import hand_json
 
@@ -175,6 +175,7 @@ def test_every_line_has_its_file_line():
     for hand in (h for h in parse_file(path) if isinstance(h, Hand)):
         assert lines[hand.source.line - 1].startswith("PokerStars Game #" + hand.hand_id)
         for event in hand.events:
+            assert hand.source_of(event) == Source(str(path), event.line, event.line)
             text = lines[event.line - 1]
             assert event.player is None or event.player in text
         for seat in hand.seats:

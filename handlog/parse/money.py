@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+CURRENCY_SIGNS = {code: sign for sign, code in CURRENCY_SYMBOLS.items()}
+"""The other way round: "USD" -> "$"."""
 
 _CACHE: dict[str, int] = {}
 

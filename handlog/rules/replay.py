@@ -16,21 +16,13 @@ from math import prod
 from operator import attrgetter
 
 from handlog.cards import DECK, Card, format_cards
-from handlog.holdings import FACE_UP
+from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
-from handlog.parse.money import format_amount
+from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.violations import Violation
 
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-FIRST_STREET = {
-    Game.STUD: Street.THIRD,
-    Game.STUD8: Street.THIRD,
-    Game.RAZZ: Street.THIRD,
-    Game.STUD5: Street.SECOND,
-}
 LAST_STREET = {
     Game.STUD: Street.SEVENTH,
     Game.STUD8: Street.SEVENTH,
@@ -43,7 +35,7 @@ BIG_BET_STREETS = {
     Game.RAZZ: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
     Game.STUD5: frozenset({Street.FOURTH, Street.FIFTH}),
 }
-CARDS_PER_PLAYER = {Game.STUD: 7, Game.STUD8: 7, Game.RAZZ: 7, Game.STUD5: 5}
+CARDS_PER_PLAYER = {game: len(layout) for game, layout in FACE_UP.items()}
 DECK_SIZE = 52
 
 
@@ -167,7 +159,7 @@ class _Replayer:
         # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
         # the replay turns it round again (see RuleProfile.razz_lower_suit_first).
         self.showing_suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-        self.symbol = SYMBOLS.get(hand.currency) if hand.currency else None
+        self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
         seats = hand.seats
         order = self.order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
