@@ -172,21 +172,25 @@ def import_paths(
 
 def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
     """What to read of a file: None if unchanged (or unreadable, noted in the summary)."""
-    from handlog.parse.pokerstars import HEADER_BYTES
-
     try:
-        size = _size(path)
-        sha256 = file_hash(path)
+        return _plan_file(connection, path, summary)
     except OSError as error:
         summary.failed.append((path, f"cannot read: {error.strerror or error}"))
         return None
-    key = _key(path)
+
+
+def _plan_file(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
+    from handlog.parse.pokerstars import HEADER_BYTES
+
+    size = _size(path)
     row = connection.execute(
-        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [key]
+        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [_key(path)]
     ).fetchone()
     start_line = 1
-    if row is not None:
+    sha256 = None
+    if row is not None:  # imported before: unchanged, grown, or replaced?
         old_size, old_sha, line_reached = row
+        sha256 = file_hash(path)
         if old_sha == sha256:
             summary.unchanged += 1
             return None
@@ -194,10 +198,13 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
             start_line = int(line_reached)  # grown: from its last hand on
     ranges = hand_ranges(path, HEADER_BYTES, RANGE_BYTES, start_line)
     if not ranges:
+        sha256 = sha256 or file_hash(path)
         return FilePlan(path, size, sha256, start_line, (None,), ((size, sha256),))
     ends = [part.end for part in ranges]
+    # The last range ends at the end of the file: its prefix hash is the file's hash, so a
+    # new file is read once for its ranges and once for its hashes, not three times.
     checkpoints = tuple(zip(ends, prefix_hashes(path, ends), strict=True))
-    return FilePlan(path, size, sha256, start_line, tuple(ranges), checkpoints)
+    return FilePlan(path, size, checkpoints[-1][1], start_line, tuple(ranges), checkpoints)
 
 
 def _key(path: str) -> str:
