@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine with Python 3.11+:
 #   make demo   creates .venv, installs handlog, imports sample_logs/ into ./handlog.duckdb
-#               and lists what the replay flags
+#               (parse, replay, store) and writes the report to reports/report.html
 #   make test   creates .venv, installs handlog with its test tools and runs the tests
 PYTHON ?= python3
 VENV := .venv
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/handlog import sample_logs/
-	$(BIN)/handlog check sample_logs/
+	$(BIN)/handlog report
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

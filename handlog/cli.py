@@ -303,6 +303,74 @@ def import_(
         raise typer.Exit(1)
 
 
+def _date(text: str | None, option: str) -> object:
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{text!r} is not a date like 2024-01-31", param_hint=option
+        ) from None
+
+
+@app.command()
+def report(
+    db: DbOption = None,
+    out: Annotated[Path, typer.Option(help="Folder for the report files and charts.")] = Path(
+        "reports"
+    ),
+    player: Annotated[str | None, typer.Option(help="Only this player's figures.")] = None,
+    game: Annotated[
+        str | None, typer.Option(help="Only this game: stud, stud8, razz or stud5.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option(help="First day to include, YYYY-MM-DD (UTC).")
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="Last day to include, YYYY-MM-DD (UTC).")
+    ] = None,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="html (one file, charts inside), md, csv or json.")
+    ] = "html",
+) -> None:
+    """Write win-rates, stud statistics, sessions and flagged hands from the database.
+
+    Reads the database (never changes it) and writes the report and its charts (PNG) into
+    --out, then prints a short table. Big bets/100 uses the 5th-7th street bet; money is in
+    the table's currency (chips in tournaments); days are UTC.
+
+    Example: handlog report
+
+    Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
+    """
+    from handlog.report import FORMATS, ReportError, build
+    from handlog.report.data import Filters
+    from handlog.store import database_path
+
+    if format not in FORMATS:
+        raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
+    filters = Filters(
+        player=player,
+        game=game,
+        since=_date(since, "--since"),  # type: ignore[arg-type]
+        until=_date(until, "--until"),  # type: ignore[arg-type]
+    )
+    try:
+        result = build(database_path(db), out, filters, format)
+    except ReportError as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(1) from None
+    print(result.summary)
+    print(
+        f"report: {result.paths[0]}"
+        + (f" (+{len(result.paths) - 1} files)" if len(result.paths) > 1 else "")
+    )
+    print(f"{result.hands:,} hands in {result.seconds:.1f} s")
+
+
 @app.command()
 def bench(
     hands: Annotated[

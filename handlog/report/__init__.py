@@ -1,0 +1,334 @@
+"""`handlog report`: win-rates, stud statistics, sessions and flagged hands from the database.
+
+    build(db, out, filters, fmt) -> Report
+
+reads the database (read-only: a report never changes it), computes every table with Polars
+(`compute`), draws the charts (`charts`) and writes them in the chosen format (`render`).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from handlog.report import charts, compute, render
+from handlog.report.data import Filters, Frames, load
+from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
+
+FORMATS = ("html", "md", "csv", "json")
+FOCUS_PLAYERS = 3
+"""Players shown in the charts when no --player is given: the ones with the most hands."""
+
+
+class ReportError(Exception):
+    """Something the user can fix: no database, a player or game that is not in it."""
+
+
+@dataclass
+class Report:
+    paths: list[Path]
+    summary: str
+    hands: int
+    seconds: float
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+
+_WINRATE = [
+    ("hands", "hands", INT),
+    ("net", "net won", MONEY),
+    ("bb_per_100", "BB/100", NUM),
+    ("ci_low", "95% CI low", NUM),
+    ("ci_high", "95% CI high", NUM),
+    ("per_100", "per 100", RATE),
+    ("per_hour", "per hour", RATE),
+    ("hours", "hours", NUM),
+    ("rake", "rake paid", MONEY),
+    ("sd_bb", "SD BB/hand", NUM),
+]
+
+
+def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
+    import duckdb
+
+    from handlog.store import DatabaseBusy, connect
+
+    started = time.perf_counter()
+    if fmt not in FORMATS:
+        raise ReportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
+    if not db.exists():
+        raise ReportError(f"no database at {db}: import hand histories first (handlog import)")
+    try:
+        connection = connect(db, read_only=True)
+    except DatabaseBusy as error:
+        raise ReportError(str(error)) from None
+    except duckdb.Error as error:
+        raise ReportError(f"cannot read {db}: {error}") from None
+    try:
+        _check_filters(connection, filters)
+        frames = load(connection, filters)
+    finally:
+        connection.close()
+    out.mkdir(parents=True, exist_ok=True)
+    sections, tables, focus = _sections(frames, filters, out)
+    title = "handlog report"
+    intro = (
+        f"{frames.hands.height:,} hands ({filters.describe()}) from {db}; "
+        f"written {time.strftime('%Y-%m-%d %H:%M')}. Money in the currency of the table "
+        "(chips in tournaments); days in UTC; definitions in handlog's README."
+    )
+    if fmt == "html":
+        paths = [render.html_page(title, intro, sections, out)]
+    elif fmt == "md":
+        paths = [render.markdown(title, intro, sections, out)]
+    elif fmt == "csv":
+        paths = render.csv_files(sections, out)
+    else:
+        meta = {"database": str(db), "filters": filters.describe(), "hands": frames.hands.height}
+        paths = [render.json_file(meta, sections, out)]
+    paths += [chart for section in sections for chart in section.charts]
+    summary = _terminal(tables, frames, focus)
+    return Report(paths, summary, frames.hands.height, time.perf_counter() - started, tables)
+
+
+def _check_filters(connection, filters: Filters) -> None:  # type: ignore[no-untyped-def]
+    if filters.player:
+        found = connection.execute(
+            "SELECT 1 FROM hand_players WHERE player = ? LIMIT 1", [filters.player]
+        ).fetchone()
+        if not found:
+            similar = connection.execute(
+                "SELECT DISTINCT player FROM hand_players WHERE lower(player) LIKE ? LIMIT 5",
+                [f"%{filters.player.lower()}%"],
+            ).fetchall()
+            hint = f" (did you mean {', '.join(repr(r[0]) for r in similar)}?)" if similar else ""
+            raise ReportError(f"no player {filters.player!r} in the database{hint}")
+    if filters.game:
+        games = [r[0] for r in connection.execute("SELECT DISTINCT game FROM hands").fetchall()]
+        if filters.game not in games:
+            known = ", ".join(sorted(games)) or "none yet"
+            raise ReportError(f"no {filters.game!r} hands in the database (games: {known})")
+
+
+def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
+    combos = rows.select("unit", "small_bet", "big_bet").unique()
+    labels = [
+        f"{render.money(small, unit)}/{render.money(big, unit)}"
+        for unit, small, big in combos.iter_rows()
+    ]
+    combos = combos.with_columns(stakes=pl.Series(labels, dtype=pl.String))
+    return rows.join(combos, on=["unit", "small_bet", "big_bet"], how="left", nulls_equal=True)
+
+
+def _sections(
+    frames: Frames, filters: Filters, out: Path
+) -> tuple[list[Section], dict[str, pl.DataFrame], list[str]]:
+    rows = compute.player_hands(frames)
+    flags = compute.hand_flags(frames, rows)
+    rows = rows.join(
+        flags.select("hk", "player", pl.col("showdown").alias("went_to_showdown")),
+        on=["hk", "player"],
+        how="left",
+    )
+    rows = _stakes(rows)
+    stats = compute.stud_stats(frames, rows, flags)
+    if filters.player:
+        rows = rows.filter(pl.col("player") == filters.player)
+        stats = stats.filter(pl.col("player") == filters.player)
+    players = compute.winrates(rows, ["player"])
+    games = compute.winrates(rows, ["player", "game", "stakes"])
+    days = compute.winrates(rows, ["player", "day"]).sort("player", "day")
+    sessions = compute.sessions(rows)
+    counts = compute.flag_counts(frames)
+    illegal = compute.flagged_hands(frames, mis_split=False)
+    mis_split = compute.flagged_hands(frames, mis_split=True)
+
+    if filters.player:
+        focus = [filters.player]
+    else:
+        by_hands = players.sort("hands", descending=True)["player"].unique(maintain_order=True)
+        focus = by_hands.head(FOCUS_PLAYERS).to_list()
+    cumulative = charts.cumulative(rows, focus, out / "cumulative.png")
+    # Big bets add up across stakes and currencies: one bar per player and game.
+    in_big_bets = rows.filter(pl.col("player").is_in(focus)).with_columns(unit=pl.lit("bb"))
+    by_game = charts.by_game(
+        compute.winrates(in_big_bets, ["player", "game"]), out / "bb100_by_game.png"
+    )
+    by_code = charts.flags(counts["by_code"], out / "flags_by_code.png")
+
+    winrate_charts = [c for c in (cumulative, by_game) if c is not None]
+    who = [("player", "player", TEXT), ("unit", "unit", TEXT)]
+    sections = [
+        Section(
+            "Win-rates",
+            [
+                Table("players", "By player", players, [*who, *_WINRATE]),
+                Table(
+                    "games",
+                    "By player, game and stakes",
+                    games,
+                    [who[0], ("game", "game", TEXT), ("stakes", "stakes", TEXT), *_WINRATE],
+                ),
+                Table(
+                    "days",
+                    "By player and day (UTC)",
+                    days,
+                    [who[0], ("day", "day", TEXT), *_WINRATE],
+                ),
+                Table(
+                    "sessions",
+                    "Sessions (one table, no gap of 30 minutes or more)",
+                    sessions,
+                    [
+                        who[0],
+                        ("table_name", "table", TEXT),
+                        ("first", "start (UTC)", TIME),
+                        ("last", "last hand (UTC)", TIME),
+                        *_WINRATE,
+                    ],
+                    limit=2000,
+                ),
+            ],
+            text="BB/100: big bets (the 5th-7th street bet) won per 100 hands, after rake. "
+            "Per 100 and per hour in the table's money. Hours are table hours.",
+            charts=winrate_charts,
+        ),
+        Section("Stud statistics", _stat_tables(stats)),
+        Section(
+            "Flagged hands",
+            [
+                Table(
+                    "flags_by_code",
+                    "Flags by code",
+                    counts["by_code"],
+                    _COUNT_COLUMNS("kind", "code"),
+                ),
+                Table("flags_by_site", "Flags by site", counts["by_site"], _COUNT_COLUMNS("site")),
+                Table(
+                    "flags_by_table",
+                    "Flags by table",
+                    counts["by_table"],
+                    _COUNT_COLUMNS("site", "table_name"),
+                ),
+                Table(
+                    "flags_by_day", "Flags by day (UTC)", counts["by_day"], _COUNT_COLUMNS("day")
+                ),
+                Table("illegal", "Illegal actions", illegal, _FLAG_COLUMNS, limit=5000),
+                Table("mis_split", "Mis-split pots", mis_split, _FLAG_COLUMNS, limit=5000),
+                Table(
+                    "parse_errors",
+                    "Hands that could not be read",
+                    frames.parse_errors.select("file", "line", "hand_id", "message"),
+                    [
+                        ("file", "file", TEXT),
+                        ("line", "line", INT),
+                        ("hand_id", "hand", TEXT),
+                        ("message", "reason", TEXT),
+                    ],
+                    limit=5000,
+                ),
+            ],
+            charts=[by_code] if by_code else [],
+        ),
+    ]
+    tables = {table.key: table.frame for section in sections for table in section.tables}
+    return sections, tables, focus
+
+
+def _COUNT_COLUMNS(*keys: str) -> list[tuple[str, str, str]]:  # noqa: N802 - a column spec
+    names = {"table_name": "table"}
+    return [
+        *((key, names.get(key, key), TEXT) for key in keys),
+        ("flags", "flags", INT),
+        ("hands", "hands", INT),
+    ]
+
+
+_FLAG_COLUMNS = [
+    ("file", "file", TEXT),
+    ("line", "line", INT),
+    ("hand_id", "hand", TEXT),
+    ("code", "code", TEXT),
+    ("street", "street", TEXT),
+    ("player", "player", TEXT),
+    ("message", "message", TEXT),
+]
+
+
+def _stat_tables(stats: pl.DataFrame) -> list[Table]:
+    key = [("player", "player", TEXT), ("game", "game", TEXT), ("hands", "hands", INT)]
+    third = [
+        ("vpip", "VPIP 3rd", PCT),
+        ("complete_raise", "complete/raise 3rd", PCT),
+        ("bring_ins", "bring-ins", INT),
+        ("bring_in_completed", "bring-in completed", PCT),
+        ("steal_chances", "steal chances", INT),
+        ("steal", "steal", PCT),
+        ("steal_success", "steal success", PCT),
+        ("fold_to_steal", "fold to steal", PCT),
+        ("three_bet", "3-bet 3rd", PCT),
+    ]
+    later = [
+        ("saw_4th", "saw 4th", PCT),
+        ("saw_5th", "saw 5th", PCT),
+        ("saw_6th", "saw 6th", PCT),
+        ("saw_7th", "saw 7th", PCT),
+        ("showdowns", "showdowns", INT),
+        ("went_to_showdown", "went to SD (of saw 4th)", PCT),
+        ("won_at_showdown", "won at SD", PCT),
+        ("won_without_showdown", "won without SD (of hands)", PCT),
+    ]
+    aggression = [(f"af_{s}", f"AF {s}th", NUM) for s in range(3, 8)] + [
+        (f"afq_{s}", f"AFq {s}th", PCT) for s in range(3, 8)
+    ]
+    aggression[0] = ("af_3", "AF 3rd", NUM)
+    aggression[5] = ("afq_3", "AFq 3rd", PCT)
+    lows = [
+        ("scoop", "scoop (of SD)", PCT),
+        ("won_high", "won high (of SD)", PCT),
+        ("won_low", "won low (of SD)", PCT),
+        ("quartered", "quartered (of SD)", PCT),
+        ("no_low_qualified", "SD without a low", INT),
+        ("qualifying_low", "8-or-better low (of SD, 7 cards known)", PCT),
+    ]
+    low_games = stats.filter(pl.col("game").is_in(["stud8", "razz"]))
+    return [
+        Table("stats_third", "3rd street", stats, [*key, *third]),
+        Table("stats_streets", "Later streets and showdown", stats, [*key, *later]),
+        Table(
+            "stats_aggression",
+            "Aggression: factor (bets+raises)/calls and frequency (bets+raises)/actions",
+            stats,
+            [*key, *aggression],
+        ),
+        Table("stats_low", "Hi/lo and razz", low_games, [*key, *lows]),
+    ]
+
+
+def _terminal(tables: dict[str, pl.DataFrame], frames: Frames, focus: list[str]) -> str:
+    top = tables["players"].sort("hands", descending=True).head(10)
+    table = Table(
+        "players",
+        "",
+        top,
+        [
+            ("player", "player", TEXT),
+            ("hands", "hands", INT),
+            ("net", "net won", MONEY),
+            ("bb_per_100", "BB/100", NUM),
+            ("ci_low", "95% CI low", NUM),
+            ("ci_high", "high", NUM),
+            ("per_hour", "per hour", RATE),
+        ],
+    )
+    illegal = tables["illegal"]["hand_id"].n_unique()
+    mis_split = tables["mis_split"]["hand_id"].n_unique()
+    lines = [
+        render.terminal(table),
+        "",
+        f"{frames.hands.height:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
+        f"mis-split, {frames.parse_errors.height:,} could not be read",
+    ]
+    return "\n".join(lines)

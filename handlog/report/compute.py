@@ -1,0 +1,325 @@
+"""The report's tables, computed with Polars expressions over the frames of `data.load`.
+
+No per-hand Python: every figure is a group-by, a window (`over`) or a join. Money columns
+are integer minor units of the row's `unit`; rates are floats.
+
+Definitions (README "Reports" repeats them for users):
+
+* big bet: the hand's 5th-7th street bet. `bb` = the player's net / big bet.
+* big bets/100 = 100 x mean(bb) over the player's hands; the 95% confidence interval is
+  that ± 1.96 x 100 x sd(bb) / sqrt(hands) (sd: sample standard deviation of bb per hand).
+* $/100 = 100 x net / hands, in the unit's minor units. Rake paid: the player's share of
+  the rake of the pots they won (as the importer stores it).
+* sessions: a player's continuous play at one table (site, tournament, table name) with
+  no gap of 30 minutes or more between hands. A hand lasts until the player's next hand in
+  the session; the last hand of a session lasts the session's mean hand interval (for a
+  one-hand session, the median interval over all sessions, or 60 s if there is none).
+  Hours are table hours: two tables played at once count twice.
+* days are UTC dates.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from handlog.report.data import Frames
+
+SESSION_GAP_SECONDS = 30 * 60
+DEFAULT_HAND_SECONDS = 60.0
+Z95 = 1.959964
+
+AGGRESSIVE = ("complete", "bet", "raise")
+VOLUNTARY = ("complete", "bet", "raise", "call")
+LAST_STREET = {"stud5": 5}
+"""The street of the showdown by game; 7th street for every 7-card game."""
+
+
+def player_hands(frames: Frames) -> pl.DataFrame:
+    """One row per player per hand with the hand's columns, `bb`, `session` and `seconds`."""
+    hands = frames.hands.select(
+        "hk",
+        "site",
+        "hand_id",
+        "game",
+        "unit",
+        "small_bet",
+        "big_bet",
+        "table_key",
+        "table_name",
+        "start_utc",
+        "status",
+    )
+    rows = frames.players.join(hands, on="hk", how="inner").with_columns(
+        bb=pl.col("net") / pl.col("big_bet"),
+        day=pl.col("start_utc").dt.date(),
+    )
+    rows = rows.sort("player", "table_key", "start_utc", "hk")
+    gap = (pl.col("start_utc") - pl.col("start_utc").shift(1)).dt.total_seconds()
+    new_session = (
+        (pl.col("player") != pl.col("player").shift(1))
+        | (pl.col("table_key") != pl.col("table_key").shift(1))
+        | gap.is_null()
+        | (gap >= SESSION_GAP_SECONDS)
+    ).fill_null(True)
+    rows = rows.with_columns(session=new_session.cum_sum().cast(pl.Int64))
+    following = (
+        (pl.col("start_utc").shift(-1) - pl.col("start_utc")).dt.total_seconds().over("session")
+    )
+    rows = rows.with_columns(interval=following.cast(pl.Float64))
+    mean_interval = pl.col("interval").mean().over("session")
+    median = rows.group_by("session").agg(pl.col("interval").mean())["interval"].median()
+    fallback = float(median) if median is not None else DEFAULT_HAND_SECONDS  # type: ignore[arg-type]
+    return rows.with_columns(
+        seconds=pl.col("interval").fill_null(mean_interval).fill_null(fallback)
+    ).drop("interval")
+
+
+def winrates(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Hands, net, big bets/100 with its 95% interval, $/100, $/hour, rake, sd for each
+    group of `by` (the unit is always part of the group: amounts of different currencies or
+    chips are never added)."""
+    keys = [*by, "unit"] if "unit" not in by else by
+    table = rows.group_by(keys).agg(
+        hands=pl.len(),
+        net=pl.col("net").sum(),
+        rake=pl.col("rake_share").sum(),
+        bb_per_100=pl.col("bb").mean() * 100,
+        sd_bb=pl.col("bb").std(),
+        hours=pl.col("seconds").sum() / 3600,
+        first=pl.col("start_utc").min(),
+        last=pl.col("start_utc").max(),
+    )
+    half = Z95 * 100 * pl.col("sd_bb") / pl.col("hands").cast(pl.Float64).sqrt()
+    return table.with_columns(
+        per_100=pl.col("net") * 100 / pl.col("hands"),
+        per_hour=pl.when(pl.col("hours") > 0).then(pl.col("net") / pl.col("hours")),
+        ci_low=pl.col("bb_per_100") - half,
+        ci_high=pl.col("bb_per_100") + half,
+    ).sort([*keys[:1], "hands"], descending=[False, True])
+
+
+def sessions(rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per player session: table, start, end, hands and the win-rate figures."""
+    table = winrates(rows, ["player", "session", "site", "table_name"])
+    return table.sort("player", "first").drop("session")
+
+
+def stud_stats(frames: Frames, rows: pl.DataFrame, per_hand: pl.DataFrame) -> pl.DataFrame:
+    """Per player and game: the stud statistics (see README "Reports" for definitions), from
+    the per-hand flags of `hand_flags`."""
+    ratio = _ratio
+    stats = per_hand.group_by("player", "game").agg(
+        hands=pl.len(),
+        vpip=ratio(pl.col("vpip").sum(), pl.len()),
+        complete_raise=ratio(pl.col("aggressive_first").sum(), pl.len()),
+        bring_ins=pl.col("had_bring_in").sum(),
+        bring_in_completed=ratio(pl.col("completed_bring_in").sum(), pl.col("had_bring_in").sum()),
+        steal_chances=pl.col("steal_chance").sum(),
+        steal=ratio(pl.col("steal").sum(), pl.col("steal_chance").sum()),
+        steal_success=ratio(pl.col("steal_won").sum(), pl.col("steal").sum()),
+        fold_to_steal=ratio(pl.col("fold_to_steal").sum(), pl.col("steal_faced").sum()),
+        three_bet=ratio(pl.col("three_bet").sum(), pl.col("three_bet_chance").sum()),
+        saw_4th=ratio(pl.col("saw_4").sum(), pl.len()),
+        saw_5th=ratio(pl.col("saw_5").sum(), pl.len()),
+        saw_6th=ratio(pl.col("saw_6").sum(), pl.len()),
+        saw_7th=ratio(pl.col("saw_7").sum(), pl.len()),
+        went_to_showdown=ratio(pl.col("showdown").sum(), pl.col("saw_4").sum()),
+        won_at_showdown=ratio(pl.col("won_showdown").sum(), pl.col("showdown").sum()),
+        won_without_showdown=ratio(pl.col("won_no_showdown").sum(), pl.len()),
+        showdowns=pl.col("showdown").sum(),
+        scoop=ratio(pl.col("scoop").sum(), pl.col("showdown").sum()),
+        won_high=ratio(pl.col("won_high").sum(), pl.col("showdown").sum()),
+        won_low=ratio(pl.col("won_low").sum(), pl.col("showdown").sum()),
+        quartered=ratio(pl.col("quartered").sum(), pl.col("showdown").sum()),
+        no_low_qualified=pl.col("no_low_hand").sum(),
+        qualifying_low=ratio(pl.col("qualifying_low").sum(), pl.col("known_seven").sum()),
+    )
+    low_games = pl.col("game").is_in(["stud8", "razz"])
+    stats = stats.with_columns(
+        [
+            pl.when(pl.col("game") == "stud8").then(pl.col(name)).alias(name)
+            for name in ("scoop", "won_high", "won_low", "quartered", "no_low_qualified")
+        ]
+        + [pl.when(low_games).then(pl.col("qualifying_low")).alias("qualifying_low")]
+    )
+    return stats.join(_aggression(frames, rows), on=["player", "game"], how="left").sort(
+        "player", "game"
+    )
+
+
+def _ratio(numerator: pl.Expr, denominator: pl.Expr) -> pl.Expr:
+    """numerator / denominator as a share, null (not a division by zero) without chances."""
+    return pl.when(denominator > 0).then(numerator / denominator)
+
+
+def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
+    """One row per player per hand with boolean columns for every statistic's chance and
+    event. Built from window expressions over the actions of each hand's first street."""
+    actions = frames.actions
+    first_street = pl.col("street").min().over("hk")
+    third = actions.filter(pl.col("street") == first_street).sort("hk", "seq")
+    dealt = rows.group_by("hk").agg(dealt=pl.len())
+    third = third.join(dealt, on="hk", how="left")
+    aggressive = pl.col("kind").is_in(AGGRESSIVE)
+    voluntary = pl.col("kind").is_in(VOLUNTARY)
+    before = pl.int_range(pl.len()).over("hk")
+    third = third.with_columns(
+        index=before,
+        bets_before=(aggressive.cum_sum() - aggressive.cast(pl.UInt32)).over("hk"),
+        voluntary_before=(voluntary.cum_sum() - voluntary.cast(pl.UInt32)).over("hk"),
+        voluntary_after=(voluntary.cum_sum(reverse=True) - voluntary.cast(pl.UInt32)).over("hk"),
+        aggressive=aggressive,
+        voluntary=voluntary,
+    )
+    # A steal: completing when only the bring-in and folds came before, with at most two
+    # players other than the bring-in left to act after the completer.
+    steal_chance = (
+        (pl.col("index") > 0)
+        & (pl.col("voluntary_before") == 0)
+        & ((pl.col("dealt") - pl.col("index") - 1) <= 2)
+    )
+    third = third.with_columns(steal_chance=steal_chance)
+    third = third.with_columns(steal=pl.col("steal_chance") & pl.col("aggressive"))
+    steals = pl.col("steal").cast(pl.UInt32)
+    after_steal = (steals.cum_sum() - steals).over("hk") > 0
+    answered = (
+        (pl.col("voluntary") & after_steal).cast(pl.UInt32).cum_sum()
+        - (pl.col("voluntary") & after_steal).cast(pl.UInt32)
+    ).over("hk")
+    third = third.with_columns(
+        steal_faced=after_steal & (answered == 0),
+        steal_won=pl.col("steal") & (pl.col("voluntary_after") == 0),
+        three_bet_chance=pl.col("bets_before") == 1,
+    )
+    third_flags = third.group_by("hk", "player").agg(
+        vpip=pl.col("voluntary").any(),
+        aggressive_first=pl.col("aggressive").any(),
+        had_bring_in=(pl.col("index") == 0).any(),
+        completed_bring_in=((pl.col("index") == 0) & pl.col("aggressive")).any(),
+        steal_chance=pl.col("steal_chance").any(),
+        steal=pl.col("steal").any(),
+        steal_won=pl.col("steal_won").any(),
+        steal_faced=pl.col("steal_faced").any(),
+        fold_to_steal=(pl.col("steal_faced") & (pl.col("kind") == "fold")).any(),
+        three_bet_chance=pl.col("three_bet_chance").any(),
+        three_bet=(pl.col("three_bet_chance") & (pl.col("kind") == "raise")).any(),
+    )
+    folds = (
+        actions.filter(pl.col("kind") == "fold")
+        .group_by("hk", "player")
+        .agg(fold_street=pl.col("street").min())
+    )
+    last_action = actions.group_by("hk").agg(last_action_street=pl.col("street").max())
+    hand = rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
+    hand = hand.join(folds, on=["hk", "player"], how="left").join(last_action, on="hk", how="left")
+    live = pl.col("fold_street").is_null()
+    hand = hand.with_columns(live_at_end=live.sum().over("hk"))
+    showdown_hand = pl.col("live_at_end") >= 2
+    final_street = pl.col("game").replace_strict(LAST_STREET, default=7, return_dtype=pl.Int8)
+    reached = pl.when(showdown_hand).then(final_street).otherwise(pl.col("last_action_street"))
+    won = pl.col("collected").fill_null(0) > 0
+    low_winners = pl.col("won_low").fill_null(False).sum().over("hk")
+    hand = hand.with_columns(
+        [
+            ((reached >= street) & (live | (pl.col("fold_street") >= street))).alias(
+                f"saw_{street}"
+            )
+            for street in (4, 5, 6, 7)
+        ]
+        + [
+            (showdown_hand & live).alias("showdown"),
+            (showdown_hand & live & won).alias("won_showdown"),
+            (~showdown_hand & live & won).alias("won_no_showdown"),
+            pl.col("won_low").fill_null(False).alias("won_low"),
+            pl.col("won_high").fill_null(False).alias("won_high"),
+            (low_winners >= 2).alias("_low_shared"),
+            (
+                (pl.col("won_high").fill_null(False).sum().over("hk") >= 1)
+                & (low_winners == 0)
+                & showdown_hand
+            ).alias("_no_low"),
+            (won.sum().over("hk") == 1).alias("_single_winner"),
+        ]
+    )
+    ranks = _low_ranks(pl.col("cards"))
+    hand = hand.with_columns(
+        scoop=pl.col("showdown") & won & pl.col("_single_winner"),
+        quartered=pl.col("showdown") & pl.col("won_low") & pl.col("_low_shared"),
+        no_low_hand=pl.col("showdown") & pl.col("_no_low"),
+        known_seven=pl.col("showdown") & ~pl.col("cards").fill_null("??").str.contains(r"\?"),
+        qualifying_low=pl.col("showdown")
+        & ~pl.col("cards").fill_null("??").str.contains(r"\?")
+        & (ranks >= 5),
+    )
+    flags = hand.join(third_flags, on=["hk", "player"], how="left")
+    booleans = [name for name, dtype in flags.schema.items() if dtype == pl.Boolean]
+    return flags.with_columns(pl.col(booleans).fill_null(False))
+
+
+def _low_ranks(cards: pl.Expr) -> pl.Expr:
+    """How many distinct ranks from ace to eight the cards hold ("As 2d 2c 7h ..." -> 3):
+    five or more is a qualifying 8-or-better low (and a razz hand of eight or better)."""
+    return (
+        cards.fill_null("")
+        .str.extract_all(r"[A2-8](?:[cdhs])")
+        .list.eval(pl.element().str.slice(0, 1))
+        .list.n_unique()
+    )
+
+
+def _aggression(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
+    """Aggression factor ((bets + raises) / calls) and frequency ((bets + raises) / all
+    actions but the bring-in) per street, as columns af_3 .. af_7 and afq_3 .. afq_7."""
+    games = rows.select("hk", "game").unique()
+    counted = (
+        frames.actions.filter(pl.col("kind") != "bring_in")
+        .join(games, on="hk", how="inner")
+        .group_by("player", "game", "street")
+        .agg(
+            aggressive=pl.col("kind").is_in(AGGRESSIVE).sum(),
+            calls=(pl.col("kind") == "call").sum(),
+            actions=pl.len(),
+        )
+        .with_columns(
+            af=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("calls")),
+            afq=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("actions")),
+        )
+    )
+    wide = counted.pivot(
+        on="street", index=["player", "game"], values=["af", "afq"], aggregate_function="first"
+    )
+    wanted = [f"{kind}_{street}" for kind in ("af", "afq") for street in range(3, 8)]
+    renames = {}
+    for column in wide.columns:
+        if column.startswith(("af_", "afq_")):
+            kind, _, street = column.partition("_")
+            renames[column] = f"{kind}_{street.rsplit('_', 1)[-1]}"
+    wide = wide.rename(renames)
+    missing = [pl.lit(None, pl.Float64).alias(name) for name in wanted if name not in wide.columns]
+    return wide.with_columns(missing).select("player", "game", *wanted)
+
+
+def flag_counts(frames: Frames) -> dict[str, pl.DataFrame]:
+    """Violations counted by code (illegal and mis-split apart) and by site, table, day."""
+    violations = frames.violations.with_columns(
+        kind=pl.when(pl.col("mis_split")).then(pl.lit("mis-split")).otherwise(pl.lit("illegal")),
+        day=pl.col("start_utc").dt.date(),
+    )
+    hands = pl.col("hk").n_unique().alias("hands")
+    return {
+        "by_code": violations.group_by("kind", "code")
+        .agg(pl.len().alias("flags"), hands)
+        .sort("kind", "flags", descending=[False, True]),
+        "by_site": violations.group_by("site").agg(pl.len().alias("flags"), hands).sort("site"),
+        "by_table": violations.group_by("site", "table_name")
+        .agg(pl.len().alias("flags"), hands)
+        .sort("flags", descending=True),
+        "by_day": violations.group_by("day").agg(pl.len().alias("flags"), hands).sort("day"),
+    }
+
+
+def flagged_hands(frames: Frames, mis_split: bool) -> pl.DataFrame:
+    """Every flag of one kind with file, line, hand, code and message, in play order."""
+    return frames.violations.filter(pl.col("mis_split") == mis_split).select(
+        "file", "line", "site", "hand_id", "code", "street", "player", "message"
+    )

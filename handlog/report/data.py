@@ -1,0 +1,143 @@
+"""Read what a report needs from the database into Polars frames, filters applied in SQL.
+
+Every selected hand gets a small integer key `hk` (its rank in time order), so the frames
+join on one integer column instead of (site, hand id) strings, and the cumulative charts
+can use `hk` order as play order. Money stays in integer minor units (cents, or chips in
+tournaments); `unit` says which ("USD", "EUR", ... or "chips").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from handlog.model import Street
+
+if TYPE_CHECKING:
+    import duckdb
+    import polars as pl
+
+BETTING_KINDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold")
+"""The actions the statistics look at (antes, shows and collects are in other columns)."""
+
+_STREET_NUMBER = " ".join(
+    f"WHEN '{street.name.lower()}' THEN {street.value}"
+    for street in Street
+    if Street.SECOND <= street <= Street.SEVENTH
+)
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What the user asked to see: one player's hands, one game, a date range (inclusive,
+    in UTC)."""
+
+    player: str | None = None
+    game: str | None = None
+    since: dt.date | None = None
+    until: dt.date | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.player:
+            parts.append(f"player {self.player}")
+        if self.game:
+            parts.append(f"game {self.game}")
+        if self.since:
+            parts.append(f"from {self.since.isoformat()}")
+        if self.until:
+            parts.append(f"until {self.until.isoformat()}")
+        return ", ".join(parts) or "all hands"
+
+
+@dataclass
+class Frames:
+    """One report's data.
+
+    hands: one row per selected hand (hk, site, hand_id, game, unit, stakes, table, time, pot,
+        rake, status, file, line).
+    players: one row per player dealt in per selected hand, with the hand's columns.
+    actions: betting actions of the selected hands (hk, seq, street number, player, kind).
+    violations, parse_errors: as stored (parse errors have no hand to filter by game or
+        player, so only the date filter does not apply to them either; all are listed).
+    """
+
+    hands: pl.DataFrame
+    players: pl.DataFrame
+    actions: pl.DataFrame
+    violations: pl.DataFrame
+    parse_errors: pl.DataFrame
+
+
+def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
+    where, parameters = _where(filters)
+    connection.execute(
+        f"""
+        CREATE OR REPLACE TEMP TABLE selected AS
+        SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
+            site, hand_id, game, mixed_game,
+            CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
+                END AS unit,
+            small_bet, big_bet, tournament_id,
+            concat_ws(' ', site, tournament_id, table_name) AS table_key, table_name,
+            (start_time AT TIME ZONE 'UTC') AS start_utc,
+            total_pot, rake, status, illegal, mis_split, file, line
+        FROM hands {where}
+        """,
+        parameters,
+    )
+    hands = connection.sql("SELECT * FROM selected ORDER BY hk").pl()
+    players = connection.sql(
+        """
+        SELECT s.hk, p.player, p.seat, p.put_in, p.collected, p.net, p.rake_share, p.cards,
+            p.showdown AS showed, p.won_high, p.won_low
+        FROM hand_players p JOIN selected s USING (site, hand_id)
+        -- "sitting out" tournament players are still dealt in when they post the ante
+        WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
+        ORDER BY s.hk, p.seat
+        """
+    ).pl()
+    kinds = ", ".join(f"'{kind}'" for kind in BETTING_KINDS)
+    actions = connection.sql(
+        f"""
+        SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
+            a.player, a.kind
+        FROM actions a JOIN selected s USING (site, hand_id)
+        WHERE a.kind IN ({kinds})
+        ORDER BY s.hk, a.seq
+        """
+    ).pl()
+    violations = connection.sql(
+        """
+        SELECT s.hk, s.site, s.hand_id, s.game, s.table_key, s.table_name, s.start_utc,
+            s.file, v.line, v.code, v.street, v.player, v.message, v.mis_split
+        FROM violations v JOIN selected s USING (site, hand_id)
+        ORDER BY s.hk, v.seq
+        """
+    ).pl()
+    parse_errors = connection.sql(
+        "SELECT file, line, hand_id, message, text FROM parse_errors ORDER BY file, line"
+    ).pl()
+    return Frames(hands, players, actions, violations, parse_errors)
+
+
+def _where(filters: Filters) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    parameters: list[Any] = []
+    if filters.game:
+        clauses.append("game = ?")
+        parameters.append(filters.game)
+    if filters.since:
+        clauses.append("start_time >= ?::DATE::TIMESTAMP AT TIME ZONE 'UTC'")
+        parameters.append(filters.since)
+    if filters.until:
+        clauses.append("start_time < (?::DATE + 1)::TIMESTAMP AT TIME ZONE 'UTC'")
+        parameters.append(filters.until)
+    if filters.player:
+        clauses.append(
+            "EXISTS (SELECT 1 FROM hand_players p WHERE p.site = hands.site"
+            " AND p.hand_id = hands.hand_id AND p.player = ?)"
+        )
+        parameters.append(filters.player)
+    return ("WHERE " + " AND ".join(clauses)) if clauses else "", parameters

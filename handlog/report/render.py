@@ -1,0 +1,223 @@
+"""Write a report's tables as Markdown, self-contained HTML, CSV files or JSON.
+
+A `Table` is a Polars frame plus how to show each column. CSV and JSON keep the raw values
+(money in integer minor units, shares as fractions) so that other tools can read them
+exactly; Markdown, HTML and the terminal show them for people ("$1.25", "42.0%"). Every
+value that comes from a hand history (player and table names, messages, file names) is
+escaped in HTML: names are chosen by players and must be treated as hostile.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import html
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from handlog.parse.money import CURRENCY_SIGNS
+
+MONEY, RATE, PCT, NUM, INT, TEXT, TIME = "money", "rate", "pct", "num", "int", "text", "time"
+
+
+@dataclass
+class Table:
+    key: str
+    title: str
+    frame: pl.DataFrame
+    columns: Sequence[tuple[str, str, str]]
+    """(column, header, kind) for the people-facing formats."""
+    note: str = ""
+    limit: int | None = None
+    """Show at most this many rows in Markdown/HTML (CSV and JSON always have all)."""
+
+
+@dataclass
+class Section:
+    title: str
+    tables: list[Table]
+    text: str = ""
+    charts: list[Path] = field(default_factory=list)
+
+
+def money(value: float | int | None, unit: str | None) -> str:
+    """An amount in minor units for people: "$1.25", "-€0.04", "1,500" (chips)."""
+    if value is None:
+        return ""
+    if unit is None or unit == "chips":
+        return f"{round(value):,}"
+    sign = CURRENCY_SIGNS.get(unit)
+    minus = "-" if value < 0 else ""
+    amount = f"{abs(value) / 100:,.2f}"
+    return f"{minus}{sign}{amount}" if sign else f"{minus}{amount} {unit}"
+
+
+def cell(value: Any, kind: str, unit: str | None) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    if kind in (MONEY, RATE):
+        return money(value, unit)
+    if kind == PCT:
+        return f"{100 * value:.1f}%"
+    if kind == NUM:
+        return f"{value:,.2f}"
+    if kind == INT:
+        return f"{value:,}"
+    if kind == TIME and isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return str(value)
+
+
+def rows_for_people(table: Table) -> tuple[list[str], list[list[str]]]:
+    frame = table.frame if table.limit is None else table.frame.head(table.limit)
+    headers = [header for _, header, _ in table.columns]
+    units = frame["unit"].to_list() if "unit" in frame.columns else [None] * frame.height
+    columns = [frame[name].to_list() for name, _, _ in table.columns]
+    kinds = [kind for _, _, kind in table.columns]
+    body = [
+        [cell(column[i], kind, units[i]) for column, kind in zip(columns, kinds, strict=True)]
+        for i in range(frame.height)
+    ]
+    return headers, body
+
+
+def _more(table: Table) -> str:
+    if table.limit is not None and table.frame.height > table.limit:
+        return (
+            f"{table.frame.height - table.limit:,} more rows not shown here; "
+            f"the CSV and JSON reports have them all."
+        )
+    return ""
+
+
+def markdown(title: str, intro: str, sections: list[Section], out: Path) -> Path:
+    def escape(text: str) -> str:
+        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+    lines = [f"# {title}", "", intro, ""]
+    for section in sections:
+        lines += [f"## {section.title}", ""]
+        if section.text:
+            lines += [section.text, ""]
+        for chart in section.charts:
+            lines += [f"![{chart.stem}]({chart.name})", ""]
+        for table in section.tables:
+            lines += [f"### {table.title}", ""]
+            if table.note:
+                lines += [table.note, ""]
+            headers, body = rows_for_people(table)
+            if not body:
+                lines += ["(none)", ""]
+                continue
+            lines.append("| " + " | ".join(escape(h) for h in headers) + " |")
+            lines.append("|" + "|".join("---" for _ in headers) + "|")
+            lines += ["| " + " | ".join(escape(c) for c in row) + " |" for row in body]
+            more = _more(table)
+            lines += ["", more] if more else []
+            lines.append("")
+    path = out / "report.md"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1400px; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th { background: #f0f0f0; }
+td.text { text-align: left; }
+img { max-width: 100%; display: block; margin: 1em 0; }
+p.note { color: #555; font-size: 0.9em; }
+"""
+
+
+def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Path:
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{e(title)}</h1>",
+        f"<p>{e(intro)}</p>",
+    ]
+    for section in sections:
+        parts.append(f"<h2>{e(section.title)}</h2>")
+        if section.text:
+            parts.append(f'<p class="note">{e(section.text)}</p>')
+        for chart in section.charts:
+            data = base64.b64encode(chart.read_bytes()).decode("ascii")
+            parts.append(f'<img alt="{e(chart.stem)}" src="data:image/png;base64,{data}">')
+        for table in section.tables:
+            parts.append(f"<h3>{e(table.title)}</h3>")
+            if table.note:
+                parts.append(f'<p class="note">{e(table.note)}</p>')
+            headers, body = rows_for_people(table)
+            if not body:
+                parts.append("<p>(none)</p>")
+                continue
+            kinds = [kind for _, _, kind in table.columns]
+            parts.append("<table><thead><tr>")
+            parts += [f"<th>{e(h)}</th>" for h in headers]
+            parts.append("</tr></thead><tbody>")
+            for row in body:
+                cells = "".join(
+                    f'<td class="text">{e(c)}</td>' if kind == TEXT else f"<td>{e(c)}</td>"
+                    for c, kind in zip(row, kinds, strict=True)
+                )
+                parts.append(f"<tr>{cells}</tr>")
+            parts.append("</tbody></table>")
+            more = _more(table)
+            if more:
+                parts.append(f'<p class="note">{e(more)}</p>')
+    parts.append("</body></html>")
+    path = out / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path
+
+
+def csv_files(sections: list[Section], out: Path) -> list[Path]:
+    paths = []
+    for section in sections:
+        for table in section.tables:
+            path = out / f"{table.key}.csv"
+            table.frame.write_csv(path)
+            paths.append(path)
+    return paths
+
+
+def json_file(meta: dict[str, Any], sections: list[Section], out: Path) -> Path:
+    tables = {table.key: table.frame.to_dicts() for section in sections for table in section.tables}
+    path = out / "report.json"
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({**meta, "tables": tables}, handle, default=_json_default, indent=1)
+    return path
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def terminal(table: Table, width: int = 100) -> str:
+    """A plain fixed-width table for the terminal."""
+    headers, body = rows_for_people(table)
+    if not body:
+        return "(none)"
+    widths = [max(len(h), *(len(row[i]) for row in body)) for i, h in enumerate(headers)]
+    kinds = [kind for _, _, kind in table.columns]
+
+    def line(values: list[str]) -> str:
+        align: Callable[[str, int], str] = str.ljust
+        cells = []
+        for value, size, kind in zip(values, widths, kinds, strict=True):
+            align = str.ljust if kind == TEXT else str.rjust
+            cells.append(align(value, size))
+        return "  ".join(cells)[:width].rstrip()
+
+    return "\n".join([line(headers), *(line(row) for row in body)])
