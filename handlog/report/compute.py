@@ -53,17 +53,24 @@ def player_hands(frames: Frames) -> pl.DataFrame:
         bb=pl.col("net") / pl.col("big_bet"),
         day=pl.col("start_utc").dt.date(),
     )
-    rows = rows.sort("player", "table_key", "start_utc", "hk")
+    # Sessions need each player's hands at each table together and in time order; the order
+    # of players and tables does not matter, so sort by small integer codes (categorical
+    # codes) instead of comparing strings: 2-3x faster on a million rows.
+    rows = rows.with_columns(
+        _player=pl.col("player").cast(pl.Categorical).to_physical(),
+        _table=pl.col("table_key").cast(pl.Categorical).to_physical(),
+    ).sort("_player", "_table", "start_utc", "hk")
     gap = (pl.col("start_utc") - pl.col("start_utc").shift(1)).dt.total_seconds()
     new_session = (
-        (pl.col("player") != pl.col("player").shift(1))
-        | (pl.col("table_key") != pl.col("table_key").shift(1))
+        (pl.col("_player") != pl.col("_player").shift(1))
+        | (pl.col("_table") != pl.col("_table").shift(1))
         | gap.is_null()
         | (gap >= SESSION_GAP_SECONDS)
     ).fill_null(True)
-    rows = rows.with_columns(session=new_session.cum_sum().cast(pl.Int64))
-    following = (
-        (pl.col("start_utc").shift(-1) - pl.col("start_utc")).dt.total_seconds().over("session")
+    rows = rows.with_columns(session=new_session.cum_sum().cast(pl.Int64)).drop("_player", "_table")
+    same_session = pl.col("session") == pl.col("session").shift(-1)
+    following = pl.when(same_session).then(
+        (pl.col("start_utc").shift(-1) - pl.col("start_utc")).dt.total_seconds()
     )
     rows = rows.with_columns(interval=following.cast(pl.Float64))
     mean_interval = pl.col("interval").mean().over("session")
@@ -156,20 +163,27 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     """One row per player per hand with boolean columns for every statistic's chance and
     event. Built from window expressions over the actions of each hand's first street."""
     actions = frames.actions
-    first_street = pl.col("street").min().over("hk")
-    third = actions.filter(pl.col("street") == first_street).sort("hk", "seq")
+    # Actions arrive sorted by hand and sequence; the first betting street of each hand is
+    # its minimum street (3rd, or 2nd in 5-card stud).
+    first_street = actions.group_by("hk").agg(first=pl.col("street").min())
+    third = (
+        actions.join(first_street, on="hk", how="left", maintain_order="left")
+        .filter(pl.col("street") == pl.col("first"))
+        .drop("first")
+    )
     dealt = rows.group_by("hk").agg(dealt=pl.len())
-    third = third.join(dealt, on="hk", how="left")
-    aggressive = pl.col("kind").is_in(AGGRESSIVE)
-    voluntary = pl.col("kind").is_in(VOLUNTARY)
-    before = pl.int_range(pl.len()).over("hk")
+    third = third.join(dealt, on="hk", how="left", maintain_order="left")
     third = third.with_columns(
-        index=before,
-        bets_before=(aggressive.cum_sum() - aggressive.cast(pl.UInt32)).over("hk"),
-        voluntary_before=(voluntary.cum_sum() - voluntary.cast(pl.UInt32)).over("hk"),
-        voluntary_after=(voluntary.cum_sum(reverse=True) - voluntary.cast(pl.UInt32)).over("hk"),
-        aggressive=aggressive,
-        voluntary=voluntary,
+        aggressive=pl.col("kind").is_in(AGGRESSIVE),
+        voluntary=pl.col("kind").is_in(VOLUNTARY),
+        _first=(pl.col("hk") != pl.col("hk").shift(1)).fill_null(True),
+        _last=(pl.col("hk") != pl.col("hk").shift(-1)).fill_null(True),
+    )
+    third = third.with_columns(
+        index=_before(pl.col("hk").is_not_null()),
+        bets_before=_before(pl.col("aggressive")),
+        voluntary_before=_before(pl.col("voluntary")),
+        voluntary_after=_after(pl.col("voluntary")),
     )
     # A steal: completing when only the bring-in and folds came before, with at most two
     # players other than the bring-in left to act after the completer.
@@ -180,14 +194,12 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     )
     third = third.with_columns(steal_chance=steal_chance)
     third = third.with_columns(steal=pl.col("steal_chance") & pl.col("aggressive"))
-    steals = pl.col("steal").cast(pl.UInt32)
-    after_steal = (steals.cum_sum() - steals).over("hk") > 0
-    answered = (
-        (pl.col("voluntary") & after_steal).cast(pl.UInt32).cum_sum()
-        - (pl.col("voluntary") & after_steal).cast(pl.UInt32)
-    ).over("hk")
+    third = third.with_columns(after_steal=_before(pl.col("steal")) > 0)
     third = third.with_columns(
-        steal_faced=after_steal & (answered == 0),
+        answered=_before(pl.col("voluntary") & pl.col("after_steal")),
+    )
+    third = third.with_columns(
+        steal_faced=pl.col("after_steal") & (pl.col("answered") == 0),
         steal_won=pl.col("steal") & (pl.col("voluntary_after") == 0),
         three_bet_chance=pl.col("bets_before") == 1,
     )
@@ -254,6 +266,22 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     flags = hand.join(third_flags, on=["hk", "player"], how="left")
     booleans = [name for name, dtype in flags.schema.items() if dtype == pl.Boolean]
     return flags.with_columns(pl.col(booleans).fill_null(False))
+
+
+def _before(flag: pl.Expr) -> pl.Expr:
+    """How many rows of the same hand before this one have `flag` (rows sorted by hand, with
+    `_first` marking each hand's first row). A running total minus its value at the hand's
+    start: linear, where `.over("hk")` would hash every row into its group."""
+    counts = flag.cast(pl.UInt32)
+    before = counts.cum_sum() - counts
+    return before - pl.when(pl.col("_first")).then(before).forward_fill()
+
+
+def _after(flag: pl.Expr) -> pl.Expr:
+    """How many rows of the same hand after this one have `flag` (see `_before`)."""
+    counts = flag.cast(pl.UInt32)
+    after = counts.cum_sum(reverse=True) - counts
+    return after - pl.when(pl.col("_last")).then(after).backward_fill()
 
 
 def _low_ranks(cards: pl.Expr) -> pl.Expr:
