@@ -83,6 +83,18 @@ def import_figures(file: Path, data: Path) -> dict[str, Any]:
     return figures
 
 
+def report_figures(data: Path) -> dict[str, Any]:
+    """`handlog report` (HTML with charts) over the database the import figures filled."""
+    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
+    start = time.perf_counter()
+    subprocess.run(
+        [executable, "report", "--db", str(data / "bench.duckdb"), "--out", str(data / "report")],
+        capture_output=True,
+        check=True,
+    )
+    return {"report.seconds": round(time.perf_counter() - start, 2)}
+
+
 def run_benchmarks(
     hands: int = 20_000,
     runs: int = 3,
@@ -116,4 +128,5 @@ def run_benchmarks(
         figures["cli.help_seconds"] = round(startup, 3)
         if include_import:
             figures.update(import_figures(file, data))
+            figures.update(report_figures(data))
     return figures

@@ -384,12 +384,13 @@ def bench(
         bool, typer.Option("--import/--no-import", help="Also time an end-to-end import.")
     ] = True,
 ) -> None:
-    """Measure parse speed (hands/s on one core), `handlog --help` start-up, and an
-    end-to-end import (hands/s, re-import, database size, peak memory).
+    """Measure parse speed (hands/s on one core), `handlog --help` start-up, an end-to-end
+    import (hands/s, re-import, database size, peak memory) and the report's time.
 
     Replicates the PokerStars hands in sample_logs/ with fresh hand numbers into
     bench_data/, parses them several times and prints the median, then imports them into
-    bench_data/bench.duckdb twice (the second import finds nothing new).
+    bench_data/bench.duckdb twice (the second import finds nothing new), and writes the
+    report of that database into bench_data/report/.
 
     Example: handlog bench --hands 50000
     """
