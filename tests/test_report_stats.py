@@ -222,6 +222,17 @@ def test_hi_lo_statistics():
             },
             "actions": showdown,
         },
+        # Hand 4: Y and Z fold to X's completion; X wins the pot uncontested (stored as
+        # won_high, as the importer does) but that is not a showdown and counts nowhere here.
+        {
+            "game": "stud8",
+            "players": {
+                "X": (3, 6, {"won_high": True, "won_low": False}),
+                "Y": (-2, 0, {"won_high": False, "won_low": False}),
+                "Z": (-1, 0, {"won_high": False, "won_low": False}),
+            },
+            "actions": "3 Y bring_in,3 X complete,3 Z fold,3 Y fold",
+        },
     ]
     stats = _stats(_frames(*hands))
     x, y, z = (stats[(p, "stud8")] for p in "XYZ")
