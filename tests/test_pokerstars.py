@@ -10,7 +10,7 @@ import pytest
 
 from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Dealt, Game, Hand, NoteKind, Source, Street
-from handlog.parse import parse_file, pokerstars
+from handlog.parse import parse_file, parse_text, pokerstars
 from handlog.serialize import hand_json
 
 from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
@@ -187,3 +187,20 @@ def test_is_header():
         "PokerStars Hand #1:  Razz Limit ($1/$2 USD) - 2017/01/21 16:58:03 ET"
     )
     assert not pokerstars.is_header("PokerStars said, hello")
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [
+        "willy32948 has timed out",
+        "willy32948 has timed out while disconnected",
+        "willy32948 has timed out while being disconnected",
+        "willy32948 has 15 seconds left to act",
+    ],
+)
+def test_time_out_lines_are_table_noise(noise):
+    hand = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
+    lines = hand.split("\n\n\n")[0].splitlines()
+    at = lines.index("willy32948: calls $0.02")
+    [parsed] = parse_text("\n".join([*lines[:at], noise, *lines[at:]]) + "\n", "noise.txt")
+    assert not isinstance(parsed, ParseError), parsed
