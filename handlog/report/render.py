@@ -180,12 +180,20 @@ def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Pat
     return path
 
 
+def raw(table: Table) -> pl.DataFrame:
+    """The table's own columns (and its unit), unformatted, for CSV and JSON."""
+    names = [name for name, _, _ in table.columns]
+    if "unit" in table.frame.columns and "unit" not in names:
+        names.insert(1, "unit")
+    return table.frame.select(names)
+
+
 def csv_files(sections: list[Section], out: Path) -> list[Path]:
     paths = []
     for section in sections:
         for table in section.tables:
             path = out / f"{table.key}.csv"
-            table.frame.write_csv(path)
+            raw(table).write_csv(path)
             paths.append(path)
     return paths
 
