@@ -35,37 +35,52 @@ def player_cards(hand: Hand) -> dict[str, PlayerCards]:
     """Known cards for every seated player, by deal position. A card seen twice in the same
     position keeps its first sighting (the replay reports any disagreement)."""
     layout = FACE_UP[hand.game]
+    return {name: PlayerCards(name, tuple(row), layout) for name, row in card_slots(hand).items()}
+
+
+def card_slots(hand: Hand) -> dict[str, list[Card | None]]:
+    """`player_cards` as plain lists (None for a card never seen), for the import's hot
+    path: every hand of an import goes through here, so the loops are written out."""
+    layout = FACE_UP[hand.game]
     size = len(layout)
     slots: dict[str, list[Card | None]] = {seat.name: [None] * size for seat in hand.seats}
     first = FIRST_STREET[hand.game]
     door = layout.index(True)
 
-    def put(player: str, position: int, card: Card) -> None:
-        row = slots.get(player)
-        if row is not None and 0 <= position < size and row[position] is None:
-            row[position] = card
+    def put_from_start(row: list[Card | None], cards: tuple[Card, ...]) -> None:
+        for position, card in enumerate(cards[:size]):
+            if row[position] is None:
+                row[position] = card
 
     for event in hand.events:
         if type(event) is Dealt:
+            row = slots.get(event.player)
+            if row is None:
+                continue
+            new = event.new
             if event.street == first:
-                if len(event.new) == 1:
-                    put(event.player, door, event.new[0])
+                if len(new) == 1:
+                    if row[door] is None:
+                        row[door] = new[0]
                 else:
-                    for position, card in enumerate(event.new):
-                        put(event.player, position, card)
+                    put_from_start(row, new)
             else:
                 position = street_slot(event.street)
-                own = event.previous + event.new
+                own = event.previous + new
                 # The hero's lines repeat every card; opponents' only the face-up ones.
                 if len(own) == position + 1:
-                    for index, card in enumerate(own):
-                        put(event.player, index, card)
+                    put_from_start(row, own)
                 else:
-                    put(event.player, position, event.new[-1])
+                    card = new[-1]
+                    if 0 <= position < size and row[position] is None:
+                        row[position] = card
         elif type(event) is Action and event.kind in _SHOWING and event.cards:
-            for position, card in enumerate(event.cards):
-                put(event.player, position, card)
+            row = slots.get(event.player)
+            if row is not None:
+                put_from_start(row, event.cards)
     for result in hand.results:
-        for position, card in enumerate(result.showed or result.mucked):
-            put(result.player, position, card)
-    return {name: PlayerCards(name, tuple(row), layout) for name, row in slots.items()}
+        cards = result.showed or result.mucked
+        row = slots.get(result.player)
+        if cards and row is not None:
+            put_from_start(row, cards)
+    return slots

@@ -32,6 +32,10 @@ parsed and replayed by a worker: both cores work on one big file, and memory hol
 few ranges' rows at a time."""
 
 
+DUCKDB_MEMORY_LIMIT = os.environ.get("HANDLOG_DUCKDB_MEMORY", "128MB")
+"""The most memory DuckDB may take in the importing process (its buffer pool)."""
+
+
 @dataclass(frozen=True)
 class FilePlan:
     """What to read of one file."""
@@ -154,6 +158,9 @@ def import_paths(
     started = time.perf_counter()
     summary = ImportSummary()
     connection = store.connect(db_path)
+    # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it caches
+    # the blocks it writes; an import needs only a batch's rows at a time.
+    connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
     try:
         plans = []
         for path in files:

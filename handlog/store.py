@@ -9,19 +9,55 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from handlog.cards import DECK
+from handlog.holdings import card_slots
+from handlog.model import Action, ActionKind, Street
 
 if TYPE_CHECKING:
     import duckdb
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_DB = "handlog.duckdb"
 
-SCHEMA = """
+# The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
+# them for the hands the batch adds), so they need no key of their own: a primary key here
+# would double the load's cost and quadruple the file for nothing (version 1 had them).
+DETAIL_TABLES = {
+    "hand_players": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seat INTEGER, player VARCHAR NOT NULL,
+    stack BIGINT, sitting_out BOOLEAN, put_in BIGINT, collected BIGINT, net BIGINT,
+    rake_share BIGINT, cards VARCHAR, showdown BOOLEAN,
+    -- won_high: by the rules and the cards (the replay's award computation, which the
+    -- collects match unless the hand is flagged mis-split), the player wins a share of the
+    -- high half of a pot or of a whole pot: in stud and razz every pot winner (razz's
+    -- "high" is the pot winner), in stud8 the best high hand of each pot (the whole pot when
+    -- no low qualifies); a pot taken uncontested counts too. won_low: a share of a stud8 low
+    -- half; FALSE in stud and razz. Both TRUE or FALSE for every player (FALSE for players
+    -- who won nothing); NULL only in hands imported before schema version 2.
+    won_high BOOLEAN, won_low BOOLEAN""",
+    "actions": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, street VARCHAR,
+    player VARCHAR, kind VARCHAR, amount BIGINT, to_amount BIGINT, all_in BOOLEAN, line INTEGER""",
+    "pots": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, pot INTEGER NOT NULL, amount BIGINT,
+    eligible VARCHAR[]""",
+    "awards": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, player VARCHAR NOT NULL,
+    expected BIGINT, collected BIGINT""",
+    "violations": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
+    street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
+    actual VARCHAR, mis_split BOOLEAN""",
+}
+
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS hands (
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, game VARCHAR NOT NULL,
@@ -32,30 +68,12 @@ CREATE TABLE IF NOT EXISTS hands (
     illegal BOOLEAN, mis_split BOOLEAN, file VARCHAR, line INTEGER, end_line INTEGER,
     PRIMARY KEY (site, hand_id)
 );
-CREATE TABLE IF NOT EXISTS hand_players (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seat INTEGER, player VARCHAR NOT NULL,
-    stack BIGINT, sitting_out BOOLEAN, put_in BIGINT, collected BIGINT, net BIGINT,
-    rake_share BIGINT, cards VARCHAR, showdown BOOLEAN, won_high BOOLEAN, won_low BOOLEAN,
-    PRIMARY KEY (site, hand_id, player)
-);
-CREATE TABLE IF NOT EXISTS actions (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, street VARCHAR,
-    player VARCHAR, kind VARCHAR, amount BIGINT, to_amount BIGINT, all_in BOOLEAN, line INTEGER,
-    PRIMARY KEY (site, hand_id, seq)
-);
-CREATE TABLE IF NOT EXISTS pots (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, pot INTEGER NOT NULL, amount BIGINT,
-    eligible VARCHAR[], PRIMARY KEY (site, hand_id, pot)
-);
-CREATE TABLE IF NOT EXISTS awards (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, player VARCHAR NOT NULL,
-    expected BIGINT, collected BIGINT, PRIMARY KEY (site, hand_id, player)
-);
-CREATE TABLE IF NOT EXISTS violations (
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
-    street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
-    actual VARCHAR, mis_split BOOLEAN, PRIMARY KEY (site, hand_id, seq)
-);
+"""
+    + "".join(
+        f"CREATE TABLE IF NOT EXISTS {name} ({columns}\n);\n"
+        for name, columns in DETAIL_TABLES.items()
+    )
+    + """
 CREATE TABLE IF NOT EXISTS parse_errors (
     file VARCHAR NOT NULL, line INTEGER NOT NULL, hand_id VARCHAR, message VARCHAR,
     text VARCHAR, raw VARCHAR, PRIMARY KEY (file, line)
@@ -69,9 +87,20 @@ CREATE TABLE IF NOT EXISTS imports (
     hands INTEGER, new_hands INTEGER, started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ
 );
 """
+)
 
 # Migrations from version N to N+1, applied in order by `connect`.
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {
+    # 1 -> 2: the detail tables lose their primary keys (see DETAIL_TABLES); won_high and
+    # won_low stay NULL in the hands already stored.
+    1: "".join(
+        f"CREATE TABLE {name}__v2 ({columns}\n);\n"
+        f"INSERT INTO {name}__v2 SELECT * FROM {name};\n"
+        f"DROP TABLE {name};\n"
+        f"ALTER TABLE {name}__v2 RENAME TO {name};\n"
+        for name, columns in DETAIL_TABLES.items()
+    ),
+}
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations")
 
@@ -105,47 +134,95 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 
 def _migrate(connection: duckdb.DuckDBPyConnection) -> None:
-    connection.execute(SCHEMA)
-    row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    version = int(row[0]) if row else SCHEMA_VERSION
-    while version < SCHEMA_VERSION:
-        connection.execute(MIGRATIONS[version])
-        version += 1
-    connection.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(version)])
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        exists = connection.execute(
+            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'"
+        ).fetchone()
+        row = None
+        if exists and exists[0]:
+            row = connection.execute(
+                "SELECT value FROM meta WHERE key = 'schema_version'"
+            ).fetchone()
+        # Tables that exist keep their old shape until the migrations below change it.
+        connection.execute(SCHEMA)
+        version = int(row[0]) if row else SCHEMA_VERSION
+        while version < SCHEMA_VERSION:
+            connection.execute(MIGRATIONS[version])
+            version += 1
+        connection.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(version)]
+        )
+        connection.execute("COMMIT")
+    except BaseException:
+        connection.execute("ROLLBACK")
+        raise
 
 
-@dataclass
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "hands": (
+        "site", "hand_id", "game", "mixed_game", "currency", "small_bet", "big_bet", "ante",
+        "bring_in", "tournament_id", "tournament_level", "buy_in", "home_game", "table_name",
+        "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
+        "illegal", "mis_split", "file", "line", "end_line",
+    ),
+    "hand_players": (
+        "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
+        "net", "rake_share", "cards", "showdown", "won_high", "won_low",
+    ),
+    "actions": (
+        "site", "hand_id", "seq", "street", "player", "kind", "amount", "to_amount", "all_in",
+        "line",
+    ),
+    "pots": ("site", "hand_id", "pot", "amount", "eligible"),
+    "awards": ("site", "hand_id", "player", "expected", "collected"),
+    "violations": (
+        "site", "hand_id", "seq", "code", "street", "player", "line", "message", "expected",
+        "actual", "mis_split",
+    ),
+    "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
+    "skipped": ("file", "line", "hand_id", "game"),
+}  # fmt: skip
+"""Each table's columns in the schema's order (rows are inserted with `SELECT *`)."""
+
+RECORD_COLUMNS = {name: COLUMNS[name] for name in ("parse_errors", "skipped")}
+"""Tables filled straight from a record's fields, in the tables' column order."""
+
+
 class Batch:
-    """Rows of many hands, column by column, ready to become Arrow tables."""
+    """Rows of many hands, column by column (a list per column), ready to become Arrow
+    tables. Columns grow by whole hands with `extend`: a worker builds some 45 rows per hand,
+    and a Python call per row and column would cost more than parsing the hand."""
 
-    columns: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
-
-    def table(self, name: str) -> dict[str, list[Any]]:
-        found = self.columns.get(name)
-        if found is None:
-            found = self.columns[name] = {}
-        return found
+    def __init__(self) -> None:
+        self.columns: dict[str, dict[str, list[Any]]] = {
+            name: {column: [] for column in columns} for name, columns in COLUMNS.items()
+        }
 
     def arrow(self) -> dict[str, Any]:
         """The rows as Arrow tables (they pickle as flat buffers between processes)."""
         import pyarrow as pa
 
-        return {name: pa.table(columns) for name, columns in self.columns.items() if columns}
+        return {
+            name: pa.table(columns)
+            for name, columns in self.columns.items()
+            if columns[COLUMNS[name][0]]
+        }
 
-    def add(self, name: str, **values: Any) -> None:
-        table = self.table(name)
-        if not table:
-            for key in values:
-                table[key] = []
-        for key, value in values.items():
-            table[key].append(value)
+
+_STREET_NAMES = {street: street.name.lower() for street in Street}
+_KIND_NAMES = {kind: kind.value for kind in ActionKind}
+_CARD_TEXT: dict[Any, str] = {card: str(card) for card in DECK} | {None: "??"}
+_ACTION_FIELDS = attrgetter("street", "player", "kind", "amount", "to_amount", "all_in", "line")
+
+
+def _append_row(table: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
+    for items, value in zip(table.values(), row, strict=True):
+        items.append(value)
 
 
 def add_checked(batch: Batch, checked: CheckedHand) -> None:
     """Add one checked hand's rows (or its parse error, or its skip) to `batch`."""
-    from handlog.holdings import player_cards
-    from handlog.model import Action
-
     if checked.error is not None:
         _add_record(batch, "parse_errors", checked.error)
         return
@@ -155,127 +232,120 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     hand, result = checked.hand, checked.replay
     assert hand is not None and result is not None
     site, hand_id = hand.site.value, hand.hand_id
-    batch.add(
-        "hands",
-        site=site,
-        hand_id=hand_id,
-        game=hand.game.value,
-        mixed_game=hand.mixed_game,
-        currency=hand.currency,
-        small_bet=hand.small_bet,
-        big_bet=hand.big_bet,
-        ante=hand.ante,
-        bring_in=hand.bring_in,
-        tournament_id=hand.tournament_id,
-        tournament_level=hand.tournament_level,
-        buy_in=hand.buy_in,
-        home_game=hand.home_game,
-        table_name=hand.table,
-        max_seats=hand.max_seats,
-        start_time=hand.start_time,
-        clock_text=hand.clock_text,
-        players=len(hand.seats),
-        total_pot=hand.total_pot,
-        rake=hand.rake,
-        status=result.status,
-        illegal=result.illegal,
-        mis_split=result.mis_split,
-        file=checked.file,
-        line=hand.source.line if hand.source else None,
-        end_line=hand.source.end_line if hand.source else None,
+    tables = batch.columns
+    source = hand.source
+    violations = result.violations
+    _append_row(
+        tables["hands"],
+        (
+            site,
+            hand_id,
+            hand.game.value,
+            hand.mixed_game,
+            hand.currency,
+            hand.small_bet,
+            hand.big_bet,
+            hand.ante,
+            hand.bring_in,
+            hand.tournament_id,
+            hand.tournament_level,
+            hand.buy_in,
+            hand.home_game,
+            hand.table,
+            hand.max_seats,
+            hand.start_time,
+            hand.clock_text,
+            len(hand.seats),
+            hand.total_pot,
+            hand.rake,
+            "flagged" if violations else "ok",
+            result.illegal,
+            result.mis_split,
+            checked.file,
+            source.line if source else None,
+            source.end_line if source else None,
+        ),
     )
-    shares = rake_shares(result.collected, hand.rake)
-    holdings = player_cards(hand)
+
+    # hand_players: one row per seat
+    seats = hand.seats
+    count = len(seats)
+    names = [seat.name for seat in seats]
+    put_in, collected, net = result.put_in, result.collected, result.net
+    shares = rake_shares(collected, hand.rake)
+    slots = card_slots(hand)
     showed = {
-        e.player for e in hand.events if type(e) is Action and e.cards and e.kind.value == "show"
+        e.player for e in hand.events if type(e) is Action and e.cards and e.kind is ActionKind.SHOW
     }
     showed |= {r.player for r in hand.results if r.showed}
-    for seat in hand.seats:
-        name = seat.name
-        holding = holdings.get(name)
+    won_high, won_low = result.won_high, result.won_low
+    cards = []
+    for name in names:
+        row = slots.get(name)
         # Deal order, "??" for a card never seen; None when nothing was seen.
-        cards = (
-            " ".join(str(c) if c else "??" for c in holding.slots)
-            if holding and any(holding.slots)
-            else None
-        )
-        batch.add(
-            "hand_players",
-            site=site,
-            hand_id=hand_id,
-            seat=seat.number,
-            player=name,
-            stack=seat.stack,
-            sitting_out=seat.sitting_out,
-            put_in=result.put_in.get(name, 0),
-            collected=result.collected.get(name, 0),
-            net=result.net.get(name, 0),
-            rake_share=shares.get(name, 0),
-            cards=cards,
-            showdown=name in showed,
-            won_high=None,
-            won_low=None,
-        )
-    for seq, action in enumerate(e for e in hand.events if type(e) is Action):
-        batch.add(
-            "actions",
-            site=site,
-            hand_id=hand_id,
-            seq=seq,
-            street=action.street.name.lower(),
-            player=action.player,
-            kind=action.kind.value,
-            amount=action.amount,
-            to_amount=action.to_amount,
-            all_in=action.all_in,
-            line=action.line,
-        )
+        cards.append(" ".join(map(_CARD_TEXT.__getitem__, row)) if row and any(row) else None)
+    players = tables["hand_players"]
+    players["site"].extend([site] * count)
+    players["hand_id"].extend([hand_id] * count)
+    players["seat"].extend([seat.number for seat in seats])
+    players["player"].extend(names)
+    players["stack"].extend([seat.stack for seat in seats])
+    players["sitting_out"].extend([seat.sitting_out for seat in seats])
+    players["put_in"].extend([put_in.get(name, 0) for name in names])
+    players["collected"].extend([collected.get(name, 0) for name in names])
+    players["net"].extend([net.get(name, 0) for name in names])
+    players["rake_share"].extend([shares.get(name, 0) for name in names])
+    players["cards"].extend(cards)
+    players["showdown"].extend([name in showed for name in names])
+    players["won_high"].extend([name in won_high for name in names])
+    players["won_low"].extend([name in won_low for name in names])
+
+    # actions: every action line, in order
+    fields = [_ACTION_FIELDS(e) for e in hand.events if type(e) is Action]
+    count = len(fields)
+    if count:
+        streets, actors, kinds, amounts, to_amounts, all_ins, lines = zip(*fields, strict=True)
+        actions = tables["actions"]
+        actions["site"].extend([site] * count)
+        actions["hand_id"].extend([hand_id] * count)
+        actions["seq"].extend(range(count))
+        actions["street"].extend(map(_STREET_NAMES.__getitem__, streets))
+        actions["player"].extend(actors)
+        actions["kind"].extend(map(_KIND_NAMES.__getitem__, kinds))
+        actions["amount"].extend(amounts)
+        actions["to_amount"].extend(to_amounts)
+        actions["all_in"].extend(all_ins)
+        actions["line"].extend(lines)
+
     for number, pot in enumerate(result.pots):
-        batch.add(
-            "pots",
-            site=site,
-            hand_id=hand_id,
-            pot=number,
-            amount=pot.amount,
-            eligible=list(pot.eligible),
+        _append_row(tables["pots"], (site, hand_id, number, pot.amount, list(pot.eligible)))
+    expected = result.expected_collect
+    for player in sorted(set(expected) | {p for p, v in collected.items() if v}):
+        _append_row(
+            tables["awards"],
+            (site, hand_id, player, expected.get(player, 0), collected.get(player, 0)),
         )
-    for player in sorted(
-        set(result.expected_collect) | {p for p, v in result.collected.items() if v}
-    ):
-        batch.add(
-            "awards",
-            site=site,
-            hand_id=hand_id,
-            player=player,
-            expected=result.expected_collect.get(player, 0),
-            collected=result.collected.get(player, 0),
+    for seq, violation in enumerate(violations):
+        _append_row(
+            tables["violations"],
+            (
+                site,
+                hand_id,
+                seq,
+                violation.code,
+                _STREET_NAMES[violation.street] if violation.street is not None else None,
+                violation.player,
+                violation.line,
+                violation.message,
+                violation.expected,
+                violation.actual,
+                violation.mis_split,
+            ),
         )
-    for seq, violation in enumerate(result.violations):
-        batch.add(
-            "violations",
-            site=site,
-            hand_id=hand_id,
-            seq=seq,
-            code=violation.code,
-            street=violation.street.name.lower() if violation.street is not None else None,
-            player=violation.player,
-            line=violation.line,
-            message=violation.message,
-            expected=violation.expected,
-            actual=violation.actual,
-            mis_split=violation.mis_split,
-        )
-
-
-RECORD_COLUMNS = {
-    "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
-    "skipped": ("file", "line", "hand_id", "game"),
-}
-"""Tables filled straight from a record's fields, in the tables' column order."""
 
 
 def _add_record(batch: Batch, table: str, item: object) -> None:
-    batch.add(table, **{column: getattr(item, column) for column in RECORD_COLUMNS[table]})
+    _append_row(batch.columns[table], tuple(getattr(item, column) for column in COLUMNS[table]))
 
 
 def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
@@ -304,6 +374,9 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
             SELECT DISTINCT b.site, b.hand_id FROM batch_hands b
             ANTI JOIN hands h ON h.site = b.site AND h.hand_id = b.hand_id""")
         new = connection.execute("SELECT count(*) FROM new_hands").fetchone()[0]  # type: ignore[index]
+        # Usually every hand of a batch is new and each is there once: then every row goes in
+        # as it is, with no join to find the rows of new hands and no pass to drop repeats.
+        all_new = new == hands.num_rows
         for name in TABLES:
             table = tables.get(name)
             if table is None:
@@ -311,10 +384,13 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
             view = f"batch_{name}"
             if name != "hands":
                 connection.register(view, table)
-            connection.execute(f"""
-                INSERT INTO {name} SELECT b.* FROM {view} b
-                SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
-                QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
+            if all_new:
+                connection.execute(f"INSERT INTO {name} SELECT * FROM {view}")
+            else:
+                connection.execute(f"""
+                    INSERT INTO {name} SELECT b.* FROM {view} b
+                    SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
+                    QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
             connection.unregister(view)
     for name in ("parse_errors", "skipped"):
         table = tables.get(name)

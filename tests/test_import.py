@@ -254,3 +254,86 @@ def test_zip_archives_are_read_entry_by_entry_and_bombs_refused(tmp_path):
     files = {row[0] for row in connection.execute("SELECT file FROM hands").fetchall()}
     connection.close()
     assert all("logs.zip!/2009/" in name for name in files)
+
+
+def test_won_high_and_won_low_on_a_stud8_split_pot(tmp_path):
+    """Hand 35874676388 (stud8, worked out by hand): at showdown gashpor shows
+    4h 3d 5d Qd Jd 9d 6h, a diamond flush to the queen, and no low (only 3, 4, 5 and 6 are
+    eight or lower); Hero shows 7c 3s 5h Qc Kc 6d 4d, a straight to the seven for high (beaten
+    by the flush) and 7-6-5-4-3 for low. gashpor wins the high half, Hero the low half; the
+    other six folded and won nothing."""
+    db = tmp_path / "h.duckdb"
+    import_paths([str(SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt")], db, workers=1)
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = connection.execute(
+        "SELECT player, won_high, won_low, collected FROM hand_players "
+        "WHERE hand_id = '35874676388'"
+    ).fetchall()
+    connection.close()
+    won = {player: (high, low) for player, high, low, _ in rows}
+    assert won == {
+        "gashpor": (True, False),
+        "Hero": (False, True),
+        "u.pressure": (False, False),
+        "123smoothie": (False, False),
+        "denny501": (False, False),
+        "TomSludge": (False, False),
+        "Soroka69": (False, False),
+        "rdiezchang": (False, False),
+    }
+    assert {player: collected for player, _, _, collected in rows if collected} == {
+        "gashpor": 40,
+        "Hero": 40,
+    }
+
+
+def test_won_high_is_every_pot_winner_in_stud_and_razz(tmp_path):
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = connection.execute("""
+        SELECT h.game, p.won_high, p.won_low, coalesce(a.expected, 0) > 0
+        FROM hand_players p JOIN hands h USING (site, hand_id)
+        LEFT JOIN awards a USING (site, hand_id, player)""").fetchall()
+    connection.close()
+    assert all(high is not None and low is not None for _, high, low, _ in rows)
+    for game, high, low, won in rows:
+        if game != "stud8":
+            assert (high, low) == (won, False)
+        elif not won:
+            assert (high, low) == (False, False)
+    assert any(high and game == "stud8" for game, high, _, _ in rows)
+    assert any(low and game == "stud8" for game, _, low, _ in rows)
+
+
+def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path):
+    """Version 1 had a primary key on each detail table; version 2 drops them (see
+    store.DETAIL_TABLES) and keeps every row."""
+    from handlog.store import DETAIL_TABLES, SCHEMA_VERSION
+
+    db = tmp_path / "old.duckdb"
+    import_paths(SAMPLES[:2], db, workers=1)
+    connection = duckdb.connect(str(db))
+    before = counts(connection, TABLES)
+    for name, columns in DETAIL_TABLES.items():  # back to version 1's shape
+        key = {"actions": "seq", "violations": "seq", "pots": "pot"}.get(name, "player")
+        connection.execute(
+            f"CREATE TABLE {name}__v1 ({columns}, PRIMARY KEY (site, hand_id, {key}))"
+        )
+        connection.execute(f"INSERT INTO {name}__v1 SELECT * FROM {name}")
+        connection.execute(f"DROP TABLE {name}")
+        connection.execute(f"ALTER TABLE {name}__v1 RENAME TO {name}")
+    connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+    connection.close()
+    migrated = connect(db)
+    try:
+        assert counts(migrated, TABLES) == before
+        version = migrated.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert version == (str(SCHEMA_VERSION),)
+        keys = migrated.execute("""
+            SELECT table_name FROM information_schema.table_constraints
+            WHERE constraint_type = 'PRIMARY KEY'""").fetchall()
+        assert {name for (name,) in keys} == {"meta", "hands", "parse_errors", "skipped", "imports"}
+    finally:
+        migrated.close()
+    assert import_paths(SAMPLES, db, workers=1).new_hands == HANDS_IN_SAMPLES - before["hands"]

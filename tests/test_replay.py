@@ -289,3 +289,87 @@ def test_cards_needed_counts_the_dead_cards_of_folded_players():
     assert cards_needed(eight, {"p0": Street.FOURTH}, 7, 0) == 53
     assert cards_needed(eight, {"p0": Street.THIRD, "p1": Street.THIRD}, 7, 0) == 48
     assert cards_needed(eight[:7], {}, 7, 5) == 54  # seven players run short with burns
+
+
+# -- the fast path for clean hands agrees with the full replay ------------------------------
+
+
+def _line_mutations(text: str, rng) -> list[str]:
+    """Changed copies of a hand's text, each with one line dropped, repeated, swapped with the
+    next, or one card, amount or player name changed: faults of every kind, most of which the
+    fast path must leave to the full replay."""
+    import re
+
+    lines = text.split("\n")
+    names = re.findall(r"^Seat \d+: (.+) \(", text, re.MULTILINE)
+    out = []
+    for _ in range(8):
+        changed = list(lines)
+        i = rng.randrange(len(changed))
+        what = rng.randrange(6)
+        if what == 0:
+            del changed[i]
+        elif what == 1:
+            changed.insert(i, changed[i])
+        elif what == 2 and i + 1 < len(changed):
+            changed[i], changed[i + 1] = changed[i + 1], changed[i]
+        elif what == 3:
+            changed[i] = re.sub(
+                r"\b[2-9TJQKA][cdhs]\b",
+                lambda _: rng.choice("23456789TJQKA") + rng.choice("cdhs"),
+                changed[i],
+                count=1,
+            )
+        elif what == 4:
+            changed[i] = re.sub(
+                r"\$(\d+)\.(\d\d)",
+                lambda m: f"${int(m[1]) + rng.choice((0, 1))}.{(int(m[2]) + 1) % 100:02d}",
+                changed[i],
+                count=1,
+            )
+        elif names and ": " in changed[i]:
+            head, _, tail = changed[i].partition(": ")
+            if head in names:
+                changed[i] = f"{rng.choice(names)}: {tail}"
+        out.append("\n".join(changed))
+    return out
+
+
+def test_the_fast_path_agrees_with_the_full_replay():
+    """`replay` first tries `_replay_clean`, which gives up on anything unusual; on every hand
+    it does not give up on, its result must be exactly the full `_Replayer`'s, under both
+    profiles. Checked on the real hands, random legal pokerkit hands, and faulty copies."""
+    import contextlib
+    import random
+
+    pytest.importorskip("pokerkit")
+    from handlog.rules.replay import _replay_clean, _Replayer
+
+    from .pokerkit_hands import generate
+    from .test_differential_pokerkit import _mutations
+
+    texts = []
+    for path in [*pokerstars_corpus_files(), *sorted((FIXTURES / "pokerstars").glob("*.txt"))]:
+        texts += path.read_text(encoding="utf-8").replace("\r\n", "\n").split("\n\n\n")
+    for game, seed in (("stud", 71), ("stud8", 72), ("razz", 73)):
+        texts += generate(game, 120, seed).texts
+    rng = random.Random(5)
+    for text in list(texts):
+        with contextlib.suppress(StopIteration):  # a mutation that needs two players to name
+            texts += [changed for _, _, changed in _mutations(text)]
+        texts += _line_mutations(text, rng)
+    accepted = clean = compared = 0
+    for text in texts:
+        for hand in (h for h in parse_text(text) if isinstance(h, Hand)):
+            for profile in (POKERSTARS, CASINO):
+                full = _Replayer(hand, profile).run()
+                fast = _replay_clean(hand, profile)
+                compared += 1
+                clean += not full.violations
+                if fast is not None:
+                    accepted += 1
+                    assert fast == full, (profile.name, hand.hand_id, text)
+    assert compared > 5000
+    # Most clean hands take the fast path (the others have all-ins, which it leaves alone),
+    # and nothing flagged ever does.
+    assert clean * 0.4 < accepted <= clean, (accepted, clean)

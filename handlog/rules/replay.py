@@ -5,19 +5,23 @@ the limit allows, when a street is complete; then builds the pots from what each
 in, decides the winners from the cards (cards speak) and compares that with what the hand
 history says was collected. Every breach is a `Violation`; one does not hide the others,
 since the replay goes on from what the hand history says happened.
+
+A hand that breaks no rule is replayed first by a fast path (`_replay_clean`, at the end of
+this module) that gives up at anything unusual; the full replay (`_Replayer`) then runs, and
+it is the specification the fast path must agree with.
 """
 
 from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from math import prod
 from operator import attrgetter
 
 from handlog.cards import DECK, Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Street, record
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -39,7 +43,7 @@ CARDS_PER_PLAYER = {game: len(layout) for game, layout in FACE_UP.items()}
 DECK_SIZE = 52
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pot:
     """One pot as built from contributions."""
 
@@ -49,7 +53,7 @@ class Pot:
     """Players who put chips in it and did not fold."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Replay:
     """What the replay of one hand found."""
 
@@ -61,8 +65,14 @@ class Replay:
     collected: dict[str, int]
     net: dict[str, int]
     """collected - put_in, per player; sums to -rake."""
-    expected_collect: dict[str, int] = field(default_factory=dict)
+    expected_collect: dict[str, int]
     """What each player should have collected, by the rules and the cards."""
+    won_high: frozenset[str] = frozenset()
+    """Players who, by the rules and the cards, win (a share of) the high half of a pot, or of
+    a whole pot: in stud and razz every pot winner, in stud8 the best high hand of each pot
+    (the whole pot when no low qualifies), and whoever takes a pot uncontested."""
+    won_low: frozenset[str] = frozenset()
+    """Players who win (a share of) the low half of a stud8 pot; nobody in stud and razz."""
 
     @property
     def total_pot(self) -> int:
@@ -87,13 +97,26 @@ class Replay:
 
 def replay(hand: Hand, profile: RuleProfile) -> Replay:
     """Replay `hand` under `profile` and report what breaks the rules."""
-    return _Replayer(hand, profile).run()
+    clean = _replay_clean(hand, profile)  # the fast path: see its section below
+    return clean if clean is not None else _Replayer(hand, profile).run()
 
 
 _SEVENTH = Street.SEVENTH
+_FOLD, _CHECK, _CALL, _BRING_IN = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BRING_IN,
+)
 
 _BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
 """`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
+
+_BRING_IN_VALUES = {
+    game: {card: value for value, card in enumerate(sorted(DECK, key=keys.__getitem__))}
+    for game, keys in _BRING_IN_KEYS.items()
+}
+"""The order of `_BRING_IN_KEYS` as integers (every card's key differs): faster to compare."""
 
 _UP_CARDS_BEFORE = {
     game: tuple(sum(layout[:position]) for position in range(len(layout)))
@@ -107,7 +130,44 @@ assert all(
 ), "the card checks take the up cards to be dealt one after the other"
 
 
+_UP_POSITIONS = {
+    game: tuple(i for i, up in enumerate(layout) if up) for game, layout in FACE_UP.items()
+}
+"""The deal positions of the face-up cards."""
+
 _SEAT_NUMBER = attrgetter("number")
+_NUMBER_AND_NAME = attrgetter("number", "name")
+
+
+@dataclass(frozen=True, slots=True)
+class _Lineup:
+    """The seating of a table, shared by the hands dealt to the same players in the same
+    seats (a session's hands mostly are): worked out once, never changed."""
+
+    order: list[str]
+    """Names in seat order."""
+    seat_index: dict[str, int]
+    clockwise_after: dict[str, list[str]]
+    """Each player's followers clockwise, ending with the player."""
+
+
+_LINEUPS: dict[tuple[tuple[int, str], ...], _Lineup] = {}
+
+
+def _lineup(seats: tuple[Seat, ...]) -> _Lineup:
+    key = tuple(map(_NUMBER_AND_NAME, seats))
+    found = _LINEUPS.get(key)
+    if found is None:
+        order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
+        seat_index = {name: index for index, name in enumerate(order)}
+        around = order * 2
+        clockwise_after = {
+            name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
+        }
+        if len(_LINEUPS) >= 10_000:  # a bound on memory over a long import
+            _LINEUPS.clear()
+        found = _LINEUPS[key] = _Lineup(order, seat_index, clockwise_after)
+    return found
 
 
 def _showing_rank_of(card: Card, razz: bool) -> int:
@@ -129,19 +189,22 @@ _SHOWING_PRIMES = {
 """A prime for each card's rank (ace low in razz): the product of a hand's primes names its
 multiset of ranks, whatever the order and the number of cards."""
 
-_SHOWING_BY_RANKS: dict[bool, dict[int, tuple[object, ...]]] = {False: {}, True: {}}
-"""The rank part of `evaluate.showing_rank` by the product of the ranks' primes, for razz and
-the other games: a few thousand rank multisets cover every showing hand."""
+_SHOWING_KEYS: dict[tuple[bool, int], dict[int, tuple[object, ...]]] = {
+    (razz, sign): {} for razz in (False, True) for sign in (1, -1)
+}
+"""Showing-hand keys (`_Replayer._showing_key`) by the product of the ranks' primes times four
+plus the suit of the top card, for razz or not and each sign of the suit."""
 
 
 class _Replayer:
     """The state of one hand while it is replayed.
 
-    The replay is a hot path (an import replays every hand), so the state the betting needs on
-    every action is kept ready rather than recomputed: the players able to act (`able`), the
-    seats after each player in clockwise order, each player's showing-hand key until their up
-    cards change. The later checks read what the one pass over the events gathered (cards,
-    shows, early folds) instead of walking the events again."""
+    Hands that break a rule (and the few clean ones the fast path leaves alone) come here, so
+    the state the betting needs on every action is still kept ready rather than recomputed:
+    the players able to act (`able`), the seats after each player in clockwise order, each
+    player's showing-hand key until their up cards change. The card checks run in the same
+    pass over the events as the betting, and the later checks read what that pass gathered
+    (shows, early folds) instead of walking the events again."""
 
     def __init__(self, hand: Hand, profile: RuleProfile) -> None:
         self.hand = hand
@@ -152,23 +215,22 @@ class _Replayer:
         self.big_bet_streets = BIG_BET_STREETS[game]
         self.face_up = FACE_UP[game]
         self.up_cards_before = _UP_CARDS_BEFORE[game]
+        self.up_positions = _UP_POSITIONS[game]
+        self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
         razz = game is Game.RAZZ
         self.showing_values = _SHOWING_VALUES[razz]
         self.showing_primes = _SHOWING_PRIMES[razz]
-        self.showing_memo = _SHOWING_BY_RANKS[razz]
         # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
         # the replay turns it round again (see RuleProfile.razz_lower_suit_first).
         self.showing_suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
+        self.showing_memo = _SHOWING_KEYS[razz, self.showing_suit_sign]
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
         seats = hand.seats
-        order = self.order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
-        self.seat_index = {name: index for index, name in enumerate(order)}
-        around = order * 2
-        self.clockwise_after = {
-            name: around[index + 1 : index + 1 + len(order)]
-            for name, index in self.seat_index.items()
-        }
+        lineup = _lineup(seats)
+        order = self.order = lineup.order
+        self.seat_index = lineup.seat_index
+        self.clockwise_after = lineup.clockwise_after
         """Each player's followers clockwise, ending with the player."""
         self.stack = {seat.name: seat.stack for seat in seats}
         self.put_in = dict.fromkeys(order, 0)
@@ -183,8 +245,20 @@ class _Replayer:
         """Showing-hand key of each player's up cards, dropped when they change."""
         self.door: dict[str, Card] = {}
         self.anted: set[str] = set()
-        self.card_events: list[Dealt | Action] = []
-        """Dealing lines and show or muck lines with cards, in hand order: the card checks."""
+        # Card checks run in the same pass as the betting (one walk over the events), but
+        # their violations are reported after the betting's and the antes', as one group.
+        size = self.card_count = CARDS_PER_PLAYER[game]
+        self.slots: dict[str, list[Card | None]] = {name: [None] * size for name in order}
+        """Each player's cards by deal position, as first seen."""
+        self.owner: dict[Card, tuple[str, int]] = {}
+        """Who holds each card seen, at which deal position."""
+        self.up_count = dict.fromkeys(order, 0)
+        """Up cards dealt to each player so far (as the dealing lines count them)."""
+        self.card_street: Street | None = None
+        """The street of the card line last checked (None: none yet)."""
+        self.card_flags: list[tuple[str, Street | None, int, str | None, str, object, object]] = []
+        """Card violations found during the pass, reported after the others (street None: the
+        street the replay ended on)."""
         self.shows: list[Action] = []
         """Show lines with cards: the showdown hands and their descriptions."""
         self.folded_early: dict[str, Street] = {}
@@ -255,14 +329,25 @@ class _Replayer:
             # Notes change nothing: the replay decides the double bet from the up cards itself.
         self._close_round(last=True)
         self._check_antes()
-        _check_cards(self)
+        self._finish_card_checks()
         pots = self._pots()
-        expected = _Awards(self, pots).check()
+        awards = _Awards(hand, self.profile, pots, self.seat_index, _known_cards(self.shows, hand))
+        expected = awards.check(self)
         self._check_descriptions()
         collected = self.collected
         put_in = self.put_in
         net = {name: collected[name] - put_in[name] for name in self.order}
-        return Replay(hand, tuple(self.violations), tuple(pots), put_in, collected, net, expected)
+        return Replay(
+            hand,
+            tuple(self.violations),
+            tuple(pots),
+            put_in,
+            collected,
+            net,
+            expected,
+            frozenset(awards.high_winners),
+            frozenset(awards.low_winners),
+        )
 
     # -- streets ---------------------------------------------------------------------------
 
@@ -300,7 +385,12 @@ class _Replayer:
 
     def _deal_in(self, player: str) -> None:
         """A player's first ante or card: they are in the hand (folds and all-ins come later)."""
-        insort(self.dealt_in, player, key=self.seat_index.__getitem__)  # kept in seat order
+        dealt_in = self.dealt_in
+        index = self.seat_index
+        if not dealt_in or index[dealt_in[-1]] < index[player]:
+            dealt_in.append(player)  # antes and cards come in seat order: the usual case
+        else:
+            insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
         self.able.add(player)
 
     def _open_round(self, line: int) -> None:
@@ -333,16 +423,18 @@ class _Replayer:
     def _showing_key(self, cards: list[Card]) -> tuple[object, ...]:
         """`evaluate.showing_rank` of a player's up cards, in razz with the suit turned round
         unless the profile says that the lower suit acts first. Every player needs one on
-        every street, so it is put together here from a memo of the rank part by the product
-        of the ranks' primes, and the suit of the card with the biggest value (rank, then
-        suit)."""
-        ranks = prod(map(self.showing_primes.__getitem__, cards))
+        every street, so it comes from a memo by the product of the ranks' primes (which
+        names the multiset of ranks) and the suit of the card with the biggest value (rank,
+        then suit): a few tens of thousands of keys cover every showing hand."""
+        code = prod(map(self.showing_primes.__getitem__, cards)) * 4 + (
+            max(map(self.showing_values.__getitem__, cards)) & 3
+        )
         memo = self.showing_memo
-        found = memo.get(ranks)
+        found = memo.get(code)
         if found is None:
-            found = memo[ranks] = evaluate.showing_rank(cards, self.game)[:2]
-        top = max(map(self.showing_values.__getitem__, cards))
-        return (*found, self.showing_suit_sign * (top & 3))
+            ranks = evaluate.showing_rank(cards, self.game)[:2]
+            found = memo[code] = (*ranks, self.showing_suit_sign * (code & 3))
+        return found
 
     def _first_actor(self) -> str | None:
         community = self.hand.community_card
@@ -423,9 +515,10 @@ class _Replayer:
     # -- dealing -------------------------------------------------------------------------
 
     def _dealt(self, event: Dealt) -> None:
-        self.card_events.append(event)
         player = event.player
         new = event.new
+        # What the betting needs: who is dealt in, the door cards and the up cards (for the
+        # bring-in and the first actor), by the street the replay is on.
         if self.street == self.first_street:
             if player not in self.dealt_in:
                 self._deal_in(player)
@@ -445,6 +538,217 @@ class _Replayer:
                 else:
                     ups.append(new[-1])
                 self.showing_keys.pop(player, None)
+        # The card checks, by the street the line is on. Nearly every line deals one card
+        # never seen before, after repeating the player's earlier cards as they were seen: that
+        # case is settled here; anything else goes to `_check_dealt_cards`, which flags.
+        street = event.street
+        row = self.slots.get(player)
+        if len(new) == 1 and row is not None:
+            card = new[0]
+            if street == self.first_street:
+                position = self.first_up
+                repeats_match = True
+            else:
+                position = street - 1
+                previous = event.previous
+                count = len(previous)
+                if count == position:  # the hero's line: every card so far
+                    repeats_match = tuple(row[:count]) == previous
+                elif count == self.up_count[player]:  # an opponent's: the up cards so far
+                    shown = previous[: len(self.up_positions)]
+                    first_up = self.first_up
+                    repeats_match = tuple(row[first_up : first_up + len(shown)]) == shown
+                else:
+                    repeats_match = False
+            if (
+                repeats_match
+                and position < self.card_count
+                and row[position] is None
+                and card not in self.owner
+                and card is not self.hand.community_card
+            ):
+                self.card_street = street
+                self.owner[card] = (player, position)
+                row[position] = card
+                if street == self.first_street:
+                    self.up_count[player] = 1
+                elif self.face_up[position]:
+                    self.up_count[player] += 1
+                return
+        self._check_dealt_cards(event)
+
+    # -- cards -----------------------------------------------------------------------------
+    # Duplicates, cards that change, wrong counts, the community card. Checked line by line
+    # as the events are walked; the violations wait in `card_flags` until the end.
+
+    def _card_flag(
+        self,
+        code: str,
+        line: int,
+        player: str | None,
+        message: str,
+        expected: object = None,
+        actual: object = None,
+    ) -> None:
+        self.card_flags.append((code, self.card_street, line, player, message, expected, actual))
+
+    def _see(self, player: str, position: int, card: Card, line: int) -> None:
+        """A sighting of `card` at deal `position` of `player`'s cards."""
+        row = self.slots.get(player)
+        if row is None or not 0 <= position < self.card_count:
+            return
+        known = row[position]
+        if known is not None and known != card:
+            self._card_flag(
+                "CARDS_CHANGED",
+                line,
+                player,
+                f"{player}'s card {position + 1} was {known}, now shows as {card}",
+                known,
+                card,
+            )
+            return
+        if known is None:
+            holder = self.owner.get(card)
+            community = self.hand.community_card
+            if holder is not None and holder != (player, position):
+                other = holder[0]
+                where = f"{other}'s hand" if other != player else f"{player}'s hand twice"
+                self._card_flag(
+                    "DUPLICATE_CARD",
+                    line,
+                    player,
+                    f"{card} dealt to {player} is already in {where}",
+                    None,
+                    card,
+                )
+            elif community is not None and card == community:
+                self._card_flag(
+                    "DUPLICATE_CARD",
+                    line,
+                    player,
+                    f"{card} dealt to {player} is also the community card",
+                    None,
+                    card,
+                )
+            self.owner[card] = (player, position)
+            row[position] = card
+
+    def _see_run(self, player: str, start: int, cards: tuple[Card, ...], line: int) -> None:
+        """`_see` for cards at consecutive positions from `start`. Most are repeats of cards
+        already seen in the same places (every "Dealt to" line repeats the earlier ones),
+        which need no check."""
+        row = self.slots.get(player)
+        if row is None or tuple(row[start : start + len(cards)]) == cards:
+            return
+        size = self.card_count
+        for position, card in enumerate(cards, start):
+            if position >= size or row[position] is not card:
+                self._see(player, position, card, line)
+
+    def _check_dealt_cards(self, event: Dealt) -> None:
+        player, street = event.player, event.street
+        self.card_street = street
+        new = event.new
+        size = self.card_count
+        if street == self.first_street:
+            if len(new) not in (1, 3 if size == 7 else 2):
+                self._card_flag(
+                    "CARD_COUNT",
+                    event.line,
+                    player,
+                    f"{player} is dealt {len(new)} cards on {street.label}",
+                )
+                return
+            if len(new) == 1:
+                self._see(player, self.up_positions[0], new[0], event.line)
+            else:
+                self._see_run(player, 0, new, event.line)
+            self.up_count[player] = 1
+            return
+        position = int(street) - 1
+        if len(new) != 1:
+            self._card_flag(
+                "CARD_COUNT",
+                event.line,
+                player,
+                f"{player} is dealt {len(new)} cards on {street.label}, not one",
+            )
+            return
+        previous = event.previous
+        up_count = self.up_count[player]
+        if len(previous) == position:  # the hero's line: every card so far
+            self._see_run(player, 0, previous, event.line)
+        elif len(previous) == up_count:  # an opponent's: the up cards so far
+            self._see_run(player, self.first_up, previous[: len(self.up_positions)], event.line)
+        else:
+            self._card_flag(
+                "CARD_COUNT",
+                event.line,
+                player,
+                f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
+                f"{up_count} up cards (or {position} in all) were dealt before",
+            )
+        self._see(player, position, new[0], event.line)
+        if self.face_up[position]:
+            self.up_count[player] += 1
+
+    def _check_shown_cards(self, event: Action) -> None:
+        """A show or muck line with cards."""
+        cards = event.cards
+        limit = self.card_count - 1 if self.hand.community_card is not None else self.card_count
+        if len(cards) > limit:
+            self._card_flag(
+                "CARD_COUNT",
+                event.line,
+                event.player,
+                f"{event.player} shows {len(cards)} cards; a player holds at most {limit}",
+            )
+            return
+        self.card_street = event.street
+        self._see_run(event.player, 0, cards, event.line)
+
+    def _finish_card_checks(self) -> None:
+        """The summary's cards and the community card; then report the card violations."""
+        hand = self.hand
+        self.card_street = Street.SUMMARY
+        for result in hand.results:
+            cards = result.showed or result.mucked
+            self._see_run(result.player, 0, cards, result.line)
+        self.card_street = Street.SEVENTH
+        game = hand.game
+        community = hand.community_card
+        last = LAST_STREET[game]
+        folded_early = self.folded_early
+        # The street headers, not the events: a 7th street with no line on it (a community
+        # card and nobody able to act) was dealt all the same.
+        streets_dealt = [street for street in hand.streets if street <= _SEVENTH]
+        players_at_last = len([p for p in self.dealt_in if p not in folded_early])
+        burns = len(streets_dealt) if self.profile.burns else 0
+        needed = cards_needed(self.dealt_in, folded_early, self.card_count, burns)
+        if community is not None and last in streets_dealt and needed <= DECK_SIZE:
+            self._card_flag(
+                "COMMUNITY_CARD",
+                _river_line(hand),
+                None,
+                f"a community card was dealt on 7th street, but the deck had enough cards for "
+                f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)",
+            )
+        if community is None and needed > DECK_SIZE and last in streets_dealt:
+            self._card_flag(
+                "COMMUNITY_CARD",
+                _river_line(hand),
+                None,
+                f"{players_at_last} players reached 7th street: the deck runs short and one "
+                "community card should have been dealt",
+            )
+        # A card line before any other takes the street the replay was on (as the flag of a
+        # separate pass over the card lines after the betting would).
+        ended_on = self.street
+        for code, street, line, player, message, expected, actual in self.card_flags:
+            self.street = ended_on if street is None else street
+            self.flag(code, line, player, message, expected, actual)
+        self.street = Street.SEVENTH
 
     # -- actions -------------------------------------------------------------------------
 
@@ -455,7 +759,7 @@ class _Replayer:
         """A show or muck line: its cards are checked with the dealt ones (and a show's are the
         player's showdown hand)."""
         if action.cards:
-            self.card_events.append(action)
+            self._check_shown_cards(action)
             if action.kind is ActionKind.SHOW:
                 self.shows.append(action)
 
@@ -500,7 +804,16 @@ class _Replayer:
                 self.money(expected),
                 self.money(amount),
             )
-        self._pay(player, amount, action.line, "posted an ante of")
+        left = self.stack[player]
+        if amount <= left:  # `_pay`, inline (antes are many): nothing to flag
+            left -= amount
+            self.stack[player] = left
+            self.put_in[player] += amount
+            if left <= 0:
+                self.all_in.add(player)
+                self.able.discard(player)
+        else:
+            self._pay(player, amount, action.line, "posted an ante of")
         self.street_put[player] = 0  # antes are not part of 3rd street's betting
 
     def _check_antes(self) -> None:
@@ -521,29 +834,48 @@ class _Replayer:
     def _betting(self, action: Action) -> None:
         player = action.player
         kind = action.kind
-        if kind is ActionKind.FOLD and action.street < self.last_street:
+        if kind is _FOLD and action.street < self.last_street:
             self.folded_early.setdefault(player, action.street)
         if player not in self.able:
             self._unable_to_act(action)
             return
         if not self.round_open:
             self._open_round(action.line)
+        # Who should act (`_expected_actor`, inline: this runs for every betting line).
+        pending = self.pending
         first_action = self.last_actor is None
-        expected = self._expected_actor()
+        expected = self.expected_first if first_action else self.last_actor
+        if expected is not None and (not first_action or expected not in pending):
+            for candidate in self.clockwise_after[expected]:
+                if candidate in pending:
+                    expected = candidate
+                    break
+            else:
+                expected = None
         in_turn = True
         if first_action and self.street == self.first_street:
             self._first_third_street_action(action, expected)
         elif player != expected:
             in_turn = self._out_of_turn(action, expected, first_action)
-        owed = self.current_bet - self.street_put[player]
-        if kind is ActionKind.FOLD:
-            self.folded.add(player)
-            self.pending.discard(player)
-            self.reopened_for.discard(player)
-            self.able.discard(player)
-            if len(self.dealt_in) - len(self.folded) == 1:
-                self.hand_over = True
-        elif kind is ActionKind.CHECK:
+        street_put = self.street_put
+        owed = self.current_bet - street_put[player]
+        if kind is _CALL:
+            amount = action.amount or 0
+            left = self.stack[player]
+            if owed > 0 and amount == (owed if owed < left else left):
+                # A call of what is owed (all-in for less when short): nothing to flag, and
+                # never more than the stack. The rest is `_pay`, inline.
+                left -= amount
+                self.stack[player] = left
+                self.put_in[player] += amount
+                street_put[player] += amount
+                if left <= 0:
+                    self.all_in.add(player)
+                    self.able.discard(player)
+                pending.discard(player)
+            else:
+                self._call(action, owed)
+        elif kind is _CHECK:
             if owed > 0:
                 self.flag(
                     "CHECK_FACING_BET",
@@ -552,10 +884,15 @@ class _Replayer:
                     f"{player} checks facing a bet of {self.money(self.current_bet)} "
                     f"(owes {self.money(owed)})",
                 )
-            self.pending.discard(player)
-        elif kind is ActionKind.CALL:
-            self._call(action, owed)
-        elif kind is ActionKind.BRING_IN:
+            pending.discard(player)
+        elif kind is _FOLD:
+            self.folded.add(player)
+            pending.discard(player)
+            self.reopened_for.discard(player)
+            self.able.discard(player)
+            if len(self.dealt_in) - len(self.folded) == 1:
+                self.hand_over = True
+        elif kind is _BRING_IN:
             self._bring_in(action)
         else:
             self._bet_or_raise(action, owed)
@@ -876,25 +1213,7 @@ class _Replayer:
 
     def _pots(self) -> list[Pot]:
         hand = self.hand
-        contenders = [p for p in self.order if p not in self.folded and self.put_in[p] > 0]
-        levels = sorted(
-            {self.put_in[p] for p in contenders if p in self.all_in}
-            | {max((self.put_in[p] for p in contenders), default=0)}
-        )
-        pots: list[Pot] = []
-        previous = 0
-        for level in levels:
-            amount = sum(min(put, level) - min(put, previous) for put in self.put_in.values())
-            eligible = tuple(p for p in contenders if self.put_in[p] >= level)
-            if amount > 0:
-                if pots and eligible == pots[-1].eligible:
-                    pots[-1] = Pot(pots[-1].amount + amount, eligible)
-                else:
-                    pots.append(Pot(amount, eligible))
-            previous = level
-        leftover = sum(max(0, put - previous) for put in self.put_in.values())
-        if leftover and pots:
-            pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
+        pots = build_pots(self.order, self.put_in, self.folded, self.all_in)
         total = sum(self.put_in.values())
         if total != hand.total_pot:
             self.flag(
@@ -978,18 +1297,69 @@ _ACTION_HANDLERS: dict[ActionKind, Callable[[_Replayer, Action], None]] = {
 """What each kind of action line does to the replay."""
 
 
+def build_pots(
+    order: list[str], put_in: dict[str, int], folded: set[str], all_in: set[str]
+) -> list[Pot]:
+    """Main and side pots from what each player put in: a side pot at each all-in player's
+    level; folded players' chips count, but they are eligible for nothing."""
+    contenders = [p for p in order if p not in folded and put_in[p] > 0]
+    levels = sorted(
+        {put_in[p] for p in contenders if p in all_in}
+        | {max((put_in[p] for p in contenders), default=0)}
+    )
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(put, level) - min(put, previous) for put in put_in.values())
+        eligible = tuple(p for p in contenders if put_in[p] >= level)
+        if amount > 0:
+            if pots and eligible == pots[-1].eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+        previous = level
+    leftover = sum(max(0, put - previous) for put in put_in.values())
+    if leftover and pots:
+        pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
+    return pots
+
+
 def describe(cards: tuple[Card, ...], game: Game) -> str:
     """PokerStars' description of a showdown hand in `game`."""
+    # Words depend on the hand's strength only: ranking is cheap, wording is not, so the words
+    # are kept by strength (at most some tens of thousands of them).
+    key: tuple[Game, int | None, int | None]
     if game is Game.RAZZ:
-        return f"Lo: {evaluate.describe_low(cards, None)}"
-    high = evaluate.describe_high(cards)
+        key = (game, evaluate.low_rank(cards, None), None)
+    else:
+        high = evaluate.high_rank(cards)
+        key = (game, high, evaluate.low_rank(cards, 8) if game is Game.STUD8 else None)
+    found = _DESCRIPTIONS.get(key)
+    if found is None:
+        if len(_DESCRIPTIONS) >= 100_000:
+            _DESCRIPTIONS.clear()
+        found = _DESCRIPTIONS[key] = _describe_strength(*key)
+    return found
+
+
+_DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
+
+
+def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
+    """`describe` from the `evaluate.high_rank` (in razz: `low_rank`) and the stud8 low."""
+    if game is Game.RAZZ:
+        return f"Lo: {evaluate.describe_low_rank(first)}"  # type: ignore[arg-type]
+    high = evaluate.describe_high_rank(first)  # type: ignore[arg-type]
     if game is Game.STUD8:
-        low = evaluate.describe_low(cards, 8)
-        return f"HI: {high}; LO: {low}" if low else f"HI: {high}"
+        return (
+            f"HI: {high}; LO: {evaluate.describe_low_rank(low)}"
+            if low is not None
+            else f"HI: {high}"
+        )
     return high
 
 
-def _has_pair(cards: list[Card]) -> bool:
+def _has_pair(cards: list[Card] | tuple[Card, ...]) -> bool:
     ranks = [c.rank for c in cards]
     return len(ranks) != len(set(ranks))
 
@@ -999,158 +1369,6 @@ def _ordinal(number: int) -> str:
 
 
 # -- cards -------------------------------------------------------------------------------
-
-
-def _check_cards(state: _Replayer) -> None:
-    """Duplicates, cards that change, wrong counts, the community card."""
-    hand = state.hand
-    game = hand.game
-    size = CARDS_PER_PLAYER[game]
-    first = FIRST_STREET[game]
-    slots: dict[str, list[Card | None]] = {p: [None] * size for p in state.order}
-    owner: dict[Card, tuple[str, int]] = {}
-    community = hand.community_card
-
-    def see(player: str, position: int, card: Card, line: int) -> None:
-        """A sighting of `card` at deal `position` of `player`'s cards, on `state.street`."""
-        row = slots.get(player)
-        if row is None or not 0 <= position < size:
-            return
-        known = row[position]
-        if known is not None and known != card:
-            state.flag(
-                "CARDS_CHANGED",
-                line,
-                player,
-                f"{player}'s card {position + 1} was {known}, now shows as {card}",
-                known,
-                card,
-            )
-            return
-        if known is None:
-            holder = owner.get(card)
-            if holder is not None and holder != (player, position):
-                other = holder[0]
-                where = f"{other}'s hand" if other != player else f"{player}'s hand twice"
-                state.flag(
-                    "DUPLICATE_CARD",
-                    line,
-                    player,
-                    f"{card} dealt to {player} is already in {where}",
-                    None,
-                    card,
-                )
-            elif community is not None and card == community:
-                state.flag(
-                    "DUPLICATE_CARD",
-                    line,
-                    player,
-                    f"{card} dealt to {player} is also the community card",
-                    None,
-                    card,
-                )
-            owner[card] = (player, position)
-            row[position] = card
-
-    def see_run(player: str, start: int, cards: tuple[Card, ...], line: int) -> None:
-        """`see` for cards at consecutive positions from `start`. Most are repeats of cards
-        already seen in the same places (every "Dealt to" line repeats the earlier ones),
-        which need no check."""
-        row = slots.get(player)
-        if row is None or tuple(row[start : start + len(cards)]) == cards:
-            return
-        for position, card in enumerate(cards, start):
-            if position >= size or row[position] is not card:
-                see(player, position, card, line)
-
-    face_up = FACE_UP[game]
-    up_positions = [i for i, up in enumerate(face_up) if up]
-    first_up = up_positions[0]  # the up cards are dealt one after the other
-    up_count: dict[str, int] = {p: 0 for p in state.order}
-    for event in state.card_events:
-        if type(event) is Dealt:
-            player, street = event.player, event.street
-            state.street = street
-            new = event.new
-            if street == first:
-                if len(new) not in (1, 3 if size == 7 else 2):
-                    state.flag(
-                        "CARD_COUNT",
-                        event.line,
-                        player,
-                        f"{player} is dealt {len(new)} cards on {street.label}",
-                    )
-                    continue
-                if len(new) == 1:
-                    see(player, up_positions[0], new[0], event.line)
-                else:
-                    see_run(player, 0, new, event.line)
-                up_count[player] = 1
-                continue
-            position = int(street) - 1
-            if len(new) != 1:
-                state.flag(
-                    "CARD_COUNT",
-                    event.line,
-                    player,
-                    f"{player} is dealt {len(new)} cards on {street.label}, not one",
-                )
-                continue
-            previous = event.previous
-            if len(previous) == position:  # the hero's line: every card so far
-                see_run(player, 0, previous, event.line)
-            elif len(previous) == up_count[player]:  # an opponent's: the up cards so far
-                see_run(player, first_up, previous[: len(up_positions)], event.line)
-            else:
-                state.flag(
-                    "CARD_COUNT",
-                    event.line,
-                    player,
-                    f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
-                    f"{up_count[player]} up cards (or {position} in all) were dealt before",
-                )
-            see(player, position, new[0], event.line)
-            if face_up[position]:
-                up_count[player] += 1
-        else:  # a show or muck line with cards
-            cards = event.cards  # type: ignore[union-attr]
-            limit = size - 1 if community is not None else size
-            if len(cards) > limit:
-                state.flag(
-                    "CARD_COUNT",
-                    event.line,
-                    event.player,
-                    f"{event.player} shows {len(cards)} cards; a player holds at most {limit}",
-                )
-                continue
-            state.street = event.street
-            see_run(event.player, 0, cards, event.line)
-    state.street = Street.SUMMARY
-    for result in hand.results:
-        cards = result.showed or result.mucked
-        see_run(result.player, 0, cards, result.line)
-    state.street = Street.SEVENTH
-    last = LAST_STREET[game]
-    folded_early = state.folded_early
-    players_at_last = len([p for p in state.dealt_in if p not in folded_early])
-    burns = len(state.streets_dealt) if state.profile.burns else 0
-    needed = cards_needed(state.dealt_in, folded_early, size, burns)
-    if community is not None and last in state.streets_dealt and needed <= DECK_SIZE:
-        state.flag(
-            "COMMUNITY_CARD",
-            _river_line(hand),
-            None,
-            f"a community card was dealt on 7th street, but the deck had enough cards for "
-            f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)",
-        )
-    if community is None and needed > DECK_SIZE and last in state.streets_dealt:
-        state.flag(
-            "COMMUNITY_CARD",
-            _river_line(hand),
-            None,
-            f"{players_at_last} players reached 7th street: the deck runs short and one "
-            "community card should have been dealt",
-        )
 
 
 def cards_needed(
@@ -1175,20 +1393,31 @@ def _river_line(hand: Hand) -> int:
 class _Awards:
     """Who should have won each pot, by the cards, and how that compares with the collects."""
 
-    def __init__(self, state: _Replayer, pots: list[Pot]) -> None:
-        self.state = state
-        self.hand = state.hand
+    def __init__(
+        self,
+        hand: Hand,
+        profile: RuleProfile,
+        pots: list[Pot],
+        seat_index: dict[str, int],
+        cards: dict[str, tuple[Card, ...]],
+    ) -> None:
+        self.hand = hand
+        self.profile = profile
         self.pots = pots
-        self.game = state.game
+        self.game = hand.game
+        self.seat_index = seat_index
         self.community = (self.hand.community_card,) if self.hand.community_card else ()
-        self.cards = _known_cards(state)
+        self.cards = cards
+        """Each player's cards as shown at showdown (`_known_cards`)."""
         self.hands: dict[str, tuple[Card, ...] | None] = {}
+        self.high_winners: set[str] = set()
+        """Players awarded (a share of) a pot's high half, or of a whole pot (`Replay.won_high`)."""
+        self.low_winners: set[str] = set()
+        """Players awarded (a share of) a stud8 low half (`Replay.won_low`)."""
 
-    def check(self) -> dict[str, int]:
-        state = self.state
-        hand = self.hand
-        state.street = Street.SHOWDOWN
-        distributable = self._distributable()
+    def expected(self, distributable: list[int]) -> tuple[dict[str, int], list[Callable[[], str]]]:
+        """What each player should collect from the pots after rake (`distributable`), and
+        for each pot a function giving the reason in words."""
         expected: dict[str, int] = {}
         notes: list[Callable[[], str]] = []
         for pot, amount in zip(self.pots, distributable, strict=True):
@@ -1196,6 +1425,14 @@ class _Awards:
             notes.append(words)
             for player, share in shares.items():
                 expected[player] = expected.get(player, 0) + share
+        return expected, notes
+
+    def check(self, state: _Replayer) -> dict[str, int]:
+        """Compare the expected awards with the collects, flagging on `state`."""
+        self.state = state
+        hand = self.hand
+        state.street = Street.SHOWDOWN
+        expected, notes = self.expected(self._distributable())
         actual = {p: v for p, v in state.collected.items() if v}
         if actual == {p: v for p, v in expected.items() if v}:
             return expected
@@ -1274,6 +1511,22 @@ class _Awards:
         return found
 
     def _distributable(self) -> list[int]:
+        """Each pot after rake (see `distributable`), flagging a printed count of pots that
+        differs from the pots built."""
+        hand = self.hand
+        printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
+        if printed is not None and self.pots and len(printed) != len(self.pots):
+            self.state.flag(
+                "POT_TOTAL",
+                self.state._summary_line(),
+                None,
+                f"the summary prints {len(printed)} pots, but the contributions make {len(self.pots)}",
+                len(self.pots),
+                len(printed),
+            )
+        return self.distributable()
+
+    def distributable(self) -> list[int]:
         """Each pot after rake. PokerStars prints main and side pots after rake; use those
         when their number matches the pots built, else take the rake from the main pot."""
         hand = self.hand
@@ -1287,16 +1540,7 @@ class _Awards:
             and sum(printed) + hand.rake == sum(amounts)
         ):
             return [int(p) for p in printed]
-        if printed is not None and len(printed) != len(amounts):
-            self.state.flag(
-                "POT_TOTAL",
-                self.state._summary_line(),
-                None,
-                f"the summary prints {len(printed)} pots, but the contributions make {len(amounts)}",
-                len(amounts),
-                len(printed),
-            )
-        rake = hand.rake if self.state.profile.rake_before_split else 0
+        rake = hand.rake if self.profile.rake_before_split else 0
         amounts[0] = max(0, amounts[0] - rake)
         return amounts
 
@@ -1329,6 +1573,7 @@ class _Awards:
         if not players:
             return {}, lambda: "nobody shows a hand that can be read"
         if len(players) == 1:
+            self.high_winners.add(players[0])
             return {players[0]: amount}, lambda: ""
         hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
         game = self.game
@@ -1346,6 +1591,7 @@ class _Awards:
             lows = {p: evaluate.low_rank(hands[p], None) for p in players}
             best = max(lows.values())  # type: ignore[type-var]
             winners = [p for p in players if lows[p] == best]
+            self.high_winners.update(winners)  # razz: the pot's winners count as "high"
             return (
                 self._divide(amount, winners, hands, low=True),
                 lambda: f"the pot goes to {low_words(winners, None)}",
@@ -1353,6 +1599,7 @@ class _Awards:
         highs = {p: evaluate.high_rank(hands[p]) for p in players}
         top = max(highs.values())
         high_winners = [p for p in players if highs[p] == top]
+        self.high_winners.update(high_winners)
         if game is not Game.STUD8:
             return (
                 self._divide(amount, high_winners, hands, low=False),
@@ -1367,9 +1614,10 @@ class _Awards:
             )
         best_low = max(qualified.values())
         low_winners = [p for p in players if lows8[p] == best_low]
+        self.low_winners.update(low_winners)
         low_half = amount // 2
         high_half = amount - low_half
-        if not self.state.profile.odd_chip_to_high:
+        if not self.profile.odd_chip_to_high:
             high_half, low_half = low_half, high_half
         shares = self._divide(high_half, high_winners, hands, low=False)
         for player, share in self._divide(low_half, low_winners, hands, low=True).items():
@@ -1393,8 +1641,8 @@ class _Awards:
     def _odd_chip_order(
         self, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
     ) -> list[str]:
-        if self.state.profile.odd_chip_tie is TieBreak.CLOCKWISE or len(winners) == 1:
-            return sorted(winners, key=self.state._clockwise_key)
+        if self.profile.odd_chip_tie is TieBreak.CLOCKWISE or len(winners) == 1:
+            return sorted(winners, key=self.seat_index.__getitem__)
         if low:  # the lowest card by suit
             return sorted(winners, key=lambda p: min((_low_rank(c), c.suit) for c in hands[p]))
         return sorted(winners, key=lambda p: max((c.rank, c.suit) for c in hands[p]), reverse=True)
@@ -1436,13 +1684,544 @@ def _pay_list(amounts: dict[str, int], state: _Replayer) -> str:
     return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
 
 
-def _known_cards(state: _Replayer) -> dict[str, tuple[Card, ...]]:
+def _known_cards(shows: list[Action], hand: Hand) -> dict[str, tuple[Card, ...]]:
     """Each player's cards as shown at showdown (show lines, then summary lines)."""
-    cards = {event.player: event.cards for event in state.shows}
-    for result in state.hand.results:
+    cards = {event.player: event.cards for event in shows}
+    for result in hand.results:
         if result.showed and result.player not in cards:
             cards[result.player] = result.showed
     return cards
 
 
 __all__ = ["Pot", "Replay", "Violation", "describe", "replay"]
+
+
+# -- the fast path for clean hands -------------------------------------------------------
+#
+# Nearly every real hand breaks no rule. `_replay_clean` replays such a hand in one function
+# whose state lives in local variables (attribute lookups and method calls are most of what a
+# Python replay costs) and gives up, returning None, at the first thing it does not expect:
+# anything that `_Replayer` would flag, and the rarer situations whose bookkeeping it leaves to
+# `_Replayer` (an all-in bet, raise, bring-in or ante, whose short amounts change who may
+# raise; a name seated twice; lines out of their usual place). `replay` then replays the hand
+# again with `_Replayer`, which explains every fault. On real and simulated hands about 95%
+# take the fast path, which is some twice as fast as `_Replayer`.
+#
+# `_Replayer` is the specification: on every hand this function accepts, its result must be
+# exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
+# there needs the same change here, or a `return None` for the case; tests/test_replay.py
+# compares the two on corpus, random pokerkit and mutated hands.
+
+_ANTE = ActionKind.ANTE
+_UNCALLED = ActionKind.UNCALLED_BET_RETURNED
+_COLLECT = ActionKind.COLLECT
+_SHOW = ActionKind.SHOW
+_COMPLETE, _BET = ActionKind.COMPLETE, ActionKind.BET
+_BETTING_KINDS = frozenset({_BRING_IN, _COMPLETE, _BET, ActionKind.RAISE, _CALL, _CHECK, _FOLD})
+_SHOWDOWN_KINDS = frozenset({_SHOW, ActionKind.MUCK})
+_OPENING_KINDS = frozenset({_BRING_IN, _COMPLETE})
+_FIRST_STREET_CARDS = {game: 3 if len(layout) == 7 else 2 for game, layout in FACE_UP.items()}
+"""Cards in the hero's line on the first street: every card dealt so far."""
+
+
+def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
+    """`_Replayer(hand, profile).run()` for a hand that breaks no rule; None when the hand
+    breaks one, or might, or takes a path this function leaves to `_Replayer`."""
+    game = hand.game
+    seats = hand.seats
+    lineup = _lineup(seats)
+    order = lineup.order
+    seat_index = lineup.seat_index
+    if len(seat_index) != len(order):
+        return None  # a name seated twice
+    clockwise_after = lineup.clockwise_after
+    first_street = FIRST_STREET[game]
+    last_street = LAST_STREET[game]
+    big_bet_streets = BIG_BET_STREETS[game]
+    face_up = FACE_UP[game]
+    up_cards_before = _UP_CARDS_BEFORE[game]
+    up_positions = _UP_POSITIONS[game]
+    first_up = up_positions[0]
+    first_street_cards = _FIRST_STREET_CARDS[game]
+    size = CARDS_PER_PLAYER[game]
+    community = hand.community_card
+    show_limit = size - 1 if community is not None else size
+    ante = hand.ante or 0
+    small_bet, big_bet = hand.small_bet, hand.big_bet
+    cap_bets = profile.cap_bets
+    cap_lifted_heads_up = not profile.cap_heads_up
+    bring_in_values = _BRING_IN_VALUES[game]
+    razz = game is Game.RAZZ
+    suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
+    showing_primes = _SHOWING_PRIMES[razz]
+    showing_values = _SHOWING_VALUES[razz]
+    showing_memo = _SHOWING_KEYS[razz, suit_sign]
+    ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
+
+    stack = {seat.name: seat.stack for seat in seats}
+    put_in = dict.fromkeys(order, 0)
+    collected = dict.fromkeys(order, 0)
+    street_put = dict.fromkeys(order, 0)
+    dealt_in: list[str] = []
+    anted: set[str] = set()
+    able: set[str] = set()
+    folded: set[str] = set()
+    all_in: set[str] = set()
+    folded_early: dict[str, Street] = {}
+    door: dict[str, Card] = {}
+    up_cards: dict[str, tuple[Card, ...]] = dict.fromkeys(order, ())
+    """Up cards by deal position; the card checks' up-card count is their number."""
+    slots: dict[str, list[Card | None]] = {name: [None] * size for name in order}
+    seen: set[Card] = {community} if community is not None else set()
+    """Every card seen so far, the community card included (no player may be dealt it)."""
+    # Each player's up cards as the product of their ranks' primes and the biggest card value
+    # (`_Replayer._showing_key`), kept up to date as the cards come.
+    up_primes = dict.fromkeys(order, 1)
+    up_top = dict.fromkeys(order, 0)
+    shows: list[Action] = []
+    streets_dealt: list[Street] = []
+    street = Street.ANTES
+    pending: set[str] = set()
+    expected_first: str | None = None
+    last_actor: str | None = None
+    current_bet = bets = started_with = 0
+    matched = 0
+    """Players whose chips on this street equal the current bet: with just one, the bet was
+    not called (`_uncalled_due` would be positive)."""
+    round_open = double_bet = big_bet_made = returned = hand_over = False
+
+    for event in hand.events:
+        event_street = event.street
+        if event_street != street and event_street <= _SEVENTH:
+            # `_next_street`: the street before must be complete, with any uncalled bet
+            # returned; the streets come one after the other.
+            if event_street != (first_street if street is Street.ANTES else street + 1):
+                return None
+            if event_street > last_street:
+                return None  # more streets than the game has: no deal position for them
+            if street >= first_street:
+                if len(dealt_in) - len(folded) > 1:
+                    if round_open:
+                        if pending:
+                            return None
+                    else:
+                        active = [p for p in dealt_in if p in able]
+                        if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
+                            return None
+                if not returned and current_bet and matched == 1:
+                    return None
+            if hand_over and event_street <= last_street:
+                return None
+            street = event_street
+            streets_dealt.append(street)
+            street_put = dict.fromkeys(order, 0)
+            current_bet = bets = 0
+            big_bet_made = returned = round_open = double_bet = False
+            last_actor = None
+        if type(event) is Dealt:
+            player = event.player
+            new = event.new
+            row = slots.get(player)
+            if row is None or event_street != street:
+                return None
+            if street == first_street:
+                if player not in dealt_in:
+                    if round_open:
+                        return None  # dealt in after the betting started
+                    _deal_in_order(dealt_in, player, seat_index)
+                    able.add(player)
+                count = len(new)
+                if count == 1:
+                    card = new[0]
+                    if row[first_up] is not None or card in seen:
+                        return None
+                    seen.add(card)
+                    row[first_up] = card
+                elif count == first_street_cards:
+                    for position, card in enumerate(new):
+                        if row[position] is not None or card in seen:
+                            return None
+                        seen.add(card)
+                        row[position] = card
+                else:
+                    return None
+                door_card = new[-1]
+                door[player] = door_card
+                up_cards[player] = (door_card,)
+                up_primes[player] = showing_primes[door_card]
+                up_top[player] = showing_values[door_card]
+            else:
+                if len(new) != 1:
+                    return None
+                position = street - 1
+                previous = event.previous
+                ups = up_cards[player]
+                count = len(previous)
+                if count == position:  # the hero's line: every card so far
+                    if tuple(row[:count]) != previous:
+                        return None
+                elif previous != ups:  # an opponent's: the up cards so far, as seen
+                    return None
+                card = new[0]
+                if row[position] is not None or card in seen:
+                    return None
+                seen.add(card)
+                row[position] = card
+                if face_up[position]:
+                    if len(ups) != up_cards_before[position]:
+                        return None
+                    up_cards[player] = (*ups, card)
+                    up_primes[player] *= showing_primes[card]
+                    value = showing_values[card]
+                    if value > up_top[player]:
+                        up_top[player] = value
+            continue
+        if type(event) is not Action:
+            continue  # notes change nothing
+        kind = event.kind
+        player = event.player
+        if kind in _BETTING_KINDS:
+            if event_street != street or street < first_street:
+                return None
+            if kind is _FOLD and event_street < last_street:
+                folded_early.setdefault(player, event_street)
+            if player not in able:
+                return None
+            if not round_open:
+                # `_open_round`
+                round_open = True
+                pending = set(able)
+                started_with = len(able)
+                expected_first = None
+                if street == first_street:  # the bring-in: the first of the biggest values
+                    best_value = -1
+                    for p in dealt_in:
+                        if p in door:
+                            value = bring_in_values[door[p]]
+                            if value > best_value:
+                                expected_first, best_value = p, value
+                    if expected_first is None:
+                        return None
+                elif ties_by_suit:  # `_first_actor`: the first of the biggest showing keys
+                    with_community = street == _SEVENTH and community is not None
+                    best_key: tuple[object, ...] = ()
+                    for p in dealt_in:
+                        if p in folded or not up_cards[p]:
+                            continue
+                        if with_community:
+                            assert community is not None
+                            code = up_primes[p] * showing_primes[community] * 4 + (
+                                max(up_top[p], showing_values[community]) & 3
+                            )
+                        else:
+                            code = up_primes[p] * 4 + (up_top[p] & 3)
+                        key = showing_memo.get(code)
+                        if key is None:
+                            showing = (
+                                [*up_cards[p], community] if with_community else [*up_cards[p]]
+                            )
+                            ranks = evaluate.showing_rank(showing, game)[:2]  # type: ignore[arg-type]
+                            key = showing_memo[code] = (*ranks, suit_sign * (code & 3))
+                        if expected_first is None or key > best_key:  # type: ignore[operator]
+                            expected_first, best_key = p, key
+                else:
+                    expected_first = _clean_first_actor(
+                        hand, profile, street, dealt_in, folded, up_cards, seat_index
+                    )
+                if street != first_street and expected_first in all_in:
+                    # An all-in player cannot act: the next one clockwise does.
+                    for candidate in clockwise_after[expected_first]:  # type: ignore[index]
+                        if candidate in pending:
+                            expected_first = candidate
+                            break
+                if (
+                    street == Street.FOURTH
+                    and profile.double_bet_allowed(game)
+                    and any(_has_pair(up_cards[p]) for p in dealt_in if p not in folded)
+                ):
+                    double_bet = True
+            # `_expected_actor`
+            to_act = expected_first if last_actor is None else last_actor
+            if to_act is not None and (last_actor is not None or to_act not in pending):
+                for candidate in clockwise_after[to_act]:
+                    if candidate in pending:
+                        to_act = candidate
+                        break
+                else:
+                    to_act = None
+            if player != to_act:
+                return None
+            if last_actor is None and street == first_street and kind not in _OPENING_KINDS:
+                return None  # 3rd street opens with the bring-in or a completion
+            owed = current_bet - street_put[player]
+            if kind is _CALL:
+                amount = event.amount or 0
+                left = stack[player]
+                if owed <= 0 or amount != (owed if owed < left else left):
+                    return None  # a wrong call
+                left -= amount
+                stack[player] = left
+                put_in[player] += amount
+                street_put[player] += amount
+                if amount == owed:
+                    matched += 1
+                if left <= 0:  # all-in, maybe for less
+                    all_in.add(player)
+                    able.discard(player)
+                pending.discard(player)
+            elif kind is _CHECK:
+                if owed > 0:
+                    return None
+                pending.discard(player)
+            elif kind is _FOLD:
+                folded.add(player)
+                pending.discard(player)
+                able.discard(player)
+                if len(dealt_in) - len(folded) == 1:
+                    hand_over = True
+            elif kind is _BRING_IN:
+                amount = event.amount or 0
+                left = stack[player]
+                if bets or current_bet or not 0 < amount < small_bet or amount >= left:
+                    return None
+                stack[player] = left - amount
+                put_in[player] += amount
+                street_put[player] += amount
+                current_bet = max(current_bet, street_put[player])
+                matched = 1
+                pending = able - {player}
+            else:  # `_bet_or_raise`: a completion, bet or raise
+                before = street_put[player]
+                to_amount = event.to_amount
+                increment = event.amount
+                if to_amount is not None:
+                    total = to_amount
+                    if increment is not None and increment != total - current_bet:
+                        return None
+                else:
+                    total = before + (increment or 0)
+                put = total - before
+                left = stack[player]
+                if put >= left:
+                    return None  # all-in: short all-ins and the betting they reopen
+                if double_bet:
+                    if big_bet_made and not profile.small_raise_after_big_bet:
+                        sizes: tuple[int, ...] = (big_bet,)
+                    else:
+                        sizes = (small_bet, big_bet)
+                else:
+                    sizes = (big_bet if street in big_bet_streets else small_bet,)
+                if kind is _COMPLETE:
+                    if total != small_bet:
+                        return None
+                elif kind is _BET and current_bet == 0:
+                    if total not in sizes:
+                        return None
+                elif kind is _BET or total - current_bet not in sizes:
+                    return None
+                # With no all-in bet or raise every bet reopens the betting for everyone still
+                # in, so the raise after a short all-in that `_Replayer` checks cannot happen.
+                bets += 1
+                if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
+                    return None
+                stack[player] = left - put
+                put_in[player] += put
+                street_put[player] = total
+                if total - current_bet >= big_bet and double_bet:
+                    big_bet_made = True
+                current_bet = max(current_bet, total)
+                matched = 1
+                pending = able - {player}
+            last_actor = player
+        elif kind is _ANTE:
+            if street is not Street.ANTES or player in anted or player not in seat_index:
+                return None
+            anted.add(player)
+            if player not in dealt_in:
+                _deal_in_order(dealt_in, player, seat_index)
+                able.add(player)
+            amount = event.amount or 0
+            left = stack[player]
+            if amount != ante or amount >= left:
+                return None
+            stack[player] = left - amount
+            put_in[player] += amount
+        elif kind is _UNCALLED:
+            if street < first_street or player not in stack:
+                return None
+            top, due = _uncalled_due(order, street_put)
+            amount = event.amount or 0
+            if top != player or amount != due:
+                return None
+            returned = True
+            stack[player] += amount
+            put_in[player] -= amount
+            street_put[player] -= amount
+            matched = 0  # no longer used: returned is set
+        elif kind is _COLLECT:
+            collected[player] = collected.get(player, 0) + (event.amount or 0)
+        elif kind in _SHOWDOWN_KINDS:
+            shown = event.cards
+            if shown:
+                if len(shown) > show_limit or not _see_clean(slots.get(player), shown, seen):
+                    return None
+                if kind is _SHOW:
+                    shows.append(event)
+
+    # `_close_round(last=True)`
+    if first_street <= street <= _SEVENTH:
+        if len(dealt_in) - len(folded) > 1:
+            if round_open:
+                if pending:
+                    return None
+            else:
+                active = [p for p in dealt_in if p in able]
+                if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
+                    return None
+        if not returned and current_bet and matched == 1:
+            return None
+    # `_check_antes`, then the rest of the card checks
+    if hand.ante and any(p not in anted for p in dealt_in):
+        return None
+    for result in hand.results:
+        shown = result.showed or result.mucked
+        if shown and not _see_clean(slots.get(result.player), shown, seen):
+            return None
+    streets_dealt = [street for street in hand.streets if street <= _SEVENTH]  # headers
+    if last_street in streets_dealt:
+        burns = len(streets_dealt) if profile.burns else 0
+        if community is not None or len(dealt_in) * size + burns > DECK_SIZE:  # else enough
+            needed = cards_needed(dealt_in, folded_early, size, burns)
+            if (community is not None) == (needed <= DECK_SIZE):
+                return None
+    # `_pots` and `_Awards.check`
+    total = sum(put_in.values())
+    if all_in:
+        pots = build_pots(order, put_in, folded, all_in)
+    else:  # `build_pots` without all-ins: one pot of everything, for the players still in
+        contenders = [p for p in order if p not in folded and put_in[p] > 0]
+        if contenders:
+            level = max(put_in[p] for p in contenders)
+            pots = [Pot(total, tuple(p for p in contenders if put_in[p] >= level))]
+        else:
+            pots = []
+    rake = hand.rake
+    if (
+        total != hand.total_pot
+        or sum(collected.values()) + rake != total
+        or rake < 0
+        or rake > total
+    ):
+        return None
+    printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
+    if printed is not None and pots and printed != len(pots):
+        return None
+    awards = _Awards(hand, profile, pots, seat_index, {})
+    if len(pots) == 1 and len(pots[0].eligible) == 1:  # uncontested: no hands to compare
+        expected = {pots[0].eligible[0]: awards.distributable()[0]}
+        awards.high_winners.add(pots[0].eligible[0])
+    else:
+        awards.cards = _known_cards(shows, hand)
+        expected, _ = awards.expected(awards.distributable())
+    if {p: v for p, v in collected.items() if v} != {p: v for p, v in expected.items() if v}:
+        return None
+    # `_check_descriptions`
+    community_cards = (community,) if community else ()
+    for show in shows:
+        if show.description is None:
+            continue
+        known = len(show.cards) + len(community_cards)
+        if known < 5 or known < size:
+            continue
+        try:
+            if describe(show.cards + community_cards, game) != show.description:
+                return None
+        except ValueError:
+            continue
+    net = {name: collected[name] - put_in[name] for name in order}
+    return Replay(
+        hand,
+        (),
+        tuple(pots),
+        put_in,
+        collected,
+        net,
+        expected,
+        frozenset(awards.high_winners),
+        frozenset(awards.low_winners),
+    )
+
+
+def _deal_in_order(dealt_in: list[str], player: str, seat_index: dict[str, int]) -> None:
+    """Add `player` to the players dealt in, kept in seat order."""
+    if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
+        dealt_in.append(player)  # antes and cards come in seat order: the usual case
+    else:
+        insort(dealt_in, player, key=seat_index.__getitem__)
+
+
+def _uncalled_due(order: list[str], street_put: dict[str, int]) -> tuple[str, int]:
+    """The player who put in most on the street (the first such in seat order), and how much
+    more than anyone else (every name seated once)."""
+    amounts = list(map(street_put.__getitem__, order))
+    most = max(amounts)
+    index = amounts.index(most)
+    del amounts[index]
+    return order[index], most - max(amounts, default=0)
+
+
+def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set[Card]) -> bool:
+    """Cards shown from the first deal position on: each one either already seen in that
+    place or never seen anywhere (then it is recorded). False for anything else."""
+    if row is None or tuple(row[: len(cards)]) == cards:
+        return True
+    for position, card in enumerate(cards):
+        known = row[position]
+        if known is card:
+            continue
+        if known is not None or card in seen:  # `seen` holds the community card
+            return False
+        seen.add(card)
+        row[position] = card
+    return True
+
+
+def _clean_first_actor(
+    hand: Hand,
+    profile: RuleProfile,
+    street: Street,
+    dealt_in: list[str],
+    folded: set[str],
+    up_cards: dict[str, tuple[Card, ...]],
+    seat_index: dict[str, int],
+) -> str | None:
+    """`_Replayer._first_actor` before its all-in step (which the caller takes)."""
+    game = hand.game
+    razz = game is Game.RAZZ
+    sign = -1 if razz and profile.razz_lower_suit_first else 1
+    primes = _SHOWING_PRIMES[razz]
+    values = _SHOWING_VALUES[razz]
+    memo = _SHOWING_KEYS[razz, sign]
+    community = hand.community_card
+    with_community = street == _SEVENTH and community is not None
+    keys: dict[str, tuple[object, ...]] = {}
+    for p in dealt_in:
+        if p in folded:
+            continue
+        ups = up_cards[p]
+        if not ups:
+            continue
+        cards = [*ups, community] if with_community else [*ups]
+        code = prod(map(primes.__getitem__, cards)) * 4 + (max(map(values.__getitem__, cards)) & 3)  # type: ignore[arg-type]
+        key = memo.get(code)
+        if key is None:
+            ranks = evaluate.showing_rank(cards, game)[:2]  # type: ignore[arg-type]
+            key = memo[code] = (*ranks, sign * (code & 3))
+        keys[p] = key
+    if not keys:
+        return None
+    best = max(keys, key=keys.__getitem__)
+    if profile.first_actor_tie is TieBreak.CLOCKWISE:
+        tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
+        best = min(tied, key=seat_index.__getitem__)
+    return best
