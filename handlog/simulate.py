@@ -1,0 +1,2045 @@
+"""Simulated PokerStars stud hand histories: legal hands of 7-card stud, stud hi/lo and razz,
+dealt from real shuffled decks and played under a rule profile, written as PokerStars text;
+optionally a share of them carries exactly one known rule violation (a sidecar names it).
+
+The simulator decides everything the rules decide with handlog's own evaluator
+(`handlog.rules.evaluate`) and the profile (`handlog.rules.profiles`): who brings in, who
+acts first on 4th-7th street, what the limit allows, when a street is over, the uncalled
+bet, the pots built from contributions, who wins each pot or half, where the odd chip goes.
+Players choose among the legal actions at random, weighted by a rough hand strength and a
+style per player, so that folds, completions, raises to the cap, short all-ins with side
+pots, open-pair double bets, showdowns, hi/lo splits, ties and (with eight players) the
+community card all occur.
+
+    options = SimulationOptions(Game.RAZZ, hands=10_000, players=6, seed=7)
+    for hand in simulate_hands(options): ...      # SimulatedHand(hand_id, text, fault)
+    summary = write_simulation(options, "razz.txt")  # and razz.txt.faults.jsonl
+
+The same options and seed give the same bytes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from handlog.cards import DECK, Card
+from handlog.model import Game
+from handlog.parse.money import format_amount
+from handlog.printer import GAME_NAMES
+from handlog.rules import evaluate
+from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
+from handlog.rules.replay import describe
+
+SIMULATED_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
+"""The games the simulator plays (5-card stud is not dealt at PokerStars)."""
+
+MAX_SEATS = 8
+"""PokerStars stud tables are 8-max."""
+
+CASH_FORCED_BETS = {(4, 8): (1, 2), (10, 20): (2, 5), (25, 50): (5, 10)}
+"""(small bet, big bet) -> (ante, bring-in) in cents, as PokerStars' cash tables have them
+(the 0.04/0.08 and 0.10/0.20 exports in corpus/); other stakes use `forced_bets`' rule."""
+
+TOURNAMENT_LEVELS = (
+    (10, 20, 2, 5),
+    (15, 30, 3, 5),
+    (25, 50, 5, 10),
+    (50, 100, 10, 15),
+    (75, 150, 15, 25),
+    (100, 200, 20, 30),
+    (150, 300, 25, 50),
+    (200, 400, 40, 60),
+    (300, 600, 50, 100),
+    (400, 800, 80, 120),
+    (600, 1200, 100, 200),
+    (800, 1600, 150, 250),
+    (1000, 2000, 200, 300),
+    (1500, 3000, 300, 500),
+    (2000, 4000, 400, 600),
+    (3000, 6000, 500, 1000),
+)
+"""Tournament levels in chips: (small bet, big bet, ante, bring-in). Level III (25/50, ante 5,
+bring-in 10) and IV (50/100, ante 10, bring-in 15) are as in real PokerStars exports."""
+
+FAULTS = {
+    "BRING_IN_PLAYER": "the bring-in is posted by a player whose door card is not the lowest "
+    "(highest in razz); play goes on clockwise from that player",
+    "BRING_IN_AMOUNT": "the bring-in is posted for the full small bet; nobody completes",
+    "OUT_OF_TURN": "on 4th street or later someone other than the best showing hand acts first",
+    "BET_SIZE": "the first bet on a big-bet street (5th-7th) is the small bet",
+    "RAISE_CAP": "after 'Betting is capped' one more full raise is made",
+    "CHECK_FACING_BET": "a player facing a bet (the bring-in, or a bet made for it) checks",
+    "CALL_AMOUNT": "a player calls a bet for less than it costs (and is not all-in)",
+    "ACTED_AFTER_FOLD": "a player who just folded checks",
+    "OVER_STACK": "a seat line shows a stack smaller than what the player then puts in",
+    "ROUND_INCOMPLETE": "the last check of a street is left out",
+    "UNCALLED_RETURN": "an uncalled bet is returned short",
+    "ANTE": "one player is dealt in without posting the ante",
+    "DUPLICATE_CARD": "a player is dealt another player's door card",
+    "CARDS_CHANGED": "a 'Dealt to' line repeats an earlier card as a card nobody was dealt",
+    "CARD_COUNT": "a 'Dealt to' line on 4th-6th street deals two new cards",
+    "COMMUNITY_CARD": "a community card is dealt on 7th street although the deck was enough",
+    "POT_TOTAL": "the summary's total pot is more than the players put in",
+    "RAKE": "the summary's rake is off by one unit",
+    "WRONG_WINNER": "a pot is paid to a player who shows a losing hand (in hi/lo one with a "
+    "qualifying low, so that the only reading is the wrong winner)",
+    "SPLIT_AMOUNT": "two or more units move between two players who share the pots",
+    "LOW_NOT_QUALIFIED": "hi/lo: half of a pot nobody qualifies low for goes to a losing hand",
+    "ODD_CHIP": "the odd chip of a split pot goes to the other player",
+    "NOT_ELIGIBLE": "a pot won without showdown is collected by a player who folded",
+    "HAND_DESCRIPTION": "a shown hand is described as another hand",
+}
+"""Each injectable violation code and how the simulator injects it: one thing bent in a hand
+that is otherwise played legally, so that the replay must report (at least) that code."""
+
+FAULT_CODES = tuple(FAULTS)
+"""Every violation code of `handlog.rules.violations` can be injected."""
+
+RAKE_PERCENT = 5
+RAKE_CAP_BIG_BETS = 3
+"""Cash-game rake: 5% of the total pot rounded down to the cent, at most three big bets, and
+none when the hand ends on 3rd street ("no flop, no drop"). Tournaments have no rake."""
+
+START_CLOCK = datetime(2024, 1, 1, 12, 0, 0)
+"""The first hand's Eastern-time clock."""
+
+# Faults whose hands are steered towards later streets and showdowns (fewer folds).
+_NEEDS_LATE_STREETS = frozenset(
+    {
+        "OUT_OF_TURN",
+        "BET_SIZE",
+        "DUPLICATE_CARD",
+        "CARDS_CHANGED",
+        "CARD_COUNT",
+        "COMMUNITY_CARD",
+        "ROUND_INCOMPLETE",
+        "WRONG_WINNER",
+        "SPLIT_AMOUNT",
+        "LOW_NOT_QUALIFIED",
+        "ODD_CHIP",
+        "HAND_DESCRIPTION",
+    }
+)
+_NEEDS_TIE = frozenset({"SPLIT_AMOUNT", "ODD_CHIP"})
+"""Faults that need a pot shared by two players: in stud and razz the deal is arranged so
+that two players hold the same ranks (a tie); in stud hi/lo the halves do it."""
+_MAX_ATTEMPTS = 80
+"""Deals tried for one faulted hand before another fault is chosen for it."""
+
+_SHOW_VALUES = {
+    razz: {card: (1 if razz and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK}
+    for razz in (False, True)
+}
+"""Each card's rank (ace low in razz) times four plus its suit, for showing hands: the
+biggest value is the highest card, by suit among equal ranks."""
+
+_STRENGTH_MEMO: dict[Game, dict[tuple[int, ...], float]] = {game: {} for game in Game}
+"""`_rank_strength` by game and sorted ranks (at most ~50,000 rank multisets a game)."""
+_SHOWING_MEMO: dict[Game, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] = {
+    game: {} for game in Game
+}
+"""The rank part of `evaluate.showing_rank` by game and ranks (highest first)."""
+
+_FOLD_BY_STREET = {3: 0.85, 4: 1.0, 5: 1.1, 6: 0.9, 7: 0.8}
+"""How readily a weak hand folds to a bet, by street (weighted by looseness and strength)."""
+
+_CARD_TEXT = {card: str(card) for card in DECK}
+_SPARE = "@"
+"""Stands for a card nobody was dealt in a line written before the hand is over."""
+_STREET_HEADERS = {
+    3: "*** 3rd STREET ***",
+    4: "*** 4th STREET ***",
+    5: "*** 5th STREET ***",
+    6: "*** 6th STREET ***",
+    7: "*** RIVER ***",
+}
+_SUMMARY_STREETS = {3: "3rd Street", 4: "4th Street", 5: "5th Street", 6: "6th Street", 7: "River"}
+_ROMAN = (
+    (1000, "M"),
+    (900, "CM"),
+    (500, "D"),
+    (400, "CD"),
+    (100, "C"),
+    (90, "XC"),
+    (50, "L"),
+    (40, "XL"),
+    (10, "X"),
+    (9, "IX"),
+    (5, "V"),
+    (4, "IV"),
+    (1, "I"),
+)
+_TABLE_NAMES = (
+    "Atalante",
+    "Hygiea",
+    "Ceres",
+    "Pallas",
+    "Vesta",
+    "Juno",
+    "Astraea",
+    "Hebe",
+    "Iris",
+    "Flora",
+    "Metis",
+    "Parthenope",
+    "Victoria",
+    "Egeria",
+    "Irene",
+    "Eunomia",
+    "Psyche",
+    "Thetis",
+    "Melpomene",
+    "Fortuna",
+    "Massalia",
+    "Lutetia",
+    "Calliope",
+    "Thalia",
+    "Themis",
+    "Phocaea",
+    "Proserpina",
+    "Euterpe",
+    "Bellona",
+    "Amphitrite",
+)
+_CHAT = (
+    "gl",
+    "nh",
+    "ty",
+    "vnh",
+    "wp",
+    "gg",
+    "lol",
+    "sick",
+    "unreal",
+    "ship it",
+    "this.is.lucky",
+    "LIMIT STUD",
+    "every time",
+    "?",
+    "nice river",
+    "how",
+    "ok",
+)
+_NAME_PARTS = (
+    "ace",
+    "stud",
+    "river",
+    "king",
+    "joker",
+    "tilt",
+    "lucky",
+    "shark",
+    "fish",
+    "razz",
+    "pokah",
+    "bluff",
+    "nuts",
+    "grind",
+    "chip",
+    "donk",
+    "maverick",
+    "silk",
+    "zone",
+    "road",
+    "devil",
+    "master",
+    "trini",
+    "smoothie",
+    "pressure",
+    "sludge",
+    "rahat",
+    "soroka",
+    "kobreli",
+    "gashpor",
+    "denny",
+    "totof",
+    "nikolay",
+    "wizard",
+    "eagle",
+    "tiger",
+    "panda",
+    "mojo",
+    "volt",
+    "delta",
+)
+_ODD_NAMES = (
+    "Anna K.",
+    "J.R. Ewing",
+    "x.y.z",
+    "Mr Big",
+    "Ölfläsche",
+    "dr. no",
+    "PC [Mittel]",
+    "Zoë_22",
+    "el niño",
+    "Kaiser [TT]",
+)
+
+
+class StakesError(ValueError):
+    """Stakes text that cannot be played (the message says why)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The four amounts of a fixed-limit stud game, in minor units."""
+
+    small_bet: int
+    big_bet: int
+    ante: int
+    bring_in: int
+
+
+def forced_bets(small_bet: int, big_bet: int) -> tuple[int, int]:
+    """(ante, bring-in) for stakes that PokerStars headers name only by their bets: the
+    known tables as they are, otherwise an ante of a tenth of the big bet and a bring-in of
+    three tenths of the small bet (400/800: 80 and 120, as in a real 8-Game export)."""
+    known = CASH_FORCED_BETS.get((small_bet, big_bet))
+    if known is not None:
+        return known
+    for level in TOURNAMENT_LEVELS:
+        if level[:2] == (small_bet, big_bet):
+            return level[2], level[3]
+    ante = max(1, big_bet // 10)
+    bring_in = min(max(1, small_bet * 3 // 10), small_bet - 1)
+    return ante, bring_in
+
+
+def parse_stakes(text: str, tournament: bool = False) -> Stakes:
+    """Stakes as "small/big": dollars for cash ("0.04/0.08", "$1/$2"), chips for tournaments
+    ("50/100"). Raises `StakesError` for anything PokerStars does not deal."""
+    small_text, slash, big_text = text.replace("$", "").replace(" ", "").partition("/")
+    if not slash:
+        raise StakesError(f"stakes are written small/big, e.g. 0.04/0.08, not {text!r}")
+    try:
+        small, big = (
+            _chips(part) if tournament else _cents(part) for part in (small_text, big_text)
+        )
+    except ValueError:
+        unit = "whole chips" if tournament else "dollars with at most two decimals"
+        raise StakesError(f"stakes {text!r}: both bets must be {unit}") from None
+    if small < 2:
+        raise StakesError(
+            f"stakes {text!r}: the small bet must be at least 2 "
+            f"{'chips' if tournament else 'cents'} (the bring-in is less than the small bet)"
+        )
+    if big != 2 * small:
+        raise StakesError(
+            f"stakes {text!r}: in fixed-limit stud the big bet is twice the small bet"
+        )
+    ante, bring_in = forced_bets(small, big)
+    return Stakes(small, big, ante, bring_in)
+
+
+def _cents(text: str) -> int:
+    whole, dot, fraction = text.partition(".")
+    if not whole.isdigit() or (dot and not fraction.isdigit()) or len(fraction) > 2:
+        raise ValueError(text)
+    return int(whole) * 100 + int((fraction + "00")[:2])
+
+
+def _chips(text: str) -> int:
+    if not text.isdigit():
+        raise ValueError(text)
+    return int(text)
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationOptions:
+    """What to simulate."""
+
+    game: Game
+    hands: int
+    players: int = 8
+    """Players seated at each table (2..8); now and then one sits out or leaves."""
+    seed: int = 0
+    stakes: Stakes | None = None
+    """Default: $0.04/$0.08 for cash; tournaments climb the `TOURNAMENT_LEVELS` from level I
+    (or from the level of these stakes; stakes off the ladder stay fixed)."""
+    tournament: bool = False
+    fault_rate: float = 0.0
+    """Share of hands given exactly one injected violation."""
+    profile: RuleProfile = POKERSTARS
+    hero: str = "Hero"
+
+    def check(self) -> None:
+        """Raise ValueError with a clear message for options that cannot be simulated."""
+        if self.game not in SIMULATED_GAMES:
+            names = ", ".join(game.value for game in SIMULATED_GAMES)
+            raise ValueError(f"game {self.game.value!r} cannot be simulated; choose {names}")
+        if self.hands < 0:
+            raise ValueError(f"hands must be 0 or more, not {self.hands}")
+        if not 2 <= self.players <= MAX_SEATS:
+            raise ValueError(
+                f"players must be from 2 to {MAX_SEATS} (a PokerStars stud table), not {self.players}"
+            )
+        if not 0.0 <= self.fault_rate <= 1.0:
+            raise ValueError(f"the fault rate is a share from 0 to 1, not {self.fault_rate}")
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedHand:
+    """One simulated hand."""
+
+    hand_id: str
+    text: str
+    """The hand as PokerStars text, without a trailing newline."""
+    fault: str | None = None
+    """The violation code injected into it, if any."""
+
+
+@dataclass(slots=True)
+class SimulationSummary:
+    """What `write_simulation` wrote."""
+
+    path: str
+    faults_path: str | None
+    hands: int = 0
+    faults: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    bytes: int = 0
+
+    @property
+    def hands_per_second(self) -> float:
+        return self.hands / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def faults_path_for(path: str | os.PathLike[str]) -> str:
+    """The sidecar that lists the injected faults of a simulated file: FILE.faults.jsonl."""
+    return f"{os.fspath(path)}.faults.jsonl"
+
+
+def fault_codes(game: Game) -> tuple[str, ...]:
+    """The faults that can be injected into hands of `game` (a low half exists only in hi/lo)."""
+    if game is Game.STUD8:
+        return FAULT_CODES
+    return tuple(code for code in FAULT_CODES if code != "LOW_NOT_QUALIFIED")
+
+
+def write_simulation(
+    options: SimulationOptions,
+    path: str | os.PathLike[str],
+    progress: Callable[[int], None] | None = None,
+) -> SimulationSummary:
+    """Simulate `options.hands` hands into `path`, hand by hand, and (with a fault rate) list
+    the injected faults in `faults_path_for(path)`. `progress` is called with the number of
+    hands written so far, every 1,000 hands."""
+    options.check()
+    target = os.fspath(path)
+    faults_path = faults_path_for(target) if options.fault_rate > 0 else None
+    summary = SimulationSummary(target, faults_path)
+    wall, cpu = time.perf_counter(), time.process_time()
+    with contextlib.ExitStack() as files:
+        out = files.enter_context(open(target, "w", encoding="utf-8", newline="\n"))
+        sidecar = None
+        if faults_path is not None:
+            sidecar = files.enter_context(open(faults_path, "w", encoding="utf-8", newline="\n"))
+        for count, hand in enumerate(simulate_hands(options), 1):
+            text = hand.text + "\n\n\n\n"
+            out.write(text)
+            summary.bytes += len(text.encode("utf-8"))
+            if hand.fault is not None:
+                summary.faults[hand.fault] += 1
+                if sidecar is not None:
+                    sidecar.write(json.dumps({"hand_id": hand.hand_id, "code": hand.fault}) + "\n")
+            if progress is not None and count % 1000 == 0:
+                progress(count)
+            summary.hands = count
+    summary.seconds = time.perf_counter() - wall
+    summary.cpu_seconds = time.process_time() - cpu
+    return summary
+
+
+def simulate_hands(options: SimulationOptions) -> Iterator[SimulatedHand]:
+    """The simulated hands one at a time (nothing is kept: any number can be streamed)."""
+    options.check()
+    return _Simulator(options).hands()
+
+
+# -- players and tables ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Player:
+    name: str
+    stack: int
+    looseness: float
+    """How readily the player continues with a weak hand (0..1)."""
+    aggression: float
+    """How readily the player bets and raises (0..1)."""
+    sitting_out: int = 0
+    """Hands left sitting out (cash: not dealt in; tournament: dealt in and folded)."""
+
+
+@dataclass(slots=True)
+class _Plan:
+    """How one hand is to be played: the fault to inject and the deal that makes it
+    possible."""
+
+    fault: str | None = None
+    street: int = 3
+    """The street from which a street-bound fault is injected."""
+    passive: bool = False
+    """Few folds: the hand goes to late streets and showdowns."""
+    family_pot: bool = False
+    """Nobody folds (with eight players: the community card)."""
+    tie: tuple[int, int] | None = None
+    """Two players (by index) dealt the same ranks, who never fold."""
+
+
+class _Redeal(Exception):
+    """This deal cannot be played as planned; deal again."""
+
+
+class _Simulator:
+    """Tables, players, clock and hand numbers across a run, and the loop over hands."""
+
+    def __init__(self, options: SimulationOptions) -> None:
+        self.options = options
+        self.game = options.game
+        self.profile = options.profile
+        self.rng = random.Random(f"handlog-simulate/{options.game.value}/{options.seed}")
+        self.tournament = options.tournament
+        self.symbol = None if options.tournament else "$"
+        self._money: dict[int, str] = {}
+        self.strength_memo = _STRENGTH_MEMO[options.game]
+        self.showing_memo = _SHOWING_MEMO[options.game]
+        self.names = self._name_pool(400)
+        self.clock = START_CLOCK + timedelta(minutes=self.rng.randrange(0, 600))
+        # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
+        self.next_hand_id = 100_000_000_000 + self.rng.randrange(9_000) * 100_000_000
+        self.codes = fault_codes(options.game)
+        self.hilo_game = options.game is Game.STUD8
+        self.fixed_level: Stakes | None = None
+        self.level = 0
+        if options.tournament:
+            if options.stakes is not None:
+                ladder = [level[:2] for level in TOURNAMENT_LEVELS]
+                pair = (options.stakes.small_bet, options.stakes.big_bet)
+                if pair in ladder:
+                    self.level = ladder.index(pair)
+                else:
+                    self.fixed_level = options.stakes
+            self.stakes = self._level_stakes()
+        else:
+            self.stakes = options.stakes or Stakes(4, 8, 1, 2)
+        self.seats: dict[int, _Player] = {}
+        self.hero_seat = 1
+        self.hands_left = 0
+        self.table = ""
+        self.tournament_id = ""
+        self.buy_in = ""
+        self.entrants = 0
+        self.level_hands = 0
+        self.joining: list[tuple[int, _Player]] = []
+        self.leaving: set[int] = set()
+
+    # -- names, money ------------------------------------------------------------------
+
+    def _name_pool(self, count: int) -> list[str]:
+        rng = self.rng
+        names: list[str] = []
+        seen = {self.options.hero}
+        while len(names) < count:
+            roll = rng.random()
+            if roll < 0.04:
+                name = rng.choice(_ODD_NAMES)
+            else:
+                first = rng.choice(_NAME_PARTS)
+                style = rng.random()
+                if style < 0.35:
+                    name = f"{first}{rng.randrange(1, 9999)}"
+                elif style < 0.7:
+                    name = f"{first.capitalize()}{rng.choice(_NAME_PARTS).capitalize()}"
+                    if rng.random() < 0.5:
+                        name += str(rng.randrange(1, 99))
+                elif style < 0.85:
+                    name = f"{first}_{rng.choice(_NAME_PARTS)}"
+                else:
+                    name = f"{first.upper()}{rng.randrange(10, 999)}"
+            if name not in seen:
+                seen.add(name)
+                names.append(name)
+        return names
+
+    def money(self, value: int) -> str:
+        text = self._money.get(value)
+        if text is None:
+            text = self._money[value] = format_amount(value, self.symbol)
+        return text
+
+    # -- sessions ----------------------------------------------------------------------
+
+    def _level_stakes(self) -> Stakes:
+        if self.fixed_level is not None:
+            return self.fixed_level
+        small, big, ante, bring_in = TOURNAMENT_LEVELS[min(self.level, len(TOURNAMENT_LEVELS) - 1)]
+        return Stakes(small, big, ante, bring_in)
+
+    def _new_player(self, exclude: set[str]) -> _Player:
+        rng = self.rng
+        while True:
+            name = rng.choice(self.names)
+            if name not in exclude:
+                break
+        return _Player(name, self._buy_in_stack(), rng.uniform(0.15, 0.85), rng.uniform(0.05, 0.6))
+
+    def _buy_in_stack(self) -> int:
+        rng = self.rng
+        stakes = self.stakes
+        big = stakes.big_bet
+        if self.tournament:
+            if rng.random() < 0.2:
+                return rng.randint(stakes.ante + 1, 6 * big)
+            return rng.randint(10 * big, 80 * big)
+        roll = rng.random()
+        if roll < 0.3:  # short stacks: all-ins for less, side pots
+            return rng.randint(stakes.ante + 1, 6 * big)
+        if roll < 0.85:
+            return rng.randint(10 * big, 40 * big)
+        return rng.randint(40 * big, 150 * big)
+
+    def _new_table(self) -> None:
+        rng = self.rng
+        options = self.options
+        self.seats = {}
+        self.joining = []
+        self.leaving = set()
+        seat_numbers = sorted(rng.sample(range(1, MAX_SEATS + 1), options.players))
+        self.hero_seat = rng.choice(seat_numbers)
+        if self.tournament:
+            self.tournament_id = str(rng.randrange(100_000_000, 999_999_999))
+            fee = rng.choice(((200, 20), (500, 50), (1000, 100), (2000, 150), (110, 10)))
+            self.buy_in = f"{format_amount(fee[0], '$')}+{format_amount(fee[1], '$')} USD"
+            if fee[0] % 100 == 0 and rng.random() < 0.5:
+                self.buy_in = f"${fee[0] // 100}.00+${fee[1] // 100}.{fee[1] % 100:02d} USD"
+            self.entrants = rng.randrange(200, 9000)
+            self.table = f"{self.tournament_id} {rng.randrange(1, max(2, self.entrants // 8))}"
+            if self.fixed_level is None:
+                self.level = 0
+                if options.stakes is not None:
+                    pair = (options.stakes.small_bet, options.stakes.big_bet)
+                    self.level = [level[:2] for level in TOURNAMENT_LEVELS].index(pair)
+            self.stakes = self._level_stakes()
+            self.level_hands = 0
+            self.hands_left = rng.randrange(150, 600)
+        else:
+            numeral = _roman(rng.randrange(1, 40))
+            self.table = f"{rng.choice(_TABLE_NAMES)} {numeral}"
+            self.hands_left = rng.randrange(40, 400)
+        taken = {options.hero}
+        for seat in seat_numbers:
+            if seat == self.hero_seat:
+                player = _Player(
+                    options.hero, self._buy_in_stack(), rng.uniform(0.3, 0.7), rng.uniform(0.1, 0.5)
+                )
+                player.stack = max(player.stack, 10 * self.stakes.big_bet)
+            else:
+                player = self._new_player(taken)
+            taken.add(player.name)
+            self.seats[seat] = player
+
+    def _before_hand(self) -> None:
+        """Table changes between hands: leavers go, joiners sit, stacks are topped up, the
+        tournament level rises."""
+        if self.hands_left <= 0 or not self.seats:
+            self._new_table()
+            return
+        rng = self.rng
+        for seat in self.leaving:
+            self.seats.pop(seat, None)
+        self.leaving = set()
+        for seat, player in self.joining:
+            if seat not in self.seats:
+                self.seats[seat] = player
+        self.joining = []
+        if self.tournament:
+            self.level_hands += 1
+            if self.fixed_level is None and self.level_hands >= 10:
+                self.level_hands = 0
+                self.level = min(self.level + 1, len(TOURNAMENT_LEVELS) - 1)
+                self.stakes = self._level_stakes()
+            self.entrants = max(len(self.seats) + 1, self.entrants - rng.randrange(0, 4))
+        ante = self.stakes.ante
+        taken = {player.name for player in self.seats.values()}
+        for seat, player in list(self.seats.items()):
+            if player.sitting_out:
+                player.sitting_out -= 1
+            if player.stack > ante:
+                continue
+            if seat == self.hero_seat:
+                player.stack = self._buy_in_stack() + 10 * self.stakes.big_bet
+            elif self.tournament and player.stack > 0:
+                continue  # a short tournament stack posts what it has
+            else:
+                replacement = self._new_player(taken)
+                taken.add(replacement.name)
+                self.seats[seat] = replacement
+        # Seats left empty fill again through "joins the table" lines; a table more than
+        # one short (or below two) is filled at once.
+        empty = [s for s in range(1, MAX_SEATS + 1) if s not in self.seats]
+        while len(self.seats) < max(2, self.options.players - 1) and empty:
+            seat = empty.pop(rng.randrange(len(empty)))
+            replacement = self._new_player(taken)
+            taken.add(replacement.name)
+            self.seats[seat] = replacement
+        dealt = [seat for seat, player in self.seats.items() if self._dealt_in(player)]
+        if len(dealt) < 2:
+            for player in self.seats.values():
+                player.sitting_out = 0
+
+    def _next_clock(self) -> str:
+        self.clock += timedelta(seconds=self.rng.randrange(15, 80))
+        clock = self.clock
+        return f"{clock.year}/{clock.month:02d}/{clock.day:02d} {clock.hour}:{clock.minute:02d}:{clock.second:02d} ET"
+
+    def _header(self, hand_id: str, clock: str) -> str:
+        name = GAME_NAMES[self.game]
+        stakes = self.stakes
+        if self.tournament:
+            level = _roman(self.level + 1) if self.fixed_level is None else "I"
+            return (
+                f"PokerStars Hand #{hand_id}: Tournament #{self.tournament_id}, {self.buy_in} "
+                f"{name} - Level {level} ({stakes.small_bet}/{stakes.big_bet}) - {clock}"
+            )
+        return (
+            f"PokerStars Hand #{hand_id}:  {name} "
+            f"({self.money(stakes.small_bet)}/{self.money(stakes.big_bet)} USD) - {clock}"
+        )
+
+    # -- the loop ----------------------------------------------------------------------
+
+    def hands(self) -> Iterator[SimulatedHand]:
+        rng = self.rng
+        options = self.options
+        for _ in range(options.hands):
+            self._before_hand()
+            self.next_hand_id += rng.randrange(1, 40)
+            hand_id = str(self.next_hand_id)
+            clock = self._next_clock()
+            fault = None
+            if rng.random() < options.fault_rate:
+                fault = rng.choice(self.codes)
+                dealt = sum(self._dealt_in(p) for p in self.seats.values())
+                while (
+                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.hilo_game)
+                ):
+                    # Two players put in the same: their pot is even (only rake can make it
+                    # odd, in hi/lo cash games).
+                    fault = rng.choice(self.codes)
+            deal = self._play(hand_id, clock, fault)
+            self._after_hand(deal)
+            yield SimulatedHand(hand_id, deal.text, deal.plan.fault)
+
+    def _seated(self) -> list[tuple[int, _Player]]:
+        return sorted(self.seats.items())
+
+    def _play(self, hand_id: str, clock: str, fault: str | None) -> _Deal:
+        """Deal and play one hand; a fault that this deal cannot carry is dealt again, and
+        after many tries replaced by another."""
+        attempts = 0
+        while True:
+            attempts += 1
+            plan = self._plan(fault)
+            deal = _Deal(self, hand_id, clock, plan)
+            try:
+                deal.play()
+            except _Redeal:
+                continue
+            if plan.fault is None or deal.applied:
+                return deal
+            if attempts >= _MAX_ATTEMPTS:
+                fault = self.rng.choice(self.codes)
+                attempts = 0
+
+    def _plan(self, fault: str | None) -> _Plan:
+        rng = self.rng
+        plan = _Plan(fault)
+        seated = [seat for seat, player in self.seats.items() if self._dealt_in(player)]
+        if fault is None:
+            roll = rng.random()
+            if len(seated) == MAX_SEATS and roll < 0.02:
+                plan.family_pot = True
+            elif roll < 0.10:
+                plan.passive = True
+            elif roll < 0.115 and self.game is not Game.STUD8 and len(seated) >= 2:
+                plan.tie = tuple(rng.sample(range(len(seated)), 2))  # type: ignore[assignment]
+            return plan
+        plan.passive = fault in _NEEDS_LATE_STREETS
+        if fault in _NEEDS_TIE and self.game is not Game.STUD8:
+            plan.tie = tuple(rng.sample(range(len(seated)), 2))  # type: ignore[assignment]
+        if fault in ("OUT_OF_TURN", "CARDS_CHANGED", "CARD_COUNT"):
+            plan.street = rng.choice((4, 4, 5, 6, 7) if fault == "OUT_OF_TURN" else (4, 5, 6))
+        elif fault == "BET_SIZE":
+            plan.street = rng.choice((5, 6, 7))
+        elif fault == "RAISE_CAP":
+            plan.street = rng.choice((3, 3, 4, 5))
+        elif fault in ("CHECK_FACING_BET", "CALL_AMOUNT"):
+            plan.street = rng.choice((3, 3, 4, 5, 6))
+        elif fault == "DUPLICATE_CARD":
+            plan.street = rng.choice((3, 4, 5, 6))
+        elif fault == "COMMUNITY_CARD":
+            plan.family_pot = rng.random() < 0.5
+        return plan
+
+    def _dealt_in(self, player: _Player) -> bool:
+        """Whether a seated player is dealt in: cash players sitting out are not."""
+        return player.stack > 0 and not (player.sitting_out and not self.tournament)
+
+    def _after_hand(self, deal: _Deal) -> None:
+        """Stacks after the hand, and the table events its noise lines announced."""
+        self.hands_left -= 1
+        for seat, stack in deal.final_stacks.items():
+            self.seats[seat].stack = stack
+        for seat in deal.leaving:
+            self.leaving.add(seat)
+        if deal.sitting_out_next is not None:
+            self.seats[deal.sitting_out_next].sitting_out = self.rng.randrange(1, 6)
+        self.joining.extend(deal.joining)
+        if self.tournament:
+            for seat in deal.busted:
+                self.leaving.add(seat)
+                self.entrants -= 1
+            if self.hero_seat in deal.busted:
+                self.hands_left = 0  # the hero is out: the next hand starts a new tournament
+
+
+def _roman(number: int) -> str:
+    text = ""
+    for value, letters in _ROMAN:
+        while number >= value:
+            text += letters
+            number -= value
+    return text
+
+
+# -- one hand ------------------------------------------------------------------------------
+
+
+class _Deal:
+    """One hand: deal, bet, show down, award, and write it.
+
+    Players are indexed 0..n-1 in seat order (the players dealt in); every rule decision
+    mirrors RULES.md and the profile. Fault hooks (`self.fault`) bend exactly one thing."""
+
+    def __init__(self, sim: _Simulator, hand_id: str, clock: str, plan: _Plan) -> None:
+        self.sim = sim
+        self.rng = sim.rng
+        self.random = sim.rng.random
+        self.game = sim.game
+        self.razz = sim.game is Game.RAZZ
+        self.show_values = _SHOW_VALUES[self.razz]
+        self.hilo = sim.game is Game.STUD8
+        self.profile = sim.profile
+        self.stakes = sim.stakes
+        self.money = sim.money
+        self.plan = plan
+        self.fault = plan.fault
+        self.applied = False
+        self.hand_id = hand_id
+        self.clock = clock
+        seated = sim._seated()
+        self.all_seated = seated
+        players = [(seat, p) for seat, p in seated if sim._dealt_in(p)]
+        if len(players) < 2:
+            raise AssertionError("fewer than two players dealt in")
+        self.seat_numbers = [seat for seat, _ in players]
+        self.players = [p for _, p in players]
+        self.names = [p.name for p in self.players]
+        n = self.n = len(players)
+        self.hero = next((i for i in range(n) if self.names[i] == sim.options.hero), -1)
+        self.start = [p.stack for p in self.players]
+        self.stack = list(self.start)
+        self.put = [0] * n
+        self.street_put = [0] * n
+        self.third_money = [0] * n
+        """Chips beyond the ante put in on 3rd street (a fold then is not "didn't bet")."""
+        self.folded_on = [0] * n
+        self.all_in = [False] * n
+        self.cards: list[list[Card]] = [[] for _ in range(n)]
+        self.up: list[list[Card]] = [[] for _ in range(n)]
+        self.cards_text = [""] * n
+        """Each player's cards as printed so far ("Kd 4s Ac")."""
+        self.up_text = [""] * n
+        self.show_ranks: list[tuple[int, ...]] = [()] * n
+        """Ranks of each player's up cards (ace low in razz), highest first."""
+        self.show_top = [0] * n
+        """The biggest rank * 4 + suit among each player's up cards."""
+        self.auto_fold = [sim.tournament and p.sitting_out > 0 for p in self.players]
+        self.live = n
+        self.lines: list[str] = []
+        self.community: Card | None = None
+        self.dealt_positions = 0
+        self.burns = 0
+        self.burned: list[Card] = []
+        self.streets: list[int] = []
+        self.deck: list[Card] = []
+        self.queues: dict[int, list[Card]] = {}
+        self.final_stacks: dict[int, int] = {}
+        self.leaving: list[int] = []
+        self.joining: list[tuple[int, _Player]] = []
+        self.busted: list[int] = []
+        self.sitting_out_next: int | None = None
+        self.text = ""
+        self.collected: dict[int, int] = {}
+        """What each player collects, as the hand history says."""
+        self.total = 0
+        self.rake = 0
+        self.pot_line = ""
+        self.shown: dict[int, str] = {}
+        """Cards (as text) of the players at showdown, shown or mucked."""
+        self.descriptions: dict[int, str] = {}
+        """Hand descriptions of the players who showed."""
+        self.showdown = False
+        self.values: dict[int, tuple[int, int | None]] = {}
+        self.strength_now = [-1.0] * n
+        """Each player's `_strength` on this street (-1: not worked out yet)."""
+        family, passive = plan.family_pot, plan.passive
+        tied = plan.tie or ()
+        self.fold_weight = [
+            0.0 if family or i in tied else (1.0 - 0.7 * p.looseness) * (0.25 if passive else 1.0)
+            for i, p in enumerate(self.players)
+        ]
+        """How readily each player folds a weak hand to a bet (0: never, in this hand)."""
+        self.raise_weight = [p.aggression * (0.5 if family else 1.0) for p in self.players]
+        self.bet_weight = [p.aggression * (0.3 if family else 1.0) for p in self.players]
+        self.fold_street = 1.0
+        self.last_aggressor: int | None = None
+        self.patches: list[int] = []
+        """Lines holding a `_SPARE` placeholder for a card nobody was dealt (card faults),
+        filled in once the hand is over."""
+        self.seat_line_index: dict[int, int] = {}
+        # The betting round.
+        self.street = 0
+        """The street being played (0 while the antes are posted)."""
+        self.current_bet = 0
+        """The most anyone has put in on this street."""
+        self.bets = 0
+        """Bets and raises counted towards the cap (the completion is the first)."""
+        self.size = self.stakes.small_bet
+        """The street's bet: small on 3rd and 4th, big from 5th."""
+        self.double_bet = False
+        """An open pair on 4th street allows the big bet (stud, by the profile)."""
+        self.big_bet_made = False
+        self.completed_text = False
+        """Whether a bet or raise line was written on 3rd street: the parser reads the first
+        one as the completion, later ones as raises."""
+        self.pending: set[int] = set()
+        """Players who still have to act before the street is over."""
+        self.locked: set[int] = set()
+        """Players who acted before a short all-in raise that did not reopen the betting:
+        they may call or fold, not raise."""
+        self.acted: set[int] = set()
+        """Players who acted since the last bet or raise that reopened the betting."""
+        self.cap = self.profile.cap_bets
+        self.no_raise = False
+        self.forced_war = False
+        """Raise at every turn (the RAISE_CAP fault needs the cap reached)."""
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def able(self) -> list[int]:
+        folded_on = self.folded_on
+        all_in = self.all_in
+        return [i for i in range(self.n) if not folded_on[i] and not all_in[i]]
+
+    def in_hand(self) -> list[int]:
+        folded_on = self.folded_on
+        return [i for i in range(self.n) if not folded_on[i]]
+
+    def pay(self, player: int, amount: int) -> None:
+        self.stack[player] -= amount
+        self.put[player] += amount
+        self.street_put[player] += amount
+        if self.street == 3:
+            self.third_money[player] += amount
+        if self.stack[player] <= 0:
+            self.all_in[player] = True
+
+    def all_in_text(self, player: int) -> str:
+        return " and is all-in" if self.all_in[player] else ""
+
+    def next_after(self, player: int) -> int:
+        pending = self.pending
+        n = self.n
+        for step in range(1, n + 1):
+            candidate = (player + step) % n
+            if candidate in pending:
+                return candidate
+        raise AssertionError("nobody left to act")
+
+    # -- the hand ------------------------------------------------------------------------
+
+    def play(self) -> None:
+        """Play the hand and write its text (`self.text`); `_Redeal` if it cannot be played
+        as planned."""
+        sim = self.sim
+        lines = self.lines
+        lines.append(sim._header(self.hand_id, self.clock))
+        lines.append(f"Table '{sim.table}' {MAX_SEATS}-max")
+        dealt_seats = set(self.seat_numbers)
+        for seat, player in self.all_seated:
+            if seat not in dealt_seats or (player.sitting_out and sim.tournament):
+                tail = " is sitting out"
+            else:
+                tail = " "
+            self.seat_line_index[seat] = len(lines)
+            lines.append(f"Seat {seat}: {player.name} ({self.money(player.stack)} in chips){tail}")
+        self._new_deck()
+        self._antes()
+        for street in (3, 4, 5, 6, 7):
+            if self.live < 2:
+                break
+            self.street = street
+            self.streets.append(street)
+            self._deal(street)
+            self._betting(street)
+            self._return_uncalled()
+        if self.live == 1:
+            self._award_uncontested()
+        else:
+            self._showdown()
+        self._finish()
+
+    def _new_deck(self) -> None:
+        """The deck: cards are drawn from it at random one at a time (as good as shuffling
+        it, and only the cards dealt cost a random number)."""
+        deck = list(DECK)
+        tie = self.plan.tie
+        if tie is None:
+            self.deck = deck
+            return
+        # Two players with the same seven ranks in other suits: a tie unless someone beats
+        # both (flushes aside: the deal is tried again if the suits break it).
+        first, second = tie
+        if max(first, second) >= self.n:
+            raise _Redeal
+        rng = self.rng
+        for _ in range(50):
+            rng.shuffle(deck)
+            mine = deck[:7]
+            ranks = Counter(card.rank for card in mine)
+            if max(ranks.values()) > 2:
+                continue
+            rest = deck[7:]
+            theirs = []
+            for card in mine:
+                match = next(c for c in rest if c.rank == card.rank)
+                rest.remove(match)
+                theirs.append(match)
+            if self.razz or evaluate.high_rank(mine) == evaluate.high_rank(theirs):
+                self.queues = {first: mine, second: theirs}
+                self.deck = rest
+                return
+        raise _Redeal
+
+    def _draw(self, player: int = -1) -> Card:
+        """The next card for `player` (a rigged one for the two tied players)."""
+        if self.queues:
+            queue = self.queues.get(player)
+            if queue:
+                return queue.pop(0)
+        deck = self.deck
+        if not deck:
+            # Only with burns (and eight players): the burned cards, never seen, serve.
+            if not self.burned:
+                raise _Redeal
+            deck = self.deck = self.burned
+            self.burned = []
+        return deck.pop(int(self.random() * len(deck)))
+
+    def _antes(self) -> None:
+        """Everyone dealt in posts the ante (all-in for less if that is all they have)."""
+        ante = self.stakes.ante
+        skip = self.rng.randrange(self.n) if self.fault == "ANTE" else -1
+        for i in range(self.n):
+            if i == skip:
+                self.applied = True
+                continue
+            amount = min(ante, self.stack[i])
+            self.pay(i, amount)
+            self.lines.append(
+                f"{self.names[i]}: posts the ante {self.money(amount)}{self.all_in_text(i)}"
+            )
+        self.street_put = [0] * self.n
+
+    # -- dealing -------------------------------------------------------------------------
+
+    def _deal(self, street: int) -> None:
+        """The street's header and cards: three each on 3rd street, then one each (face
+        down on 7th, or one community card when the deck is short), and the "Dealt to"
+        lines: the hero sees all their cards, the others' up cards only."""
+        lines = self.lines
+        names = self.names
+        text_of = _CARD_TEXT
+        live = self.in_hand()
+        rng = self.rng
+        if self.profile.burns:
+            # A burn before each street (counted even when the deck is empty).
+            self.burns += 1
+            if self.deck:
+                self.burned.append(self._draw())
+        if street == 7:
+            needed = self.dealt_positions + len(live) + self.burns
+            if needed > len(DECK) or (self.fault == "COMMUNITY_CARD" and len(live) >= 2):
+                if needed <= len(DECK):
+                    self.applied = True
+                self.community = self._draw()
+                lines.append(f"*** RIVER *** [{text_of[self.community]}]")
+                self.strength_now = [-1.0] * self.n
+                return
+        lines.append(_STREET_HEADERS[street])
+        hero = self.hero
+        if street == 3:
+            for i in live:
+                self.cards[i] = [self._draw(i), self._draw(i), self._draw(i)]
+            self.dealt_positions += 3 * len(live)
+            if self.fault == "DUPLICATE_CARD" and self.plan.street == 3:
+                victim, source = rng.sample(live, 2)
+                self.cards[victim][2] = self.cards[source][2]
+                self.applied = True
+            for i in live:
+                cards = self.cards[i]
+                door = cards[2]
+                self.up[i] = [door]
+                self._show(i, door)
+                self.cards_text[i] = f"{text_of[cards[0]]} {text_of[cards[1]]} {text_of[door]}"
+                self.up_text[i] = text_of[door]
+                shown = self.cards_text[i] if i == hero else self.up_text[i]
+                lines.append(f"Dealt to {names[i]} [{shown}]")
+            return
+        self.dealt_positions += len(live)
+        face_up = street != 7
+        fault = self.fault
+        victim = bent = -1
+        if fault is not None and face_up and not self.applied:
+            if fault == "DUPLICATE_CARD" and self.plan.street == street:
+                victim = rng.choice(live)
+            elif fault in ("CARDS_CHANGED", "CARD_COUNT") and street >= self.plan.street:
+                bent = rng.choice(live)
+        for i in live:
+            if i == victim:
+                card = self.up[rng.choice([j for j in range(self.n) if j != i])][0]
+                self.applied = True
+            else:
+                card = self._draw(i)
+            self.cards[i].append(card)
+            new = text_of[card]
+            old = self.cards_text[i] if i == hero else self.up_text[i]
+            self.cards_text[i] = f"{self.cards_text[i]} {new}"
+            if face_up:
+                self.up[i].append(card)
+                self._show(i, card)
+                self.up_text[i] = f"{self.up_text[i]} {new}"
+            elif i != hero:
+                continue
+            if i == bent:
+                self.applied = True
+                if fault == "CARDS_CHANGED":
+                    old = _SPARE + old[2:]  # the first card shown again, changed
+                else:
+                    new = f"{_SPARE} {new}"  # two cards dealt on one street
+                self.patches.append(len(lines))
+            lines.append(f"Dealt to {names[i]} [{old}] [{new}]")
+        self.strength_now = [-1.0] * self.n
+        if (
+            street == 4
+            and self.profile.double_bet_allowed(self.game)
+            and any(_paired(self.up[i]) for i in live)
+        ):
+            self.double_bet = True
+            lines.append("Pair on board - a double bet is allowed")
+
+    def _show(self, player: int, card: Card) -> None:
+        """Note a new up card in the player's showing-hand ranks."""
+        value = self.show_values[card]
+        self.show_ranks[player] = tuple(
+            sorted((*self.show_ranks[player], value >> 2), reverse=True)
+        )
+        if value > self.show_top[player]:
+            self.show_top[player] = value
+
+    # -- betting -------------------------------------------------------------------------
+
+    def _betting(self, street: int) -> None:
+        """One betting round: the bring-in (3rd street) or the best showing hand opens,
+        then clockwise until nobody who can act owes anything or one player is left."""
+        able = self.able()
+        self.street_put = [0] * self.n
+        self.current_bet = 0
+        self.bets = 0
+        self.big_bet_made = False
+        self.acted = set()
+        self.locked = set()
+        self.last_aggressor = None
+        self.no_raise = False
+        if street != 4:
+            self.double_bet = False
+        if len(able) < 2:
+            return
+        stakes = self.stakes
+        self.size = stakes.big_bet if street >= 5 else stakes.small_bet
+        self.fold_street = _FOLD_BY_STREET[street]
+        self.pending = set(able)
+        started_with = len(able)
+        self.cap = (
+            self.profile.cap_bets if self.profile.cap_heads_up or started_with > 2 else 1_000_000
+        )
+        self.forced_war = (
+            self.fault == "RAISE_CAP" and street >= self.plan.street and not self.applied
+        )
+        if street == 3:
+            actor = self._bring_in()
+        else:
+            actor = self._first_actor(street)
+            if self.fault == "OUT_OF_TURN" and street >= self.plan.street and not self.applied:
+                others = [i for i in able if i != actor]
+                actor = self.rng.choice(others)
+                self.applied = True
+            self._act(actor)
+        while self.live > 1 and self.pending:
+            actor = self.next_after(actor)
+            self._act(actor)
+
+    def _showing_key(self, player: int, with_community: bool) -> tuple[object, ...]:
+        """`evaluate.showing_rank` of the player's up cards, with the suit of the highest
+        card turned the profile's way in razz; the rank part is memoized by the ranks."""
+        ranks = self.show_ranks[player]
+        top = self.show_top[player]
+        cards = self.up[player]
+        if with_community and self.community is not None:
+            value = self.show_values[self.community]
+            ranks = tuple(sorted((*ranks, value >> 2), reverse=True))
+            top = max(top, value)
+            cards = [*cards, self.community]
+        memo = self.sim.showing_memo
+        part = memo.get(ranks)
+        if part is None:
+            part = memo[ranks] = evaluate.showing_rank(cards, self.game)[:2]
+        suit = top & 3
+        if self.razz and self.profile.razz_lower_suit_first:
+            suit = -suit
+        return (*part, suit)
+
+    def _first_actor(self, street: int) -> int:
+        """The best showing hand acts first (with the community card on 7th street); equal
+        hands by the profile's tie-break; an all-in player passes to the next clockwise."""
+        contenders = self.in_hand()
+        keys = {i: self._showing_key(i, street == 7) for i in contenders}
+        best = max(contenders, key=keys.__getitem__)
+        if self.profile.first_actor_tie is TieBreak.CLOCKWISE:
+            tied = [i for i in contenders if keys[i][:2] == keys[best][:2]]
+            best = min(tied)
+        if self.all_in[best]:
+            best = self.next_after(best)
+        return best
+
+    def _bring_in(self) -> int:
+        """The lowest door card (highest in razz) brings in, or completes; the player."""
+        stakes = self.stakes
+        keys = {i: evaluate.bring_in_key(self.up[i][0], self.game) for i in range(self.n)}
+        player = max(range(self.n), key=keys.__getitem__)
+        if self.all_in[player]:
+            raise _Redeal  # who brings in for a player all-in on the ante is not settled
+        if self.fault == "BRING_IN_PLAYER":
+            others = [i for i in self.able() if i != player and self.stack[i] > stakes.bring_in]
+            if not others:
+                raise _Redeal
+            player = self.rng.choice(others)
+            self.applied = True
+        name = self.names[player]
+        stack = self.stack[player]
+        if self.fault == "BRING_IN_AMOUNT":
+            if stack <= stakes.small_bet:
+                raise _Redeal
+            self.pay(player, stakes.small_bet)
+            self.current_bet = stakes.small_bet
+            self.lines.append(f"{name}: brings in for {self.money(stakes.small_bet)}")
+            self.no_raise = True  # a completion after it would read as a wrong completion
+            self.applied = True
+        elif (
+            stack > stakes.small_bet
+            and not self.auto_fold[player]
+            and (self.forced_war or self.rng.random() < 0.25 * self._strength(player) ** 2)
+        ):
+            self.pay(player, stakes.small_bet)
+            self.current_bet = stakes.small_bet
+            self.bets = 1
+            self.completed_text = True
+            self.last_aggressor = player
+            self.lines.append(
+                f"{name}: bets {self.money(stakes.small_bet)}{self.all_in_text(player)}"
+            )
+        else:
+            amount = min(stakes.bring_in, stack)
+            self.pay(player, amount)
+            self.current_bet = amount
+            self.lines.append(
+                f"{name}: brings in for {self.money(amount)}{self.all_in_text(player)}"
+            )
+        self.pending = set(self.able()) - {player}
+        self.acted = {player}
+        return player
+
+    def _allowed_sizes(self) -> tuple[int, ...]:
+        stakes = self.stakes
+        if self.double_bet:
+            if self.big_bet_made and not self.profile.small_raise_after_big_bet:
+                return (stakes.big_bet,)
+            return (stakes.small_bet, stakes.big_bet)
+        return (self.size,)
+
+    def _act(self, player: int) -> None:
+        """One action by the player whose turn it is: the fault if it is due here, else a
+        legal action chosen at random by strength and style."""
+        owed = self.current_bet - self.street_put[player]
+        stack = self.stack[player]
+        may_raise = (
+            not self.no_raise
+            and self.bets < self.cap
+            and stack > owed
+            and player not in self.locked
+        )
+        fault = self.fault
+        street = self.street
+        if (
+            fault is not None
+            and not self.applied
+            and street >= self.plan.street
+            and self._fault_action(player, owed, may_raise)
+        ):
+            return
+        if self.forced_war and may_raise:
+            self._raise(player, prefer_big=True)
+            return
+        # A plausible action, weighted by a rough strength and the player's style.
+        if self.auto_fold[player]:
+            if owed > 0:
+                self._fold(player)
+            else:
+                self._check(player)
+            return
+        strength = self.strength_now[player]
+        if strength < 0:
+            strength = self._strength(player)
+        roll = self.random()
+        if owed > 0:
+            fold = self.fold_weight[player] * (1.0 - strength) * self.fold_street
+            if owed > self.size:
+                fold *= 1.4
+            if roll < fold:
+                self._fold(player)
+            elif may_raise and roll < fold + self.raise_weight[player] * strength * (
+                1.3 * strength + 0.1
+            ):
+                self._raise(player)
+            else:
+                self._call(player, owed)
+        elif may_raise and roll < self.bet_weight[player] * (0.3 + 1.2 * strength):
+            self._raise(player)
+        else:
+            self._check(player)
+
+    def _fault_action(self, player: int, owed: int, may_raise: bool) -> bool:
+        """Play a faulted action if this is the place for it; whether it was played."""
+        fault = self.fault
+        stack = self.stack[player]
+        name = self.names[player]
+        lines = self.lines
+        size = self._allowed_sizes()[-1]
+        if fault == "RAISE_CAP" and self.bets >= self.cap and stack > owed + size:
+            # One raise more than the cap allows, after "Betting is capped".
+            total = self.current_bet + size
+            self.pay(player, total - self.street_put[player])
+            lines.append(f"{name}: raises {self.money(size)} to {self.money(total)}")
+            self.current_bet = total
+            self.bets += 1
+            self.pending = set(self.able()) - {player}
+            self.locked = set()
+            self.acted = {player}
+            self.forced_war = False
+            self.applied = True
+            return True
+        if (
+            fault == "BET_SIZE"
+            and owed == 0
+            and self.current_bet == 0
+            and stack > self.stakes.big_bet
+        ):
+            amount = self.stakes.small_bet  # the small bet on a big-bet street
+            self.pay(player, amount)
+            lines.append(f"{name}: bets {self.money(amount)}")
+            self._after_counted_bet(player, amount, amount)
+            self.applied = True
+            return True
+        if fault in ("CHECK_FACING_BET", "CALL_AMOUNT"):
+            if owed <= 0 and self.current_bet == 0 and may_raise and stack > self.size:
+                self._raise(player)  # a bet for the fault to face
+                return True
+            if owed > 0 and stack > owed:
+                if fault == "CHECK_FACING_BET":
+                    lines.append(f"{name}: checks ")
+                    self.pending.discard(player)
+                    self.acted.add(player)
+                    self.applied = True
+                    return True
+                if owed >= 2:
+                    amount = owed - max(1, owed // 2)
+                    self.pay(player, amount)
+                    lines.append(f"{name}: calls {self.money(amount)}")
+                    self.pending.discard(player)
+                    self.acted.add(player)
+                    self.applied = True
+                    return True
+        return False
+
+    def _strength(self, player: int) -> float:
+        """A rough 0..1 strength of the player's own cards, for choosing actions (not a
+        rule: the rules use `evaluate`). Only the ranks count, so it is memoized by them."""
+        cards = self.cards[player]
+        if self.community is not None:
+            cards = [*cards, self.community]
+        ranks = tuple(sorted([card.rank for card in cards]))
+        memo = self.sim.strength_memo
+        strength = memo.get(ranks)
+        if strength is None:
+            strength = memo[ranks] = _rank_strength(ranks, self.razz, self.hilo)
+        self.strength_now[player] = strength
+        return strength
+
+    def _targets(self) -> tuple[int, ...]:
+        """Totals a full bet, completion or raise may be made to."""
+        if self.street == 3 and not self.completed_text:
+            return (self.stakes.small_bet,)
+        return tuple(self.current_bet + size for size in self._allowed_sizes())
+
+    def _raise(self, player: int, prefer_big: bool = False) -> None:
+        """A completion, bet or raise to a size the limit allows, or all-in for less; a short
+        all-in reopens the betting only from half a bet (or a full one, by the profile)."""
+        targets = self._targets()
+        rng = self.rng
+        if len(targets) > 1 and (prefer_big or self.big_bet_made or rng.random() < 0.6):
+            target = targets[-1]
+        else:
+            target = targets[0]
+        already = self.street_put[player]
+        stack = self.stack[player]
+        if target - already > stack:
+            # Not enough for the chosen size: the smallest full one, or all-in for less.
+            target = targets[0]
+            if target - already > stack:
+                target = already + stack
+        put = target - already
+        before = self.current_bet
+        self.pay(player, put)
+        name = self.names[player]
+        tail = self.all_in_text(player)
+        if before == 0:
+            text = f"{name}: bets {self.money(target)}{tail}"
+        else:
+            text = f"{name}: raises {self.money(target - before)} to {self.money(target)}{tail}"
+        if self.street == 3:
+            self.completed_text = True
+        self.lines.append(text)
+        short = target < targets[0]
+        increment = target - before
+        if self.profile.all_in_reopens_at_half_bet:
+            counts = not short or increment * 2 >= self.size
+        else:
+            counts = not short or increment >= self.size
+        if counts:
+            self._after_counted_bet(player, target, increment)
+        else:
+            self.current_bet = max(before, target)
+            self.pending = {i for i in self.able() if self.street_put[i] < self.current_bet} - {
+                player
+            }
+            self.locked |= self.acted
+            self.acted.add(player)
+        self.last_aggressor = player
+
+    def _after_counted_bet(self, player: int, total: int, increment: int) -> None:
+        if self.double_bet and increment >= self.stakes.big_bet:
+            self.big_bet_made = True
+        self.current_bet = max(self.current_bet, total)
+        self.bets += 1
+        self.pending = set(self.able()) - {player}
+        self.locked = set()
+        self.acted = {player}
+        self.last_aggressor = player
+        if self.bets == self.profile.cap_bets and self.cap == self.profile.cap_bets:
+            self.lines.append("Betting is capped")
+
+    def _call(self, player: int, owed: int) -> None:
+        stack = self.stack[player]
+        if owed < stack:
+            self.pay(player, owed)
+            self.lines.append(f"{self.names[player]}: calls {self.money(owed)}")
+        else:
+            self.pay(player, stack)
+            self.lines.append(f"{self.names[player]}: calls {self.money(stack)} and is all-in")
+        self.pending.discard(player)
+        self.acted.add(player)
+
+    def _check(self, player: int) -> None:
+        self.lines.append(f"{self.names[player]}: checks ")
+        self.pending.discard(player)
+        self.acted.add(player)
+        if (
+            self.fault == "ROUND_INCOMPLETE"
+            and not self.applied
+            and not self.pending
+            and self.live > 1
+        ):
+            self.lines.pop()  # the street ends without this player's check
+            self.applied = True
+
+    def _fold(self, player: int) -> None:
+        if self.queues and self.queues.get(player):
+            self.deck.extend(self.queues.pop(player))  # cards set aside for a tie go back
+        self.folded_on[player] = self.street
+        self.live -= 1
+        self.pending.discard(player)
+        self.locked.discard(player)
+        self.lines.append(f"{self.names[player]}: folds ")
+        if self.fault == "ACTED_AFTER_FOLD" and not self.applied:
+            self.lines.append(f"{self.names[player]}: checks ")
+            self.applied = True
+
+    def _return_uncalled(self) -> None:
+        """The part of the biggest bet on this street that nobody matched goes back."""
+        street_put = self.street_put
+        most = max(street_put)
+        if most == 0:
+            return
+        top = street_put.index(most)
+        due = most - max(street_put[:top] + street_put[top + 1 :])
+        if due <= 0:
+            return
+        returned = due
+        if self.fault == "UNCALLED_RETURN" and not self.applied and due >= 2:
+            returned = due - max(1, due // 2)
+            self.applied = True
+        self.lines.append(f"Uncalled bet ({self.money(returned)}) returned to {self.names[top]}")
+        self.stack[top] += returned
+        self.put[top] -= returned
+        street_put[top] -= returned
+        if self.stack[top] > 0:
+            self.all_in[top] = False
+
+    # -- pots and awards -----------------------------------------------------------------
+
+    def _rake(self, total: int) -> int:
+        if self.sim.tournament or self.streets[-1] == 3:
+            return 0
+        return min(total * RAKE_PERCENT // 100, RAKE_CAP_BIG_BETS * self.stakes.big_bet)
+
+    def _award_uncontested(self) -> None:
+        """Everyone else folded: the last player collects the pot without a showdown."""
+        winner = self.in_hand()[0]
+        total = sum(self.put)
+        rake = self._rake(total)
+        amount = total - rake
+        collector = winner
+        if self.fault == "NOT_ELIGIBLE":
+            folded = [i for i in range(self.n) if self.folded_on[i]]
+            collector = self.rng.choice(folded)
+            self.applied = True
+        self.lines.append(f"{self.names[collector]} collected {self.money(amount)} from pot")
+        if self.rng.random() < 0.3:
+            self.lines.append(f"{self.names[winner]}: doesn't show hand ")
+        self.collected = {collector: amount}
+        self.total = total
+        self.rake = rake
+        self.pot_line = f"Total pot {self.money(total)} | Rake {self.money(rake)} "
+
+    def _pots(self) -> list[tuple[int, list[int]]]:
+        """Main and side pots from what everyone put in: a level at each all-in player
+        still in the hand and at the most anyone still in put in; each pot's eligible
+        players are those still in who put in at least its level."""
+        put = self.put
+        contenders = [i for i in self.in_hand() if put[i] > 0]
+        levels = sorted(
+            {put[i] for i in contenders if self.all_in[i]} | {max(put[i] for i in contenders)}
+        )
+        pots: list[tuple[int, list[int]]] = []
+        previous = 0
+        for level in levels:
+            amount = sum(min(p, level) - min(p, previous) for p in put)
+            eligible = [i for i in contenders if put[i] >= level]
+            if amount > 0:
+                if pots and pots[-1][1] == eligible:
+                    pots[-1] = (pots[-1][0] + amount, eligible)
+                else:
+                    pots.append((amount, eligible))
+            previous = level
+        leftover = sum(max(0, p - previous) for p in put)
+        if leftover:
+            pots[-1] = (pots[-1][0] + leftover, pots[-1][1])
+        return pots
+
+    def _hand_cards(self, player: int) -> list[Card]:
+        cards = self.cards[player]
+        if self.community is not None:
+            return [*cards, self.community]
+        return cards
+
+    def _hand_values(self, player: int) -> tuple[int, int | None]:
+        """(`high_rank`, `low_rank`) of a player's showdown hand: the low is razz's (no
+        qualifier) or stud hi/lo's (8 or better, None if none); worked out once a hand."""
+        found = self.values.get(player)
+        if found is None:
+            cards = self._hand_cards(player)
+            if self.razz:
+                found = (0, evaluate.low_rank(cards, None))
+            elif self.hilo:
+                found = (evaluate.high_rank(cards), evaluate.low_rank(cards, 8))
+            else:
+                found = (evaluate.high_rank(cards), None)
+            self.values[player] = found
+        return found
+
+    def _split(
+        self, amount: int, eligible: list[int], shown: set[int]
+    ) -> tuple[dict[int, int], list[int], list[int], bool]:
+        """(shares, high winners, low winners, whether a low qualified) of one pot."""
+        contenders = eligible if len(eligible) == 1 else [i for i in eligible if i in shown]
+        if len(contenders) == 1:
+            return {contenders[0]: amount}, contenders, [], False
+        hands = {i: self._hand_cards(i) for i in contenders}
+        values = {i: self._hand_values(i) for i in contenders}
+        if self.razz:
+            best = max(values[i][1] or 0 for i in contenders)
+            winners = [i for i in contenders if (values[i][1] or 0) == best]
+            return self._divide(amount, winners, hands, low=True), [], winners, True
+        top = max(values[i][0] for i in contenders)
+        high_winners = [i for i in contenders if values[i][0] == top]
+        if not self.hilo:
+            return self._divide(amount, high_winners, hands, low=False), high_winners, [], False
+        lows8 = {i: values[i][1] for i in contenders}
+        qualified = [v for v in lows8.values() if v is not None]
+        if not qualified:
+            return self._divide(amount, high_winners, hands, low=False), high_winners, [], False
+        best_low = max(qualified)
+        low_winners = [i for i in contenders if lows8[i] == best_low]
+        low_half = amount // 2
+        high_half = amount - low_half
+        if not self.profile.odd_chip_to_high:
+            high_half, low_half = low_half, high_half
+        shares = self._divide(high_half, high_winners, hands, low=False)
+        for i, share in self._divide(low_half, low_winners, hands, low=True).items():
+            shares[i] = shares.get(i, 0) + share
+        return shares, high_winners, low_winners, True
+
+    def _divide(
+        self, amount: int, winners: list[int], hands: dict[int, list[Card]], low: bool
+    ) -> dict[int, int]:
+        if len(winners) == 1:
+            return {winners[0]: amount}
+        share, odd = divmod(amount, len(winners))
+        if self.profile.odd_chip_tie is TieBreak.CLOCKWISE:
+            ordered = sorted(winners)
+        elif low:
+            ordered = sorted(winners, key=lambda i: min((_low_card(c), c.suit) for c in hands[i]))
+        else:
+            ordered = sorted(
+                winners, key=lambda i: max((c.rank, c.suit) for c in hands[i]), reverse=True
+            )
+        return {i: share + (1 if index < odd else 0) for index, i in enumerate(ordered)}
+
+    def _showdown(self) -> None:
+        """Pots from contributions, rake from the main pot, the winners of each pot (or half)
+        by the cards, shows and mucks, collects, and the total-pot line."""
+        lines = self.lines
+        rng = self.rng
+        names = self.names
+        contenders = self.in_hand()
+        total = sum(self.put)
+        rake = self._rake(total)
+        pots = self._pots()
+        # Rake comes out of the main pot (and the next ones if it is bigger than that).
+        after_rake = [amount for amount, _ in pots]
+        left = rake
+        for index, amount in enumerate(after_rake):
+            taken = min(left, amount)
+            after_rake[index] = amount - taken
+            left -= taken
+        everyone = set(contenders)
+        winners_full: set[int] = set()
+        for (_, eligible), amount in zip(pots, after_rake, strict=True):
+            full_shares = self._split(amount, eligible, everyone)[0]
+            winners_full.update(i for i, v in full_shares.items() if v)
+        must_show = self.fault in (
+            "WRONG_WINNER",
+            "SPLIT_AMOUNT",
+            "LOW_NOT_QUALIFIED",
+            "ODD_CHIP",
+            "HAND_DESCRIPTION",
+        )
+        # The player called (the last aggressor, else the first in) shows first; winners and
+        # all-in players show; the others show or muck.
+        start = self.last_aggressor if self.last_aggressor in everyone else contenders[0]
+        order = sorted(contenders, key=lambda i: (i - start) % self.n)  # type: ignore[operator]
+        shown = {
+            i
+            for i in contenders
+            if i == start or i in winners_full or self.all_in[i] or must_show or rng.random() < 0.45
+        }
+        results = [
+            self._split(amount, eligible, shown)
+            for (_, eligible), amount in zip(pots, after_rake, strict=True)
+        ]
+        shares = [dict(result[0]) for result in results]
+        self._fault_awards(pots, shares, shown, results)
+        lines.append("*** SHOW DOWN ***")
+        descriptions: dict[int, str] = {}
+        card_texts: dict[int, str] = {}
+        for i in order:
+            card_texts[i] = self.cards_text[i]
+            if i in shown:
+                words = describe(tuple(self._hand_cards(i)), self.game)
+                if self.fault == "HAND_DESCRIPTION" and not self.applied:
+                    words = self._wrong_description(i, words)
+                descriptions[i] = words
+                lines.append(f"{names[i]}: shows [{card_texts[i]}] ({words})")
+            else:
+                lines.append(f"{names[i]}: mucks hand ")
+        labels = _pot_labels(len(pots))
+        collected: dict[int, int] = {}
+        for index in reversed(range(len(pots))):
+            for i, amount in sorted(shares[index].items()):
+                if amount:
+                    lines.append(f"{names[i]} collected {self.money(amount)} from {labels[index]}")
+                    collected[i] = collected.get(i, 0) + amount
+        if self.hilo and not any(result[3] for result in results):
+            lines.append("No low hand qualified")
+        if self.sim.tournament:
+            for i in order:
+                if self.stack[i] + collected.get(i, 0) == 0:
+                    place = self.sim.entrants - len(self.busted)
+                    lines.append(f"{names[i]} finished the tournament in {_ordinal(place)} place")
+                    self.busted.append(self.seat_numbers[i])
+        self.collected = collected
+        self.total = total
+        self.rake = rake
+        if len(pots) == 1:
+            self.pot_line = f"Total pot {self.money(total)} | Rake {self.money(rake)} "
+        else:
+            parts = [f"Total pot {self.money(total)} Main pot {self.money(after_rake[0])}."]
+            several = len(pots) > 2
+            for number, amount in enumerate(after_rake[1:], 1):
+                label = f"Side pot-{number}" if several else "Side pot"
+                parts.append(f" {label} {self.money(amount)}.")
+            self.pot_line = "".join(parts) + f" | Rake {self.money(rake)} "
+        self.shown = {i: card_texts[i] for i in contenders}
+        self.descriptions = descriptions
+        self.showdown = True
+
+    def _wrong_description(self, player: int, right: str) -> str:
+        """Another hand's words for this player's cards (the site contradicting them)."""
+        for _ in range(100):
+            cards = self.rng.sample(DECK, len(self._hand_cards(player)))
+            words = describe(tuple(cards), self.game)
+            if words != right:
+                self.applied = True
+                return words
+        return right
+
+    def _fault_awards(
+        self,
+        pots: list[tuple[int, list[int]]],
+        shares: list[dict[int, int]],
+        shown: set[int],
+        results: list[tuple[dict[int, int], list[int], list[int], bool]],
+    ) -> None:
+        """Bend the awards for the pot faults (shares are changed in place)."""
+        fault = self.fault
+        if fault not in ("WRONG_WINNER", "SPLIT_AMOUNT", "ODD_CHIP", "LOW_NOT_QUALIFIED"):
+            return
+        rng = self.rng
+        totals: Counter[int] = Counter()
+        for pot_shares in shares:
+            totals.update(pot_shares)
+        collectors = [i for i, v in totals.items() if v > 0]
+        if fault == "WRONG_WINNER":
+            for index, (_, eligible) in enumerate(pots):
+                losers = [
+                    i
+                    for i in eligible
+                    if i in shown
+                    and totals[i] == 0
+                    and (not self.hilo or self._hand_values(i)[1] is not None)
+                ]
+                paid = [i for i, v in shares[index].items() if v > 0]
+                if losers and paid:
+                    winner = rng.choice(paid)
+                    loser = rng.choice(losers)
+                    shares[index][loser] = shares[index].pop(winner)
+                    self.applied = True
+                    return
+        elif fault == "SPLIT_AMOUNT":
+            if len(collectors) < 2:
+                return
+            for index, (_, eligible) in enumerate(pots):
+                givers = [i for i, v in shares[index].items() if v >= 3]
+                for giver in givers:
+                    takers = [i for i in collectors if i != giver and i in eligible]
+                    if takers:
+                        taker = rng.choice(takers)
+                        moved = rng.randint(2, shares[index][giver] - 1)
+                        shares[index][giver] -= moved
+                        shares[index][taker] = shares[index].get(taker, 0) + moved
+                        self.applied = True
+                        return
+        elif fault == "ODD_CHIP":
+            for index in range(len(pots)):
+                pot_shares = shares[index]
+                paid = [i for i, v in pot_shares.items() if v > 0]
+                if len(paid) < 2:
+                    continue
+                amount = sum(pot_shares.values())
+                high_winners, low_winners = results[index][1], results[index][2]
+                odd_holder = self._odd_chip_holder(amount, pot_shares, high_winners, low_winners)
+                if odd_holder is None:
+                    continue
+                others = [i for i in paid if i != odd_holder]
+                taker = rng.choice(others)
+                pot_shares[odd_holder] -= 1
+                pot_shares[taker] += 1
+                self.applied = True
+                return
+        elif fault == "LOW_NOT_QUALIFIED":
+            for index, (_, eligible) in enumerate(pots):
+                result = results[index]
+                if result[3] or len([i for i in eligible if i in shown]) < 2:
+                    continue
+                losers = [i for i in eligible if i in shown and totals[i] == 0]
+                if not losers:
+                    continue
+                loser = rng.choice(losers)
+                amount = sum(shares[index].values())
+                low_half = amount // 2
+                if low_half == 0:
+                    continue
+                remaining = amount - low_half
+                winners = [i for i, v in shares[index].items() if v > 0]
+                base, odd = divmod(remaining, len(winners))
+                shares[index] = {i: base + (1 if k < odd else 0) for k, i in enumerate(winners)}
+                shares[index][loser] = low_half
+                self.applied = True
+                return
+
+    def _odd_chip_holder(
+        self,
+        amount: int,
+        shares: dict[int, int],
+        high_winners: list[int],
+        low_winners: list[int],
+    ) -> int | None:
+        """The player who got the odd chip of a pot shared by two or more, if there is one
+        chip to move and moving it changes who is paid by exactly one chip each way."""
+        if self.hilo and high_winners and low_winners:
+            if (
+                len(high_winners) == 1
+                and len(low_winners) == 1
+                and high_winners != low_winners
+                and amount % 2
+            ):
+                return high_winners[0] if self.profile.odd_chip_to_high else low_winners[0]
+            return None
+        winners = high_winners or low_winners
+        if len(winners) < 2:
+            return None
+        values = sorted({shares.get(i, 0) for i in winners})
+        if len(values) == 2 and values[1] - values[0] == 1:
+            return next(i for i in winners if shares.get(i, 0) == values[1])
+        return None
+
+    # -- finishing -----------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        """The pot faults, spare cards, noise, the summary, the text and final stacks."""
+        lines = self.lines
+        names = self.names
+        rng = self.rng
+        fault = self.fault
+        total, rake = self.total, self.rake
+        pot_line = self.pot_line
+        if fault == "POT_TOTAL":
+            delta = self.stakes.ante or 1
+            pot_line = pot_line.replace(
+                f"Total pot {self.money(total)}", f"Total pot {self.money(total + delta)}", 1
+            )
+            self.applied = True
+        elif fault == "RAKE":
+            wrong = rake - 1 if rake > 0 else rake + 1
+            pot_line = pot_line.replace(
+                f"| Rake {self.money(rake)} ", f"| Rake {self.money(wrong)} "
+            )
+            self.applied = True
+        # Cards nobody was dealt, for the card faults that show one.
+        if self.patches:
+            used = {c for cards in self.cards for c in cards}
+            if self.community is not None:
+                used.add(self.community)
+            spare = [c for c in DECK if c not in used]
+            if not spare:
+                self.applied = False
+                return
+            for index in self.patches:
+                lines[index] = lines[index].replace(_SPARE, _CARD_TEXT[rng.choice(spare)], 1)
+        # Noise: chat, connections, joins and leaves, now and then.
+        if rng.random() < 0.12:
+            self._noise()
+        lines.append("*** SUMMARY ***")
+        lines.append(pot_line)
+        if self.community is not None:
+            lines.append(f"Board [{_CARD_TEXT[self.community]}]")
+        collected = self.collected
+        for i in range(self.n):
+            start = f"Seat {self.seat_numbers[i]}: {names[i]}"
+            street = self.folded_on[i]
+            if street:
+                didnt = " (didn't bet)" if street == 3 and self.third_money[i] == 0 else ""
+                lines.append(f"{start} folded on the {_SUMMARY_STREETS[street]}{didnt}")
+            elif not self.showdown:
+                lines.append(f"{start} collected ({self.money(sum(collected.values()))})")
+            elif i in self.descriptions:
+                won = collected.get(i, 0)
+                outcome = f"won ({self.money(won)})" if won else "lost"
+                lines.append(
+                    f"{start} showed [{self.shown[i]}] and {outcome} with {self.descriptions[i]}"
+                )
+            else:
+                lines.append(f"{start} mucked [{self.shown[i]}]")
+        if fault == "OVER_STACK":
+            biggest = max(range(self.n), key=self.put.__getitem__)
+            printed = self.put[biggest] - 1
+            if printed > self.stakes.ante and printed < self.start[biggest]:
+                seat = self.seat_numbers[biggest]
+                index = self.seat_line_index[seat]
+                lines[index] = f"Seat {seat}: {names[biggest]} ({self.money(printed)} in chips) "
+                self.applied = True
+        self.text = "\n".join(lines)
+        final = {}
+        for i in range(self.n):
+            final[self.seat_numbers[i]] = self.start[i] - self.put[i] + collected.get(i, 0)
+        self.final_stacks = final
+
+    def _noise(self) -> None:
+        """One line that is not play: chat, a connection, someone joining or leaving."""
+        rng = self.rng
+        lines = self.lines
+        sim = self.sim
+        first = next(i for i, line in enumerate(lines) if line.startswith("*** 3rd"))
+        position = rng.randrange(first + 1, len(lines) + 1)
+        names = self.names
+        roll = rng.random()
+        who = rng.randrange(self.n)
+        if roll < 0.45:
+            line = f'{names[who]} said, "{rng.choice(_CHAT)}"'
+        elif roll < 0.6:
+            line = f"{names[who]} is disconnected "
+            if rng.random() < 0.7:
+                lines.insert(position, line)
+                position = rng.randrange(position + 1, len(lines) + 1)
+                line = f"{names[who]} is connected "
+        elif roll < 0.7:
+            line = f'{names[who]} said, "{rng.choice(_CHAT)}"'
+        elif roll < 0.85 and not sim.tournament:
+            empty = [s for s in range(1, MAX_SEATS + 1) if s not in sim.seats]
+            if not empty or len(sim.seats) >= sim.options.players:
+                return
+            seat = rng.choice(empty)
+            taken = {p.name for p in sim.seats.values()} | {p.name for _, p in sim.joining}
+            joiner = sim._new_player(taken)
+            self.joining.append((seat, joiner))
+            line = f"{joiner.name} joins the table at seat #{seat} "
+        else:
+            # A player who is out of the hand leaves or sits out (never the hero).
+            out = [
+                i
+                for i in range(self.n)
+                if i != self.hero and (self.folded_on[i] or not self.showdown)
+            ]
+            if not out:
+                return
+            who = rng.choice(out)
+            seat = self.seat_numbers[who]
+            if rng.random() < 0.5 and len(sim.seats) > 2 and not sim.tournament:
+                self.leaving.append(seat)
+                line = f"{names[who]} leaves the table"
+            else:
+                self.sitting_out_next = seat
+                line = f"{names[who]} is sitting out"
+            position = len(lines)
+        lines.insert(position, line)
+
+
+def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool) -> float:
+    """How good sorted ranks (2..14) look to a player: pairs, trips, straights for high;
+    few distinct cards of 8 or lower for low (razz), the better of both in hi/lo."""
+    high = 0.0
+    low = 0.0
+    if not razz:
+        counts = sorted((ranks.count(rank), rank) for rank in set(ranks))
+        most, best = counts[-1]
+        pairs = sum(1 for count, _ in counts if count >= 2)
+        if most >= 4:
+            high = 1.0
+        elif most == 3:
+            high = 0.95 if pairs >= 2 else 0.75
+        elif pairs >= 2:
+            high = 0.5 + best / 100
+        elif pairs == 1:
+            high = 0.3 + best / 60
+        else:
+            high = 0.05 + ranks[-1] / 60
+        distinct = sorted(set(ranks))
+        if len(distinct) >= 5 and any(
+            distinct[i + 4] - distinct[i] == 4 for i in range(len(distinct) - 4)
+        ):
+            high = max(high, 0.85)
+    if razz or hilo:
+        lows = sorted({1 if rank == 14 else rank for rank in ranks})
+        useful = [rank for rank in lows if rank <= 8]
+        need = min(5, len(ranks))
+        if len(useful) >= need:
+            low = min(1.0, (14 - useful[need - 1]) / 13 * (0.8 + 0.07 * need))
+        else:
+            low = len(useful) / (need * 3)
+    return max(high, low)
+
+
+def _paired(cards: list[Card]) -> bool:
+    ranks = [card.rank for card in cards]
+    return len(set(ranks)) != len(ranks)
+
+
+def _low_card(card: Card) -> int:
+    return 1 if card.rank == 14 else card.rank
+
+
+def _pot_labels(count: int) -> list[str]:
+    if count == 1:
+        return ["pot"]
+    if count == 2:
+        return ["main pot", "side pot"]
+    return ["main pot"] + [f"side pot-{number}" for number in range(1, count)]
+
+
+def _ordinal(number: int) -> str:
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
