@@ -1,4 +1,26 @@
-"""The project's benchmark: parse throughput on replicated real hands, and CLI start-up."""
+"""The project's benchmark behind `handlog bench`.
+
+By default it measures a simulated set: a mix of 7-card stud, stud hi/lo and razz from
+`handlog.simulate` (one file per game in bench_data/, named by game, hand count and seed, and
+reused when present). With `source="corpus"` it measures the PokerStars hands of
+sample_logs/ replicated with fresh hand numbers instead.
+
+Figures (medians of `runs` runs; CPU seconds as well as wall-clock where a figure is one
+process, as CPU time leaves out what other machines sharing the host take):
+
+* parse: hands/s of `parse_file` over the whole set, one core;
+* replay: hands/s of the replay and every rule check (`handlog.rules.replay.replay` under
+  the site's profile, as `handlog check` does) over parsed records (`REPLAY_LIMIT` of them,
+  the first of each file), one core;
+* pokerkit: the same replay through pokerkit (`handlog.bench_pokerkit`) on an even sample of
+  the parsed hands, and handlog's replay rate over exactly the hands pokerkit replayed,
+  divided by pokerkit's;
+* start-up: `handlog --help`;
+* import: end-to-end `handlog import` (both cores) into a new bench_data/bench.duckdb:
+  hands/s, CPU seconds, the largest process's peak memory, database size; then the same
+  import again (nothing new) and `handlog report` over the database. These run once each
+  (an import of the default set takes most of a minute).
+"""
 
 from __future__ import annotations
 
@@ -9,13 +31,75 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from handlog.model import Game, Hand
 from handlog.parse import parse_file, pokerstars
 from handlog.parse.reader import split_hands
 
 _NUMBER = re.compile(r"#(\d+):")
+
+DEFAULT_HANDS = 30_000
+"""Hands in the default simulated set, split evenly over the games."""
+SIMULATED_PLAYERS = 8
+"""Players per simulated table: PokerStars stud tables are 8-max."""
+REPLAY_LIMIT = 12_000
+"""The replay figures use this many parsed hands (about 20 kB each in memory): the first
+ones of each file, in equal shares."""
+POKERKIT_LIMIT = 1_000
+"""pokerkit replays some 150-200 hands per CPU second: its figure uses an even sample of
+this many of the parsed hands."""
+
+Echo = Callable[[str], None]
+
+FIGURES: dict[str, tuple[str, str]] = {
+    "set.source": ("hand set", ""),
+    "set.files": ("files", ""),
+    "set.simulate_seconds": ("simulating the set (this run)", "s"),
+    "parse.hands": ("parse: hands", "hands"),
+    "parse.unparsed": ("parse: unparsed or skipped", "hands"),
+    "parse.seconds": ("parse: time", "s"),
+    "parse.hands_per_second": ("parse (1 core)", "hands/s"),
+    "parse.hands_per_cpu_second": ("parse (1 core, CPU time)", "hands/CPU s"),
+    "replay.hands": ("replay + checks: hands", "hands"),
+    "replay.flagged": ("replay + checks: flagged", "hands"),
+    "replay.seconds": ("replay + checks: time", "s"),
+    "replay.hands_per_second": ("replay + checks (1 core)", "hands/s"),
+    "replay.hands_per_cpu_second": ("replay + checks (1 core, CPU time)", "hands/CPU s"),
+    "pokerkit.version": ("pokerkit version", ""),
+    "pokerkit.sample": ("pokerkit: hands tried", "hands"),
+    "pokerkit.replayed": ("pokerkit: hands replayed", "hands"),
+    "pokerkit.skipped": ("pokerkit: hands skipped", "hands"),
+    "pokerkit.skipped_reasons": ("pokerkit: why skipped", ""),
+    "pokerkit.same_payouts": ("pokerkit: same final stacks as handlog", "hands"),
+    "pokerkit.hands_per_cpu_second": ("pokerkit replay (1 core, CPU time)", "hands/CPU s"),
+    "pokerkit.handlog_hands_per_cpu_second": (
+        "handlog replay, same hands (CPU time)",
+        "hands/CPU s",
+    ),
+    "pokerkit.ratio": ("handlog replay / pokerkit replay", "x"),
+    "cli.help_seconds": ("`handlog --help` start-up", "s"),
+    "import.hands": ("import: new hands", "hands"),
+    "import.flagged": ("import: flagged hands", "hands"),
+    "import.seconds": ("import: time (end to end)", "s"),
+    "import.hands_per_second": ("import (end to end, all cores)", "hands/s"),
+    "import.cpu_seconds": ("import: CPU time, all processes", "CPU s"),
+    "import.hands_per_cpu_second": ("import (CPU time, all processes)", "hands/CPU s"),
+    "import.peak_memory_mb": ("import: peak memory (largest process)", "MB"),
+    "import.database_mb": ("import: database size", "MB"),
+    "reimport.seconds": ("re-import, nothing new", "s"),
+    "report.seconds": ("`handlog report` (HTML, charts)", "s"),
+    "runs": ("runs per figure (median)", ""),
+    "python": ("Python", ""),
+    "cpu_count": ("CPUs", ""),
+}
+"""Every figure's label and unit, in the order the table prints them."""
+
+
+# -- the hand sets -------------------------------------------------------------------------
 
 
 def replicate(source: Path, hands: int, out: Path) -> Path:
@@ -40,11 +124,74 @@ def replicate(source: Path, hands: int, out: Path) -> Path:
     return target
 
 
+def simulated_path(data: Path, game: Game, hands: int, seed: int) -> Path:
+    """Where the simulated set of one game lives: named by game, hands and seed."""
+    return data / f"sim-{game.value}-{hands}-seed{seed}.txt"
+
+
+def _simulate(game: str, hands: int, seed: int, target: str) -> float:
+    """Simulate one game's file (in a worker process); its CPU seconds."""
+    from handlog.simulate import SimulationOptions, write_simulation
+
+    partial = f"{target}.partial"
+    options = SimulationOptions(Game(game), hands=hands, players=SIMULATED_PLAYERS, seed=seed)
+    summary = write_simulation(options, partial)
+    os.replace(partial, target)  # only a complete file is ever reused
+    return summary.cpu_seconds
+
+
+def simulated_set(
+    hands: int,
+    seed: int,
+    data: Path,
+    games: Iterable[Game] | None = None,
+    echo: Echo | None = None,
+) -> tuple[list[Path], float]:
+    """The simulated files of `hands` hands in total, split evenly over `games` (default:
+    every game the simulator plays), simulating those not already in `data` (in parallel
+    processes). The files and the wall-clock seconds spent simulating now (0 when reused)."""
+    from handlog.simulate import SIMULATED_GAMES
+
+    chosen = list(games or SIMULATED_GAMES)
+    data.mkdir(parents=True, exist_ok=True)
+    shares = [hands // len(chosen) + (index < hands % len(chosen)) for index in range(len(chosen))]
+    files = [
+        simulated_path(data, game, share, seed) for game, share in zip(chosen, shares, strict=True)
+    ]
+    missing = [
+        (game, share, path)
+        for game, share, path in zip(chosen, shares, files, strict=True)
+        if not path.exists()
+    ]
+    if not missing:
+        return files, 0.0
+    if echo:
+        names = ", ".join(f"{share:,} {game.value}" for game, share, _ in missing)
+        echo(f"simulating {names} hands into {data}/ (once: later runs reuse them)")
+    start = time.perf_counter()
+    workers = min(len(missing), os.cpu_count() or 1)
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            jobs = [
+                pool.submit(_simulate, game.value, share, seed, str(path))
+                for game, share, path in missing
+            ]
+            for job in jobs:
+                job.result()
+    else:
+        for game, share, path in missing:
+            _simulate(game.value, share, seed, str(path))
+    return files, time.perf_counter() - start
+
+
+# -- timing --------------------------------------------------------------------------------
+
+
 def _time(function: Any, runs: int) -> tuple[float, float]:
     """Median wall-clock and CPU seconds of `runs` calls. CPU time leaves out what other
     machines sharing the host take (steal), so it is the steadier figure on a VM."""
     walls, cpus = [], []
-    for _ in range(runs):
+    for _ in range(max(1, runs)):
         wall, cpu = time.perf_counter(), time.process_time()
         function()
         cpus.append(time.process_time() - cpu)
@@ -52,81 +199,309 @@ def _time(function: Any, runs: int) -> tuple[float, float]:
     return statistics.median(walls), statistics.median(cpus)
 
 
-def import_figures(file: Path, data: Path) -> dict[str, Any]:
-    """End-to-end `handlog import` of `file` into a new database, then again (unchanged):
-    hands/s, seconds, database size, peak memory of the import and its workers."""
-    import resource
+def _rate(count: int, seconds: float) -> int:
+    return round(count / seconds) if seconds > 0 else 0
 
-    database = data / "bench.duckdb"
-    for stale in (database, data / "bench.duckdb.wal"):
-        stale.unlink(missing_ok=True)
-    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
-    figures: dict[str, Any] = {}
-    for label in ("import", "reimport"):
-        start = time.perf_counter()
-        done = subprocess.run(
-            [executable, "import", "--quiet", "--db", str(database), str(file)],
-            capture_output=True,
-            text=True,
-            check=True,
+
+def _executable() -> str:
+    return shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
+
+
+def _sample(items: list[Any], limit: int) -> list[Any]:
+    """At most `limit` items, evenly spaced over the list."""
+    if len(items) <= limit:
+        return list(items)
+    step = len(items) / limit
+    return [items[int(index * step)] for index in range(limit)]
+
+
+# -- figures -------------------------------------------------------------------------------
+
+
+def parse_figures(
+    files: list[Path], runs: int, keep: int = REPLAY_LIMIT
+) -> tuple[dict[str, Any], list[Hand]]:
+    """Parse speed over every file, and parsed hands kept for the replay figures: the first
+    ones of each file, `keep` in all (parsing them first is also the warm-up: grammar
+    compilation and caches are not what is measured)."""
+    share = max(1, keep // max(1, len(files)))
+    kept: list[Hand] = []
+    for file in files:
+        own = 0
+        for item in parse_file(file):
+            if isinstance(item, Hand):
+                kept.append(item)
+                own += 1
+                if own == share:
+                    break
+    counts = [0, 0]
+
+    def parse_all() -> None:
+        items = unparsed = 0
+        for file in files:
+            for item in parse_file(file):
+                items += 1
+                if not isinstance(item, Hand):
+                    unparsed += 1
+        counts[:] = [items, unparsed]
+
+    wall, cpu = _time(parse_all, runs)
+    items, unparsed = counts
+    figures = {
+        "parse.hands": items,
+        "parse.unparsed": unparsed,
+        "parse.seconds": round(wall, 3),
+        "parse.hands_per_second": _rate(items, wall),
+        "parse.hands_per_cpu_second": _rate(items, cpu),
+    }
+    return figures, kept
+
+
+def _replay_all(hands: list[Hand]) -> int:
+    """Replay every hand under its site's rules as `handlog check` does; how many are flagged."""
+    from handlog.rules.profiles import profile_for_site
+    from handlog.rules.replay import replay
+
+    profiles: dict[Any, Any] = {}
+    flagged = 0
+    for hand in hands:
+        profile = profiles.get(hand.site)
+        if profile is None:
+            profile = profiles[hand.site] = profile_for_site(hand.site)
+        if replay(hand, profile).status != "ok":
+            flagged += 1
+    return flagged
+
+
+def replay_figures(hands: list[Hand], runs: int) -> dict[str, Any]:
+    """Replay and checks over parsed hands, one core."""
+    flagged = _replay_all(hands[:200])  # warm-up: evaluator tables, profile caches
+    flagged = _replay_all(hands)
+    wall, cpu = _time(lambda: _replay_all(hands), runs)
+    return {
+        "replay.hands": len(hands),
+        "replay.flagged": flagged,
+        "replay.seconds": round(wall, 3),
+        "replay.hands_per_second": _rate(len(hands), wall),
+        "replay.hands_per_cpu_second": _rate(len(hands), cpu),
+    }
+
+
+def pokerkit_figures(
+    hands: list[Hand], runs: int, limit: int = POKERKIT_LIMIT, echo: Echo | None = None
+) -> dict[str, Any]:
+    """pokerkit's replay of an even sample of the hands, and handlog's replay of the very
+    hands pokerkit replayed: both in CPU time, one core. Empty when pokerkit is missing."""
+    from handlog import bench_pokerkit
+
+    if not bench_pokerkit.available():
+        if echo:
+            echo("pokerkit not installed: skipped")
+        return {}
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        pokerkit_version = version("pokerkit")
+    except PackageNotFoundError:  # pragma: no cover - importable but not installed
+        pokerkit_version = "?"
+    sample = _sample(hands, limit)
+    result = bench_pokerkit.replay_hands(sample, runs)
+    figures: dict[str, Any] = {
+        "pokerkit.version": pokerkit_version,
+        "pokerkit.sample": len(sample),
+        "pokerkit.replayed": result.replayed,
+        "pokerkit.skipped": len(sample) - result.replayed,
+        "pokerkit.skipped_reasons": ", ".join(
+            f"{reason} {count}" for reason, count in result.skipped.most_common()
         )
-        seconds = time.perf_counter() - start
-        figures[f"{label}.seconds"] = round(seconds, 2)
-        if label == "import":
-            hands = int(done.stdout.split(" new hands")[0].rsplit(" ", 1)[1])
-            figures["import.hands"] = hands
-            figures["import.hands_per_second"] = round(hands / seconds)
-    figures["import.database_mb"] = round(database.stat().st_size / 1e6, 1)
-    # The largest resident size of any process run so far (the imports and their workers).
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    figures["import.peak_memory_mb"] = round(usage / 1024)
+        or "-",
+    }
+    if not result.replayed:
+        return figures
+    replayed = set(result.hand_ids)
+    same = [hand for hand in sample if hand.hand_id in replayed]
+    figures["pokerkit.same_payouts"] = _same_payouts(same, result.final_stacks)
+    _replay_all(same[:200])
+    _, handlog_cpu = _time(lambda: _replay_all(same), runs)
+    handlog_rate = len(same) / handlog_cpu if handlog_cpu > 0 else 0.0
+    figures["pokerkit.hands_per_cpu_second"] = round(result.hands_per_second, 1)
+    figures["pokerkit.handlog_hands_per_cpu_second"] = round(handlog_rate)
+    if result.hands_per_second > 0:
+        figures["pokerkit.ratio"] = round(handlog_rate / result.hands_per_second, 1)
+    return figures
+
+
+def _same_payouts(hands: list[Hand], stacks: dict[str, tuple[int, ...]]) -> int:
+    """How many hands end with every player's stack as handlog's replay has it (pokerkit
+    plays without rake: it may pay out up to the rake more, to the winners)."""
+    from handlog.bench_pokerkit import players
+    from handlog.rules.profiles import profile_for_site
+    from handlog.rules.replay import replay
+
+    same = 0
+    for hand in hands:
+        result = replay(hand, profile_for_site(hand.site))
+        start = {seat.name: seat.stack for seat in hand.seats}
+        ours = [start[name] + result.net.get(name, 0) for name in players(hand)]
+        extra = [theirs - mine for mine, theirs in zip(ours, stacks[hand.hand_id], strict=True)]
+        if min(extra, default=0) >= 0 and sum(extra) == hand.rake:
+            same += 1
+    return same
+
+
+def startup_figures(runs: int = 5) -> dict[str, Any]:
+    """`handlog --help`: interpreter start-up and the CLI's imports."""
+    executable = _executable()
+    if not Path(executable).exists():
+        return {}
+    wall, _ = _time(
+        lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), runs
+    )
+    return {"cli.help_seconds": round(wall, 3)}
+
+
+_MEASURE = """
+import resource, subprocess, sys, time
+start = time.perf_counter()
+done = subprocess.run(sys.argv[1:], capture_output=True, text=True)
+seconds = time.perf_counter() - start
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+sys.stdout.write(f"{seconds} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}\\n")
+sys.stdout.write(done.stdout)
+sys.stderr.write(done.stderr)
+sys.exit(done.returncode)
+"""
+
+
+def _measured(command: list[str]) -> tuple[float, float, int, str]:
+    """Run `command` in a process of its own: wall seconds, CPU seconds of it and all its
+    workers, the largest peak resident size among them (kB), and its output."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command], capture_output=True, text=True
+    )
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr}")
+    first, _, output = done.stdout.partition("\n")
+    seconds, cpu, peak = first.split()
+    return float(seconds), float(cpu), int(peak), output
+
+
+def import_figures(files: list[Path], data: Path, runs: int = 1) -> dict[str, Any]:
+    """End-to-end `handlog import` of `files` into a new database (`runs` times, the median
+    run), then again (unchanged): hands/s, seconds, CPU seconds, the largest process's peak
+    memory, the database size."""
+    database = data / "bench.duckdb"
+    command = [_executable(), "import", "--quiet", "--db", str(database), *map(str, files)]
+    measured = []
+    for _ in range(max(1, runs)):
+        for stale in (database, data / "bench.duckdb.wal"):
+            stale.unlink(missing_ok=True)
+        measured.append(_measured(command))
+    seconds, cpu, _, output = sorted(measured)[len(measured) // 2]
+    peak = max(run[2] for run in measured)
+    new = re.search(r"(\d+) new hands", output)
+    flagged = re.findall(r"(\d+) flagged", output)
+    hands = int(new.group(1)) if new else 0
+    figures: dict[str, Any] = {
+        "import.hands": hands,
+        "import.flagged": sum(map(int, flagged)),
+        "import.seconds": round(seconds, 2),
+        "import.hands_per_second": _rate(hands, seconds),
+        "import.cpu_seconds": round(cpu, 2),
+        "import.hands_per_cpu_second": _rate(hands, cpu),
+        "import.peak_memory_mb": round(peak / 1024),
+        "import.database_mb": round(database.stat().st_size / 1e6, 1),
+    }
+    again, _, _, _ = _measured(command)
+    figures["reimport.seconds"] = round(again, 2)
     return figures
 
 
 def report_figures(data: Path) -> dict[str, Any]:
     """`handlog report` (HTML with charts) over the database the import figures filled."""
-    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
-    start = time.perf_counter()
-    subprocess.run(
-        [executable, "report", "--db", str(data / "bench.duckdb"), "--out", str(data / "report")],
-        capture_output=True,
-        check=True,
-    )
-    return {"report.seconds": round(time.perf_counter() - start, 2)}
+    command = [
+        _executable(),
+        "report",
+        "--db",
+        str(data / "bench.duckdb"),
+        "--out",
+        str(data / "report"),
+    ]
+    seconds, _, _, _ = _measured(command)
+    return {"report.seconds": round(seconds, 2)}
 
 
 def run_benchmarks(
-    hands: int = 20_000,
+    hands: int = DEFAULT_HANDS,
     runs: int = 3,
-    source: Path = Path("sample_logs"),
+    seed: int = 0,
+    source: str = "simulated",
+    corpus: Path = Path("sample_logs"),
     data: Path = Path("bench_data"),
     include_import: bool = True,
+    include_pokerkit: bool = True,
+    pokerkit_limit: int = POKERKIT_LIMIT,
+    echo: Echo | None = None,
 ) -> dict[str, Any]:
-    """Median figures over `runs` runs, as a flat dict for printing and JSON."""
-    file = replicate(source, hands, data)
-    parsed = 0
+    """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
+    "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
+    `corpus` replicated to `hands`)."""
 
-    def parse_all() -> None:
-        nonlocal parsed
-        parsed = sum(1 for _ in parse_file(file))
+    def say(text: str) -> None:
+        if echo:
+            echo(text)
 
-    parse_all()  # warm-up: grammar compilation and caches are not what is measured
-    wall, cpu = _time(parse_all, runs)
-    figures: dict[str, Any] = {
-        "parse.hands": parsed,
-        "parse.seconds": round(wall, 3),
-        "parse.hands_per_second": round(parsed / wall),
-        "parse.hands_per_cpu_second": round(parsed / cpu),
-        "python": sys.version.split()[0],
-        "cpu_count": os.cpu_count(),
-    }
-    executable = shutil.which("handlog") or str(Path(sys.executable).with_name("handlog"))
-    if Path(executable).exists():
-        startup, _ = _time(
-            lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), 5
-        )
-        figures["cli.help_seconds"] = round(startup, 3)
-        if include_import:
-            figures.update(import_figures(file, data))
-            figures.update(report_figures(data))
+    figures: dict[str, Any] = {}
+    if source == "simulated":
+        files, simulating = simulated_set(hands, seed, data, echo=echo)
+        figures["set.source"] = f"simulated, stud/stud8/razz, seed {seed}"
+        if simulating:
+            figures["set.simulate_seconds"] = round(simulating, 1)
+    elif source == "corpus":
+        files = [replicate(corpus, hands, data)]
+        figures["set.source"] = f"{corpus} replicated"
+    else:
+        raise ValueError(f"source is 'simulated' or 'corpus', not {source!r}")
+    figures["set.files"] = " ".join(str(file) for file in files)
+    say(f"parse: {runs} runs over {hands:,} hands")
+    parsed, kept = parse_figures(files, runs)
+    figures.update(parsed)
+    say(f"replay: {runs} runs over {len(kept):,} parsed hands")
+    figures.update(replay_figures(kept, runs))
+    if include_pokerkit:
+        say(f"pokerkit: {runs} runs over up to {pokerkit_limit:,} of the parsed hands")
+        figures.update(pokerkit_figures(kept, runs, pokerkit_limit, echo))
+    del kept
+    figures.update(startup_figures())
+    if include_import:
+        say("import: end to end into a new database, then again (nothing new), then the report")
+        figures.update(import_figures(files, data))
+        figures.update(report_figures(data))
+    figures["runs"] = runs
+    figures["python"] = sys.version.split()[0]
+    figures["cpu_count"] = os.cpu_count()
     return figures
+
+
+def format_table(figures: dict[str, Any]) -> str:
+    """The figures as a table: figure, value, unit (known figures first, in order)."""
+    order = [key for key in FIGURES if key in figures]
+    order += [key for key in figures if key not in FIGURES]
+    rows = []
+    for key in order:
+        label, unit = FIGURES.get(key, (key, ""))
+        value = figures[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            text = str(value)
+        elif isinstance(value, int):
+            text = f"{value:,}"
+        else:
+            text = f"{value:,.3f}".rstrip("0").rstrip(".") if value < 100 else f"{value:,.0f}"
+        rows.append((label, text, unit))
+    width = max(len(label) for label, _, _ in rows)
+    number = max((len(text) for _, text, _ in rows if len(text) <= 20), default=10)
+    lines = [f"{'figure':<{width}}  {'value':>{number}}  unit", "-" * (width + number + 10)]
+    for label, text, unit in rows:
+        value = f"{text:>{number}}" if len(text) <= number else text
+        lines.append(f"{label:<{width}}  {value}  {unit}".rstrip())
+    return "\n".join(lines)

@@ -374,36 +374,161 @@ def report(
 @app.command()
 def bench(
     hands: Annotated[
-        int, typer.Option(help="How many hands to parse (corpus hands replicated).")
-    ] = 20_000,
+        int, typer.Option(help="Hands in the set (simulated: split evenly over the 3 games).")
+    ] = 30_000,
     runs: Annotated[int, typer.Option(help="Runs per figure; the median is reported.")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the simulated set.")] = 0,
+    source: Annotated[
+        str,
+        typer.Option(
+            help="simulated (a mix of the simulator's games) or corpus (sample_logs/ "
+            "replicated with fresh hand numbers)."
+        ),
+    ] = "simulated",
+    with_import: Annotated[
+        bool,
+        typer.Option("--import/--no-import", help="Also time an end-to-end import and report."),
+    ] = True,
+    with_pokerkit: Annotated[
+        bool,
+        typer.Option(
+            "--pokerkit/--no-pokerkit", help="Also replay a sample through pokerkit, if installed."
+        ),
+    ] = True,
+    pokerkit_hands: Annotated[
+        int, typer.Option(help="Hands in the pokerkit sample (pokerkit is slow).")
+    ] = 1_000,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
-    with_import: Annotated[
-        bool, typer.Option("--import/--no-import", help="Also time an end-to-end import.")
-    ] = True,
 ) -> None:
-    """Measure parse speed (hands/s on one core), `handlog --help` start-up, an end-to-end
-    import (hands/s, re-import, database size, peak memory) and the report's time.
+    """Measure parse and replay speed (hands/s on one core), the same replay through
+    pokerkit as a ratio, `handlog --help` start-up, an end-to-end import (hands/s,
+    re-import, database size, peak memory) and the report's time.
 
-    Replicates the PokerStars hands in sample_logs/ with fresh hand numbers into
-    bench_data/, parses them several times and prints the median, then imports them into
-    bench_data/bench.duckdb twice (the second import finds nothing new), and writes the
-    report of that database into bench_data/report/.
+    The set is simulated once into bench_data/ (one file per game, named by game, hands and
+    seed) and reused. Parse and replay figures are medians of --runs runs, in wall-clock and
+    CPU time (the steadier figure on a shared machine). pokerkit replays an even sample of
+    the parsed hands; the ratio is handlog's replay rate over the hands pokerkit replayed
+    divided by pokerkit's. The import goes into bench_data/bench.duckdb (twice: the second
+    finds nothing new) and the report into bench_data/report/.
 
-    Example: handlog bench --hands 50000
+    Example: handlog bench
+
+    Example: handlog bench --hands 300000 --runs 1 --no-pokerkit
+
+    Example: handlog bench --source corpus --hands 20000
     """
     import json
 
-    from handlog.bench import run_benchmarks
+    from handlog.bench import format_table, run_benchmarks
 
-    figures = run_benchmarks(hands=hands, runs=runs, include_import=with_import)
-    for name, value in figures.items():
-        typer.echo(f"{name:<32} {value}")
+    if source not in ("simulated", "corpus"):
+        raise typer.BadParameter("use simulated or corpus", param_hint="--source")
+    if hands < 1 or runs < 1:
+        raise typer.BadParameter("--hands and --runs must be at least 1")
+    figures = run_benchmarks(
+        hands=hands,
+        runs=runs,
+        seed=seed,
+        source=source,
+        include_import=with_import,
+        include_pokerkit=with_pokerkit,
+        pokerkit_limit=pokerkit_hands,
+        echo=lambda text: typer.echo(text, err=True),
+    )
+    typer.echo(format_table(figures))
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     typer.echo(f"written to {out}")
+
+
+@app.command()
+def simulate(
+    game: Annotated[
+        str,
+        typer.Option(help="The game: stud, stud8 (hi/lo 8-or-better) or razz.", show_default=False),
+    ],
+    hands: Annotated[int, typer.Option(help="How many hands to write.", show_default=False)],
+    out: Annotated[
+        Path, typer.Option(help="The hand-history file to write (replaced).", show_default=False)
+    ],
+    players: Annotated[int, typer.Option(help="Players at the table, 2 to 8.")] = 8,
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same file.")] = 0,
+    stakes: Annotated[
+        str | None,
+        typer.Option(
+            help="Small/big bet: dollars for cash (default 0.04/0.08), chips for tournaments "
+            "(default: levels rising from 10/20).",
+            show_default=False,
+        ),
+    ] = None,
+    tournament: Annotated[
+        bool, typer.Option("--tournament", help="Tournament hands (chips, levels, no rake).")
+    ] = False,
+    faults: Annotated[
+        float,
+        typer.Option(
+            help="Share of hands (0 to 1) given exactly one injected rule violation; they are "
+            "listed in OUT.faults.jsonl as {hand_id, code}."
+        ),
+    ] = 0.0,
+) -> None:
+    """Write simulated PokerStars hand histories: legal hands dealt from real decks and played
+    under the PokerStars rules, optionally with known injected faults.
+
+    Players fold, bring in, complete, raise to the cap, go all-in for less (side pots), make
+    open-pair double bets, and show down (hi/lo splits, ties, the community card with eight
+    players), with chat and table noise now and then. `handlog check` finds the simulated
+    hands ok, and every injected fault flagged with its code.
+
+    Example: handlog simulate --game razz --hands 10000 --players 6 --seed 7 --out razz.txt
+
+    Example: handlog simulate --game stud8 --hands 2000 --seed 1 --faults 0.1 --tournament --out faulty.txt
+    """
+    from handlog.model import Game
+    from handlog.simulate import (
+        SIMULATED_GAMES,
+        SimulationOptions,
+        StakesError,
+        parse_stakes,
+        write_simulation,
+    )
+
+    names = {g.value: g for g in SIMULATED_GAMES}
+    if game not in names:
+        typer.echo(f"handlog: --game must be one of {', '.join(names)}, not {game!r}", err=True)
+        raise typer.Exit(2)
+    try:
+        chosen = parse_stakes(stakes, tournament) if stakes is not None else None
+        options = SimulationOptions(
+            Game(game), hands, players, seed, chosen, tournament, fault_rate=faults
+        )
+        options.check()
+    except (StakesError, ValueError) as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(2) from None
+    progress = _Progress(str(out))
+
+    def on_progress(count: int) -> None:
+        progress.tick(count - progress.count)
+
+    try:
+        summary = write_simulation(options, out, on_progress)
+    except OSError as error:
+        progress.done()
+        typer.echo(f"handlog: cannot write {out}: {error.strerror or error}", err=True)
+        raise typer.Exit(1) from None
+    progress.done()
+    size = summary.bytes / 1e6
+    text = (
+        f"wrote {summary.hands:,} {game} hands to {out} ({size:,.1f} MB) in "
+        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
+    )
+    if summary.faults_path is not None:
+        count = sum(summary.faults.values())
+        text += f"; {count:,} with an injected fault, listed in {summary.faults_path}"
+    typer.echo(text)
 
 
 def main() -> None:

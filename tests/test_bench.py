@@ -1,0 +1,101 @@
+"""`handlog bench` on a tiny simulated set: every figure is there and positive, and pokerkit
+replays nearly every simulated hand. No timing assertions (the machine may be shared)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handlog import bench, bench_pokerkit
+from handlog.cli import app
+from handlog.model import Game
+
+HANDS = 300
+
+
+@pytest.fixture(scope="module")
+def figures(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    data = tmp_path_factory.mktemp("bench")
+    return bench.run_benchmarks(hands=HANDS, runs=1, data=data, include_import=False)
+
+
+def test_figures_exist_and_are_positive(figures: dict) -> None:
+    for key in (
+        "parse.hands_per_second",
+        "parse.hands_per_cpu_second",
+        "replay.hands_per_second",
+        "replay.hands_per_cpu_second",
+        "cli.help_seconds",
+    ):
+        assert figures[key] > 0, key
+    assert figures["parse.hands"] == HANDS
+    assert figures["parse.unparsed"] == 0
+    assert figures["replay.hands"] == HANDS
+    assert figures["replay.flagged"] == 0  # simulated hands are legal
+    assert "import.hands" not in figures
+    table = bench.format_table(figures)
+    assert "replay + checks (1 core)" in table and "hands/s" in table
+    json.dumps(figures)  # the report is plain JSON
+
+
+def test_pokerkit_replays_the_simulated_hands(figures: dict) -> None:
+    pytest.importorskip("pokerkit")
+    assert figures["pokerkit.sample"] == HANDS
+    replayed = figures["pokerkit.replayed"]
+    assert replayed >= 0.9 * HANDS, figures["pokerkit.skipped_reasons"]
+    assert figures["pokerkit.skipped"] == HANDS - replayed
+    # The hands pokerkit replayed end as handlog's replay says (pokerkit plays rake-free).
+    assert figures["pokerkit.same_payouts"] >= 0.95 * replayed
+    assert figures["pokerkit.hands_per_cpu_second"] > 0
+    assert figures["pokerkit.handlog_hands_per_cpu_second"] > 0
+    assert figures["pokerkit.ratio"] > 0
+
+
+def test_simulated_set_is_named_by_game_hands_and_seed_and_reused(tmp_path: Path) -> None:
+    files, seconds = bench.simulated_set(7, 3, tmp_path, games=[Game.RAZZ, Game.STUD])
+    assert [f.name for f in files] == ["sim-razz-4-seed3.txt", "sim-stud-3-seed3.txt"]
+    assert seconds > 0 and all(f.exists() for f in files)
+    again, seconds = bench.simulated_set(7, 3, tmp_path, games=[Game.RAZZ, Game.STUD])
+    assert again == files and seconds == 0.0
+    assert not list(tmp_path.glob("*.partial"))
+
+
+def test_pokerkit_missing_is_skipped_with_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bench_pokerkit, "available", lambda: False)
+    said: list[str] = []
+    assert bench.pokerkit_figures([], 1, echo=said.append) == {}
+    assert said == ["pokerkit not installed: skipped"]
+
+
+def test_cli_prints_the_table_and_writes_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "bench.json"
+    result = CliRunner().invoke(
+        app,
+        [
+            "bench",
+            "--hands",
+            "30",
+            "--runs",
+            "1",
+            "--no-import",
+            "--no-pokerkit",
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "parse (1 core)" in result.output
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert written["parse.hands"] == 30
+    assert (tmp_path / "bench_data" / "sim-stud8-10-seed0.txt").exists()
+
+
+def test_cli_refuses_an_unknown_source() -> None:
+    result = CliRunner().invoke(app, ["bench", "--source", "nowhere"])
+    assert result.exit_code == 2
