@@ -4,6 +4,7 @@ that check each line of a block token against the line terminals its grammar all
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -78,3 +79,131 @@ def line_classifier(name: str, start: list[str], rule: str) -> re.Pattern[str]:
     if pattern.groups != len(names):
         raise ValueError(f"line terminals of {rule!r} must not capture: use (?:...) in the grammar")
     return pattern
+
+
+# ---------------------------------------------------------------------------------------
+# Fast paths, derived from the grammar and exact by construction.
+
+
+def _may_match_newline(items: Any) -> bool:
+    """Whether any part of a parsed pattern (`re._parser` form) might match "\\n" or look
+    beyond the text it matches; conservative: anything not understood counts as yes."""
+    from re import _constants as c  # type: ignore[attr-defined]
+
+    for op, av in items:
+        if op is c.LITERAL:
+            if av == 10:
+                return True
+        elif op is c.NOT_LITERAL:
+            if av != 10:
+                return True
+        elif op is c.IN:
+            negate = False
+            has_newline = False
+            for item_op, item_av in av:
+                if item_op is c.NEGATE:
+                    negate = True
+                elif item_op is c.LITERAL:
+                    has_newline |= item_av == 10
+                elif item_op is c.RANGE:
+                    has_newline |= item_av[0] <= 10 <= item_av[1]
+                elif item_op is c.CATEGORY:
+                    has_newline |= item_av not in (c.CATEGORY_DIGIT, c.CATEGORY_WORD)
+                else:
+                    return True
+            if has_newline != negate:
+                return True
+        elif op is c.CATEGORY:
+            if av not in (c.CATEGORY_DIGIT, c.CATEGORY_WORD):
+                return True
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+            if _may_match_newline(av[2]):
+                return True
+        elif op is c.SUBPATTERN:
+            if _may_match_newline(av[3]):
+                return True
+        elif op is c.ATOMIC_GROUP:
+            if _may_match_newline(av):
+                return True
+        elif op is c.BRANCH:
+            if any(_may_match_newline(branch) for branch in av[1]):
+                return True
+        else:  # ANY, AT, lookarounds, back references: not on a line terminal's path
+            return True
+    return False
+
+
+def _line_literal(regexp: str) -> tuple[str, bool] | None:
+    """For a line terminal's pattern: the longest run of plain characters every match of it
+    contains, and whether the match starts with it; None unless the pattern matches one
+    line only (no "\\n" anywhere but at its very end), which the fast path relies on."""
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    items = list(_parser.parse(regexp))
+    if not items or items[-1] != (c.LITERAL, 10) or _may_match_newline(items[:-1]):
+        return None
+    best, best_start = "", -1
+    run: list[str] = []
+    run_start = 0
+    for index, (op, av) in enumerate(items[:-1] + [(None, None)]):
+        if op is c.LITERAL:
+            if not run:
+                run_start = index
+            run.append(chr(av))
+            continue
+        if len(run) > len(best):
+            best, best_start = "".join(run), run_start
+        run = []
+    return best, best_start == 0
+
+
+@dataclass(frozen=True, slots=True)
+class LineTerminal:
+    """One line terminal of a line rule, for `line_terminals`."""
+
+    name: str
+    literal: str
+    """Text every line it accepts contains (at its start when `prefix`)."""
+    prefix: bool
+    pattern: re.Pattern[str]
+    """The grammar's own regular expression for it, compiled alone."""
+
+
+def line_terminals(name: str, start: list[str], rule: str) -> list[LineTerminal] | None:
+    """The terminals `rule` allows, in the rule's order, each compiled alone with a literal
+    every line it accepts must contain. Trying them in order, each only on a line holding its
+    literal, gives the same answer as `line_classifier` (an alternation tries its branches in
+    order), provided every terminal matches within one line: None if one might not."""
+    names = rule_terminals(name, rule)
+    regexps = terminal_regexps(name, start, names)
+    found = []
+    for terminal in names:
+        literal = _line_literal(regexps[terminal])
+        if literal is None:
+            return None
+        found.append(LineTerminal(terminal, literal[0], literal[1], re.compile(regexps[terminal])))
+    return found
+
+
+def terminal_sequence(name: str, rule: str) -> list[tuple[str, bool]] | None:
+    """A rule made of one sequence of terminals, some optional (`A B? C`), as (terminal,
+    optional) pairs; None for a rule of any other shape."""
+    _, definitions = _definitions(name)
+    tree = definitions[rule].tree
+    if tree.data != "expansions" or len(tree.children) != 1:
+        return None
+    found: list[tuple[str, bool]] = []
+    for item in tree.children[0].children:
+        optional = False
+        if item.data == "expr":
+            if len(item.children) != 2 or str(item.children[1]) != "?":
+                return None
+            item, optional = item.children[0], True
+        if item.data != "value" or len(item.children) != 1:
+            return None
+        symbol = item.children[0]
+        if not getattr(symbol, "is_term", False):
+            return None
+        found.append((symbol.name, optional))
+    return found

@@ -35,7 +35,7 @@ from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
-    from lark import Lark, Token, Tree
+    from lark import Lark, Tree
 
 SITE = Site.POKERSTARS
 HEADER_PREFIX = "PokerStars "
@@ -205,19 +205,82 @@ def _parser() -> Lark:
     return grammar.load("pokerstars", "header", "body")
 
 
+_LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
+
+
 @cache
-def _classifiers() -> dict[str, tuple[re.Pattern[str], list[Any]]]:
-    """For each line rule: its classifier, and the line handlers by capture-group number
-    (the classifier's only capturing groups are the one-per-terminal named groups, which
-    `grammar.line_classifier` checks, so `match.lastindex` names the terminal)."""
-    found = {}
+def _line_rules() -> dict[str, _LineRule]:
+    """For each line rule: its terminals in the rule's order, each as (a literal every line
+    it accepts contains, whether at the start, its pattern, its line handler), see
+    `grammar.line_terminals`; and the handler already found for a line's text."""
+    found: dict[str, _LineRule] = {}
     for rule in {rule for _, rule in SECTIONS.values()}:
-        pattern = grammar.line_classifier("pokerstars", ["header", "body"], rule)
-        handlers: list[Any] = [None] * (pattern.groups + 1)
-        for name, index in pattern.groupindex.items():
-            handlers[index] = _HANDLERS[name]
-        found[rule] = (pattern, handlers)
+        terminals = grammar.line_terminals("pokerstars", ["header", "body"], rule)
+        if terminals is None:
+            raise ValueError(f"a line terminal of {rule!r} may match more than one line")
+        found[rule] = (
+            tuple((t.literal, t.prefix, t.pattern, _HANDLERS[t.name]) for t in terminals),
+            {},
+        )
     return found
+
+
+@cache
+def _body_sequence() -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
+    """The `body` rule as (terminal, optional, pattern), when it is one sequence of
+    terminals; None sends every body through Lark."""
+    sequence = grammar.terminal_sequence("pokerstars", "body")
+    if sequence is None:
+        return None
+    regexps = grammar.terminal_regexps(
+        "pokerstars", ["header", "body"], [name for name, _ in sequence]
+    )
+    return tuple((name, optional, re.compile(regexps[name])) for name, optional in sequence)
+
+
+def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
+    """The tokens (type, text, line) Lark's lexer makes of `body`, found without Lark: at
+    each place the terminals the `body` sequence allows there (every optional one up to
+    and including the next required one, as Lark's contextual lexer allows) are tried, and
+    exactly one must match. None when that does not hold or the body is not accepted;
+    the caller then asks Lark, which decides (and words the error)."""
+    sequence = _body_sequence()
+    if sequence is None:
+        return None
+    tokens: list[tuple[str, str, int]] = []
+    position = 0
+    line = 1
+    index = 0
+    count = len(sequence)
+    end = len(body)
+    while position < end:
+        chosen = None
+        while index < count:
+            name, optional, pattern = sequence[index]
+            found = pattern.match(body, position)
+            index += 1
+            if found is not None:
+                # Another allowed terminal matching here too would leave Lark to choose.
+                for later in range(index, count) if optional else ():
+                    if sequence[later][2].match(body, position) is not None:
+                        return None
+                    if not sequence[later][1]:
+                        break
+                chosen = name, found.end()
+                break
+            if not optional:
+                return None
+        if chosen is None:
+            return None
+        text = body[position : chosen[1]]
+        tokens.append((chosen[0], text, line))
+        line += text.count("\n")
+        position = chosen[1]
+    while index < count:
+        if not sequence[index][1]:
+            return None
+        index += 1
+    return tokens
 
 
 # ---------------------------------------------------------------------------------------
@@ -345,11 +408,17 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
         body = text[newline + 1 :] + "\n" if newline >= 0 else ""
-        try:
-            tree = _parser().parse(body, start="body")
-        except UnexpectedInput as error:
-            raise _grammar_error(error, chunk) from None
-        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tree)
+        tokens = _body_tokens(body)
+        if tokens is None:
+            try:
+                tree = _parser().parse(body, start="body")
+            except UnexpectedInput as error:
+                raise _grammar_error(error, chunk) from None
+            tokens = [
+                (t.type, str(t), t.line)  # type: ignore[union-attr, misc]
+                for t in tree.children
+            ]
+        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
     except _LineError as error:
         line = chunk.line + error.line - 1
         return ParseError(
@@ -464,9 +533,9 @@ class _HandBuilder:
 
     # -- driving -------------------------------------------------------------------------
 
-    def build(self, tree: Tree) -> Hand:
-        for token in tree.children:
-            self._section(token)  # type: ignore[arg-type]
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
         info = self.info
         chunk = self.chunk
         return Hand(
@@ -500,10 +569,8 @@ class _HandBuilder:
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
-    def _section(self, token: Token) -> None:
-        kind = token.type
-        text = str(token)
-        line = self.offset + token.line  # type: ignore[operator]
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
         if kind == "TABLE":
             text = text[:-1]
             name_end = text.rindex("' ")
@@ -532,21 +599,35 @@ class _HandBuilder:
             self.names_longest_first = sorted(self.names, key=len, reverse=True)
 
     def _lines(self, rule: str, text: str, position: int, line: int) -> None:
-        # The scanner matches line after line, each where the last ended, so a line that
-        # fits none of the allowed terminals stops it exactly there.
-        pattern, handlers = _classifiers()[rule]
-        for found in iter(pattern.scanner(text, position).match, None):  # type: ignore[attr-defined]
-            stop = found.end()
+        # Each line is tried against the rule's terminals in order, as the grammar's
+        # alternation would be, skipping those whose literal the line lacks; the first line
+        # that fits none stops the section there. Every terminal matches within one line
+        # (`grammar.line_terminals` checks), so a line can be matched on its own, its
+        # literal must be in it, and which terminal it is depends on its text alone: lines
+        # repeat (actions, antes, summary seats), so the answer is remembered.
+        if position >= len(text):
+            return
+        terminals, known = _line_rules()[rule]
+        for current in text[position:-1].split("\n"):
+            handler = known.get(current)
+            if handler is None:
+                whole = current + "\n"
+                for literal, prefix, pattern, found in terminals:
+                    if (current.startswith(literal) if prefix else literal in current) and (
+                        pattern.match(whole) is not None
+                    ):
+                        handler = found
+                        break
+                else:
+                    raise self._unknown_line(rule, current, line)
+                if len(known) > 50_000:
+                    known.clear()
+                known[current] = handler
             try:
-                handlers[found.lastindex](self, text[position : stop - 1], line)  # type: ignore[index]
+                handler(self, current, line)
             except (CardError, MoneyError) as error:
-                raise _LineError(
-                    line - self.offset + 1, str(error), text[position : stop - 1]
-                ) from None
-            position = stop
+                raise _LineError(line - self.offset + 1, str(error), current) from None
             line += 1
-        if position < len(text):
-            raise self._unknown_line(rule, text[position : text.find("\n", position)], line)
 
     # -- helpers -------------------------------------------------------------------------
 

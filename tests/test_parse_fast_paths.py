@@ -1,0 +1,149 @@
+"""The parser's fast paths give exactly what the grammar gives.
+
+`pokerstars._body_tokens` cuts a hand body into section tokens without Lark, and `_lines`
+tries each line against its rule's terminals one by one (after a literal check) instead of
+one alternation. Both are derived from `grammars/pokerstars.lark`; here they are compared
+with Lark's lexer and with the grammar's alternation on every line of the real exports, the
+fixtures and simulated hands, and on garbled copies of those lines."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+
+from handlog.model import Game
+from handlog.parse import grammar, pokerstars
+from handlog.parse.reader import split_text
+from handlog.simulate import SimulationOptions, simulate_hands
+
+from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
+
+START = ["header", "body"]
+RULES = sorted({rule for _, rule in pokerstars.SECTIONS.values()})
+GARBLE = "abXZ09 :[]()$.,#'\"-*€"
+
+
+def _texts() -> list[str]:
+    files = [
+        *pokerstars_corpus_files(),
+        *sorted(SAMPLE_LOGS.glob("*.txt")),
+        *sorted((FIXTURES / "pokerstars").glob("*.txt")),
+    ]
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in files]
+    for game, seed, tournament in [
+        (Game.STUD, 1, False),
+        (Game.STUD8, 2, True),
+        (Game.RAZZ, 3, False),
+    ]:
+        options = SimulationOptions(
+            game=game, hands=150, seed=seed, tournament=tournament, fault_rate=0.2
+        )
+        texts.append("\n\n".join(hand.text for hand in simulate_hands(options)))
+    return texts
+
+
+def _bodies(texts: list[str]) -> Iterator[str]:
+    for text in texts:
+        normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+        chunks = split_text([normalized], "<test>", pokerstars.is_header, pokerstars.HEADER_PREFIX)
+        for chunk in chunks:
+            newline = chunk.text.find("\n")
+            if chunk.is_hand and newline > 0:
+                yield chunk.text[newline + 1 :] + "\n"
+
+
+def _garbled(line: str, rng: random.Random) -> str:
+    at = rng.randrange(len(line) + 1)
+    choice = rng.randrange(5)
+    if choice == 0:
+        return line[:at] + line[at + 1 :]
+    if choice == 1:
+        return line[:at] + rng.choice(GARBLE) + line[at:]
+    if choice == 2:
+        return line[:at] + rng.choice(GARBLE) + line[at + 1 :]
+    if choice == 3:
+        return line[:at]
+    return line + rng.choice([" ", " and is all-in", "]", " [Ac]", ")", ":", "x"])
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    return _texts()
+
+
+@pytest.fixture(scope="module")
+def lines(texts: list[str]) -> list[str]:
+    rng = random.Random(7)
+    found = {line for text in texts for line in text.replace("\r", "").split("\n")}
+    garbled = {_garbled(line, rng) for line in sorted(found) for _ in range(3)}
+    return sorted((found | garbled) - {""})
+
+
+@pytest.mark.parametrize("rule", RULES)
+def test_line_terminals_agree_with_the_alternation(rule: str, lines: list[str]) -> None:
+    alternation = grammar.line_classifier("pokerstars", START, rule)
+    terminals = grammar.line_terminals("pokerstars", START, rule)
+    assert terminals is not None
+    accepted = 0
+    for line in lines:
+        whole = line + "\n"
+        expected = alternation.match(whole)
+        fast = next(
+            (
+                t.name
+                for t in terminals
+                if (line.startswith(t.literal) if t.prefix else t.literal in line)
+                and t.pattern.match(whole) is not None
+            ),
+            None,
+        )
+        assert fast == (expected.lastgroup if expected else None), line
+        # Matched alone or inside a longer text, a line terminal ends at the line's end.
+        if expected is not None:
+            accepted += 1
+            assert expected.end() == len(whole)
+            inside = alternation.match("x\n" + whole + "y\n", 2)
+            assert inside is not None and inside.lastgroup == expected.lastgroup
+    assert accepted > 50
+
+
+def test_body_tokens_are_larks_tokens(texts: list[str]) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    parser = pokerstars._parser()
+    rng = random.Random(11)
+    bodies = list(_bodies(texts))
+    garbled = []
+    for body in bodies:
+        body_lines = body.split("\n")
+        at = rng.randrange(len(body_lines))
+        if rng.random() < 0.5:
+            del body_lines[at]
+        else:
+            body_lines[at] = _garbled(body_lines[at], rng)
+        garbled.append("\n".join(body_lines))
+    fast_count = 0
+    for index, body in enumerate(bodies + garbled):
+        fast = pokerstars._body_tokens(body)
+        try:
+            tree = parser.parse(body, start="body")
+        except UnexpectedInput:
+            assert fast is None, f"the fast path accepts a body Lark refuses:\n{body}"
+            continue
+        if index < len(bodies):
+            assert fast is not None, body  # every hand Lark reads takes the fast path
+        if fast is not None:
+            fast_count += 1
+            assert fast == [(t.type, str(t), t.line) for t in tree.children], body
+    assert fast_count > len(bodies)
+
+
+def test_fast_path_needs_single_line_terminals() -> None:
+    assert grammar._line_literal(r"[^\n]+: calls \d+\n") == (": calls ", False)
+    assert grammar._line_literal(r"Dealt to [^\n]+\n") == ("Dealt to ", True)
+    assert grammar._line_literal(r"[^x]+: calls\n") is None  # [^x] takes "\n" too
+    assert grammar._line_literal(r".+\n") is None
+    assert grammar._line_literal(r"(?=a)[^\n]+\n") is None
+    assert grammar._line_literal(r"[^\n]+") is None  # not ended by "\n"
