@@ -1702,10 +1702,12 @@ __all__ = ["Pot", "Replay", "Violation", "describe", "replay"]
 # whose state lives in local variables (attribute lookups and method calls are most of what a
 # Python replay costs) and gives up, returning None, at the first thing it does not expect:
 # anything that `_Replayer` would flag, and the rarer situations whose bookkeeping it leaves to
-# `_Replayer` (an all-in bet, raise, bring-in or ante, whose short amounts change who may
-# raise; a name seated twice; lines out of their usual place). `replay` then replays the hand
-# again with `_Replayer`, which explains every fault. On real and simulated hands about 95%
-# take the fast path, which is some twice as fast as `_Replayer`.
+# `_Replayer` (an all-in bring-in or ante; a bet or raise on a street after a short all-in
+# that did not reopen the betting; a name seated twice; lines out of their usual place).
+# `replay` then replays the hand again with `_Replayer`, which explains every fault. On real
+# and simulated hands over 99% take the fast path, which is some twice as fast as `_Replayer`.
+# At a showdown the fast path ranks each hand once, for the pot and for its description
+# (`_clean_split`); ties and side pots go to `_Awards`.
 #
 # `_Replayer` is the specification: on every hand this function accepts, its result must be
 # exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
@@ -1720,6 +1722,8 @@ _COMPLETE, _BET = ActionKind.COMPLETE, ActionKind.BET
 _BETTING_KINDS = frozenset({_BRING_IN, _COMPLETE, _BET, ActionKind.RAISE, _CALL, _CHECK, _FOLD})
 _SHOWDOWN_KINDS = frozenset({_SHOW, ActionKind.MUCK})
 _OPENING_KINDS = frozenset({_BRING_IN, _COMPLETE})
+_ANTES, _FOURTH = Street.ANTES, Street.FOURTH
+_NEXT_STREET = {street: Street(street + 1) for street in Street if street + 1 in set(Street)}
 _FIRST_STREET_CARDS = {game: 3 if len(layout) == 7 else 2 for game, layout in FACE_UP.items()}
 """Cards in the hero's line on the first street: every card dealt so far."""
 
@@ -1750,6 +1754,7 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     small_bet, big_bet = hand.small_bet, hand.big_bet
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
+    reopen_at_half = profile.all_in_reopens_at_half_bet
     bring_in_values = _BRING_IN_VALUES[game]
     razz = game is Game.RAZZ
     suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
@@ -1789,13 +1794,19 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     """Players whose chips on this street equal the current bet: with just one, the bet was
     not called (`_uncalled_due` would be positive)."""
     round_open = double_bet = big_bet_made = returned = hand_over = False
+    short_all_in = False
+    """A short all-in on this street did not reopen the betting."""
 
+    on_first = False  # on the first street
+    position = 0  # the deal position of this street's card (after the first street)
+    position_up = False
+    ups_before = 0
     for event in hand.events:
         event_street = event.street
-        if event_street != street and event_street <= _SEVENTH:
+        if event_street is not street and event_street <= _SEVENTH:
             # `_next_street`: the street before must be complete, with any uncalled bet
             # returned; the streets come one after the other.
-            if event_street != (first_street if street is Street.ANTES else street + 1):
+            if event_street is not (first_street if street is _ANTES else _NEXT_STREET[street]):
                 return None
             if event_street > last_street:
                 return None  # more streets than the game has: no deal position for them
@@ -1816,15 +1827,19 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             streets_dealt.append(street)
             street_put = dict.fromkeys(order, 0)
             current_bet = bets = 0
-            big_bet_made = returned = round_open = double_bet = False
+            big_bet_made = returned = round_open = double_bet = short_all_in = False
             last_actor = None
+            on_first = street is first_street
+            position = street - 1
+            position_up = face_up[position]
+            ups_before = up_cards_before[position]
         if type(event) is Dealt:
             player = event.player
             new = event.new
             row = slots.get(player)
-            if row is None or event_street != street:
+            if row is None or event_street is not street:
                 return None
-            if street == first_street:
+            if on_first:
                 if player not in dealt_in:
                     if round_open:
                         return None  # dealt in after the betting started
@@ -1838,11 +1853,11 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     seen.add(card)
                     row[first_up] = card
                 elif count == first_street_cards:
-                    for position, card in enumerate(new):
-                        if row[position] is not None or card in seen:
+                    for index, card in enumerate(new):
+                        if row[index] is not None or card in seen:
                             return None
                         seen.add(card)
-                        row[position] = card
+                        row[index] = card
                 else:
                     return None
                 door_card = new[-1]
@@ -1853,7 +1868,6 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             else:
                 if len(new) != 1:
                     return None
-                position = street - 1
                 previous = event.previous
                 ups = up_cards[player]
                 count = len(previous)
@@ -1867,8 +1881,8 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     return None
                 seen.add(card)
                 row[position] = card
-                if face_up[position]:
-                    if len(ups) != up_cards_before[position]:
+                if position_up:
+                    if len(ups) != ups_before:
                         return None
                     up_cards[player] = (*ups, card)
                     up_primes[player] *= showing_primes[card]
@@ -1881,10 +1895,8 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         kind = event.kind
         player = event.player
         if kind in _BETTING_KINDS:
-            if event_street != street or street < first_street:
+            if event_street is not street or street < first_street:
                 return None
-            if kind is _FOLD and event_street < last_street:
-                folded_early.setdefault(player, event_street)
             if player not in able:
                 return None
             if not round_open:
@@ -1893,7 +1905,7 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 pending = set(able)
                 started_with = len(able)
                 expected_first = None
-                if street == first_street:  # the bring-in: the first of the biggest values
+                if on_first:  # the bring-in: the first of the biggest values
                     best_value = -1
                     for p in dealt_in:
                         if p in door:
@@ -1903,7 +1915,7 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     if expected_first is None:
                         return None
                 elif ties_by_suit:  # `_first_actor`: the first of the biggest showing keys
-                    with_community = street == _SEVENTH and community is not None
+                    with_community = street is _SEVENTH and community is not None
                     best_key: tuple[object, ...] = ()
                     for p in dealt_in:
                         if p in folded or not up_cards[p]:
@@ -1928,14 +1940,14 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     expected_first = _clean_first_actor(
                         hand, profile, street, dealt_in, folded, up_cards, seat_index
                     )
-                if street != first_street and expected_first in all_in:
+                if not on_first and expected_first in all_in:
                     # An all-in player cannot act: the next one clockwise does.
                     for candidate in clockwise_after[expected_first]:  # type: ignore[index]
                         if candidate in pending:
                             expected_first = candidate
                             break
                 if (
-                    street == Street.FOURTH
+                    street is _FOURTH
                     and profile.double_bet_allowed(game)
                     and any(_has_pair(up_cards[p]) for p in dealt_in if p not in folded)
                 ):
@@ -1951,7 +1963,7 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     to_act = None
             if player != to_act:
                 return None
-            if last_actor is None and street == first_street and kind not in _OPENING_KINDS:
+            if last_actor is None and on_first and kind not in _OPENING_KINDS:
                 return None  # 3rd street opens with the bring-in or a completion
             owed = current_bet - street_put[player]
             if kind is _CALL:
@@ -1974,6 +1986,8 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     return None
                 pending.discard(player)
             elif kind is _FOLD:
+                if street < last_street:
+                    folded_early.setdefault(player, street)
                 folded.add(player)
                 pending.discard(player)
                 able.discard(player)
@@ -2002,8 +2016,10 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     total = before + (increment or 0)
                 put = total - before
                 left = stack[player]
-                if put >= left:
-                    return None  # all-in: short all-ins and the betting they reopen
+                if put >= left and (put > left or total <= current_bet):
+                    return None  # over the stack, or an all-in that raises nothing
+                if short_all_in:
+                    return None  # a bet after a short all-in: whether it may raise
                 if double_bet:
                     if big_bet_made and not profile.small_raise_after_big_bet:
                         sizes: tuple[int, ...] = (big_bet,)
@@ -2012,33 +2028,60 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 else:
                     sizes = (big_bet if street in big_bet_streets else small_bet,)
                 if kind is _COMPLETE:
-                    if total != small_bet:
+                    least = small_bet
+                    if total != small_bet and not (put == left and total < least):
                         return None
                 elif kind is _BET and current_bet == 0:
-                    if total not in sizes:
+                    least = min(sizes)
+                    if total not in sizes and not (put == left and total < least):
                         return None
-                elif kind is _BET or total - current_bet not in sizes:
+                elif kind is _BET:
                     return None
-                # With no all-in bet or raise every bet reopens the betting for everyone still
-                # in, so the raise after a short all-in that `_Replayer` checks cannot happen.
-                bets += 1
-                if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
-                    return None
-                stack[player] = left - put
+                else:
+                    least = current_bet + min(sizes)
+                    if total - current_bet not in sizes and not (put == left and total < least):
+                        return None
+                # A short all-in (less than a full bet or raise) reopens the betting only when
+                # big enough (`_Replayer._reopens`); when it does not, the hand is left to
+                # `_Replayer` at the next bet of the street (`short_all_in`), so every bet
+                # here reopens the betting for everyone still in, and the raise after a short
+                # all-in that `_Replayer` checks cannot happen.
+                reopens = True
+                if put == left and total < least:
+                    increment = total - current_bet
+                    full = big_bet if street in big_bet_streets else small_bet
+                    reopens = increment * 2 >= full if reopen_at_half else increment >= full
+                if reopens:
+                    bets += 1
+                    if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
+                        return None
+                left -= put
+                stack[player] = left
                 put_in[player] += put
                 street_put[player] = total
                 if total - current_bet >= big_bet and double_bet:
                     big_bet_made = True
                 current_bet = max(current_bet, total)
                 matched = 1
-                pending = able - {player}
+                if left <= 0:  # all-in
+                    all_in.add(player)
+                    able.discard(player)
+                if reopens:
+                    pending = able - {player}
+                else:
+                    short_all_in = True
+                    pending = {p for p in able if street_put[p] < current_bet}
+                    pending.discard(player)
             last_actor = player
         elif kind is _ANTE:
-            if street is not Street.ANTES or player in anted or player not in seat_index:
+            if street is not _ANTES or player in anted or player not in seat_index:
                 return None
             anted.add(player)
             if player not in dealt_in:
-                _deal_in_order(dealt_in, player, seat_index)
+                if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
+                    dealt_in.append(player)  # `_deal_in_order`, the usual case
+                else:
+                    _deal_in_order(dealt_in, player, seat_index)
                 able.add(player)
             amount = event.amount or 0
             left = stack[player]
@@ -2085,8 +2128,14 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         return None
     for result in hand.results:
         shown = result.showed or result.mucked
-        if shown and not _see_clean(slots.get(result.player), shown, seen):
-            return None
+        if shown:
+            row = slots.get(result.player)
+            if (
+                row is not None
+                and tuple(row[: len(shown)]) != shown  # `_see_clean`'s usual case, inline
+                and not _see_clean(row, shown, seen)
+            ):
+                return None
     streets_dealt = [street for street in hand.streets if street <= _SEVENTH]  # headers
     if last_street in streets_dealt:
         burns = len(streets_dealt) if profile.burns else 0
@@ -2116,25 +2165,50 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
     if printed is not None and pots and printed != len(pots):
         return None
-    awards = _Awards(hand, profile, pots, seat_index, {})
-    if len(pots) == 1 and len(pots[0].eligible) == 1:  # uncontested: no hands to compare
-        expected = {pots[0].eligible[0]: awards.distributable()[0]}
-        awards.high_winners.add(pots[0].eligible[0])
-    else:
-        awards.cards = _known_cards(shows, hand)
+    community_cards = (community,) if community else ()
+    strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]] = {}
+    """`describe`'s key of each showdown hand ranked below, for `_check_descriptions`."""
+    awarded: tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None = None
+    if len(pots) == 1:
+        pot = pots[0]
+        amount = _distributable_one(hand, profile, pot.amount)
+        if len(pot.eligible) == 1:  # uncontested: no hands to compare
+            awarded = {pot.eligible[0]: amount}, (pot.eligible[0],), ()
+        else:
+            awarded = _clean_split(
+                pot.eligible,
+                amount,
+                _known_cards(shows, hand),
+                community_cards,
+                game,
+                profile,
+                strengths,
+            )
+    if awarded is not None:
+        expected, high_winners, low_winners = awarded
+    else:  # ties, side pots, nobody to pay: `_Awards` decides
+        awards = _Awards(hand, profile, pots, seat_index, _known_cards(shows, hand))
         expected, _ = awards.expected(awards.distributable())
+        high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
     if {p: v for p, v in collected.items() if v} != {p: v for p, v in expected.items() if v}:
         return None
     # `_check_descriptions`
-    community_cards = (community,) if community else ()
     for show in shows:
         if show.description is None:
             continue
         known = len(show.cards) + len(community_cards)
         if known < 5 or known < size:
             continue
+        shown = show.cards + community_cards
+        key = strengths.get(shown)
         try:
-            if describe(show.cards + community_cards, game) != show.description:
+            if key is not None:
+                words = _DESCRIPTIONS.get(key)
+                if words is None:
+                    words = describe(shown, game)
+            else:
+                words = describe(shown, game)
+            if words != show.description:
                 return None
         except ValueError:
             continue
@@ -2147,9 +2221,86 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         collected,
         net,
         expected,
-        frozenset(awards.high_winners),
-        frozenset(awards.low_winners),
+        frozenset(high_winners),
+        frozenset(low_winners),
     )
+
+
+def _distributable_one(hand: Hand, profile: RuleProfile, amount: int) -> int:
+    """`_Awards.distributable` for a single pot of `amount`."""
+    if hand.main_pot is not None and not hand.side_pots and hand.main_pot + hand.rake == amount:
+        return int(hand.main_pot)
+    rake = hand.rake if profile.rake_before_split else 0
+    return max(0, amount - rake)
+
+
+def _clean_split(
+    eligible: tuple[str, ...],
+    amount: int,
+    known: dict[str, tuple[Card, ...]],
+    community: tuple[Card, ...],
+    game: Game,
+    profile: RuleProfile,
+    strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]],
+) -> tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None:
+    """`_Awards._split` of a pot two or more players are eligible for, when each half has a
+    single winner: the shares, the high and the low winners; None otherwise (ties and pots
+    nobody can claim are left to `_Awards`). Records `describe`'s key of each hand ranked in
+    `strengths`."""
+    hands: dict[str, tuple[Card, ...]] = {}
+    for p in eligible:  # `_Awards._contenders` and `_Awards._hand`
+        cards = known.get(p, ())
+        if len(cards) + len(community) <= 7:
+            cards = cards + community
+        if 5 <= len(cards) <= 7 and len(set(cards)) == len(cards):
+            hands[p] = cards
+    if not hands:
+        return None
+    if len(hands) == 1:
+        (winner,) = hands
+        return {winner: amount}, (winner,), ()
+    best = -1
+    winner = ""
+    tied = False
+    if game is Game.RAZZ:
+        for p, cards in hands.items():
+            value = evaluate.low_rank(cards, None)
+            strengths[cards] = (game, value, None)
+            if value > best:  # type: ignore[operator]
+                winner, best, tied = p, value, False  # type: ignore[assignment]
+            elif value == best:
+                tied = True
+        return None if tied else ({winner: amount}, (winner,), ())
+    stud8 = game is Game.STUD8
+    best_low = -1
+    low_winner = None
+    low_tied = False
+    for p, cards in hands.items():
+        value = evaluate.high_rank(cards)
+        if value > best:
+            winner, best, tied = p, value, False
+        elif value == best:
+            tied = True
+        low = None
+        if stud8:
+            low = evaluate.low_rank(cards, 8)
+            if low is not None:
+                if low > best_low:
+                    low_winner, best_low, low_tied = p, low, False
+                elif low == best_low:
+                    low_tied = True
+        strengths[cards] = (game, value, low)
+    if tied or low_tied:
+        return None
+    if low_winner is None:
+        return {winner: amount}, (winner,), ()
+    low_half = amount // 2
+    high_half = amount - low_half
+    if not profile.odd_chip_to_high:
+        high_half, low_half = low_half, high_half
+    shares = {winner: high_half}
+    shares[low_winner] = shares.get(low_winner, 0) + low_half
+    return shares, (winner,), (low_winner,)
 
 
 def _deal_in_order(dealt_in: list[str], player: str, seat_index: dict[str, int]) -> None:
