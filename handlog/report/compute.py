@@ -222,15 +222,32 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
         .agg(fold_street=pl.col("street").min())
     )
     last_action = actions.group_by("hk").agg(last_action_street=pl.col("street").max())
-    hand = rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
-    hand = hand.join(folds, on=["hk", "player"], how="left").join(last_action, on="hk", how="left")
-    live = pl.col("fold_street").is_null()
-    hand = hand.with_columns(live_at_end=live.sum().over("hk"))
+    # Sorted by hand, so that per-hand totals are linear running counts (see `_before`).
+    hand = (
+        rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
+        .sort("hk")
+        .join(folds, on=["hk", "player"], how="left", maintain_order="left")
+        .join(last_action, on="hk", how="left", maintain_order="left")
+        .with_columns(
+            _first=(pl.col("hk") != pl.col("hk").shift(1)).fill_null(True),
+            _last=(pl.col("hk") != pl.col("hk").shift(-1)).fill_null(True),
+            won_low=pl.col("won_low").fill_null(False),
+            won_high=pl.col("won_high").fill_null(False),
+            _won=pl.col("collected").fill_null(0) > 0,
+            _live=pl.col("fold_street").is_null(),
+        )
+    )
+    hand = hand.with_columns(
+        live_at_end=_in_hand(pl.col("_live")),
+        _low_winners=_in_hand(pl.col("won_low")),
+        _high_winners=_in_hand(pl.col("won_high")),
+        _winners=_in_hand(pl.col("_won")),
+    )
+    live = pl.col("_live")
+    won = pl.col("_won")
     showdown_hand = pl.col("live_at_end") >= 2
     final_street = pl.col("game").replace_strict(LAST_STREET, default=7, return_dtype=pl.Int8)
     reached = pl.when(showdown_hand).then(final_street).otherwise(pl.col("last_action_street"))
-    won = pl.col("collected").fill_null(0) > 0
-    low_winners = pl.col("won_low").fill_null(False).sum().over("hk")
     hand = hand.with_columns(
         [
             ((reached >= street) & (live | (pl.col("fold_street") >= street))).alias(
@@ -242,26 +259,26 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
             (showdown_hand & live).alias("showdown"),
             (showdown_hand & live & won).alias("won_showdown"),
             (~showdown_hand & live & won).alias("won_no_showdown"),
-            pl.col("won_low").fill_null(False).alias("won_low"),
-            pl.col("won_high").fill_null(False).alias("won_high"),
-            (low_winners >= 2).alias("_low_shared"),
-            (
-                (pl.col("won_high").fill_null(False).sum().over("hk") >= 1)
-                & (low_winners == 0)
-                & showdown_hand
-            ).alias("_no_low"),
-            (won.sum().over("hk") == 1).alias("_single_winner"),
+            (pl.col("_low_winners") >= 2).alias("_low_shared"),
+            ((pl.col("_high_winners") >= 1) & (pl.col("_low_winners") == 0) & showdown_hand).alias(
+                "_no_low"
+            ),
+            (pl.col("_winners") == 1).alias("_single_winner"),
         ]
     )
-    ranks = _low_ranks(pl.col("cards"))
+    # Only showdowns of low games with all seven cards known need their ranks read: the
+    # string work is done on those rows alone (the others see a null).
+    unknown = pl.col("cards").fill_null("??").str.contains("?", literal=True)
+    known_seven = pl.col("showdown") & ~unknown
+    hand = hand.with_columns(known_seven=known_seven)
+    lows = pl.when(pl.col("known_seven") & pl.col("game").is_in(["stud8", "razz"])).then(
+        pl.col("cards")
+    )
     hand = hand.with_columns(
         scoop=pl.col("showdown") & won & pl.col("_single_winner"),
         quartered=pl.col("showdown") & pl.col("won_low") & pl.col("_low_shared"),
         no_low_hand=pl.col("showdown") & pl.col("_no_low"),
-        known_seven=pl.col("showdown") & ~pl.col("cards").fill_null("??").str.contains(r"\?"),
-        qualifying_low=pl.col("showdown")
-        & ~pl.col("cards").fill_null("??").str.contains(r"\?")
-        & (ranks >= 5),
+        qualifying_low=pl.col("known_seven") & (_low_ranks(lows).fill_null(0) >= 5),
     )
     flags = hand.join(third_flags, on=["hk", "player"], how="left")
     booleans = [name for name, dtype in flags.schema.items() if dtype == pl.Boolean]
@@ -275,6 +292,11 @@ def _before(flag: pl.Expr) -> pl.Expr:
     counts = flag.cast(pl.UInt32)
     before = counts.cum_sum() - counts
     return before - pl.when(pl.col("_first")).then(before).forward_fill()
+
+
+def _in_hand(flag: pl.Expr) -> pl.Expr:
+    """How many rows of this row's hand have `flag` (see `_before`)."""
+    return _before(flag) + flag.cast(pl.UInt32) + _after(flag)
 
 
 def _after(flag: pl.Expr) -> pl.Expr:
