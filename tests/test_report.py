@@ -17,7 +17,7 @@ from handlog.importer import import_paths
 from handlog.report import ReportError, build
 from handlog.report.data import Filters
 
-from .conftest import SAMPLE_LOGS, pokerstars_corpus_files
+from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
 
 runner = CliRunner()
 
@@ -96,11 +96,13 @@ def test_every_players_net_equals_the_hand_histories(corpus_db, tmp_path):
 
 
 def _hp_files() -> list[Path]:
-    return sorted(
-        p
-        for p in (f.with_suffix(f.suffix + ".hp") for f in pokerstars_corpus_files())
-        if p.exists()
-    )
+    """fpdb's figures beside the corpus files, else the copies in tests/fixtures/fpdb/."""
+    found = {}
+    for log in pokerstars_corpus_files():
+        for hp in (log.with_suffix(log.suffix + ".hp"), FIXTURES / "fpdb" / f"{log.name}.hp"):
+            if hp.exists():
+                found.setdefault(log.name, hp)
+    return [found[name] for name in sorted(found)]
 
 
 @pytest.mark.skipif(not _hp_files(), reason="no .hp figures in ../shared/corpus")
@@ -111,7 +113,7 @@ def test_profit_and_rake_agree_with_another_tools_figures(hp, tmp_path):
     per-player table must show the same."""
     figures = ast.literal_eval(hp.read_text())
     db = tmp_path / "one.duckdb"
-    source = hp.with_suffix("")
+    source = next(p for p in pokerstars_corpus_files() if p.name == hp.name[: -len(".hp")])
     import_paths([str(source)], db, None, 1)
     build(db, tmp_path, Filters(), "json")
     rows = json.loads((tmp_path / "report.json").read_text())["tables"]["players"]
