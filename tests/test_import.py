@@ -184,7 +184,14 @@ def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
     process = _start_import(db, files, range_bytes=1 << 20)  # about 450 hands a range
-    time.sleep(2.5)
+    # Kill as soon as the first ranges are committed (the write-ahead log holds hands), not
+    # after a fixed time: on a loaded machine a fixed delay may come before any commit.
+    wal = tmp_path / "h.duckdb.wal"
+    deadline = time.monotonic() + 120
+    while process.poll() is None and time.monotonic() < deadline:
+        if wal.exists() and wal.stat().st_size > 256 * 1024:
+            break
+        time.sleep(0.02)
     process.send_signal(signal.SIGKILL)
     assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
     connection = connect(db)
