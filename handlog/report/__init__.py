@@ -137,7 +137,7 @@ def _sections(
     if filters.player:
         rows = rows.filter(pl.col("player") == filters.player)
         stats = stats.filter(pl.col("player") == filters.player)
-    players = compute.winrates(rows, ["player"])
+    players = compute.winrates(rows, ["player"]).sort(["hands", "player"], descending=[True, False])
     games = compute.winrates(rows, ["player", "game", "stakes"])
     days = compute.winrates(rows, ["player", "day"]).sort("player", "day")
     sessions = compute.sessions(rows)
