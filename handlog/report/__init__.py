@@ -203,17 +203,17 @@ def _sections(
                     "flags_by_code",
                     "Flags by code",
                     counts["by_code"],
-                    _COUNT_COLUMNS("kind", "code"),
+                    _count_columns("kind", "code"),
                 ),
-                Table("flags_by_site", "Flags by site", counts["by_site"], _COUNT_COLUMNS("site")),
+                Table("flags_by_site", "Flags by site", counts["by_site"], _count_columns("site")),
                 Table(
                     "flags_by_table",
                     "Flags by table",
                     counts["by_table"],
-                    _COUNT_COLUMNS("site", "table_name"),
+                    _count_columns("site", "table_name"),
                 ),
                 Table(
-                    "flags_by_day", "Flags by day (UTC)", counts["by_day"], _COUNT_COLUMNS("day")
+                    "flags_by_day", "Flags by day (UTC)", counts["by_day"], _count_columns("day")
                 ),
                 Table("illegal", "Illegal actions", illegal, _FLAG_COLUMNS, limit=5000),
                 Table("mis_split", "Mis-split pots", mis_split, _FLAG_COLUMNS, limit=5000),
@@ -237,7 +237,7 @@ def _sections(
     return sections, tables, focus
 
 
-def _COUNT_COLUMNS(*keys: str) -> list[tuple[str, str, str]]:  # noqa: N802 - a column spec
+def _count_columns(*keys: str) -> list[tuple[str, str, str]]:
     names = {"table_name": "table"}
     return [
         *((key, names.get(key, key), TEXT) for key in keys),

@@ -13,7 +13,7 @@ import base64
 import datetime as dt
 import html
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -221,11 +221,10 @@ def terminal(table: Table, width: int = 100) -> str:
     kinds = [kind for _, _, kind in table.columns]
 
     def line(values: list[str]) -> str:
-        align: Callable[[str, int], str] = str.ljust
-        cells = []
-        for value, size, kind in zip(values, widths, kinds, strict=True):
-            align = str.ljust if kind == TEXT else str.rjust
-            cells.append(align(value, size))
+        cells = [
+            value.ljust(size) if kind == TEXT else value.rjust(size)
+            for value, size, kind in zip(values, widths, kinds, strict=True)
+        ]
         return "  ".join(cells)[:width].rstrip()
 
     return "\n".join([line(headers), *(line(row) for row in body)])
