@@ -1810,17 +1810,18 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 return None
             if event_street > last_street:
                 return None  # more streets than the game has: no deal position for them
-            if street >= first_street:
-                if len(dealt_in) - len(folded) > 1:
-                    if round_open:
-                        if pending:
-                            return None
-                    else:
-                        active = [p for p in dealt_in if p in able]
-                        if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
-                            return None
-                if not returned and current_bet and matched == 1:
-                    return None
+            if street >= first_street and not _clean_round_closed(
+                dealt_in,
+                folded,
+                able,
+                pending,
+                round_open,
+                street_put,
+                current_bet,
+                returned,
+                matched,
+            ):
+                return None
             if hand_over and event_street <= last_street:
                 return None
             street = event_street
@@ -2112,17 +2113,10 @@ def _replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     shows.append(event)
 
     # `_close_round(last=True)`
-    if first_street <= street <= _SEVENTH:
-        if len(dealt_in) - len(folded) > 1:
-            if round_open:
-                if pending:
-                    return None
-            else:
-                active = [p for p in dealt_in if p in able]
-                if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
-                    return None
-        if not returned and current_bet and matched == 1:
-            return None
+    if first_street <= street <= _SEVENTH and not _clean_round_closed(
+        dealt_in, folded, able, pending, round_open, street_put, current_bet, returned, matched
+    ):
+        return None
     # `_check_antes`, then the rest of the card checks
     if hand.ante and any(p not in anted for p in dealt_in):
         return None
@@ -2319,6 +2313,31 @@ def _uncalled_due(order: list[str], street_put: dict[str, int]) -> tuple[str, in
     index = amounts.index(most)
     del amounts[index]
     return order[index], most - max(amounts, default=0)
+
+
+def _clean_round_closed(
+    dealt_in: list[str],
+    folded: set[str],
+    able: set[str],
+    pending: set[str],
+    round_open: bool,
+    street_put: dict[str, int],
+    current_bet: int,
+    returned: bool,
+    matched: int,
+) -> bool:
+    """`_close_round` for the fast path: the street's betting is complete (everyone still
+    able to act has acted and matched the bet, unless one player is left) and a bet nobody
+    called has been returned. False sends the hand to the full replay."""
+    if len(dealt_in) - len(folded) > 1:
+        if round_open:
+            if pending:
+                return False
+        else:
+            active = [p for p in dealt_in if p in able]
+            if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
+                return False
+    return returned or not current_bet or matched != 1
 
 
 def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set[Card]) -> bool:
