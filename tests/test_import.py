@@ -184,13 +184,20 @@ def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
     process = _start_import(db, files, range_bytes=1 << 20)  # about 450 hands a range
-    # Kill as soon as the first ranges are committed (the write-ahead log holds hands), not
-    # after a fixed time: on a loaded machine a fixed delay may come before any commit.
+    # Kill once a range is surely committed, not after a fixed time (on a loaded machine a
+    # fixed delay may come before any commit): when the write-ahead log, already holding
+    # hands, grows again, the next range's commit has begun, so the one before is complete.
     wal = tmp_path / "h.duckdb.wal"
     deadline = time.monotonic() + 120
+    # (Growth after the log stood still for a moment: one commit's writes are not split.)
+    last = 0
+    settled = False
     while process.poll() is None and time.monotonic() < deadline:
-        if wal.exists() and wal.stat().st_size > 256 * 1024:
+        size = wal.stat().st_size if wal.exists() else 0
+        if settled and size > last:
             break
+        settled = settled or (size == last and size > 256 * 1024)
+        last = size
         time.sleep(0.02)
     process.send_signal(signal.SIGKILL)
     assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
