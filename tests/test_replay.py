@@ -4,6 +4,7 @@ changed the way that fault would look in an export."""
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -376,16 +377,39 @@ def _all_in_variants(hand: Hand) -> list[Hand]:
 _ALL_IN_KINDS = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
 
 
-def test_the_fast_path_agrees_with_the_full_replay():
-    """`replay` first tries `_replay_clean`, which gives up on anything unusual; on every hand
-    it does not give up on, its result must be exactly the full `_Replayer`'s, under both
-    profiles. Checked on the real hands, random legal pokerkit hands, and faulty copies (of
-    the text, and of the all-in bets: `_all_in_variants`)."""
+def _fast_path_module(variant: str):
+    """`handlog.rules.fast` as this process runs it ("installed": compiled by mypyc when the
+    install could), or loaded afresh from its source ("source")."""
+    import importlib.util
+
+    from handlog.rules import fast
+
+    if variant == "installed":
+        return fast
+    source = Path(fast.__file__).with_name("fast.py")
+    if str(fast.__file__).endswith(".py"):
+        pytest.skip("the installed module runs from source already (not compiled)")
+    spec = importlib.util.spec_from_file_location("handlog.rules._fast_source", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("variant", ["installed", "source"])
+def test_the_fast_path_agrees_with_the_full_replay(variant):
+    """`replay` first tries the fast path (`handlog.rules.fast`), which gives up on anything
+    unusual; on every hand it does not give up on, its result must be exactly the full
+    `_Replayer`'s, under both profiles. Checked on the real hands, random legal pokerkit hands,
+    and faulty copies (of the text, and of the all-in bets: `_all_in_variants`), for the
+    module as installed (compiled by mypyc when the install could) and for its Python source."""
     import contextlib
     import random
 
     pytest.importorskip("pokerkit")
-    from handlog.rules.replay import _replay_clean, _Replayer
+    from handlog.rules.replay import _Replayer
+
+    _replay_clean = _fast_path_module(variant).replay_clean
 
     from .pokerkit_hands import generate
     from .test_differential_pokerkit import _mutations

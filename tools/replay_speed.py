@@ -11,8 +11,9 @@ import time
 
 from handlog.model import Hand
 from handlog.parse import parse_file
+from handlog.rules.fast import replay_clean as _replay_clean
 from handlog.rules.profiles import POKERSTARS
-from handlog.rules.replay import _replay_clean, replay
+from handlog.rules.replay import replay
 
 gc.set_threshold(50_000, 20, 100)
 path = next((a for a in sys.argv[1:] if not a.startswith("--")), "bench_data/pokerstars-20000.txt")

@@ -1,0 +1,749 @@
+"""The fast path of the replay: `replay_clean(hand, profile)` replays a hand that breaks no rule.
+
+Nearly every real hand breaks no rule. `replay_clean` replays such a hand in one function
+whose state lives in local variables (attribute lookups and method calls are most of what a
+Python replay costs) and gives up, returning None, at the first thing it does not expect:
+anything that `_Replayer` would flag, and the rarer situations whose bookkeeping it leaves to
+`_Replayer` (an all-in bring-in or ante; a bet or raise on a street after a short all-in
+that did not reopen the betting; a name seated twice; lines out of their usual place).
+`replay` then replays the hand again with `_Replayer`, which explains every fault. On real
+and simulated hands over 99% take the fast path, which is some twice as fast as `_Replayer`.
+At a showdown the fast path ranks each hand once, for the pot and for its description
+(`_clean_split`); ties and side pots go to `_Awards`.
+
+`_Replayer` is the specification: on every hand this function accepts, its result must be
+exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
+there needs the same change here, or a `return None` for the case; tests/test_replay.py
+compares the two on corpus, random pokerkit and mutated hands.
+
+This module is written for mypyc as well as for CPython: `pip install` compiles it to a C
+extension when a compiler is at hand (see `setup.py` and `handlog._native`), which runs it some
+one and a half times faster; without one, or with HANDLOG_PURE_PYTHON=1, this source runs as it
+is. Its annotations are exact (mypyc checks them at run time), and module constants are
+`Final` (mypyc reads those as C globals rather than by a dictionary lookup).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from math import prod
+from typing import Final
+
+from handlog.cards import Card
+from handlog.holdings import FACE_UP, FIRST_STREET
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
+from handlog.rules import evaluate
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.replay import (
+    _BRING_IN_VALUES,
+    _DESCRIPTIONS,
+    _SHOWING_KEYS,
+    _SHOWING_PRIMES,
+    _SHOWING_VALUES,
+    _UP_CARDS_BEFORE,
+    _UP_POSITIONS,
+    BIG_BET_STREETS,
+    CARDS_PER_PLAYER,
+    DECK_SIZE,
+    LAST_STREET,
+    Pot,
+    Replay,
+    _Awards,
+    _has_pair,
+    _known_cards,
+    _lineup,
+    build_pots,
+    cards_needed,
+    describe,
+)
+
+_SEVENTH: Final = Street.SEVENTH
+_ANTES: Final = Street.ANTES
+_FOURTH: Final = Street.FOURTH
+_FOLD: Final = ActionKind.FOLD
+_CHECK: Final = ActionKind.CHECK
+_CALL: Final = ActionKind.CALL
+_BRING_IN: Final = ActionKind.BRING_IN
+_ANTE: Final = ActionKind.ANTE
+_UNCALLED: Final = ActionKind.UNCALLED_BET_RETURNED
+_COLLECT: Final = ActionKind.COLLECT
+_SHOW: Final = ActionKind.SHOW
+_COMPLETE: Final = ActionKind.COMPLETE
+_BET: Final = ActionKind.BET
+_BETTING_KINDS: Final = frozenset(
+    {_BRING_IN, _COMPLETE, _BET, ActionKind.RAISE, _CALL, _CHECK, _FOLD}
+)
+_SHOWDOWN_KINDS: Final = frozenset({_SHOW, ActionKind.MUCK})
+_OPENING_KINDS: Final = frozenset({_BRING_IN, _COMPLETE})
+_NEXT_STREET = {street: Street(street + 1) for street in Street if street + 1 in set(Street)}
+_FIRST_STREET_CARDS = {game: 3 if len(layout) == 7 else 2 for game, layout in FACE_UP.items()}
+"""Cards in the hero's line on the first street: every card dealt so far."""
+
+
+def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
+    """`_Replayer(hand, profile).run()` for a hand that breaks no rule; None when the hand
+    breaks one, or might, or takes a path this function leaves to `_Replayer`."""
+    game = hand.game
+    seats = hand.seats
+    lineup = _lineup(seats)
+    order = lineup.order
+    seat_index = lineup.seat_index
+    if len(seat_index) != len(order):
+        return None  # a name seated twice
+    clockwise_after = lineup.clockwise_after
+    first_street = FIRST_STREET[game]
+    last_street = LAST_STREET[game]
+    big_bet_streets = BIG_BET_STREETS[game]
+    face_up = FACE_UP[game]
+    up_cards_before = _UP_CARDS_BEFORE[game]
+    up_positions = _UP_POSITIONS[game]
+    first_up = up_positions[0]
+    first_street_cards = _FIRST_STREET_CARDS[game]
+    size = CARDS_PER_PLAYER[game]
+    community = hand.community_card
+    show_limit = size - 1 if community is not None else size
+    ante = hand.ante or 0
+    small_bet, big_bet = hand.small_bet, hand.big_bet
+    cap_bets = profile.cap_bets
+    cap_lifted_heads_up = not profile.cap_heads_up
+    reopen_at_half = profile.all_in_reopens_at_half_bet
+    bring_in_values = _BRING_IN_VALUES[game]
+    razz = game is Game.RAZZ
+    suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
+    showing_primes = _SHOWING_PRIMES[razz]
+    showing_values = _SHOWING_VALUES[razz]
+    showing_memo = _SHOWING_KEYS[razz, suit_sign]
+    ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
+
+    stack = {seat.name: seat.stack for seat in seats}
+    put_in = dict.fromkeys(order, 0)
+    collected = dict.fromkeys(order, 0)
+    street_put = dict.fromkeys(order, 0)
+    dealt_in: list[str] = []
+    anted: set[str] = set()
+    able: set[str] = set()
+    folded: set[str] = set()
+    all_in: set[str] = set()
+    folded_early: dict[str, Street] = {}
+    door: dict[str, Card] = {}
+    up_cards: dict[str, tuple[Card, ...]] = dict.fromkeys(order, ())
+    """Up cards by deal position; the card checks' up-card count is their number."""
+    slots: dict[str, list[Card | None]] = {name: [None] * size for name in order}
+    seen: set[Card] = {community} if community is not None else set()
+    """Every card seen so far, the community card included (no player may be dealt it)."""
+    # Each player's up cards as the product of their ranks' primes and the biggest card value
+    # (`_Replayer._showing_key`), kept up to date as the cards come.
+    up_primes = dict.fromkeys(order, 1)
+    up_top = dict.fromkeys(order, 0)
+    shows: list[Action] = []
+    streets_dealt: list[Street] = []
+    street = Street.ANTES
+    pending: set[str] = set()
+    expected_first: str | None = None
+    last_actor: str | None = None
+    current_bet = bets = started_with = 0
+    matched = 0
+    """Players whose chips on this street equal the current bet: with just one, the bet was
+    not called (`_uncalled_due` would be positive)."""
+    round_open = double_bet = big_bet_made = returned = hand_over = False
+    short_all_in = False
+    """A short all-in on this street did not reopen the betting."""
+
+    on_first = False  # on the first street
+    position = 0  # the deal position of this street's card (after the first street)
+    position_up = False
+    ups_before = 0
+    for event in hand.events:
+        event_street = event.street
+        if event_street is not street and event_street <= _SEVENTH:
+            # `_next_street`: the street before must be complete, with any uncalled bet
+            # returned; the streets come one after the other.
+            if event_street is not (first_street if street is _ANTES else _NEXT_STREET[street]):
+                return None
+            if event_street > last_street:
+                return None  # more streets than the game has: no deal position for them
+            if street >= first_street and not _clean_round_closed(
+                dealt_in,
+                folded,
+                able,
+                pending,
+                round_open,
+                street_put,
+                current_bet,
+                returned,
+                matched,
+            ):
+                return None
+            if hand_over and event_street <= last_street:
+                return None
+            street = event_street
+            streets_dealt.append(street)
+            street_put = dict.fromkeys(order, 0)
+            current_bet = bets = 0
+            big_bet_made = returned = round_open = double_bet = short_all_in = False
+            last_actor = None
+            on_first = street is first_street
+            position = street - 1
+            position_up = face_up[position]
+            ups_before = up_cards_before[position]
+        if type(event) is Dealt:
+            player = event.player
+            new = event.new
+            row = slots.get(player)
+            if row is None or event_street is not street:
+                return None
+            if on_first:
+                if player not in dealt_in:
+                    if round_open:
+                        return None  # dealt in after the betting started
+                    _deal_in_order(dealt_in, player, seat_index)
+                    able.add(player)
+                count = len(new)
+                if count == 1:
+                    card = new[0]
+                    if row[first_up] is not None or card in seen:
+                        return None
+                    seen.add(card)
+                    row[first_up] = card
+                elif count == first_street_cards:
+                    for index, card in enumerate(new):
+                        if row[index] is not None or card in seen:
+                            return None
+                        seen.add(card)
+                        row[index] = card
+                else:
+                    return None
+                door_card = new[-1]
+                door[player] = door_card
+                up_cards[player] = (door_card,)
+                up_primes[player] = showing_primes[door_card]
+                up_top[player] = showing_values[door_card]
+            else:
+                if len(new) != 1:
+                    return None
+                previous = event.previous
+                ups = up_cards[player]
+                count = len(previous)
+                if count == position:  # the hero's line: every card so far
+                    if tuple(row[:count]) != previous:
+                        return None
+                elif previous != ups:  # an opponent's: the up cards so far, as seen
+                    return None
+                card = new[0]
+                if row[position] is not None or card in seen:
+                    return None
+                seen.add(card)
+                row[position] = card
+                if position_up:
+                    if len(ups) != ups_before:
+                        return None
+                    up_cards[player] = (*ups, card)
+                    up_primes[player] *= showing_primes[card]
+                    value = showing_values[card]
+                    if value > up_top[player]:
+                        up_top[player] = value
+            continue
+        if type(event) is not Action:
+            continue  # notes change nothing
+        kind = event.kind
+        player = event.player
+        if kind in _BETTING_KINDS:
+            if event_street is not street or street < first_street:
+                return None
+            if player not in able:
+                return None
+            if not round_open:
+                # `_open_round`
+                round_open = True
+                pending = set(able)
+                started_with = len(able)
+                expected_first = None
+                if on_first:  # the bring-in: the first of the biggest values
+                    best_value = -1
+                    for p in dealt_in:
+                        if p in door:
+                            value = bring_in_values[door[p]]
+                            if value > best_value:
+                                expected_first, best_value = p, value
+                    if expected_first is None:
+                        return None
+                elif ties_by_suit:  # `_first_actor`: the first of the biggest showing keys
+                    with_community = street is _SEVENTH and community is not None
+                    best_key: tuple[object, ...] = ()
+                    for p in dealt_in:
+                        if p in folded or not up_cards[p]:
+                            continue
+                        if with_community:
+                            assert community is not None
+                            code = up_primes[p] * showing_primes[community] * 4 + (
+                                max(up_top[p], showing_values[community]) & 3
+                            )
+                        else:
+                            code = up_primes[p] * 4 + (up_top[p] & 3)
+                        key = showing_memo.get(code)
+                        if key is None:
+                            showing = (
+                                [*up_cards[p], community] if with_community else [*up_cards[p]]
+                            )
+                            ranks = evaluate.showing_rank(showing, game)[:2]  # type: ignore[arg-type]
+                            key = showing_memo[code] = (*ranks, suit_sign * (code & 3))
+                        if expected_first is None or key > best_key:  # type: ignore[operator]
+                            expected_first, best_key = p, key
+                else:
+                    expected_first = _clean_first_actor(
+                        hand, profile, street, dealt_in, folded, up_cards, seat_index
+                    )
+                if not on_first and expected_first in all_in:
+                    # An all-in player cannot act: the next one clockwise does.
+                    for candidate in clockwise_after[expected_first]:  # type: ignore[index]
+                        if candidate in pending:
+                            expected_first = candidate
+                            break
+                if (
+                    street is _FOURTH
+                    and profile.double_bet_allowed(game)
+                    and any(_has_pair(up_cards[p]) for p in dealt_in if p not in folded)
+                ):
+                    double_bet = True
+            # `_expected_actor`
+            to_act = expected_first if last_actor is None else last_actor
+            if to_act is not None and (last_actor is not None or to_act not in pending):
+                for candidate in clockwise_after[to_act]:
+                    if candidate in pending:
+                        to_act = candidate
+                        break
+                else:
+                    to_act = None
+            if player != to_act:
+                return None
+            if last_actor is None and on_first and kind not in _OPENING_KINDS:
+                return None  # 3rd street opens with the bring-in or a completion
+            owed = current_bet - street_put[player]
+            if kind is _CALL:
+                amount = event.amount or 0
+                left = stack[player]
+                if owed <= 0 or amount != (owed if owed < left else left):
+                    return None  # a wrong call
+                left -= amount
+                stack[player] = left
+                put_in[player] += amount
+                street_put[player] += amount
+                if amount == owed:
+                    matched += 1
+                if left <= 0:  # all-in, maybe for less
+                    all_in.add(player)
+                    able.discard(player)
+                pending.discard(player)
+            elif kind is _CHECK:
+                if owed > 0:
+                    return None
+                pending.discard(player)
+            elif kind is _FOLD:
+                if street < last_street:
+                    folded_early.setdefault(player, street)
+                folded.add(player)
+                pending.discard(player)
+                able.discard(player)
+                if len(dealt_in) - len(folded) == 1:
+                    hand_over = True
+            elif kind is _BRING_IN:
+                amount = event.amount or 0
+                left = stack[player]
+                if bets or current_bet or not 0 < amount < small_bet or amount >= left:
+                    return None
+                stack[player] = left - amount
+                put_in[player] += amount
+                street_put[player] += amount
+                current_bet = max(current_bet, street_put[player])
+                matched = 1
+                pending = able - {player}
+            else:  # `_bet_or_raise`: a completion, bet or raise
+                before = street_put[player]
+                to_amount = event.to_amount
+                increment = event.amount
+                if to_amount is not None:
+                    total = to_amount
+                    if increment is not None and increment != total - current_bet:
+                        return None
+                else:
+                    total = before + (increment or 0)
+                put = total - before
+                left = stack[player]
+                if put >= left and (put > left or total <= current_bet):
+                    return None  # over the stack, or an all-in that raises nothing
+                if short_all_in:
+                    return None  # a bet after a short all-in: whether it may raise
+                if double_bet:
+                    if big_bet_made and not profile.small_raise_after_big_bet:
+                        sizes: tuple[int, ...] = (big_bet,)
+                    else:
+                        sizes = (small_bet, big_bet)
+                else:
+                    sizes = (big_bet if street in big_bet_streets else small_bet,)
+                if kind is _COMPLETE:
+                    least = small_bet
+                    if total != small_bet and not (put == left and total < least):
+                        return None
+                elif kind is _BET and current_bet == 0:
+                    least = min(sizes)
+                    if total not in sizes and not (put == left and total < least):
+                        return None
+                elif kind is _BET:
+                    return None
+                else:
+                    least = current_bet + min(sizes)
+                    if total - current_bet not in sizes and not (put == left and total < least):
+                        return None
+                # A short all-in (less than a full bet or raise) reopens the betting only when
+                # big enough (`_Replayer._reopens`); when it does not, the hand is left to
+                # `_Replayer` at the next bet of the street (`short_all_in`), so every bet
+                # here reopens the betting for everyone still in, and the raise after a short
+                # all-in that `_Replayer` checks cannot happen.
+                reopens = True
+                if put == left and total < least:
+                    increment = total - current_bet
+                    full = big_bet if street in big_bet_streets else small_bet
+                    reopens = increment * 2 >= full if reopen_at_half else increment >= full
+                if reopens:
+                    bets += 1
+                    if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
+                        return None
+                left -= put
+                stack[player] = left
+                put_in[player] += put
+                street_put[player] = total
+                if total - current_bet >= big_bet and double_bet:
+                    big_bet_made = True
+                current_bet = max(current_bet, total)
+                matched = 1
+                if left <= 0:  # all-in
+                    all_in.add(player)
+                    able.discard(player)
+                if reopens:
+                    pending = able - {player}
+                else:
+                    short_all_in = True
+                    pending = {p for p in able if street_put[p] < current_bet}
+                    pending.discard(player)
+            last_actor = player
+        elif kind is _ANTE:
+            if street is not _ANTES or player in anted or player not in seat_index:
+                return None
+            anted.add(player)
+            if player not in dealt_in:
+                if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
+                    dealt_in.append(player)  # `_deal_in_order`, the usual case
+                else:
+                    _deal_in_order(dealt_in, player, seat_index)
+                able.add(player)
+            amount = event.amount or 0
+            left = stack[player]
+            if amount != ante or amount >= left:
+                return None
+            stack[player] = left - amount
+            put_in[player] += amount
+        elif kind is _UNCALLED:
+            if street < first_street or player not in stack:
+                return None
+            top, due = _uncalled_due(order, street_put)
+            amount = event.amount or 0
+            if top != player or amount != due:
+                return None
+            returned = True
+            stack[player] += amount
+            put_in[player] -= amount
+            street_put[player] -= amount
+            matched = 0  # no longer used: returned is set
+        elif kind is _COLLECT:
+            collected[player] = collected.get(player, 0) + (event.amount or 0)
+        elif kind in _SHOWDOWN_KINDS:
+            shown = event.cards
+            if shown:
+                if len(shown) > show_limit or not _see_clean(slots.get(player), shown, seen):
+                    return None
+                if kind is _SHOW:
+                    shows.append(event)
+
+    # `_close_round(last=True)`
+    if first_street <= street <= _SEVENTH and not _clean_round_closed(
+        dealt_in, folded, able, pending, round_open, street_put, current_bet, returned, matched
+    ):
+        return None
+    # `_check_antes`, then the rest of the card checks
+    if hand.ante and any(p not in anted for p in dealt_in):
+        return None
+    for result in hand.results:
+        shown = result.showed or result.mucked
+        if shown:
+            row = slots.get(result.player)
+            if (
+                row is not None
+                and tuple(row[: len(shown)]) != shown  # `_see_clean`'s usual case, inline
+                and not _see_clean(row, shown, seen)
+            ):
+                return None
+    streets_dealt = [street for street in hand.streets if street <= _SEVENTH]  # headers
+    if last_street in streets_dealt:
+        burns = len(streets_dealt) if profile.burns else 0
+        if community is not None or len(dealt_in) * size + burns > DECK_SIZE:  # else enough
+            needed = cards_needed(dealt_in, folded_early, size, burns)
+            if (community is not None) == (needed <= DECK_SIZE):
+                return None
+    # `_pots` and `_Awards.check`
+    total = sum(put_in.values())
+    if all_in:
+        pots = build_pots(order, put_in, folded, all_in)
+    else:  # `build_pots` without all-ins: one pot of everything, for the players still in
+        contenders = [p for p in order if p not in folded and put_in[p] > 0]
+        if contenders:
+            level = max(put_in[p] for p in contenders)
+            pots = [Pot(total, tuple(p for p in contenders if put_in[p] >= level))]
+        else:
+            pots = []
+    rake = hand.rake
+    if (
+        total != hand.total_pot
+        or sum(collected.values()) + rake != total
+        or rake < 0
+        or rake > total
+    ):
+        return None
+    printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
+    if printed is not None and pots and printed != len(pots):
+        return None
+    community_cards = (community,) if community else ()
+    strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]] = {}
+    """`describe`'s key of each showdown hand ranked below, for `_check_descriptions`."""
+    awarded: tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None = None
+    if len(pots) == 1:
+        pot = pots[0]
+        amount = _distributable_one(hand, profile, pot.amount)
+        if len(pot.eligible) == 1:  # uncontested: no hands to compare
+            awarded = {pot.eligible[0]: amount}, (pot.eligible[0],), ()
+        else:
+            awarded = _clean_split(
+                pot.eligible,
+                amount,
+                _known_cards(shows, hand),
+                community_cards,
+                game,
+                profile,
+                strengths,
+            )
+    if awarded is not None:
+        expected, high_winners, low_winners = awarded
+    else:  # ties, side pots, nobody to pay: `_Awards` decides
+        awards = _Awards(hand, profile, pots, seat_index, _known_cards(shows, hand))
+        expected, _ = awards.expected(awards.distributable())
+        high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
+    if {p: v for p, v in collected.items() if v} != {p: v for p, v in expected.items() if v}:
+        return None
+    # `_check_descriptions`
+    for show in shows:
+        if show.description is None:
+            continue
+        known = len(show.cards) + len(community_cards)
+        if known < 5 or known < size:
+            continue
+        shown = show.cards + community_cards
+        key = strengths.get(shown)
+        try:
+            if key is not None:
+                words = _DESCRIPTIONS.get(key)
+                if words is None:
+                    words = describe(shown, game)
+            else:
+                words = describe(shown, game)
+            if words != show.description:
+                return None
+        except ValueError:
+            continue
+    net = {name: collected[name] - put_in[name] for name in order}
+    return Replay(
+        hand,
+        (),
+        tuple(pots),
+        put_in,
+        collected,
+        net,
+        expected,
+        frozenset(high_winners),
+        frozenset(low_winners),
+    )
+
+
+def _distributable_one(hand: Hand, profile: RuleProfile, amount: int) -> int:
+    """`_Awards.distributable` for a single pot of `amount`."""
+    if hand.main_pot is not None and not hand.side_pots and hand.main_pot + hand.rake == amount:
+        return int(hand.main_pot)
+    rake = hand.rake if profile.rake_before_split else 0
+    return max(0, amount - rake)
+
+
+def _clean_split(
+    eligible: tuple[str, ...],
+    amount: int,
+    known: dict[str, tuple[Card, ...]],
+    community: tuple[Card, ...],
+    game: Game,
+    profile: RuleProfile,
+    strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]],
+) -> tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None:
+    """`_Awards._split` of a pot two or more players are eligible for, when each half has a
+    single winner: the shares, the high and the low winners; None otherwise (ties and pots
+    nobody can claim are left to `_Awards`). Records `describe`'s key of each hand ranked in
+    `strengths`."""
+    hands: dict[str, tuple[Card, ...]] = {}
+    for p in eligible:  # `_Awards._contenders` and `_Awards._hand`
+        cards = known.get(p, ())
+        if len(cards) + len(community) <= 7:
+            cards = cards + community
+        if 5 <= len(cards) <= 7 and len(set(cards)) == len(cards):
+            hands[p] = cards
+    if not hands:
+        return None
+    if len(hands) == 1:
+        (winner,) = hands
+        return {winner: amount}, (winner,), ()
+    best = -1
+    winner = ""
+    tied = False
+    if game is Game.RAZZ:
+        for p, cards in hands.items():
+            value = evaluate.low_rank(cards, None)
+            strengths[cards] = (game, value, None)
+            if value > best:  # type: ignore[operator]
+                winner, best, tied = p, value, False  # type: ignore[assignment]
+            elif value == best:
+                tied = True
+        return None if tied else ({winner: amount}, (winner,), ())
+    stud8 = game is Game.STUD8
+    best_low = -1
+    low_winner = None
+    low_tied = False
+    for p, cards in hands.items():
+        value = evaluate.high_rank(cards)
+        if value > best:
+            winner, best, tied = p, value, False
+        elif value == best:
+            tied = True
+        low = None
+        if stud8:
+            low = evaluate.low_rank(cards, 8)
+            if low is not None:
+                if low > best_low:
+                    low_winner, best_low, low_tied = p, low, False
+                elif low == best_low:
+                    low_tied = True
+        strengths[cards] = (game, value, low)
+    if tied or low_tied:
+        return None
+    if low_winner is None:
+        return {winner: amount}, (winner,), ()
+    low_half = amount // 2
+    high_half = amount - low_half
+    if not profile.odd_chip_to_high:
+        high_half, low_half = low_half, high_half
+    shares = {winner: high_half}
+    shares[low_winner] = shares.get(low_winner, 0) + low_half
+    return shares, (winner,), (low_winner,)
+
+
+def _deal_in_order(dealt_in: list[str], player: str, seat_index: dict[str, int]) -> None:
+    """Add `player` to the players dealt in, kept in seat order."""
+    if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
+        dealt_in.append(player)  # antes and cards come in seat order: the usual case
+    else:
+        insort(dealt_in, player, key=seat_index.__getitem__)
+
+
+def _uncalled_due(order: list[str], street_put: dict[str, int]) -> tuple[str, int]:
+    """The player who put in most on the street (the first such in seat order), and how much
+    more than anyone else (every name seated once)."""
+    amounts = list(map(street_put.__getitem__, order))
+    most = max(amounts)
+    index = amounts.index(most)
+    del amounts[index]
+    return order[index], most - max(amounts, default=0)
+
+
+def _clean_round_closed(
+    dealt_in: list[str],
+    folded: set[str],
+    able: set[str],
+    pending: set[str],
+    round_open: bool,
+    street_put: dict[str, int],
+    current_bet: int,
+    returned: bool,
+    matched: int,
+) -> bool:
+    """`_close_round` for the fast path: the street's betting is complete (everyone still
+    able to act has acted and matched the bet, unless one player is left) and a bet nobody
+    called has been returned. False sends the hand to the full replay."""
+    if len(dealt_in) - len(folded) > 1:
+        if round_open:
+            if pending:
+                return False
+        else:
+            active = [p for p in dealt_in if p in able]
+            if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
+                return False
+    return returned or not current_bet or matched != 1
+
+
+def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set[Card]) -> bool:
+    """Cards shown from the first deal position on: each one either already seen in that
+    place or never seen anywhere (then it is recorded). False for anything else."""
+    if row is None or tuple(row[: len(cards)]) == cards:
+        return True
+    for position, card in enumerate(cards):
+        known = row[position]
+        if known is card:
+            continue
+        if known is not None or card in seen:  # `seen` holds the community card
+            return False
+        seen.add(card)
+        row[position] = card
+    return True
+
+
+def _clean_first_actor(
+    hand: Hand,
+    profile: RuleProfile,
+    street: Street,
+    dealt_in: list[str],
+    folded: set[str],
+    up_cards: dict[str, tuple[Card, ...]],
+    seat_index: dict[str, int],
+) -> str | None:
+    """`_Replayer._first_actor` before its all-in step (which the caller takes)."""
+    game = hand.game
+    razz = game is Game.RAZZ
+    sign = -1 if razz and profile.razz_lower_suit_first else 1
+    primes = _SHOWING_PRIMES[razz]
+    values = _SHOWING_VALUES[razz]
+    memo = _SHOWING_KEYS[razz, sign]
+    community = hand.community_card
+    with_community = street == _SEVENTH and community is not None
+    keys: dict[str, tuple[object, ...]] = {}
+    for p in dealt_in:
+        if p in folded:
+            continue
+        ups = up_cards[p]
+        if not ups:
+            continue
+        cards = [*ups, community] if with_community else [*ups]
+        code = prod(map(primes.__getitem__, cards)) * 4 + (max(map(values.__getitem__, cards)) & 3)  # type: ignore[arg-type]
+        key = memo.get(code)
+        if key is None:
+            ranks = evaluate.showing_rank(cards, game)[:2]  # type: ignore[arg-type]
+            key = memo[code] = (*ranks, sign * (code & 3))
+        keys[p] = key
+    if not keys:
+        return None
+    best = max(keys, key=keys.__getitem__)
+    if profile.first_actor_tie is TieBreak.CLOCKWISE:
+        tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
+        best = min(tied, key=seat_index.__getitem__)
+    return best
