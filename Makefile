@@ -9,7 +9,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench clean
 
-$(STAMP): pyproject.toml
+# The modules setup.py compiles with mypyc (handlog/_native.py COMPILED): an edit to one of them
+# reinstalls, which compiles it again.
+NATIVE_SOURCES := handlog/_native.py handlog/rules/fast.py handlog/rules/replay.py \
+	handlog/rules/evaluate.py handlog/parse/pokerstars.py
+
+$(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'

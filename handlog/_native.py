@@ -1,0 +1,117 @@
+"""The modules `pip install` compiles with mypyc, and whether this process runs them compiled.
+
+`setup.py` compiles the modules in `COMPILED` to C extensions when a compiler is at hand; Python
+then imports the extension (`fast.cpython-311-….so`) in place of the source next to it. The
+source stays the reference: it runs instead when
+
+* HANDLOG_PURE_PYTHON is set (to anything but "" or "0") — for tests of the source itself and
+  for comparing the two;
+* no extension was built (no compiler; a pure install);
+* the source is newer than its extension (edited since the install): running a stale extension
+  would silently ignore the edit, so the source runs and a warning says to reinstall
+  (`make test` and `make demo` reinstall by themselves when these files change).
+
+`install()` runs when the `handlog` package is imported, before any of these modules is.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+import warnings
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
+
+COMPILED = (
+    "handlog.rules.fast",
+    "handlog.rules.replay",
+    "handlog.rules.evaluate",
+    "handlog.parse.pokerstars",
+)
+"""Dotted names of the modules setup.py compiles (it reads this tuple from this file's text)."""
+
+PURE_PYTHON_ENV = "HANDLOG_PURE_PYTHON"
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_SLACK_SECONDS = 2.0
+"""An install writes the source and the extension a moment apart, in either order."""
+
+
+def _files(name: str) -> tuple[str, str | None]:
+    """The module's source path and its compiled extension's path (None when not built)."""
+    base = os.path.join(_PACKAGE_DIR, *name.split(".")[1:])
+    for suffix in EXTENSION_SUFFIXES:
+        if os.path.exists(base + suffix):
+            return base + ".py", base + suffix
+    return base + ".py", None
+
+
+def pure_python_requested() -> bool:
+    return os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
+
+
+def status() -> dict[str, str]:
+    """How each module in `COMPILED` runs in this process: "compiled", or "source" and why."""
+    found: dict[str, str] = {}
+    for name in COMPILED:
+        source, extension = _files(name)
+        module = sys.modules.get(name)
+        if module is not None:
+            compiled = not str(getattr(module, "__file__", "")).endswith(".py")
+            found[name] = "compiled" if compiled else f"source ({_why_source(source, extension)})"
+        else:
+            reason = _why_source(source, extension)
+            found[name] = "compiled" if reason is None else f"source ({reason})"
+    return found
+
+
+def _why_source(source: str, extension: str | None) -> str | None:
+    """Why the source of a module runs rather than its extension; None when it need not."""
+    if pure_python_requested():
+        return f"{PURE_PYTHON_ENV} is set"
+    if extension is None:
+        return "not compiled at install"
+    if _stale(source, extension):
+        return "edited since the install"
+    return None
+
+
+def _stale(source: str, extension: str) -> bool:
+    try:
+        return os.path.getmtime(source) > os.path.getmtime(extension) + _SLACK_SECONDS
+    except OSError:
+        return False
+
+
+class _SourceFinder:
+    """Finds the named modules as their `.py` files, ahead of the compiled extensions."""
+
+    def __init__(self, sources: dict[str, str]) -> None:
+        self.sources = sources
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+        source = self.sources.get(name)
+        if source is None:
+            return None
+        return importlib.util.spec_from_file_location(name, source)
+
+
+def install() -> None:
+    """Make the modules that must run as source import from their `.py` files."""
+    sources: dict[str, str] = {}
+    for name in COMPILED:
+        source, extension = _files(name)
+        if extension is None:
+            continue  # nothing shadows the source
+        reason = _why_source(source, extension)
+        if reason is None:
+            continue
+        sources[name] = source
+        if reason == "edited since the install":
+            warnings.warn(
+                f"{source} is newer than its compiled extension; running the source (slower). "
+                "Reinstall handlog (`make test` or `pip install -e .`) to compile it again.",
+                stacklevel=2,
+            )
+    if sources and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _SourceFinder(sources))

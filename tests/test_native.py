@@ -1,0 +1,118 @@
+"""The modules compiled by mypyc at install (`handlog._native.COMPILED`) must give exactly what
+their Python source gives: the whole `handlog parse --json` and `handlog check --json` output
+of real, simulated, faulty and broken hands is compared between a process that runs the
+compiled extensions and one that runs the source (HANDLOG_PURE_PYTHON=1)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from handlog import _native
+
+from .conftest import FIXTURES, pokerstars_corpus_files
+
+HANDLOG = [sys.executable, "-c", "from handlog.cli import main; main()"]
+
+
+def _run(arguments: list[str], pure: bool) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != _native.PURE_PYTHON_ENV}
+    if pure:
+        env[_native.PURE_PYTHON_ENV] = "1"
+    return subprocess.run(
+        [*HANDLOG, *arguments], capture_output=True, text=True, env=env, timeout=600, check=False
+    )
+
+
+def test_status_names_every_compiled_module():
+    status = _native.status()
+    assert set(status) == set(_native.COMPILED)
+    assert all(s == "compiled" or s.startswith("source (") for s in status.values())
+
+
+def test_pure_python_switch_runs_the_source():
+    probe = (
+        "import handlog.rules.fast as f, handlog.parse.pokerstars as p, handlog._native as n;"
+        "print(f.__file__, p.__file__, sorted(set(n.status().values())))"
+    )
+    env = {**os.environ, _native.PURE_PYTHON_ENV: "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True
+    ).stdout.split()
+    assert out[0].endswith("fast.py") and out[1].endswith("pokerstars.py"), out
+    assert "HANDLOG_PURE_PYTHON" in " ".join(out[2:])
+
+
+def test_a_stale_extension_gives_way_to_its_source(tmp_path, monkeypatch):
+    source = tmp_path / "fast.py"
+    extension = tmp_path / "fast.cpython-311-x86_64-linux-gnu.so"
+    extension.write_text("")
+    source.write_text("")
+    os.utime(extension, (1_000_000, 1_000_000))
+    os.utime(source, (1_000_100, 1_000_100))
+    monkeypatch.delenv(_native.PURE_PYTHON_ENV, raising=False)
+    assert _native._why_source(str(source), str(extension)) == "edited since the install"
+    os.utime(source, (1_000_001, 1_000_001))  # written a moment after, as an install does
+    assert _native._why_source(str(source), str(extension)) is None
+    assert _native._why_source(str(source), None) == "not compiled at install"
+
+
+def _mixed_input(folder: Path) -> list[str]:
+    """Real hands, simulated hands with injected faults, and hands broken as text."""
+    simulated = folder / "simulated.txt"
+    done = _run(
+        ["simulate", "--game", "stud8", "--hands", "400", "--faults", "0.3", "--seed", "11"]
+        + ["--out", str(simulated)],
+        pure=False,
+    )
+    assert done.returncode == 0, done.stderr
+    razz = folder / "razz.txt"
+    done = _run(
+        ["simulate", "--game", "razz", "--hands", "300", "--players", "5", "--seed", "12"]
+        + ["--tournament", "--out", str(razz)],
+        pure=False,
+    )
+    assert done.returncode == 0, done.stderr
+    text = simulated.read_text(encoding="utf-8")
+    broken = folder / "broken.txt"
+    broken.write_text(
+        text[:40_000]
+        .replace(": calls ", ": kalls ", 3)
+        .replace("Dealt to ", "Dealt to Nobody ", 2)
+        .replace("] [", "] [Zz ", 2)
+        .replace("*** SUMMARY ***", "*** SUMARY ***", 1),
+        encoding="utf-8",
+    )
+    real = [str(path) for path in pokerstars_corpus_files()]
+    fixtures = [str(path) for path in sorted((FIXTURES / "pokerstars").glob("*.txt"))]
+    return [*real, *fixtures, str(simulated), str(razz), str(broken)]
+
+
+@pytest.mark.skipif(
+    not any(s == "compiled" for s in _native.status().values()),
+    reason="no module was compiled at install (pure Python install): nothing to compare",
+)
+def test_compiled_modules_give_what_the_source_gives(tmp_path):
+    paths = _mixed_input(tmp_path)
+    for command in (["parse", "--json"], ["check", "--json"]):
+        compiled = _run([*command, *paths], pure=False)
+        source = _run([*command, *paths], pure=True)
+        assert compiled.returncode == source.returncode
+        assert compiled.stdout == source.stdout
+        lines = compiled.stdout.splitlines()
+        assert len(lines) > 700  # 400 + 300 simulated, the real and broken hands
+        if command[0] == "check":
+            assert '"status": "flagged"' in compiled.stdout
+            assert '"status": "unparsed"' in compiled.stdout
+
+
+def test_the_makefile_reinstalls_when_a_compiled_module_changes():
+    makefile = (Path(__file__).resolve().parent.parent / "Makefile").read_text(encoding="utf-8")
+    makefile = makefile.replace("\\\n", " ")  # continued lines
+    line = next(x for x in makefile.splitlines() if x.startswith("NATIVE_SOURCES :="))
+    for name in _native.COMPILED:
+        assert name.replace(".", "/") + ".py" in line.split(), name
