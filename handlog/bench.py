@@ -94,6 +94,7 @@ FIGURES: dict[str, tuple[str, str]] = {
     "report.seconds": ("`handlog report` (HTML, charts)", "s"),
     "runs": ("runs per figure (median)", ""),
     "python": ("Python", ""),
+    "native": ("modules compiled by mypyc (handlog._native)", ""),
     "cpu_count": ("CPUs", ""),
 }
 """Every figure's label and unit, in the order the table prints them."""
@@ -479,8 +480,19 @@ def run_benchmarks(
         figures.update(report_figures(data))
     figures["runs"] = runs
     figures["python"] = sys.version.split()[0]
+    figures["native"] = _native_summary()
     figures["cpu_count"] = os.cpu_count()
     return figures
+
+
+def _native_summary() -> str:
+    """"4 of 4", or how many ran compiled and why the others ran from source."""
+    from handlog import _native
+
+    status = _native.status()
+    compiled = sum(state == "compiled" for state in status.values())
+    reasons = sorted({state for state in status.values() if state != "compiled"})
+    return f"{compiled} of {len(status)}" + (f"; {', '.join(reasons)}" if reasons else "")
 
 
 def format_table(figures: dict[str, Any]) -> str:
