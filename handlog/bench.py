@@ -486,7 +486,7 @@ def run_benchmarks(
 
 
 def _native_summary() -> str:
-    """"4 of 4", or how many ran compiled and why the others ran from source."""
+    """ "4 of 4", or how many ran compiled and why the others ran from source."""
     from handlog import _native
 
     status = _native.status()
