@@ -36,4 +36,5 @@ bench: $(STAMP)
 	$(BIN)/handlog bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info *__mypyc*.so
+	find handlog -name "*.so" -delete

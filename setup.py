@@ -15,6 +15,7 @@ import sys
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 # The list lives in handlog/_native.py (which decides at run time whether the compiled
 # modules are used); read here without importing the package, whose dependencies the build
@@ -52,6 +53,23 @@ class _OptionalBuildExt(build_ext):
             _warn(f"could not compile {ext.name} ({error})")
 
 
+class _BuildPyWithGrammars(build_py):
+    """`build_py` that also puts a copy of `grammars/*.lark` into the built package as
+    `handlog/grammars/`, so that an installed wheel finds them (`handlog.parse.grammar`); a
+    checkout and an editable install read the repository's `grammars/` itself."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return
+        root = os.path.dirname(os.path.abspath(__file__))
+        target = os.path.join(self.build_lib, "handlog", "grammars")
+        os.makedirs(target, exist_ok=True)
+        for name in sorted(os.listdir(os.path.join(root, "grammars"))):
+            if name.endswith(".lark"):
+                self.copy_file(os.path.join(root, "grammars", name), os.path.join(target, name))
+
+
 def _extensions() -> list[object]:
     if os.environ.get("HANDLOG_PURE_PYTHON"):
         return []
@@ -67,4 +85,7 @@ def _extensions() -> list[object]:
         return []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": _OptionalBuildExt})
+setup(
+    ext_modules=_extensions(),
+    cmdclass={"build_ext": _OptionalBuildExt, "build_py": _BuildPyWithGrammars},
+)

@@ -116,3 +116,51 @@ def test_the_makefile_reinstalls_when_a_compiled_module_changes():
     line = next(x for x in makefile.splitlines() if x.startswith("NATIVE_SOURCES :="))
     for name in _native.COMPILED:
         assert name.replace(".", "/") + ".py" in line.split(), name
+
+
+def test_a_built_wheel_carries_the_grammars(tmp_path):
+    """`pip install .` (a wheel, not the editable install) must work on its own: the
+    grammars travel inside the package. Built without compiling (HANDLOG_PURE_PYTHON), which
+    changes nothing else in the wheel."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, _native.PURE_PYTHON_ENV: "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q"]
+        + ["-w", str(tmp_path / "wheel"), str(root)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "wheel").glob("handlog-*.whl")
+    target = tmp_path / "site"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target)]
+        + [str(wheel)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stderr
+    probe = (
+        "import handlog.parse.grammar as g, handlog.parse as p, sys;"
+        "hands = p.parse_file(sys.argv[1]);"
+        "print(g.GRAMMAR_DIR, sum(1 for h in hands if type(h).__name__ == 'Hand'))"
+    )
+    sample = sorted((root / "sample_logs").glob("*.txt"))[0]
+    ran = subprocess.run(
+        [sys.executable, "-c", probe, str(sample)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": str(target)},
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    grammar_dir, hands = ran.stdout.split()
+    assert Path(grammar_dir) == target / "handlog" / "grammars"
+    assert int(hands) > 0

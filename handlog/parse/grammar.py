@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lark import Lark
 
-GRAMMAR_DIR = Path(__file__).resolve().parent.parent.parent / "grammars"
+_INSTALLED_GRAMMARS = Path(__file__).resolve().parent.parent / "grammars"
+"""`handlog/grammars/`: where a built package (`pip install .`, a wheel) carries a copy of the
+repository's `grammars/` (setup.py copies them in)."""
+_REPOSITORY_GRAMMARS = Path(__file__).resolve().parent.parent.parent / "grammars"
+"""The repository's `grammars/`, which an editable install and a checkout read directly."""
+GRAMMAR_DIR = _INSTALLED_GRAMMARS if _INSTALLED_GRAMMARS.is_dir() else _REPOSITORY_GRAMMARS
 
 
 @cache
