@@ -161,6 +161,10 @@ def import_paths(
     # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it caches
     # the blocks it writes; an import needs only a batch's rows at a time.
     connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+    # One DuckDB thread: the workers keep every core busy parsing, and DuckDB's own threads
+    # would only compete with them (and wait for work spinning): measured, a fifth less CPU
+    # in this process for the same inserts, and no slower.
+    connection.execute("SET threads = 1")
     try:
         plans = []
         for path in files:
