@@ -75,8 +75,10 @@ _BETTING_KINDS: Final = frozenset(
 )
 _SHOWDOWN_KINDS: Final = frozenset({_SHOW, ActionKind.MUCK})
 _OPENING_KINDS: Final = frozenset({_BRING_IN, _COMPLETE})
-_NEXT_STREET = {street: Street(street + 1) for street in Street if street + 1 in set(Street)}
-_FIRST_STREET_CARDS = {game: 3 if len(layout) == 7 else 2 for game, layout in FACE_UP.items()}
+_NEXT_STREET: Final = {street: Street(street + 1) for street in Street if street + 1 in set(Street)}
+_FIRST_STREET_CARDS: Final = {
+    game: 3 if len(layout) == 7 else 2 for game, layout in FACE_UP.items()
+}
 """Cards in the hero's line on the first street: every card dealt so far."""
 
 
@@ -114,6 +116,10 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     showing_values = _SHOWING_VALUES[razz]
     showing_memo = _SHOWING_KEYS[razz, suit_sign]
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
+    # The record classes as locals: compiled, a module-level name is a dictionary lookup on
+    # every use, and these two are tested on every line.
+    dealt_type: type[Dealt] = Dealt
+    action_type: type[Action] = Action
 
     stack = {seat.name: seat.stack for seat in seats}
     put_in = dict.fromkeys(order, 0)
@@ -186,7 +192,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             position = street - 1
             position_up = face_up[position]
             ups_before = up_cards_before[position]
-        if type(event) is Dealt:
+        if type(event) is dealt_type:
             player = event.player
             new = event.new
             row = slots.get(player)
@@ -243,7 +249,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     if value > up_top[player]:
                         up_top[player] = value
             continue
-        if type(event) is not Action:
+        if type(event) is not action_type:
             continue  # notes change nothing
         kind = event.kind
         player = event.player
