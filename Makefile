@@ -17,7 +17,11 @@ NATIVE_SOURCES := handlog/_native.py handlog/rules/fast.py handlog/rules/replay.
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "installing handlog and its tools; with a C compiler this also compiles the hot"
+	@echo "modules with mypyc (a minute or two)"
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@$(BIN)/python -c "from handlog import _native; s = _native.status(); \
+		print('compiled modules:', sum(v == 'compiled' for v in s.values()), 'of', len(s))"
 	touch $(STAMP)
 
 demo: $(STAMP)
