@@ -36,7 +36,7 @@ from handlog.parse.money import format_amount
 from handlog.printer import GAME_NAMES
 from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
-from handlog.rules.replay import describe
+from handlog.rules.replay import describe, divide, hi_lo_shares
 
 SIMULATED_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
 """The games the simulator plays (5-card stud is not dealt at PokerStars)."""
@@ -1631,30 +1631,13 @@ class _Deal:
             return self._divide(amount, high_winners, hands, low=False), high_winners, [], False
         best_low = max(qualified)
         low_winners = [i for i in contenders if lows8[i] == best_low]
-        low_half = amount // 2
-        high_half = amount - low_half
-        if not self.profile.odd_chip_to_high:
-            high_half, low_half = low_half, high_half
-        shares = self._divide(high_half, high_winners, hands, low=False)
-        for i, share in self._divide(low_half, low_winners, hands, low=True).items():
-            shares[i] = shares.get(i, 0) + share
+        shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile)
         return shares, high_winners, low_winners, True
 
     def _divide(
         self, amount: int, winners: list[int], hands: dict[int, list[Card]], low: bool
     ) -> dict[int, int]:
-        if len(winners) == 1:
-            return {winners[0]: amount}
-        share, odd = divmod(amount, len(winners))
-        if self.profile.odd_chip_tie is TieBreak.CLOCKWISE:
-            ordered = sorted(winners)
-        elif low:
-            ordered = sorted(winners, key=lambda i: min((_low_card(c), c.suit) for c in hands[i]))
-        else:
-            ordered = sorted(
-                winners, key=lambda i: max((c.rank, c.suit) for c in hands[i]), reverse=True
-            )
-        return {i: share + (1 if index < odd else 0) for index, i in enumerate(ordered)}
+        return divide(amount, winners, hands, low, self.profile)  # seat indexes: clockwise
 
     def _showdown(self) -> None:
         """Pots from contributions, rake from the main pot, the winners of each pot (or half)
@@ -2023,10 +2006,6 @@ def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool) -> float:
 def _paired(cards: list[Card]) -> bool:
     ranks = [card.rank for card in cards]
     return len(set(ranks)) != len(ranks)
-
-
-def _low_card(card: Card) -> int:
-    return 1 if card.rank == 14 else card.rank
 
 
 def _pot_labels(count: int) -> list[str]:

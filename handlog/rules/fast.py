@@ -55,6 +55,7 @@ from handlog.rules.replay import (
     build_pots,
     cards_needed,
     describe,
+    hi_lo_shares,
 )
 
 _SEVENTH: Final = Street.SEVENTH
@@ -646,12 +647,7 @@ def _clean_split(
         return None
     if low_winner is None:
         return {winner: amount}, (winner,), ()
-    low_half = amount // 2
-    high_half = amount - low_half
-    if not profile.odd_chip_to_high:
-        high_half, low_half = low_half, high_half
-    shares = {winner: high_half}
-    shares[low_winner] = shares.get(low_winner, 0) + low_half
+    shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile)
     return shares, (winner,), (low_winner,)
 
 

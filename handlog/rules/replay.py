@@ -14,10 +14,11 @@ the fast path must agree with.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from math import prod
 from operator import attrgetter
+from typing import TypeVar
 
 from handlog.cards import DECK, Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
@@ -1615,13 +1616,9 @@ class _Awards:
         best_low = max(qualified.values())
         low_winners = [p for p in players if lows8[p] == best_low]
         self.low_winners.update(low_winners)
-        low_half = amount // 2
-        high_half = amount - low_half
-        if not self.profile.odd_chip_to_high:
-            high_half, low_half = low_half, high_half
-        shares = self._divide(high_half, high_winners, hands, low=False)
-        for player, share in self._divide(low_half, low_winners, hands, low=True).items():
-            shares[player] = shares.get(player, 0) + share
+        shares = hi_lo_shares(
+            amount, high_winners, low_winners, hands, self.profile, self.seat_index.__getitem__
+        )
         return (
             shares,
             lambda: (
@@ -1632,20 +1629,7 @@ class _Awards:
     def _divide(
         self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
     ) -> dict[str, int]:
-        if len(winners) == 1:
-            return {winners[0]: amount}
-        share, odd = divmod(amount, len(winners))
-        ordered = self._odd_chip_order(winners, hands, low)
-        return {p: share + (1 if index < odd else 0) for index, p in enumerate(ordered)}
-
-    def _odd_chip_order(
-        self, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
-    ) -> list[str]:
-        if self.profile.odd_chip_tie is TieBreak.CLOCKWISE or len(winners) == 1:
-            return sorted(winners, key=self.seat_index.__getitem__)
-        if low:  # the lowest card by suit
-            return sorted(winners, key=lambda p: min((_low_rank(c), c.suit) for c in hands[p]))
-        return sorted(winners, key=lambda p: max((c.rank, c.suit) for c in hands[p]), reverse=True)
+        return divide(amount, winners, hands, low, self.profile, self.seat_index.__getitem__)
 
     def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
         if self.game is not Game.STUD8:
@@ -1673,6 +1657,57 @@ def _pot_index(label: str) -> int | None:
 
 def _low_rank(card: Card) -> int:
     return 1 if card.rank == 14 else card.rank
+
+
+_Winner = TypeVar("_Winner", str, int)
+"""Who wins: a player's name here, a seat index in the simulator."""
+
+
+def divide(
+    amount: int,
+    winners: list[_Winner],
+    hands: Mapping[_Winner, Sequence[Card]],
+    low: bool,
+    profile: RuleProfile,
+    seat_order: Callable[[_Winner], int] | None = None,
+) -> dict[_Winner, int]:
+    """`amount` shared by tied `winners` (of a pot, or of its high or low half): equal shares,
+    the odd chips one each in the profile's order — clockwise (`seat_order`; None: the
+    winners' own order), or by the best card, the highest by suit for a high hand (`low`
+    False), the lowest by suit for a low one."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
+    share, odd = divmod(amount, len(winners))
+    if profile.odd_chip_tie is TieBreak.CLOCKWISE:
+        ordered = sorted(winners, key=seat_order)
+    elif low:
+        ordered = sorted(winners, key=lambda w: min((_low_rank(c), c.suit) for c in hands[w]))
+    else:
+        ordered = sorted(
+            winners, key=lambda w: max((c.rank, c.suit) for c in hands[w]), reverse=True
+        )
+    return {w: share + (1 if index < odd else 0) for index, w in enumerate(ordered)}
+
+
+def hi_lo_shares(
+    amount: int,
+    high_winners: list[_Winner],
+    low_winners: list[_Winner],
+    hands: Mapping[_Winner, Sequence[Card]],
+    profile: RuleProfile,
+    seat_order: Callable[[_Winner], int] | None = None,
+) -> dict[_Winner, int]:
+    """A stud8 pot of `amount` whose low qualifies: half to the high winners, half to the low
+    winners (one player may take both), the odd chip of the halving to the high half unless
+    the profile says low; each half shared by `divide`."""
+    low_half = amount // 2
+    high_half = amount - low_half
+    if not profile.odd_chip_to_high:
+        high_half, low_half = low_half, high_half
+    shares = divide(high_half, high_winners, hands, False, profile, seat_order)
+    for winner, share in divide(low_half, low_winners, hands, True, profile, seat_order).items():
+        shares[winner] = shares.get(winner, 0) + share
+    return shares
 
 
 def _words(players: Iterable[str], describe_one: Callable[[str], str]) -> str:
