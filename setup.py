@@ -38,19 +38,15 @@ def _warn(message: str) -> None:
 
 
 class _OptionalBuildExt(build_ext):
-    """`build_ext` that turns a failed compilation into a warning, not a failed install."""
+    """`build_ext` that turns a failed compilation into a warning, not a failed install. It
+    stops at the first failure: the compiled modules need mypyc's shared library, built
+    first, and a module that was not built simply runs from source."""
 
     def run(self) -> None:
         try:
             super().run()
         except Exception as error:  # no compiler, no headers, a compiler error
             _warn(f"could not compile the native modules ({error})")
-
-    def build_extension(self, ext) -> None:  # type: ignore[no-untyped-def]
-        try:
-            super().build_extension(ext)
-        except Exception as error:
-            _warn(f"could not compile {ext.name} ({error})")
 
 
 class _BuildPyWithGrammars(build_py):

@@ -54,14 +54,8 @@ def status() -> dict[str, str]:
     """How each module in `COMPILED` runs in this process: "compiled", or "source" and why."""
     found: dict[str, str] = {}
     for name in COMPILED:
-        source, extension = _files(name)
-        module = sys.modules.get(name)
-        if module is not None:
-            compiled = not str(getattr(module, "__file__", "")).endswith(".py")
-            found[name] = "compiled" if compiled else f"source ({_why_source(source, extension)})"
-        else:
-            reason = _why_source(source, extension)
-            found[name] = "compiled" if reason is None else f"source ({reason})"
+        reason = _why_source(*_files(name))  # what `install` decided at the package's import
+        found[name] = "compiled" if reason is None else f"source ({reason})"
     return found
 
 

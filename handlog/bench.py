@@ -193,23 +193,18 @@ def simulated_set(
 # -- timing --------------------------------------------------------------------------------
 
 
-_BEST_CPU: list[float] = []
-"""The least CPU seconds of the last `_time` call's runs."""
-
-
-def _time(function: Any, runs: int) -> tuple[float, float]:
-    """Median wall-clock and CPU seconds of `runs` calls. CPU time leaves out what other
-    machines sharing the host take (steal), so it is the steadier figure on a VM; the least
-    CPU time of the runs is kept in `_BEST_CPU` (a shared VM's neighbours slow runs down,
-    never speed them up)."""
+def _time(function: Any, runs: int) -> tuple[float, float, float]:
+    """Median wall-clock and CPU seconds of `runs` calls, and the least CPU seconds. CPU time
+    leaves out what other machines sharing the host take (steal), so it is the steadier
+    figure on a VM; the best run too (a shared VM's neighbours slow runs down, never speed
+    them up)."""
     walls, cpus = [], []
     for _ in range(max(1, runs)):
         wall, cpu = time.perf_counter(), time.process_time()
         function()
         cpus.append(time.process_time() - cpu)
         walls.append(time.perf_counter() - wall)
-    _BEST_CPU[:] = [min(cpus)]
-    return statistics.median(walls), statistics.median(cpus)
+    return statistics.median(walls), statistics.median(cpus), min(cpus)
 
 
 def _rate(count: int, seconds: float) -> int:
@@ -258,7 +253,7 @@ def parse_figures(
                     unparsed += 1
         counts[:] = [items, unparsed]
 
-    wall, cpu = _time(parse_all, runs)
+    wall, cpu, best = _time(parse_all, runs)
     items, unparsed = counts
     figures = {
         "parse.hands": items,
@@ -266,7 +261,7 @@ def parse_figures(
         "parse.seconds": round(wall, 3),
         "parse.hands_per_second": _rate(items, wall),
         "parse.hands_per_cpu_second": _rate(items, cpu),
-        "parse.hands_per_cpu_second_best": _rate(items, _BEST_CPU[0]),
+        "parse.hands_per_cpu_second_best": _rate(items, best),
     }
     return figures, kept
 
@@ -291,14 +286,14 @@ def replay_figures(hands: list[Hand], runs: int) -> dict[str, Any]:
     """Replay and checks over parsed hands, one core."""
     flagged = _replay_all(hands[:200])  # warm-up: evaluator tables, profile caches
     flagged = _replay_all(hands)
-    wall, cpu = _time(lambda: _replay_all(hands), runs)
+    wall, cpu, best = _time(lambda: _replay_all(hands), runs)
     return {
         "replay.hands": len(hands),
         "replay.flagged": flagged,
         "replay.seconds": round(wall, 3),
         "replay.hands_per_second": _rate(len(hands), wall),
         "replay.hands_per_cpu_second": _rate(len(hands), cpu),
-        "replay.hands_per_cpu_second_best": _rate(len(hands), _BEST_CPU[0]),
+        "replay.hands_per_cpu_second_best": _rate(len(hands), best),
     }
 
 
@@ -337,7 +332,7 @@ def pokerkit_figures(
     same = [hand for hand in sample if hand.hand_id in replayed]
     figures["pokerkit.same_payouts"] = _same_payouts(same, result.final_stacks)
     _replay_all(same[:200])
-    _, handlog_cpu = _time(lambda: _replay_all(same), runs)
+    _, handlog_cpu, _ = _time(lambda: _replay_all(same), runs)
     handlog_rate = len(same) / handlog_cpu if handlog_cpu > 0 else 0.0
     figures["pokerkit.hands_per_cpu_second"] = round(result.hands_per_second, 1)
     figures["pokerkit.handlog_hands_per_cpu_second"] = round(handlog_rate)
@@ -369,7 +364,7 @@ def startup_figures(runs: int = 5) -> dict[str, Any]:
     executable = _executable()
     if not Path(executable).exists():
         return {}
-    wall, _ = _time(
+    wall, _, _ = _time(
         lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), runs
     )
     return {"cli.help_seconds": round(wall, 3)}
