@@ -23,6 +23,7 @@ import warnings
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 
 COMPILED = (
+    "handlog.model",
     "handlog.rules.fast",
     "handlog.rules.replay",
     "handlog.rules.evaluate",

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="misc"
 """Typed, immutable records for one stud-family hand as read from a site's hand history.
 
 Money is always an integer number of minor units: cents for cash games, chips for
@@ -12,37 +13,25 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import IntEnum, StrEnum
-from typing import Any, TypeVar, dataclass_transform
 
+from handlog import records
 from handlog.cards import Card
 
-_Record = TypeVar("_Record")
+# This module is compiled with mypyc (`handlog._native`): its records are native classes, whose
+# fields compiled code reads and writes directly. Each record is `@dataclass(frozen=True)` (so
+# equality, hashing, `repr`, `dataclasses.fields` and `replace` are as for any dataclass, and
+# fields cannot be assigned afterwards) with its `__init__` written out: compiled, that
+# `__init__` fills the fields in C; run as source it is replaced at the end of this module
+# (`handlog.records.swap_inits`), which also checks that it takes exactly the fields. The
+# assignments in those `__init__`s are what mypy calls assigning to a frozen field (error code
+# "misc"), hence the directive in the first line.
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(field,))
-def record(cls: type[_Record]) -> type[_Record]:
-    """`@dataclass(frozen=True, slots=True)` with a faster `__init__`.
+class _Record:
+    """Pickling for the records (a compiled record has no `__dict__` for pickle to fill)."""
 
-    A frozen dataclass's generated `__init__` looks up `object.__setattr__` for every field,
-    which makes records four times dearer to build than plain objects; a parse builds tens of
-    them per hand. This `__init__` writes through the slot descriptors instead. Instances stay
-    frozen: assigning to a field afterwards raises `FrozenInstanceError`."""
-    cls = dataclass(frozen=True, slots=True)(cls)  # type: ignore[assignment]
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
-    namespace: dict[str, Any] = {}
-    parameters = []
-    for f in fields:
-        namespace[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        if f.default is not dataclasses.MISSING:
-            namespace[f"_default_{f.name}"] = f.default
-            parameters.append(f"{f.name}=_default_{f.name}")
-        else:
-            parameters.append(f.name)
-    body = "".join(f"\n    _set_{f.name}(self, {f.name})" for f in fields)
-    exec(f"def __init__(self, {', '.join(parameters)}):{body}", namespace)  # noqa: S102
-    namespace["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = namespace["__init__"]  # type: ignore[misc,method-assign]
-    return cls
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self))  # type: ignore[arg-type]
 
 
 class Site(StrEnum):
@@ -157,8 +146,8 @@ class NoteKind(StrEnum):
         return self.value
 
 
-@record
-class Source:
+@dataclass(frozen=True)
+class Source(_Record):
     """Where a record was read from."""
 
     file: str
@@ -167,12 +156,17 @@ class Source:
     end_line: int
     """1-based line number of its last line (the same as `line` for one-line records)."""
 
+    def __init__(self, file: str, line: int, end_line: int) -> None:
+        self.file = file
+        self.line = line
+        self.end_line = end_line
+
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
 
 
-@record
-class Seat:
+@dataclass(frozen=True)
+class Seat(_Record):
     number: int
     name: str
     stack: int
@@ -181,9 +175,18 @@ class Seat:
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
+    def __init__(
+        self, number: int, name: str, stack: int, sitting_out: bool = False, line: int = 0
+    ) -> None:
+        self.number = number
+        self.name = name
+        self.stack = stack
+        self.sitting_out = sitting_out
+        self.line = line
 
-@record
-class Action:
+
+@dataclass(frozen=True)
+class Action(_Record):
     """One line of play by one player, in hand order."""
 
     street: Street
@@ -204,9 +207,33 @@ class Action:
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
+    def __init__(
+        self,
+        street: Street,
+        player: str,
+        kind: ActionKind,
+        amount: int | None = None,
+        to_amount: int | None = None,
+        all_in: bool = False,
+        cards: tuple[Card, ...] = (),
+        description: str | None = None,
+        pot: str | None = None,
+        line: int = 0,
+    ) -> None:
+        self.street = street
+        self.player = player
+        self.kind = kind
+        self.amount = amount
+        self.to_amount = to_amount
+        self.all_in = all_in
+        self.cards = cards
+        self.description = description
+        self.pot = pot
+        self.line = line
 
-@record
-class Dealt:
+
+@dataclass(frozen=True)
+class Dealt(_Record):
     """A "Dealt to" line: the cards a player holds after a street's deal.
 
     Opponents' lines show only their face-up cards; the hero's show everything."""
@@ -220,9 +247,23 @@ class Dealt:
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
+    def __init__(
+        self,
+        street: Street,
+        player: str,
+        previous: tuple[Card, ...],
+        new: tuple[Card, ...],
+        line: int = 0,
+    ) -> None:
+        self.street = street
+        self.player = player
+        self.previous = previous
+        self.new = new
+        self.line = line
 
-@record
-class Note:
+
+@dataclass(frozen=True)
+class Note(_Record):
     """A line that is neither dealing nor action: chat, table events, dealer announcements."""
 
     street: Street
@@ -233,12 +274,21 @@ class Note:
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
+    def __init__(
+        self, street: Street, kind: NoteKind, player: str | None, text: str, line: int = 0
+    ) -> None:
+        self.street = street
+        self.kind = kind
+        self.player = player
+        self.text = text
+        self.line = line
+
 
 Event = Action | Dealt | Note
 
 
-@record
-class SeatResult:
+@dataclass(frozen=True)
+class SeatResult(_Record):
     """One `Seat N: …` line of the SUMMARY block."""
 
     seat: int
@@ -257,9 +307,35 @@ class SeatResult:
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
+    def __init__(
+        self,
+        seat: int,
+        player: str,
+        folded_on: Street | None = None,
+        did_not_bet: bool = False,
+        showed: tuple[Card, ...] = (),
+        mucked: tuple[Card, ...] = (),
+        won: int | None = None,
+        collected_without_showdown: bool = False,
+        lost: bool = False,
+        description: str | None = None,
+        line: int = 0,
+    ) -> None:
+        self.seat = seat
+        self.player = player
+        self.folded_on = folded_on
+        self.did_not_bet = did_not_bet
+        self.showed = showed
+        self.mucked = mucked
+        self.won = won
+        self.collected_without_showdown = collected_without_showdown
+        self.lost = lost
+        self.description = description
+        self.line = line
 
-@record
-class PlayerCards:
+
+@dataclass(frozen=True)
+class PlayerCards(_Record):
     """Everything known about one player's cards by the end of the hand, in deal order.
 
     For 7-card games the slots are: two down cards and the door card on 3rd street, one up
@@ -271,6 +347,13 @@ class PlayerCards:
     """One entry per card dealt to the player, in deal order."""
     face_up: tuple[bool, ...]
     """Parallel to `slots`: whether the card was dealt face up."""
+
+    def __init__(
+        self, player: str, slots: tuple[Card | None, ...], face_up: tuple[bool, ...]
+    ) -> None:
+        self.player = player
+        self.slots = slots
+        self.face_up = face_up
 
     @property
     def door_card(self) -> Card | None:
@@ -287,8 +370,8 @@ class PlayerCards:
         return tuple(c for c in self.slots if c is not None)
 
 
-@record
-class Hand:
+@dataclass(frozen=True)
+class Hand(_Record):
     """One hand, exactly as the hand history tells it (nothing here is checked or derived
     from poker rules; the replay does that)."""
 
@@ -335,6 +418,66 @@ class Hand:
     printer needs it to write the hand back as it was."""
     source: Source | None = field(default=None, compare=False, repr=False)
 
+    def __init__(
+        self,
+        site: Site,
+        hand_id: str,
+        game: Game,
+        table: str,
+        max_seats: int | None,
+        currency: str | None,
+        small_bet: int,
+        big_bet: int,
+        start_time: datetime | None,
+        clock_text: str,
+        seats: tuple[Seat, ...],
+        events: tuple[Event, ...],
+        streets: tuple[Street, ...],
+        results: tuple[SeatResult, ...],
+        total_pot: int,
+        rake: int,
+        main_pot: int | None = None,
+        side_pots: tuple[int, ...] = (),
+        community_card: Card | None = None,
+        ante: int | None = None,
+        bring_in: int | None = None,
+        tournament_id: str | None = None,
+        tournament_level: str | None = None,
+        buy_in: str | None = None,
+        mixed_game: str | None = None,
+        home_game: str | None = None,
+        header_variant: str = "game",
+        source: Source | None = None,
+    ) -> None:
+        self.site = site
+        self.hand_id = hand_id
+        self.game = game
+        self.table = table
+        self.max_seats = max_seats
+        self.currency = currency
+        self.small_bet = small_bet
+        self.big_bet = big_bet
+        self.start_time = start_time
+        self.clock_text = clock_text
+        self.seats = seats
+        self.events = events
+        self.streets = streets
+        self.results = results
+        self.total_pot = total_pot
+        self.rake = rake
+        self.main_pot = main_pot
+        self.side_pots = side_pots
+        self.community_card = community_card
+        self.ante = ante
+        self.bring_in = bring_in
+        self.tournament_id = tournament_id
+        self.tournament_level = tournament_level
+        self.buy_in = buy_in
+        self.mixed_game = mixed_game
+        self.home_game = home_game
+        self.header_variant = header_variant
+        self.source = source
+
     @property
     def actions(self) -> tuple[Action, ...]:
         return tuple(e for e in self.events if type(e) is Action)
@@ -351,3 +494,7 @@ class Hand:
         """Where a record of this hand was read from."""
         file = self.source.file if self.source else "<unknown>"
         return Source(file, item.line, item.line)
+
+
+if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
+    records.swap_inits(Source, Seat, Action, Dealt, Note, SeatResult, PlayerCards, Hand)

@@ -5,6 +5,7 @@ compiled extensions and one that runs the source (HANDLOG_PURE_PYTHON=1)."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from handlog import _native
+from handlog import _native, records
 
 from .conftest import FIXTURES, pokerstars_corpus_files
 
@@ -108,6 +109,73 @@ def test_compiled_modules_give_what_the_source_gives(tmp_path):
         if command[0] == "check":
             assert '"status": "flagged"' in compiled.stdout
             assert '"status": "unparsed"' in compiled.stdout
+
+
+_RECORD_PROBE = """
+import dataclasses, pickle, sys
+from handlog.model import Hand
+from handlog.parse import parse_file
+hands = [h for h in parse_file(sys.argv[1]) if isinstance(h, Hand)]
+for hand in hands:
+    copy = pickle.loads(pickle.dumps(hand))
+    assert copy == hand and copy.source == hand.source
+    assert [e.line for e in copy.events] == [e.line for e in hand.events]
+event = hands[0].events[0]
+try:
+    event.line = 1
+except dataclasses.FrozenInstanceError:
+    pass
+else:
+    raise AssertionError("a record took an assignment")
+assert dataclasses.replace(event, line=99).line == 99 and event.line != 99
+print(len(hands))
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["installed", "source"])
+def test_records_are_frozen_and_pickle_compiled_or_not(pure):
+    """handlog.model's records are native classes when compiled and dataclasses with a swapped
+    `__init__` as source (see handlog.records): both stay frozen, pickle whole (lines and
+    sources too) and work with `dataclasses.replace`."""
+    env = {k: v for k, v in os.environ.items() if k != _native.PURE_PYTHON_ENV}
+    if pure:
+        env[_native.PURE_PYTHON_ENV] = "1"
+    sample = str(pokerstars_corpus_files()[0])
+    done = subprocess.run(
+        [sys.executable, "-c", _RECORD_PROBE, sample],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) > 0
+
+
+def test_a_written_out_init_must_take_exactly_the_fields():
+    @dataclasses.dataclass(frozen=True)
+    class Pair:
+        left: int
+        right: int = 0
+
+        def __init__(self, left: int, right: int = 1) -> None:  # default differs
+            pass
+
+    with pytest.raises(TypeError, match="Pair.__init__ takes"):
+        records.source_init(Pair)
+
+    @dataclasses.dataclass(frozen=True)
+    class Fine:
+        left: int
+        right: int = 0
+
+        def __init__(self, left: int, right: int = 0) -> None:
+            pass
+
+    records.swap_inits(Fine)
+    assert Fine(3) == Fine(3, 0) and Fine(3).right == 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Fine(3).left = 4  # type: ignore[misc]
 
 
 def test_the_makefile_reinstalls_when_a_compiled_module_changes():

@@ -117,10 +117,6 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     showing_values = _SHOWING_VALUES[razz]
     showing_memo = _SHOWING_KEYS[razz, suit_sign]
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
-    # The record classes as locals: compiled, a module-level name is a dictionary lookup on
-    # every use, and these two are tested on every line.
-    dealt_type: type[Dealt] = Dealt
-    action_type: type[Action] = Action
 
     stack = {seat.name: seat.stack for seat in seats}
     put_in = dict.fromkeys(order, 0)
@@ -193,7 +189,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             position = street - 1
             position_up = face_up[position]
             ups_before = up_cards_before[position]
-        if type(event) is dealt_type:
+        if isinstance(event, Dealt):  # compiled: a type check, then C field reads
             player = event.player
             new = event.new
             row = slots.get(player)
@@ -250,7 +246,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     if value > up_top[player]:
                         up_top[player] = value
             continue
-        if type(event) is not action_type:
+        if not isinstance(event, Action):
             continue  # notes change nothing
         kind = event.kind
         player = event.player

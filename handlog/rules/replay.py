@@ -22,8 +22,9 @@ from typing import TypeVar
 
 from handlog.cards import DECK, Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Street, record
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
+from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.violations import Violation

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import field
 
-from handlog.model import Street, record
+from handlog.model import Street
+from handlog.records import record
 
 # Stable codes: reports, tests and the JSON output rely on these names.
 CARD_CODES = ("DUPLICATE_CARD", "CARDS_CHANGED", "CARD_COUNT", "COMMUNITY_CARD")
