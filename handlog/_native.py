@@ -24,6 +24,8 @@ from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec
 
 COMPILED = (
     "handlog.model",
+    "handlog.holdings",
+    "handlog.store",
     "handlog.rules.fast",
     "handlog.rules.replay",
     "handlog.rules.evaluate",

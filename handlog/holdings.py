@@ -53,7 +53,7 @@ def card_slots(hand: Hand) -> dict[str, list[Card | None]]:
                 row[position] = card
 
     for event in hand.events:
-        if type(event) is Dealt:
+        if isinstance(event, Dealt):
             row = slots.get(event.player)
             if row is None:
                 continue
@@ -74,7 +74,7 @@ def card_slots(hand: Hand) -> dict[str, list[Card | None]]:
                     card = new[-1]
                     if 0 <= position < size and row[position] is None:
                         row[position] = card
-        elif type(event) is Action and event.kind in _SHOWING and event.cards:
+        elif isinstance(event, Action) and event.kind in _SHOWING and event.cards:
             row = slots.get(event.player)
             if row is not None:
                 put_from_start(row, event.cards)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -213,7 +212,6 @@ class Batch:
 _STREET_NAMES = {street: street.name.lower() for street in Street}
 _KIND_NAMES = {kind: kind.value for kind in ActionKind}
 _CARD_TEXT: dict[Any, str] = {card: str(card) for card in DECK} | {None: "??"}
-_ACTION_FIELDS = attrgetter("street", "player", "kind", "amount", "to_amount", "all_in", "line")
 
 
 def _append_row(table: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
@@ -275,7 +273,9 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     shares = rake_shares(collected, hand.rake)
     slots = card_slots(hand)
     showed = {
-        e.player for e in hand.events if type(e) is Action and e.cards and e.kind is ActionKind.SHOW
+        e.player
+        for e in hand.events
+        if isinstance(e, Action) and e.cards and e.kind is ActionKind.SHOW
     }
     showed |= {r.player for r in hand.results if r.showed}
     won_high, won_low = result.won_high, result.won_low
@@ -300,22 +300,22 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     players["won_high"].extend([name in won_high for name in names])
     players["won_low"].extend([name in won_low for name in names])
 
-    # actions: every action line, in order
-    fields = [_ACTION_FIELDS(e) for e in hand.events if type(e) is Action]
-    count = len(fields)
+    # actions: every action line, in order (one pass per column: compiled, each is a loop of
+    # direct field reads)
+    acts = [e for e in hand.events if isinstance(e, Action)]
+    count = len(acts)
     if count:
-        streets, actors, kinds, amounts, to_amounts, all_ins, lines = zip(*fields, strict=True)
         actions = tables["actions"]
         actions["site"].extend([site] * count)
         actions["hand_id"].extend([hand_id] * count)
         actions["seq"].extend(range(count))
-        actions["street"].extend(map(_STREET_NAMES.__getitem__, streets))
-        actions["player"].extend(actors)
-        actions["kind"].extend(map(_KIND_NAMES.__getitem__, kinds))
-        actions["amount"].extend(amounts)
-        actions["to_amount"].extend(to_amounts)
-        actions["all_in"].extend(all_ins)
-        actions["line"].extend(lines)
+        actions["street"].extend([_STREET_NAMES[a.street] for a in acts])
+        actions["player"].extend([a.player for a in acts])
+        actions["kind"].extend([_KIND_NAMES[a.kind] for a in acts])
+        actions["amount"].extend([a.amount for a in acts])
+        actions["to_amount"].extend([a.to_amount for a in acts])
+        actions["all_in"].extend([a.all_in for a in acts])
+        actions["line"].extend([a.line for a in acts])
 
     for number, pot in enumerate(result.pots):
         _append_row(tables["pots"], (site, hand_id, number, pot.amount, list(pot.eligible)))

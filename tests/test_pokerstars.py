@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from handlog.errors import ParseError, Skipped
-from handlog.model import ActionKind, Dealt, Game, Hand, NoteKind, Source, Street
+from handlog.model import ActionKind, Dealt, Game, Hand, Note, NoteKind, Source, Street
 from handlog.parse import parse_file, parse_text, pokerstars
 from handlog.serialize import hand_json
 
@@ -132,6 +132,19 @@ def test_names_with_spaces_brackets_dots_and_accents_match_the_seat_list():
     assert [str(e.new[-1]) for e in dealt] == ["Ks", "2c", "7s", "3c"]
     players = {e.player for e in hand.actions}
     assert players == {"Anna K.", "PC [Mittel]", "Ölfläsche"}
+
+
+@pytest.mark.parametrize(
+    "path", [*pokerstars_corpus_files()[:6], FIXTURES / "pokerstars" / "side-pot.txt"]
+)
+def test_records_name_players_with_the_seat_lists_own_strings(path):
+    """Every action, deal and summary line names its player with the very string object of
+    the seat list (the replay's lookups then match by identity)."""
+    for hand in (h for h in parse_file(path) if isinstance(h, Hand)):
+        seated = {seat.name: seat.name for seat in hand.seats}
+        named = [e.player for e in hand.events if type(e) is not Note and e.player is not None]
+        named += [r.player for r in hand.results]
+        assert named and all(seated[name] is name for name in named), hand.hand_id
 
 
 def test_side_pot_hand_records():

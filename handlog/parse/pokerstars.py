@@ -490,6 +490,7 @@ class _HandBuilder:
         "max_seats",
         "seats",
         "names",
+        "players",
         "names_longest_first",
         "events",
         "streets",
@@ -517,6 +518,10 @@ class _HandBuilder:
         self.seats: list[Seat] = []
         self.names: dict[str, int] = {}
         """Seat number by player name."""
+        self.players: dict[str, str] = {}
+        """Each player's name as the seat list has it, by name: every record of the hand
+        names a player with that one string object, so that the replay's dictionaries and
+        comparisons find it by identity rather than comparing characters."""
         self.names_longest_first: list[str] = []
         self.events: list[Event] = []
         self.streets: list[Street] = []
@@ -643,8 +648,9 @@ class _HandBuilder:
         return _LineError(relative, f"this line is not one PokerStars writes {where}", text)
 
     def _player(self, name: str, line: int, text: str) -> str:
-        if name in self.names:
-            return name
+        found = self.players.get(name)
+        if found is not None:
+            return found
         raise _LineError(
             line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text
         )
@@ -693,6 +699,7 @@ class _HandBuilder:
             raise _LineError(line - self.offset + 1, f"seat {number} is listed twice", text)
         self.seats.append(Seat(number, name, minor_units(stack_text), sitting_out, line))
         self.names[name] = number
+        self.players[name] = name
 
     def _add(
         self,
@@ -707,12 +714,13 @@ class _HandBuilder:
         street: Street | None = None,
     ) -> None:
         """Append one action by a seated player (anyone else is an error for the line)."""
-        if name not in self.names:
-            self._player(name, line, text)
+        seated = self.players.get(name)
+        if seated is None:
+            seated = self._player(name, line, text)  # raises
         self.events.append(
             Action(
                 self.street if street is None else street,
-                name,
+                seated,
                 kind,
                 amount,
                 to_amount,
@@ -738,12 +746,14 @@ class _HandBuilder:
         last = text.rfind(" [")
         head = text[9:last]
         previous: tuple[Card, ...] = ()
-        if head in self.names:
-            name = head
+        seated = self.players.get(head)
+        if seated is not None:
+            name = seated
         else:
             first = head.rfind(" [")
             name = head[:first]
-            if first > 0 and head[-1] == "]" and name in self.names:
+            if first > 0 and head[-1] == "]" and name in self.players:
+                name = self.players[name]
                 previous = cards(head[first + 2 : -1])
             else:
                 name = self._player_prefix(text, 9, " [", line)
@@ -888,7 +898,9 @@ class _HandBuilder:
         at = text.find(marker, start)
         name = text[start:at]
         seat = self.names.get(name)
-        if seat is None:  # a name with the marker's words in it: match the seat list
+        if seat is not None:
+            name = self.players[name]
+        else:  # a name with the marker's words in it: match the seat list
             for candidate in self.names_longest_first:
                 if text.startswith(candidate + marker, start):
                     name, seat, at = candidate, self.names[candidate], start + len(candidate)
