@@ -489,8 +489,7 @@ class _HandBuilder:
         "table",
         "max_seats",
         "seats",
-        "names",
-        "players",
+        "seated",
         "names_longest_first",
         "events",
         "streets",
@@ -516,12 +515,10 @@ class _HandBuilder:
         self.table = ""
         self.max_seats: int | None = None
         self.seats: list[Seat] = []
-        self.names: dict[str, int] = {}
-        """Seat number by player name."""
-        self.players: dict[str, str] = {}
-        """Each player's name as the seat list has it, by name: every record of the hand
-        names a player with that one string object, so that the replay's dictionaries and
-        comparisons find it by identity rather than comparing characters."""
+        self.seated: dict[str, Seat] = {}
+        """Each player's seat by name. Every record of the hand names its player with the
+        seat's own `name` string, so that the replay's dictionaries and comparisons find it
+        by identity rather than comparing characters."""
         self.names_longest_first: list[str] = []
         self.events: list[Event] = []
         self.streets: list[Street] = []
@@ -601,7 +598,7 @@ class _HandBuilder:
         self._lines(rule, text, start, line)
         if kind == "SEAT_LINES":
             # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
-            self.names_longest_first = sorted(self.names, key=len, reverse=True)
+            self.names_longest_first = sorted(self.seated, key=len, reverse=True)
 
     def _lines(self, rule: str, text: str, position: int, line: int) -> None:
         # Each line is tried against the rule's terminals in order, as the grammar's
@@ -648,9 +645,9 @@ class _HandBuilder:
         return _LineError(relative, f"this line is not one PokerStars writes {where}", text)
 
     def _player(self, name: str, line: int, text: str) -> str:
-        found = self.players.get(name)
-        if found is not None:
-            return found
+        seat = self.seated.get(name)
+        if seat is not None:
+            return seat.name
         raise _LineError(
             line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text
         )
@@ -693,13 +690,13 @@ class _HandBuilder:
         open_paren = rest.rindex(" (")
         name = rest[:open_paren]
         stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
-        if name in self.names:
+        if name in self.seated:
             raise _LineError(line - self.offset + 1, f"{name!r} has two seats", text)
-        if number in self.names.values():
+        if any(seat.number == number for seat in self.seats):
             raise _LineError(line - self.offset + 1, f"seat {number} is listed twice", text)
-        self.seats.append(Seat(number, name, minor_units(stack_text), sitting_out, line))
-        self.names[name] = number
-        self.players[name] = name
+        seat = Seat(number, name, minor_units(stack_text), sitting_out, line)
+        self.seats.append(seat)
+        self.seated[name] = seat
 
     def _add(
         self,
@@ -714,13 +711,10 @@ class _HandBuilder:
         street: Street | None = None,
     ) -> None:
         """Append one action by a seated player (anyone else is an error for the line)."""
-        seated = self.players.get(name)
-        if seated is None:
-            seated = self._player(name, line, text)  # raises
         self.events.append(
             Action(
                 self.street if street is None else street,
-                seated,
+                self._player(name, line, text),
                 kind,
                 amount,
                 to_amount,
@@ -746,14 +740,14 @@ class _HandBuilder:
         last = text.rfind(" [")
         head = text[9:last]
         previous: tuple[Card, ...] = ()
-        seated = self.players.get(head)
-        if seated is not None:
-            name = seated
+        seat = self.seated.get(head)
+        if seat is not None:
+            name = seat.name
         else:
             first = head.rfind(" [")
-            name = head[:first]
-            if first > 0 and head[-1] == "]" and name in self.players:
-                name = self.players[name]
+            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
+            if seat is not None:
+                name = seat.name
                 previous = cards(head[first + 2 : -1])
             else:
                 name = self._player_prefix(text, 9, " [", line)
@@ -897,13 +891,11 @@ class _HandBuilder:
         start = colon + 2
         at = text.find(marker, start)
         name = text[start:at]
-        seat = self.names.get(name)
-        if seat is not None:
-            name = self.players[name]
-        else:  # a name with the marker's words in it: match the seat list
+        seat = self.seated.get(name)
+        if seat is None:  # a name with the marker's words in it: match the seat list
             for candidate in self.names_longest_first:
                 if text.startswith(candidate + marker, start):
-                    name, seat, at = candidate, self.names[candidate], start + len(candidate)
+                    seat, at = self.seated[candidate], start + len(candidate)
                     break
         if seat is None:
             raise _LineError(
@@ -911,10 +903,11 @@ class _HandBuilder:
                 f"the summary names {name!r}, who is not in the seat list",
                 text,
             )
-        if seat != number:
+        name = seat.name
+        if seat.number != number:
             raise _LineError(
                 line - self.offset + 1,
-                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat}",
+                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
                 text,
             )
         return number, name, text[at + 1 :]
