@@ -10,7 +10,7 @@ import pytest
 
 from handlog.model import Action, ActionKind, Hand
 from handlog.parse import parse_file, parse_text
-from handlog.rules.profiles import CASINO, POKERSTARS
+from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.replay import replay
 from handlog.rules.violations import CODES
 
@@ -400,9 +400,11 @@ def _fast_path_module(variant: str):
 def test_the_fast_path_agrees_with_the_full_replay(variant):
     """`replay` first tries the fast path (`handlog.rules.fast`), which gives up on anything
     unusual; on every hand it does not give up on, its result must be exactly the full
-    `_Replayer`'s, under both profiles. Checked on the real hands, random legal pokerkit hands,
-    and faulty copies (of the text, and of the all-in bets: `_all_in_variants`), for the
-    module as installed (compiled by mypyc when the install could) and for its Python source."""
+    `_Replayer`'s, under both profiles and a variant of the casino one whose first actor
+    among equal up cards is the lowest seat rather than the best suit. Checked on the real
+    hands, random legal pokerkit hands, and faulty copies (of the text, and of the all-in
+    bets: `_all_in_variants`), for the module as installed (compiled by mypyc when the
+    install could) and for its Python source."""
     import contextlib
     import random
 
@@ -424,11 +426,16 @@ def test_the_fast_path_agrees_with_the_full_replay(variant):
         with contextlib.suppress(StopIteration):  # a mutation that needs two players to name
             texts += [changed for _, _, changed in _mutations(text)]
         texts += _line_mutations(text, rng)
+    profiles = (
+        POKERSTARS,
+        CASINO,
+        replace(CASINO, name="clockwise", first_actor_tie=TieBreak.CLOCKWISE),
+    )
     accepted = clean = compared = 0
     for text in texts:
         parsed = [h for h in parse_text(text) if isinstance(h, Hand)]
         for hand in [*parsed, *(v for h in parsed for v in _all_in_variants(h))]:
-            for profile in (POKERSTARS, CASINO):
+            for profile in profiles:
                 full = _Replayer(hand, profile).run()
                 fast = _replay_clean(hand, profile)
                 compared += 1

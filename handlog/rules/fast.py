@@ -26,7 +26,6 @@ is. Its annotations are exact (mypyc checks them at run time), and module consta
 from __future__ import annotations
 
 from bisect import insort
-from math import prod
 from typing import Final
 
 from handlog.cards import Card
@@ -139,7 +138,6 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     up_primes = dict.fromkeys(order, 1)
     up_top = dict.fromkeys(order, 0)
     shows: list[Action] = []
-    streets_dealt: list[Street] = []
     street = Street.ANTES
     pending: set[str] = set()
     expected_first: str | None = None
@@ -180,7 +178,6 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             if hand_over and event_street <= last_street:
                 return None
             street = event_street
-            streets_dealt.append(street)
             street_put = dict.fromkeys(order, 0)
             current_bet = bets = 0
             big_bet_made = returned = round_open = double_bet = short_all_in = False
@@ -270,7 +267,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                                 expected_first, best_value = p, value
                     if expected_first is None:
                         return None
-                elif ties_by_suit:  # `_first_actor`: the first of the biggest showing keys
+                else:  # `_first_actor`: the first (in seat order) of the biggest showing keys
                     with_community = street is _SEVENTH and community is not None
                     best_key: tuple[object, ...] = ()
                     for p in dealt_in:
@@ -290,12 +287,10 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                             )
                             ranks = evaluate.showing_rank(showing, game)[:2]  # type: ignore[arg-type]
                             key = showing_memo[code] = (*ranks, suit_sign * (code & 3))
+                        if not ties_by_suit:
+                            key = key[:2]  # equal ranks: the lowest seat (`dealt_in` order)
                         if expected_first is None or key > best_key:  # type: ignore[operator]
                             expected_first, best_key = p, key
-                else:
-                    expected_first = _clean_first_actor(
-                        hand, profile, street, dealt_in, folded, up_cards, seat_index
-                    )
                 if not on_first and expected_first in all_in:
                     # An all-in player cannot act: the next one clockwise does.
                     for candidate in clockwise_after[expected_first]:  # type: ignore[index]
@@ -704,44 +699,3 @@ def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set
         seen.add(card)
         row[position] = card
     return True
-
-
-def _clean_first_actor(
-    hand: Hand,
-    profile: RuleProfile,
-    street: Street,
-    dealt_in: list[str],
-    folded: set[str],
-    up_cards: dict[str, tuple[Card, ...]],
-    seat_index: dict[str, int],
-) -> str | None:
-    """`_Replayer._first_actor` before its all-in step (which the caller takes)."""
-    game = hand.game
-    razz = game is Game.RAZZ
-    sign = -1 if razz and profile.razz_lower_suit_first else 1
-    primes = _SHOWING_PRIMES[razz]
-    values = _SHOWING_VALUES[razz]
-    memo = _SHOWING_KEYS[razz, sign]
-    community = hand.community_card
-    with_community = street == _SEVENTH and community is not None
-    keys: dict[str, tuple[object, ...]] = {}
-    for p in dealt_in:
-        if p in folded:
-            continue
-        ups = up_cards[p]
-        if not ups:
-            continue
-        cards = [*ups, community] if with_community else [*ups]
-        code = prod(map(primes.__getitem__, cards)) * 4 + (max(map(values.__getitem__, cards)) & 3)  # type: ignore[arg-type]
-        key = memo.get(code)
-        if key is None:
-            ranks = evaluate.showing_rank(cards, game)[:2]  # type: ignore[arg-type]
-            key = memo[code] = (*ranks, sign * (code & 3))
-        keys[p] = key
-    if not keys:
-        return None
-    best = max(keys, key=keys.__getitem__)
-    if profile.first_actor_tie is TieBreak.CLOCKWISE:
-        tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
-        best = min(tied, key=seat_index.__getitem__)
-    return best
