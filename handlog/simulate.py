@@ -1615,29 +1615,25 @@ class _Deal:
         contenders = eligible if len(eligible) == 1 else [i for i in eligible if i in shown]
         if len(contenders) == 1:
             return {contenders[0]: amount}, contenders, [], False
+        # Keyed by seat index, which `divide` orders clockwise for the odd chip.
         hands = {i: self._hand_cards(i) for i in contenders}
         values = {i: self._hand_values(i) for i in contenders}
         if self.razz:
             best = max(values[i][1] or 0 for i in contenders)
             winners = [i for i in contenders if (values[i][1] or 0) == best]
-            return self._divide(amount, winners, hands, low=True), [], winners, True
+            return divide(amount, winners, hands, True, self.profile), [], winners, True
         top = max(values[i][0] for i in contenders)
         high_winners = [i for i in contenders if values[i][0] == top]
         if not self.hilo:
-            return self._divide(amount, high_winners, hands, low=False), high_winners, [], False
+            return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         lows8 = {i: values[i][1] for i in contenders}
         qualified = [v for v in lows8.values() if v is not None]
         if not qualified:
-            return self._divide(amount, high_winners, hands, low=False), high_winners, [], False
+            return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         best_low = max(qualified)
         low_winners = [i for i in contenders if lows8[i] == best_low]
         shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile)
         return shares, high_winners, low_winners, True
-
-    def _divide(
-        self, amount: int, winners: list[int], hands: dict[int, list[Card]], low: bool
-    ) -> dict[int, int]:
-        return divide(amount, winners, hands, low, self.profile)  # seat indexes: clockwise
 
     def _showdown(self) -> None:
         """Pots from contributions, rake from the main pot, the winners of each pot (or half)
