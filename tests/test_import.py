@@ -155,13 +155,31 @@ def _start_import(
     )
 
 
+def _kill_after_a_commit(process: subprocess.Popen[bytes], wal: Path) -> None:
+    """`kill -9` the import once a commit is surely complete, not after a fixed time (a
+    fixed delay may come before any commit on a loaded machine, or after the end on a fast
+    one): when the write-ahead log, already holding hands, grows again after standing still
+    for a moment (one commit's writes are not split), the next commit has begun, so the one
+    before is complete."""
+    deadline = time.monotonic() + 120
+    last = 0
+    settled = False
+    while process.poll() is None and time.monotonic() < deadline:
+        size = wal.stat().st_size if wal.exists() else 0
+        if settled and size > last:
+            break
+        settled = settled or (size == last and size > 256 * 1024)
+        last = size
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
+
+
 def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 4, 1500)
     process = _start_import(db, files)
-    time.sleep(2.5)
-    process.send_signal(signal.SIGKILL)
-    assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
+    _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
     connection = connect(db)
     stored = connection.execute(
         "SELECT count(*), count(DISTINCT (site, hand_id)) FROM hands"
@@ -184,23 +202,7 @@ def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
     process = _start_import(db, files, range_bytes=1 << 20)  # about 450 hands a range
-    # Kill once a range is surely committed, not after a fixed time (on a loaded machine a
-    # fixed delay may come before any commit): when the write-ahead log, already holding
-    # hands, grows again, the next range's commit has begun, so the one before is complete.
-    wal = tmp_path / "h.duckdb.wal"
-    deadline = time.monotonic() + 120
-    # (Growth after the log stood still for a moment: one commit's writes are not split.)
-    last = 0
-    settled = False
-    while process.poll() is None and time.monotonic() < deadline:
-        size = wal.stat().st_size if wal.exists() else 0
-        if settled and size > last:
-            break
-        settled = settled or (size == last and size > 256 * 1024)
-        last = size
-        time.sleep(0.02)
-    process.send_signal(signal.SIGKILL)
-    assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
+    _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
     connection = connect(db)
     stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
     recorded = connection.execute("SELECT coalesce(sum(new_hands), 0) FROM imports").fetchone()[0]
