@@ -147,3 +147,15 @@ def test_fast_path_needs_single_line_terminals() -> None:
     assert grammar._line_literal(r".+\n") is None
     assert grammar._line_literal(r"(?=a)[^\n]+\n") is None
     assert grammar._line_literal(r"[^\n]+") is None  # not ended by "\n"
+    assert grammar._line_literal(r"(?i)[^\n]+: calls\n") is None  # "CALLS" would match too
+
+
+def test_leading_literal_is_what_every_match_starts_with() -> None:
+    assert grammar.leading_literal(r"\*\*\* 3rd STREET \*\*\*\n(?:[^\n]*\n)?") == (
+        "*** 3rd STREET ***\n"
+    )
+    assert grammar.leading_literal(r"Seat \d+: ") == "Seat "
+    assert grammar.leading_literal(r"[^\n]+: posts the ante ") == ""
+    assert grammar.leading_literal(r"ab?c") == "a"  # b is optional: not every match has it
+    assert grammar.leading_literal(r"(?i)Seat \d+") == ""  # "SEAT 1" matches too
+    assert grammar.leading_literal(r"Seat(?i: \d+)") == "Seat"

@@ -145,7 +145,10 @@ def _line_literal(regexp: str) -> tuple[str, bool] | None:
     from re import _constants as c  # type: ignore[attr-defined]
     from re import _parser  # type: ignore[attr-defined]
 
-    items = list(_parser.parse(regexp))
+    parsed = _parser.parse(regexp)
+    if parsed.state.flags & re.IGNORECASE:
+        return None  # its literals match other cases too
+    items = list(parsed)
     if not items or items[-1] != (c.LITERAL, 10) or _may_match_newline(items[:-1]):
         return None
     best, best_start = "", -1
@@ -161,6 +164,23 @@ def _line_literal(regexp: str) -> tuple[str, bool] | None:
             best, best_start = "".join(run), run_start
         run = []
     return best, best_start == 0
+
+
+def leading_literal(regexp: str) -> str:
+    """The plain characters every match of `regexp` starts with ("" if none): text that
+    does not start with them cannot match, which `str.startswith` tells faster."""
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(regexp)
+    if parsed.state.flags & re.IGNORECASE:
+        return ""  # its literals match other cases too
+    run = []
+    for op, av in parsed:
+        if op is not c.LITERAL:
+            break
+        run.append(chr(av))
+    return "".join(run)
 
 
 @dataclass(frozen=True, slots=True)
