@@ -10,6 +10,7 @@ in one transaction with the file's `imports` row, which records how far the file
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import time
 from collections import deque
@@ -21,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from handlog import store
-from handlog.parse.reader import ZIP_ENTRY, ByteRange, hand_ranges, open_binary
+from handlog.parse.reader import ZIP_ENTRY, ByteRange, cuttable, hand_ranges, open_binary
 
 HASH_BLOCK = 1 << 20
 
@@ -38,16 +39,28 @@ DUCKDB_MEMORY_LIMIT = os.environ.get("HANDLOG_DUCKDB_MEMORY", "128MB")
 
 @dataclass(frozen=True)
 class FilePlan:
-    """What to read of one file."""
+    """A file to read, from the hand at `start_line` on."""
 
     path: str
     size: int
-    sha256: str
     start_line: int
-    parts: tuple[ByteRange | None, ...]
-    """The ranges to read; a single None means the whole file, streamed (UTF-16)."""
-    checkpoints: tuple[tuple[int, str], ...]
-    """For each part: the file's size and SHA-256 up to the part's end, recorded with it."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One part of a file for a worker, with what its `imports` row records."""
+
+    plan: FilePlan
+    part: ByteRange | None
+    """A range of whole hands; None: the whole file, streamed (UTF-16, archive entries)."""
+    end: int
+    """The file's bytes up to the part's end..."""
+    sha256: str
+    """...and their SHA-256."""
+    last: bool
+    """The file's last part."""
+    error: str | None = None
+    """The file could not be read on from here: nothing for a worker to do."""
 
 
 @dataclass
@@ -78,24 +91,6 @@ class ImportSummary:
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds else 0.0
-
-
-def prefix_hashes(path: str, ends: list[int]) -> list[str]:
-    """SHA-256 of the first `end` bytes of the file for each of `ends` (ascending), in one
-    read."""
-    digest = hashlib.sha256()
-    found = []
-    done = 0
-    with open_binary(path) as handle:
-        for end in ends:
-            while done < end:
-                block = handle.read(min(HASH_BLOCK, end - done))
-                if not block:
-                    break
-                digest.update(block)
-                done += len(block)
-            found.append(digest.copy().hexdigest())
-    return found
 
 
 def file_hash(path: str, limit: int | None = None) -> str:
@@ -166,56 +161,80 @@ def import_paths(
     # in this process for the same inserts, and no slower.
     connection.execute("SET threads = 1")
     try:
-        plans = []
-        for path in files:
-            summary.files += 1
-            plan = _plan(connection, path, summary)
-            if plan is not None:
-                plans.append(plan)
-        results = _run(plans, profile_name, workers)
-        for plan in plans:
-            _import_file(connection, plan, results, summary, on_file, on_part)
+        # Files are planned, and cut into ranges, one range at a time as the workers need
+        # them: the workers start on the first range at once.
+        loading: _FileLoad | None = None
+        jobs = _jobs(connection, files, summary)
+        for job, result in _run(jobs, profile_name, workers or os.cpu_count() or 1):
+            if loading is None or loading.plan is not job.plan:
+                loading = _FileLoad(job.plan)
+            loading.load(connection, job, result, on_part)
+            if job.last:
+                loading.finish(summary, on_file)
+                loading = None
     finally:
         connection.close()
     summary.seconds = time.perf_counter() - started
     return summary
 
 
+def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator[Job]:
+    """The parts of every file to import, file by file, each file planned and cut when its
+    first part is wanted. An unchanged file has none; a file that cannot be read is noted
+    in the summary (or, when it fails part way, ends with a part that says why)."""
+    for path in files:
+        summary.files += 1
+        plan = None
+        try:
+            plan = _plan(connection, path, summary)
+            if plan is not None:
+                yield from _file_jobs(plan)
+        except OSError as error:
+            reason = f"cannot read: {error.strerror or error}"
+            if plan is None:
+                summary.failed.append((path, reason))
+            else:
+                yield Job(plan, None, 0, "", last=True, error=reason)
+
+
 def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
-    """What to read of a file: None if unchanged (or unreadable, noted in the summary)."""
-    try:
-        return _plan_file(connection, path, summary)
-    except OSError as error:
-        summary.failed.append((path, f"cannot read: {error.strerror or error}"))
-        return None
-
-
-def _plan_file(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
-    from handlog.parse.pokerstars import HEADER_BYTES
-
+    """What to read of a file: None if unchanged since its last import."""
     size = _size(path)
     row = connection.execute(
         "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [_key(path)]
     ).fetchone()
     start_line = 1
-    sha256 = None
     if row is not None:  # imported before: unchanged, grown, or replaced?
         old_size, old_sha, line_reached = row
-        sha256 = file_hash(path)
-        if old_sha == sha256:
+        if file_hash(path) == old_sha:
             summary.unchanged += 1
             return None
         if size > old_size and file_hash(path, old_size) == old_sha:
             start_line = int(line_reached)  # grown: from its last hand on
-    ranges = hand_ranges(path, HEADER_BYTES, RANGE_BYTES, start_line)
-    if not ranges:
-        sha256 = sha256 or file_hash(path)
-        return FilePlan(path, size, sha256, start_line, (None,), ((size, sha256),))
-    ends = [part.end for part in ranges]
-    # The last range ends at the end of the file: its prefix hash is the file's hash, so a
-    # new file is read once for its ranges and once for its hashes, not three times.
-    checkpoints = tuple(zip(ends, prefix_hashes(path, ends), strict=True))
-    return FilePlan(path, size, checkpoints[-1][1], start_line, tuple(ranges), checkpoints)
+    return FilePlan(path, size, start_line)
+
+
+def _file_jobs(plan: FilePlan) -> Iterator[Job]:
+    """A file's parts: its ranges of whole hands as they are cut, each with the SHA-256 of
+    the file up to its end (hashed in the same read), or the whole file as one part."""
+    from handlog.parse.pokerstars import HEADER_BYTES, HEADER_MARKER
+
+    path = plan.path
+    if not cuttable(path):
+        yield Job(plan, None, plan.size, file_hash(path), last=True)
+        return
+    digest = hashlib.sha256()
+    held = None  # a range is passed on once the next one shows it is not the last
+    for part in hand_ranges(
+        path, HEADER_BYTES, HEADER_MARKER, RANGE_BYTES, plan.start_line, digest
+    ):
+        if held is not None:
+            yield held
+        held = Job(plan, part, part.end, digest.copy().hexdigest(), last=False)
+    if held is None:  # no hand header from the start line on: the file streamed whole
+        yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
+    else:
+        yield Job(plan, held.part, held.end, held.sha256, last=True)
 
 
 def _key(path: str) -> str:
@@ -236,77 +255,99 @@ def _size(path: str) -> int:
 
 
 def _run(
-    plans: list[FilePlan], profile_name: str | None, workers: int | None
-) -> Iterator[PartResult]:
-    """Every part of every file, in order, parsed and replayed by worker processes; at most
-    two parts per worker are under way or waiting, to bound memory."""
-    jobs = [(plan.path, part, plan.start_line) for plan in plans for part in plan.parts]
-    count = min(workers or os.cpu_count() or 1, len(jobs))
-    if count <= 1:
+    jobs: Iterator[Job], profile_name: str | None, count: int
+) -> Iterator[tuple[Job, PartResult]]:
+    """Every job with its result, in order, parsed and replayed by `count` worker processes
+    (here, for one), started with the first job; at most two jobs per worker are under way
+    or waiting, to bound memory. The next job is taken from `jobs` before a result is
+    passed on, so that the workers are busy while it is loaded."""
+    first = next(jobs, None)
+    if first is None:
+        return  # nothing to read: no workers to start
+    jobs = itertools.chain([first], jobs)
+    pool = ProcessPoolExecutor(max_workers=count) if count > 1 else None
+
+    def start(job: Job) -> Future[PartResult]:
+        if job.error is not None or pool is None:
+            future: Future[PartResult] = Future()
+            if job.error is not None:
+                empty = dict.fromkeys(("hands", "illegal", "mis_split", "unparsed", "skipped"), 0)
+                future.set_result(PartResult(job.plan.path, {}, empty, 0, job.error))
+            else:
+                future.set_result(_work(job.plan.path, job.part, job.plan.start_line, profile_name))
+            return future
+        return pool.submit(_work, job.plan.path, job.part, job.plan.start_line, profile_name)
+
+    if pool is None:
         for job in jobs:
-            yield _work(*job, profile_name)
+            yield job, start(job).result()
         return
-    with ProcessPoolExecutor(max_workers=count) as pool:
-        pending: deque[Future[PartResult]] = deque()
-        queued = iter(jobs)
-        for job in queued:
-            pending.append(pool.submit(_work, *job, profile_name))
+    with pool:
+        pending: deque[tuple[Job, Future[PartResult]]] = deque()
+        for job in jobs:
+            pending.append((job, start(job)))
             if len(pending) >= 2 * count:
                 break
         while pending:
-            result = pending.popleft().result()
-            following = next(queued, None)
+            job, future = pending.popleft()
+            result = future.result()
+            following = next(jobs, None)
             if following is not None:
-                pending.append(pool.submit(_work, *following, profile_name))
-            yield result
+                pending.append((following, start(following)))
+            yield job, result
 
 
-def _import_file(
-    connection: Any,
-    plan: FilePlan,
-    results: Iterator[PartResult],
-    summary: ImportSummary,
-    on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
-    on_part: Callable[[FilePlan, int], None] | None = None,
-) -> None:
-    """Load a file range by range. Each range commits in one transaction with the file's
+class _FileLoad:
+    """Loading one file, part by part. Each part commits in one transaction with the file's
     `imports` row saying how far it got (bytes, their SHA-256, the last hand's line): an
-    import killed between ranges leaves a file that looks as if it had grown since, and the
+    import killed between parts leaves a file that looks as if it had grown since, and the
     next import goes on from there. (One transaction for a whole file would hold all its
     rows in memory: 1.3 GB for 100,000 hands.)"""
-    key = _key(plan.path)
-    started = datetime.now(UTC)
-    totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
-    new = 0
-    line_reached = plan.start_line
-    failure = None
-    for index, (size, sha256) in enumerate(plan.checkpoints):
-        result = next(results)
-        if failure is not None:
-            continue  # the rest of a failed file is read but not stored
+
+    def __init__(self, plan: FilePlan) -> None:
+        self.plan = plan
+        self.key = _key(plan.path)
+        self.started = datetime.now(UTC)
+        self.totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
+        self.new = 0
+        self.line_reached = plan.start_line
+        self.failure: str | None = None
+        self.first = True
+
+    def load(
+        self,
+        connection: Any,
+        job: Job,
+        result: PartResult,
+        on_part: Callable[[FilePlan, int], None] | None,
+    ) -> None:
+        plan = self.plan
+        first, self.first = self.first, False
+        if self.failure is not None:
+            return  # the rest of a failed file is read but not stored
         if result.error is not None:
-            failure = result.error
-            continue
+            self.failure = result.error
+            return
         connection.execute("BEGIN TRANSACTION")
         try:
-            if index == 0 and plan.start_line > 1:
+            if first and plan.start_line > 1:
                 # The last hand is read again: a parse error it had while half written goes.
                 connection.execute(
                     "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
                     [plan.path, plan.start_line],
                 )
             added = store.load(connection, result.tables)
-            reached = max(line_reached, result.line_reached)
+            reached = max(self.line_reached, result.line_reached)
             connection.execute(
                 "INSERT OR REPLACE INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    key,
-                    size,
-                    sha256,
+                    self.key,
+                    job.end,
+                    job.sha256,
                     reached,
-                    totals["hands"] + result.counts["hands"],
-                    new + added,
-                    started,
+                    self.totals["hands"] + result.counts["hands"],
+                    self.new + added,
+                    self.started,
                     datetime.now(UTC),
                 ],
             )
@@ -314,20 +355,27 @@ def _import_file(
         except BaseException:
             connection.execute("ROLLBACK")
             raise
-        new += added
-        line_reached = reached
+        self.new += added
+        self.line_reached = reached
         if on_part is not None:
             on_part(plan, result.counts["hands"])
         for name, value in result.counts.items():
-            totals[name] += value
-    if failure is not None:
-        summary.failed.append((plan.path, failure))
-    summary.hands += totals["hands"]
-    summary.new_hands += new
-    summary.duplicates += totals["hands"] - new
-    summary.flagged_illegal += totals["illegal"]
-    summary.flagged_mis_split += totals["mis_split"]
-    summary.unparsed += totals["unparsed"]
-    summary.skipped += totals["skipped"]
-    if on_file is not None and failure is None:
-        on_file(plan, totals, new)
+            self.totals[name] += value
+
+    def finish(
+        self,
+        summary: ImportSummary,
+        on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
+    ) -> None:
+        totals = self.totals
+        if self.failure is not None:
+            summary.failed.append((self.plan.path, self.failure))
+        summary.hands += totals["hands"]
+        summary.new_hands += self.new
+        summary.duplicates += totals["hands"] - self.new
+        summary.flagged_illegal += totals["illegal"]
+        summary.flagged_mis_split += totals["mis_split"]
+        summary.unparsed += totals["unparsed"]
+        summary.skipped += totals["skipped"]
+        if on_file is not None and self.failure is None:
+            on_file(self.plan, totals, self.new)

@@ -1,6 +1,7 @@
 """Encodings, line ends and hand splitting."""
 
 import codecs
+import itertools
 
 import pytest
 
@@ -93,3 +94,53 @@ def test_expand_paths_folders_globs_and_missing(tmp_path):
     found, missing = expand_paths([str(tmp_path), str(tmp_path / "*.txt"), str(tmp_path / "nope*")])
     assert sorted(p.rsplit("/", 1)[1] for p in found) == ["one.txt", "two.txt"]  # no repeats
     assert missing == [str(tmp_path / "nope*")]
+
+
+@pytest.mark.parametrize("block", [64, 1 << 18])
+@pytest.mark.parametrize("size", [1, 3_000, 40_000, 10**9])
+@pytest.mark.parametrize("from_line", [1, 2, 777, 10**9])
+def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
+    tmp_path, monkeypatch, block, size, from_line
+):
+    """Ranges follow each other from the hand at `from_line` to the end of the file; each
+    starts at a header (with its line number) and ends at the first header at least the
+    wanted size on (shrinking at the end of a big file), and the digest has seen exactly the
+    bytes up to its end when it comes out. Small blocks put headers across block ends."""
+    import hashlib
+    import re
+
+    from handlog.parse import reader
+
+    data = b"junk before the first hand\r\n" + b"\n\n".join(
+        path.read_bytes().replace(b"\n", b"\r\n" if number % 2 else b"\n")
+        for number, path in enumerate(sorted(SAMPLE_LOGS.glob("*.txt")) * 3)
+    )
+    log = tmp_path / "log.txt"
+    log.write_bytes(data)
+    headers = {
+        found.start() + 1: data.count(b"\n", 0, found.start() + 1) + 1
+        for found in re.finditer(pokerstars.HEADER_BYTES, data)
+    }
+    assert len(headers) > 80
+    monkeypatch.setattr(reader, "BLOCK_SIZE", block // 16 or 1)
+    digest = hashlib.sha256()
+    ranges = []
+    for part in reader.hand_ranges(
+        log, pokerstars.HEADER_BYTES, pokerstars.HEADER_MARKER, size, from_line, digest
+    ):
+        assert digest.hexdigest() == hashlib.sha256(data[: part.end]).hexdigest()
+        ranges.append(part)
+    later = [at for at, line in headers.items() if line >= from_line]
+    if from_line > 1 and not later:
+        assert ranges == []  # the caller streams the file whole
+        return
+    assert ranges[0].start == (0 if from_line <= 1 else min(later))
+    assert ranges[-1].end == len(data)
+    for part, following in itertools.pairwise(ranges):
+        assert part.end == following.start
+        assert headers[following.start] == following.first_line
+        want = reader._range_size(size, len(data), part.start)
+        assert following.start - part.start >= want
+        assert not [at for at in headers if part.start + want <= at < following.start]
+    assert ranges[0].first_line == (1 if from_line <= 1 else headers[ranges[0].start])
+    assert digest.hexdigest() == hashlib.sha256(data).hexdigest()

@@ -41,6 +41,8 @@ SITE = Site.POKERSTARS
 HEADER_PREFIX = "PokerStars "
 HEADER_BYTES = re.compile(rb"\nPokerStars (?:Home Game |Zoom )?(?:Game|Hand) #\d+:")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+HEADER_MARKER = grammar.leading_literal(HEADER_BYTES.pattern.decode("ascii")).encode("ascii")
+"""What every match of HEADER_BYTES starts with: b"\\nPokerStars "."""
 _HEADER_START = re.compile(r"PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #")
 
 

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
 ARCHIVE_SUFFIXES = (".zip",)
@@ -215,54 +216,91 @@ class ByteRange:
     first_line: int
 
 
-def hand_ranges(
-    path: str | os.PathLike[str], header: re.Pattern[bytes], size: int, from_line: int = 1
-) -> list[ByteRange] | None:
-    """Cut a file into ranges of about `size` bytes that start at hand headers, from line
-    `from_line` on, reading the bytes once without decoding them. `header` matches a newline
-    and the start of a header line. None for UTF-16 files, where a header is not a run of
-    ASCII bytes."""
+def cuttable(path: str | os.PathLike[str]) -> bool:
+    """Whether `hand_ranges` can cut the file: not an archive entry (streamed whole) and not
+    UTF-16 (where a header is not a run of ASCII bytes)."""
     if ZIP_ENTRY in str(path):
-        return None  # an archive entry is streamed whole
-    starts: list[tuple[int, int]] = [(0, 1)] if from_line <= 1 else []
+        return False
     with open(path, "rb") as handle:
-        if detect_encoding(handle.read(4)).startswith("utf-16"):
-            return None
-        handle.seek(0)
+        return not detect_encoding(handle.read(4)).startswith("utf-16")
+
+
+def hand_ranges(
+    path: str | os.PathLike[str],
+    header: re.Pattern[bytes],
+    marker: bytes,
+    size: int,
+    from_line: int = 1,
+    digest: Any = None,
+) -> Iterator[ByteRange]:
+    """Cut a `cuttable` file into ranges of whole hands, from the hand at line `from_line` on,
+    as they are found (reading the bytes once, in blocks, without decoding them). A range
+    starts at a hand header and ends at the first header at least `size` bytes on, or at the
+    end of the file; toward the end of a file of four `size`s or more the ranges shrink (to
+    a quarter of what is left, down to an eighth of `size`), so that the last ones, which
+    run while workers run out of work, are short. `header` matches a newline and the start of a header line; every match starts
+    with `marker`, which `bytes.find` skips to. Only the headers where a range may end are
+    matched; newlines are counted for the line numbers. `digest` (a hashlib object), when
+    given, has been fed exactly the bytes up to each range's end when the range comes out,
+    and the whole file when the last has. Nothing comes out when no header starts a hand
+    at or after `from_line` (and the file does not start at line 1 then)."""
+    with open(path, "rb") as handle:
         total = os.fstat(handle.fileno()).st_size
-        line = 1  # the line number at `offset`
+        begin = 0 if from_line <= 1 else -1  # where the range being cut starts; -1: none yet
+        begin_line = 1
+        want = _range_size(size, total, 0)
+        line = 1  # the line number at `offset` + `counted`
         offset = 0  # where `data` starts in the file
+        hashed = 0  # the bytes of the file fed to `digest`
         data = b""
+        done = 0  # bytes read
         while True:
-            block = handle.read(BLOCK_SIZE * 16)
+            block = handle.read(min(BLOCK_SIZE * 16, total - done))
+            done += len(block)
             data += block
             # Search up to the last newline (kept for the next round, since a header match
             # starts with it), so that no header is cut by the end of a block.
             end = len(data) if not block else max(data.rfind(b"\n"), 0)
-            position = 0
-            for found in header.finditer(data, 0, len(data)):
-                if found.start() >= end and block:
-                    break
-                at = found.start() + 1  # the header line starts after the newline
-                line += data.count(b"\n", position, at)
-                position = at
-                if line >= from_line and at + offset > 0:
-                    starts.append((offset + at, line))
-            line += data.count(b"\n", position, end)
+            counted = 0  # newlines in `data` before here are counted in `line`
+            # The first place a header may end the range: its newline is just before it.
+            at = data.find(marker, max(begin + want - offset - 1, 0) if begin >= 0 else 0)
+            while at >= 0 and (at < end or not block):
+                if header.match(data, at) is None:
+                    at = data.find(marker, at + 1)
+                    continue
+                start = at + 1  # the header line starts after the newline
+                line += data.count(b"\n", counted, start)
+                counted = start
+                if begin < 0:
+                    if line >= from_line:
+                        begin, begin_line = offset + start, line
+                elif offset + start > begin:
+                    if digest is not None:
+                        digest.update(data[hashed - offset : start])
+                        hashed = offset + start
+                    yield ByteRange(begin, offset + start, begin_line)
+                    begin, begin_line = offset + start, line
+                    want = _range_size(size, total, begin)
+                if begin >= 0:
+                    at = data.find(marker, max(begin + want - offset - 1, at + 1))
+                else:
+                    at = data.find(marker, at + 1)
+            line += data.count(b"\n", counted, end)
+            if digest is not None:
+                digest.update(data[hashed - offset : end])
+                hashed = offset + end
             offset += end
             data = data[end:]
             if not block:
                 break
-    if not starts:
-        return None
-    ranges: list[ByteRange] = []
-    begin, begin_line = starts[0]
-    for at, at_line in starts[1:]:
-        if at - begin >= size:
-            ranges.append(ByteRange(begin, at, begin_line))
-            begin, begin_line = at, at_line
-    ranges.append(ByteRange(begin, total, begin_line))
-    return ranges
+    if begin >= 0:
+        yield ByteRange(begin, total, begin_line)
+
+
+def _range_size(size: int, total: int, begin: int) -> int:
+    if total < 4 * size:
+        return size  # a small file: too little work for short ranges to pay
+    return min(size, max(size // 8, (total - begin) // 4))
 
 
 def split_range(
