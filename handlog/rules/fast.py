@@ -11,6 +11,14 @@ and simulated hands over 99% take the fast path, which is some twice as fast as 
 At a showdown the fast path ranks each hand once, for the pot and for its description
 (`_clean_split`); ties and side pots go to `_Awards`.
 
+Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
+position (0 to n-1 in `_Lineup.order`): each line's name is looked up once
+(`_Lineup.seat_index`); per-player amounts and cards are lists by position, and sets of
+players are ints with bit p for position p (in seat order from the lowest bit, as
+`_Replayer.dealt_in` is kept). A name not seated gives up, except in a show or muck line,
+whose cards `_Replayer` takes as they are. The result is keyed by name again for the pots and
+awards (`build_pots`, `_clean_split`, `_Awards`) and for the `Replay` record.
+
 `_Replayer` is the specification: on every hand this function accepts, its result must be
 exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
 there needs the same change here, or a `return None` for the case; tests/test_replay.py
@@ -25,7 +33,6 @@ is. Its annotations are exact (mypyc checks them at run time), and module consta
 
 from __future__ import annotations
 
-from bisect import insort
 from typing import Final
 
 from handlog.cards import Card
@@ -90,9 +97,9 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     lineup = _lineup(seats)
     order = lineup.order
     seat_index = lineup.seat_index
-    if len(seat_index) != len(order):
+    n = len(order)
+    if len(seat_index) != n:
         return None  # a name seated twice
-    clockwise_after = lineup.clockwise_after
     first_street = FIRST_STREET[game]
     last_street = LAST_STREET[game]
     big_bet_streets = BIG_BET_STREETS[game]
@@ -117,31 +124,31 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     showing_memo = _SHOWING_KEYS[razz, suit_sign]
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
 
-    stack = {seat.name: seat.stack for seat in seats}
-    put_in = dict.fromkeys(order, 0)
-    collected = dict.fromkeys(order, 0)
-    street_put = dict.fromkeys(order, 0)
-    dealt_in: list[str] = []
-    anted: set[str] = set()
-    able: set[str] = set()
-    folded: set[str] = set()
-    all_in: set[str] = set()
-    folded_early: dict[str, Street] = {}
-    door: dict[str, Card] = {}
-    up_cards: dict[str, tuple[Card, ...]] = dict.fromkeys(order, ())
+    # Players are seat positions: per-player state in lists by position, sets of players in
+    # bitmasks (bit p: position p).
+    stack = [0] * n
+    for seat in seats:
+        stack[seat_index[seat.name]] = seat.stack
+    put_in = [0] * n
+    collected = [0] * n
+    street_put = [0] * n
+    dealt_in = anted = able = folded = all_in = 0
+    folded_early: dict[int, Street] = {}
+    door_value = [-1] * n
+    """Each player's door card as `_BRING_IN_VALUES` orders it; -1 before it is dealt."""
+    up_cards: list[tuple[Card, ...]] = [()] * n
     """Up cards by deal position; the card checks' up-card count is their number."""
-    slots: dict[str, list[Card | None]] = {name: [None] * size for name in order}
+    slots: list[list[Card | None]] = [[None] * size for _ in range(n)]
     seen: set[Card] = {community} if community is not None else set()
     """Every card seen so far, the community card included (no player may be dealt it)."""
     # Each player's up cards as the product of their ranks' primes and the biggest card value
     # (`_Replayer._showing_key`), kept up to date as the cards come.
-    up_primes = dict.fromkeys(order, 1)
-    up_top = dict.fromkeys(order, 0)
+    up_primes = [1] * n
+    up_top = [0] * n
     shows: list[Action] = []
     street = Street.ANTES
-    pending: set[str] = set()
-    expected_first: str | None = None
-    last_actor: str | None = None
+    pending = 0
+    expected_first = last_actor = -1  # -1: nobody
     current_bet = bets = started_with = 0
     matched = 0
     """Players whose chips on this street equal the current bet: with just one, the bet was
@@ -178,26 +185,27 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             if hand_over and event_street <= last_street:
                 return None
             street = event_street
-            street_put = dict.fromkeys(order, 0)
+            street_put = [0] * n
             current_bet = bets = 0
             big_bet_made = returned = round_open = double_bet = short_all_in = False
-            last_actor = None
+            last_actor = -1
             on_first = street is first_street
             position = street - 1
             position_up = face_up[position]
             ups_before = up_cards_before[position]
         if isinstance(event, Dealt):  # compiled: a type check, then C field reads
-            player = event.player
-            new = event.new
-            row = slots.get(player)
-            if row is None or event_street is not street:
+            player = seat_index.get(event.player, -1)
+            if player < 0 or event_street is not street:
                 return None
+            new = event.new
+            row = slots[player]
             if on_first:
-                if player not in dealt_in:
+                bit = 1 << player
+                if not dealt_in & bit:
                     if round_open:
                         return None  # dealt in after the betting started
-                    _deal_in_order(dealt_in, player, seat_index)
-                    able.add(player)
+                    dealt_in |= bit  # `_deal_in_order`: bits are in seat order
+                    able |= bit
                 count = len(new)
                 if count == 1:
                     card = new[0]
@@ -214,7 +222,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 else:
                     return None
                 door_card = new[-1]
-                door[player] = door_card
+                door_value[player] = bring_in_values[door_card]
                 up_cards[player] = (door_card,)
                 up_primes[player] = showing_primes[door_card]
                 up_top[player] = showing_values[door_card]
@@ -246,32 +254,33 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         if not isinstance(event, Action):
             continue  # notes change nothing
         kind = event.kind
-        player = event.player
+        player = seat_index.get(event.player, -1)
         if kind in _BETTING_KINDS:
-            if event_street is not street or street < first_street:
+            if event_street is not street or street < first_street or player < 0:
                 return None
-            if player not in able:
+            bit = 1 << player
+            if not able & bit:
                 return None
             if not round_open:
                 # `_open_round`
                 round_open = True
-                pending = set(able)
-                started_with = len(able)
-                expected_first = None
+                pending = able
+                started_with = _count(able)
+                expected_first = -1
                 if on_first:  # the bring-in: the first of the biggest values
                     best_value = -1
-                    for p in dealt_in:
-                        if p in door:
-                            value = bring_in_values[door[p]]
-                            if value > best_value:
-                                expected_first, best_value = p, value
-                    if expected_first is None:
+                    for p in range(n):  # in seat order; only players dealt in have a door card
+                        value = door_value[p]
+                        if value > best_value:
+                            expected_first, best_value = p, value
+                    if expected_first < 0:
                         return None
                 else:  # `_first_actor`: the first (in seat order) of the biggest showing keys
                     with_community = street is _SEVENTH and community is not None
+                    in_hand = dealt_in & ~folded
                     best_key: tuple[object, ...] = ()
-                    for p in dealt_in:
-                        if p in folded or not up_cards[p]:
+                    for p in range(n):
+                        if not in_hand >> p & 1 or not up_cards[p]:
                             continue
                         if with_community:
                             assert community is not None
@@ -289,32 +298,28 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                             key = showing_memo[code] = (*ranks, suit_sign * (code & 3))
                         if not ties_by_suit:
                             key = key[:2]  # equal ranks: the lowest seat (`dealt_in` order)
-                        if expected_first is None or key > best_key:  # type: ignore[operator]
+                        if expected_first < 0 or key > best_key:  # type: ignore[operator]
                             expected_first, best_key = p, key
-                if not on_first and expected_first in all_in:
-                    # An all-in player cannot act: the next one clockwise does.
-                    for candidate in clockwise_after[expected_first]:  # type: ignore[index]
-                        if candidate in pending:
+                    if expected_first >= 0 and all_in >> expected_first & 1:
+                        # An all-in player cannot act: the next one clockwise does.
+                        candidate = _next_clockwise(pending, expected_first, n)
+                        if candidate >= 0:
                             expected_first = candidate
-                            break
                 if (
                     street is _FOURTH
                     and profile.double_bet_allowed(game)
-                    and any(_has_pair(up_cards[p]) for p in dealt_in if p not in folded)
+                    and any(
+                        _has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
+                    )
                 ):
                     double_bet = True
             # `_expected_actor`
-            to_act = expected_first if last_actor is None else last_actor
-            if to_act is not None and (last_actor is not None or to_act not in pending):
-                for candidate in clockwise_after[to_act]:
-                    if candidate in pending:
-                        to_act = candidate
-                        break
-                else:
-                    to_act = None
+            to_act = expected_first if last_actor < 0 else last_actor
+            if to_act >= 0 and (last_actor >= 0 or not pending >> to_act & 1):
+                to_act = _next_clockwise(pending, to_act, n)
             if player != to_act:
                 return None
-            if last_actor is None and on_first and kind not in _OPENING_KINDS:
+            if last_actor < 0 and on_first and kind not in _OPENING_KINDS:
                 return None  # 3rd street opens with the bring-in or a completion
             owed = current_bet - street_put[player]
             if kind is _CALL:
@@ -329,20 +334,20 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 if amount == owed:
                     matched += 1
                 if left <= 0:  # all-in, maybe for less
-                    all_in.add(player)
-                    able.discard(player)
-                pending.discard(player)
+                    all_in |= bit
+                    able &= ~bit
+                pending &= ~bit
             elif kind is _CHECK:
                 if owed > 0:
                     return None
-                pending.discard(player)
+                pending &= ~bit
             elif kind is _FOLD:
                 if street < last_street:
                     folded_early.setdefault(player, street)
-                folded.add(player)
-                pending.discard(player)
-                able.discard(player)
-                if len(dealt_in) - len(folded) == 1:
+                folded |= bit
+                pending &= ~bit
+                able &= ~bit
+                if _count(dealt_in & ~folded) == 1:
                     hand_over = True
             elif kind is _BRING_IN:
                 amount = event.amount or 0
@@ -354,7 +359,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 street_put[player] += amount
                 current_bet = max(current_bet, street_put[player])
                 matched = 1
-                pending = able - {player}
+                pending = able & ~bit
             else:  # `_bet_or_raise`: a completion, bet or raise
                 before = street_put[player]
                 to_amount = event.to_amount
@@ -415,25 +420,28 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 current_bet = max(current_bet, total)
                 matched = 1
                 if left <= 0:  # all-in
-                    all_in.add(player)
-                    able.discard(player)
+                    all_in |= bit
+                    able &= ~bit
                 if reopens:
-                    pending = able - {player}
+                    pending = able & ~bit
                 else:
                     short_all_in = True
-                    pending = {p for p in able if street_put[p] < current_bet}
-                    pending.discard(player)
+                    pending = 0
+                    for p in range(n):
+                        if able >> p & 1 and street_put[p] < current_bet:
+                            pending |= 1 << p
+                    pending &= ~bit
             last_actor = player
         elif kind is _ANTE:
-            if street is not _ANTES or player in anted or player not in seat_index:
+            if street is not _ANTES or player < 0:
                 return None
-            anted.add(player)
-            if player not in dealt_in:
-                if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
-                    dealt_in.append(player)  # `_deal_in_order`, the usual case
-                else:
-                    _deal_in_order(dealt_in, player, seat_index)
-                able.add(player)
+            bit = 1 << player
+            if anted & bit:
+                return None
+            anted |= bit
+            if not dealt_in & bit:
+                dealt_in |= bit  # `_deal_in_order`: bits are in seat order
+                able |= bit
             amount = event.amount or 0
             left = stack[player]
             if amount != ante or amount >= left:
@@ -441,9 +449,9 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             stack[player] = left - amount
             put_in[player] += amount
         elif kind is _UNCALLED:
-            if street < first_street or player not in stack:
+            if street < first_street or player < 0:
                 return None
-            top, due = _uncalled_due(order, street_put)
+            top, due = _uncalled_due(street_put)
             amount = event.amount or 0
             if top != player or amount != due:
                 return None
@@ -453,11 +461,14 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             street_put[player] -= amount
             matched = 0  # no longer used: returned is set
         elif kind is _COLLECT:
-            collected[player] = collected.get(player, 0) + (event.amount or 0)
+            if player < 0:
+                return None  # a collect by a name not seated, which nothing pays
+            collected[player] += event.amount or 0
         elif kind in _SHOWDOWN_KINDS:
             shown = event.cards
             if shown:
-                if len(shown) > show_limit or not _see_clean(slots.get(player), shown, seen):
+                row_shown = slots[player] if player >= 0 else None
+                if len(shown) > show_limit or not _see_clean(row_shown, shown, seen):
                     return None
                 if kind is _SHOW:
                     shows.append(event)
@@ -468,43 +479,46 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     ):
         return None
     # `_check_antes`, then the rest of the card checks
-    if hand.ante and any(p not in anted for p in dealt_in):
+    if hand.ante and dealt_in & ~anted:
         return None
     for result in hand.results:
         shown = result.showed or result.mucked
         if shown:
-            row = slots.get(result.player)
-            if (
-                row is not None
-                and tuple(row[: len(shown)]) != shown  # `_see_clean`'s usual case, inline
-                and not _see_clean(row, shown, seen)
-            ):
-                return None
+            player = seat_index.get(result.player, -1)
+            if player >= 0:
+                row = slots[player]
+                if (
+                    tuple(row[: len(shown)]) != shown  # `_see_clean`'s usual case, inline
+                    and not _see_clean(row, shown, seen)
+                ):
+                    return None
     streets_dealt = [street for street in hand.streets if street <= _SEVENTH]  # headers
     if last_street in streets_dealt:
         burns = len(streets_dealt) if profile.burns else 0
-        if community is not None or len(dealt_in) * size + burns > DECK_SIZE:  # else enough
-            needed = cards_needed(dealt_in, folded_early, size, burns)
+        if community is not None or _count(dealt_in) * size + burns > DECK_SIZE:  # else enough
+            players = [p for p in range(n) if dealt_in >> p & 1]
+            needed = cards_needed(players, folded_early, size, burns)
             if (community is not None) == (needed <= DECK_SIZE):
                 return None
-    # `_pots` and `_Awards.check`
-    total = sum(put_in.values())
+    # `_pots` and `_Awards.check`, by name from here on
+    put_in_by_name = {order[p]: put_in[p] for p in range(n)}
+    total = sum(put_in)
     if all_in:
-        pots = build_pots(order, put_in, folded, all_in)
+        pots = build_pots(
+            order,
+            put_in_by_name,
+            {order[p] for p in range(n) if folded >> p & 1},
+            {order[p] for p in range(n) if all_in >> p & 1},
+        )
     else:  # `build_pots` without all-ins: one pot of everything, for the players still in
-        contenders = [p for p in order if p not in folded and put_in[p] > 0]
+        contenders = [p for p in range(n) if not folded >> p & 1 and put_in[p] > 0]
         if contenders:
             level = max(put_in[p] for p in contenders)
-            pots = [Pot(total, tuple(p for p in contenders if put_in[p] >= level))]
+            pots = [Pot(total, tuple(order[p] for p in contenders if put_in[p] >= level))]
         else:
             pots = []
     rake = hand.rake
-    if (
-        total != hand.total_pot
-        or sum(collected.values()) + rake != total
-        or rake < 0
-        or rake > total
-    ):
+    if total != hand.total_pot or sum(collected) + rake != total or rake < 0 or rake > total:
         return None
     printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
     if printed is not None and pots and printed != len(pots):
@@ -534,7 +548,8 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         awards = _Awards(hand, profile, pots, seat_index, _known_cards(shows, hand))
         expected, _ = awards.expected(awards.distributable())
         high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
-    if {p: v for p, v in collected.items() if v} != {p: v for p, v in expected.items() if v}:
+    paid = {order[p]: collected[p] for p in range(n) if collected[p]}
+    if paid != {p: v for p, v in expected.items() if v}:
         return None
     # `_check_descriptions`
     for show in shows:
@@ -556,13 +571,13 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 return None
         except ValueError:
             continue
-    net = {name: collected[name] - put_in[name] for name in order}
+    net = {order[p]: collected[p] - put_in[p] for p in range(n)}
     return Replay(
         hand,
         (),
         tuple(pots),
-        put_in,
-        collected,
+        put_in_by_name,
+        {order[p]: collected[p] for p in range(n)},
         net,
         expected,
         frozenset(high_winners),
@@ -642,45 +657,62 @@ def _clean_split(
     return shares, (winner,), (low_winner,)
 
 
-def _deal_in_order(dealt_in: list[str], player: str, seat_index: dict[str, int]) -> None:
-    """Add `player` to the players dealt in, kept in seat order."""
-    if not dealt_in or seat_index[dealt_in[-1]] < seat_index[player]:
-        dealt_in.append(player)  # antes and cards come in seat order: the usual case
-    else:
-        insort(dealt_in, player, key=seat_index.__getitem__)
+def _count(players: int) -> int:
+    """How many players a bitmask of positions holds."""
+    count = 0
+    while players:
+        players &= players - 1  # drops the lowest bit
+        count += 1
+    return count
 
 
-def _uncalled_due(order: list[str], street_put: dict[str, int]) -> tuple[str, int]:
+def _next_clockwise(players: int, after: int, n: int) -> int:
+    """The first of `players` (a bitmask of positions) clockwise after position `after` at a
+    table of `n` (`_Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
+    p = after
+    for _ in range(n):
+        p += 1
+        if p == n:
+            p = 0
+        if players >> p & 1:
+            return p
+    return -1
+
+
+def _uncalled_due(street_put: list[int]) -> tuple[int, int]:
     """The player who put in most on the street (the first such in seat order), and how much
-    more than anyone else (every name seated once)."""
-    amounts = list(map(street_put.__getitem__, order))
+    more than anyone else."""
+    amounts = street_put.copy()
     most = max(amounts)
     index = amounts.index(most)
     del amounts[index]
-    return order[index], most - max(amounts, default=0)
+    return index, most - max(amounts, default=0)
 
 
 def _clean_round_closed(
-    dealt_in: list[str],
-    folded: set[str],
-    able: set[str],
-    pending: set[str],
+    dealt_in: int,
+    folded: int,
+    able: int,
+    pending: int,
     round_open: bool,
-    street_put: dict[str, int],
+    street_put: list[int],
     current_bet: int,
     returned: bool,
     matched: int,
 ) -> bool:
     """`_close_round` for the fast path: the street's betting is complete (everyone still
     able to act has acted and matched the bet, unless one player is left) and a bet nobody
-    called has been returned. False sends the hand to the full replay."""
-    if len(dealt_in) - len(folded) > 1:
+    called has been returned. False sends the hand to the full replay. The sets of players
+    are bitmasks of positions."""
+    if _count(dealt_in & ~folded) > 1:
         if round_open:
             if pending:
                 return False
         else:
-            active = [p for p in dealt_in if p in able]
-            if len(active) >= 2 or (active and street_put[active[0]] < current_bet):
+            active = dealt_in & able
+            if _count(active) >= 2 or (
+                active and street_put[active.bit_length() - 1] < current_bet
+            ):
                 return False
     return returned or not current_bet or matched != 1
 

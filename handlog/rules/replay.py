@@ -1373,8 +1373,12 @@ def _ordinal(number: int) -> str:
 # -- cards -------------------------------------------------------------------------------
 
 
+_Player = TypeVar("_Player", str, int)
+"""A player: a name, or a seat position (in the fast path and the simulator)."""
+
+
 def cards_needed(
-    players: Iterable[str], folded_on: dict[str, Street], size: int, burns: int
+    players: Iterable[_Player], folded_on: Mapping[_Player, Street], size: int, burns: int
 ) -> int:
     """Cards the deck must hold to give everyone still in a last card: every card dealt so
     far counts, the dead cards of players who folded included (the n-th street deals the
@@ -1660,18 +1664,14 @@ def _low_rank(card: Card) -> int:
     return 1 if card.rank == 14 else card.rank
 
 
-_Winner = TypeVar("_Winner", str, int)
-"""Who wins: a player's name here, a seat index in the simulator."""
-
-
 def divide(
     amount: int,
-    winners: list[_Winner],
-    hands: Mapping[_Winner, Sequence[Card]],
+    winners: list[_Player],
+    hands: Mapping[_Player, Sequence[Card]],
     low: bool,
     profile: RuleProfile,
-    seat_order: Callable[[_Winner], int] | None = None,
-) -> dict[_Winner, int]:
+    seat_order: Callable[[_Player], int] | None = None,
+) -> dict[_Player, int]:
     """`amount` shared by tied `winners` (of a pot, or of its high or low half): equal shares,
     the odd chips one each in the profile's order — clockwise (`seat_order`; None: the
     winners' own order), or by the best card, the highest by suit for a high hand (`low`
@@ -1692,12 +1692,12 @@ def divide(
 
 def hi_lo_shares(
     amount: int,
-    high_winners: list[_Winner],
-    low_winners: list[_Winner],
-    hands: Mapping[_Winner, Sequence[Card]],
+    high_winners: list[_Player],
+    low_winners: list[_Player],
+    hands: Mapping[_Player, Sequence[Card]],
     profile: RuleProfile,
-    seat_order: Callable[[_Winner], int] | None = None,
-) -> dict[_Winner, int]:
+    seat_order: Callable[[_Player], int] | None = None,
+) -> dict[_Player, int]:
     """A stud8 pot of `amount` whose low qualifies: half to the high winners, half to the low
     winners (one player may take both), the odd chip of the halving to the high half unless
     the profile says low; each half shared by `divide`."""
