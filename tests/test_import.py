@@ -243,6 +243,35 @@ def test_an_unreadable_file_is_reported_and_the_rest_imported(tmp_path):
     assert summary.new_hands == HANDS_IN_SAMPLES
 
 
+def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch):
+    """A file that fails to read after some of its ranges were cut: those ranges are
+    stored with the file's `imports` row, the file is reported, and the next import goes on
+    from where it stopped, storing each hand once."""
+    from handlog import importer
+
+    db = tmp_path / "h.duckdb"
+    (log,) = _big_logs(tmp_path, 1, 300)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 100_000)
+    cut = importer.hand_ranges
+
+    def failing(*arguments):
+        ranges = cut(*arguments)
+        yield next(ranges)
+        yield next(ranges)
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(importer, "hand_ranges", failing)
+    summary = import_paths([log], db, workers=2)
+    assert summary.failed == [(log, "cannot read: Input/output error")]
+    stored = _all_counts(db)["hands"]
+    assert 0 < stored < 300 and summary.new_hands == stored
+    monkeypatch.setattr(importer, "hand_ranges", cut)
+    again = import_paths([log], db, workers=2)
+    assert again.failed == []
+    assert _all_counts(db)["hands"] == 300
+    assert again.new_hands == 300 - stored
+
+
 def test_import_cli_summary(tmp_path):
     result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
