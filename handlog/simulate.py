@@ -1434,10 +1434,15 @@ class _Deal:
         already = self.street_put[player]
         stack = self.stack[player]
         if target - already > stack:
-            # Not enough for the chosen size: the smallest full one, or all-in for less.
-            target = targets[0]
-            if target - already > stack:
+            # Not enough for the chosen size: at times all-in for less than it when more than
+            # a smaller size (the open pair's big bet: table stakes allow it), else the
+            # smallest full size, or all-in for less.
+            if target != targets[0] and targets[0] - already < stack and rng.random() < 0.5:
                 target = already + stack
+            else:
+                target = targets[0]
+                if target - already > stack:
+                    target = already + stack
         put = target - already
         before = self.current_bet
         self.pay(player, put)

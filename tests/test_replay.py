@@ -273,6 +273,35 @@ def test_bring_in_message_names_the_cards():
     assert message == "bring-in should be trs2758 (2h is the lowest door card), was RoadDevil (5d)"
 
 
+def test_all_in_bet_below_the_big_bet_of_an_open_pair_is_legal():
+    """On 4th street with an open pair (PokerStars stud) a player may bet the small or the
+    big bet; one whose chips fall between bets them all (table stakes: all-in for less than
+    a size he may bet). Where only the small bet may be bet, the same bet is too big."""
+    text = SIDE_POT.read_text(encoding="utf-8")
+    for old, new in [
+        (
+            "Anna K.: bets $0.20\nPC [Mittel]: calls $0.15 and is all-in\nÖlfläsche: calls $0.20",
+            "Anna K.: checks\nPC [Mittel]: bets $0.15 and is all-in\nÖlfläsche: calls $0.15\n"
+            "Anna K.: calls $0.15",
+        ),
+        ("Anna K. collected $0.47 from side pot", "Anna K. collected $0.37 from side pot"),
+        (
+            "Total pot $1.61 Main pot $1.06. Side pot $0.47.",
+            "Total pot $1.51 Main pot $1.06. Side pot $0.37.",
+        ),
+        ("and won ($1.53)", "and won ($1.43)"),
+    ]:
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    from handlog.rules.fast import replay_clean
+
+    hand = parse_text(text)[0]
+    assert replay(hand, POKERSTARS).violations == ()
+    assert replay_clean(hand, POKERSTARS) is not None  # the fast path agrees
+    no_double_bet = replace(POKERSTARS, open_pair_double_bet=frozenset())
+    assert [v.code for v in replay(hand, no_double_bet).violations] == ["BET_SIZE"]
+
+
 def test_razz_showing_tie_depends_on_the_profile():
     """Hand 35874817957: As-6s and Ac-6h tie on 4th and 5th street. PokerStars lets the
     higher suit act first; the seed rule (casino) the lower."""

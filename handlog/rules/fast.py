@@ -389,13 +389,15 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                         return None
                 elif kind is _BET and current_bet == 0:
                     least = min(sizes)
-                    if total not in sizes and not (put == left and total < least):
+                    if total not in sizes and not (put == left and total < max(sizes)):
                         return None
                 elif kind is _BET:
                     return None
                 else:
                     least = current_bet + min(sizes)
-                    if total - current_bet not in sizes and not (put == left and total < least):
+                    if total - current_bet not in sizes and not (
+                        put == left and total - current_bet < max(sizes)
+                    ):
                         return None
                 # A short all-in (less than a full bet or raise) reopens the betting only when
                 # big enough (`_Replayer._reopens`); when it does not, the hand is left to

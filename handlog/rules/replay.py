@@ -1091,8 +1091,9 @@ class _Replayer:
                     player,
                     f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
                 )
-        short = goes_all_in and total < min(targets)
-        if total not in targets and not short:
+        # All-in for less than a size the player may bet (the big one of an open pair's
+        # two): table stakes allow it; below the smallest size it is a short all-in.
+        if total not in targets and not (goes_all_in and total < max(targets)):
             allowed = " or ".join(self.money(t) for t in targets)
             self.flag(
                 "BET_SIZE",
@@ -1110,6 +1111,7 @@ class _Replayer:
                 player,
                 f"{player} raises although a short all-in did not reopen the betting for them",
             )
+        short = goes_all_in and total < min(targets)
         counts_as_bet = not short or self._reopens(total)
         new_bets = self.bets + 1 if counts_as_bet else self.bets
         if (
