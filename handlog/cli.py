@@ -115,7 +115,8 @@ def parse(
 
 class _Progress:
     """A one-line "file: N hands, R hands/s" on standard error while a long file is read,
-    when standard error is a terminal; erased before the file's summary is printed."""
+    with a bar and a percentage when the share of the file read is known, when standard
+    error is a terminal; erased before the file's summary is printed."""
 
     def __init__(self, file: str) -> None:
         import time
@@ -127,7 +128,8 @@ class _Progress:
         self.shown = False
         self.live = sys.stderr.isatty()
 
-    def tick(self, hands: int = 1) -> None:
+    def tick(self, hands: int = 1, fraction: float | None = None) -> None:
+        """`hands` more hands read; `fraction`, when known: the share of the file read."""
         before = self.count
         self.count += hands
         if self.live and (self.count // 500 > before // 500):
@@ -135,7 +137,11 @@ class _Progress:
             if now - self.last >= 0.5:
                 self.last = now
                 rate = self.count / (now - self.start)
-                sys.stderr.write(f"\r{self.file}: {self.count} hands, {rate:,.0f} hands/s ")
+                bar = ""
+                if fraction is not None:
+                    filled = round(fraction * 20)
+                    bar = f" [{'#' * filled}{'.' * (20 - filled)}] {fraction:4.0%}"
+                sys.stderr.write(f"\r{self.file}:{bar} {self.count:,} hands, {rate:,.0f} hands/s ")
                 sys.stderr.flush()
                 self.shown = True
 
@@ -281,9 +287,10 @@ def import_(
 
     progress: dict[str, _Progress] = {}
 
-    def on_part(plan: FilePlan, hands: int) -> None:
+    def on_part(plan: FilePlan, hands: int, done: int) -> None:
         if not quiet:
-            progress.setdefault(plan.path, _Progress(plan.path)).tick(hands)
+            fraction = min(done / plan.size, 1.0) if plan.size else None
+            progress.setdefault(plan.path, _Progress(plan.path)).tick(hands, fraction)
 
     try:
         summary = import_paths(files, path, profile, workers, on_file, on_part)

@@ -147,7 +147,7 @@ def import_paths(
     profile_name: str | None = None,
     workers: int | None = None,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
-    on_part: Callable[[FilePlan, int], None] | None = None,
+    on_part: Callable[[FilePlan, int, int], None] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc)."""
     started = time.perf_counter()
@@ -319,7 +319,7 @@ class _FileLoad:
         connection: Any,
         job: Job,
         result: PartResult,
-        on_part: Callable[[FilePlan, int], None] | None,
+        on_part: Callable[[FilePlan, int, int], None] | None,
     ) -> None:
         plan = self.plan
         first, self.first = self.first, False
@@ -358,7 +358,7 @@ class _FileLoad:
         self.new += added
         self.line_reached = reached
         if on_part is not None:
-            on_part(plan, result.counts["hands"])
+            on_part(plan, result.counts["hands"], job.end)
         for name, value in result.counts.items():
             self.totals[name] += value
 

@@ -133,3 +133,19 @@ def test_check_plain_prints_file_line_hand_code(tmp_path):
 def test_check_unknown_profile():
     result = runner.invoke(app, ["check", "--profile", "moon", str(SAMPLE_LOGS)])
     assert result.exit_code == 2 and "casino" in result.output
+
+
+def test_progress_line_shows_a_bar_when_the_share_read_is_known(capsys):
+    from handlog.cli import _Progress
+
+    progress = _Progress("big.txt")
+    progress.live = True  # as on a terminal
+    progress.clock = iter([0.0, 1.0, 2.0]).__next__
+    progress.start = progress.last = progress.clock()
+    progress.tick(3_000, 0.25)
+    line = capsys.readouterr().err
+    assert line == "\rbig.txt: [#####...............]  25% 3,000 hands, 3,000 hands/s "
+    progress.tick(3_000)  # a share not known: the count and rate only
+    assert capsys.readouterr().err == "\rbig.txt: 6,000 hands, 3,000 hands/s "
+    progress.done()
+    assert capsys.readouterr().err == "\r\x1b[K"

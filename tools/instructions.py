@@ -1,7 +1,9 @@
 """Instructions per hand of each stage of an import's worker, counted by valgrind (cachegrind).
 
-Timings on this shared VM swing by a third between minutes; instruction counts do not, so a
-change of a few percent shows here when it is lost in the timings' noise. Each stage runs
+Timings on this shared VM swing by a third between minutes; instruction counts swing far
+less, but still by up to 5% between runs of the same code (objects land at other addresses,
+which moves hashes and memory layouts): compare the medians of a few runs, and trust a
+difference of a few percent only when the runs do not overlap. Each stage runs
 once to warm every cache, then once more; a run with the warm-up alone is subtracted.
 
 Usage: python tools/instructions.py [FILE] [STAGE ...]
