@@ -167,8 +167,9 @@ def _line_literal(regexp: str) -> tuple[str, bool] | None:
 
 
 def leading_literal(regexp: str) -> str:
-    """The plain characters every match of `regexp` starts with ("" if none): text that
-    does not start with them cannot match, which `str.startswith` tells faster."""
+    """The plain characters every match of `regexp` starts with ("" if none): a match can
+    only start where they stand, so a search may skip to them (`find`) and try the pattern
+    only there."""
     from re import _constants as c  # type: ignore[attr-defined]
     from re import _parser  # type: ignore[attr-defined]
 

@@ -228,19 +228,16 @@ def _line_rules() -> dict[str, _LineRule]:
 
 
 @cache
-def _body_sequence() -> tuple[tuple[str, bool, re.Pattern[str], str], ...] | None:
-    """The `body` rule as (terminal, optional, pattern, the literal text every match starts
-    with), when it is one sequence of terminals; None sends every body through Lark."""
+def _body_sequence() -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
+    """The `body` rule as (terminal, optional, pattern), when it is one sequence of
+    terminals; None sends every body through Lark."""
     sequence = grammar.terminal_sequence("pokerstars", "body")
     if sequence is None:
         return None
     regexps = grammar.terminal_regexps(
         "pokerstars", ["header", "body"], [name for name, _ in sequence]
     )
-    return tuple(
-        (name, optional, re.compile(regexps[name]), grammar.leading_literal(regexps[name]))
-        for name, optional in sequence
-    )
+    return tuple((name, optional, re.compile(regexps[name])) for name, optional in sequence)
 
 
 def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
@@ -248,9 +245,7 @@ def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
     each place the terminals the `body` sequence allows there (every optional one up to
     and including the next required one, as Lark's contextual lexer allows) are tried, and
     exactly one must match. None when that does not hold or the body is not accepted;
-    the caller then asks Lark, which decides (and words the error). A terminal is matched
-    only where the text starts with its leading literal (the street headers): most tries
-    end there, without the regular expression."""
+    the caller then asks Lark, which decides (and words the error)."""
     sequence = _body_sequence()
     if sequence is None:
         return None
@@ -263,19 +258,15 @@ def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
     while position < end:
         chosen = None
         while index < count:
-            name, optional, pattern, literal = sequence[index]
+            name, optional, pattern = sequence[index]
+            found = pattern.match(body, position)
             index += 1
-            found = pattern.match(body, position) if body.startswith(literal, position) else None
             if found is not None:
                 # Another allowed terminal matching here too would leave Lark to choose.
                 for later in range(index, count) if optional else ():
-                    _, later_optional, later_pattern, later_literal = sequence[later]
-                    if (
-                        body.startswith(later_literal, position)
-                        and later_pattern.match(body, position) is not None
-                    ):
+                    if sequence[later][2].match(body, position) is not None:
                         return None
-                    if not later_optional:
+                    if not sequence[later][1]:
                         break
                 chosen = name, found.end()
                 break
@@ -300,20 +291,13 @@ def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
 _GAME_INFO: dict[str, GameInfo] = {}
 
 
-def _game_info(game_part: str, start: str, header: str) -> GameInfo:
+def _game_info(game_part: str, start: str) -> GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
     key = start + game_part
     info = _GAME_INFO.get(key)
     if info is None:
-        from lark.exceptions import UnexpectedInput  # not for every hand: 5% of the parse
-
-        try:
-            tree = _parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
-        except UnexpectedInput as error:
-            raise _LineError(
-                1, "the hand header is not in a form PokerStars writes", header
-            ) from error
+        tree = _parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
         info = _game_info_from_tree(tree)
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
@@ -406,6 +390,8 @@ def parse_clock(clock: str) -> datetime | None:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
     text = chunk.text
     newline = text.find("\n")
     header = text[:newline] if newline >= 0 else text
@@ -415,13 +401,25 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         if split is None:
             raise _LineError(1, "the hand header is not in a form PokerStars writes", header)
         hand_id = split["number"]
-        info = _game_info(split["game"], split["start"], header)
+        try:
+            info = _game_info(split["game"], split["start"])
+        except UnexpectedInput as error:
+            raise _LineError(
+                1, "the hand header is not in a form PokerStars writes", header
+            ) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
         body = text[newline + 1 :] + "\n" if newline >= 0 else ""
         tokens = _body_tokens(body)
         if tokens is None:
-            tokens = _lark_tokens(body, chunk)
+            try:
+                tree = _parser().parse(body, start="body")
+            except UnexpectedInput as error:
+                raise _grammar_error(error, chunk) from None
+            tokens = [
+                (t.type, str(t), t.line)  # type: ignore[union-attr, misc]
+                for t in tree.children
+            ]
         return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
     except _LineError as error:
         line = chunk.line + error.line - 1
@@ -434,18 +432,6 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             hand_line=chunk.line,
             raw=text,
         )
-
-
-def _lark_tokens(body: str, chunk: Chunk) -> list[tuple[str, str, int]]:
-    """The tokens of a body `_body_tokens` leaves to Lark, which decides (and words the
-    error)."""
-    from lark.exceptions import UnexpectedInput
-
-    try:
-        tree = _parser().parse(body, start="body")
-    except UnexpectedInput as error:
-        raise _grammar_error(error, chunk) from None
-    return [(t.type, str(t), t.line) for t in tree.children]  # type: ignore[union-attr, misc]
 
 
 def _line_text(chunk: Chunk, relative_line: int) -> str | None:
