@@ -1,14 +1,14 @@
 """Instructions per hand of each stage of an import's worker, counted by valgrind (cachegrind).
 
-Timings on this shared VM swing by a third between minutes; instruction counts swing far
-less, but still by up to 5% between runs of the same code (objects land at other addresses,
-which moves hashes and memory layouts): compare the medians of a few runs, and trust a
-difference of a few percent only when the runs do not overlap. Each stage runs
-once to warm every cache, then once more; a run with the warm-up alone is subtracted.
+Timings on this shared VM swing by a third between minutes; instruction counts swing by up
+to 3% between runs of the same code (objects land at other addresses, and some are hashed by
+address): compare a few runs each, and trust a difference of a few percent only when the runs
+do not overlap. Each stage runs once to warm every cache, then once in one process and three
+times in another; the difference is two passes of the stage alone.
 
 Usage: python tools/instructions.py [FILE] [STAGE ...]
   FILE    a hand history (default: bench_data/pokerstars-2000.txt, made by `handlog bench
-          --source corpus --hands 2000`); a few thousand hands keep it to a minute a stage
+          --source corpus --hands 2000`); a few thousand hands keep it to two minutes a stage
   STAGE   parse, check (parse + replay), rows (+ the stored rows), arrow (+ Arrow tables);
           default all four. Each figure includes the stages before it.
 Needs valgrind. Run it from the repository with the project's Python (.venv/bin/python).
@@ -42,12 +42,12 @@ def run(stage):
     if stage == "arrow":
         batch.arrow()
 run("arrow")
-if stage != "none":
+for _ in range(int(sys.argv[3])):
     run(stage)
 """
 
 
-def _instructions(path: str, stage: str) -> int:
+def _instructions(path: str, stage: str, passes: int) -> int:
     done = subprocess.run(
         [
             "valgrind",
@@ -59,7 +59,9 @@ def _instructions(path: str, stage: str) -> int:
             _RUN,
             path,
             stage,
+            str(passes),
         ],
+        env={**os.environ, "PYTHONHASHSEED": "0"},  # the same string hashes every run
         capture_output=True,
         text=True,
         check=True,
@@ -82,9 +84,8 @@ def main() -> None:
     from handlog.parse import parse_file
 
     hands = sum(isinstance(item, Hand) for item in parse_file(path))
-    base = _instructions(path, "none")
     for stage in stages:
-        per_hand = (_instructions(path, stage) - base) / hands
+        per_hand = (_instructions(path, stage, 3) - _instructions(path, stage, 1)) / (2 * hands)
         print(f"{stage:6} {per_hand:12,.0f} instructions a hand ({hands:,} hands)", flush=True)
 
 
