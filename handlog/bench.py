@@ -87,6 +87,7 @@ FIGURES: dict[str, tuple[str, str]] = {
     ),
     "pokerkit.ratio": ("handlog replay / pokerkit replay", "x"),
     "cli.help_seconds": ("`handlog --help` start-up", "s"),
+    "import.set": ("import: hand set", ""),
     "import.hands": ("import: new hands", "hands"),
     "import.flagged": ("import: flagged hands", "hands"),
     "import.seconds": ("import: time (end to end)", "s"),
@@ -452,10 +453,12 @@ def run_benchmarks(
     include_pokerkit: bool = True,
     pokerkit_limit: int = POKERKIT_LIMIT,
     echo: Echo | None = None,
+    import_hands: int = 0,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
     "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
-    `corpus` replicated to `hands`)."""
+    `corpus` replicated to `hands`). The import is timed on the same set, or, when
+    `import_hands` is given, on that many hands of `corpus` replicated."""
 
     def say(text: str) -> None:
         if echo:
@@ -484,8 +487,15 @@ def run_benchmarks(
     del kept
     figures.update(startup_figures())
     if include_import:
+        import_files = files
+        figures["import.set"] = "the set above"
+        if import_hands and not any(corpus.glob("*.txt")):
+            say(f"no hand histories in {corpus}/ to replicate: the import uses the set above")
+        elif import_hands:
+            import_files = [replicate(corpus, import_hands, data)]
+            figures["import.set"] = f"{corpus} replicated to {import_hands:,} hands"
         say("import: end to end into a new database, then again (nothing new), then the report")
-        figures.update(import_figures(files, data))
+        figures.update(import_figures(import_files, data))
         figures.update(report_figures(data))
     figures["runs"] = runs
     figures["python"] = sys.version.split()[0]

@@ -396,6 +396,14 @@ def bench(
         bool,
         typer.Option("--import/--no-import", help="Also time an end-to-end import and report."),
     ] = True,
+    import_hands: Annotated[
+        int,
+        typer.Option(
+            help="Hands of sample_logs/ replicated with fresh hand numbers for the import and "
+            "the report (the import's target is measured on at least 200,000 hands); 0: the "
+            "set above."
+        ),
+    ] = 200_000,
     with_pokerkit: Annotated[
         bool,
         typer.Option(
@@ -414,7 +422,8 @@ def bench(
     re-import, database size, peak memory) and the report's time.
 
     The set is simulated once into bench_data/ (one file per game, named by game, hands and
-    seed) and reused. Parse and replay figures are medians of --runs runs, in wall-clock and
+    seed) and reused; so is the import's set (--import-hands real hands replicated, 436 MB
+    for 200,000). Parse and replay figures are medians of --runs runs, in wall-clock and
     CPU time (the steadier figure on a shared machine). pokerkit replays an even sample of
     the parsed hands; the ratio is handlog's replay rate over the hands pokerkit replayed
     divided by pokerkit's. The import goes into bench_data/bench.duckdb (twice: the second
@@ -422,7 +431,7 @@ def bench(
 
     Example: handlog bench
 
-    Example: handlog bench --hands 300000 --runs 1 --no-pokerkit
+    Example: handlog bench --hands 300000 --runs 1 --no-pokerkit --import-hands 0
 
     Example: handlog bench --source corpus --hands 20000
     """
@@ -434,6 +443,8 @@ def bench(
         raise typer.BadParameter("use simulated or corpus", param_hint="--source")
     if hands < 1 or runs < 1:
         raise typer.BadParameter("--hands and --runs must be at least 1")
+    if import_hands < 0:
+        raise typer.BadParameter("--import-hands must be 0 or more")
     figures = run_benchmarks(
         hands=hands,
         runs=runs,
@@ -443,6 +454,7 @@ def bench(
         include_pokerkit=with_pokerkit,
         pokerkit_limit=pokerkit_hands,
         echo=lambda text: typer.echo(text, err=True),
+        import_hands=import_hands,
     )
     typer.echo(format_table(figures))
     out.parent.mkdir(parents=True, exist_ok=True)

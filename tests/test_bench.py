@@ -13,6 +13,8 @@ from handlog import bench, bench_pokerkit
 from handlog.cli import app
 from handlog.model import Game
 
+from .conftest import SAMPLE_LOGS
+
 HANDS = 300
 
 
@@ -99,3 +101,18 @@ def test_cli_prints_the_table_and_writes_json(
 def test_cli_refuses_an_unknown_source() -> None:
     result = CliRunner().invoke(app, ["bench", "--source", "nowhere"])
     assert result.exit_code == 2
+
+
+def test_the_import_can_have_its_own_replicated_set(tmp_path: Path) -> None:
+    figures = bench.run_benchmarks(
+        hands=30,
+        runs=1,
+        data=tmp_path,
+        include_pokerkit=False,
+        import_hands=120,
+        corpus=SAMPLE_LOGS,
+    )
+    assert figures["parse.hands"] == 30
+    assert figures["import.hands"] == 120  # the replicated set, not the simulated one
+    assert figures["import.set"] == f"{SAMPLE_LOGS} replicated to 120 hands"
+    assert (tmp_path / "pokerstars-120.txt").exists()
