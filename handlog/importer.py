@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -61,6 +61,10 @@ class Job:
     """The file's last part."""
     error: str | None = None
     """The file could not be read on from here: nothing for a worker to do."""
+
+
+COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped")
+"""What a worker counts in a part of a file (`PartResult.counts`)."""
 
 
 @dataclass
@@ -121,7 +125,7 @@ def _work(
     gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
     profile = get_profile(profile_name) if profile_name else None
     batch = store.Batch()
-    counts = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
+    counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     items = parse_file(path, start_line) if part is None else parse_range(path, part)
     try:
@@ -234,7 +238,7 @@ def _file_jobs(plan: FilePlan) -> Iterator[Job]:
     if held is None:  # no hand header from the start line on: the file streamed whole
         yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
     else:
-        yield Job(plan, held.part, held.end, held.sha256, last=True)
+        yield replace(held, last=True)
 
 
 def _key(path: str) -> str:
@@ -267,21 +271,23 @@ def _run(
     jobs = itertools.chain([first], jobs)
     pool = ProcessPoolExecutor(max_workers=count) if count > 1 else None
 
-    def start(job: Job) -> Future[PartResult]:
-        if job.error is not None or pool is None:
-            future: Future[PartResult] = Future()
-            if job.error is not None:
-                empty = dict.fromkeys(("hands", "illegal", "mis_split", "unparsed", "skipped"), 0)
-                future.set_result(PartResult(job.plan.path, {}, empty, 0, job.error))
-            else:
-                future.set_result(_work(job.plan.path, job.part, job.plan.start_line, profile_name))
-            return future
-        return pool.submit(_work, job.plan.path, job.part, job.plan.start_line, profile_name)
+    def here(job: Job) -> PartResult:
+        if job.error is not None:  # nothing to read
+            return PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
+        return _work(job.plan.path, job.part, job.plan.start_line, profile_name)
 
     if pool is None:
         for job in jobs:
-            yield job, start(job).result()
+            yield job, here(job)
         return
+
+    def start(job: Job) -> Future[PartResult]:
+        if job.error is None:
+            return pool.submit(_work, job.plan.path, job.part, job.plan.start_line, profile_name)
+        future: Future[PartResult] = Future()
+        future.set_result(here(job))
+        return future
+
     with pool:
         pending: deque[tuple[Job, Future[PartResult]]] = deque()
         for job in jobs:
@@ -308,7 +314,7 @@ class _FileLoad:
         self.plan = plan
         self.key = _key(plan.path)
         self.started = datetime.now(UTC)
-        self.totals = {"hands": 0, "illegal": 0, "mis_split": 0, "unparsed": 0, "skipped": 0}
+        self.totals = dict.fromkeys(COUNTS, 0)
         self.new = 0
         self.line_reached = plan.start_line
         self.failure: str | None = None

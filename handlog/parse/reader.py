@@ -238,12 +238,13 @@ def hand_ranges(
     starts at a hand header and ends at the first header at least `size` bytes on, or at the
     end of the file; toward the end of a file of four `size`s or more the ranges shrink (to
     a quarter of what is left, down to an eighth of `size`), so that the last ones, which
-    run while workers run out of work, are short. `header` matches a newline and the start of a header line; every match starts
-    with `marker`, which `bytes.find` skips to. Only the headers where a range may end are
-    matched; newlines are counted for the line numbers. `digest` (a hashlib object), when
-    given, has been fed exactly the bytes up to each range's end when the range comes out,
-    and the whole file when the last has. Nothing comes out when no header starts a hand
-    at or after `from_line` (and the file does not start at line 1 then)."""
+    run while workers run out of work, are short. `header` matches a newline and the start
+    of a header line; every match starts with `marker`, which `bytes.find` skips to. Only
+    the headers where a range may end are matched; newlines are counted for the line
+    numbers. `digest` (a hashlib object), when given, has been fed exactly the bytes up to
+    each range's end when the range comes out, and the whole file when the last has.
+    Nothing comes out when no header starts a hand at or after `from_line` (and the file
+    does not start at line 1 then)."""
     with open(path, "rb") as handle:
         total = os.fstat(handle.fileno()).st_size
         begin = 0 if from_line <= 1 else -1  # where the range being cut starts; -1: none yet
@@ -262,29 +263,23 @@ def hand_ranges(
             # starts with it), so that no header is cut by the end of a block.
             end = len(data) if not block else max(data.rfind(b"\n"), 0)
             counted = 0  # newlines in `data` before here are counted in `line`
-            # The first place a header may end the range: its newline is just before it.
-            at = data.find(marker, max(begin + want - offset - 1, 0) if begin >= 0 else 0)
+            at = data.find(marker, _search_from(begin, want, offset, 0))
             while at >= 0 and (at < end or not block):
-                if header.match(data, at) is None:
-                    at = data.find(marker, at + 1)
-                    continue
-                start = at + 1  # the header line starts after the newline
-                line += data.count(b"\n", counted, start)
-                counted = start
-                if begin < 0:
-                    if line >= from_line:
+                if header.match(data, at) is not None:
+                    start = at + 1  # the header line starts after the newline
+                    line += data.count(b"\n", counted, start)
+                    counted = start
+                    if begin < 0:
+                        if line >= from_line:
+                            begin, begin_line = offset + start, line
+                    elif offset + start > begin:
+                        if digest is not None:
+                            digest.update(data[hashed - offset : start])
+                            hashed = offset + start
+                        yield ByteRange(begin, offset + start, begin_line)
                         begin, begin_line = offset + start, line
-                elif offset + start > begin:
-                    if digest is not None:
-                        digest.update(data[hashed - offset : start])
-                        hashed = offset + start
-                    yield ByteRange(begin, offset + start, begin_line)
-                    begin, begin_line = offset + start, line
-                    want = _range_size(size, total, begin)
-                if begin >= 0:
-                    at = data.find(marker, max(begin + want - offset - 1, at + 1))
-                else:
-                    at = data.find(marker, at + 1)
+                        want = _range_size(size, total, begin)
+                at = data.find(marker, _search_from(begin, want, offset, at + 1))
             line += data.count(b"\n", counted, end)
             if digest is not None:
                 digest.update(data[hashed - offset : end])
@@ -295,6 +290,13 @@ def hand_ranges(
                 break
     if begin >= 0:
         yield ByteRange(begin, total, begin_line)
+
+
+def _search_from(begin: int, want: int, offset: int, least: int) -> int:
+    """Where in the block at `offset` the next header marker may stand, from `least` on: a
+    range begun at `begin` (-1: none yet) ends only at a header `want` bytes on or more,
+    whose marker's newline stands just before it."""
+    return max(begin + want - offset - 1, least) if begin >= 0 else least
 
 
 def _range_size(size: int, total: int, begin: int) -> int:
