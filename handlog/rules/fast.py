@@ -265,7 +265,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 # `_open_round`
                 round_open = True
                 pending = able
-                started_with = _count(able)
+                started_with = able.bit_count()
                 expected_first = -1
                 if on_first:  # the bring-in: the first of the biggest values
                     best_value = -1
@@ -347,7 +347,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                 folded |= bit
                 pending &= ~bit
                 able &= ~bit
-                if _count(dealt_in & ~folded) == 1:
+                if (dealt_in & ~folded).bit_count() == 1:
                     hand_over = True
             elif kind is _BRING_IN:
                 amount = event.amount or 0
@@ -497,7 +497,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     streets_dealt = [street for street in hand.streets if street <= _SEVENTH]  # headers
     if last_street in streets_dealt:
         burns = len(streets_dealt) if profile.burns else 0
-        if community is not None or _count(dealt_in) * size + burns > DECK_SIZE:  # else enough
+        if community is not None or dealt_in.bit_count() * size + burns > DECK_SIZE:  # else enough
             players = [p for p in range(n) if dealt_in >> p & 1]
             needed = cards_needed(players, folded_early, size, burns)
             if (community is not None) == (needed <= DECK_SIZE):
@@ -659,15 +659,6 @@ def _clean_split(
     return shares, (winner,), (low_winner,)
 
 
-def _count(players: int) -> int:
-    """How many players a bitmask of positions holds."""
-    count = 0
-    while players:
-        players &= players - 1  # drops the lowest bit
-        count += 1
-    return count
-
-
 def _next_clockwise(players: int, after: int, n: int) -> int:
     """The first of `players` (a bitmask of positions) clockwise after position `after` at a
     table of `n` (`_Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
@@ -706,13 +697,13 @@ def _clean_round_closed(
     able to act has acted and matched the bet, unless one player is left) and a bet nobody
     called has been returned. False sends the hand to the full replay. The sets of players
     are bitmasks of positions."""
-    if _count(dealt_in & ~folded) > 1:
+    if (dealt_in & ~folded).bit_count() > 1:
         if round_open:
             if pending:
                 return False
         else:
             active = dealt_in & able
-            if _count(active) >= 2 or (
+            if active.bit_count() >= 2 or (
                 active and street_put[active.bit_length() - 1] < current_bet
             ):
                 return False
