@@ -35,7 +35,27 @@ class _Record:
 
 
 class Site(StrEnum):
+    """The card room (or exchange format) a hand history comes from. A site may write more
+    than one format over the years (Winning Poker's 2016 and 2019+ exports); each format is a
+    module behind the site seam (`handlog.parse.sites`)."""
+
     POKERSTARS = "pokerstars"
+    FULL_TILT = "fulltilt"
+    WINNING = "winning"
+    """Winning Poker network, Americas Cardroom (ACR)."""
+    BOVADA = "bovada"
+    """Bovada and Bodog."""
+    EVERLEAF = "everleaf"
+    WINAMAX = "winamax"
+    PARTYPOKER = "partypoker"
+    ONGAME = "ongame"
+    ABSOLUTE = "absolute"
+    KINGSCLUB = "kingsclub"
+    IPOKER = "ipoker"
+    MERGE = "merge"
+    """Merge / Carbon network."""
+    PHH = "phh"
+    """The open Poker Hand History format (pokerkit): not a card room, read like one."""
 
     def __str__(self) -> str:
         return self.value
