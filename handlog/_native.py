@@ -29,7 +29,8 @@ COMPILED = (
     "handlog.rules.fast",
     "handlog.rules.replay",
     "handlog.rules.evaluate",
-    "handlog.parse.pokerstars",
+    "handlog.parse.text",
+    "handlog.parse.sites.pokerstars",
 )
 """Dotted names of the modules setup.py compiles (it reads this tuple from this file's text)."""
 

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from handlog.model import Game, Hand
-from handlog.parse import parse_file, pokerstars
+from handlog.parse import parse_file
+from handlog.parse.sites import pokerstars
 from handlog.parse.reader import split_hands
 
 _NUMBER = re.compile(r"#(\d+):")
@@ -269,7 +270,7 @@ def parse_figures(
 
 def _replay_all(hands: list[Hand]) -> int:
     """Replay every hand under its site's rules as `handlog check` does; how many are flagged."""
-    from handlog.rules.profiles import profile_for_site
+    from handlog.check import site_rules
     from handlog.rules.replay import replay
 
     profiles: dict[Any, Any] = {}
@@ -277,7 +278,7 @@ def _replay_all(hands: list[Hand]) -> int:
     for hand in hands:
         profile = profiles.get(hand.site)
         if profile is None:
-            profile = profiles[hand.site] = profile_for_site(hand.site)
+            profile = profiles[hand.site] = site_rules(hand.site)[0]
         if replay(hand, profile).status != "ok":
             flagged += 1
     return flagged
@@ -346,12 +347,12 @@ def _same_payouts(hands: list[Hand], stacks: dict[str, tuple[int, ...]]) -> int:
     """How many hands end with every player's stack as handlog's replay has it (pokerkit
     plays without rake: it may pay out up to the rake more, to the winners)."""
     from handlog.bench_pokerkit import players
-    from handlog.rules.profiles import profile_for_site
+    from handlog.check import site_rules
     from handlog.rules.replay import replay
 
     same = 0
     for hand in hands:
-        result = replay(hand, profile_for_site(hand.site))
+        result = replay(hand, site_rules(hand.site)[0])
         start = {seat.name: seat.stack for seat in hand.seats}
         ours = [start[name] + result.net.get(name, 0) for name in players(hand)]
         extra = [theirs - mine for mine, theirs in zip(ours, stacks[hand.hand_id], strict=True)]

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from handlog.errors import ParseError, Skipped
-from handlog.model import Hand
+from handlog.model import Hand, Site
 from handlog.parse import parse_file
-from handlog.rules.profiles import RuleProfile, profile_for_site
+from handlog.parse.sites import format_for
+from handlog.rules.profiles import CASINO, RuleProfile, get_profile
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.replay import Replay, replay
 from handlog.serialize import plain
 
@@ -42,6 +45,16 @@ class CheckedHand:
         return item.hand_id if item else None
 
 
+@cache
+def site_rules(site: Site) -> tuple[RuleProfile, SiteTraits]:
+    """The rule profile a site's hands are checked against by default, and what it prints
+    (from the site's module); the seed pages' casino rules for a site without one."""
+    found = format_for(site)
+    if found is None:
+        return CASINO, PRINTS_EVERYTHING
+    return get_profile(found.profile), found.traits
+
+
 def check_file(
     path: str, profile: RuleProfile | None = None, start_line: int = 1
 ) -> Iterator[CheckedHand]:
@@ -56,7 +69,7 @@ def check_items(
     """Replay parsed items (from `parse_file` or `parse_range`)."""
     for item in items:
         if isinstance(item, Hand):
-            result = replay(item, profile or profile_for_site(item.site))
+            result = replay(item, profile or site_rules(item.site)[0])
             line = item.source.line if item.source else 0
             yield CheckedHand(
                 item.source.file if item.source else path,

@@ -119,7 +119,7 @@ def _work(
     import gc
 
     from handlog.check import check_items
-    from handlog.parse import parse_file, parse_range
+    from handlog.parse import detect_file, parse_file, parse_range
     from handlog.rules.profiles import get_profile
 
     gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
@@ -127,7 +127,8 @@ def _work(
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
-    items = parse_file(path, start_line) if part is None else parse_range(path, part)
+    site = detect_file(path) if part is not None else None  # a range: the file was cut by it
+    items = parse_file(path, start_line) if site is None else parse_range(path, part, site)
     try:
         for checked in check_items(items, path, profile):
             line_reached = max(line_reached, checked.first_line)
@@ -221,16 +222,17 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
 def _file_jobs(plan: FilePlan) -> Iterator[Job]:
     """A file's parts: its ranges of whole hands as they are cut, each with the SHA-256 of
     the file up to its end (hashed in the same read), or the whole file as one part."""
-    from handlog.parse.pokerstars import HEADER_BYTES, HEADER_MARKER
+    from handlog.parse import detect_file
 
     path = plan.path
-    if not cuttable(path):
+    site = detect_file(path) if cuttable(path) else None
+    if site is None or site.header_bytes is None or site.header_marker is None:
         yield Job(plan, None, plan.size, file_hash(path), last=True)
         return
     digest = hashlib.sha256()
     held = None  # a range is passed on once the next one shows it is not the last
     for part in hand_ranges(
-        path, HEADER_BYTES, HEADER_MARKER, RANGE_BYTES, plan.start_line, digest
+        path, site.header_bytes, site.header_marker, RANGE_BYTES, plan.start_line, digest
     ):
         if held is not None:
             yield held

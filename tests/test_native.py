@@ -37,7 +37,7 @@ def test_status_names_every_compiled_module():
 
 def test_pure_python_switch_runs_the_source():
     probe = (
-        "import handlog.rules.fast as f, handlog.parse.pokerstars as p, handlog._native as n;"
+        "import handlog.rules.fast as f, handlog.parse.sites.pokerstars as p, handlog._native as n;"
         "print(f.__file__, p.__file__, sorted(set(n.status().values())))"
     )
     env = {**os.environ, _native.PURE_PYTHON_ENV: "1"}

@@ -1,6 +1,6 @@
 """The parser's fast paths give exactly what the grammar gives.
 
-`pokerstars._body_tokens` cuts a hand body into section tokens without Lark, and `_lines`
+`SectionGrammar.body_tokens` cuts a hand body into section tokens without Lark, and `TextHandBuilder.lines`
 tries each line against its rule's terminals one by one (after a literal check) instead of
 one alternation. Both are derived from `grammars/pokerstars.lark`; here they are compared
 with Lark's lexer and with the grammar's alternation on every line of the real exports, the
@@ -14,7 +14,8 @@ from collections.abc import Iterator
 import pytest
 
 from handlog.model import Game
-from handlog.parse import grammar, pokerstars
+from handlog.parse import grammar
+from handlog.parse.sites import pokerstars
 from handlog.parse.reader import split_text
 from handlog.simulate import SimulationOptions, simulate_hands
 
@@ -112,7 +113,7 @@ def test_line_terminals_agree_with_the_alternation(rule: str, lines: list[str]) 
 def test_body_tokens_are_larks_tokens(texts: list[str]) -> None:
     from lark.exceptions import UnexpectedInput
 
-    parser = pokerstars._parser()
+    parser = pokerstars.GRAMMAR.parser()
     rng = random.Random(11)
     bodies = list(_bodies(texts))
     garbled = []
@@ -126,7 +127,7 @@ def test_body_tokens_are_larks_tokens(texts: list[str]) -> None:
         garbled.append("\n".join(body_lines))
     fast_count = 0
     for index, body in enumerate(bodies + garbled):
-        fast = pokerstars._body_tokens(body)
+        fast = pokerstars.GRAMMAR.body_tokens(body)
         try:
             tree = parser.parse(body, start="body")
         except UnexpectedInput:

@@ -10,7 +10,8 @@ import pytest
 
 from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Dealt, Game, Hand, Note, NoteKind, Source, Street
-from handlog.parse import parse_file, parse_text, pokerstars
+from handlog.parse import parse_file, parse_text
+from handlog.parse.sites import pokerstars
 from handlog.serialize import hand_json
 
 from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files

@@ -6,7 +6,8 @@ import itertools
 import pytest
 
 from handlog.model import Hand
-from handlog.parse import parse_file, pokerstars
+from handlog.parse import parse_file
+from handlog.parse.sites import pokerstars
 from handlog.parse.reader import detect_encoding, expand_paths, split_hands, split_text
 
 from .conftest import SAMPLE_LOGS
@@ -126,7 +127,7 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
     digest = hashlib.sha256()
     ranges = []
     for part in reader.hand_ranges(
-        log, pokerstars.HEADER_BYTES, pokerstars.HEADER_MARKER, size, from_line, digest
+        log, pokerstars.HEADER_BYTES, pokerstars.FORMAT.header_marker, size, from_line, digest
     ):
         assert digest.hexdigest() == hashlib.sha256(data[: part.end]).hexdigest()
         ranges.append(part)

@@ -1,4 +1,5 @@
-"""Text to records: find each file's site, split it into hands and parse every hand.
+"""Text to records: find each file's format from its content, split it into hands and
+parse every hand with its site's module (`handlog.parse.sites`).
 
 Every function here returns values, never raises for bad input: a hand that cannot be read
 comes back as a `ParseError`, a hand of another game as `Skipped`."""
@@ -8,84 +9,110 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
-from handlog.errors import ParseError, Skipped
-from handlog.model import Hand
-from handlog.parse import pokerstars
-from handlog.parse.reader import ByteRange, Chunk, split_hands, split_range, split_text
+from handlog.errors import ParseError
+from handlog.parse.reader import (
+    ByteRange,
+    Chunk,
+    open_text,
+    split_hands,
+    split_range,
+    split_text,
+)
+from handlog.parse.site import Parsed, SiteFormat
+from handlog.parse.sites import FORMATS, detect, recognised
 
-Parsed = Hand | ParseError | Skipped
+__all__ = ["Parsed", "SiteFormat", "detect_file", "parse_chunk", "parse_file", "parse_text"]
 
-# Header beginnings of exports handlog recognises but cannot read yet, for a clear message.
-OTHER_SITES = {
-    "Full Tilt Poker": "Full Tilt Poker",
-    "FullTiltPoker": "Full Tilt Poker",
-    "Hand #": "Winning Poker / ACR",
-    "Game started at": "Winning Poker",
-    "Everleaf Gaming": "Everleaf",
-    "Stage #": "Absolute Poker",
-    "Bovada Hand": "Bovada",
-    "Bodog Hand": "Bodog",
-    "Winamax Poker": "Winamax",
-    "***** History for hand": "OnGame",
-    "#Game No": "PartyPoker",
-    "Game #": "PartyPoker",
-    "<session": "iPoker",
-    "<?xml": "an XML export (iPoker or Merge)",
-    "<description": "Merge / Carbon",
-}
+HEAD_CHARACTERS = 1 << 16
+"""How much of a file's text is read to find its format."""
 
 
-def parse_chunk(chunk: Chunk) -> Parsed:
+def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
+    """The format of a file, from its first lines (never its name); None when no format
+    handlog reads starts a hand there. OSError when the file cannot be read."""
+    with open_text(path) as text:
+        head = text.read(HEAD_CHARACTERS)
+    return detect(head.split("\n"))
+
+
+def parse_chunk(chunk: Chunk, site: SiteFormat) -> Parsed:
     """One hand's text to its record."""
     if not chunk.is_hand:
-        return _not_a_hand(chunk)
-    return pokerstars.parse_hand(chunk)
+        return _not_a_hand(chunk, site.name)
+    return site.parse_hand(chunk)
 
 
-def parse_file(path: str | os.PathLike[str], start_line: int = 1) -> Iterator[Parsed]:
+def parse_file(
+    path: str | os.PathLike[str], start_line: int = 1, site: SiteFormat | None = None
+) -> Iterator[Parsed]:
     """Every hand in the file, in order, from the hand at `start_line` on (earlier text is
-    split but not parsed). A file that cannot be read yields one ParseError."""
+    split but not parsed); its format is detected from its content unless `site` is given.
+    A file that cannot be read, or holds no hand of a format handlog reads, yields one
+    ParseError."""
     file = str(path)
-    chunks = split_hands(path, pokerstars.is_header, pokerstars.HEADER_PREFIX)
-    while True:
-        try:
-            chunk = next(chunks)
-        except StopIteration:
-            return
-        except OSError as error:  # only reading is guarded: a bug in parsing must surface
-            yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
-            return
-        if chunk.line >= start_line:
-            yield parse_chunk(chunk)
+    try:
+        if site is None:
+            site = detect_file(path)
+            if site is None:
+                yield _unknown_format(file)
+                return
+        chunks = split_hands(path, site.is_header, site.header_prefix)
+        while True:
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                return
+            if chunk.line >= start_line:
+                yield parse_chunk(chunk, site)
+    except OSError as error:  # only reading is guarded: a bug in parsing must surface
+        yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
 
-def parse_range(path: str | os.PathLike[str], part: ByteRange) -> Iterator[Parsed]:
+def parse_range(path: str | os.PathLike[str], part: ByteRange, site: SiteFormat) -> Iterator[Parsed]:
     """The hands in one range of whole hands of a file (see `reader.hand_ranges`)."""
-    for chunk in split_range(path, part, pokerstars.is_header, pokerstars.HEADER_PREFIX):
-        yield parse_chunk(chunk)
+    for chunk in split_range(path, part, site.is_header, site.header_prefix):
+        yield parse_chunk(chunk, site)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
-    """Every hand in `text` (for tests and the printer's round trip)."""
+    """Every hand in `text`, its format detected from it (for tests and round trips)."""
     normalized = text.replace("\r\n", "\n").replace("\r", "\n")
-    chunks = split_text([normalized], file, pokerstars.is_header, pokerstars.HEADER_PREFIX)
-    return [parse_chunk(chunk) for chunk in chunks]
+    site = detect(normalized[:HEAD_CHARACTERS].split("\n"))
+    if site is None:
+        chunk = next(split_text([normalized], file, lambda line: False, "\0"), None)
+        return [] if chunk is None else [_not_a_hand(chunk, None)]
+    chunks = split_text([normalized], file, site.is_header, site.header_prefix)
+    return [parse_chunk(chunk, site) for chunk in chunks]
 
 
-def _not_a_hand(chunk: Chunk) -> ParseError:
+def _unknown_format(file: str) -> ParseError:
+    """The one error for a file in which no format handlog reads starts a hand."""
+    with open_text(file) as text:
+        head = text.read(HEAD_CHARACTERS)
+    chunk = next(split_text([head], file, lambda line: False, "\0"), None)
+    if chunk is None:
+        return ParseError(file, 1, "the file is empty: no hand in it")
+    return _not_a_hand(chunk, None)
+
+
+def _not_a_hand(chunk: Chunk, site_name: str | None) -> ParseError:
     first = chunk.text.split("\n", 1)[0]
-    site = next(
-        (name for prefix, name in OTHER_SITES.items() if first.lstrip().startswith(prefix)), None
-    )
+    other = recognised(first)
     if "\x00" in first or sum(not c.isprintable() for c in first) > len(first) // 4:
         message = "this is not text: binary data where a hand history was expected"
-    elif site is not None:
-        message = f"this looks like a {site} hand history; handlog reads PokerStars hand histories only so far"
+    elif site_name is None and other is not None:
+        message = f"this looks like a {other} hand history, a format handlog does not read yet"
+    elif site_name is None:
+        readable = ", ".join(candidate.name for candidate in FORMATS)
+        message = (
+            "no hand history of a site handlog reads starts here (no hand header in the first "
+            f"lines); handlog reads {readable}"
+        )
     else:
         count = chunk.text.count("\n") + 1
         message = (
             f"{count} {'line' if count == 1 else 'lines'} of text that belong to no "
-            "PokerStars hand (no hand header above them)"
+            f"{site_name} hand (no hand header above them)"
         )
     return ParseError(
         chunk.file, chunk.line, message, text=first[:200], hand_line=chunk.line, raw=chunk.text

@@ -1,14 +1,14 @@
 """House rule profiles: every rule on which card rooms differ, as one frozen record.
 
 The replay never hard-codes a house's choice; it asks the profile. A hand's profile comes
-from its site (`profile_for_site`) unless the user names one (`--profile`)."""
+from its site (its module in `handlog.parse.sites`) unless the user names one (`--profile`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
 
-from handlog.model import Game, Site
+from handlog.model import Game
 
 
 class TieBreak(StrEnum):
@@ -78,13 +78,6 @@ CASINO = RuleProfile(
 )
 
 PROFILES = {profile.name: profile for profile in (POKERSTARS, CASINO)}
-
-SITE_PROFILES = {Site.POKERSTARS: POKERSTARS}
-
-
-def profile_for_site(site: Site) -> RuleProfile:
-    return SITE_PROFILES.get(site, CASINO)
-
 
 def get_profile(name: str) -> RuleProfile:
     """The profile called `name`, or a `KeyError` naming the ones there are."""

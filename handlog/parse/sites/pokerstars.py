@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import TYPE_CHECKING
 
-from handlog.cards import Card, CardError, cards
+from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
@@ -30,19 +29,25 @@ from handlog.model import (
     Source,
     Street,
 )
-from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.rules.traits import PRINTS_EVERYTHING
+from handlog.parse.money import CURRENCY_SYMBOLS, minor_units
 from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+    utc_time,
+)
 
 if TYPE_CHECKING:
-    from lark import Lark, Tree
+    from lark import Tree
 
 SITE = Site.POKERSTARS
 HEADER_PREFIX = "PokerStars "
 HEADER_BYTES = re.compile(rb"\nPokerStars (?:Home Game |Zoom )?(?:Game|Hand) #\d+:")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
-HEADER_MARKER = grammar.leading_literal(HEADER_BYTES.pattern.decode("ascii")).encode("ascii")
-"""What every match of HEADER_BYTES starts with: b"\\nPokerStars "."""
 _HEADER_START = re.compile(r"PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #")
 
 
@@ -132,34 +137,6 @@ TERMINAL_WORDS = {
     "$END": "the end of the hand",
 }
 
-TIME_ZONES = {
-    "ET": "America/New_York",
-    "EST": "America/New_York",
-    "EDT": "America/New_York",
-    "CT": "America/Chicago",
-    "MT": "America/Denver",
-    "PT": "America/Los_Angeles",
-    "AT": "America/Halifax",
-    "BRT": "America/Sao_Paulo",
-    "ART": "America/Argentina/Buenos_Aires",
-    "UTC": "UTC",
-    "GMT": "UTC",
-    "WET": "Europe/Lisbon",
-    "BST": "Europe/London",
-    "CET": "Europe/Paris",
-    "CEST": "Europe/Paris",
-    "EET": "Europe/Helsinki",
-    "EEST": "Europe/Helsinki",
-    "MSK": "Europe/Moscow",
-    "IST": "Asia/Kolkata",
-    "CCT": "Asia/Shanghai",
-    "JST": "Asia/Tokyo",
-    "AWST": "Australia/Perth",
-    "ACST": "Australia/Adelaide",
-    "AEST": "Australia/Sydney",
-    "NZT": "Pacific/Auckland",
-}
-
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
 
 _HEADER_SPLIT = re.compile(
@@ -174,7 +151,6 @@ _TOTAL_POT = re.compile(
     rf"(?P<sides>(?: Side pot(?:-\d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})"
 )
 _SIDE_POT = re.compile(rf" Side pot(?:-\d+)? ({_AMOUNT})\.")
-_BRACKETS = re.compile(r"\[([^\]\n]*)\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,97 +170,6 @@ class GameInfo:
     home_game: str | None = None
 
 
-class _LineError(Exception):
-    def __init__(self, line: int, message: str, text: str | None = None) -> None:
-        super().__init__(message)
-        self.line = line
-        self.message = message
-        self.text = text
-
-
-@cache
-def _parser() -> Lark:
-    return grammar.load("pokerstars", "header", "body")
-
-
-_LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
-
-
-@cache
-def _line_rules() -> dict[str, _LineRule]:
-    """For each line rule: its terminals in the rule's order, each as (a literal every line
-    it accepts contains, whether at the start, its pattern, its line handler), see
-    `grammar.line_terminals`; and the handler already found for a line's text."""
-    found: dict[str, _LineRule] = {}
-    for rule in {rule for _, rule in SECTIONS.values()}:
-        terminals = grammar.line_terminals("pokerstars", ["header", "body"], rule)
-        if terminals is None:
-            raise ValueError(f"a line terminal of {rule!r} may match more than one line")
-        found[rule] = (
-            tuple((t.literal, t.prefix, t.pattern, _HANDLERS[t.name]) for t in terminals),
-            {},
-        )
-    return found
-
-
-@cache
-def _body_sequence() -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
-    """The `body` rule as (terminal, optional, pattern), when it is one sequence of
-    terminals; None sends every body through Lark."""
-    sequence = grammar.terminal_sequence("pokerstars", "body")
-    if sequence is None:
-        return None
-    regexps = grammar.terminal_regexps(
-        "pokerstars", ["header", "body"], [name for name, _ in sequence]
-    )
-    return tuple((name, optional, re.compile(regexps[name])) for name, optional in sequence)
-
-
-def _body_tokens(body: str) -> list[tuple[str, str, int]] | None:
-    """The tokens (type, text, line) Lark's lexer makes of `body`, found without Lark: at
-    each place the terminals the `body` sequence allows there (every optional one up to
-    and including the next required one, as Lark's contextual lexer allows) are tried, and
-    exactly one must match. None when that does not hold or the body is not accepted;
-    the caller then asks Lark, which decides (and words the error)."""
-    sequence = _body_sequence()
-    if sequence is None:
-        return None
-    tokens: list[tuple[str, str, int]] = []
-    position = 0
-    line = 1
-    index = 0
-    count = len(sequence)
-    end = len(body)
-    while position < end:
-        chosen = None
-        while index < count:
-            name, optional, pattern = sequence[index]
-            found = pattern.match(body, position)
-            index += 1
-            if found is not None:
-                # Another allowed terminal matching here too would leave Lark to choose.
-                for later in range(index, count) if optional else ():
-                    if sequence[later][2].match(body, position) is not None:
-                        return None
-                    if not sequence[later][1]:
-                        break
-                chosen = name, found.end()
-                break
-            if not optional:
-                return None
-        if chosen is None:
-            return None
-        text = body[position : chosen[1]]
-        tokens.append((chosen[0], text, line))
-        line += text.count("\n")
-        position = chosen[1]
-    while index < count:
-        if not sequence[index][1]:
-            return None
-        index += 1
-    return tokens
-
-
 # ---------------------------------------------------------------------------------------
 # Header
 
@@ -297,7 +182,7 @@ def _game_info(game_part: str, start: str) -> GameInfo:
     key = start + game_part
     info = _GAME_INFO.get(key)
     if info is None:
-        tree = _parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
+        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
         info = _game_info_from_tree(tree)
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
@@ -360,27 +245,14 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
     )
 
 
-@cache
-def _zone(name: str):  # type: ignore[no-untyped-def]
-    from zoneinfo import ZoneInfo
-
-    return ZoneInfo(TIME_ZONES[name])
-
-
 def parse_clock(clock: str) -> datetime | None:
     """UTC start time from the printed clock, preferring the ET part when there are two."""
     parts = _CLOCK_PART.findall(clock)
     chosen = next((p for p in parts if p[6] == "ET"), parts[0] if parts else None)
-    if chosen is None or chosen[6] not in TIME_ZONES:
+    if chosen is None:
         return None
     year, month, day, hour, minute, second, zone = chosen
-    try:
-        local = datetime(
-            int(year), int(month), int(day), int(hour), int(minute), int(second), tzinfo=_zone(zone)
-        )
-    except ValueError:
-        return None
-    return local.astimezone(UTC)
+    return utc_time(int(year), int(month), int(day), int(hour), int(minute), int(second), zone)
 
 
 # ---------------------------------------------------------------------------------------
@@ -399,133 +271,35 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     hand_id = None
     try:
         if split is None:
-            raise _LineError(1, "the hand header is not in a form PokerStars writes", header)
+            raise LineError(1, "the hand header is not in a form PokerStars writes", header)
         hand_id = split["number"]
         try:
             info = _game_info(split["game"], split["start"])
         except UnexpectedInput as error:
-            raise _LineError(
+            raise LineError(
                 1, "the hand header is not in a form PokerStars writes", header
             ) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
         body = text[newline + 1 :] + "\n" if newline >= 0 else ""
-        tokens = _body_tokens(body)
-        if tokens is None:
-            try:
-                tree = _parser().parse(body, start="body")
-            except UnexpectedInput as error:
-                raise _grammar_error(error, chunk) from None
-            tokens = [
-                (t.type, str(t), t.line)  # type: ignore[union-attr, misc]
-                for t in tree.children
-            ]
+        tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
-    except _LineError as error:
-        line = chunk.line + error.line - 1
-        return ParseError(
-            file=chunk.file,
-            line=line,
-            message=error.message,
-            hand_id=hand_id,
-            text=error.text if error.text is not None else _line_text(chunk, error.line),
-            hand_line=chunk.line,
-            raw=text,
-        )
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
 
 
-def _line_text(chunk: Chunk, relative_line: int) -> str | None:
-    if 1 <= relative_line <= len(chunk.lines):
-        return chunk.lines[relative_line - 1]
-    return None
-
-
-def _grammar_error(error: Exception, chunk: Chunk) -> _LineError:
-    """A sentence for a line the grammar does not accept where it stands."""
-    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
-
-    body_line = getattr(error, "line", -1)
-    relative = body_line + 1 if isinstance(body_line, int) and body_line > 0 else len(chunk.lines)
-    expected = sorted(
-        {
-            TERMINAL_WORDS.get(name, name)
-            for name in (getattr(error, "expected", None) or ())
-            if name in TERMINAL_WORDS
-        }
-    )
-    wanted = f" (expected {', or '.join(expected)})" if expected else ""
-    if isinstance(error, UnexpectedEOF) or (
-        isinstance(error, UnexpectedToken) and error.token.type == "$END"
-    ):
-        last = len(chunk.lines)
-        return _LineError(
-            last,
-            f"the hand ends early, at line {chunk.line + last - 1}{wanted}; it looks truncated",
-            chunk.lines[-1],
-        )
-    text = _line_text(chunk, relative) or ""
-    for bracket in _BRACKETS.findall(text):
-        for token in bracket.split():
-            try:
-                cards(token)
-            except CardError as bad:
-                return _LineError(relative, f"{bad} in this line", text)
-    if isinstance(error, UnexpectedCharacters):
-        return _LineError(relative, f"this line is not one PokerStars writes here{wanted}", text)
-    if isinstance(error, UnexpectedToken):
-        found = TERMINAL_WORDS.get(error.token.type, "this line")
-        return _LineError(relative, f"{found} is out of place here{wanted}", text)
-    return _LineError(relative, str(error).splitlines()[0], text)
-
-
-class _HandBuilder:
-    """Turns the checked tree of one hand into records. One instance per hand."""
-
-    __slots__ = (
-        "chunk",
-        "hand_id",
-        "info",
-        "clock",
-        "file",
-        "offset",
-        "table",
-        "max_seats",
-        "seats",
-        "seated",
-        "names_longest_first",
-        "events",
-        "streets",
-        "results",
-        "street",
-        "completed",
-        "ante",
-        "bring_in",
-        "community_card",
-        "total_pot",
-        "rake",
-        "main_pot",
-        "side_pots",
-    )
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
-        self.chunk = chunk
+        super().__init__(chunk, GRAMMAR)
         self.hand_id = hand_id
         self.info = info
         self.clock = clock
-        self.file = chunk.file
-        self.offset = chunk.line  # body line 1 is file line chunk.line + 1
         self.table = ""
         self.max_seats: int | None = None
-        self.seats: list[Seat] = []
-        self.seated: dict[str, Seat] = {}
-        """Each player's seat by name. Every record of the hand names its player with the
-        seat's own `name` string, so that the replay's dictionaries and comparisons find it
-        by identity rather than comparing characters."""
-        self.names_longest_first: list[str] = []
-        self.events: list[Event] = []
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
-        self.street = Street.ANTES
         self.completed = False
         self.ante: int | None = None
         self.bring_in: int | None = None
@@ -597,73 +371,11 @@ class _HandBuilder:
                 if street is Street.SEVENTH and text[13:15] == " [":
                     self.community_card = cards(text[15:17])[0]
             line += 1
-        self._lines(rule, text, start, line)
+        self.lines(rule, text, start, line)
         if kind == "SEAT_LINES":
-            # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
-            self.names_longest_first = sorted(self.seated, key=len, reverse=True)
-
-    def _lines(self, rule: str, text: str, position: int, line: int) -> None:
-        # Each line is tried against the rule's terminals in order, as the grammar's
-        # alternation would be, skipping those whose literal the line lacks; the first line
-        # that fits none stops the section there. Every terminal matches within one line
-        # (`grammar.line_terminals` checks), so a line can be matched on its own, its
-        # literal must be in it, and which terminal it is depends on its text alone: lines
-        # repeat (actions, antes, summary seats), so the answer is remembered.
-        if position >= len(text):
-            return
-        terminals, known = _line_rules()[rule]
-        for current in text[position:-1].split("\n"):
-            handler = known.get(current)
-            if handler is None:
-                whole = current + "\n"
-                for literal, prefix, pattern, found in terminals:
-                    if (current.startswith(literal) if prefix else literal in current) and (
-                        pattern.match(whole) is not None
-                    ):
-                        handler = found
-                        break
-                else:
-                    raise self._unknown_line(rule, current, line)
-                if len(known) > 50_000:
-                    known.clear()
-                known[current] = handler
-            try:
-                handler(self, current, line)
-            except (CardError, MoneyError) as error:
-                raise _LineError(line - self.offset + 1, str(error), current) from None
-            line += 1
+            self.seats_done()
 
     # -- helpers -------------------------------------------------------------------------
-
-    def _unknown_line(self, rule: str, text: str, line: int) -> _LineError:
-        relative = line - self.offset + 1
-        for bracket in _BRACKETS.findall(text):
-            for token in bracket.split():
-                try:
-                    cards(token)
-                except CardError as bad:
-                    return _LineError(relative, f"{bad} in this line", text)
-        where = RULE_PLACES[rule]
-        return _LineError(relative, f"this line is not one PokerStars writes {where}", text)
-
-    def _player(self, name: str, line: int, text: str) -> str:
-        seat = self.seated.get(name)
-        if seat is not None:
-            return seat.name
-        raise _LineError(
-            line - self.offset + 1, f"{name!r} is not in the seat list of this hand", text
-        )
-
-    def _player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
-        """The seated player whose name stands at `text[start:]`, followed by `follow`."""
-        for name in self.names_longest_first:
-            if text.startswith(name, start) and text.startswith(follow, start + len(name)):
-                return name
-        raise _LineError(
-            line - self.offset + 1,
-            "the player named here is not in the seat list of this hand",
-            text,
-        )
 
     def _amount(self, text: str) -> tuple[int, bool]:
         """An amount with an optional " and is all-in" after it."""
@@ -692,13 +404,7 @@ class _HandBuilder:
         open_paren = rest.rindex(" (")
         name = rest[:open_paren]
         stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
-        if name in self.seated:
-            raise _LineError(line - self.offset + 1, f"{name!r} has two seats", text)
-        if any(seat.number == number for seat in self.seats):
-            raise _LineError(line - self.offset + 1, f"seat {number} is listed twice", text)
-        seat = Seat(number, name, minor_units(stack_text), sitting_out, line)
-        self.seats.append(seat)
-        self.seated[name] = seat
+        self.add_seat(Seat(number, name, minor_units(stack_text), sitting_out, line), text)
 
     def _add(
         self,
@@ -716,7 +422,7 @@ class _HandBuilder:
         self.events.append(
             Action(
                 self.street if street is None else street,
-                self._player(name, line, text),
+                self.player(name, line, text),
                 kind,
                 amount,
                 to_amount,
@@ -752,7 +458,7 @@ class _HandBuilder:
                 name = seat.name
                 previous = cards(head[first + 2 : -1])
             else:
-                name = self._player_prefix(text, 9, " [", line)
+                name = self.player_prefix(text, 9, " [", line)
                 groups = text[9 + len(name) + 2 : -1].split("] [")
                 if len(groups) == 2:
                     previous = cards(groups[0])
@@ -807,7 +513,7 @@ class _HandBuilder:
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         close = text.index(") returned to ")
-        name = self._player(text[close + 14 :], line, text)
+        name = self.player(text[close + 14 :], line, text)
         self.events.append(
             Action(
                 self.street,
@@ -819,7 +525,7 @@ class _HandBuilder:
         )
 
     def _collected(self, text: str, line: int) -> None:
-        name = self._player_prefix(text, 0, " collected ", line)
+        name = self.player_prefix(text, 0, " collected ", line)
         amount_text, _, pot = text[len(name) + 11 :].partition(" from ")
         self.events.append(
             Action(
@@ -829,7 +535,7 @@ class _HandBuilder:
 
     def _shows(self, text: str, line: int) -> None:
         at = text.find(": shows [")
-        name = self._player(text[:at], line, text)
+        name = self.player(text[:at], line, text)
         rest = text[at + 9 :]
         close = rest.index("]")
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
@@ -875,7 +581,7 @@ class _HandBuilder:
     def _total_pot(self, text: str, line: int) -> None:
         found = _TOTAL_POT.match(text)
         if found is None:
-            raise _LineError(line - self.offset + 1, "the 'Total pot' line cannot be read", text)
+            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
         try:
             self.total_pot = minor_units(found["total"])
             self.rake = minor_units(found["rake"])
@@ -883,7 +589,7 @@ class _HandBuilder:
                 self.main_pot = minor_units(found["main"])
                 self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
         except MoneyError as error:
-            raise _LineError(line - self.offset + 1, str(error), text) from None
+            raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
         """Seat number, player and the words after the name of a summary seat line; the
@@ -900,15 +606,15 @@ class _HandBuilder:
                     seat, at = self.seated[candidate], start + len(candidate)
                     break
         if seat is None:
-            raise _LineError(
-                line - self.offset + 1,
+            raise LineError(
+                self.relative(line),
                 f"the summary names {name!r}, who is not in the seat list",
                 text,
             )
         name = seat.name
         if seat.number != number:
-            raise _LineError(
-                line - self.offset + 1,
+            raise LineError(
+                self.relative(line),
                 f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
                 text,
             )
@@ -998,3 +704,27 @@ _HANDLERS = {
     "SEAT_COLLECTED": _HandBuilder._seat_collected,
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
+
+GRAMMAR = SectionGrammar(
+    "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
+)
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand back as PokerStars text (`handlog.printer`)."""
+    from handlog.printer import print_hand as print_pokerstars
+
+    return print_pokerstars(hand)
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="PokerStars",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile="pokerstars",
+    traits=PRINTS_EVERYTHING,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)

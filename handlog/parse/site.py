@@ -1,0 +1,56 @@
+"""The site seam: what one site's module tells the rest of handlog.
+
+Each site (or each export format of a site) is one module in `handlog.parse.sites` with a
+grammar in `grammars/` (or an XML reader), its printer and its fixtures in
+`tests/sites/<site>/`; the module's `FORMAT` is a `SiteFormat`, listed once in
+`handlog.parse.sites.FORMATS`. Nothing else in handlog names a site: files are matched to a
+format by their content (`handlog.parse.sites.detect`), and the replay reads the format's
+declared traits and rule profile.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from handlog.errors import ParseError, Skipped
+from handlog.model import Hand, Site
+from handlog.parse.reader import Chunk
+from handlog.rules.traits import SiteTraits
+
+Parsed = Hand | ParseError | Skipped
+
+
+@dataclass(frozen=True)
+class SiteFormat:
+    """One export format of one site."""
+
+    site: Site
+    name: str
+    """The format as a player names it: "PokerStars", "Full Tilt Poker"."""
+    header_prefix: str
+    """Plain text every hand's first line starts with (files are split at such lines)."""
+    is_header: Callable[[str], bool]
+    """Whether a line (starting with `header_prefix`) starts a hand."""
+    parse_hand: Callable[[Chunk], Parsed]
+    """One hand's text, header first, to its record, a `ParseError` or `Skipped`."""
+    profile: str
+    """The name of the rule profile its hands are checked against by default."""
+    traits: SiteTraits
+    print_hand: Callable[[Hand], str] | None = None
+    """A record back to this format's text (parse → print → parse gives equal records)."""
+    header_bytes: re.Pattern[bytes] | None = None
+    """A newline and the start of a hand header in the file's bytes, for cutting a file into
+    ranges of whole hands that workers read apart; None: the file is read whole."""
+    encodings: tuple[str, ...] = ("utf-8", "cp1252")
+    """The encodings it is exported in, for the README (files are decoded by their bytes)."""
+
+    @property
+    def header_marker(self) -> bytes | None:
+        """What every match of `header_bytes` starts with, for `bytes.find`."""
+        if self.header_bytes is None:
+            return None
+        from handlog.parse.grammar import leading_literal
+
+        return leading_literal(self.header_bytes.pattern.decode("ascii")).encode("ascii")

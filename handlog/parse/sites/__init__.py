@@ -1,0 +1,69 @@
+"""Every site format handlog reads, and how a file's content names its format.
+
+To add a site: a grammar in `grammars/` (or an XML reader), one module here whose `FORMAT`
+is a `SiteFormat`, one line in `FORMATS` below, its fixtures in `tests/sites/<site>/`.
+Nothing in the records, rules, store or reports changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from handlog.model import Site
+from handlog.parse.site import SiteFormat
+from handlog.parse.sites import pokerstars
+
+FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
+"""Tried in this order on a file's first lines; the first whose header a line is wins."""
+
+RECOGNISED = {
+    "Full Tilt Poker": "Full Tilt Poker",
+    "FullTiltPoker": "Full Tilt Poker",
+    "Hand #": "Winning Poker / ACR",
+    "Game started at": "Winning Poker",
+    "Everleaf Gaming": "Everleaf",
+    "Stage #": "Absolute Poker",
+    "Bovada Hand": "Bovada",
+    "Bodog Hand": "Bodog",
+    "Winamax Poker": "Winamax",
+    "***** History for hand": "OnGame",
+    "#Game No": "PartyPoker",
+    "Game #": "PartyPoker",
+    "<session": "iPoker",
+    "<?xml": "an XML export (iPoker or Merge)",
+    "<description": "Merge / Carbon",
+    "#": "KingsClub",
+}
+"""How exports handlog does not read yet begin, for a message that names what a file is."""
+
+DETECT_LINES = 40
+"""How many non-blank lines at the top of a file are looked at for a hand header."""
+
+
+def detect(lines: Iterable[str]) -> SiteFormat | None:
+    """The format of a text whose first lines are `lines`: the first line that is a hand
+    header of a format handlog reads decides. None when none is among the first
+    `DETECT_LINES` non-blank lines."""
+    seen = 0
+    for raw in lines:
+        line = raw.lstrip("\ufeff").rstrip()
+        if not line:
+            continue
+        for candidate in FORMATS:
+            if line.startswith(candidate.header_prefix) and candidate.is_header(line):
+                return candidate
+        seen += 1
+        if seen >= DETECT_LINES:
+            break
+    return None
+
+
+def recognised(line: str) -> str | None:
+    """The name of a format handlog does not read whose hands begin like `line`, if any."""
+    start = line.lstrip("\ufeff").lstrip()
+    return next((name for prefix, name in RECOGNISED.items() if start.startswith(prefix)), None)
+
+
+def format_for(site: Site) -> SiteFormat | None:
+    """The (first) format of `site`, for its profile, traits and printer."""
+    return next((candidate for candidate in FORMATS if candidate.site is site), None)

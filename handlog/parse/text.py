@@ -1,0 +1,389 @@
+"""The machinery every text site's parser shares: a grammar of sections and lines, the line
+dispatch that checks each line against the terminals its section allows, errors worded for a
+player, clocks, and matching names against the seat list.
+
+A text site's grammar (`grammars/<site>.lark`) has two levels, for speed: its `body` rule
+fixes the order of a hand's sections, and each section (a street header and the lines up to
+the next header) reaches the parser as ONE token; rules named `*_line` say which line
+terminals may stand in each section. `SectionGrammar` finds the section tokens without Lark
+when it can (Lark decides, and words the error, when it cannot), and checks each line of a
+section against exactly the terminals its rule names, compiled from the same file. A site
+module supplies the handlers that turn each checked line into records (`TextHandBuilder`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from handlog.cards import CardError, cards
+from handlog.errors import ParseError
+from handlog.model import Event, Seat, Street
+from handlog.parse import grammar
+from handlog.parse.money import MoneyError
+from handlog.parse.reader import Chunk
+
+if TYPE_CHECKING:
+    from lark import Lark
+
+TIME_ZONES = {
+    "ET": "America/New_York",
+    "EST": "America/New_York",
+    "EDT": "America/New_York",
+    "CT": "America/Chicago",
+    "MT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "AT": "America/Halifax",
+    "BRT": "America/Sao_Paulo",
+    "ART": "America/Argentina/Buenos_Aires",
+    "UTC": "UTC",
+    "GMT": "UTC",
+    "WET": "Europe/Lisbon",
+    "BST": "Europe/London",
+    "CET": "Europe/Paris",
+    "CEST": "Europe/Paris",
+    "EET": "Europe/Helsinki",
+    "EEST": "Europe/Helsinki",
+    "MSK": "Europe/Moscow",
+    "IST": "Asia/Kolkata",
+    "CCT": "Asia/Shanghai",
+    "JST": "Asia/Tokyo",
+    "AWST": "Australia/Perth",
+    "ACST": "Australia/Adelaide",
+    "AEST": "Australia/Sydney",
+    "NZT": "Pacific/Auckland",
+}
+"""Time-zone abbreviations the sites print, to IANA zones (a site's clock in summer time
+prints the same abbreviation on some sites, so the zone decides the offset)."""
+
+BRACKETS = re.compile(r"\[([^\]\n]*)\]")
+
+LineHandler = Callable[[Any, str, int], None]
+"""A line handler: (builder, the line's text, its 1-based line number in the file)."""
+
+
+class LineError(Exception):
+    """A line of a hand that cannot be read; `line` counts from the hand's first line (1)."""
+
+    def __init__(self, line: int, message: str, text: str | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+        self.text = text
+
+
+@cache
+def _zone(name: str):  # type: ignore[no-untyped-def]
+    from zoneinfo import ZoneInfo
+
+    return ZoneInfo(TIME_ZONES[name])
+
+
+def utc_time(
+    year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str
+) -> datetime | None:
+    """A site's local clock reading as UTC; None for an unknown zone or an impossible date."""
+    if zone not in TIME_ZONES:
+        return None
+    try:
+        local = datetime(year, month, day, hour, minute, second, tzinfo=_zone(zone))
+    except ValueError:
+        return None
+    return local.astimezone(UTC)
+
+
+def card_error(text: str, relative: int) -> LineError | None:
+    """The error for the first bracketed token of `text` that is not a card, if any."""
+    for bracket in BRACKETS.findall(text):
+        for token in bracket.replace(",", " ").split():
+            try:
+                cards(token)
+            except CardError as bad:
+                return LineError(relative, f"{bad} in this line", text)
+    return None
+
+
+def line_text(chunk: Chunk, relative_line: int) -> str | None:
+    lines = chunk.lines
+    if 1 <= relative_line <= len(lines):
+        return lines[relative_line - 1]
+    return None
+
+
+def parse_error(chunk: Chunk, error: LineError, hand_id: str | None) -> ParseError:
+    """The `ParseError` value for a `LineError` raised while reading `chunk`."""
+    return ParseError(
+        file=chunk.file,
+        line=chunk.line + error.line - 1,
+        message=error.message,
+        hand_id=hand_id,
+        text=error.text if error.text is not None else line_text(chunk, error.line),
+        hand_line=chunk.line,
+        raw=chunk.text,
+    )
+
+
+_LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
+
+
+class SectionGrammar:
+    """One text site's grammar, compiled once per process: the `header` and `body` start
+    rules, the body's sections, and each line rule's terminals with their handlers."""
+
+    def __init__(
+        self,
+        name: str,
+        site_name: str,
+        sections: dict[str, tuple[Street | None, str]],
+        handlers: dict[str, LineHandler],
+        terminal_words: dict[str, str],
+        rule_places: dict[str, str],
+    ) -> None:
+        self.name = name
+        """The grammar file's name in `grammars/`, without ".lark"."""
+        self.site_name = site_name
+        """The site as a player names it, for messages ("PokerStars")."""
+        self.sections = sections
+        """Each section token: the street it opens (None: no header line) and its line rule."""
+        self.handlers = handlers
+        """The handler of each line terminal."""
+        self.terminal_words = terminal_words
+        """Words a player understands for the grammar's terminals, for error messages."""
+        self.rule_places = rule_places
+        """Where each line rule's lines stand ("during a street"), for error messages."""
+        self._rules: dict[str, _LineRule] | None = None
+        self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
+        self._sequence_known = False
+
+    def parser(self) -> Lark:
+        return grammar.load(self.name, "header", "body")
+
+    def line_rules(self) -> dict[str, _LineRule]:
+        """For each line rule: its terminals in the rule's order, each as (a literal every
+        line it accepts contains, whether at the start, its pattern, its line handler), see
+        `grammar.line_terminals`; and the handler already found for a line's text."""
+        rules = self._rules
+        if rules is None:
+            rules = {}
+            for rule in {rule for _, rule in self.sections.values()}:
+                terminals = grammar.line_terminals(self.name, ["header", "body"], rule)
+                if terminals is None:
+                    raise ValueError(f"a line terminal of {rule!r} may match more than one line")
+                rules[rule] = (
+                    tuple(
+                        (t.literal, t.prefix, t.pattern, self.handlers[t.name]) for t in terminals
+                    ),
+                    {},
+                )
+            self._rules = rules
+        return rules
+
+    def body_sequence(self) -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
+        """The `body` rule as (terminal, optional, pattern), when it is one sequence of
+        terminals; None sends every body through Lark."""
+        if not self._sequence_known:
+            sequence = grammar.terminal_sequence(self.name, "body")
+            if sequence is not None:
+                regexps = grammar.terminal_regexps(
+                    self.name, ["header", "body"], [name for name, _ in sequence]
+                )
+                self._sequence = tuple(
+                    (name, optional, re.compile(regexps[name])) for name, optional in sequence
+                )
+            self._sequence_known = True
+        return self._sequence
+
+    def body_tokens(self, body: str) -> list[tuple[str, str, int]] | None:
+        """The tokens (type, text, line) Lark's lexer makes of `body`, found without Lark: at
+        each place the terminals the `body` sequence allows there (every optional one up to
+        and including the next required one, as Lark's contextual lexer allows) are tried,
+        and exactly one must match. None when that does not hold or the body is not
+        accepted; the caller then asks Lark, which decides (and words the error)."""
+        sequence = self.body_sequence()
+        if sequence is None:
+            return None
+        tokens: list[tuple[str, str, int]] = []
+        position = 0
+        line = 1
+        index = 0
+        count = len(sequence)
+        end = len(body)
+        while position < end:
+            chosen = None
+            while index < count:
+                name, optional, pattern = sequence[index]
+                found = pattern.match(body, position)
+                index += 1
+                if found is not None:
+                    # Another allowed terminal matching here too would leave Lark to choose.
+                    for later in range(index, count) if optional else ():
+                        if sequence[later][2].match(body, position) is not None:
+                            return None
+                        if not sequence[later][1]:
+                            break
+                    chosen = name, found.end()
+                    break
+                if not optional:
+                    return None
+            if chosen is None:
+                return None
+            text = body[position : chosen[1]]
+            tokens.append((chosen[0], text, line))
+            line += text.count("\n")
+            position = chosen[1]
+        while index < count:
+            if not sequence[index][1]:
+                return None
+            index += 1
+        return tokens
+
+    def tokens(self, body: str, chunk: Chunk) -> list[tuple[str, str, int]]:
+        """The section tokens of a hand's body (its lines after the header, each ending in
+        "\\n"); a `LineError` for a body the grammar does not accept."""
+        tokens = self.body_tokens(body)
+        if tokens is not None:
+            return tokens
+        from lark.exceptions import UnexpectedInput
+
+        try:
+            tree = self.parser().parse(body, start="body")
+        except UnexpectedInput as error:
+            raise self.grammar_error(error, chunk) from None
+        return [(t.type, str(t), t.line) for t in tree.children]  # type: ignore[union-attr, misc]
+
+    def grammar_error(self, error: Exception, chunk: Chunk) -> LineError:
+        """A sentence for a line the grammar does not accept where it stands (the body
+        starts at the hand's second line)."""
+        from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
+        lines = chunk.lines
+        body_line = getattr(error, "line", -1)
+        relative = body_line + 1 if isinstance(body_line, int) and body_line > 0 else len(lines)
+        words = self.terminal_words
+        expected = sorted(
+            {words[name] for name in (getattr(error, "expected", None) or ()) if name in words}
+        )
+        wanted = f" (expected {', or '.join(expected)})" if expected else ""
+        if isinstance(error, UnexpectedEOF) or (
+            isinstance(error, UnexpectedToken) and error.token.type == "$END"
+        ):
+            last = len(lines)
+            return LineError(
+                last,
+                f"the hand ends early, at line {chunk.line + last - 1}{wanted}; it looks truncated",
+                lines[-1],
+            )
+        text = line_text(chunk, relative) or ""
+        bad_card = card_error(text, relative)
+        if bad_card is not None:
+            return bad_card
+        if isinstance(error, UnexpectedCharacters):
+            return LineError(
+                relative, f"this line is not one {self.site_name} writes here{wanted}", text
+            )
+        if isinstance(error, UnexpectedToken):
+            found = words.get(error.token.type, "this line")
+            return LineError(relative, f"{found} is out of place here{wanted}", text)
+        return LineError(relative, str(error).splitlines()[0], text)
+
+
+class TextHandBuilder:
+    """What every text site's hand builder shares: the line dispatch of a section, the seat
+    list, and naming players exactly as the seat list names them. A site's builder derives
+    from it and adds the line handlers its grammar names. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, syntax: SectionGrammar) -> None:
+        self.chunk = chunk
+        self.syntax = syntax
+        self.file = chunk.file
+        self.offset = chunk.line  # body line 1 is file line chunk.line + 1
+        self.seats: list[Seat] = []
+        self.seated: dict[str, Seat] = {}
+        """Each player's seat by name. Every record of the hand names its player with the
+        seat's own `name` string, so that the replay's dictionaries and comparisons find it
+        by identity rather than comparing characters."""
+        self.names_longest_first: list[str] = []
+        self.events: list[Event] = []
+        self.street = Street.ANTES
+
+    def relative(self, line: int) -> int:
+        """The hand-relative line number (1 = the header) of file line `line`."""
+        return line - self.offset + 1
+
+    def lines(self, rule: str, text: str, position: int, line: int) -> None:
+        """Dispatch every line of `text` from `position` on (each ending in "\\n") to the
+        handler of the terminal of `rule` it matches; `line` is the first one's file line."""
+        # Each line is tried against the rule's terminals in order, as the grammar's
+        # alternation would be, skipping those whose literal the line lacks; the first line
+        # that fits none stops the section there. Every terminal matches within one line
+        # (`grammar.line_terminals` checks), so a line can be matched on its own, its
+        # literal must be in it, and which terminal it is depends on its text alone: lines
+        # repeat (actions, antes, summary seats), so the answer is remembered.
+        if position >= len(text):
+            return
+        terminals, known = self.syntax.line_rules()[rule]
+        for current in text[position:-1].split("\n"):
+            handler = known.get(current)
+            if handler is None:
+                whole = current + "\n"
+                for literal, prefix, pattern, found in terminals:
+                    if (current.startswith(literal) if prefix else literal in current) and (
+                        pattern.match(whole) is not None
+                    ):
+                        handler = found
+                        break
+                else:
+                    raise self.unknown_line(rule, current, line)
+                if len(known) > 50_000:
+                    known.clear()
+                known[current] = handler
+            try:
+                handler(self, current, line)
+            except (CardError, MoneyError) as error:
+                raise LineError(self.relative(line), str(error), current) from None
+            line += 1
+
+    def unknown_line(self, rule: str, text: str, line: int) -> LineError:
+        relative = self.relative(line)
+        bad_card = card_error(text, relative)
+        if bad_card is not None:
+            return bad_card
+        where = self.syntax.rule_places[rule]
+        return LineError(
+            relative, f"this line is not one {self.syntax.site_name} writes {where}", text
+        )
+
+    def add_seat(self, seat: Seat, text: str) -> None:
+        """Add a seat of the seat list; two seats for one name or one number is an error."""
+        if seat.name in self.seated:
+            raise LineError(self.relative(seat.line), f"{seat.name!r} has two seats", text)
+        if any(other.number == seat.number for other in self.seats):
+            raise LineError(
+                self.relative(seat.line), f"seat {seat.number} is listed twice", text
+            )
+        self.seats.append(seat)
+        self.seated[seat.name] = seat
+
+    def seats_done(self) -> None:
+        """Call when the seat list is complete."""
+        # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
+        self.names_longest_first = sorted(self.seated, key=len, reverse=True)
+
+    def player(self, name: str, line: int, text: str) -> str:
+        """The seat list's own string for `name`; an error if nobody of that name sits."""
+        seat = self.seated.get(name)
+        if seat is not None:
+            return seat.name
+        raise LineError(self.relative(line), f"{name!r} is not in the seat list of this hand", text)
+
+    def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
+        """The seated player whose name stands at `text[start:]`, followed by `follow`."""
+        for name in self.names_longest_first:
+            if text.startswith(name, start) and text.startswith(follow, start + len(name)):
+                return name
+        raise LineError(
+            self.relative(line), "the player named here is not in the seat list of this hand", text
+        )
