@@ -38,8 +38,8 @@ from typing import Any
 
 from handlog.model import Game, Hand
 from handlog.parse import parse_file
-from handlog.parse.sites import pokerstars
 from handlog.parse.reader import split_hands
+from handlog.parse.sites import pokerstars
 
 _NUMBER = re.compile(r"#(\d+):")
 

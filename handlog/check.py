@@ -12,8 +12,8 @@ from handlog.model import Hand, Site
 from handlog.parse import parse_file
 from handlog.parse.sites import format_for
 from handlog.rules.profiles import CASINO, RuleProfile, get_profile
-from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.replay import Replay, replay
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.serialize import plain
 
 

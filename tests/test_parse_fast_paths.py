@@ -15,8 +15,8 @@ import pytest
 
 from handlog.model import Game
 from handlog.parse import grammar
-from handlog.parse.sites import pokerstars
 from handlog.parse.reader import split_text
+from handlog.parse.sites import pokerstars
 from handlog.simulate import SimulationOptions, simulate_hands
 
 from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files

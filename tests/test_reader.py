@@ -7,8 +7,8 @@ import pytest
 
 from handlog.model import Hand
 from handlog.parse import parse_file
-from handlog.parse.sites import pokerstars
 from handlog.parse.reader import detect_encoding, expand_paths, split_hands, split_text
+from handlog.parse.sites import pokerstars
 
 from .conftest import SAMPLE_LOGS
 

@@ -68,7 +68,9 @@ def parse_file(
         yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
 
-def parse_range(path: str | os.PathLike[str], part: ByteRange, site: SiteFormat) -> Iterator[Parsed]:
+def parse_range(
+    path: str | os.PathLike[str], part: ByteRange, site: SiteFormat
+) -> Iterator[Parsed]:
     """The hands in one range of whole hands of a file (see `reader.hand_ranges`)."""
     for chunk in split_range(path, part, site.is_header, site.header_prefix):
         yield parse_chunk(chunk, site)

@@ -361,9 +361,7 @@ class TextHandBuilder:
         if seat.name in self.seated:
             raise LineError(self.relative(seat.line), f"{seat.name!r} has two seats", text)
         if any(other.number == seat.number for other in self.seats):
-            raise LineError(
-                self.relative(seat.line), f"seat {seat.number} is listed twice", text
-            )
+            raise LineError(self.relative(seat.line), f"seat {seat.number} is listed twice", text)
         self.seats.append(seat)
         self.seated[seat.name] = seat
 

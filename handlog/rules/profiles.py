@@ -79,6 +79,7 @@ CASINO = RuleProfile(
 
 PROFILES = {profile.name: profile for profile in (POKERSTARS, CASINO)}
 
+
 def get_profile(name: str) -> RuleProfile:
     """The profile called `name`, or a `KeyError` naming the ones there are."""
     try:

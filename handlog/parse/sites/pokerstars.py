@@ -18,7 +18,6 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
-    Event,
     Game,
     Hand,
     Note,
@@ -29,8 +28,7 @@ from handlog.model import (
     Source,
     Street,
 )
-from handlog.rules.traits import PRINTS_EVERYTHING
-from handlog.parse.money import CURRENCY_SYMBOLS, minor_units
+from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -40,6 +38,7 @@ from handlog.parse.text import (
     parse_error,
     utc_time,
 )
+from handlog.rules.traits import PRINTS_EVERYTHING
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -182,7 +181,9 @@ def _game_info(game_part: str, start: str) -> GameInfo:
     key = start + game_part
     info = _GAME_INFO.get(key)
     if info is None:
-        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
+        tree = GRAMMAR.parser().parse(
+            f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header"
+        )
         info = _game_info_from_tree(tree)
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
