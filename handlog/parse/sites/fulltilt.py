@@ -929,10 +929,12 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
         size = " (heads up)"
     elif hand.max_seats is not None:
         size = f" ({hand.max_seats} max)"
-    ante = f" Ante {money(hand.ante)}" if hand.ante is not None else ""
+    # Chip stakes are printed without thousands separators ("800/1600 Ante 150").
+    stake = money if hand.currency is not None else str
+    ante = f" Ante {stake(hand.ante)}" if hand.ante is not None else ""
     return (
         f"{start}{hand.hand_id}: {tournament}Table {hand.table}{size} - "
-        f"{money(hand.small_bet)}/{money(hand.big_bet)}{ante} - {_GAME_NAMES[hand.game]} - "
+        f"{stake(hand.small_bet)}/{stake(hand.big_bet)}{ante} - {_GAME_NAMES[hand.game]} - "
         f"{hand.clock_text}"
     )
 
