@@ -707,7 +707,10 @@ class _HandBuilder(TextHandBuilder):
     def _feeling(self, text: str, line: int) -> None:
         # An emote is a message to the table: chat, whose text is the emote.
         at = text.rfind(" is feeling ")
-        self.events.append(Note(self.street, NoteKind.CHAT, text[:at], text[at + 1 :], line))
+        name = text[:at]
+        if name not in self.seated and self._chat(text, line):
+            return  # "Hero: is feeling fine" is chat, as its emote form is
+        self.events.append(Note(self.street, NoteKind.CHAT, name, text[at + 1 :], line))
 
     def _chat_line(self, text: str, line: int) -> None:
         if self._chat(text, line):
