@@ -363,13 +363,16 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             else:  # `_bet_or_raise`: a completion, bet or raise
                 before = street_put[player]
                 to_amount = event.to_amount
-                increment = event.amount
+                chips = event.amount
                 if to_amount is not None:
                     total = to_amount
-                    if increment is not None and increment != total - current_bet:
+                    raise_by = event.raise_by
+                    if raise_by is not None and raise_by != total - current_bet:
+                        return None
+                    if chips is not None and chips != total - before:
                         return None
                 else:
-                    total = before + (increment or 0)
+                    total = before + (chips or 0)
                 put = total - before
                 left = stack[player]
                 if put >= left and (put > left or total <= current_bet):

@@ -1058,15 +1058,27 @@ class _Replayer:
         before = self.street_put[player]
         if action.to_amount is not None:
             total = action.to_amount
-            if action.amount is not None and action.amount != total - self.current_bet:
+            raise_by = action.raise_by
+            if raise_by is not None and raise_by != total - self.current_bet:
                 self.flag(
                     "BET_SIZE",
                     action.line,
                     player,
-                    f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
+                    f"{player} raises {self.money(raise_by)} to {self.money(total)}, but "
                     f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
                     f"{self.money(self.current_bet)} bet",
                     self.money(total - self.current_bet),
+                    self.money(raise_by),
+                )
+            elif action.amount is not None and action.amount != total - before:
+                self.flag(
+                    "BET_SIZE",
+                    action.line,
+                    player,
+                    f"{player} puts in {self.money(action.amount)}, but that takes them from "
+                    f"{self.money(before)} to {self.money(before + action.amount)} on "
+                    f"{self.street.label}, not to the {self.money(total)} the hand says",
+                    self.money(total - before),
                     self.money(action.amount),
                 )
         else:
@@ -1496,8 +1508,8 @@ class _Awards:
         for event in self.hand.events:
             if type(event) is not Action or event.kind is not ActionKind.COLLECT:
                 continue
-            player, label = event.player, event.pot or "pot"
-            index = _pot_index(label)
+            player, index = event.player, event.pot
+            label = pot_words(index, len(self.pots) - 1)
             pots = [self.pots[index]] if index is not None and index < len(self.pots) else self.pots
             if any(player in pot.eligible for pot in pots):
                 continue
@@ -1651,15 +1663,14 @@ class _Awards:
         return None
 
 
-def _pot_index(label: str) -> int | None:
-    """Which pot a collect names: 0 for the main pot, n for "side pot-n" ("side pot" is the
-    first side pot), None for a plain "pot"."""
-    if label == "main pot":
-        return 0
-    if label.startswith("side pot"):
-        _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
-    return None
+def pot_words(pot: int | None, side_pots: int) -> str:
+    """A pot as a player names it: "pot" (the only one, or not said), "main pot", "side pot"
+    (the only side pot) or "side pot 2"."""
+    if pot is None:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if side_pots <= 1 else f"side pot {pot}"
 
 
 def _low_rank(card: Card) -> int:
