@@ -69,7 +69,8 @@ def check_items(
     """Replay parsed items (from `parse_file` or `parse_range`)."""
     for item in items:
         if isinstance(item, Hand):
-            result = replay(item, profile or site_rules(item.site)[0])
+            house, traits = site_rules(item.site)
+            result = replay(item, profile or house, traits)
             line = item.source.line if item.source else 0
             yield CheckedHand(
                 item.source.file if item.source else path,

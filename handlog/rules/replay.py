@@ -27,6 +27,7 @@ from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.violations import Violation
 
 LAST_STREET = {
@@ -97,10 +98,11 @@ class Replay:
         return "flagged" if self.violations else "ok"
 
 
-def replay(hand: Hand, profile: RuleProfile) -> Replay:
-    """Replay `hand` under `profile` and report what breaks the rules."""
-    clean = _fast.replay_clean(hand, profile)  # the fast path: see handlog.rules.fast
-    return clean if clean is not None else _Replayer(hand, profile).run()
+def replay(hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING) -> Replay:
+    """Replay `hand` under `profile` and report what breaks the rules; `traits` say what its
+    site prints, so that nothing a site does not print is flagged."""
+    clean = _fast.replay_clean(hand, profile, traits)  # the fast path: see handlog.rules.fast
+    return clean if clean is not None else _Replayer(hand, profile, traits).run()
 
 
 _SEVENTH = Street.SEVENTH
@@ -208,9 +210,12 @@ class _Replayer:
     pass over the events as the betting, and the later checks read what that pass gathered
     (shows, early folds) instead of walking the events again."""
 
-    def __init__(self, hand: Hand, profile: RuleProfile) -> None:
+    def __init__(
+        self, hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
+    ) -> None:
         self.hand = hand
         self.profile = profile
+        self.traits = traits
         game = self.game = hand.game
         self.first_street = FIRST_STREET[game]
         self.last_street = LAST_STREET[game]
@@ -1213,7 +1218,14 @@ class _Replayer:
         if self.returned or not any(self.street_put.values()):  # nothing was bet
             return
         player, due = self._uncalled_amount()
-        if due > 0 and player is not None:
+        uncalled = self.traits.uncalled_bets
+        if due > 0 and player is not None and uncalled is UncalledBets.SILENT:
+            # The site returns it without a line: so does the replay.
+            self.stack[player] += due
+            self.put_in[player] -= due
+            self.street_put[player] -= due
+            self.returned = True
+        elif due > 0 and player is not None and uncalled is UncalledBets.LINE:
             self.flag(
                 "UNCALLED_RETURN",
                 self._hand_line(),
@@ -1230,29 +1242,32 @@ class _Replayer:
     def _pots(self) -> list[Pot]:
         hand = self.hand
         pots = build_pots(self.order, self.put_in, self.folded, self.all_in)
+        if not self.traits.prints_total_pot:
+            return pots  # nothing printed to compare
         total = sum(self.put_in.values())
-        if total != hand.total_pot:
+        printed_total = hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
+        if total != printed_total:
             self.flag(
                 "POT_TOTAL",
                 self._summary_line(),
                 None,
                 f"the players put in {self.money(total)} in all, the summary says the total "
-                f"pot was {self.money(hand.total_pot)}",
+                f"pot was {self.money(printed_total)}",
                 self.money(total),
-                self.money(hand.total_pot),
+                self.money(printed_total),
             )
         collected = sum(self.collected.values())
-        if collected + hand.rake != hand.total_pot:
+        if collected + hand.rake != printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
                 None,
                 f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
-                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
-                self.money(hand.total_pot - hand.rake),
+                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(printed_total)}",
+                self.money(printed_total - hand.rake),
                 self.money(collected),
             )
-        if hand.rake < 0 or hand.rake > hand.total_pot:
+        if hand.rake < 0 or hand.rake > printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
@@ -1271,6 +1286,8 @@ class _Replayer:
     # -- descriptions --------------------------------------------------------------------
 
     def _check_descriptions(self) -> None:
+        if not self.traits.describes_hands:
+            return
         community = (self.hand.community_card,) if self.hand.community_card else ()
         for event in self.shows:
             if event.description is None or len(event.cards) + len(community) < 5:
