@@ -273,13 +273,9 @@ def _replay_all(hands: list[Hand]) -> int:
     from handlog.check import site_rules
     from handlog.rules.replay import replay
 
-    profiles: dict[Any, Any] = {}
     flagged = 0
     for hand in hands:
-        profile = profiles.get(hand.site)
-        if profile is None:
-            profile = profiles[hand.site] = site_rules(hand.site)[0]
-        if replay(hand, profile).status != "ok":
+        if replay(hand, *site_rules(hand.site)).status != "ok":  # site_rules is cached
             flagged += 1
     return flagged
 
@@ -352,7 +348,7 @@ def _same_payouts(hands: list[Hand], stacks: dict[str, tuple[int, ...]]) -> int:
 
     same = 0
     for hand in hands:
-        result = replay(hand, site_rules(hand.site)[0])
+        result = replay(hand, *site_rules(hand.site))
         start = {seat.name: seat.stack for seat in hand.seats}
         ours = [start[name] + result.net.get(name, 0) for name in players(hand)]
         extra = [theirs - mine for mine, theirs in zip(ours, stacks[hand.hand_id], strict=True)]

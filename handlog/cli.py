@@ -167,7 +167,9 @@ def check(
     paths: PathsArgument,
     profile: Annotated[
         str | None,
-        typer.Option(help="House rules to check against: pokerstars or casino (default: by site)."),
+        typer.Option(
+            help="House rules to check against: a profile name such as pokerstars or casino (default: the site's own)."
+        ),
     ] = None,
     json_lines: Annotated[
         bool,
@@ -189,10 +191,10 @@ def check(
     import json
 
     from handlog.check import check_file, check_json
-    from handlog.rules.profiles import get_profile
+    from handlog.parse.sites import profile_named
 
     try:
-        chosen = get_profile(profile) if profile else None
+        chosen = profile_named(profile) if profile else None
     except KeyError as error:
         typer.echo(f"handlog: {error.args[0]}", err=True)
         raise typer.Exit(2) from None
@@ -251,7 +253,10 @@ def import_(
     paths: PathsArgument,
     db: DbOption = None,
     profile: Annotated[
-        str | None, typer.Option(help="House rules: pokerstars or casino (default: by site).")
+        str | None,
+        typer.Option(
+            help="House rules: a profile name such as pokerstars or casino (default: the site's own)."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: one per core).")

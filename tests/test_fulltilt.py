@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import codecs
-import dataclasses
 import json
 import re
 import shutil
@@ -33,6 +32,7 @@ FIXTURES = ROOT / "tests" / "sites" / "fulltilt"
 FIXTURE_FILES = sorted(FIXTURES.glob("*.txt"))
 HEADER = re.compile(r"^Full(?: Tilt Poker|TiltPoker) Game #\d+:", re.MULTILINE)
 PROFILE = fulltilt.FULL_TILT_PROFILE
+TRAITS = fulltilt.TRAITS
 
 needs_corpus = pytest.mark.skipif(not CORPUS_FILES, reason="no ../shared/corpus/FullTilt")
 
@@ -125,8 +125,8 @@ def test_five_card_stud_is_read_in_full_and_skipped_by_name():
         ("Player0", ActionKind.CALL, 255, 255),  # 5th street, facing 1,600
     ]
     assert (hand.total_pot, hand.main_pot, hand.side_pots, hand.rake) == (12245, 5335, (6910,), 0)
-    collects = [(a.player, a.amount, a.pot) for a in _actions(hand, ActionKind.COLLECT)]
-    assert collects == [("Player1", 6910, "side pot"), ("Player1", 5335, "main pot")]
+    collects = [(a.player, a.amount, a.pot, a.half) for a in _actions(hand, ActionKind.COLLECT)]
+    assert collects == [("Player1", 6910, 1, None), ("Player1", 5335, 0, None)]
     player0 = next(r for r in hand.results if r.player == "Player0")
     assert player0.description == "a pair of Kings" and len(player0.mucked) == 5
     assert [r.folded_on for r in hand.results if r.folded_on] == [Street.SECOND] * 4
@@ -184,6 +184,8 @@ def test_raise_to_and_call_amounts_become_chips_put_in_and_street_totals():
         ("Hero", ActionKind.CALL, 300, 600),
         ("arjun1111", ActionKind.CALL, 300, 600),
     ]
+    # Full Tilt prints no raise size: the records leave it out rather than make one up.
+    assert all(a.raise_by is None for a in hand.actions)
     fourth = [(a.player, a.kind, a.amount, a.to_amount) for a in _actions(hand, ActionKind.RAISE)]
     # "Hero raises to $6" on 4th street after checking: all $6 go in now
     assert fourth[-1] == ("Hero", ActionKind.RAISE, 600, 600)
@@ -196,9 +198,10 @@ def test_raise_to_and_call_amounts_become_chips_put_in_and_street_totals():
     uncalled = _actions(hand, ActionKind.UNCALLED_BET_RETURNED)
     assert uncalled == []
     [collect] = _actions(hand, ActionKind.COLLECT)
-    assert (collect.amount, collect.pot, collect.description) == (
+    assert (collect.amount, collect.pot, collect.half, collect.description) == (
         7250,
-        "pot",
+        None,  # "wins the pot": the hand's only pot
+        None,
         "three of a kind, Jacks",
     )
     mucked = next(r for r in hand.results if r.player == "thebear666")
@@ -226,13 +229,6 @@ def test_forced_player_who_completes_makes_no_bring_in():
 # The replay
 
 
-TRANSITIONAL = (
-    frozenset() if "raise_by" in {f.name for f in dataclasses.fields(Action)} else {"BET_SIZE"}
-)
-"""Until main's "Neutral records" change, the replay reads a raise's `amount` as PokerStars'
-increment over the current bet, and flags every Full Tilt raise and completion (whose amount
-is the chips put in). Once `Action.raise_by` exists that reading is gone, and so is this."""
-
 KNOWN_FLAGS = {
     # Full Tilt lists the two down cards high card first at showdown, whatever the order
     # it dealt them in ("Dealt to Hero [Td Jd] [As]" ... "Hero shows [Jd Td As ...]"). The
@@ -246,8 +242,8 @@ KNOWN_FLAGS = {
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=lambda p: p.name)
 def test_every_corpus_hand_replays_clean_or_its_flag_is_explained(path):
     for hand in _hands(path):
-        result = replay(hand, PROFILE)
-        codes = {v.code for v in result.violations} - TRANSITIONAL
+        result = replay(hand, PROFILE, TRAITS)
+        codes = {v.code for v in result.violations}
         assert codes == KNOWN_FLAGS.get(hand.hand_id, set()), [
             (v.code, v.line, v.message) for v in result.violations
         ]
@@ -280,7 +276,7 @@ def test_nets_agree_with_fpdbs_figures_for_the_first_hand(hp):
     (sitting out, never in the hand) are 0 here."""
     figures = ast.literal_eval(hp.read_text())
     hand = _hands(hp.with_suffix(""))[0]
-    net = replay(hand, PROFILE).net
+    net = replay(hand, PROFILE, TRAITS).net
     theirs = {name: values["totalProfit"] for name, values in figures.items()}
     assert {name: net[name] for name in theirs} == theirs
     assert all(value == 0 for name, value in net.items() if name not in theirs)
@@ -351,21 +347,20 @@ def test_golden_json(path, regen_golden):
 
 FIXTURE_FLAGS = {
     "names-chat-double-bet.txt": set(),
-    "stud8-all-in-side-pot.txt": {"HAND_DESCRIPTION"},
-    "razz-heads-up-all-in-ante.txt": {"HAND_DESCRIPTION", "UNCALLED_RETURN"},
+    "stud8-all-in-side-pot.txt": set(),
+    "razz-heads-up-all-in-ante.txt": {"UNCALLED_RETURN"},
 }
-"""What the current replay flags in the fixtures, none of it wrong play: HAND_DESCRIPTION
-compares Full Tilt's words ("J,T,6,5,2", "..., for high and 6,4,3,2,A, for low") with
-PokerStars' although the site's traits say its wording is not compared; UNCALLED_RETURN
-is the excess of the other antes over an all-in ante, returned before 3rd street, which
-the replay does not count as a bet."""
+"""What the replay flags in the fixtures, none of it wrong play: UNCALLED_RETURN is the
+excess of the other antes over an all-in ante ("Villain antes 6, and is all in" / "Uncalled
+bet of 1 returned to Hero", FORMATS.md), returned before 3rd street, where the replay counts
+no bet that could be left uncalled."""
 
 
 @pytest.mark.parametrize("path", FIXTURE_FILES, ids=lambda p: p.name)
 def test_fixtures_replay(path):
     [hand] = _hands(path)
-    result = replay(hand, PROFILE)
-    assert {v.code for v in result.violations} - TRANSITIONAL == FIXTURE_FLAGS[path.name]
+    result = replay(hand, PROFILE, TRAITS)
+    assert {v.code for v in result.violations} == FIXTURE_FLAGS[path.name]
     assert sum(result.net.values()) == -hand.rake
 
 
@@ -421,17 +416,43 @@ def test_stud8_side_pots_halves_and_all_in_suffix():
         450,
     )
     assert (hand.total_pot, hand.main_pot, hand.side_pots, hand.rake) == (5670, 3270, (2400,), 200)
-    collects = [(a.player, a.amount, a.pot) for a in _actions(hand, ActionKind.COLLECT)]
+    collects = [(a.player, a.amount, a.pot, a.half) for a in _actions(hand, ActionKind.COLLECT)]
     assert collects == [
-        ("Kilij", 1200, "side pot"),
-        ("allie3911", 1200, "side pot"),
-        ("Kilij", 1535, "main pot"),
-        ("1Incubator1", 1535, "main pot"),
+        ("Kilij", 1200, 1, "high"),
+        ("allie3911", 1200, 1, "low"),
+        ("Kilij", 1535, 0, "high"),
+        ("1Incubator1", 1535, 0, "low"),
     ]
     show = next(a for a in hand.actions if a.kind is ActionKind.SHOW)
     assert show.description == "Ace Ten high, for high and 6,4,3,2,A, for low"
-    result = replay(hand, PROFILE)
+    result = replay(hand, PROFILE, TRAITS)
     assert result.net == {"1Incubator1": 445, "Kilij": 445, "allie3911": -1090}
+
+
+@pytest.mark.parametrize(
+    ("words", "pot", "half"),
+    [
+        ("wins the pot", None, None),
+        ("wins the main pot", 0, None),
+        ("wins the side pot", 1, None),
+        ("wins the side pot #2", 2, None),
+        ("wins the low side pot 2", 2, "low"),
+        ("ties for the high main pot", 0, "high"),
+        ("ties for the low pot", None, "low"),
+    ],
+)
+def test_collect_lines_name_their_pot_and_half(words, pot, half):
+    text = _fixture("stud8-all-in-side-pot.txt").replace(
+        "allie3911 wins the low side pot ($12)", f"allie3911 {words} ($12)"
+    )
+    collect = _actions(_one(text), ActionKind.COLLECT)[1]
+    assert (collect.player, collect.amount, collect.pot, collect.half) == (
+        "allie3911",
+        1200,
+        pot,
+        half,
+    )
+    assert collect.description == "7,5,4,3,2"
 
 
 def test_heads_up_tournament_all_in_ante_and_early_show():
@@ -448,7 +469,7 @@ def test_heads_up_tournament_all_in_ante_and_early_show():
     assert (uncalled.street, uncalled.player, uncalled.amount) == (Street.ANTES, "Hero", 1)
     early = [a for a in _actions(hand, ActionKind.SHOW) if a.street is Street.THIRD]
     assert [len(a.cards) for a in early] == [3, 3]
-    assert replay(hand, PROFILE).net == {"Villain": -6, "Hero": 6}
+    assert replay(hand, PROFILE, TRAITS).net == {"Villain": -6, "Hero": 6}
 
 
 HEADERS = {

@@ -152,15 +152,19 @@ def test_side_pot_hand_records():
     hand = _hand(FIXTURES / "pokerstars" / "side-pot.txt")
     assert (hand.total_pot, hand.main_pot, hand.side_pots, hand.rake) == (161, 106, (47,), 8)
     collects = [(a.player, a.amount, a.pot) for a in hand.actions if a.kind is ActionKind.COLLECT]
-    assert collects == [("Anna K.", 47, "side pot"), ("Anna K.", 106, "main pot")]
+    assert collects == [("Anna K.", 47, 1), ("Anna K.", 106, 0)]  # side pot, main pot
     kinds = [
-        (a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == Street.THIRD
+        (a.player, a.kind, a.amount, a.to_amount, a.raise_by)
+        for a in hand.actions
+        if a.street == Street.THIRD
     ]
+    # Site-neutral amounts: the chips each action puts in, the player's street total after
+    # it, and PokerStars' printed raise size over the bet faced.
     assert kinds[:4] == [
-        ("Ölfläsche", ActionKind.BRING_IN, 5, None),
-        ("Anna K.", ActionKind.COMPLETE, 5, 10),  # "raises $0.05 to $0.10" over the bring-in
-        ("PC [Mittel]", ActionKind.RAISE, 10, 20),
-        ("Ölfläsche", ActionKind.CALL, 15, None),
+        ("Ölfläsche", ActionKind.BRING_IN, 5, 5, None),
+        ("Anna K.", ActionKind.COMPLETE, 10, 10, 5),  # "raises $0.05 to $0.10" over the bring-in
+        ("PC [Mittel]", ActionKind.RAISE, 20, 20, 10),  # "raises $0.10 to $0.20"
+        ("Ölfläsche", ActionKind.CALL, 15, 20, None),  # 5 in already: calls $0.15
     ]
     all_in = [a for a in hand.actions if a.all_in]
     assert [(a.player, a.kind, a.amount) for a in all_in] == [("PC [Mittel]", ActionKind.CALL, 15)]

@@ -63,6 +63,7 @@ from handlog.rules.replay import (
     describe,
     hi_lo_shares,
 )
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
@@ -89,9 +90,12 @@ _FIRST_STREET_CARDS: Final = {
 """Cards in the hero's line on the first street: every card dealt so far."""
 
 
-def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
-    """`_Replayer(hand, profile).run()` for a hand that breaks no rule; None when the hand
-    breaks one, or might, or takes a path this function leaves to `_Replayer`."""
+def replay_clean(
+    hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
+) -> Replay | None:
+    """`_Replayer(hand, profile, traits).run()` for a hand that breaks no rule; None when the
+    hand breaks one, or might, or takes a path this function leaves to `_Replayer` (a bet
+    left uncalled that the site does not return with a line, among them)."""
     game = hand.game
     seats = hand.seats
     lineup = _lineup(seats)
@@ -363,13 +367,16 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             else:  # `_bet_or_raise`: a completion, bet or raise
                 before = street_put[player]
                 to_amount = event.to_amount
-                increment = event.amount
+                chips = event.amount
                 if to_amount is not None:
                     total = to_amount
-                    if increment is not None and increment != total - current_bet:
+                    raise_by = event.raise_by
+                    if raise_by is not None and raise_by != total - current_bet:
+                        return None
+                    if chips is not None and chips != total - before:
                         return None
                 else:
-                    total = before + (increment or 0)
+                    total = before + (chips or 0)
                 put = total - before
                 left = stack[player]
                 if put >= left and (put > left or total <= current_bet):
@@ -520,8 +527,10 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         else:
             pots = []
     rake = hand.rake
-    if total != hand.total_pot or sum(collected) + rake != total or rake < 0 or rake > total:
-        return None
+    if traits.prints_total_pot:
+        printed_total = hand.total_pot + (rake if traits.total_pot_after_rake else 0)
+        if total != printed_total or sum(collected) + rake != total or rake < 0 or rake > total:
+            return None
     printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
     if printed is not None and pots and printed != len(pots):
         return None
@@ -554,7 +563,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     if paid != {p: v for p, v in expected.items() if v}:
         return None
     # `_check_descriptions`
-    for show in shows:
+    for show in shows if traits.describes_hands else ():
         if show.description is None:
             continue
         known = len(show.cards) + len(community_cards)

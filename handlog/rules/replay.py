@@ -27,6 +27,7 @@ from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.violations import Violation
 
 LAST_STREET = {
@@ -97,10 +98,11 @@ class Replay:
         return "flagged" if self.violations else "ok"
 
 
-def replay(hand: Hand, profile: RuleProfile) -> Replay:
-    """Replay `hand` under `profile` and report what breaks the rules."""
-    clean = _fast.replay_clean(hand, profile)  # the fast path: see handlog.rules.fast
-    return clean if clean is not None else _Replayer(hand, profile).run()
+def replay(hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING) -> Replay:
+    """Replay `hand` under `profile` and report what breaks the rules; `traits` say what its
+    site prints, so that nothing a site does not print is flagged."""
+    clean = _fast.replay_clean(hand, profile, traits)  # the fast path: see handlog.rules.fast
+    return clean if clean is not None else _Replayer(hand, profile, traits).run()
 
 
 _SEVENTH = Street.SEVENTH
@@ -208,9 +210,12 @@ class _Replayer:
     pass over the events as the betting, and the later checks read what that pass gathered
     (shows, early folds) instead of walking the events again."""
 
-    def __init__(self, hand: Hand, profile: RuleProfile) -> None:
+    def __init__(
+        self, hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
+    ) -> None:
         self.hand = hand
         self.profile = profile
+        self.traits = traits
         game = self.game = hand.game
         self.first_street = FIRST_STREET[game]
         self.last_street = LAST_STREET[game]
@@ -1058,15 +1063,27 @@ class _Replayer:
         before = self.street_put[player]
         if action.to_amount is not None:
             total = action.to_amount
-            if action.amount is not None and action.amount != total - self.current_bet:
+            raise_by = action.raise_by
+            if raise_by is not None and raise_by != total - self.current_bet:
                 self.flag(
                     "BET_SIZE",
                     action.line,
                     player,
-                    f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
+                    f"{player} raises {self.money(raise_by)} to {self.money(total)}, but "
                     f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
                     f"{self.money(self.current_bet)} bet",
                     self.money(total - self.current_bet),
+                    self.money(raise_by),
+                )
+            elif action.amount is not None and action.amount != total - before:
+                self.flag(
+                    "BET_SIZE",
+                    action.line,
+                    player,
+                    f"{player} puts in {self.money(action.amount)}, but that takes them from "
+                    f"{self.money(before)} to {self.money(before + action.amount)} on "
+                    f"{self.street.label}, not to the {self.money(total)} the hand says",
+                    self.money(total - before),
                     self.money(action.amount),
                 )
         else:
@@ -1201,7 +1218,14 @@ class _Replayer:
         if self.returned or not any(self.street_put.values()):  # nothing was bet
             return
         player, due = self._uncalled_amount()
-        if due > 0 and player is not None:
+        uncalled = self.traits.uncalled_bets
+        if due > 0 and player is not None and uncalled is UncalledBets.SILENT:
+            # The site returns it without a line: so does the replay.
+            self.stack[player] += due
+            self.put_in[player] -= due
+            self.street_put[player] -= due
+            self.returned = True
+        elif due > 0 and player is not None and uncalled is UncalledBets.LINE:
             self.flag(
                 "UNCALLED_RETURN",
                 self._hand_line(),
@@ -1218,29 +1242,32 @@ class _Replayer:
     def _pots(self) -> list[Pot]:
         hand = self.hand
         pots = build_pots(self.order, self.put_in, self.folded, self.all_in)
+        if not self.traits.prints_total_pot:
+            return pots  # nothing printed to compare
         total = sum(self.put_in.values())
-        if total != hand.total_pot:
+        printed_total = hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
+        if total != printed_total:
             self.flag(
                 "POT_TOTAL",
                 self._summary_line(),
                 None,
                 f"the players put in {self.money(total)} in all, the summary says the total "
-                f"pot was {self.money(hand.total_pot)}",
+                f"pot was {self.money(printed_total)}",
                 self.money(total),
-                self.money(hand.total_pot),
+                self.money(printed_total),
             )
         collected = sum(self.collected.values())
-        if collected + hand.rake != hand.total_pot:
+        if collected + hand.rake != printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
                 None,
                 f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
-                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
-                self.money(hand.total_pot - hand.rake),
+                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(printed_total)}",
+                self.money(printed_total - hand.rake),
                 self.money(collected),
             )
-        if hand.rake < 0 or hand.rake > hand.total_pot:
+        if hand.rake < 0 or hand.rake > printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
@@ -1259,6 +1286,8 @@ class _Replayer:
     # -- descriptions --------------------------------------------------------------------
 
     def _check_descriptions(self) -> None:
+        if not self.traits.describes_hands:
+            return
         community = (self.hand.community_card,) if self.hand.community_card else ()
         for event in self.shows:
             if event.description is None or len(event.cards) + len(community) < 5:
@@ -1496,8 +1525,8 @@ class _Awards:
         for event in self.hand.events:
             if type(event) is not Action or event.kind is not ActionKind.COLLECT:
                 continue
-            player, label = event.player, event.pot or "pot"
-            index = _pot_index(label)
+            player, index = event.player, event.pot
+            label = pot_words(index, len(self.pots) - 1)
             pots = [self.pots[index]] if index is not None and index < len(self.pots) else self.pots
             if any(player in pot.eligible for pot in pots):
                 continue
@@ -1651,15 +1680,14 @@ class _Awards:
         return None
 
 
-def _pot_index(label: str) -> int | None:
-    """Which pot a collect names: 0 for the main pot, n for "side pot-n" ("side pot" is the
-    first side pot), None for a plain "pot"."""
-    if label == "main pot":
-        return 0
-    if label.startswith("side pot"):
-        _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
-    return None
+def pot_words(pot: int | None, side_pots: int) -> str:
+    """A pot as a player names it: "pot" (the only one, or not said), "main pot", "side pot"
+    (the only side pot) or "side pot 2"."""
+    if pot is None:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if side_pots <= 1 else f"side pot {pot}"
 
 
 def _low_rank(card: Card) -> int:

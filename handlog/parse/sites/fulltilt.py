@@ -41,7 +41,7 @@ from handlog.parse.text import (
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits
+from handlog.rules.traits import SiteTraits, UncalledBets
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -202,13 +202,13 @@ FULL_TILT_PROFILE = RuleProfile(
 )
 
 TRAITS = SiteTraits(
-    prints_uncalled_returns=True,  # "Uncalled bet of $4 returned to Hero", ante excess too
+    uncalled_bets=UncalledBets.LINE,  # "Uncalled bet of $4 returned to Hero", ante excess too
     total_pot_after_rake=False,  # "Total pot $75.50 | Rake $3": 72.50 was won
     prints_total_pot=True,
     # "two pair, Aces and Queens, for high", "J,T,6,5,2", "King Nine high, for high and
     # 8,7,5,3,2, for low": not PokerStars' words for stud/8 and razz, and no wording handlog
     # checks yet.
-    describes_hands=None,
+    describes_hands=False,
     shows_opponents_seventh_card=False,  # "7th street opponents usually get no line"
 )
 
@@ -672,13 +672,16 @@ class _HandBuilder(TextHandBuilder):
         rest = text[len(name) + len(verb) :]
         open_paren = rest.index(" (")
         close = rest.index(")", open_paren)
-        words = rest[:open_paren].split(" ")
+        words = rest[:open_paren].split(" ")  # "[high|low] [main|side] pot [#2]"
+        half = None
         if words[0] in ("high", "low"):
+            half = words[0]
             words = words[1:]
-        # Until the records name pots neutrally: PokerStars' labels, which the replay reads.
-        label = " ".join(words)
-        if len(words) == 3:  # "side pot #2", "side pot 2"
-            label = f"{words[0]} pot-{words[2].lstrip('#')}"
+        pot: int | None = None  # "the pot": the hand's only pot
+        if words[0] == "main":
+            pot = 0
+        elif words[0] == "side":
+            pot = int(words[2].lstrip("#")) if len(words) == 3 else 1
         description = rest[close + 7 :] if rest.startswith(" with ", close + 1) else None
         self.events.append(
             Action(
@@ -687,7 +690,8 @@ class _HandBuilder(TextHandBuilder):
                 ActionKind.COLLECT,
                 minor_units(rest[open_paren + 2 : close]),
                 description=description,
-                pot=label,
+                pot=pot,
+                half=half,
                 line=line,
             )
         )
@@ -901,13 +905,16 @@ def print_hand(hand: Hand) -> str:
             if announce is not None and type(event) is Action and event.kind is not ActionKind.ANTE:
                 lines.append(announce)
                 announce = None
-            lines.append(_event(event, money, first_street))
+            lines.append(_event(event, money, first_street, len(hand.side_pots)))
     lines.append("*** SUMMARY ***")
     lines.append(_total_pot(hand, money))
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
-    lines.extend(_event(event, money, first_street) for event in by_street.get(Street.SUMMARY, ()))
+    lines.extend(
+        _event(event, money, first_street, len(hand.side_pots))
+        for event in by_street.get(Street.SUMMARY, ())
+    )
     return "\n".join(lines)
 
 
@@ -958,7 +965,7 @@ def _bring_in_announcement(hand: Hand, events: list[Action | Dealt | Note]) -> s
     return f"{first.player} is {word} with [{door}]"
 
 
-def _event(event: Action | Dealt | Note, money, first_street: Street) -> str:  # type: ignore[no-untyped-def]
+def _event(event: Action | Dealt | Note, money, first_street: Street, side_pots: int) -> str:  # type: ignore[no-untyped-def]
     if type(event) is Dealt:
         new = event.new
         if event.street is first_street and len(new) > 1:
@@ -971,10 +978,19 @@ def _event(event: Action | Dealt | Note, money, first_street: Street) -> str:  #
             return f"{event.player}: {event.text}"
         return event.text
     assert type(event) is Action
-    return _action(event, money)
+    return _action(event, money, side_pots)
 
 
-def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
+def _pot_words(pot: int | None, side_pots: int) -> str:
+    """Full Tilt's words for pot number `pot` of a hand with `side_pots` side pots."""
+    if pot is None:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if pot == 1 and side_pots <= 1 else f"side pot #{pot}"
+
+
+def _action(action: Action, money, side_pots: int) -> str:  # type: ignore[no-untyped-def]
     player = action.player
     all_in = ALL_IN if action.all_in else ""
     kind = action.kind
@@ -1004,9 +1020,10 @@ def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
         shown = f" [{format_cards(action.cards)}]" if action.cards else ""
         return f"{player} mucks{shown}"
     if kind is ActionKind.COLLECT:
-        pot = (action.pot or "pot").replace("pot-", "pot #")
+        pot = _pot_words(action.pot, side_pots)
+        half = f"{action.half} " if action.half is not None else ""
         with_words = f" with {action.description}" if action.description is not None else ""
-        return f"{player} wins the {pot} ({money(action.amount)}){with_words}"
+        return f"{player} wins the {half}{pot} ({money(action.amount)}){with_words}"
     raise ValueError(f"Full Tilt has no line for {kind}")
 
 
@@ -1043,9 +1060,7 @@ FORMAT = SiteFormat(
     header_prefix=HEADER_PREFIX,
     is_header=is_header,
     parse_hand=parse_hand,
-    # SiteFormat.profile still names a profile of handlog.rules.profiles; FULL_TILT_PROFILE
-    # (above) takes its place once the seam takes the profile itself.
-    profile="pokerstars",
+    profile=FULL_TILT_PROFILE,
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
