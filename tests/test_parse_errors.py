@@ -116,8 +116,9 @@ def test_bad_header(tmp_path):
     [
         (b"\x00\x01\x02\xff\xfe binary \x00\x00", "not text"),
         (
-            b"Full Tilt Poker Game #21536466676: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - 12:18:37 ET - 2010/06/11\n",
-            "Full Tilt Poker",
+            "Winamax Poker - CashGame - HandId: #9250793-554-1478991850 - 7-Card Stud Hi/Lo "
+            "fixed limit (5€/25€/50€) - 2016/11/12 23:04:10 UTC\n".encode(),
+            "Winamax",
         ),
     ],
 )
