@@ -489,12 +489,17 @@ class _HandBuilder(TextHandBuilder):
         self, kind: ActionKind, name: str, text: str, line: int, added: int, all_in: bool
     ) -> None:
         """A betting action that puts `added` chips in on this street."""
-        player = self._seated(name, text, line)
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
             return
         total = self.street_put.get(player, 0) + added
         self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street, player, kind, added, total, all_in, (), None, None, None, None, line
+            )
+        )
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On the first street the first bet or raise over the bring-in is the completion.
@@ -521,13 +526,27 @@ class _HandBuilder(TextHandBuilder):
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        player = self._seated(name, text, line)
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
             return
         if self.info.ante is None and (self.ante is None or amount > self.ante):
             self.ante = amount  # no ante in the header (2006): the largest posted
         self.events.append(
-            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
+            Action(
+                Street.ANTES,
+                player,
+                ActionKind.ANTE,
+                amount,
+                None,
+                all_in,
+                (),
+                None,
+                None,
+                None,
+                None,
+                line,
+            )
         )
 
     def _dealt(self, text: str, line: int) -> None:
@@ -582,12 +601,17 @@ class _HandBuilder(TextHandBuilder):
     def _to(
         self, kind: ActionKind, name: str, text: str, line: int, total: int, all_in: bool
     ) -> None:
-        player = self._seated(name, text, line)
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
             return
         added = total - self.street_put.get(player, 0)
         self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+        self.events.append(
+            Action(
+                self.street, player, kind, added, total, all_in, (), None, None, None, None, line
+            )
+        )
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
@@ -609,16 +633,48 @@ class _HandBuilder(TextHandBuilder):
         self._bet(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
-        player = self._seated(text[:-7], text, line)
+        seat = self.seated.get(text[:-7])
+        player = seat.name if seat is not None else self._seated(text[:-7], text, line)
         if player is not None:
-            self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+            self.events.append(
+                Action(
+                    self.street,
+                    player,
+                    ActionKind.CHECK,
+                    None,
+                    None,
+                    False,
+                    (),
+                    None,
+                    None,
+                    None,
+                    None,
+                    line,
+                )
+            )
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" folds")
-        player = self._seated(name, text, line)
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
         if player is not None:
             shown = cards(rest[2:-1]) if rest else ()
-            self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
+            self.events.append(
+                Action(
+                    self.street,
+                    player,
+                    ActionKind.FOLD,
+                    None,
+                    None,
+                    False,
+                    shown,
+                    None,
+                    None,
+                    None,
+                    None,
+                    line,
+                )
+            )
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         at = text.index(" returned to ")
