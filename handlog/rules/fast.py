@@ -64,6 +64,7 @@ from handlog.rules.replay import (
     hi_lo_shares,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
+from handlog.rules.variants import VARIANTS
 
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
@@ -121,7 +122,7 @@ def replay_clean(
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
     bring_in_values = _BRING_IN_VALUES[game]
-    razz = game is Game.RAZZ
+    razz = VARIANTS[game].showing_low
     suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
     showing_primes = _SHOWING_PRIMES[razz]
     showing_values = _SHOWING_VALUES[razz]
@@ -632,16 +633,18 @@ def _clean_split(
     best = -1
     winner = ""
     tied = False
-    if game is Game.RAZZ:
+    variant = VARIANTS[game]
+    qualifier = variant.low_qualifier
+    if not variant.high:  # a low game
         for p, cards in hands.items():
-            value = evaluate.low_rank(cards, None)
+            value = evaluate.low_rank(cards, qualifier)
             strengths[cards] = (game, value, None)
             if value > best:  # type: ignore[operator]
                 winner, best, tied = p, value, False  # type: ignore[assignment]
             elif value == best:
                 tied = True
         return None if tied else ({winner: amount}, (winner,), ())
-    stud8 = game is Game.STUD8
+    split = variant.low
     best_low = -1
     low_winner = None
     low_tied = False
@@ -652,8 +655,8 @@ def _clean_split(
         elif value == best:
             tied = True
         low = None
-        if stud8:
-            low = evaluate.low_rank(cards, 8)
+        if split:
+            low = evaluate.low_rank(cards, qualifier)
             if low is not None:
                 if low > best_low:
                     low_winner, best_low, low_tied = p, low, False

@@ -28,20 +28,11 @@ from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
+from handlog.rules.variants import VARIANTS
 from handlog.rules.violations import Violation
 
-LAST_STREET = {
-    Game.STUD: Street.SEVENTH,
-    Game.STUD8: Street.SEVENTH,
-    Game.RAZZ: Street.SEVENTH,
-    Game.STUD5: Street.FIFTH,
-}
-BIG_BET_STREETS = {
-    Game.STUD: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.STUD8: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.RAZZ: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.STUD5: frozenset({Street.FOURTH, Street.FIFTH}),
-}
+LAST_STREET = {game: variant.last_street for game, variant in VARIANTS.items()}
+BIG_BET_STREETS = {game: variant.big_bet_streets for game, variant in VARIANTS.items()}
 CARDS_PER_PLAYER = {game: len(layout) for game, layout in FACE_UP.items()}
 DECK_SIZE = 52
 
@@ -217,6 +208,7 @@ class _Replayer:
         self.profile = profile
         self.traits = traits
         game = self.game = hand.game
+        variant = self.variant = VARIANTS[game]
         self.first_street = FIRST_STREET[game]
         self.last_street = LAST_STREET[game]
         self.big_bet_streets = BIG_BET_STREETS[game]
@@ -224,7 +216,7 @@ class _Replayer:
         self.up_cards_before = _UP_CARDS_BEFORE[game]
         self.up_positions = _UP_POSITIONS[game]
         self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
-        razz = game is Game.RAZZ
+        razz = variant.showing_low
         self.showing_values = _SHOWING_VALUES[razz]
         self.showing_primes = _SHOWING_PRIMES[razz]
         # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
@@ -984,7 +976,7 @@ class _Replayer:
         if bring_in_player is not None and player != bring_in_player:
             door = self.door.get(bring_in_player)
             theirs = self.door.get(player)
-            extreme = "highest" if self.game is Game.RAZZ else "lowest"
+            extreme = "highest" if self.variant.bring_in_highest else "lowest"
             self.flag(
                 "BRING_IN_PLAYER",
                 action.line,
@@ -1362,11 +1354,13 @@ def describe(cards: tuple[Card, ...], game: Game) -> str:
     # Words depend on the hand's strength only: ranking is cheap, wording is not, so the words
     # are kept by strength (at most some tens of thousands of them).
     key: tuple[Game, int | None, int | None]
-    if game is Game.RAZZ:
-        key = (game, evaluate.low_rank(cards, None), None)
+    variant = VARIANTS[game]
+    if not variant.high:  # a low game: the low is the hand
+        key = (game, evaluate.low_rank(cards, variant.low_qualifier), None)
     else:
         high = evaluate.high_rank(cards)
-        key = (game, high, evaluate.low_rank(cards, 8) if game is Game.STUD8 else None)
+        low = evaluate.low_rank(cards, variant.low_qualifier) if variant.low else None
+        key = (game, high, low)
     found = _DESCRIPTIONS.get(key)
     if found is None:
         if len(_DESCRIPTIONS) >= 100_000:
@@ -1379,11 +1373,13 @@ _DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
 
 
 def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
-    """`describe` from the `evaluate.high_rank` (in razz: `low_rank`) and the stud8 low."""
-    if game is Game.RAZZ:
+    """`describe` from the `evaluate.high_rank` (in a low game: `low_rank`) and the low of a
+    split game."""
+    variant = VARIANTS[game]
+    if not variant.high:
         return f"Lo: {evaluate.describe_low_rank(first)}"  # type: ignore[arg-type]
     high = evaluate.describe_high_rank(first)  # type: ignore[arg-type]
-    if game is Game.STUD8:
+    if variant.low:
         return (
             f"HI: {high}; LO: {evaluate.describe_low_rank(low)}"
             if low is not None
@@ -1490,7 +1486,7 @@ class _Awards:
                     line,
                     low_case,
                     f"{low_case} was paid a low half, but no hand qualified for low "
-                    f"(8 or better): {story}",
+                    f"({VARIANTS[self.hand.game].low_qualifier} or better): {story}",
                     None,
                     low_case,
                 )
@@ -1624,25 +1620,27 @@ class _Awards:
                 winners, lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier))
             )
 
-        if game is Game.RAZZ:
-            lows = {p: evaluate.low_rank(hands[p], None) for p in players}
+        variant = VARIANTS[game]
+        qualifier = variant.low_qualifier
+        if not variant.high:
+            lows = {p: evaluate.low_rank(hands[p], qualifier) for p in players}
             best = max(lows.values())  # type: ignore[type-var]
             winners = [p for p in players if lows[p] == best]
-            self.high_winners.update(winners)  # razz: the pot's winners count as "high"
+            self.high_winners.update(winners)  # a low game: the pot's winners count as "high"
             return (
                 self._divide(amount, winners, hands, low=True),
-                lambda: f"the pot goes to {low_words(winners, None)}",
+                lambda: f"the pot goes to {low_words(winners, qualifier)}",
             )
         highs = {p: evaluate.high_rank(hands[p]) for p in players}
         top = max(highs.values())
         high_winners = [p for p in players if highs[p] == top]
         self.high_winners.update(high_winners)
-        if game is not Game.STUD8:
+        if not variant.low:
             return (
                 self._divide(amount, high_winners, hands, low=False),
                 lambda: f"the pot goes to {high_words(high_winners)}",
             )
-        lows8 = {p: evaluate.low_rank(hands[p], 8) for p in players}
+        lows8 = {p: evaluate.low_rank(hands[p], qualifier) for p in players}
         qualified = {p: v for p, v in lows8.items() if v is not None}
         if not qualified:
             return (
@@ -1658,7 +1656,8 @@ class _Awards:
         return (
             shares,
             lambda: (
-                f"high half to {high_words(high_winners)}, low half to {low_words(low_winners, 8)}"
+                f"high half to {high_words(high_winners)}, low half to "
+                f"{low_words(low_winners, qualifier)}"
             ),
         )
 
@@ -1668,14 +1667,15 @@ class _Awards:
         return divide(amount, winners, hands, low, self.profile, self.seat_index.__getitem__)
 
     def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
-        if self.game is not Game.STUD8:
+        qualifier = VARIANTS[self.game].low_qualifier
+        if qualifier is None or not VARIANTS[self.game].split:
             return None
         extra = got - should
         if len(extra) != 1:
             return None
         player = next(iter(extra))
         cards = self._hand(player)
-        if cards is not None and evaluate.low_rank(cards, 8) is None:
+        if cards is not None and evaluate.low_rank(cards, qualifier) is None:
             return player
         return None
 
