@@ -643,3 +643,64 @@ def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
         assert rows.fetchall() == [("fulltilt", 20 + len(FIXTURE_FILES)), ("pokerstars", 9)]
     finally:
         connection.close()
+
+
+# ---------------------------------------------------------------------------------------
+# The parser's fast paths give what grammars/fulltilt.lark gives
+
+
+def _ft_texts() -> list[str]:
+    return [_decoded(path) for path in [*CORPUS_FILES, *FIXTURE_FILES]]
+
+
+def _ft_bodies() -> list[str]:
+    bodies = []
+    for text in _ft_texts():
+        normalized = text.replace("\r\n", "\n")
+        for chunk in split_text([normalized], "<t>", fulltilt.is_header, fulltilt.HEADER_PREFIX):
+            newline = chunk.text.find("\n")
+            if chunk.is_hand and newline > 0:
+                bodies.append(chunk.text[newline + 1 :] + "\n")
+    return bodies
+
+
+@pytest.mark.parametrize("rule", sorted({rule for _, rule in fulltilt.SECTIONS.values()}))
+def test_line_terminals_agree_with_the_alternation(rule):
+    """Each line is tried against its rule's terminals one by one (after a literal check):
+    the same answer as the grammar's alternation, on every real line and on altered ones."""
+    from handlog.parse import grammar
+
+    start = ["header", "body"]
+    alternation = grammar.line_classifier("fulltilt", start, rule)
+    terminals = grammar.line_terminals("fulltilt", start, rule)
+    assert terminals is not None
+    found = {line for text in _ft_texts() for line in text.replace("\r", "").split("\n")}
+    altered = {line + suffix for line in found for suffix in (":", ", and is all in", " x")}
+    altered |= {line[: len(line) // 2] for line in found}
+    accepted = 0
+    for line in sorted((found | altered) - {""}):
+        whole = line + "\n"
+        expected = alternation.match(whole)
+        fast = next(
+            (
+                t.name
+                for t in terminals
+                if (line.startswith(t.literal) if t.prefix else t.literal in line)
+                and t.pattern.match(whole) is not None
+            ),
+            None,
+        )
+        assert fast == (expected.lastgroup if expected else None), line
+        accepted += expected is not None
+    assert accepted > 20
+
+
+def test_body_tokens_are_larks_tokens():
+    parser = fulltilt.GRAMMAR.parser()
+    bodies = _ft_bodies()
+    assert len(bodies) >= 21
+    for body in bodies:
+        fast = fulltilt.GRAMMAR.body_tokens(body)
+        tree = parser.parse(body, start="body")
+        assert fast is not None, body  # every hand Lark reads takes the fast path
+        assert fast == [(t.type, str(t), t.line) for t in tree.children], body
