@@ -439,6 +439,7 @@ def test_stud8_side_pots_halves_and_all_in_suffix():
         ("wins the low side pot 2", 2, "low"),
         ("ties for the high main pot", 0, "high"),
         ("ties for the low pot", None, "low"),
+        ("wins pot 2", 1, None),
     ],
 )
 def test_collect_lines_name_their_pot_and_half(words, pot, half):
@@ -467,6 +468,10 @@ def test_heads_up_tournament_all_in_ante_and_early_show():
     assert antes == [("Villain", 6, True), ("Hero", 7, False)]
     [uncalled] = _actions(hand, ActionKind.UNCALLED_BET_RETURNED)
     assert (uncalled.street, uncalled.player, uncalled.amount) == (Street.ANTES, "Hero", 1)
+    # The older words for it read the same
+    text = _fixture("razz-heads-up-all-in-ante.txt")
+    older = _one(text.replace("Uncalled bet of 1 returned to Hero", "Ante of 1 returned to Hero"))
+    assert older == hand
     early = [a for a in _actions(hand, ActionKind.SHOW) if a.street is Street.THIRD]
     assert [len(a.cards) for a in early] == [3, 3]
     assert replay(hand, PROFILE, TRAITS).net == {"Villain": -6, "Hero": 6}
@@ -497,7 +502,26 @@ HEADERS = {
         (1000, 2000, 200),
         None,
     ),
+    "FullTiltPoker Game #579366588: Table Mesa (deep 6) - Limit Razz - $1/$2 Ante $0.10 - "
+    "21:27 ET - Wednesday, April 19, 2006": (Game.RAZZ, None, None, (100, 200, 10), 6),
+    "Full Tilt Poker Game #24000000001: $10 + $1 Sit & Go (Turbo) (123456789), Table 1 - "
+    "30/60 Ante 5 - Limit Stud H/L - 20:00:00 ET - 2010/10/01 (partial)": (
+        Game.STUD8,
+        "$10 + $1 Sit & Go (Turbo)",
+        "123456789",
+        (30, 60, 5),
+        None,
+    ),
 }
+
+
+def test_the_short_lived_2006_clock():
+    body = _fixture("names-chat-double-bet.txt").split("\n", 1)[1]
+    header = next(h for h in HEADERS if "April" in h)
+    hand = _one(header + "\n" + body)
+    assert hand.clock_text == "21:27 ET - Wednesday, April 19, 2006"
+    assert hand.start_time == datetime(2006, 4, 20, 1, 27, tzinfo=UTC)  # EDT, UTC-4
+    assert _reparse(fulltilt.print_hand(hand)) == hand
 
 
 @pytest.mark.parametrize("header", sorted(HEADERS))

@@ -161,11 +161,35 @@ ALL_IN = ", and is all in"
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
 
 _CLOCK = r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} - \d{4}/\d{1,2}/\d{1,2}"
+_SHORT_CLOCK = r"\d{1,2}:\d{2} [A-Z]{2,5} - [A-Z][a-z]+, [A-Z][a-z]+ \d{1,2}, \d{4}"
 _HEADER_SPLIT = re.compile(
     r"(?P<start>Full(?: Tilt Poker|TiltPoker) Game #)(?P<number>\d+): (?P<game>.*) - "
-    rf"(?P<clock>{_CLOCK}(?: \[{_CLOCK}\])?)(?P<partial> \(partial\))?$"
+    rf"(?P<clock>{_CLOCK}(?: \[{_CLOCK}\])?|{_SHORT_CLOCK})(?P<partial> \(partial\))?$"
 )
 _CLOCK_PART = re.compile(r"(\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5}) - (\d{4})/(\d{1,2})/(\d{1,2})")
+_SHORT_CLOCK_PARTS = re.compile(
+    r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
+)
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
+        1,
+    )
+}
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
@@ -261,7 +285,10 @@ def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
     ante: int | None = None
     currency: str | None = None
     game_name = ""
-    for child in tree.children:
+    children = []
+    for child in tree.children:  # the `game` rule's parts stand among the header's
+        children.extend(child.children if getattr(child, "data", None) == "game" else [child])  # type: ignore[union-attr]
+    for child in children:
         rule = getattr(child, "data", None)
         if rule == "tournament":
             tournament_name, tournament_id = (str(t) for t in child.children)  # type: ignore[union-attr]
@@ -308,7 +335,11 @@ def parse_clock(clock: str) -> datetime | None:
     parts = _CLOCK_PART.findall(clock)
     chosen = next((p for p in parts if p[3] == "ET"), parts[0] if parts else None)
     if chosen is None:
-        return None
+        short = _SHORT_CLOCK_PARTS.match(clock)  # "21:27 ET - Wednesday, April 19, 2006"
+        if short is None or short[4] not in _MONTHS:
+            return None
+        hour, minute, zone, month, day, year = short.groups()
+        return utc_time(int(year), _MONTHS[month], int(day), int(hour), int(minute), 0, zone)
     hour, minute, second, zone, year, month, day = chosen
     return utc_time(int(year), int(month), int(day), int(hour), int(minute), int(second), zone)
 
@@ -686,6 +717,20 @@ class _HandBuilder(TextHandBuilder):
             Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
         )
 
+    def _ante_returned(self, text: str, line: int) -> None:
+        # "Ante of $0.40 returned to Hero": an ante back to its player, as an uncalled bet.
+        at = text.index(" returned to ")
+        player = self.player(text[at + 13 :], line, text)
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                ActionKind.UNCALLED_BET_RETURNED,
+                minor_units(text[8:at]),
+                line=line,
+            )
+        )
+
     def _shows(self, text: str, line: int) -> None:
         at = text.find(" shows [")
         player = self.seated.get(text[:at])
@@ -716,8 +761,9 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(self.street, player, ActionKind.MUCK, cards=shown, line=line))
 
     def _wins(self, text: str, line: int) -> None:
-        # "NAME wins the high main pot ($41.05) with ...", "NAME ties for the pot ($5) ..."
-        verb = " wins the " if " wins the " in text else " ties for the "
+        # "NAME wins the high main pot ($41.05) with ...", "NAME ties for the pot ($5) ...",
+        # "NAME wins pot 2 ($5)"
+        verb = " wins " if " wins " in text else " ties for "
         name = text[: text.find(verb)]
         seat = self.seated.get(name)
         if seat is None:
@@ -728,7 +774,9 @@ class _HandBuilder(TextHandBuilder):
         rest = text[len(name) + len(verb) :]
         open_paren = rest.index(" (")
         close = rest.index(")", open_paren)
-        words = rest[:open_paren].split(" ")  # "[high|low] [main|side] pot [#2]"
+        words = rest[:open_paren].split(" ")  # "the [high|low] [main|side] pot [#2]", "pot 2"
+        if words[0] == "the":
+            words = words[1:]
         half = None
         if words[0] in ("high", "low"):
             half = words[0]
@@ -738,6 +786,8 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         elif words[0] == "side":
             pot = int(words[2].lstrip("#")) if len(words) == 3 else 1
+        elif len(words) == 2:  # "pot 1" is the main pot
+            pot = int(words[1]) - 1
         description = rest[close + 7 :] if rest.startswith(" with ", close + 1) else None
         self.events.append(
             Action(
@@ -901,6 +951,7 @@ _HANDLERS = {
     "CHECKS": _HandBuilder._checks,
     "FOLDS": _HandBuilder._folds,
     "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "ANTE_RETURNED": _HandBuilder._ante_returned,
     "SHOWS": _HandBuilder._shows,
     "MUCKS": _HandBuilder._mucks,
     "WINS": _HandBuilder._wins,
