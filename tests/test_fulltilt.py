@@ -728,3 +728,50 @@ def test_body_tokens_are_larks_tokens():
         tree = parser.parse(body, start="body")
         assert fast is not None, body  # every hand Lark reads takes the fast path
         assert fast == [(t.type, str(t), t.line) for t in tree.children], body
+
+
+FIVE_CARD_STUD = """\
+Full Tilt Poker Game #32412111099: Big Game of the Week (251332389), Table 3 - 800/1600 Ante 150 - Limit 5 Card Stud - 18:40:57 ET - 2013/03/31
+Seat 1: Player0 (4,950)
+Seat 2: Hero (17,724)
+Player0 antes 150
+Hero antes 150
+*** 2ND STREET *** (Total Pot: 300, 2 Players)
+Dealt to Player0 [2c]
+Dealt to Hero [6s] [Kh]
+Player0 is low with [2c]
+Player0 brings in for 250
+Hero completes it to 800
+Player0 folds
+Uncalled bet of 550 returned to Hero
+Hero mucks
+Hero wins the pot (800)
+*** SUMMARY ***
+Total pot 800 | Rake 0
+Seat 1: Player0 folded on 2nd St.
+Seat 2: Hero collected (800), mucked
+"""
+
+
+def test_a_five_card_stud_hand_written_here():
+    [skipped] = parse_text(FIVE_CARD_STUD, "stud5.txt")
+    assert isinstance(skipped, Skipped) and skipped.game == "Limit 5 Card Stud"
+    hand = _reparse(FIVE_CARD_STUD)
+    assert (hand.game, hand.streets, hand.seats[1].stack) == (Game.STUD5, (Street.SECOND,), 17724)
+    moves = [(a.player, a.kind, a.amount, a.to_amount) for a in hand.actions][2:6]
+    assert moves == [
+        ("Player0", ActionKind.BRING_IN, 250, 250),
+        ("Hero", ActionKind.COMPLETE, 800, 800),
+        ("Player0", ActionKind.FOLD, None, None),
+        ("Hero", ActionKind.UNCALLED_BET_RETURNED, 550, None),
+    ]
+    assert [str(c) for c in hand.dealt[1].new] == ["6s", "Kh"]
+    # A 5-card stud hand must start at 2nd street
+    wrong = FIVE_CARD_STUD.replace(
+        "*** 2ND STREET *** (Total Pot: 300, 2 Players)", "*** 3RD STREET ***"
+    )
+    chunk = next(split_text([wrong], "w.txt", fulltilt.is_header, fulltilt.HEADER_PREFIX))
+    error = fulltilt.read_hand(chunk)
+    assert isinstance(error, ParseError)
+    assert "starts at *** 2ND STREET ***, this one at *** 3RD STREET ***" in error.message
+    assert (error.line, error.text) == (6, "*** 3RD STREET ***")

@@ -395,6 +395,7 @@ class _HandBuilder(TextHandBuilder):
         self.clock = clock
         self.first_street = FIRST_STREETS.get(info.game, Street.THIRD)  # type: ignore[arg-type]
         self.streets: list[Street] = []
+        self.first_header_line = 0
         self.results: list[SeatResult] = []
         self.completed = False
         self.street_put: dict[str, int] = {}
@@ -418,7 +419,7 @@ class _HandBuilder(TextHandBuilder):
             )
         if self.streets[0] is not self.first_street:
             raise LineError(
-                len(self.chunk.lines),
+                self.relative(self.first_header_line),
                 f"a {self.info.game_name} hand starts at {STREET_HEADERS[self.first_street]}, "
                 f"this one at {STREET_HEADERS[self.streets[0]]}",
                 None,
@@ -470,6 +471,8 @@ class _HandBuilder(TextHandBuilder):
             elif street is not Street.SHOWDOWN:
                 if street in self.streets:
                     raise LineError(self.relative(line), "this street is dealt twice", None)
+                if not self.streets:
+                    self.first_header_line = line
                 self.streets.append(street)
                 self.street_put = {}
                 if street is Street.SEVENTH and text[18:20] == " [":
