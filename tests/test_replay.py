@@ -313,7 +313,7 @@ def test_razz_showing_tie_depends_on_the_profile():
 
 def test_cards_needed_counts_the_dead_cards_of_folded_players():
     from handlog.model import Street
-    from handlog.rules.replay import cards_needed
+    from handlog.rules.tables import cards_needed
 
     eight = [f"p{n}" for n in range(8)]
     assert cards_needed(eight, {}, 7, 0) == 56  # eight to 7th street: 4 cards short
