@@ -215,5 +215,14 @@ def test_time_out_lines_are_table_noise(noise):
     hand = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
     lines = hand.split("\n\n\n")[0].splitlines()
     at = lines.index("willy32948: calls $0.02")
+    [plain] = parse_text("\n".join(lines) + "\n", "noise.txt")
     [parsed] = parse_text("\n".join([*lines[:at], noise, *lines[at:]]) + "\n", "noise.txt")
-    assert not isinstance(parsed, ParseError), parsed
+    assert isinstance(parsed, Hand), parsed
+    # the line becomes a time-out note of its player where it stands, and nothing else
+    # changes: the same deals, actions and results (record equality leaves out lines)
+    before = next(n for n, event in enumerate(plain.events) if event.line > at)
+    note = parsed.events[before]
+    assert note == Note(Street.THIRD, NoteKind.TIMED_OUT, "willy32948", noise)
+    assert note.line == at + 1
+    assert [e for e in parsed.events if e is not note] == list(plain.events)
+    assert (parsed.seats, parsed.results) == (plain.seats, plain.results)
