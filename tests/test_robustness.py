@@ -61,9 +61,10 @@ def _nets_from_text(text: str) -> tuple[dict[str, int], set[str]]:
         if line.startswith("*** "):
             street, street_total = line, defaultdict(int)  # raise-to amounts are per street
         elif match := _RAISE_TO.match(line):
+            # a raise "to" less than the player already has in puts nothing in
             player, to = match[1], _units(match[3])
-            nets[player] -= to - street_total[player]
-            street_total[player] = to
+            nets[player] -= max(0, to - street_total[player])
+            street_total[player] = max(to, street_total[player])
         elif match := _PUT.match(line):
             nets[match[1]] -= _units(match[2])
             if _ANTE.match(line):
