@@ -14,13 +14,13 @@ from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.replay import replay
 from handlog.rules.violations import CODES
 
-from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
+from .conftest import SAMPLE_LOGS, SITES, pokerstars_corpus_files, site_fixture_files
 
 STUD = SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt"
 SPLIT = SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt"
 PT2 = SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt"
 RAZZ = SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt"
-SIDE_POT = FIXTURES / "pokerstars" / "side-pot.txt"
+SIDE_POT = SITES / "pokerstars" / "side-pot.txt"
 
 
 @pytest.mark.parametrize("path", pokerstars_corpus_files(), ids=lambda p: p.name)
@@ -33,7 +33,7 @@ def test_real_hands_replay_clean_and_nets_sum_to_minus_rake(path):
 
 
 def test_fixture_hands_replay_clean():
-    for path in sorted((FIXTURES / "pokerstars").glob("*.txt")):
+    for path in site_fixture_files("pokerstars"):
         for hand in (h for h in parse_file(path) if isinstance(h, Hand)):
             assert replay(hand, POKERSTARS).violations == (), (path.name, hand.hand_id)
 
@@ -527,7 +527,7 @@ def test_the_fast_path_agrees_with_the_full_replay(variant):
     from .test_differential_pokerkit import _mutations
 
     texts = []
-    for path in [*pokerstars_corpus_files(), *sorted((FIXTURES / "pokerstars").glob("*.txt"))]:
+    for path in [*pokerstars_corpus_files(), *site_fixture_files("pokerstars")]:
         texts += path.read_text(encoding="utf-8").replace("\r\n", "\n").split("\n\n\n")
     for game, seed in (("stud", 71), ("stud8", 72), ("razz", 73)):
         texts += generate(game, 120, seed).texts

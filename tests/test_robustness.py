@@ -15,11 +15,11 @@ from handlog.parse import parse_text
 from handlog.rules.profiles import CASINO, POKERSTARS
 from handlog.rules.replay import replay
 
-from .conftest import FIXTURES, pokerstars_corpus_files
+from .conftest import SITES, pokerstars_corpus_files
 
 HAND_TEXTS = [
     piece.strip()
-    for path in [*pokerstars_corpus_files(), FIXTURES / "pokerstars" / "side-pot.txt"]
+    for path in [*pokerstars_corpus_files(), SITES / "pokerstars" / "side-pot.txt"]
     for piece in re.split(
         r"\n\s*\n\s*\n",
         "\n".join(line.rstrip() for line in path.read_text(encoding="utf-8-sig").splitlines()),
