@@ -113,23 +113,28 @@ def test_corrupted_hands_never_crash(text, casino):
             assert item.line >= 1 and item.message
         if isinstance(item, Hand):
             result = replay(item, CASINO if casino else POKERSTARS)
-            _assert_nets_match_the_text(text, item, result)
+            if len(items) == 1:  # the text is this hand's alone (the header is never touched)
+                _assert_nets_match_the_text(text, item, result)
 
 
 def _assert_nets_match_the_text(text, hand, result):
-    """The replay's nets are the text's chips: for everyone dealt in, what the lines say
-    went in and came out; a player who acts without being dealt in is flagged and his
-    chips are not booked. Nets sum to minus the rake unless the replay flags the pot total
-    or the rake (the summary's accounting is off)."""
+    """The replay's nets are the text's chips: for everyone dealt in (and anyone else whose
+    chips the text never moves), what the lines say went in and came out. Chips moved for a
+    player not dealt in must be flagged for that player: what the replay then books for him
+    is not settled (his bets are not booked; an uncalled return or a collect of his are).
+    Nets sum to minus the rake unless the replay flags the pot total or the rake (the
+    summary's accounting is off)."""
     from_text, dealt_in = _nets_from_text(text)
     for player in sorted(set(from_text) | set(result.net)):
-        replayed = result.net.get(player, 0)
-        if player in dealt_in:
-            assert replayed == from_text.get(player, 0), (player, result.net, from_text)
+        if player in dealt_in or player not in from_text:
+            assert result.net.get(player, 0) == from_text.get(player, 0), (
+                player,
+                result.net,
+                from_text,
+            )
         else:
-            assert replayed == 0 and result.put_in.get(player, 0) == 0, (player, result.net)
-            flagged = [v for v in result.violations if v.player == player]
-            assert any("was not dealt in" in v.message for v in flagged), (player, flagged)
+            flagged = [v.code for v in result.violations if v.player == player]
+            assert flagged, (player, result.violations)
     codes = {v.code for v in result.violations}
     if not codes & {"POT_TOTAL", "RAKE"}:
         assert sum(result.net.values()) == -hand.rake, (result.net, hand.rake)
