@@ -85,13 +85,19 @@ def check_items(
             yield CheckedHand(item.file, item.line, "unparsed", error=item)
 
 
+def _site_of(checked: CheckedHand) -> str | None:
+    """The site of a hand that was not read: its file's format, when that is known."""
+    item = checked.error or checked.skipped
+    return item.site if item is not None else None
+
+
 def check_json(checked: CheckedHand) -> dict[str, Any]:
     """The stable JSON shape of `handlog check --json` (one object per hand)."""
     hand, result = checked.hand, checked.replay
     data: dict[str, Any] = {
         "file": checked.file,
         "line": checked.line,
-        "site": hand.site.value if hand else "pokerstars",
+        "site": hand.site.value if hand else _site_of(checked),
         "hand_id": checked.hand_id,
         "game": hand.game.value if hand else (checked.skipped.game if checked.skipped else None),
         "status": checked.status,

@@ -418,6 +418,14 @@ def bench(
     pokerkit_hands: Annotated[
         int, typer.Option(help="Hands in the pokerkit sample (pokerkit is slow).")
     ] = 1_000,
+    sites: Annotated[
+        Path | None,
+        typer.Option(
+            help="A folder of exports of any sites (searched recursively): also the parse "
+            "speed of each site format found there, its hands replicated to --site-hands."
+        ),
+    ] = None,
+    site_hands: Annotated[int, typer.Option(help="Hands per site for --sites.")] = 20_000,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
@@ -439,6 +447,8 @@ def bench(
     Example: handlog bench --hands 300000 --runs 1 --no-pokerkit --import-hands 0
 
     Example: handlog bench --source corpus --hands 20000
+
+    Example: handlog bench --sites ../shared/corpus --no-import --no-pokerkit --hands 3000
     """
     import json
 
@@ -450,6 +460,8 @@ def bench(
         raise typer.BadParameter("--hands and --runs must be at least 1")
     if import_hands < 0:
         raise typer.BadParameter("--import-hands must be 0 or more")
+    if sites is not None and not sites.is_dir():
+        raise typer.BadParameter(f"{sites} is not a folder", param_hint="--sites")
     figures = run_benchmarks(
         hands=hands,
         runs=runs,
@@ -460,6 +472,8 @@ def bench(
         pokerkit_limit=pokerkit_hands,
         echo=lambda text: typer.echo(text, err=True),
         import_hands=import_hands,
+        sites=sites,
+        site_hands=site_hands,
     )
     typer.echo(format_table(figures))
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -9,15 +9,15 @@ that did not reopen the betting; a name seated twice; lines out of their usual p
 `replay` then replays the hand again with `_Replayer`, which explains every fault. On real
 and simulated hands over 99% take the fast path, which is some twice as fast as `_Replayer`.
 At a showdown the fast path ranks each hand once, for the pot and for its description
-(`_clean_split`); ties and side pots go to `_Awards`.
+(`_clean_split`); ties and side pots go to `Awards`.
 
 Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
-position (0 to n-1 in `_Lineup.order`): each line's name is looked up once
-(`_Lineup.seat_index`); per-player amounts and cards are lists by position, and sets of
+position (0 to n-1 in `Lineup.order`): each line's name is looked up once
+(`Lineup.seat_index`); per-player amounts and cards are lists by position, and sets of
 players are ints with bit p for position p (in seat order from the lowest bit, as
 `_Replayer.dealt_in` is kept). A name not seated gives up, except in a show or muck line,
 whose cards `_Replayer` takes as they are. The result is keyed by name again for the pots and
-awards (`build_pots`, `_clean_split`, `_Awards`) and for the `Replay` record.
+awards (`build_pots`, `_clean_split`, `Awards`) and for the `Replay` record.
 
 `_Replayer` is the specification: on every hand this function accepts, its result must be
 exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
@@ -39,29 +39,29 @@ from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
 from handlog.rules import evaluate
+from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.replay import (
-    _BRING_IN_VALUES,
-    _DESCRIPTIONS,
-    _SHOWING_KEYS,
-    _SHOWING_PRIMES,
-    _SHOWING_VALUES,
-    _UP_CARDS_BEFORE,
-    _UP_POSITIONS,
+from handlog.rules.tables import (
     BIG_BET_STREETS,
+    BRING_IN_VALUES,
     CARDS_PER_PLAYER,
     DECK_SIZE,
+    DESCRIPTIONS,
     LAST_STREET,
+    SHOWING_KEYS,
+    SHOWING_PRIMES,
+    SHOWING_VALUES,
+    UP_CARDS_BEFORE,
+    UP_POSITIONS,
     Pot,
     Replay,
-    _Awards,
-    _has_pair,
-    _known_cards,
-    _lineup,
     build_pots,
     cards_needed,
     describe,
+    has_pair,
     hi_lo_shares,
+    known_cards,
+    lineup,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.variants import VARIANTS
@@ -99,9 +99,9 @@ def replay_clean(
     left uncalled that the site does not return with a line, among them)."""
     game = hand.game
     seats = hand.seats
-    lineup = _lineup(seats)
-    order = lineup.order
-    seat_index = lineup.seat_index
+    seat_order = lineup(seats)
+    order = seat_order.order
+    seat_index = seat_order.seat_index
     n = len(order)
     if len(seat_index) != n:
         return None  # a name seated twice
@@ -109,8 +109,8 @@ def replay_clean(
     last_street = LAST_STREET[game]
     big_bet_streets = BIG_BET_STREETS[game]
     face_up = FACE_UP[game]
-    up_cards_before = _UP_CARDS_BEFORE[game]
-    up_positions = _UP_POSITIONS[game]
+    up_cards_before = UP_CARDS_BEFORE[game]
+    up_positions = UP_POSITIONS[game]
     first_up = up_positions[0]
     first_street_cards = _FIRST_STREET_CARDS[game]
     size = CARDS_PER_PLAYER[game]
@@ -121,12 +121,12 @@ def replay_clean(
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
-    bring_in_values = _BRING_IN_VALUES[game]
+    bring_in_values = BRING_IN_VALUES[game]
     razz = VARIANTS[game].showing_low
     suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-    showing_primes = _SHOWING_PRIMES[razz]
-    showing_values = _SHOWING_VALUES[razz]
-    showing_memo = _SHOWING_KEYS[razz, suit_sign]
+    showing_primes = SHOWING_PRIMES[razz]
+    showing_values = SHOWING_VALUES[razz]
+    showing_memo = SHOWING_KEYS[razz, suit_sign]
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
 
     # Players are seat positions: per-player state in lists by position, sets of players in
@@ -140,7 +140,7 @@ def replay_clean(
     dealt_in = anted = able = folded = all_in = 0
     folded_early: dict[int, Street] = {}
     door_value = [-1] * n
-    """Each player's door card as `_BRING_IN_VALUES` orders it; -1 before it is dealt."""
+    """Each player's door card as `BRING_IN_VALUES` orders it; -1 before it is dealt."""
     up_cards: list[tuple[Card, ...]] = [()] * n
     """Up cards by deal position; the card checks' up-card count is their number."""
     slots: list[list[Card | None]] = [[None] * size for _ in range(n)]
@@ -314,7 +314,7 @@ def replay_clean(
                     street is _FOURTH
                     and profile.double_bet_allowed(game)
                     and any(
-                        _has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
+                        has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
                     )
                 ):
                     double_bet = True
@@ -510,7 +510,7 @@ def replay_clean(
             needed = cards_needed(players, folded_early, size, burns)
             if (community is not None) == (needed <= DECK_SIZE):
                 return None
-    # `_pots` and `_Awards.check`, by name from here on
+    # `_pots` and `Awards.check`, by name from here on
     put_in_by_name = {order[p]: put_in[p] for p in range(n)}
     total = sum(put_in)
     if all_in:
@@ -548,7 +548,7 @@ def replay_clean(
             awarded = _clean_split(
                 pot.eligible,
                 amount,
-                _known_cards(shows, hand),
+                known_cards(shows, hand),
                 community_cards,
                 game,
                 profile,
@@ -556,8 +556,8 @@ def replay_clean(
             )
     if awarded is not None:
         expected, high_winners, low_winners = awarded
-    else:  # ties, side pots, nobody to pay: `_Awards` decides
-        awards = _Awards(hand, profile, pots, seat_index, _known_cards(shows, hand))
+    else:  # ties, side pots, nobody to pay: `Awards` decides
+        awards = Awards(hand, profile, pots, seat_index, known_cards(shows, hand))
         expected, _ = awards.expected(awards.distributable())
         high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
     paid = {order[p]: collected[p] for p in range(n) if collected[p]}
@@ -574,7 +574,7 @@ def replay_clean(
         key = strengths.get(shown)
         try:
             if key is not None:
-                words = _DESCRIPTIONS.get(key)
+                words = DESCRIPTIONS.get(key)
                 if words is None:
                     words = describe(shown, game)
             else:
@@ -598,7 +598,7 @@ def replay_clean(
 
 
 def _distributable_one(hand: Hand, profile: RuleProfile, amount: int) -> int:
-    """`_Awards.distributable` for a single pot of `amount`."""
+    """`Awards.distributable` for a single pot of `amount`."""
     if hand.main_pot is not None and not hand.side_pots and hand.main_pot + hand.rake == amount:
         return int(hand.main_pot)
     rake = hand.rake if profile.rake_before_split else 0
@@ -614,12 +614,12 @@ def _clean_split(
     profile: RuleProfile,
     strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]],
 ) -> tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None:
-    """`_Awards._split` of a pot two or more players are eligible for, when each half has a
+    """`Awards._split` of a pot two or more players are eligible for, when each half has a
     single winner: the shares, the high and the low winners; None otherwise (ties and pots
-    nobody can claim are left to `_Awards`). Records `describe`'s key of each hand ranked in
+    nobody can claim are left to `Awards`). Records `describe`'s key of each hand ranked in
     `strengths`."""
     hands: dict[str, tuple[Card, ...]] = {}
-    for p in eligible:  # `_Awards._contenders` and `_Awards._hand`
+    for p in eligible:  # `Awards._contenders` and `Awards._hand`
         cards = known.get(p, ())
         if len(cards) + len(community) <= 7:
             cards = cards + community
@@ -673,7 +673,7 @@ def _clean_split(
 
 def _next_clockwise(players: int, after: int, n: int) -> int:
     """The first of `players` (a bitmask of positions) clockwise after position `after` at a
-    table of `n` (`_Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
+    table of `n` (`Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
     p = after
     for _ in range(n):
         p += 1

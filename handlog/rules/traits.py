@@ -41,12 +41,6 @@ class SiteTraits:
     """Whether the site's hand descriptions follow the wording `replay.describe` writes
     ("a pair of Tens", "HI: …; LO: 7,6,5,4,3"), so that HAND_DESCRIPTION compares them with
     the cards; False for a wording handlog does not know (never a false flag)."""
-    shows_opponents_seventh_card: bool = False
-    """Whether opponents' 7th-street down cards are printed when dealt (Bovada prints every
-    card of every player)."""
-
-    def fields(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
 
 
 PRINTS_EVERYTHING = SiteTraits()
