@@ -233,7 +233,6 @@ TRAITS = SiteTraits(
     # 8,7,5,3,2, for low": not PokerStars' words for stud/8 and razz, and no wording handlog
     # checks yet.
     describes_hands=False,
-    shows_opponents_seventh_card=False,  # "7th street opponents usually get no line"
 )
 
 
