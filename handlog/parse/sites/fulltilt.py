@@ -880,7 +880,9 @@ class _HandBuilder(TextHandBuilder):
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")
         street = SUMMARY_STREETS[rest[11:14]]
-        self.results.append(SeatResult(number, name, folded_on=street, line=line))
+        self.results.append(
+            SeatResult(number, name, street, False, (), (), None, False, False, None, line)
+        )
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")
