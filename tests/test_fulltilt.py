@@ -487,7 +487,7 @@ HEADERS = {
     "FullTiltPoker Game #579366588: Table Mesa (deep 6) - Limit Razz - $1/$2 Ante $0.10 - "
     "21:27 ET - Wednesday, April 19, 2006": (Game.RAZZ, None, None, (100, 200, 10), 6),
     "Full Tilt Poker Game #24000000001: $10 + $1 Sit & Go (Turbo) (123456789), Table 1 - "
-    "30/60 Ante 5 - Limit Stud H/L - 20:00:00 ET - 2010/10/01 (partial)": (
+    "30/60 Ante 5 - Limit Stud H/L - 20:00:00 ET - 2010/10/01": (
         Game.STUD8,
         "$10 + $1 Sit & Go (Turbo)",
         "123456789",
@@ -495,6 +495,15 @@ HEADERS = {
         None,
     ),
 }
+
+
+def test_a_partial_hand_is_an_error_that_says_so():
+    text = _fixture("names-chat-double-bet.txt").replace(
+        "12:30:05 ET - 2010/06/11", "12:30:05 ET - 2010/06/11 (partial)", 1
+    )
+    [error] = parse_text(text, "partial.txt")
+    assert isinstance(error, ParseError) and error.line == 1 and error.hand_id == "21536999001"
+    assert "(partial)" in error.message
 
 
 def test_the_short_lived_2006_clock():

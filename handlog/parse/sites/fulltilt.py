@@ -377,6 +377,13 @@ def read_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             ) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        if split["partial"]:
+            raise LineError(
+                1,
+                "Full Tilt marks this hand (partial): the player joined during it and the "
+                "export holds only part of it",
+                header,
+            )
         body = text[newline + 1 :] + "\n" if newline >= 0 else ""
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
@@ -448,6 +455,8 @@ class _HandBuilder(TextHandBuilder):
             ante=self.ante,
             bring_in=self.bring_in,
             tournament_id=info.tournament_id,
+            # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
+            # Sit & Go", "Big Game of the Week"); the records have no field for the name.
             buy_in=info.tournament_name,
             header_variant=info.header_variant,
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
