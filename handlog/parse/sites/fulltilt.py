@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
@@ -284,7 +284,7 @@ def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
     ante: int | None = None
     currency: str | None = None
     game_name = ""
-    children = []
+    children: list[Any] = []
     for child in tree.children:  # the `game` rule's parts stand among the header's
         children.extend(child.children if getattr(child, "data", None) == "game" else [child])  # type: ignore[union-attr]
     for child in children:
