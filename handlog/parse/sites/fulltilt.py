@@ -166,7 +166,6 @@ _HEADER_SPLIT = re.compile(
     r"(?P<start>Full(?: Tilt Poker|TiltPoker) Game #)(?P<number>\d+): (?P<game>.*) - "
     rf"(?P<clock>{_CLOCK}(?: \[{_CLOCK}\])?|{_SHORT_CLOCK})(?P<partial> \(partial\))?$"
 )
-_CLOCK_PART = re.compile(r"(\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5}) - (\d{4})/(\d{1,2})/(\d{1,2})")
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
@@ -330,17 +329,27 @@ def _table_size(attributes: str) -> int | None:
 
 
 def parse_clock(clock: str) -> datetime | None:
-    """UTC start time from the printed clock, preferring the ET part when there are two."""
-    parts = _CLOCK_PART.findall(clock)
-    chosen = next((p for p in parts if p[3] == "ET"), parts[0] if parts else None)
-    if chosen is None:
-        short = _SHORT_CLOCK_PARTS.match(clock)  # "21:27 ET - Wednesday, April 19, 2006"
-        if short is None or short[4] not in _MONTHS:
+    """UTC start time from the printed clock: "12:18:37 ET - 2010/06/11", or the ET part of
+    "17:10:10 CCT - 2010/12/07 [04:10:10 ET - 2010/12/07]", or the 2006 form "21:27 ET -
+    Wednesday, April 19, 2006"."""
+    if clock.endswith("]"):
+        clock = clock[clock.rindex("[") + 1 : -1]
+    time_zone, _, date = clock.partition(" - ")
+    time, _, zone = time_zone.partition(" ")
+    parts = time.split(":")
+    ymd = date.split("/")
+    if len(parts) == 3 and len(ymd) == 3:
+        try:
+            year, month, day = map(int, ymd)
+            hour, minute, second = map(int, parts)
+        except ValueError:
             return None
-        hour, minute, zone, month, day, year = short.groups()
-        return utc_time(int(year), _MONTHS[month], int(day), int(hour), int(minute), 0, zone)
-    hour, minute, second, zone, year, month, day = chosen
-    return utc_time(int(year), int(month), int(day), int(hour), int(minute), int(second), zone)
+        return utc_time(year, month, day, hour, minute, second, zone)
+    short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
+    if short is None or short[4] not in _MONTHS:
+        return None
+    hour, minute, zone, month, day, year = short.groups()
+    return utc_time(int(year), _MONTHS[month], int(day), int(hour), int(minute), 0, zone)
 
 
 # ---------------------------------------------------------------------------------------
