@@ -325,7 +325,8 @@ Event = Action | Dealt | Note
 
 @dataclass(frozen=True)
 class SeatResult(_Record):
-    """One `Seat N: …` line of the SUMMARY block."""
+    """What a hand's summary says of one seat: folded (and when), showed or mucked cards,
+    won or lost (PokerStars' `Seat N: …` lines, Full Tilt's alike)."""
 
     seat: int
     player: str

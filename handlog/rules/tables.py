@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from handlog.cards import DECK, Card
 from handlog.holdings import FACE_UP
-from handlog.model import Action, ActionKind, Game, Hand, Seat, Street
+from handlog.model import Action, Game, Hand, Seat, Street
 from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -80,14 +80,6 @@ class Replay:
     def status(self) -> str:
         return "flagged" if self.violations else "ok"
 
-
-_SEVENTH = Street.SEVENTH
-_FOLD, _CHECK, _CALL, _BRING_IN = (
-    ActionKind.FOLD,
-    ActionKind.CHECK,
-    ActionKind.CALL,
-    ActionKind.BRING_IN,
-)
 
 BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
 """`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
