@@ -837,3 +837,18 @@ def test_round_trip_with_any_player_names(hand, data):
     again = _reparse(text)
     assert again == renamed
     assert fulltilt.print_hand(again) == text
+
+
+def test_chat_between_the_seats_and_the_antes():
+    text = _fixture("names-chat-double-bet.txt").replace(
+        "Hero antes $0.40\n", "Mr: T: hi all\nHero antes $0.40\n", 1
+    )
+    hand = _one(text)
+    first = hand.notes[0]
+    assert (first.street, first.kind, first.player, first.text) == (
+        Street.ANTES,
+        NoteKind.CHAT,
+        "Mr: T",
+        "hi all",
+    )
+    assert len(_actions(hand, ActionKind.ANTE)) == 4
