@@ -546,11 +546,7 @@ class _HandBuilder(TextHandBuilder):
             return
         total = self.street_put.get(player, 0) + added
         self.street_put[player] = total
-        self.events.append(
-            Action(
-                self.street, player, kind, added, total, all_in, (), None, None, None, None, line
-            )
-        )
+        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On the first street the first bet or raise over the bring-in is the completion.
@@ -584,20 +580,7 @@ class _HandBuilder(TextHandBuilder):
         if self.info.ante is None and (self.ante is None or amount > self.ante):
             self.ante = amount  # no ante in the header (2006): the largest posted
         self.events.append(
-            Action(
-                Street.ANTES,
-                player,
-                ActionKind.ANTE,
-                amount,
-                None,
-                all_in,
-                (),
-                None,
-                None,
-                None,
-                None,
-                line,
-            )
+            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
         )
 
     def _dealt(self, text: str, line: int) -> None:
@@ -658,11 +641,7 @@ class _HandBuilder(TextHandBuilder):
             return
         added = total - self.street_put.get(player, 0)
         self.street_put[player] = total
-        self.events.append(
-            Action(
-                self.street, player, kind, added, total, all_in, (), None, None, None, None, line
-            )
-        )
+        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
@@ -687,22 +666,7 @@ class _HandBuilder(TextHandBuilder):
         seat = self.seated.get(text[:-7])
         player = seat.name if seat is not None else self._seated(text[:-7], text, line)
         if player is not None:
-            self.events.append(
-                Action(
-                    self.street,
-                    player,
-                    ActionKind.CHECK,
-                    None,
-                    None,
-                    False,
-                    (),
-                    None,
-                    None,
-                    None,
-                    None,
-                    line,
-                )
-            )
+            self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" folds")
@@ -710,22 +674,7 @@ class _HandBuilder(TextHandBuilder):
         player = seat.name if seat is not None else self._seated(name, text, line)
         if player is not None:
             shown = cards(rest[2:-1]) if rest else ()
-            self.events.append(
-                Action(
-                    self.street,
-                    player,
-                    ActionKind.FOLD,
-                    None,
-                    None,
-                    False,
-                    shown,
-                    None,
-                    None,
-                    None,
-                    None,
-                    line,
-                )
-            )
+            self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         at = text.index(" returned to ")
