@@ -459,3 +459,82 @@ def test_fixtures_are_real_hands_as_exported():
         if data.startswith(b"\xff\xfe"):
             data = data[2:]
         assert data[:200] in corpus, path.name
+
+
+TOURNAMENT_HAND = """\
+Game Hand #2783336817 - Tournament #35539941 - 7Stud (Fixed Limit) - Level 1 (10.00/20.00) - 2026/07/21 13:37:40 UTC
+Table '1' 3-max Seat #3 is the button
+Seat 1: villain1 (300.00)
+Seat 2: villain2 (300.00)
+Seat 3: hero (300.00) is sitting out
+hero sits out
+villain1 posts ante 2.00
+villain2 posts ante 2.00
+*** 3rd STREET ***
+Main pot 4.00 | Rake 0.00
+Dealt to villain1 [7d]
+Dealt to villain2 [Jd]
+villain1 brings in 5.00
+villain2 raises 10.00 to 10.00
+villain1 calls 5.00
+*** 4th STREET ***
+Main pot 24.00 | Rake 0.00
+Dealt to villain1 [7d] [7c]
+Dealt to villain2 [Jd] [2s]
+villain1 bets 20.00
+villain2 calls 20.00
+*** 5th STREET ***
+Main pot 64.00 | Rake 0.00
+Dealt to villain1 [7d 7c] [Ks]
+Dealt to villain2 [Jd 2s] [3s]
+villain1 checks
+villain2 checks
+*** 6th STREET ***
+Main pot 64.00 | Rake 0.00
+Dealt to villain1 [7d 7c Ks] [4h]
+Dealt to villain2 [Jd 2s 3s] [5h]
+villain1 checks
+villain2 checks
+*** 7th STREET ***
+Main pot 64.00 | Rake 0.00
+villain1 checks
+villain2 checks
+*** SHOW DOWN ***
+Main pot 64.00 | Rake 0.00
+villain1 shows [Ad Ac 7d 7c Ks 4h 9c] (HI - two pair, Aces and Sevens [Ad Ac 7d 7c Ks])
+villain2 mucks hand
+villain1 collected 64.00 from main pot
+*** SUMMARY ***
+Total pot 64.00
+Seat 1: villain1 showed [Ad Ac 7d 7c Ks 4h 9c] and won 64.00 with HI - two pair, Aces and Sevens [Ad Ac 7d 7c Ks]
+Seat 2: villain2 mucked
+Seat 3: hero folded on the 3rd Street and did not bet
+"""
+
+
+def test_tournament_headers_chips_noise_and_mucks():
+    assert winning.is_header(TOURNAMENT_HAND.split("\n", 1)[0])
+    hand = _one(TOURNAMENT_HAND)
+    assert (hand.hand_id, hand.tournament_id, hand.tournament_level) == (
+        "2783336817",
+        "35539941",
+        "1",
+    )
+    assert (hand.currency, hand.small_bet, hand.big_bet, hand.ante) == (None, 10, 20, 2)
+    assert hand.table == "1" and hand.max_seats == 3
+    assert [n.player for n in hand.notes] == ["hero"]
+    muck = next(a for a in hand.actions if a.kind is ActionKind.MUCK)
+    assert (muck.player, muck.cards) == ("villain2", ())
+    result = _check(hand)
+    assert result.violations == ()
+    assert result.net == {"villain1": 32, "villain2": -32, "hero": 0}
+    assert _one(winning.print_hand(hand)) == hand
+    # 2019's tournament headers have no space before the clock's dash
+    older = TOURNAMENT_HAND.replace("(10.00/20.00) - 2026", "(10.00/20.00)- 2026")
+    assert _one(older) == hand
+    # a file of tournament hands is split at its "Game Hand #" headers
+    two = parse_text(TOURNAMENT_HAND + "\n\n" + TOURNAMENT_HAND.replace("#2783336817", "#2"))
+    assert [h.hand_id for h in two] == ["2783336817", "2"]
+    holdem = TOURNAMENT_HAND.replace("7Stud (Fixed Limit)", "Holdem (No Limit)")
+    [skipped] = parse_text(holdem)
+    assert isinstance(skipped, Skipped) and skipped.game == "Holdem (No Limit)"

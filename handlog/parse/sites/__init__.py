@@ -14,7 +14,12 @@ from handlog.parse.site import SiteFormat
 from handlog.parse.sites import pokerstars, winning, winning2016
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, winning.FORMAT, winning2016.FORMAT)
+FORMATS: tuple[SiteFormat, ...] = (
+    pokerstars.FORMAT,
+    winning.FORMAT,
+    winning.TOURNAMENT_FORMAT,
+    winning2016.FORMAT,
+)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from handlog.cards import cards, format_cards
+from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
@@ -28,6 +28,8 @@ from handlog.model import (
     Dealt,
     Game,
     Hand,
+    Note,
+    NoteKind,
     Seat,
     SeatResult,
     Site,
@@ -37,7 +39,14 @@ from handlog.model import (
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error, utc_time
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -48,15 +57,19 @@ SITE = Site.WINNING
 HEADER_PREFIX = "Hand #"
 HEADER_BYTES = re.compile(rb"\nHand #\d+ - ")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+TOURNAMENT_HEADER_PREFIX = "Game Hand #"
+TOURNAMENT_HEADER_BYTES = re.compile(rb"\nGame Hand #\d+ - ")
 _HEADER_SPLIT = re.compile(
-    r"Hand #(?P<number>\d+) - (?P<game>.+) - "
+    r"(?P<start>(?:Game )?Hand #)(?P<number>\d+) - (?P<game>.+?)(?P<separator> ?- )"
     r"(?P<clock>(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5}))$"
 )
 
 
 def is_header(line: str) -> bool:
-    """Whether `line` starts a Winning / ACR hand of the 2019+ format."""
-    return line.startswith("Hand #") and _HEADER_SPLIT.match(line) is not None
+    """Whether `line` starts a Winning / ACR hand of the 2019+ format (cash or tournament)."""
+    return (line.startswith("Hand #") or line.startswith("Game Hand #")) and (
+        _HEADER_SPLIT.match(line) is not None
+    )
 
 
 PROFILE = RuleProfile(
@@ -162,40 +175,62 @@ class GameInfo:
     small_bet: int
     big_bet: int
     currency: str | None
+    tournament_id: str | None = None
+    tournament_level: str | None = None
 
 
 _GAME_INFO: dict[str, GameInfo] = {}
 
 
-def _game_info(game_part: str) -> GameInfo:
+def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
     """The header's game description read with the grammar; memoised, since every hand at a
     table repeats it (hand number and clock are replaced by fixed stand-ins)."""
-    info = _GAME_INFO.get(game_part)
+    key = start + game_part + separator
+    info = _GAME_INFO.get(key)
     if info is None:
         tree = GRAMMAR.parser().parse(
-            f"Hand #0 - {game_part} - 2000/01/01 00:00:00 UTC", start="header"
+            f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
         )
-        info = _game_info_from_tree(tree, game_part)
+        # the game as printed, for a skipped hand: up to the limit's ")"
+        printed = (
+            game_part.split(" - ", 1)[1] if game_part.startswith("Tournament #") else game_part
+        )
+        info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
-        _GAME_INFO[game_part] = info
+        _GAME_INFO[key] = info
     return info
 
 
-def _game_info_from_tree(tree: Tree, game_part: str) -> GameInfo:
-    tokens = {str(getattr(t, "type", "")): str(t) for t in tree.children}
-    name = tokens["GAME_NAME"]
-    limit = tokens["LIMIT"]
-    stakes = next(c for c in tree.children if getattr(c, "data", None) == "stakes")
-    small_text, big_text = (str(t) for t in stakes.children)  # type: ignore[union-attr]
-    symbol = small_text[:1]
+def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
+    tokens: dict[str, str] = {}
+    rules: dict[str, list[str]] = {}
+    for child in tree.children:
+        data = getattr(child, "data", None)
+        if data is None:
+            tokens[str(getattr(child, "type", ""))] = str(child)
+        else:
+            rules[str(data)] = [str(t) for t in child.children]  # type: ignore[union-attr]
+    name, limit = tokens["GAME_NAME"], tokens["LIMIT"]
     game = GAMES.get(name) if limit == "Fixed Limit" else None
+    if "level" in rules:  # a tournament: chips
+        level, small_text, big_text = rules["level"]
+        return GameInfo(
+            game_name=game_name,
+            game=game,
+            small_bet=minor_units(small_text),
+            big_bet=minor_units(big_text),
+            currency=None,
+            tournament_id=rules["tournament"][0] if "tournament" in rules else None,
+            tournament_level=level,
+        )
+    small_text, big_text = rules["stakes"][:2]
     return GameInfo(
-        game_name=game_part.rsplit(" - ", 1)[0].split(", Ante ")[0],
+        game_name=game_name,
         game=game,
         small_bet=minor_units(small_text),
         big_bet=minor_units(big_text),
-        currency=CURRENCY_SYMBOLS.get(symbol),
+        currency=CURRENCY_SYMBOLS.get(small_text[:1]),
     )
 
 
@@ -214,7 +249,7 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             raise LineError(1, "the hand header is not in a form Winning / ACR writes", header)
         hand_id = split["number"]
         try:
-            info = _game_info(split["game"])
+            info = _game_info(split["start"], split["game"], split["separator"])
         except UnexpectedInput as error:
             raise LineError(
                 1, "the hand header is not in a form Winning / ACR writes", header
@@ -274,7 +309,7 @@ class _HandBuilder(TextHandBuilder):
         info = self.info
         chunk = self.chunk
         split = self.split
-        year, month, day, hour, minute, second, zone = split.groups()[3:10]
+        year, month, day, hour, minute, second, zone = split.groups()[5:12]
         # Main and side pots as the showdown prints them (after all betting), only when
         # there is a side pot: a lone main pot is the total pot.
         main_pot = self.running_main if self.running_sides else None
@@ -301,6 +336,8 @@ class _HandBuilder(TextHandBuilder):
             side_pots=tuple(self.running_sides) if main_pot is not None else (),
             ante=self.ante,
             bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            tournament_level=info.tournament_level,
             header_variant="hand",
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
@@ -408,20 +445,28 @@ class _HandBuilder(TextHandBuilder):
     def _dealt(self, text: str, line: int) -> None:
         # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]": the seat list says
         # where the name ends (a name may end in brackets itself).
-        body = text[9:]
-        for name in self.names_longest_first:
-            if body.startswith(name + " ["):
-                break
-        else:
-            raise LineError(
-                self.relative(line), "the player named here is not in the seat list", text
-            )
-        groups = body[len(name) + 2 : -1].split("] [")
-        if len(groups) > 2:
-            raise LineError(self.relative(line), "more than two groups of cards", text)
-        previous = cards(groups[0]) if len(groups) == 2 else ()
+        # where the name ends (a name may end in brackets itself). The brackets are read
+        # from the right first; a name that fails that is found in the seat list.
+        last = text.rfind(" [")
+        head = text[9:last]
+        previous: tuple[Card, ...] = ()
+        seat = self.seated.get(head)
+        if seat is None:
+            first = head.rfind(" [")
+            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
+            if seat is not None:
+                previous = cards(head[first + 2 : -1])
+            else:
+                name = self.player_prefix(text, 9, " [", line)
+                groups = text[9 + len(name) + 2 : -1].split("] [")
+                if len(groups) > 2:
+                    raise LineError(self.relative(line), "more than two groups of cards", text)
+                if len(groups) == 2:
+                    previous = cards(groups[0])
+                seat = self.seated[name]
+                last = len(text) - len(groups[-1]) - 3
         self.events.append(
-            Dealt(self.street, self.seated[name].name, previous, cards(groups[-1]), line)
+            Dealt(self.street, seat.name, previous, cards(text[last + 2 : -1]), line)
         )
 
     def _brings_in(self, text: str, line: int) -> None:
@@ -502,8 +547,14 @@ class _HandBuilder(TextHandBuilder):
 
     def _mucks(self, text: str, line: int) -> None:
         name, rest = self._named(text, " mucks", line)
+        rest = rest.removeprefix(" hand")
         shown = cards(rest[2:-1]) if rest else ()
         self.events.append(Action(self.street, name, ActionKind.MUCK, cards=shown, line=line))
+
+    def _sits_out(self, text: str, line: int) -> None:
+        seat = self.seated.get(text[:-9])
+        player = seat.name if seat is not None else None
+        self.events.append(Note(self.street, NoteKind.SITTING_OUT, player, text, line))
 
     def _does_not_show(self, text: str, line: int) -> None:
         self._add(ActionKind.DOES_NOT_SHOW, self.player(text[:-14], line, text), line)
@@ -594,7 +645,7 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(Street.SUMMARY, name, ActionKind.COLLECT, won, line=line))
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, LineHandler] = {
     "SEAT": _HandBuilder._seat,
     "ANTE": _HandBuilder._ante,
     "POT_RUNNING": _HandBuilder._pot_running,
@@ -615,6 +666,7 @@ _HANDLERS = {
     "SEAT_SHOWED": _HandBuilder._seat_showed,
     "SEAT_MUCKED": _HandBuilder._seat_mucked,
     "SEAT_NOT_SHOWN": _HandBuilder._seat_not_shown,
+    "SITS_OUT": _HandBuilder._sits_out,
 }
 
 GRAMMAR = SectionGrammar(
@@ -637,18 +689,25 @@ def print_hand(hand: Hand) -> str:
         return format_amount(value or 0, symbol)
 
     game_name = GAME_NAMES[hand.game]
-    lines = [
-        f"Hand #{hand.hand_id} - {game_name}(Fixed Limit) - "
-        f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}",
-        f"{hand.table} {hand.max_seats or 8}-max",
-    ]
+    if hand.tournament_level is not None:
+        tournament = f"Tournament #{hand.tournament_id} - " if hand.tournament_id else ""
+        header = (
+            f"Game Hand #{hand.hand_id} - {tournament}{game_name} (Fixed Limit) - Level "
+            f"{hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {hand.clock_text}"
+        )
+        table = f"Table '{hand.table}'"
+    else:
+        header = (
+            f"Hand #{hand.hand_id} - {game_name}(Fixed Limit) - "
+            f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}"
+        )
+        table = hand.table
+    lines = [header, f"{table} {hand.max_seats or 8}-max"]
     for seat in hand.seats:
         tail = " is sitting out" if seat.sitting_out else ""
         lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
-    by_street: dict[Street, list[Action | Dealt]] = {}
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
     for event in hand.events:
-        if type(event) is not Action and type(event) is not Dealt:
-            continue  # this format has no note lines
         by_street.setdefault(event.street, []).append(event)
     streets = list(hand.streets)
     if Street.SHOWDOWN in by_street or hand.main_pot is not None:
@@ -668,7 +727,9 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def _event(event: Action | Dealt, money) -> str:  # type: ignore[no-untyped-def]
+def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
+    if type(event) is Note:
+        return event.text
     if type(event) is Dealt:
         if event.previous:
             return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
@@ -700,7 +761,7 @@ def _event(event: Action | Dealt, money) -> str:  # type: ignore[no-untyped-def]
         return f"{player} shows [{format_cards(event.cards)}]{description}"
     if kind is ActionKind.MUCK:
         shown = f" [{format_cards(event.cards)}]" if event.cards else ""
-        return f"{player} mucks{shown}"
+        return f"{player} mucks hand{shown}"
     if kind is ActionKind.DOES_NOT_SHOW:
         return f"{player} does not show"
     if kind is ActionKind.COLLECT:
@@ -734,3 +795,17 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
 )
+
+TOURNAMENT_FORMAT = SiteFormat(
+    site=SITE,
+    name="Winning Poker / ACR (tournament)",
+    header_prefix=TOURNAMENT_HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=TOURNAMENT_HEADER_BYTES,
+)
+"""The same format in tournaments, whose headers start "Game Hand #" (files are split at
+their headers' common start, so each start is a format of its own)."""

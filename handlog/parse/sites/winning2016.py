@@ -41,7 +41,13 @@ from handlog.parse.money import minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
-from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+)
 
 SITE = Site.WINNING
 HEADER_PREFIX = "Game started at: "
@@ -388,7 +394,7 @@ class _HandBuilder(TextHandBuilder):
         pass
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, LineHandler] = {
     "SEAT": _HandBuilder._seat,
     "ANTE": _HandBuilder._ante,
     "RECEIVED_HIDDEN": _HandBuilder._received_hidden,
