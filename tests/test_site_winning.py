@@ -538,3 +538,51 @@ def test_tournament_headers_chips_noise_and_mucks():
     holdem = TOURNAMENT_HAND.replace("7Stud (Fixed Limit)", "Holdem (No Limit)")
     [skipped] = parse_text(holdem)
     assert isinstance(skipped, Skipped) and skipped.game == "Holdem (No Limit)"
+
+
+UNCALLED_2016 = """\
+Game started at: 2016/9/4 1:53:2
+Game ID: 2 1/2 Small (Seven Cards Stud HiLow)
+Seat 1: A B (20).
+Seat 4: C (20).
+Player A B ante (0.15)
+Player C ante (0.15)
+Player A B received a card.
+Player A B received a card.
+Player C received card: [Ah]
+Player C received card: [Kh]
+Player A B received card: [2d]
+Player C received card: [9s]
+Player A B bring in (0.40)
+Player C raises (1)
+Player A B calls (0.60)
+*** Third street ***
+Player A B received card: [5d]
+Player C received card: [Qs]
+Player C bets (1)
+Player A B folds
+Uncalled bet (1) returned to C
+Player C mucks cards
+------ Summary ------
+Pot: 2.25. Rake 0.05
+Player A B does not show cards.Bets: 1.15. Collects: 0. Loses: 1.15.
+*Player C mucks (does not show cards). Bets: 1.15. Collects: 2.25. Wins: 1.10.
+Game ended at: 2016/9/4 1:53:40
+"""
+
+
+def test_2016_uncalled_bet_and_a_winner_who_mucks():
+    # the 2016 client writes "Uncalled bet (…) returned to …" and "Player X mucks cards"
+    # (seen in its hold'em exports), and "mucks (does not show cards). Bets: …" in the summary
+    hand = _one(UNCALLED_2016)
+    returned = next(a for a in hand.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED)
+    assert (returned.player, returned.amount, returned.street) == ("C", 100, Street.FOURTH)
+    assert [a.kind for a in hand.actions if a.player == "C"][-2:] == [
+        ActionKind.MUCK,
+        ActionKind.COLLECT,
+    ]
+    assert hand.results[1].collected_without_showdown and hand.results[1].won == 225
+    result = _check(hand)
+    assert result.violations == ()
+    assert result.net == {"A B": -115, "C": 110}  # Loses: 1.15, Wins: 1.10
+    assert _one(winning2016.print_hand(hand)) == hand

@@ -334,6 +334,18 @@ class _HandBuilder(TextHandBuilder):
         name = self.player(text[7:-6], line, text)
         self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
 
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        close = text.index(") returned to ")
+        name = self.player(text[close + 14 :], line, text)
+        amount = self.money(text[14:close])
+        self.events.append(
+            Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _mucks(self, text: str, line: int) -> None:
+        name = self.player(text[7:-12], line, text)
+        self.events.append(Action(self.street, name, ActionKind.MUCK, line=line))
+
     def _pot(self, text: str, line: int) -> None:
         found = _POT.match(text)
         if found is None:
@@ -406,6 +418,8 @@ _HANDLERS: dict[str, LineHandler] = {
     "ALL_IN": _HandBuilder._all_in,
     "CHECKS": _HandBuilder._checks,
     "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "MUCKS": _HandBuilder._mucks,
     "PLAYER_RESULT": _HandBuilder._player_result,
     "GAME_ENDED": _HandBuilder._game_ended,
 }
@@ -520,6 +534,10 @@ def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
         return f"{player} checks"
     if kind is ActionKind.FOLD:
         return f"{player} folds"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"Uncalled bet ({amount}) returned to {action.player}"
+    if kind is ActionKind.MUCK:
+        return f"{player} mucks cards"
     raise ValueError(f"cannot print {kind} in the Winning 2016 format")
 
 
