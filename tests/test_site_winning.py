@@ -586,3 +586,23 @@ def test_2016_uncalled_bet_and_a_winner_who_mucks():
     assert result.violations == ()
     assert result.net == {"A B": -115, "C": 110}  # Loses: 1.15, Wins: 1.10
     assert _one(winning2016.print_hand(hand)) == hand
+
+
+def test_2016_table_noise_and_spellings():
+    text = (
+        UNCALLED_2016.replace(
+            "Player A B ante (0.15)\n", "Player A B ante (0.15)\nPlayer Zed B sitting out\n"
+        )
+        .replace("Player C bets (1)\n", "Player C bets (1)\nPlayer A B is timed out.\n")
+        .replace("does not show cards.Bets", "doesn't show cards.Bets")
+        .replace("Seat 4: C (20).\n", "Seat 4: C (20).\nSeat 6: Zed B (4).\n")
+        .replace("2 1/2 Small (Seven", "2 1/2 Braunite ( Beast ) (Seven")
+    )
+    hand = _one(text)
+    assert hand.table == "Braunite ( Beast )"
+    assert [(n.kind.value, n.player, n.street) for n in hand.notes] == [
+        ("sitting_out", "Zed B", Street.ANTES),
+        ("timed_out", "A B", Street.FOURTH),
+    ]
+    assert _check(hand).violations == ()
+    assert _one(winning2016.print_hand(hand)) == hand

@@ -31,6 +31,8 @@ from handlog.model import (
     Dealt,
     Game,
     Hand,
+    Note,
+    NoteKind,
     Seat,
     SeatResult,
     Site,
@@ -346,6 +348,16 @@ class _HandBuilder(TextHandBuilder):
         name = self.player(text[7:-12], line, text)
         self.events.append(Action(self.street, name, ActionKind.MUCK, line=line))
 
+    def _timed_out(self, text: str, line: int) -> None:
+        self._note(NoteKind.TIMED_OUT, text, text[7:-14], line)
+
+    def _sitting_out(self, text: str, line: int) -> None:
+        self._note(NoteKind.SITTING_OUT, text, text[7:-12], line)
+
+    def _note(self, kind: NoteKind, text: str, name: str, line: int) -> None:
+        seat = self.seated.get(name)
+        self.events.append(Note(self.street, kind, seat.name if seat else None, text, line))
+
     def _pot(self, text: str, line: int) -> None:
         found = _POT.match(text)
         if found is None:
@@ -420,6 +432,8 @@ _HANDLERS: dict[str, LineHandler] = {
     "FOLDS": _HandBuilder._folds,
     "UNCALLED_BET": _HandBuilder._uncalled_bet,
     "MUCKS": _HandBuilder._mucks,
+    "TIMED_OUT": _HandBuilder._timed_out,
+    "SITTING_OUT": _HandBuilder._sitting_out,
     "PLAYER_RESULT": _HandBuilder._player_result,
     "GAME_ENDED": _HandBuilder._game_ended,
 }
@@ -463,10 +477,9 @@ def print_hand(hand: Hand) -> str:
             put_in[event.player] = put_in.get(event.player, 0) + (event.amount or 0)
         if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
             put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
-    by_street: dict[Street, list[Action | Dealt]] = {}
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
     for event in hand.events:
-        if type(event) is Action or type(event) is Dealt:
-            by_street.setdefault(event.street, []).append(event)
+        by_street.setdefault(event.street, []).append(event)
     for street in (Street.ANTES, *hand.streets):
         if street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
@@ -477,6 +490,8 @@ def print_hand(hand: Hand) -> str:
                 lines.extend(
                     f"Player {event.player} received card: [{card_text(c)}]" for c in event.new
                 )
+            elif type(event) is Note:
+                lines.append(event.text)
             else:
                 assert type(event) is Action
                 lines.append(_action(event, money))
