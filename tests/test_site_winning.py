@@ -606,3 +606,11 @@ def test_2016_table_noise_and_spellings():
     ]
     assert _check(hand).violations == ()
     assert _one(winning2016.print_hand(hand)) == hand
+
+
+def test_tournament_name_before_the_number():
+    header = TOURNAMENT_HAND.split("\n", 1)[0]
+    named = header.replace(" - Tournament #", " - $5,000 GTD Tournament #")
+    hand = _one(TOURNAMENT_HAND.replace(header, named))
+    assert (hand.tournament_id, hand.buy_in) == ("35539941", "$5,000 GTD")
+    assert _one(winning.print_hand(hand)) == hand

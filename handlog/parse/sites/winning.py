@@ -163,6 +163,7 @@ _TOTAL_POT = re.compile(
     rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
 )
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
+_TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +178,8 @@ class GameInfo:
     currency: str | None
     tournament_id: str | None = None
     tournament_level: str | None = None
+    buy_in: str | None = None
+    """The tournament's name before "Tournament #", as printed ("$5,000 GTD")."""
 
 
 _GAME_INFO: dict[str, GameInfo] = {}
@@ -192,9 +195,8 @@ def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
             f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
         )
         # the game as printed, for a skipped hand: up to the limit's ")"
-        printed = (
-            game_part.split(" - ", 1)[1] if game_part.startswith("Tournament #") else game_part
-        )
+        found = _TOURNAMENT_PART.match(game_part)
+        printed = game_part[found.end() :] if found else game_part
         info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
@@ -213,6 +215,7 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
             rules[str(data)] = [str(t) for t in child.children]  # type: ignore[union-attr]
     name, limit = tokens["GAME_NAME"], tokens["LIMIT"]
     game = GAMES.get(name) if limit == "Fixed Limit" else None
+    tournament = rules.get("tournament", [])
     if "level" in rules:  # a tournament: chips
         level, small_text, big_text = rules["level"]
         return GameInfo(
@@ -221,8 +224,9 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
             small_bet=minor_units(small_text),
             big_bet=minor_units(big_text),
             currency=None,
-            tournament_id=rules["tournament"][0] if "tournament" in rules else None,
+            tournament_id=tournament[-1] if tournament else None,
             tournament_level=level,
+            buy_in=tournament[0].rstrip() if len(tournament) == 2 else None,
         )
     small_text, big_text = rules["stakes"][:2]
     return GameInfo(
@@ -338,6 +342,7 @@ class _HandBuilder(TextHandBuilder):
             bring_in=self.bring_in,
             tournament_id=info.tournament_id,
             tournament_level=info.tournament_level,
+            buy_in=info.buy_in,
             header_variant="hand",
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
@@ -690,7 +695,8 @@ def print_hand(hand: Hand) -> str:
 
     game_name = GAME_NAMES[hand.game]
     if hand.tournament_level is not None:
-        tournament = f"Tournament #{hand.tournament_id} - " if hand.tournament_id else ""
+        name = f"{hand.buy_in} " if hand.buy_in else ""
+        tournament = f"{name}Tournament #{hand.tournament_id} - " if hand.tournament_id else ""
         header = (
             f"Game Hand #{hand.hand_id} - {tournament}{game_name} (Fixed Limit) - Level "
             f"{hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {hand.clock_text}"
