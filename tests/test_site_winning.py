@@ -614,3 +614,17 @@ def test_tournament_name_before_the_number():
     hand = _one(TOURNAMENT_HAND.replace(header, named))
     assert (hand.tournament_id, hand.buy_in) == ("35539941", "$5,000 GTD")
     assert _one(winning.print_hand(hand)) == hand
+
+
+@pytest.mark.parametrize("keep", [2, 8, 20, 46, 47, 48, 51])
+def test_a_2016_hand_cut_anywhere_is_one_truncation_error(keep):
+    [error] = parse_text("\n".join(OLD_HAND.splitlines()[:keep]) + "\n")
+    assert isinstance(error, ParseError) and "truncated" in error.message
+    assert error.line == keep and error.hand_id == "1"
+
+
+@pytest.mark.parametrize("keep", [1, 5, 20, 44])
+def test_a_2019_hand_cut_before_its_summary_is_one_truncation_error(keep):
+    [error] = parse_text("\n".join(_new().splitlines()[:keep]) + "\n")
+    assert isinstance(error, ParseError) and "truncated" in error.message
+    assert error.line == keep and error.hand_id == "1"

@@ -364,6 +364,12 @@ class _HandBuilder(TextHandBuilder):
             self.street_put = {}
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
+                if start == len(text):
+                    raise LineError(
+                        self.relative(line),
+                        "the hand ends after its summary header; it looks truncated",
+                        text[:-1],
+                    )
                 total_end = text.index("\n", start)
                 self._total_pot(text[start:total_end], line + 1)
                 start = total_end + 1

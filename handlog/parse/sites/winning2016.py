@@ -178,6 +178,8 @@ class _HandBuilder(TextHandBuilder):
         self.bring_in: int | None = None
         self.total_pot = 0
         self.rake = 0
+        self.ended = False
+        """Whether the "Game ended at" line was read: every hand ends with it."""
 
     def money(self, text: str) -> int:
         return minor_units(self.sign + text)
@@ -186,6 +188,13 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         chunk = self.chunk
+        if not self.ended:
+            last = chunk.text.count("\n") + 1
+            raise LineError(
+                last,
+                f"the hand ends at line {chunk.line + last - 1} without its 'Game ended at' "
+                "line; it looks truncated",
+            )
         game_id = self.game_id
         return Hand(
             site=SITE,
@@ -225,6 +234,12 @@ class _HandBuilder(TextHandBuilder):
                 start = text.index("\n") + 1
                 line += 1
             if street is Street.SUMMARY:
+                if start == len(text):
+                    raise LineError(
+                        self.relative(line - 1),
+                        "the hand ends after its summary header; it looks truncated",
+                        text[: start - 1],
+                    )
                 total_end = text.index("\n", start)
                 self._pot(text[start:total_end], line)
                 start = total_end + 1
@@ -415,7 +430,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _game_ended(self, text: str, line: int) -> None:
-        pass
+        self.ended = True
 
 
 _HANDLERS: dict[str, LineHandler] = {
