@@ -11,17 +11,20 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars
+from handlog.parse.sites import pokerstars, winning, winning2016
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
+FORMATS: tuple[SiteFormat, ...] = (
+    pokerstars.FORMAT,
+    winning.FORMAT,
+    winning.TOURNAMENT_FORMAT,
+    winning2016.FORMAT,
+)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
     "Full Tilt Poker": "Full Tilt Poker",
     "FullTiltPoker": "Full Tilt Poker",
-    "Hand #": "Winning Poker / ACR",
-    "Game started at": "Winning Poker",
     "Everleaf Gaming": "Everleaf",
     "Stage #": "Absolute Poker",
     "Bovada Hand": "Bovada",
