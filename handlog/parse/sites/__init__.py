@@ -11,10 +11,10 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars
+from handlog.parse.sites import pokerstars, winamax
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
+FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, winamax.FORMAT)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
@@ -26,7 +26,6 @@ RECOGNISED = {
     "Stage #": "Absolute Poker",
     "Bovada Hand": "Bovada",
     "Bodog Hand": "Bodog",
-    "Winamax Poker": "Winamax",
     "***** History for hand": "OnGame",
     "#Game No": "PartyPoker",
     "Game #": "PartyPoker",
