@@ -11,10 +11,15 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars, winamax
+from handlog.parse.sites import partypoker, pokerstars, winamax
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, winamax.FORMAT)
+FORMATS: tuple[SiteFormat, ...] = (
+    pokerstars.FORMAT,
+    winamax.FORMAT,
+    partypoker.FORMAT,
+    partypoker.TOURNAMENT_FORMAT,
+)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
@@ -27,8 +32,6 @@ RECOGNISED = {
     "Bovada Hand": "Bovada",
     "Bodog Hand": "Bodog",
     "***** History for hand": "OnGame",
-    "#Game No": "PartyPoker",
-    "Game #": "PartyPoker",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",
