@@ -269,3 +269,9 @@ def test_a_line_party_does_not_write_is_an_error_at_its_line():
 
 def test_the_fixtures_are_there():
     assert len(site_fixture_files("partypoker")) >= 3
+
+
+def test_an_ante_posted_with_of_reads_the_same():
+    plain = _one(HAND)
+    worded = _one(HAND.replace("Hero posts ante [", "Hero posts ante of ["))
+    assert worded == plain

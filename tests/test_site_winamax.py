@@ -278,3 +278,20 @@ def test_a_line_winamax_does_not_write_is_an_error_at_its_line():
 def test_the_fixtures_are_there():
     assert len(site_fixture_files("winamax")) >= 3
     assert (SITES / "winamax").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("label", "pot", "half"),
+    [
+        ("pot", None, None),
+        ("pot(HI)", None, "high"),
+        ("pot(LO)", None, "low"),
+        ("main pot", 0, None),
+        ("side pot 2", 2, None),
+        ("side pot #1(LO)", 1, "low"),
+    ],
+)
+def test_pot_labels(label, pot, half):
+    assert winamax.pot_index(label) == (pot, half)
+    if "#" not in label:
+        assert winamax.pot_label(pot, half) == label

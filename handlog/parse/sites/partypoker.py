@@ -454,7 +454,9 @@ class _HandBuilder(TextHandBuilder):
         self.left[name] = stack
 
     def _ante(self, text: str, line: int) -> None:
-        player, amount = self._bracketed(text, " posts ante [", line)
+        name, _, rest = text.rpartition(" posts ante ")
+        player = self.player(name, line, text)
+        amount = units(rest.removeprefix("of ")[1:-1])
         if self.ante is None or amount > self.ante:
             self.ante = amount
         left = self.left[player] - amount
