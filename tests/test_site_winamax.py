@@ -295,3 +295,20 @@ def test_pot_labels(label, pot, half):
     assert winamax.pot_index(label) == (pot, half)
     if "#" not in label:
         assert winamax.pot_label(pot, half) == label
+
+
+def test_a_raise_after_the_bring_ins_short_raise_keeps_no_size():
+    # After the bring-in's short all-in raise to 28.90€ (18.90€ as Winamax counts it), a
+    # further raise's printed size is over Winamax's 25€, not over the 28.90€ faced: it is
+    # no raise size over the bet faced, so the record keeps none.
+    text = NEGATIVE.read_text(encoding="utf-8").replace("\r\n", "\n")
+    text = text.replace("Player1 calls 3.90€", "Player1 raises 25€ to 50€")
+    hand = _one(text)
+    (last,) = [e for e in hand.events if not isinstance(e, Dealt) and e.line == 18]
+    assert (last.kind, last.amount, last.to_amount, last.raise_by) == (
+        ActionKind.RAISE,
+        2500,
+        5000,
+        None,
+    )
+    assert _one(winamax.print_hand(hand)) == hand

@@ -551,7 +551,12 @@ class _HandBuilder(TextHandBuilder):
         kind = self._completion_or(ActionKind.RAISE)
         raise_by = None
         if kind is ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
-            raise_by = units(size_text, self.cents)
+            # The printed size is over the bet as Winamax counts it (bring-ins left out):
+            # a raise size over the bet faced only where that is the same bet.
+            put = self.street_put
+            faced = max(put.values(), default=0)
+            if faced == max((v - self.brought_in.get(p, 0) for p, v in put.items()), default=0):
+                raise_by = units(size_text, self.cents)
         self._put(kind, player, line, chips, all_in, raise_by)
 
     def _calls(self, text: str, line: int) -> None:
@@ -791,7 +796,7 @@ def print_hand(hand: Hand) -> str:
             if event.kind is ActionKind.BRING_IN:
                 brought_in[event.player] = event.amount or 0
             elif event.to_amount is not None and event.kind is not ActionKind.CALL:
-                current = max(current, event.to_amount)
+                current = max(current, event.to_amount - brought_in.get(event.player, 0))
     lines.append("*** SUMMARY ***")
     rake = f"Rake {money(hand.rake)}" if hand.rake else "No rake"
     lines.append(f"Total pot {money(hand.total_pot)} | {rake}")
