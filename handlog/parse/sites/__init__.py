@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars, winning, winning2016
+from handlog.parse.sites import partypoker, pokerstars, winamax, winning, winning2016
 from handlog.rules.profiles import PROFILES, RuleProfile
 
 FORMATS: tuple[SiteFormat, ...] = (
@@ -19,6 +19,9 @@ FORMATS: tuple[SiteFormat, ...] = (
     winning.FORMAT,
     winning.TOURNAMENT_FORMAT,
     winning2016.FORMAT,
+    winamax.FORMAT,
+    partypoker.FORMAT,
+    partypoker.TOURNAMENT_FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
@@ -29,10 +32,7 @@ RECOGNISED = {
     "Stage #": "Absolute Poker",
     "Bovada Hand": "Bovada",
     "Bodog Hand": "Bodog",
-    "Winamax Poker": "Winamax",
     "***** History for hand": "OnGame",
-    "#Game No": "PartyPoker",
-    "Game #": "PartyPoker",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",
