@@ -11,10 +11,10 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars
+from handlog.parse.sites import bovada, pokerstars
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
+FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, bovada.FORMAT)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
@@ -24,8 +24,6 @@ RECOGNISED = {
     "Game started at": "Winning Poker",
     "Everleaf Gaming": "Everleaf",
     "Stage #": "Absolute Poker",
-    "Bovada Hand": "Bovada",
-    "Bodog Hand": "Bodog",
     "Winamax Poker": "Winamax",
     "***** History for hand": "OnGame",
     "#Game No": "PartyPoker",
