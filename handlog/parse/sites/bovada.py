@@ -192,6 +192,8 @@ _GAME_INFO: dict[str, GameInfo] = {}
 
 def _game_info(start: str, game_part: str) -> GameInfo:
     """The header's game description, parsed with the grammar once per table (memoised)."""
+    from lark import Tree
+
     key = start + game_part
     info = _GAME_INFO.get(key)
     if info is None:
@@ -200,8 +202,7 @@ def _game_info(start: str, game_part: str) -> GameInfo:
         tournament_id = level = None
         game_name = ""
         for child in tree.children:
-            rule = getattr(child, "data", None)
-            if rule not in ("cash_game", "tournament_game"):
+            if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
                 continue
             for part in child.children:
                 kind = getattr(part, "type", None)
@@ -211,7 +212,7 @@ def _game_info(start: str, game_part: str) -> GameInfo:
                     table = str(part)
                 elif kind == "TOURNAMENT_NUMBER":
                     tournament_id = str(part)
-                elif getattr(part, "data", None) == "level":
+                elif isinstance(part, Tree) and part.data == "level":
                     level = str(part.children[0])
         info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
         if len(_GAME_INFO) > 10_000:
@@ -297,19 +298,18 @@ class _HandBuilder(TextHandBuilder):
         (5th street on, or a double bet), the first small bet or raise (3rd or 4th street)."""
         self.big_bet_seen: int | None = None
         self.small_bet_seen: int | None = None
-        self.collects: list[int] = []
-        """Indexes in `events` of the collects (their pots are settled at the end)."""
+        self.collects: list[tuple[int, Action]] = []
+        """The collects and their indexes in `events` (their pots are settled at the end)."""
         self.side_pot_collected = False
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
         if self.side_pot_collected:  # then a plain "Hand result" is the main pot
-            for index in self.collects:
-                event = self.events[index]
-                if event.pot is None:  # type: ignore[union-attr]
-                    self.events[index] = _with_pot(event, 0)  # type: ignore[arg-type]
-        collected = sum(self.events[index].amount or 0 for index in self.collects)  # type: ignore[union-attr]
+            for index, collect in self.collects:
+                if collect.pot is None:
+                    self.events[index] = _with_pot(collect, 0)
+        collected = sum(collect.amount or 0 for _, collect in self.collects)
         rake = self.rake
         if rake is None:
             # "Total Pot($150)" with no rake, though $3 was kept (hand #2844383701: 147
@@ -597,17 +597,11 @@ class _HandBuilder(TextHandBuilder):
         amount = self._amount(text[text.rindex(" ") + 1 :])
         side = "-Side" in text[len(player) :]
         self.side_pot_collected |= side
-        self.collects.append(len(self.events))
-        self.events.append(
-            Action(
-                Street.SHOWDOWN,
-                player,
-                ActionKind.COLLECT,
-                amount,
-                pot=1 if side else None,
-                line=line,
-            )
+        collect = Action(
+            Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=1 if side else None, line=line
         )
+        self.collects.append((len(self.events), collect))
+        self.events.append(collect)
 
     def _note(self, kind: NoteKind, text: str, line: int) -> None:
         self.events.append(Note(self.street, kind, self._name(text, line), text, line))
