@@ -21,7 +21,7 @@ from .conftest import SHARED_CORPUS
 CORPUS = sorted((SHARED_CORPUS / "Bovada").glob("*.txt"))
 HEADER = re.compile(r"^\ufeff?Bo(?:vada|dog) Hand #", re.MULTILINE)
 
-pytestmark = pytest.mark.skipif(not CORPUS, reason="../shared/corpus/Bovada is not here")
+needs_corpus = pytest.mark.skipif(not CORPUS, reason="../shared/corpus/Bovada is not here")
 
 
 def _hands(path) -> list[Hand]:
@@ -60,6 +60,7 @@ def test_parse_print_parse_gives_equal_records(path):
         assert again == [hand]
 
 
+@needs_corpus
 def test_cash_header_stakes_from_the_betting_and_clock():
     (hand,) = _hands(SHARED_CORPUS / "Bovada" / "7-StudHL-USD-0.25-0.50-201209.txt")
     assert (hand.hand_id, hand.game, hand.table, hand.currency) == (
@@ -77,6 +78,7 @@ def test_cash_header_stakes_from_the_betting_and_clock():
     assert (hand.total_pot, hand.rake, hand.header_variant) == (485, 20, "Bovada")
 
 
+@needs_corpus
 def test_total_pot_without_a_rake_keeps_what_was_not_paid_out():
     (hand,) = _hands(
         SHARED_CORPUS / "Bovada" / "7-StudHL-USD - RING - $5-$10, $1.25 Ante - 201404.txt"
@@ -95,6 +97,7 @@ def test_total_pot_without_a_rake_keeps_what_was_not_paid_out():
     )
 
 
+@needs_corpus
 def test_old_exports_without_street_headers_start_a_street_at_its_cards():
     hands = _hands(SHARED_CORPUS / "Bovada" / "7-Stud-USD-2.00-4.00-201205.txt")
     assert [h.streets[-1] for h in hands] == [
@@ -125,6 +128,7 @@ def test_old_exports_without_street_headers_start_a_street_at_its_cards():
     assert result.lost and len(result.showed) == 7
 
 
+@needs_corpus
 def test_double_bet_on_an_open_pair_and_the_uncalled_return():
     hand = _hands(SHARED_CORPUS / "Bovada" / "7-Stud-USD-2.00-4.00-201205.txt")[1]
     bet = next(a for a in hand.actions if a.street is Street.FOURTH and a.kind is ActionKind.BET)
@@ -135,6 +139,7 @@ def test_double_bet_on_an_open_pair_and_the_uncalled_return():
     assert replay(hand, bovada.BOVADA, bovada.TRAITS).violations == ()
 
 
+@needs_corpus
 def test_sitting_out_hero_is_seated_but_not_dealt_in():
     hand = _hands(SHARED_CORPUS / "Bovada" / "7-Stud-USD-2.00-4.00-201205.txt")[3]
     notes = [(n.kind, n.player) for n in hand.notes]
