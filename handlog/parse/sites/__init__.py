@@ -11,10 +11,10 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import bovada, pokerstars
+from handlog.parse.sites import bovada, everleaf, pokerstars
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, bovada.FORMAT)
+FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT, bovada.FORMAT, everleaf.FORMAT)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
@@ -22,7 +22,6 @@ RECOGNISED = {
     "FullTiltPoker": "Full Tilt Poker",
     "Hand #": "Winning Poker / ACR",
     "Game started at": "Winning Poker",
-    "Everleaf Gaming": "Everleaf",
     "Stage #": "Absolute Poker",
     "Winamax Poker": "Winamax",
     "***** History for hand": "OnGame",
