@@ -117,6 +117,7 @@ Everleaf Gaming Game #285997460
 ***** Hand history for game #285997460 *****
 $0.05/$0.10 7 Card Stud - 2011/07/08 - 00:08:53
 Table Aalborg
+Seat 3 is the button
 Seat 1: Player One (  $ 0.54 USD )
 Seat 3: PC [Mittel] (  $ 1.20 USD )
 Seat 6: Player3 (  $ 2 USD )
@@ -200,7 +201,7 @@ def test_a_collect_by_a_player_who_folded_is_flagged():
     )
     hand = _one(text)
     violations = replay(hand, everleaf.EVERLEAF, everleaf.TRAITS).violations
-    assert [(v.code, v.line, v.player) for v in violations] == [("NOT_ELIGIBLE", 33, "Player One")]
+    assert [(v.code, v.line, v.player) for v in violations] == [("NOT_ELIGIBLE", 34, "Player One")]
 
 
 def test_other_games_are_skipped_by_name():
@@ -219,7 +220,7 @@ def test_other_games_are_skipped_by_name():
 def test_an_unknown_line_is_an_error_with_its_line():
     (error,) = parse_text(OLD_FORMAT.replace("Player One calls [", "Player One juggles ["))
     assert isinstance(error, ParseError)
-    assert error.line == 25 and error.hand_id == "285997460"
+    assert error.line == 26 and error.hand_id == "285997460"
 
 
 def test_is_header_and_detect():

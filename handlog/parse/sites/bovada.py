@@ -301,6 +301,7 @@ class _HandBuilder(TextHandBuilder):
         self.collects: list[tuple[int, Action]] = []
         """The collects and their indexes in `events` (their pots are settled at the end)."""
         self.side_pot_collected = False
+        self.by_number: dict[int, Seat] = {}
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
@@ -449,7 +450,9 @@ class _HandBuilder(TextHandBuilder):
         name = text[:colon]
         number = int(name[5:].split(" ", 1)[0])
         stack = self._amount(text[colon + 2 : -9])
-        self.add_seat(Seat(number, name, stack, False, line), text)
+        seat = Seat(number, name, stack, False, line)
+        self.add_seat(seat, text)
+        self.by_number[number] = seat
 
     def _ante(self, text: str, line: int) -> None:
         player = self._name(text, line)
@@ -617,7 +620,7 @@ class _HandBuilder(TextHandBuilder):
     def _summary_seat(self, text: str, line: int) -> tuple[int, str]:
         colon = text.index(":")
         number = int(text[5:colon])
-        seat = next((s for s in self.seats if s.number == number), None)
+        seat = self.by_number.get(number)
         if seat is None:
             raise LineError(
                 self.relative(line), f"the summary names seat {number}, where nobody sits", text

@@ -74,6 +74,7 @@ TERMINAL_WORDS = {
     "HISTORY": "the '***** Hand history for game' line",
     "GAME": "the stakes and game line",
     "TABLE": "the Table line",
+    "BUTTON": "the button",
     "PLAYER_COUNT": "the number of players",
     "SEAT_LINES": "the seat lines",
     "ANTE_LINES": "the antes",
@@ -304,7 +305,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
-        if kind in ("HISTORY", "GAME", "PLAYER_COUNT"):
+        if kind in ("HISTORY", "GAME", "BUTTON", "PLAYER_COUNT"):
             return
         if kind == "TABLE":
             self.table = text[6:-1]
