@@ -86,11 +86,11 @@ def test_total_pot_without_a_rake_keeps_what_was_not_paid_out():
     # "Total Pot($150)" and nothing else; $73.50 to each half: $3 was kept.
     assert (hand.total_pot, hand.rake) == (15000, 300)
     collects = [(a.player, a.amount) for a in hand.actions if a.kind is ActionKind.COLLECT]
-    assert collects == [("Seat+2", 7350), ("Seat+5 [ME]", 7350)]
+    assert collects == [("Seat+2", 7350), ("[ME]", 7350)]
     # "Raises $7.50 to $10" after bringing in $2.50: chips added, then the street total.
     raise_ = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
     assert (raise_.player, raise_.amount, raise_.to_amount, raise_.raise_by) == (
-        "Seat+5 [ME]",
+        "[ME]",
         750,
         1000,
         None,
@@ -132,7 +132,7 @@ def test_old_exports_without_street_headers_start_a_street_at_its_cards():
 def test_double_bet_on_an_open_pair_and_the_uncalled_return():
     hand = _hands(SHARED_CORPUS / "Bovada" / "7-Stud-USD-2.00-4.00-201205.txt")[1]
     bet = next(a for a in hand.actions if a.street is Street.FOURTH and a.kind is ActionKind.BET)
-    assert (bet.player, bet.amount) == ("Seat+3 [ME]", 10)  # "D bets $0.10", 3d 3c showing
+    assert (bet.player, bet.amount) == ("[ME]", 10)  # "D bets $0.10", 3d 3c showing
     assert (hand.small_bet, hand.big_bet) == (5, 10)
     returned = [a for a in hand.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED]
     assert [(a.player, a.amount) for a in returned] == [("Seat+5", 10)]
@@ -140,15 +140,27 @@ def test_double_bet_on_an_open_pair_and_the_uncalled_return():
 
 
 @needs_corpus
+def test_the_hero_has_one_name_in_every_hand():
+    heroes = {
+        seat.number
+        for path in CORPUS
+        for hand in _hands(path)
+        for seat in hand.seats
+        if seat.name == "[ME]"
+    }
+    assert heroes == {2, 3, 5}  # "Seat+2 [ME]", "Seat+3 [ME]", "Seat+5 [ME]": one player
+
+
+@needs_corpus
 def test_sitting_out_hero_is_seated_but_not_dealt_in():
     hand = _hands(SHARED_CORPUS / "Bovada" / "7-Stud-USD-2.00-4.00-201205.txt")[3]
     notes = [(n.kind, n.player) for n in hand.notes]
     assert notes == [
-        (NoteKind.SITTING_OUT, "Seat+3 [ME]"),
-        (NoteKind.LEAVES, "Seat+3 [ME]"),
-        (NoteKind.LEAVES, "Seat+3 [ME]"),
+        (NoteKind.SITTING_OUT, "[ME]"),
+        (NoteKind.LEAVES, "[ME]"),
+        (NoteKind.LEAVES, "[ME]"),
     ]
-    assert "Seat+3 [ME]" not in {d.player for d in hand.dealt}
+    assert "[ME]" not in {d.player for d in hand.dealt}
 
 
 TOURNAMENT = """\
@@ -217,20 +229,20 @@ def test_tournament_hand_all_in_side_pot_and_timeouts():
     assert (hand.small_bet, hand.big_bet, hand.bring_in, hand.rake) == (50, 100, 25, 0)
     kinds = [(a.player, a.kind, a.amount, a.to_amount, a.all_in) for a in hand.actions]
     assert ("Seat+1", ActionKind.BRING_IN, 25, 25, False) in kinds
-    assert ("Seat+2 [ME]", ActionKind.COMPLETE, 50, 50, False) in kinds
+    assert ("[ME]", ActionKind.COMPLETE, 50, 50, False) in kinds
     assert ("Seat+1", ActionKind.CALL, 25, 50, False) in kinds
-    assert ("Seat+2 [ME]", ActionKind.BET, 15, 15, True) in kinds  # "All-in 15": chips added
+    assert ("[ME]", ActionKind.BET, 15, 15, True) in kinds  # "All-in 15": chips added
     collects = [(a.player, a.amount, a.pot) for a in hand.actions if a.kind is ActionKind.COLLECT]
-    assert collects == [("Seat+1", 200, 1), ("Seat+2 [ME]", 225, 0)]
+    assert collects == [("Seat+1", 200, 1), ("[ME]", 225, 0)]
     result = replay(hand, bovada.BOVADA, bovada.TRAITS)
     assert result.violations == ()
-    assert result.net == {"Seat+1": 25, "Seat+2 [ME]": 150, "Seat+4": -175}
+    assert result.net == {"Seat+1": 25, "[ME]": 150, "Seat+4": -175}
     assert parse_text(bovada.print_hand(hand)) == [hand]
 
 
 def test_a_short_all_in_raise_is_a_street_total():
     text = TOURNAMENT.replace("Seat+2 [ME] : Raises 50 to 50", "Seat+2 [ME] : All-in(raise) 50")
-    action = next(a for a in _one(text).actions if a.player == "Seat+2 [ME]" and a.to_amount)
+    action = next(a for a in _one(text).actions if a.player == "[ME]" and a.to_amount)
     assert (action.kind, action.amount, action.to_amount, action.all_in) == (
         ActionKind.COMPLETE,
         50,
@@ -246,7 +258,7 @@ def test_wrong_split_is_flagged_with_its_line():
     hand = _one(text)
     violations = replay(hand, bovada.BOVADA, bovada.TRAITS).violations
     assert [(v.code, v.line, v.expected, v.actual) for v in violations] == [
-        ("SPLIT_AMOUNT", 45, "Seat+1 200, Seat+2 [ME] 225", "Seat+1 100, Seat+2 [ME] 325")
+        ("SPLIT_AMOUNT", 45, "Seat+1 200, [ME] 225", "Seat+1 100, [ME] 325")
     ]
 
 

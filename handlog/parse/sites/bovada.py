@@ -63,6 +63,13 @@ def is_header(line: str) -> bool:
     return _HEADER_START.match(line) is not None
 
 
+HERO = "[ME]"
+"""The hero's name in the records. Bovada's players are anonymous and named by seat
+("Seat+3"); the hero's seat is marked "Seat+3 [ME]", a seat that changes from table to table.
+One name for the hero in every hand is what makes the hero's figures add up in reports
+(`handlog report --player "[ME]"`); opponents keep their seat names."""
+HERO_MARK = " [ME]"
+
 GAMES = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
 GAME_NAMES = {Game.STUD: "7CARD", Game.STUD8: "7CARD HiLo"}
 
@@ -391,9 +398,9 @@ class _HandBuilder(TextHandBuilder):
     def _name(self, text: str, line: int) -> str:
         """The seated player whose name starts the line, before " : "."""
         seat = self.seated.get(text[: text.find(" : ")])
-        if seat is not None:
-            return seat.name
-        return self.player_prefix(text, 0, " : ", line)
+        if seat is None:
+            seat = self.seated[self.player_prefix(text, 0, " : ", line)]
+        return seat.name
 
     def _put(
         self,
@@ -447,11 +454,14 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat(self, text: str, line: int) -> None:
         colon = text.index(": ")
-        name = text[:colon]
-        number = int(name[5:].split(" ", 1)[0])
+        printed = text[:colon]
+        number = int(printed[5:].split(" ", 1)[0])
         stack = self._amount(text[colon + 2 : -9])
-        seat = Seat(number, name, stack, False, line)
+        hero = printed.endswith(HERO_MARK)
+        seat = Seat(number, HERO if hero else printed, stack, False, line)
         self.add_seat(seat, text)
+        if hero:  # the lines name the hero by seat: "Seat+3 [ME] : Calls $0.02"
+            self.seated[printed] = seat
         self.by_number[number] = seat
 
     def _ante(self, text: str, line: int) -> None:
@@ -564,7 +574,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _showdown(self, text: str, line: int) -> None:
         player = self._name(text, line)
-        printed, description = self._shown(text[len(player) :])
+        printed, description = self._shown(text[text.find(" : ") :])
         # The line prints the best five (hi/lo: the high five, then the low five); the
         # player's cards are the ones dealt, every one of them printed on its street.
         held = self.held.get(player, ())
@@ -583,7 +593,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _does_not_show(self, text: str, line: int) -> None:
         player = self._name(text, line)
-        printed, description = self._shown(text[len(player) :])
+        printed, description = self._shown(text[text.find(" : ") :])
         self.events.append(
             Action(
                 Street.SHOWDOWN,
@@ -598,7 +608,7 @@ class _HandBuilder(TextHandBuilder):
     def _hand_result(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        side = "-Side" in text[len(player) :]
+        side = "-Side" in text[text.find(" : ") :]
         self.side_pot_collected |= side
         collect = Action(
             Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=1 if side else None, line=line
@@ -741,8 +751,9 @@ def print_hand(hand: Hand) -> str:
         lines = [
             f"{brand} Hand #{hand.hand_id} TBL#{hand.table} {game} Fixed Limit - {hand.clock_text}"
         ]
+    printed = {seat.name: _printed_name(seat) for seat in hand.seats}
     for seat in hand.seats:
-        lines.append(f"{seat.name}: {money(seat.stack)} in chips")
+        lines.append(f"{printed[seat.name]}: {money(seat.stack)} in chips")
     current = Street.ANTES
     for event in hand.events:
         street = event.street
@@ -750,11 +761,13 @@ def print_hand(hand: Hand) -> str:
             lines.append(STREET_HEADERS[street])
             current = street
         if type(event) is Dealt:
-            lines.append(f"{event.player} : Card dealt to a spot [{format_cards(event.new)}]")
+            name = printed.get(event.player, event.player)
+            lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
         elif type(event) is Note:
             lines.append(event.text)
         else:
-            lines.append(_action(event, money, hand))  # type: ignore[arg-type]
+            name = printed.get(event.player, event.player)
+            lines.append(_action(event, name, money, hand))  # type: ignore[arg-type]
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
     for result in hand.results:
@@ -762,9 +775,12 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def _action(action: Action, money, hand: Hand) -> str:  # type: ignore[no-untyped-def]
+def _printed_name(seat: Seat) -> str:
+    return f"Seat+{seat.number}{HERO_MARK}" if seat.name == HERO else seat.name
+
+
+def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignore[no-untyped-def]
     kind = action.kind
-    name = action.player
     amount = money(action.amount)
     if kind is ActionKind.ANTE:
         return f"{name} : All-in {amount}" if action.all_in else f"{name} : Ante chip {amount}"
