@@ -760,14 +760,14 @@ def print_hand(hand: Hand) -> str:
         if street != current and Street.THIRD <= street <= Street.SEVENTH:
             lines.append(STREET_HEADERS[street])
             current = street
-        if type(event) is Dealt:
-            name = printed.get(event.player, event.player)
-            lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
-        elif type(event) is Note:
+        if isinstance(event, Note):
             lines.append(event.text)
+            continue
+        name = printed.get(event.player, event.player)
+        if isinstance(event, Dealt):
+            lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
         else:
-            name = printed.get(event.player, event.player)
-            lines.append(_action(event, name, money, hand))  # type: ignore[arg-type]
+            lines.append(_action(event, name, money, hand))
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
     for result in hand.results:
