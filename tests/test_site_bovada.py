@@ -299,3 +299,34 @@ def test_dealt_lines_show_opponents_down_cards():
     hand = _one(TOURNAMENT)
     first = [d for d in hand.dealt if d.street is Street.THIRD]
     assert all(isinstance(d, Dealt) and len(d.new) == 3 for d in first)
+
+
+@pytest.mark.parametrize(
+    ("line", "spelling"),
+    [
+        ("Seat+1 : Bring_in chip(timeout) 25", "Seat+1 : Big blind/Bring in 25"),
+        ("Seat+1 : Bring_in chip(timeout) 25", "Seat+1 : Bring in (timeout) 25"),
+        ("Seat+4 : Bets 100", "Seat+4 : Double bets 100"),
+        ("Seat+4 : Bets 100", "Seat+4 : D bets 100"),
+        ("Seat+1 : Calls 100", "Seat+1 : Call 100"),
+        ("Seat+1 : Checks\n*** RIVER", "Seat+1 : Checks(timeout)\n*** RIVER"),
+    ],
+)
+def test_other_spellings_give_the_same_records(line, spelling):
+    assert line in TOURNAMENT
+    assert _one(TOURNAMENT.replace(line, spelling, 1)) == _one(TOURNAMENT)
+
+
+def test_a_short_ante_all_in():
+    text = TOURNAMENT.replace("Seat+2 [ME]: 75 in chips", "Seat+2 [ME]: 5 in chips").replace(
+        "Seat+2 [ME] : Ante chip 10", "Seat+2 [ME] : All-in 5"
+    )
+    hand = _one(text)
+    ante = next(a for a in hand.actions if a.player == "[ME]")
+    assert (ante.kind, ante.amount, ante.all_in, ante.street) == (
+        ActionKind.ANTE,
+        5,
+        True,
+        Street.ANTES,
+    )
+    assert hand.ante == 10
