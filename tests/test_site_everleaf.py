@@ -229,3 +229,13 @@ def test_is_header_and_detect():
     assert detect(["Everleaf Gaming Game #1", "***** Hand history for game #1 *****"]) is (
         everleaf.FORMAT
     )
+
+
+def test_more_paid_out_than_the_pot_held_is_flagged():
+    text = OLD_FORMAT.replace("wins $ 0.33 USD", "wins $ 0.40 USD")
+    hand = _one(text)
+    assert (hand.total_pot, hand.rake) == (33, 0)
+    violations = replay(hand, everleaf.EVERLEAF, everleaf.TRAITS).violations
+    assert [(v.code, v.expected, v.actual) for v in violations] == [
+        ("SPLIT_AMOUNT", "PC [Mittel] $0.33", "PC [Mittel] $0.40")
+    ]

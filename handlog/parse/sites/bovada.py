@@ -322,7 +322,8 @@ class _HandBuilder(TextHandBuilder):
         if rake is None:
             # "Total Pot($150)" with no rake, though $3 was kept (hand #2844383701: 147
             # collected, each half $73.50): the summary leaves out a rake it took.
-            rake = self.total_pot - collected
+            # Never below nothing: more paid out than the pot held is for the replay to flag.
+            rake = max(0, self.total_pot - collected)
         small, big = self._stakes()
         info = self.info
         chunk = self.chunk

@@ -294,9 +294,10 @@ class _HandBuilder(TextHandBuilder):
             events=tuple(self.events),
             streets=tuple(self.streets),
             results=(),
-            # Not printed: what the betting left in the pot, and what was not paid out of it.
+            # Not printed: what the betting left in the pot, and what was not paid out of it
+            # (never below nothing: more paid out than was in is for the replay to flag).
             total_pot=total,
-            rake=total - self.collected,
+            rake=max(0, total - self.collected),
             ante=self.ante,
             bring_in=self.bring_in,
             header_variant="game",
