@@ -11,7 +11,15 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import partypoker, pokerstars, winamax, winning, winning2016
+from handlog.parse.sites import (
+    bovada,
+    everleaf,
+    partypoker,
+    pokerstars,
+    winamax,
+    winning,
+    winning2016,
+)
 from handlog.rules.profiles import PROFILES, RuleProfile
 
 FORMATS: tuple[SiteFormat, ...] = (
@@ -20,6 +28,8 @@ FORMATS: tuple[SiteFormat, ...] = (
     winning.TOURNAMENT_FORMAT,
     winning2016.FORMAT,
     winamax.FORMAT,
+    bovada.FORMAT,
+    everleaf.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
 )
@@ -28,10 +38,7 @@ FORMATS: tuple[SiteFormat, ...] = (
 RECOGNISED = {
     "Full Tilt Poker": "Full Tilt Poker",
     "FullTiltPoker": "Full Tilt Poker",
-    "Everleaf Gaming": "Everleaf",
     "Stage #": "Absolute Poker",
-    "Bovada Hand": "Bovada",
-    "Bodog Hand": "Bodog",
     "***** History for hand": "OnGame",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
