@@ -37,7 +37,14 @@ from handlog.parse import grammar
 from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error, utc_time
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    in_deal_order,
+    parse_error,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -434,19 +441,9 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
-        """The shown cards with each card seen dealt at its deal position, the others in
-        the free positions in the order shown (the hero's down cards are shown in another
-        order than they were dealt)."""
-        known = self.known.get(player, {})
-        if not known or not set(known.values()) <= set(shown):
-            return shown
-        slots: list[Card | None] = [None] * len(shown)
-        for position, card in known.items():
-            if position < len(slots):
-                slots[position] = card
-        placed = set(known.values())
-        rest = iter(card for card in shown if card not in placed)
-        return tuple(card if card is not None else next(rest) for card in slots)
+        """The shown cards in deal order (the hero's down cards are shown in another order
+        than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
+        return in_deal_order(self.known.get(player, {}), shown)
 
     def _shows(self, text: str, line: int) -> None:
         self._showdown(ActionKind.SHOW, " shows [ ", text, line)
