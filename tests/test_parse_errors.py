@@ -116,9 +116,8 @@ def test_bad_header(tmp_path):
     [
         (b"\x00\x01\x02\xff\xfe binary \x00\x00", "not text"),
         (
-            "Winamax Poker - CashGame - HandId: #9250793-554-1478991850 - 7-Card Stud Hi/Lo "
-            "fixed limit (5€/25€/50€) - 2016/11/12 23:04:10 UTC\n".encode(),
-            "Winamax",
+            b"Stage #1300000000: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)\n",
+            "Absolute Poker",
         ),
     ],
 )
