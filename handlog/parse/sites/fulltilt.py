@@ -37,6 +37,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    in_deal_order,
     parse_error,
     utc_time,
 )
@@ -409,6 +410,11 @@ class _HandBuilder(TextHandBuilder):
         self.info = info
         self.clock = clock
         self.first_street = FIRST_STREETS.get(info.game, Street.THIRD)  # type: ignore[arg-type]
+        self.door_position = int(self.first_street) - 1
+        """Where the door card stands among a player's cards (after the down cards)."""
+        self.known: dict[str, dict[int, Card]] = {}
+        """Each player's cards seen dealt, by deal position, for putting shown cards back in
+        deal order."""
         self.streets: list[Street] = []
         self.first_header_line = 0
         self.results: list[SeatResult] = []
@@ -608,9 +614,23 @@ class _HandBuilder(TextHandBuilder):
         new = cards(text[last + 2 : -1])
         if self.street is self.first_street:
             # The hero's first line: down cards, then the door card, all dealt now.
-            self.events.append(Dealt(self.street, name, (), first + new, line))
+            dealt = first + new
+            self.events.append(Dealt(self.street, name, (), dealt, line))
+            known = self.known.setdefault(name, {})
+            if len(dealt) > 1:  # the hero's: down cards, then the door card
+                for position, card in enumerate(dealt):
+                    known.setdefault(position, card)
+            else:
+                known.setdefault(self.door_position, dealt[0])
         else:
             self.events.append(Dealt(self.street, name, first, new, line))
+            if len(new) == 1:
+                self.known.setdefault(name, {}).setdefault(int(self.street) - 1, new[0])
+
+    def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
+        """Shown cards in deal order: Full Tilt lists the two down cards high card first at
+        showdown ("Dealt to Hero [Td Jd] [As]" ... "Hero shows [Jd Td As ...]")."""
+        return in_deal_order(self.known.get(player, {}), shown)
 
     def _bring_in_player(self, text: str, line: int) -> None:
         # "X is low with [3c]": the dealer names who must bring in; the records keep the
@@ -716,7 +736,7 @@ class _HandBuilder(TextHandBuilder):
                 self.street,
                 player.name,
                 ActionKind.SHOW,
-                cards=cards(rest[:close]),
+                cards=self._in_deal_order(player.name, cards(rest[:close])),
                 description=description,
                 line=line,
             )
@@ -726,7 +746,7 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" mucks")
         player = self._seated(name, text, line)
         if player is not None:
-            shown = cards(rest[2:-1]) if rest else ()
+            shown = self._in_deal_order(player, cards(rest[2:-1])) if rest else ()
             self.events.append(Action(self.street, player, ActionKind.MUCK, cards=shown, line=line))
 
     def _wins(self, text: str, line: int) -> None:
@@ -854,7 +874,7 @@ class _HandBuilder(TextHandBuilder):
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
-        shown = cards(rest[9:close])
+        shown = self._in_deal_order(name, cards(rest[9:close]))
         outcome = rest[close + 6 :]
         won: int | None = None
         lost = False
@@ -878,7 +898,7 @@ class _HandBuilder(TextHandBuilder):
         description = None
         if len(rest) > 7:
             close = rest.index("]")
-            mucked = cards(rest[9:close])
+            mucked = self._in_deal_order(name, cards(rest[9:close]))
             if len(rest) > close + 1:
                 description = rest[close + 4 :]
         self.results.append(
