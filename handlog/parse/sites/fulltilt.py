@@ -349,8 +349,10 @@ def parse_clock(clock: str) -> datetime | None:
     short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
     if short is None or short[4] not in _MONTHS:
         return None
-    hour, minute, zone, month, day, year = short.groups()
-    return utc_time(int(year), _MONTHS[month], int(day), int(hour), int(minute), 0, zone)
+    hours, minutes, zone, month_name, day_text, year_text = short.groups()
+    return utc_time(
+        int(year_text), _MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
+    )
 
 
 # ---------------------------------------------------------------------------------------
