@@ -557,3 +557,24 @@ def test_the_fast_path_agrees_with_the_full_replay(variant):
     # Most clean hands take the fast path (it leaves a few unusual ones alone, such as a bet
     # after a short all-in that did not reopen the betting), and nothing flagged ever does.
     assert clean * 0.4 < accepted <= clean, (accepted, clean)
+
+
+def test_a_bring_in_other_than_the_houses_fixed_one_is_flagged():
+    # PokerStars brings in for $0.02 at $0.04/$0.08 (every corpus hand); $0.03 is below the
+    # small bet but not the bring-in. At stakes the profile does not know, it is accepted.
+    text = _hand_text(STUD, "35874039554")
+    bring_in = next(line for line in text.split("\n") if ": brings in for $0.02" in line)
+    player = bring_in.split(":")[0]
+    changed = text.replace(bring_in, f"{player}: brings in for $0.03")
+    flagged = [v for v in _replay_text(changed).violations if v.code == "BRING_IN_AMOUNT"]
+    assert len(flagged) == 1 and "the bring-in at $0.04/$0.08 is $0.02" in flagged[0].message
+    unknown = replace(POKERSTARS, bring_ins=())
+    codes = {v.code for v in _replay_text(changed, unknown).violations}
+    assert "BRING_IN_AMOUNT" not in codes
+
+
+def test_the_simulator_brings_in_as_the_profile_says():
+    from handlog.simulate import forced_bets
+
+    for small, big, bring_in in POKERSTARS.bring_ins:
+        assert forced_bets(small, big)[1] == bring_in, (small, big)

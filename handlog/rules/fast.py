@@ -118,6 +118,7 @@ def replay_clean(
     show_limit = size - 1 if community is not None else size
     ante = hand.ante or 0
     small_bet, big_bet = hand.small_bet, hand.big_bet
+    fixed_bring_in = profile.bring_in_for(small_bet, big_bet)
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
@@ -358,6 +359,8 @@ def replay_clean(
                 amount = event.amount or 0
                 left = stack[player]
                 if bets or current_bet or not 0 < amount < small_bet or amount >= left:
+                    return None
+                if fixed_bring_in is not None and amount != fixed_bring_in:
                     return None
                 stack[player] = left - amount
                 put_in[player] += amount

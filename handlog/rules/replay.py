@@ -909,6 +909,19 @@ class _Replayer:
                 f"< {self.money(self.hand.small_bet)}",
                 self.money(amount),
             )
+        else:
+            fixed = self.profile.bring_in_for(self.hand.small_bet, self.hand.big_bet)
+            if fixed is not None and amount != fixed and amount != self.stack[player]:
+                self.flag(
+                    "BRING_IN_AMOUNT",
+                    action.line,
+                    player,
+                    f"the bring-in at {self.money(self.hand.small_bet)}/"
+                    f"{self.money(self.hand.big_bet)} is {self.money(fixed)}, {player} brought "
+                    f"in for {self.money(amount)}",
+                    self.money(fixed),
+                    self.money(amount),
+                )
         self._pay(player, amount, action.line, "brought in for")
         self.current_bet = max(self.current_bet, self.street_put[player])
         self.pending = self.able - {player}

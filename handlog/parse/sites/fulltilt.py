@@ -223,6 +223,10 @@ FULL_TILT_PROFILE = RuleProfile(
     # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
     # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
     # hand with eight players to 7th street whose community card would show burns).
+    # Fixed bring-ins at the cash stakes the corpus shows: $3/$6 "brings in for $1", $2/$4
+    # "$0.50" (stud and stud/8), $0.10/$0.20 "$0.03" (razz). (The one tournament bring-in
+    # seen, 250 at 800/1600, is a 5-card stud MTT's: too little to fix a level's bring-in.)
+    bring_ins=((300, 600, 100), (200, 400, 50), (10, 20, 3)),
 )
 
 TRAITS = SiteTraits(
