@@ -162,8 +162,10 @@ TRAITS = SiteTraits(
     # No uncalled-bet line: hands 39969356 and 40091899 end with a bet nobody called, and
     # "wins pot" plus the rake is every chip put in less that bet.
     uncalled_bets=UncalledBets.SILENT,
-    # The total pot is what the summary accounts for, paid out plus the printed rake: before
-    # rake.
+    # No total pot line, but the rake is printed ("Rake 5", none when no line): the total pot
+    # is what the summary accounts for, paid out plus that rake (so before rake), and
+    # POT_TOTAL compares it with every chip the betting left in. That is what catches a pot
+    # paid in part (hand 3703449 never pays its side pot).
     total_pot_after_rake=False,
     prints_total_pot=True,
     # KingsClub prints no hand descriptions.
@@ -503,6 +505,7 @@ def print_hand(hand: Hand, game_name: str | None = None) -> str:
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
     folded: set[str] = set()
+    dealt_in = {e.player for e in hand.events if type(e) is Dealt}
     for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
         if street in LABELS:
             lines.append(LABELS[street])
@@ -514,7 +517,7 @@ def print_hand(hand: Hand, game_name: str | None = None) -> str:
             for seat in hand.seats:
                 if seat.name in dealt:
                     lines.append(_dealt_line(dealt[seat.name]))
-                elif seat.name not in folded and seat.name in _dealt_players(hand):
+                elif seat.name not in folded and seat.name in dealt_in:
                     lines.append(f"Dealt to {seat.name}: [X]")
             events = [e for e in events if type(e) is not Dealt]
         for event in events:
@@ -536,10 +539,6 @@ def print_hand(hand: Hand, game_name: str | None = None) -> str:
         lines.append(f"Rake {money(hand.rake)}")
     lines.extend(_action_line(event) for event in by_street.get(Street.SUMMARY, ()))  # type: ignore[arg-type]
     return "\n".join(lines)
-
-
-def _dealt_players(hand: Hand) -> set[str]:
-    return {e.player for e in hand.events if type(e) is Dealt}
 
 
 def _dealt_line(event: Dealt) -> str:
