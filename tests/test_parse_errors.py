@@ -116,8 +116,8 @@ def test_bad_header(tmp_path):
     [
         (b"\x00\x01\x02\xff\xfe binary \x00\x00", "not text"),
         (
-            b"Full Tilt Poker Game #21536466676: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - 12:18:37 ET - 2010/06/11\n",
-            "Full Tilt Poker",
+            b"Stage #1300000000: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)\n",
+            "Absolute Poker",
         ),
     ],
 )

@@ -1066,11 +1066,13 @@ class _Replayer:
 
     def _uncalled_amount(self) -> tuple[str | None, int]:
         """The player who put in most on this street (the first such in seat order), and how
-        much more than anyone else."""
-        if not self.street_put:
+        much more than anyone else. Among the antes, the antes: when everyone else is all-in
+        for less of an ante, the part nobody can match goes back (Full Tilt prints it)."""
+        put = self.put_in if self.street is Street.ANTES else self.street_put
+        if not put:
             return None, 0
         order = self.order
-        amounts = list(map(self.street_put.__getitem__, order))
+        amounts = list(map(put.__getitem__, order))
         most = max(amounts)
         index = amounts.index(most)
         top = order[index]
@@ -1078,7 +1080,7 @@ class _Replayer:
             del amounts[index]
             return top, most - max(amounts, default=0)
         # A name seated twice: none of its seats counts as another player.
-        return top, most - max((self.street_put[p] for p in order if p != top), default=0)
+        return top, most - max((put[p] for p in order if p != top), default=0)
 
     def _uncalled(self, action: Action) -> None:
         player, due = self._uncalled_amount()

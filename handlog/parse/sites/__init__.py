@@ -14,6 +14,7 @@ from handlog.parse.site import SiteFormat
 from handlog.parse.sites import (
     bovada,
     everleaf,
+    fulltilt,
     kingsclub,
     partypoker,
     pokerstars,
@@ -25,6 +26,7 @@ from handlog.rules.profiles import PROFILES, RuleProfile
 
 FORMATS: tuple[SiteFormat, ...] = (
     pokerstars.FORMAT,
+    fulltilt.FORMAT,
     winning.FORMAT,
     winning.TOURNAMENT_FORMAT,
     winning2016.FORMAT,
@@ -38,8 +40,6 @@ FORMATS: tuple[SiteFormat, ...] = (
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
-    "Full Tilt Poker": "Full Tilt Poker",
-    "FullTiltPoker": "Full Tilt Poker",
     "Stage #": "Absolute Poker",
     "***** History for hand": "OnGame",
     "<session": "iPoker",

@@ -303,9 +303,8 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             tokens = GRAMMAR.tokens(body, sub)
             builder = _HandBuilder(sub, hand_id, info, variant)
             return builder.build(tokens, game_line[split.end("game") + 3 :], start, chunk)
-        except LineError as error:
-            error.line += index
-            raise
+        except LineError as error:  # its line counts from the game line: from the header
+            raise LineError(error.line + index, error.message, error.text) from None
     except LineError as error:
         return parse_error(chunk, error, hand_id)
 

@@ -1,0 +1,1168 @@
+"""Full Tilt Poker stud-family hand histories to `Hand` records, and back to text.
+
+`grammars/fulltilt.lark` is the specification: Lark checks the order of a hand's sections and
+the shape of every line; this module turns the checked lines into site-neutral records. Full
+Tilt prints a raise as the player's new total for the street ("raises to $5") and a call as
+the chips it adds ("calls $4.25"); the builder keeps each player's total on the street so
+that every record says both what the action put in (`amount`) and the total (`to_amount`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    in_deal_order,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+if TYPE_CHECKING:
+    from lark import Tree
+
+SITE = Site.FULL_TILT
+HEADER_PREFIX = "Full"
+"""What both spellings of the header start with: "Full Tilt Poker Game #" and, in 2006,
+"FullTiltPoker Game #"."""
+HEADER_BYTES = re.compile(rb"\nFull(?: Tilt Poker|TiltPoker) Game #\d+: ")
+"""A newline and the start of a hand header, for cutting UTF-8 files into ranges of whole
+hands (UTF-16 exports are read whole)."""
+_HEADER_START = re.compile(r"Full(?: Tilt Poker|TiltPoker) Game #\d+: ")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Full Tilt hand."""
+    return line.startswith("Full") and _HEADER_START.match(line) is not None
+
+
+# Game names as printed, lower-cased. Other games of a mixed table (hold'em, Omaha, draw) are
+# skipped by name.
+GAMES = {
+    "limit stud hi": Game.STUD,
+    "limit stud": Game.STUD,
+    "limit 7 card stud": Game.STUD,
+    "limit 7 card stud hi": Game.STUD,
+    "limit stud h/l": Game.STUD8,
+    "limit stud hi/lo": Game.STUD8,
+    "limit 7 card stud h/l": Game.STUD8,
+    "limit 7 card stud hi/lo": Game.STUD8,
+    "limit razz": Game.RAZZ,
+    "limit 5 card stud": Game.STUD5,
+}
+REPLAYED_GAMES = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
+"""Games whose hands `parse_hand` returns. A 5-card stud hand is read in full
+(`read_hand`) but returned as `Skipped` until the replay knows 5-card stud's rules (the
+open-pair double bet on its 3rd street, among others)."""
+FIRST_STREETS = {Game.STUD5: Street.SECOND}
+"""The street whose deal gives each player a door card (3rd street unless named here)."""
+
+# Each section token of the grammar: the street it opens (None: no header line) and the
+# grammar rule naming the lines that may stand in it.
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "SECOND_STREET": (Street.SECOND, "street_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
+    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+STREET_HEADERS = {
+    Street.SECOND: "*** 2ND STREET ***",
+    Street.THIRD: "*** 3RD STREET ***",
+    Street.FOURTH: "*** 4TH STREET ***",
+    Street.FIFTH: "*** 5TH STREET ***",
+    Street.SIXTH: "*** 6TH STREET ***",
+    Street.SEVENTH: "*** 7TH STREET ***",
+    Street.SHOWDOWN: "*** SHOW DOWN ***",
+}
+SUMMARY_STREETS = {
+    "2nd": Street.SECOND,
+    "3rd": Street.THIRD,
+    "4th": Street.FOURTH,
+    "5th": Street.FIFTH,
+    "6th": Street.SIXTH,
+    "7th": Street.SEVENTH,
+}
+SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
+
+# Table noise: the kind of note, and the words after the player's name that start it (None:
+# the line may have no name: "5 seconds left to act").
+NOTES: dict[str, tuple[NoteKind, str | None]] = {
+    "TIME_LEFT": (NoteKind.TIMED_OUT, None),
+    "TIMED_OUT": (NoteKind.TIMED_OUT, " has timed out"),
+    "REQUESTED_TIME": (NoteKind.TIMED_OUT, " has requested TIME"),
+    "SITTING_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
+    "RETURNED": (NoteKind.RETURNED, " has returned"),
+    # A top-up ("adds $11.90") and sitting down both bring a player's chips to the table.
+    "ADDS": (NoteKind.JOINS, " adds "),
+    "SITS_DOWN": (NoteKind.JOINS, " sits down"),
+    "STANDS_UP": (NoteKind.LEAVES, " stands up"),
+    "DISCONNECTED": (NoteKind.DISCONNECTED, " has been disconnected"),
+    "RECONNECTED": (NoteKind.CONNECTED, " has reconnected"),
+    "FINISHED": (NoteKind.FINISHED_TOURNAMENT, " finished the tournament"),
+    "WINS_TOURNAMENT": (NoteKind.WINS_TOURNAMENT, " wins the tournament"),
+    "NO_LOW": (NoteKind.NO_LOW_HAND, None),
+}
+
+# Words a player understands for the grammar's terminals, for error messages.
+TERMINAL_WORDS = {
+    "BLANK_LINES": "a blank line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "SECOND_STREET": "*** 2ND STREET ***",
+    "THIRD_STREET": "*** 3RD STREET ***",
+    "FOURTH_STREET": "*** 4TH STREET ***",
+    "FIFTH_STREET": "*** 5TH STREET ***",
+    "SIXTH_STREET": "*** 6TH STREET ***",
+    "SEVENTH_STREET": "*** 7TH STREET ***",
+    "SHOW_DOWN": "*** SHOW DOWN ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+
+ALL_IN = ", and is all in"
+_AMOUNTS: dict[str, tuple[int, bool]] = {}
+
+_CLOCK = r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} - \d{4}/\d{1,2}/\d{1,2}"
+_SHORT_CLOCK = r"\d{1,2}:\d{2} [A-Z]{2,5} - [A-Z][a-z]+, [A-Z][a-z]+ \d{1,2}, \d{4}"
+_HEADER_SPLIT = re.compile(
+    r"(?P<start>Full(?: Tilt Poker|TiltPoker) Game #)(?P<number>\d+): (?P<game>.*) - "
+    rf"(?P<clock>{_CLOCK}(?: \[{_CLOCK}\])?|{_SHORT_CLOCK})(?P<partial> \(partial\))?$"
+)
+_SHORT_CLOCK_PARTS = re.compile(
+    r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
+)
+_MONTHS = {
+    name: number
+    for number, name in enumerate(
+        [
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ],
+        1,
+    )
+}
+_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+_TOTAL_POT = re.compile(
+    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
+    rf"(?P<sides>(?: Side pot(?: \d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})$"
+)
+_SIDE_POT = re.compile(rf" Side pot(?: \d+)? ({_AMOUNT})\.")
+_TABLE_SIZE = re.compile(r"(\d+) max|\b(?:deep|shallow) (\d+)\b")
+
+
+# ---------------------------------------------------------------------------------------
+# Rules and traits
+
+
+FULL_TILT_PROFILE = RuleProfile(
+    name="fulltilt",
+    description=(
+        "Full Tilt Poker: cap of a bet and three raises, lifted heads-up; open-pair double "
+        "bet in 7-card stud only; no burns; odd chip to the high half, ties by suit."
+    ),
+    # A bet (or completion) and three raises: no corpus street goes beyond a re-raise, and
+    # Full Tilt's limit tables capped multiway pots at four bets.
+    cap_bets=4,
+    # Heads-up the cap was lifted at Full Tilt's limit tables. No corpus hand shows a fifth
+    # bet heads-up either way; the server enforced its own rule, so when unsure the replay
+    # must not flag what may have been legal there.
+    cap_heads_up=False,
+    # Stud hi: hand 11111111813 (Steal.examples), Player4 pairs his door card on 4th street
+    # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; 5-card stud is not
+    # replayed yet, and no hand shows its open pair.
+    open_pair_double_bet=frozenset({Game.STUD}),
+    # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
+    # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
+    # hand with eight players to 7th street whose community card would show burns).
+)
+
+TRAITS = SiteTraits(
+    uncalled_bets=UncalledBets.LINE,  # "Uncalled bet of $4 returned to Hero", ante excess too
+    total_pot_after_rake=False,  # "Total pot $75.50 | Rake $3": 72.50 was won
+    prints_total_pot=True,
+    # "two pair, Aces and Queens, for high", "J,T,6,5,2", "King Nine high, for high and
+    # 8,7,5,3,2, for low": not PokerStars' words for stud/8 and razz, and no wording handlog
+    # checks yet.
+    describes_hands=False,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Header
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a header says about the game, apart from the hand number and the clock."""
+
+    game_name: str
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    ante: int | None
+    currency: str | None
+    table: str
+    max_seats: int | None
+    tournament_id: str | None = None
+    tournament_name: str | None = None
+    header_variant: str = "game"
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(game_part: str, start: str) -> GameInfo:
+    """Parse the header's game description with the grammar; memoised, since every hand at
+    a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
+    key = start + game_part
+    info = _GAME_INFO.get(key)
+    if info is None:
+        tree = GRAMMAR.parser().parse(
+            f"{start}0: {game_part} - 00:00:00 ET - 2000/01/01", start="header"
+        )
+        info = _game_info_from_tree(tree, start)
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
+    tournament_id = tournament_name = None
+    table = ""
+    max_seats: int | None = None
+    small = big = 0
+    ante: int | None = None
+    currency: str | None = None
+    game_name = ""
+    children: list[Any] = []
+    for child in tree.children:  # the `game` rule's parts stand among the header's
+        children.extend(child.children if getattr(child, "data", None) == "game" else [child])  # type: ignore[union-attr]
+    for child in children:
+        rule = getattr(child, "data", None)
+        if rule == "tournament":
+            tournament_name, tournament_id = (str(t) for t in child.children)  # type: ignore[union-attr]
+        elif rule == "table":
+            parts = [str(t) for t in child.children]  # type: ignore[union-attr]
+            table = parts[0]
+            if len(parts) > 1:
+                max_seats = _table_size(parts[1])
+        elif rule == "stakes":
+            amounts = [str(t) for t in child.children]  # type: ignore[union-attr]
+            small, big = minor_units(amounts[0]), minor_units(amounts[1])
+            if len(amounts) > 2:
+                ante = minor_units(amounts[2])
+            currency = CURRENCY_SYMBOLS.get(amounts[0][0])
+        elif getattr(child, "type", None) == "GAME_NAME":
+            game_name = str(child)
+    return GameInfo(
+        game_name=game_name,
+        game=GAMES.get(game_name.lower()),
+        small_bet=small,
+        big_bet=big,
+        ante=ante,
+        currency=currency if tournament_id is None else None,
+        table=table,
+        max_seats=max_seats,
+        tournament_id=tournament_id,
+        tournament_name=tournament_name,
+        header_variant="game" if start.startswith("Full Tilt") else "2006",
+    )
+
+
+def _table_size(attributes: str) -> int | None:
+    """Seats at the table from its attributes: "6 max", "deep 6", "heads up"."""
+    if "heads up" in attributes:
+        return 2
+    found = _TABLE_SIZE.search(attributes)
+    if found is None:
+        return None
+    return int(found[1] or found[2])
+
+
+def parse_clock(clock: str) -> datetime | None:
+    """UTC start time from the printed clock: "12:18:37 ET - 2010/06/11", or the ET part of
+    "17:10:10 CCT - 2010/12/07 [04:10:10 ET - 2010/12/07]", or the 2006 form "21:27 ET -
+    Wednesday, April 19, 2006"."""
+    if clock.endswith("]"):
+        clock = clock[clock.rindex("[") + 1 : -1]
+    time_zone, _, date = clock.partition(" - ")
+    time, _, zone = time_zone.partition(" ")
+    parts = time.split(":")
+    ymd = date.split("/")
+    if len(parts) == 3 and len(ymd) == 3:
+        try:
+            year, month, day = map(int, ymd)
+            hour, minute, second = map(int, parts)
+        except ValueError:
+            return None
+        return utc_time(year, month, day, hour, minute, second, zone)
+    short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
+    if short is None or short[4] not in _MONTHS:
+        return None
+    hours, minutes, zone, month_name, day_text, year_text = short.groups()
+    return utc_time(
+        int(year_text), _MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay (by the name its header prints)."""
+    parsed = read_hand(chunk)
+    if type(parsed) is Hand and parsed.game not in REPLAYED_GAMES:
+        return Skipped(chunk.file, chunk.line, parsed.hand_id, _GAME_NAMES[parsed.game])
+    return parsed
+
+
+def read_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """`parse_hand`, but every stud-family hand comes back as a `Hand` (5-card stud too)."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise LineError(1, "the hand header is not in a form Full Tilt Poker writes", header)
+        hand_id = split["number"]
+        try:
+            info = _game_info(split["game"], split["start"])
+        except (UnexpectedInput, MoneyError) as error:
+            raise LineError(
+                1, "the hand header is not in a form Full Tilt Poker writes", header
+            ) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        if split["partial"]:
+            raise LineError(
+                1,
+                "Full Tilt marks this hand (partial): the player joined during it and the "
+                "export holds only part of it",
+                header,
+            )
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.clock = clock
+        self.first_street = FIRST_STREETS.get(info.game, Street.THIRD)  # type: ignore[arg-type]
+        self.door_position = int(self.first_street) - 1
+        """Where the door card stands among a player's cards (after the down cards)."""
+        self.known: dict[str, dict[int, Card]] = {}
+        """Each player's cards seen dealt, by deal position, for putting shown cards back in
+        deal order."""
+        self.streets: list[Street] = []
+        self.first_header_line = 0
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        """Each player's chips in on the current street (antes apart), for "raises to"."""
+        self.ante: int | None = info.ante
+        self.bring_in: int | None = None
+        self.community_card: Card | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.main_pot: int | None = None
+        self.side_pots: tuple[int, ...] = ()
+
+    # -- driving -------------------------------------------------------------------------
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        if not self.streets:
+            raise LineError(
+                len(self.chunk.lines), "the hand has no street: no card was dealt", None
+            )
+        if self.streets[0] is not self.first_street:
+            raise LineError(
+                self.relative(self.first_header_line),
+                f"a {self.info.game_name} hand starts at {STREET_HEADERS[self.first_street]}, "
+                f"this one at {STREET_HEADERS[self.streets[0]]}",
+                None,
+            )
+        info = self.info
+        chunk = self.chunk
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # read_hand skipped None
+            table=info.table,
+            max_seats=info.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=parse_clock(self.clock),
+            clock_text=self.clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            main_pot=self.main_pot,
+            side_pots=self.side_pots,
+            community_card=self.community_card,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
+            # Sit & Go", "Big Game of the Week"); the records have no field for the name.
+            buy_in=info.tournament_name,
+            header_variant=info.header_variant,
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "BLANK_LINES":
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                total_end = text.index("\n", start)
+                self._total_pot(text[start:total_end], line + 1)
+                start = total_end + 1
+                line += 1
+            elif street is not Street.SHOWDOWN:
+                if street in self.streets:
+                    raise LineError(self.relative(line), "this street is dealt twice", None)
+                if not self.streets:
+                    self.first_header_line = line
+                self.streets.append(street)
+                self.street_put = {}
+                if street is Street.SEVENTH and text[18:20] == " [":
+                    self.community_card = cards(text[20:22])[0]
+            else:
+                self.streets.append(street)
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _amount(self, text: str) -> tuple[int, bool]:
+        """An amount with an optional ", and is all in" after it."""
+        found = _AMOUNTS.get(text)
+        if found is None:
+            if text.endswith(ALL_IN):
+                found = minor_units(text[: -len(ALL_IN)]), True
+            else:
+                found = minor_units(text), False
+            if len(_AMOUNTS) > 100_000:
+                _AMOUNTS.clear()
+            _AMOUNTS[text] = found
+        return found
+
+    def _seated(self, name: str, text: str, line: int) -> str | None:
+        """The seat list's string for `name`; None for a chat line that only looks like an
+        action ("Hero: bets are off" reads as "Hero:" betting); an error otherwise."""
+        seat = self.seated.get(name)
+        if seat is not None:
+            return seat.name
+        if self._chat(text, line):
+            return None
+        return self.player(name, line, text)
+
+    def _chat(self, text: str, line: int) -> bool:
+        """Record `text` as chat if a seated player's name and ": " start it."""
+        for name in self.names_longest_first:
+            if text.startswith(name) and text.startswith(": ", len(name)):
+                self.events.append(
+                    Note(self.street, NoteKind.CHAT, name, text[len(name) + 2 :], line)
+                )
+                return True
+        return False
+
+    def _bet(
+        self, kind: ActionKind, name: str, text: str, line: int, added: int, all_in: bool
+    ) -> None:
+        """A betting action that puts `added` chips in on this street."""
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
+        if player is None:
+            return
+        total = self.street_put.get(player, 0) + added
+        self.street_put[player] = total
+        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On the first street the first bet or raise over the bring-in is the completion.
+        if self.street is self.first_street and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        sitting_out = rest.endswith(", is sitting out")
+        if sitting_out:
+            rest = rest[:-16]
+        open_paren = rest.rindex(" (")
+        name = rest[:open_paren]
+        self.add_seat(
+            Seat(number, name, minor_units(rest[open_paren + 2 : -1]), sitting_out, line), text
+        )
+
+    def _ante(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" antes ")
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
+        if player is None:
+            return
+        if self.info.ante is None and (self.ante is None or amount > self.ante):
+            self.ante = amount  # no ante in the header (2006): the largest posted
+        self.events.append(
+            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
+        )
+
+    def _dealt(self, text: str, line: int) -> None:
+        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
+        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
+        # fails that and is found by matching the seat names instead.
+        last = text.rfind(" [")
+        head = text[9:last]
+        first: tuple[Card, ...] = ()
+        seat = self.seated.get(head)
+        if seat is not None:
+            name = seat.name
+        else:
+            opening = head.rfind(" [")
+            seat = self.seated.get(head[:opening]) if opening > 0 and head[-1] == "]" else None
+            if seat is not None:
+                name = seat.name
+                first = cards(head[opening + 2 : -1])
+            else:
+                name = self.player_prefix(text, 9, " [", line)
+                groups = text[9 + len(name) + 2 : -1].split("] [")
+                if len(groups) == 2:
+                    first = cards(groups[0])
+                last = len(text) - len(groups[-1]) - 3
+        new = cards(text[last + 2 : -1])
+        if self.street is self.first_street:
+            # The hero's first line: down cards, then the door card, all dealt now.
+            dealt = first + new
+            self.events.append(Dealt(self.street, name, (), dealt, line))
+            known = self.known.setdefault(name, {})
+            if len(dealt) > 1:  # the hero's: down cards, then the door card
+                for position, card in enumerate(dealt):
+                    known.setdefault(position, card)
+            else:
+                known.setdefault(self.door_position, dealt[0])
+        else:
+            self.events.append(Dealt(self.street, name, first, new, line))
+            if len(new) == 1:
+                self.known.setdefault(name, {}).setdefault(int(self.street) - 1, new[0])
+
+    def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
+        """Shown cards in deal order: Full Tilt lists the two down cards high card first at
+        showdown ("Dealt to Hero [Td Jd] [As]" ... "Hero shows [Jd Td As ...]")."""
+        return in_deal_order(self.known.get(player, {}), shown)
+
+    def _bring_in_player(self, text: str, line: int) -> None:
+        # "X is low with [3c]": the dealer names who must bring in; the records keep the
+        # bring-in itself (the replay works out who it must be from the door cards).
+        at = text.rfind(" is low with [")
+        if at < 0:
+            at = text.rfind(" is high with [")
+        self._seated(text[:at], text, line)
+
+    def _brings_in(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" brings in for ")
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        self.bring_in = amount
+        self._bet(ActionKind.BRING_IN, name, text, line, amount, all_in)
+
+    def _completes(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" completes it to ")
+        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        self._completion_or(ActionKind.COMPLETE)
+        self._to(ActionKind.COMPLETE, name, text, line, total, all_in)
+
+    def _to(
+        self, kind: ActionKind, name: str, text: str, line: int, total: int, all_in: bool
+    ) -> None:
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
+        if player is None:
+            return
+        added = total - self.street_put.get(player, 0)
+        self.street_put[player] = total
+        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+
+    def _bets(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" bets ")
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        if name in self.seated:
+            self._bet(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
+        else:
+            self._bet(ActionKind.BET, name, text, line, amount, all_in)
+
+    def _raises(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" raises to ")
+        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        kind = self._completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
+        self._to(kind, name, text, line, total, all_in)
+
+    def _calls(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" calls ")
+        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        self._bet(ActionKind.CALL, name, text, line, amount, all_in)
+
+    def _checks(self, text: str, line: int) -> None:
+        seat = self.seated.get(text[:-7])
+        player = seat.name if seat is not None else self._seated(text[:-7], text, line)
+        if player is not None:
+            self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" folds")
+        seat = self.seated.get(name)
+        player = seat.name if seat is not None else self._seated(name, text, line)
+        if player is not None:
+            shown = cards(rest[2:-1]) if rest else ()
+            self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        at = text.index(" returned to ")
+        player = self.player(text[at + 13 :], line, text)
+        amount = minor_units(text[16:at])
+        if self.street_put:
+            self.street_put[player] = self.street_put.get(player, 0) - amount
+        self.events.append(
+            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _ante_returned(self, text: str, line: int) -> None:
+        # "Ante of $0.40 returned to Hero": an ante back to its player, as an uncalled bet.
+        at = text.index(" returned to ")
+        player = self.player(text[at + 13 :], line, text)
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                ActionKind.UNCALLED_BET_RETURNED,
+                minor_units(text[8:at]),
+                line=line,
+            )
+        )
+
+    def _shows(self, text: str, line: int) -> None:
+        at = text.find(" shows [")
+        player = self.seated.get(text[:at])
+        if player is None:
+            if self._chat(text, line):
+                return
+            at = len(self.player_prefix(text, 0, " shows [", line))
+            player = self.seated[text[:at]]
+        rest = text[at + 8 :]
+        close = rest.index("]")
+        description = rest[close + 2 :] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                player.name,
+                ActionKind.SHOW,
+                cards=self._in_deal_order(player.name, cards(rest[:close])),
+                description=description,
+                line=line,
+            )
+        )
+
+    def _mucks(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" mucks")
+        player = self._seated(name, text, line)
+        if player is not None:
+            shown = self._in_deal_order(player, cards(rest[2:-1])) if rest else ()
+            self.events.append(Action(self.street, player, ActionKind.MUCK, cards=shown, line=line))
+
+    def _wins(self, text: str, line: int) -> None:
+        # "NAME wins the high main pot ($41.05) with ...", "NAME ties for the pot ($5) ...",
+        # "NAME wins pot 2 ($5)"
+        verb = " wins " if " wins " in text else " ties for "
+        name = text[: text.find(verb)]
+        seat = self.seated.get(name)
+        if seat is None:
+            if self._chat(text, line):
+                return
+            name = self.player_prefix(text, 0, verb, line)
+            seat = self.seated[name]
+        rest = text[len(name) + len(verb) :]
+        open_paren = rest.index(" (")
+        close = rest.index(")", open_paren)
+        words = rest[:open_paren].split(" ")  # "the [high|low] [main|side] pot [#2]", "pot 2"
+        if words[0] == "the":
+            words = words[1:]
+        half = None
+        if words[0] in ("high", "low"):
+            half = words[0]
+            words = words[1:]
+        pot: int | None = None  # "the pot": the hand's only pot
+        if words[0] == "main":
+            pot = 0
+        elif words[0] == "side":
+            pot = int(words[2].lstrip("#")) if len(words) == 3 else 1
+        elif len(words) == 2:  # "pot 1" is the main pot
+            pot = int(words[1]) - 1
+        description = rest[close + 7 :] if rest.startswith(" with ", close + 1) else None
+        self.events.append(
+            Action(
+                self.street,
+                seat.name,
+                ActionKind.COLLECT,
+                minor_units(rest[open_paren + 2 : close]),
+                description=description,
+                pot=pot,
+                half=half,
+                line=line,
+            )
+        )
+
+    def _note(self, terminal: str, text: str, line: int) -> None:
+        kind, marker = NOTES[terminal]
+        player: str | None = None
+        if marker is not None:
+            at = text.find(marker)
+            player = text[:at]
+            if ": " in player and player not in self.seated and self._chat(text, line):
+                return
+        elif kind is NoteKind.TIMED_OUT and " has " in text:
+            player = text[: text.rfind(" has ")]
+        self.events.append(Note(self.street, kind, player, text, line))
+
+    def _feeling(self, text: str, line: int) -> None:
+        # An emote is a message to the table: chat, whose text is the emote.
+        at = text.rfind(" is feeling ")
+        name = text[:at]
+        if name not in self.seated and self._chat(text, line):
+            return  # "Hero: is feeling fine" is chat, as its emote form is
+        self.events.append(Note(self.street, NoteKind.CHAT, name, text[at + 1 :], line))
+
+    def _chat_line(self, text: str, line: int) -> None:
+        if self._chat(text, line):
+            return
+        # Someone not seated (an observer, a player who has left): the name ends at ": ".
+        name, _, message = text.partition(": ")
+        self.events.append(Note(self.street, NoteKind.CHAT, name, message, line))
+
+    def _board(self, text: str, line: int) -> None:
+        board = cards(text[8:-1])
+        if self.community_card is None and len(board) == 1:
+            self.community_card = board[0]
+
+    def _total_pot(self, text: str, line: int) -> None:
+        found = _TOTAL_POT.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
+        try:
+            self.total_pot = minor_units(found["total"])
+            self.rake = minor_units(found["rake"])
+            if found["main"]:
+                self.main_pot = minor_units(found["main"])
+                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
+        except MoneyError as error:
+            raise LineError(self.relative(line), str(error), text) from None
+
+    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """Seat number, player and the words from `marker` on of a summary seat line; the
+        name is what stands between "Seat N: " and `marker`."""
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        at = text.find(marker, start)
+        seat = self.seated.get(text[start:at])
+        if seat is None:  # a name with the marker's words in it: match the seat list
+            for candidate in self.names_longest_first:
+                if text.startswith(candidate + marker, start):
+                    seat, at = self.seated[candidate], start + len(candidate)
+                    break
+        if seat is None:
+            raise LineError(
+                self.relative(line),
+                f"the summary names {text[start:at]!r}, who is not in the seat list",
+                text,
+            )
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
+                f"seat {seat.number}",
+                text,
+            )
+        return number, seat.name, text[at:]
+
+    def _seat_folded(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " folded on ")
+        street = SUMMARY_STREETS[rest[11:14]]
+        self.results.append(
+            SeatResult(number, name, street, False, (), (), None, False, False, None, line)
+        )
+
+    def _seat_showed(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " showed [")
+        close = rest.index("]")
+        shown = self._in_deal_order(name, cards(rest[9:close]))
+        outcome = rest[close + 6 :]
+        won: int | None = None
+        lost = False
+        if outcome.startswith("won ("):
+            paren = outcome.index(")")
+            won = minor_units(outcome[5:paren])
+            outcome = outcome[paren + 1 :]
+        else:
+            lost = True
+            outcome = outcome[4:]
+        description = outcome[6:] if outcome.startswith(" with ") else None
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
+            )
+        )
+
+    def _seat_mucked(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " mucked")
+        mucked: tuple[Card, ...] = ()
+        description = None
+        if len(rest) > 7:
+            close = rest.index("]")
+            mucked = self._in_deal_order(name, cards(rest[9:close]))
+            if len(rest) > close + 1:
+                description = rest[close + 4 :]
+        self.results.append(
+            SeatResult(number, name, mucked=mucked, description=description, line=line)
+        )
+
+    def _seat_collected(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " collected (")
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                won=minor_units(rest[12 : rest.index(")")]),
+                collected_without_showdown=True,
+                line=line,
+            )
+        )
+
+    def _seat_sitting_out(self, text: str, line: int) -> None:
+        number, name, _ = self._summary_seat(text, line, " is sitting out")
+        self.results.append(SeatResult(number, name, line=line))
+
+
+def _note_handler(terminal: str):  # type: ignore[no-untyped-def]
+    def handle(builder: _HandBuilder, text: str, line: int) -> None:
+        builder._note(terminal, text, line)
+
+    return handle
+
+
+_HANDLERS = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRING_IN_PLAYER": _HandBuilder._bring_in_player,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "COMPLETES": _HandBuilder._completes,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "ANTE_RETURNED": _HandBuilder._ante_returned,
+    "SHOWS": _HandBuilder._shows,
+    "MUCKS": _HandBuilder._mucks,
+    "WINS": _HandBuilder._wins,
+    "BOARD": _HandBuilder._board,
+    "SEAT_FOLDED": _HandBuilder._seat_folded,
+    "SEAT_SHOWED": _HandBuilder._seat_showed,
+    "SEAT_MUCKED": _HandBuilder._seat_mucked,
+    "SEAT_COLLECTED": _HandBuilder._seat_collected,
+    "SEAT_SITTING_OUT": _HandBuilder._seat_sitting_out,
+    "FEELING": _HandBuilder._feeling,
+    "CHAT": _HandBuilder._chat_line,
+    **{terminal: _note_handler(terminal) for terminal in NOTES},
+}
+
+GRAMMAR = SectionGrammar(
+    "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+_GAME_NAMES = {
+    Game.STUD: "Limit Stud Hi",
+    Game.STUD8: "Limit Stud H/L",
+    Game.RAZZ: "Limit Razz",
+    Game.STUD5: "Limit 5 Card Stud",
+}
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Full Tilt text, in the shapes `grammars/fulltilt.lark` reads, without a
+    trailing newline: parsing it gives a hand equal to `hand`. Lines the records do not keep
+    (the dealer's "is low with", the pot in street headers) are written from the records or
+    left out."""
+    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+
+    def money(value: int | None) -> str:
+        return _format_money(value or 0, symbol)
+
+    lines = [_header(hand, money)]
+    for seat in hand.seats:
+        tail = ", is sitting out" if seat.sitting_out else ""
+        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    first_street = FIRST_STREETS.get(hand.game, Street.THIRD)
+    for street in (Street.ANTES, *hand.streets):
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
+        elif street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+        events = by_street.get(street, [])
+        announce = _bring_in_announcement(hand, events) if street is first_street else None
+        for event in events:
+            if announce is not None and type(event) is Action and event.kind is not ActionKind.ANTE:
+                lines.append(announce)
+                announce = None
+            lines.append(_event(event, money, first_street, len(hand.side_pots)))
+    lines.append("*** SUMMARY ***")
+    lines.append(_total_pot(hand, money))
+    if hand.community_card is not None:
+        lines.append(f"Board: [{hand.community_card}]")
+    lines.extend(_result(result, money) for result in hand.results)
+    lines.extend(
+        _event(event, money, first_street, len(hand.side_pots))
+        for event in by_street.get(Street.SUMMARY, ())
+    )
+    return "\n".join(lines)
+
+
+def print_hands(hands: list[Hand]) -> str:
+    """Several hands as one file's text, separated by blank lines as Full Tilt does."""
+    return "\n\n\n".join(print_hand(hand) for hand in hands) + "\n"
+
+
+def _format_money(value: int, symbol: str | None) -> str:
+    """Full Tilt's amounts: "$0.50", "$3", "$1,000.25"; chips with thousands separators."""
+    if symbol is None:
+        return f"{value:,}"
+    whole, cents = divmod(value, 100)
+    return f"{symbol}{whole:,}.{cents:02d}" if cents else f"{symbol}{whole:,}"
+
+
+def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
+    start = "FullTiltPoker Game #" if hand.header_variant == "2006" else "Full Tilt Poker Game #"
+    tournament = f"{hand.buy_in} ({hand.tournament_id}), " if hand.tournament_id is not None else ""
+    size = ""
+    if hand.max_seats == 2:
+        size = " (heads up)"
+    elif hand.max_seats is not None:
+        size = f" ({hand.max_seats} max)"
+    # Chip stakes are printed without thousands separators ("800/1600 Ante 150").
+    stake = money if hand.currency is not None else str
+    ante = f" Ante {stake(hand.ante)}" if hand.ante is not None else ""
+    return (
+        f"{start}{hand.hand_id}: {tournament}Table {hand.table}{size} - "
+        f"{stake(hand.small_bet)}/{stake(hand.big_bet)}{ante} - {_GAME_NAMES[hand.game]} - "
+        f"{hand.clock_text}"
+    )
+
+
+def _bring_in_announcement(hand: Hand, events: list[Action | Dealt | Note]) -> str | None:
+    """The dealer's "X is low with [card]" before the first action on the first street:
+    the bring-in (or the forced player's completion) names X, the door card is theirs."""
+    first = next((e for e in events if type(e) is Action and e.kind is not ActionKind.ANTE), None)
+    if first is None or first.kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+        return None
+    door = next(
+        (e.new[-1] for e in events if type(e) is Dealt and e.player == first.player and e.new),
+        None,
+    )
+    if door is None:
+        return None
+    word = "high" if hand.game is Game.RAZZ else "low"
+    return f"{first.player} is {word} with [{door}]"
+
+
+def _event(event: Action | Dealt | Note, money, first_street: Street, side_pots: int) -> str:  # type: ignore[no-untyped-def]
+    if type(event) is Dealt:
+        new = event.new
+        if event.street is first_street and len(new) > 1:
+            return f"Dealt to {event.player} [{format_cards(new[:-1])}] [{new[-1]}]"
+        if event.previous:
+            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(new)}]"
+        return f"Dealt to {event.player} [{format_cards(new)}]"
+    if type(event) is Note:
+        if event.kind is NoteKind.CHAT:
+            return f"{event.player}: {event.text}"
+        return event.text
+    assert type(event) is Action
+    return _action(event, money, side_pots)
+
+
+def _pot_words(pot: int | None, side_pots: int) -> str:
+    """Full Tilt's words for pot number `pot` of a hand with `side_pots` side pots."""
+    if pot is None:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if pot == 1 and side_pots <= 1 else f"side pot #{pot}"
+
+
+def _action(action: Action, money, side_pots: int) -> str:  # type: ignore[no-untyped-def]
+    player = action.player
+    all_in = ALL_IN if action.all_in else ""
+    kind = action.kind
+    if kind is ActionKind.ANTE:
+        return f"{player} antes {money(action.amount)}{all_in}"
+    if kind is ActionKind.BRING_IN:
+        return f"{player} brings in for {money(action.amount)}{all_in}"
+    if kind is ActionKind.COMPLETE:
+        return f"{player} completes it to {money(action.to_amount)}{all_in}"
+    if kind is ActionKind.RAISE:
+        return f"{player} raises to {money(action.to_amount)}{all_in}"
+    if kind is ActionKind.BET:
+        return f"{player} bets {money(action.amount)}{all_in}"
+    if kind is ActionKind.CALL:
+        return f"{player} calls {money(action.amount)}{all_in}"
+    if kind is ActionKind.CHECK:
+        return f"{player} checks"
+    if kind is ActionKind.FOLD:
+        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
+        return f"{player} folds{shown}"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"Uncalled bet of {money(action.amount)} returned to {player}"
+    if kind is ActionKind.SHOW:
+        description = f" {action.description}" if action.description is not None else ""
+        return f"{player} shows [{format_cards(action.cards)}]{description}"
+    if kind is ActionKind.MUCK:
+        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
+        return f"{player} mucks{shown}"
+    if kind is ActionKind.COLLECT:
+        pot = _pot_words(action.pot, side_pots)
+        half = f"{action.half} " if action.half is not None else ""
+        with_words = f" with {action.description}" if action.description is not None else ""
+        return f"{player} wins the {half}{pot} ({money(action.amount)}){with_words}"
+    raise ValueError(f"Full Tilt has no line for {kind}")
+
+
+def _total_pot(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
+    text = f"Total pot {money(hand.total_pot)}"
+    if hand.main_pot is not None:
+        text += f" Main pot {money(hand.main_pot)}."
+        several = len(hand.side_pots) > 1
+        for number, side in enumerate(hand.side_pots, 1):
+            label = f"Side pot {number}" if several else "Side pot"
+            text += f" {label} {money(side)}."
+    return f"{text} | Rake {money(hand.rake)}"
+
+
+def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+    start = f"Seat {result.seat}: {result.player}"
+    if result.folded_on is not None:
+        return f"{start} folded on {SUMMARY_STREET_NAMES[result.folded_on]} St."
+    if result.showed:
+        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
+        description = f" with {result.description}" if result.description is not None else ""
+        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+    if result.collected_without_showdown:
+        return f"{start} collected ({money(result.won)}), mucked"
+    if result.mucked:
+        description = f" - {result.description}" if result.description is not None else ""
+        return f"{start} mucked [{format_cards(result.mucked)}]{description}"
+    return f"{start} is sitting out"
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Full Tilt Poker",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=FULL_TILT_PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+    encodings=("utf-8", "utf-16"),
+)
