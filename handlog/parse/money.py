@@ -51,3 +51,29 @@ def format_amount(value: int, symbol: str | None) -> str:
     if cents:
         return f"{sign}{symbol}{whole}.{cents:02d}"
     return f"{sign}{symbol}{whole}"
+
+
+def hundredths(text: str) -> int:
+    """An amount printed without a currency sign, in hundredths, for sites whose chips come
+    in hundredths ("12,686.25" → 1268625, "440" → 44000); a third decimal is an error."""
+    value = _CACHE.get("%" + text)
+    if value is None:
+        digits = text.replace(",", "")
+        whole, dot, fraction = digits.partition(".")
+        if not whole.isdigit() or (dot and not fraction.isdigit()):
+            raise MoneyError(f"{text!r} is not an amount")
+        if len(fraction) > 2 and fraction[2:].strip("0"):
+            raise MoneyError(f"{text!r} has a fraction of a hundredth")
+        value = int(whole) * 100 + int((fraction + "00")[:2])
+        if len(_CACHE) > 100_000:
+            _CACHE.clear()
+        _CACHE["%" + text] = value
+    return value
+
+
+def format_hundredths(value: int) -> str:
+    """The inverse of `hundredths`, with thousands separators: "1,268,625.25", "440",
+    "-16.58"."""
+    sign = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value), 100)
+    return f"{sign}{whole:,}.{rest:02d}" if rest else f"{sign}{whole:,}"

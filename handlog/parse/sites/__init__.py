@@ -15,6 +15,7 @@ from handlog.parse.sites import (
     bovada,
     everleaf,
     fulltilt,
+    kingsclub,
     partypoker,
     pokerstars,
     winamax,
@@ -34,6 +35,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     everleaf.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
+    kingsclub.FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
@@ -43,7 +45,6 @@ RECOGNISED = {
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",
-    "#": "KingsClub",
 }
 """How exports handlog does not read yet begin, for a message that names what a file is."""
 

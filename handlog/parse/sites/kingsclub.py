@@ -1,0 +1,587 @@
+"""KingsClub stud-family hand histories to `Hand` records, and back to text.
+
+`grammars/kingsclub.lark` is the specification of the text. What KingsClub prints
+differently, and how it becomes the neutral records:
+
+- Amounts never carry a currency sign, have thousands separators and come in hundredths
+  ("12,686.25", "1,060.38"): every amount is read in hundredths, whole figures too ("440" is
+  44000), so that money stays exact integers and hands of one table add up. The text names
+  no currency (these are club tables), so `currency` is None, as for play money.
+- Every bring-in, bet, raise and call figure is the player's STREET TOTAL, antes left out
+  (`to_amount`); `amount` is that total less what the player had in on the street. Read so,
+  every corpus hand balances to the hundredth: in hand 37581152 (44/88 stud, antes 33.16)
+  "Player3 raises to 77.16", "Player4 raises to 121.16", "Player2 calls 121.16" and Player2
+  folding on 4th street is the summary's "-154.32" (33.16 + 121.16), the pot won 1,294.60 +
+  5 rake. "Raises to 77.16" over a completion to 44 is a raise of 33.16 (the size of the ante
+  and bring-in), less than the small bet: the money says that is what was put in, and the
+  replay judges it (BET_SIZE). KingsClub prints no raise size of its own (`raise_by` None).
+- The first bet or raise on the first street is the completion (the bring-in player who
+  completes writes "bets" with no bring-in line).
+- The first betting round has no header; "*** 3RD STREET ***" opens 4th street … "*** 6TH
+  STREET ***" 7th street. The records hold the true streets.
+- Opponents' down cards are "X" ("[X X Tc]", 7th street "[X]"): hidden cards make no record.
+- All-in players' cards are shown as soon as no more betting can happen, before the last
+  cards are dealt: such a show is recorded on the street where it stands; shows after the
+  last street's betting are the showdown.
+- No uncalled-bet line: a bet nobody called goes back silently, and "wins pot" is paid
+  without it (hand 39969356: 99 won + 1 rake is the pot without Hero's uncalled 40).
+- The summary gives each seat's stack after the hand and net ("+2,850"), the rake ("Rake 5",
+  no line when none) and the pots won ("wins pot (4,100)", never naming a side pot). The
+  records hold the collects and the rake; the total pot is what the summary accounts for
+  (paid out + rake), so that a pot the betting made but nobody was paid shows as
+  POT_TOTAL. The per-seat nets have no record field; the tests compare them with the
+  replay's.
+- The clock ("2021-01-02 15:48:40") has no zone: the start time is left unknown (the clock
+  text is kept), as for Winning's 2016 exports.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    MONEY_IN_KINDS,
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Seat,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import MoneyError, format_hundredths, hundredths
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    in_deal_order,
+    parse_error,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.KINGSCLUB
+HEADER_PREFIX = "#"
+HEADER_BYTES = re.compile(rb"\n#\d+: [A-Za-z0-9]")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+_HEADER = re.compile(r"#(\d+): ([A-Za-z0-9][^\n]*?) - (\d[\d,]*(?:\.\d+)?)/(\d[\d,]*(?:\.\d+)?)$")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a KingsClub hand ("#39969356: Limit Razz - 40/80")."""
+    return _HEADER.match(line) is not None
+
+
+GAMES: dict[str, Game] = {
+    "Limit Seven Card Stud": Game.STUD,
+    "Limit Seven Card Stud Hi-Lo": Game.STUD8,
+    "Limit Razz": Game.RAZZ,
+}
+"""The games handlog replays; every other ("Limit 2-7 Razz", hold'em, draw) is skipped by
+name. 2-7 razz hands are read by the same lines (`parse_hand` with another `games`)."""
+GAME_NAMES = {game: name for name, game in GAMES.items()}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (Street.ANTES, "ante_line"),
+    "FIRST_STREET": (Street.THIRD, "street_line"),
+    "LABEL_3RD": (Street.THIRD, "street_line"),
+    "LABEL_4TH": (Street.FOURTH, "street_line"),
+    "LABEL_5TH": (Street.FIFTH, "street_line"),
+    "LABEL_6TH": (Street.SIXTH, "street_line"),
+    "LABEL_7TH": (Street.SEVENTH, "street_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+"""Each section and the street its label names (a headerless first street shifts the
+labelled ones by one)."""
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "summary_line": "in the summary",
+}
+TERMINAL_WORDS = {
+    "CLOCK": "the date and time line",
+    "TABLE": "the Table line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "FIRST_STREET": "the first cards dealt",
+    "LABEL_3RD": "*** 3RD STREET ***",
+    "LABEL_4TH": "*** 4TH STREET ***",
+    "LABEL_5TH": "*** 5TH STREET ***",
+    "LABEL_6TH": "*** 6TH STREET ***",
+    "LABEL_7TH": "*** 7TH STREET ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+LABELS = {
+    Street.FOURTH: "*** 3RD STREET ***",
+    Street.FIFTH: "*** 4TH STREET ***",
+    Street.SIXTH: "*** 5TH STREET ***",
+    Street.SEVENTH: "*** 6TH STREET ***",
+}
+"""The label KingsClub prints over each true street (shifted by one)."""
+ALL_IN = ", and is all in"
+_TOURNAMENT_TABLE = re.compile(r"T(\d+) \[\d+\]$")
+
+
+# ---------------------------------------------------------------------------------------
+# Rules: what KingsClub's real hands show
+
+KINGSCLUB = RuleProfile(
+    name="kingsclub",
+    description=(
+        "KingsClub: a bet and three raises; open-pair double bet in 7-card stud; no burns; "
+        "otherwise the PokerStars choices, which its hands do not tell apart."
+    ),
+    # Hand 3703449 (2-7 razz, same betting): bet 500, raises to 1,000, 1,500 and 2,000, then
+    # only calls: four bets on the street, never a fifth. No heads-up street reaches the cap,
+    # so the common online choice (the cap holds heads-up) stands.
+    cap_bets=4,
+    cap_heads_up=True,
+    # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet.
+    open_pair_double_bet=frozenset({Game.STUD}),
+    # No corpus hand raises after a double bet, ties a showing hand, splits an odd chip or
+    # runs the deck short: these keep the PokerStars choices until a KingsClub hand shows
+    # otherwise.
+    small_raise_after_big_bet=False,
+    odd_chip_to_high=True,
+    burns=False,
+)
+
+TRAITS = SiteTraits(
+    # No uncalled-bet line: hands 39969356 and 40091899 end with a bet nobody called, and
+    # "wins pot" plus the rake is every chip put in less that bet.
+    uncalled_bets=UncalledBets.SILENT,
+    # No total pot line, but the rake is printed ("Rake 5", none when no line): the total pot
+    # is what the summary accounts for, paid out plus that rake (so before rake), and
+    # POT_TOTAL compares it with every chip the betting left in. That is what catches a pot
+    # paid in part (hand 3703449 never pays its side pot).
+    total_pot_after_rake=False,
+    prints_total_pot=True,
+    # KingsClub prints no hand descriptions.
+    describes_hands=False,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+def parse_hand(chunk: Chunk, games: Mapping[str, Game] = GAMES) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game not in `games` (by default the games handlog replays)."""
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    found = _HEADER.match(header)
+    hand_id = None
+    try:
+        if found is None:
+            raise LineError(1, "the hand header is not in a form KingsClub writes", header)
+        hand_id = found[1]
+        game = games.get(found[2])
+        if game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, found[2])
+        try:
+            small_bet, big_bet = hundredths(found[3]), hundredths(found[4])
+        except MoneyError as error:
+            raise LineError(1, str(error), header) from None
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, game, small_bet, big_bet).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, game: Game, small: int, big: int) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.game = game
+        self.small_bet = small
+        self.big_bet = big
+        self.clock = ""
+        self.table = ""
+        self.tournament_id: str | None = None
+        self.streets: list[Street] = []
+        self.headerless_first = False
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        self.left: dict[str, int] = {}
+        """Each player's chips behind, for all-ins the text does not mark."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.rake = 0
+        self.collected = 0
+        self.printed: dict[str, tuple[Card, ...]] = {}
+        """Each player's cards as the dealing lines printed them so far."""
+        self.known: dict[str, dict[int, Card]] = {}
+        """Each player's cards seen dealt, by deal position."""
+        self.shows_here: list[int] = []
+        """Where in `events` the shows of the current street stand."""
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        chunk = self.chunk
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=self.game,
+            table=self.table,
+            max_seats=None,
+            currency=None,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
+            start_time=None,  # the clock has no zone
+            clock_text=self.clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=(),
+            total_pot=self.collected + self.rake,
+            rake=self.rake,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=self.tournament_id,
+            header_variant="game",
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "CLOCK":
+            self.clock = text[:-1]
+            return
+        if kind == "TABLE":
+            self.table = text[7:-2]
+            found = _TOURNAMENT_TABLE.match(self.table)
+            self.tournament_id = found[1] if found else None
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if kind == "FIRST_STREET":
+            self.headerless_first = True
+        elif street is not None and street is not Street.ANTES:
+            start = text.index("\n") + 1
+            if street is not Street.SUMMARY and self.headerless_first:
+                if street is Street.SEVENTH:
+                    raise LineError(
+                        self.relative(line),
+                        "a 7TH STREET label after a first street without one: every label "
+                        "is shifted by one, so there is no 8th street",
+                        text[: start - 1],
+                    )
+                street = Street(street + 1)
+            line += 1
+        if street is not None:
+            self._new_street(street)
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    def _new_street(self, street: Street) -> None:
+        if street is Street.SUMMARY:
+            # Shows after the last street's betting are the showdown.
+            for index in self.shows_here:
+                show = self.events[index]
+                assert type(show) is Action
+                self.events[index] = Action(
+                    Street.SHOWDOWN, show.player, show.kind, cards=show.cards, line=show.line
+                )
+        elif street is not Street.ANTES:
+            self.streets.append(street)
+        self.shows_here = []
+        self.street = street
+        self.street_put = {}
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _figure(self, text: str, verb: str, line: int) -> tuple[str, int, bool]:
+        """The player before `verb`, the figure after it and whether the line says all-in."""
+        all_in = text.endswith(ALL_IN)
+        if all_in:
+            text = text[: -len(ALL_IN)]
+        name, _, figure = text.rpartition(verb)
+        return self.player(name, line, text), hundredths(figure), all_in
+
+    def _put(self, kind: ActionKind, text: str, verb: str, line: int) -> None:
+        """An action whose figure is the player's street total."""
+        player, total, all_in = self._figure(text, verb, line)
+        chips = total - self.street_put.get(player, 0)
+        if chips <= 0 and kind is not ActionKind.CALL:
+            raise LineError(
+                self.relative(line),
+                f"{player} already has {format_hundredths(total - chips)} in on this street",
+                text,
+            )
+        self.street_put[player] = total
+        left = self.left[player] - chips
+        self.left[player] = left
+        self.events.append(
+            Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
+        )
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On the first street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        open_paren = rest.rindex(" (")
+        name = rest[:open_paren]
+        stack = hundredths(rest[open_paren + 2 : -1])
+        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.left[name] = stack
+
+    def _ante(self, text: str, line: int) -> None:
+        player, chips, all_in = self._figure(text, ": posts ante ", line)
+        if self.ante is None or chips > self.ante:
+            self.ante = chips
+        left = self.left[player] - chips
+        self.left[player] = left
+        self.events.append(
+            Action(
+                Street.ANTES, player, ActionKind.ANTE, chips, None, all_in or left <= 0, line=line
+            )
+        )
+
+    def _dealt(self, text: str, line: int) -> None:
+        open_at = text.rindex(": [")
+        name = self.player(text[9:open_at], line, text)
+        tokens = text[open_at + 3 : -1].split()
+        new = cards(" ".join(token for token in tokens if token != "X"))
+        if not new:
+            return  # "[X]": an opponent's 7th-street card, which makes no record
+        known = self.known.setdefault(name, {})
+        if self.street == Street.THIRD:
+            positions: tuple[int, ...] = (2,) if len(tokens) == 3 and len(new) == 1 else (0, 1, 2)
+        else:
+            positions = (int(self.street) - 1,)
+        for position, card in zip(positions, new, strict=False):
+            known.setdefault(position, card)
+        earlier = self.printed.get(name, ())
+        self.printed[name] = earlier + new
+        # Each record carries the cards printed for the player on earlier streets (the
+        # hero's every card, an opponent's up cards), as other sites' dealing lines repeat them.
+        self.events.append(Dealt(self.street, name, earlier, new, line))
+
+    def _brings_in(self, text: str, line: int) -> None:
+        self._put(ActionKind.BRING_IN, text, " brings in for ", line)
+        self.bring_in = self.events[-1].amount  # type: ignore[union-attr]
+
+    def _bets(self, text: str, line: int) -> None:
+        self._put(self._completion_or(ActionKind.BET), text, " bets ", line)
+
+    def _raises(self, text: str, line: int) -> None:
+        self._put(self._completion_or(ActionKind.RAISE), text, " raises to ", line)
+
+    def _calls(self, text: str, line: int) -> None:
+        self._put(ActionKind.CALL, text, " calls ", line)
+
+    def _checks(self, text: str, line: int) -> None:
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
+    def _shows(self, text: str, line: int) -> None:
+        open_at = text.rindex(" shows [")
+        player = self.player(text[:open_at], line, text)
+        shown = in_deal_order(self.known.get(player, {}), cards(text[open_at + 8 : -1]))
+        self.shows_here.append(len(self.events))
+        self.events.append(Action(self.street, player, ActionKind.SHOW, cards=shown, line=line))
+
+    def _summary_seat(self, text: str, line: int) -> None:
+        # "Seat 5: Player4 (52,376) +2,850": checked against the seat list; the stack after
+        # the hand and the net have no record field (the tests compare them with the replay).
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        name = text[colon + 2 : text.rindex(" (")]
+        player = self.player(name, line, text)
+        if self.seated[player].number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {player} in seat {number}, but {player} sits in seat "
+                f"{self.seated[player].number}",
+                text,
+            )
+
+    def _rake(self, text: str, line: int) -> None:
+        self.rake = hundredths(text[5:])
+
+    def _wins(self, text: str, line: int) -> None:
+        open_at = text.rindex(" wins pot (")
+        player = self.player(text[:open_at], line, text)
+        chips = hundredths(text[open_at + 11 : -1])
+        self.collected += chips
+        self.events.append(Action(Street.SUMMARY, player, ActionKind.COLLECT, chips, line=line))
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "SHOWS": _HandBuilder._shows,
+    "SUMMARY_SEAT": _HandBuilder._summary_seat,
+    "RAKE": _HandBuilder._rake,
+    "WINS": _HandBuilder._wins,
+}
+
+GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def seat_nets(hand: Hand) -> dict[str, int]:
+    """Each player's net as KingsClub's summary prints it: collected less everything put in,
+    a bet nobody called given back (it goes back without a line)."""
+    net = {seat.name: 0 for seat in hand.seats}
+    street_put: dict[str, int] = {}
+    current: Street | None = None
+
+    def give_back() -> None:
+        if street_put:
+            totals = sorted(street_put.items(), key=lambda item: item[1], reverse=True)
+            second = totals[1][1] if len(totals) > 1 else 0
+            net[totals[0][0]] += totals[0][1] - second
+
+    for action in hand.actions:
+        if action.street != current:
+            give_back()
+            street_put = {}
+            current = action.street
+        if action.kind in MONEY_IN_KINDS:
+            net[action.player] -= action.amount or 0
+            if action.kind is not ActionKind.ANTE:
+                street_put[action.player] = action.to_amount or 0
+        elif action.kind is ActionKind.COLLECT:
+            net[action.player] += action.amount or 0
+    give_back()
+    return net
+
+
+def print_hand(hand: Hand, game_name: str | None = None) -> str:
+    """A hand as KingsClub text, which parses back to an equal record (`game_name` for a game
+    handlog does not replay yet, such as "Limit 2-7 Razz")."""
+    money = format_hundredths
+    name = game_name or GAME_NAMES[hand.game]
+    lines = [
+        f"#{hand.hand_id}: {name} - {money(hand.small_bet)}/{money(hand.big_bet)}",
+        hand.clock_text,
+        f"Table '{hand.table}'",
+    ]
+    lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
+    by_street: dict[Street, list[Event]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    folded: set[str] = set()
+    dealt_in = {e.player for e in hand.events if type(e) is Dealt}
+    for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
+        if street in LABELS:
+            lines.append(LABELS[street])
+        events = by_street.get(street, [])
+        if street is Street.SEVENTH:
+            # Opponents' face-down 7th-street cards make no record: "[X]" for each player still
+            # in whose own line is not there, in seat order.
+            dealt = {e.player: e for e in events if type(e) is Dealt}
+            for seat in hand.seats:
+                if seat.name in dealt:
+                    lines.append(_dealt_line(dealt[seat.name]))
+                elif seat.name not in folded and seat.name in dealt_in:
+                    lines.append(f"Dealt to {seat.name}: [X]")
+            events = [e for e in events if type(e) is not Dealt]
+        for event in events:
+            if type(event) is Dealt:
+                lines.append(_dealt_line(event))
+            elif type(event) is Action:
+                if event.kind is ActionKind.FOLD:
+                    folded.add(event.player)
+                lines.append(_action_line(event))
+    lines.append("*** SUMMARY ***")
+    nets = seat_nets(hand)
+    for seat in hand.seats:
+        net = nets[seat.name]
+        sign = "+" if net > 0 else "-" if net < 0 else ""
+        lines.append(
+            f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}) {sign}{money(abs(net))}"
+        )
+    if hand.rake:
+        lines.append(f"Rake {money(hand.rake)}")
+    lines.extend(_action_line(event) for event in by_street.get(Street.SUMMARY, ()))  # type: ignore[arg-type]
+    return "\n".join(lines)
+
+
+def _dealt_line(event: Dealt) -> str:
+    shown = format_cards(event.new)
+    if event.street is Street.THIRD and len(event.new) == 1:
+        shown = f"X X {shown}"
+    return f"Dealt to {event.player}: [{shown}]"
+
+
+def _action_line(action: Action) -> str:
+    name = action.player
+    kind = action.kind
+    tail = ALL_IN if action.all_in else ""
+    figure = format_hundredths(action.to_amount or 0)
+    if kind is ActionKind.ANTE:
+        return f"{name}: posts ante {format_hundredths(action.amount or 0)}{tail}"
+    if kind is ActionKind.BRING_IN:
+        return f"{name} brings in for {figure}{tail}"
+    if kind in (ActionKind.COMPLETE, ActionKind.BET):
+        return f"{name} bets {figure}{tail}"
+    if kind is ActionKind.RAISE:
+        return f"{name} raises to {figure}{tail}"
+    if kind is ActionKind.CALL:
+        return f"{name} calls {figure}{tail}"
+    if kind is ActionKind.CHECK:
+        return f"{name} checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} folds"
+    if kind is ActionKind.SHOW:
+        return f"{name} shows [{format_cards(action.cards)}]"
+    if kind is ActionKind.COLLECT:
+        return f"{name} wins pot ({format_hundredths(action.amount or 0)})"
+    raise ValueError(f"KingsClub prints no {kind.value} line")
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="KingsClub",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=KINGSCLUB,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)
