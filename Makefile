@@ -13,7 +13,7 @@ STAMP := $(VENV)/.installed
 # reinstalls, which compiles it again.
 NATIVE_SOURCES := handlog/_native.py handlog/model.py handlog/holdings.py handlog/store.py \
 	handlog/rules/tables.py handlog/rules/awards.py handlog/rules/fast.py handlog/rules/replay.py \
-	handlog/rules/evaluate.py handlog/parse/text.py handlog/parse/sites/pokerstars.py
+	handlog/rules/evaluate.py handlog/parse/text.py $(wildcard handlog/parse/sites/*.py)
 
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)

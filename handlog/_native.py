@@ -33,6 +33,14 @@ COMPILED = (
     "handlog.rules.evaluate",
     "handlog.parse.text",
     "handlog.parse.sites.pokerstars",
+    "handlog.parse.sites.fulltilt",
+    "handlog.parse.sites.winning",
+    "handlog.parse.sites.winning2016",
+    "handlog.parse.sites.winamax",
+    "handlog.parse.sites.bovada",
+    "handlog.parse.sites.everleaf",
+    "handlog.parse.sites.partypoker",
+    "handlog.parse.sites.kingsclub",
 )
 """Dotted names of the modules setup.py compiles (it reads this tuple from this file's text)."""
 
