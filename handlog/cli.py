@@ -11,16 +11,36 @@ from typing import Annotated
 
 import typer
 
+EXIT_CODES = """Exit codes (every command):
+
+\b
+  0  done: everything given was read (import: and stored)
+  1  done, with findings or in part: a hand that could not be read (parse, check),
+     a hand flagged (check), a path, file or archive entry not read or not stored
+     (import, parse, check; each named on its own line), a report option that
+     matches nothing
+  2  nothing done: a usage error (an unknown option or value), no path that exists,
+     no hand-history file there, no database to report on
+  3  the database is busy: another program writes it (a report reads a copy while
+     an import runs)
+  4  the database or an output cannot be used: not a DuckDB file or damaged,
+     read-only, its folder missing, the disk full; the line says what to do"""
+
 app = typer.Typer(
     name="handlog",
     help=(
         "Read, check and report stud poker hand histories (7-card stud, stud hi/lo, razz).\n\n"
-        "Example: handlog parse sample_logs/"
+        "Example: handlog parse sample_logs/\n\n" + EXIT_CODES
     ),
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
 )
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_BUSY = 3
+EXIT_STORE = 4
 
 PathsArgument = Annotated[
     list[str],
@@ -31,23 +51,35 @@ PathsArgument = Annotated[
 ]
 
 
-def _files(paths: list[str]) -> list[str]:
+def _fail(message: str, code: int) -> typer.Exit:
+    """Print one line on standard error; the exit to raise."""
+    typer.echo(f"handlog: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _files(paths: list[str]) -> tuple[list[str], int]:
+    """The files to read, and how many of the paths given (or found in folders and
+    archives) are not read, each named on its own line on standard error. Exits with 2 when
+    there is nothing to read because of the paths given, with 1 when what there is could
+    not be read (a refused archive entry, say)."""
     from handlog.parse.reader import expand_paths
 
-    files, missing = expand_paths(paths)
-    for problem in missing:
-        if ": " in problem:  # a zip entry refused, or an archive that cannot be read
-            typer.echo(f"handlog: {problem}", err=True)
-        else:
-            typer.echo(f"handlog: no such file, folder or match: {problem}", err=True)
-    if missing and not files:
-        raise typer.Exit(2)
-    if any(": " not in problem for problem in missing):
-        raise typer.Exit(2)
+    files, problems = expand_paths(paths)
+    for problem in problems:
+        typer.echo(f"handlog: {problem.format()}", err=True)
     if not files:
-        typer.echo("handlog: no hand-history files (.txt) found there", err=True)
-        raise typer.Exit(2)
-    return files
+        if problems and not all(problem.missing for problem in problems):
+            raise typer.Exit(EXIT_FINDINGS)
+        if not problems:
+            typer.echo(
+                "handlog: no hand-history files (.txt, .log, .hh, .zip) found there", err=True
+            )
+        raise typer.Exit(EXIT_USAGE)
+    return files, len(problems)
+
+
+def _not_read(count: int) -> str:
+    return f"; {count} {'path' if count == 1 else 'paths'} not read (named above)" if count else ""
 
 
 @app.command()
@@ -73,7 +105,7 @@ def parse(
     from handlog.parse import parse_file
     from handlog.serialize import result_json
 
-    files = _files(paths)
+    files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
     totals: Counter[str] = Counter()
     games_total: Counter[str] = Counter()
@@ -100,17 +132,22 @@ def parse(
         for error in errors:
             print(f"  {error.format()}", file=report)
             if error.text:
-                print(f"    | {error.text}", file=report)
+                print(f"    | {_line_excerpt(error.text)}", file=report)
         totals["files"] += 1
         totals["hands"] += hands
         games_total.update(games)
         skipped_total.update(skipped)
         failed += len(errors)
-    if len(files) > 1:
+    if len(files) > 1 or problems:
         summary = _summary(totals["hands"], games_total, skipped_total, failed)
-        print(f"total, {totals['files']} files: {summary}", file=report)
-    if failed:
-        raise typer.Exit(1)
+        print(f"total, {totals['files']} files: {summary}{_not_read(problems)}", file=report)
+    if failed or problems:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _line_excerpt(text: str, limit: int = 200) -> str:
+    """An offending line as printed: a line of megabytes is cut (its length said)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class _Progress:
@@ -194,9 +231,8 @@ def check(
     try:
         chosen = get_profile(profile) if profile else None
     except KeyError as error:
-        typer.echo(f"handlog: {error.args[0]}", err=True)
-        raise typer.Exit(2) from None
-    files = _files(paths)
+        raise _fail(error.args[0], EXIT_USAGE) from None
+    files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
     totals: Counter[str] = Counter()
     for file in files:
@@ -223,10 +259,13 @@ def check(
         for line in lines:
             print(line, file=report)
         totals.update(counts)
-    if len(files) > 1:
-        print(f"total, {len(files)} files: {_check_summary(totals)}", file=report)
-    if totals["flagged"] or totals["unparsed"]:
-        raise typer.Exit(1)
+    if len(files) > 1 or problems:
+        print(
+            f"total, {len(files)} files: {_check_summary(totals)}{_not_read(problems)}",
+            file=report,
+        )
+    if totals["flagged"] or totals["unparsed"] or problems:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _check_summary(counts: Counter[str]) -> str:
@@ -262,17 +301,20 @@ def import_(
 
     Unchanged files are skipped; a file that grew (a session still being played) is read
     from its last hand on. Hands that cannot be read are kept, with their text, file and
-    line, in the parse_errors table. Exit code 0 even when hands are flagged (flags are
-    findings); 1 when a file could not be read; 3 when the database is busy.
+    line, in the parse_errors table. Exit code 0 when every file was stored, even with
+    flagged or unreadable hands (they are in the database, and counted); 1 when a path,
+    file or archive entry could not be read or stored (each named on its own line, the
+    rest imported); 2 when no path exists; 3 when the database is busy; 4 when the
+    database cannot be used (the line says why and what to do).
 
     Example: handlog import sample_logs/
 
     Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
     """
-    from handlog.importer import FilePlan, import_paths
-    from handlog.store import DatabaseBusy, database_path
+    from handlog.importer import FilePlan, ImportFailed, ImportSummary, import_paths
+    from handlog.store import DatabaseBusy, StoreError, database_path
 
-    files = _files(paths)
+    files, problems = _files(paths)
     path = database_path(db)
 
     def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
@@ -292,22 +334,39 @@ def import_(
             fraction = min(done / plan.size, 1.0) if plan.size else None
             progress.setdefault(plan.path, _Progress(plan.path)).tick(hands, fraction)
 
+    def finish(summary: ImportSummary) -> None:
+        for shown in progress.values():
+            shown.done()
+        for failed, reason in summary.failed:
+            typer.echo(f"handlog: {failed}: {reason}", err=True)
+        not_imported = len(summary.failed) + problems
+        print(
+            f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "
+            f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
+            f"{summary.flagged_illegal} flagged illegal, "
+            f"{summary.flagged_mis_split} flagged mis-split, "
+            f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+            f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
+            + (
+                f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
+                "(named above)"
+                if not_imported
+                else ""
+            )
+        )
+
     try:
         summary = import_paths(files, path, profile, workers, on_file, on_part)
     except DatabaseBusy as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(3) from None
-    for failed, reason in summary.failed:
-        typer.echo(f"handlog: {failed}: {reason}", err=True)
-    print(
-        f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "
-        f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
-        f"{summary.flagged_illegal} flagged illegal, {summary.flagged_mis_split} flagged mis-split, "
-        f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
-        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
-    )
-    if summary.failed:
-        raise typer.Exit(1)
+        raise _fail(str(error), EXIT_BUSY) from None
+    except ImportFailed as error:
+        finish(error.summary)
+        raise _fail(str(error), EXIT_STORE) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    finish(summary)
+    if summary.failed or problems:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _date(text: str | None, option: str) -> object:
@@ -353,9 +412,9 @@ def report(
 
     Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
     """
-    from handlog.report import FORMATS, ReportError, build
+    from handlog.report import FORMATS, NoDatabase, ReportError, build
     from handlog.report.data import Filters
-    from handlog.store import database_path
+    from handlog.store import DatabaseBusy, StoreError, database_path
 
     if format not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
@@ -367,9 +426,18 @@ def report(
     )
     try:
         result = build(database_path(db), out, filters, format)
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except NoDatabase as error:
+        raise _fail(str(error), EXIT_USAGE) from None
     except ReportError as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(1) from None
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    except OSError as error:
+        raise _fail(
+            f"cannot write the report into {out}: {error.strerror or error}", EXIT_STORE
+        ) from None
     print(result.summary)
     print(
         f"report: {result.paths[0]}"
@@ -445,20 +513,28 @@ def bench(
         raise typer.BadParameter("--hands and --runs must be at least 1")
     if import_hands < 0:
         raise typer.BadParameter("--import-hands must be 0 or more")
-    figures = run_benchmarks(
-        hands=hands,
-        runs=runs,
-        seed=seed,
-        source=source,
-        include_import=with_import,
-        include_pokerkit=with_pokerkit,
-        pokerkit_limit=pokerkit_hands,
-        echo=lambda text: typer.echo(text, err=True),
-        import_hands=import_hands,
-    )
-    typer.echo(format_table(figures))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    from handlog.store import StoreError
+
+    try:
+        figures = run_benchmarks(
+            hands=hands,
+            runs=runs,
+            seed=seed,
+            source=source,
+            include_import=with_import,
+            include_pokerkit=with_pokerkit,
+            pokerkit_limit=pokerkit_hands,
+            echo=lambda text: typer.echo(text, err=True),
+            import_hands=import_hands,
+        )
+        typer.echo(format_table(figures))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except OSError as error:
+        where = error.filename or out
+        raise _fail(f"cannot write {where}: {error.strerror or error}", EXIT_STORE) from None
     typer.echo(f"written to {out}")
 
 
@@ -516,8 +592,7 @@ def simulate(
 
     names = {g.value: g for g in SIMULATED_GAMES}
     if game not in names:
-        typer.echo(f"handlog: --game must be one of {', '.join(names)}, not {game!r}", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--game must be one of {', '.join(names)}, not {game!r}", EXIT_USAGE)
     try:
         chosen = parse_stakes(stakes, tournament) if stakes is not None else None
         options = SimulationOptions(
@@ -525,8 +600,7 @@ def simulate(
         )
         options.check()
     except (StakesError, ValueError) as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise _fail(str(error), EXIT_USAGE) from None
     progress = _Progress(str(out))
 
     def on_progress(count: int) -> None:
@@ -536,8 +610,7 @@ def simulate(
         summary = write_simulation(options, out, on_progress)
     except OSError as error:
         progress.done()
-        typer.echo(f"handlog: cannot write {out}: {error.strerror or error}", err=True)
-        raise typer.Exit(1) from None
+        raise _fail(f"cannot write {out}: {error.strerror or error}", EXIT_STORE) from None
     progress.done()
     size = summary.bytes / 1e6
     text = (

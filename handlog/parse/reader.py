@@ -104,7 +104,8 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
 
 def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
     """The hand-history entries of a zip archive as paths, and the entries refused (with
-    the reason): absurdly large, or compressed too well to be text."""
+    the reason): absurdly large, compressed too well to be text, or archives themselves (a
+    zip inside a zip is not read: it says so)."""
     import zipfile
 
     found: list[str] = []
@@ -112,9 +113,14 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
     try:
         with zipfile.ZipFile(archive) as opened:
             for info in opened.infolist():
-                if info.is_dir() or not info.filename.lower().endswith(HAND_FILE_SUFFIXES):
-                    continue
+                name = info.filename.lower()
                 path = f"{archive}{ZIP_ENTRY}{info.filename}"
+                if not info.is_dir() and name.endswith(ARCHIVE_SUFFIXES):
+                    reason = "a zip inside a zip is not read: extract it and give the inner zip"
+                    refused.append((path, reason))
+                    continue
+                if info.is_dir() or not name.endswith(HAND_FILE_SUFFIXES):
+                    continue
                 ratio = info.file_size / max(info.compress_size, 1)
                 if info.file_size > MAX_ENTRY_BYTES:
                     refused.append((path, f"refused: {info.file_size:,} bytes uncompressed"))
@@ -125,7 +131,8 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
                 else:
                     found.append(path)
     except (zipfile.BadZipFile, OSError) as error:
-        refused.append((archive, f"not a readable zip archive: {error}"))
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        refused.append((archive, f"not a readable zip archive: {reason}"))
     return found, refused
 
 
@@ -346,20 +353,40 @@ def _chunk(file: str, line: int, text: str, is_hand: bool) -> Chunk | None:
     return Chunk(file, line, stripped, is_hand)
 
 
-def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Files named by `paths` (files, folders searched recursively, glob patterns; the
-    hand-history entries of zip archives, as "logs.zip!/a.txt"), in a stable order without
-    repeats, and the problems: arguments that matched nothing, entries refused."""
+@dataclass(frozen=True, slots=True)
+class PathProblem:
+    """A path given (or found in a folder or archive) that is not read, and why."""
+
+    path: str
+    reason: str
+    missing: bool = False
+    """The argument names nothing that exists (a mistyped path: a usage error)."""
+
+    def format(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
+    """Files named by `paths` (files, folders searched recursively, following links to
+    folders, glob patterns; the hand-history entries of zip archives, as
+    "logs.zip!/a.txt"), in a stable order without repeats, and the problems: arguments
+    that match nothing, folders that cannot be read, archive entries refused. Nothing is
+    left out without a problem saying so, but files of other kinds in a folder (not .txt,
+    .log, .hh or .zip), which are not hand histories."""
     found: list[str] = []
-    missing: list[str] = []
+    problems: list[PathProblem] = []
     seen: set[str] = set()
 
     def add(candidate: str) -> None:
         if candidate.lower().endswith(ARCHIVE_SUFFIXES):
+            key = os.path.realpath(candidate)
+            if key in seen:
+                return
+            seen.add(key)
             entries, refused = zip_entries(candidate)
             for entry in entries:
                 add(entry)
-            missing.extend(f"{path}: {reason}" for path, reason in refused)
+            problems.extend(PathProblem(path, reason) for path, reason in refused)
             return
         key = candidate if ZIP_ENTRY in candidate else os.path.realpath(candidate)
         if key not in seen:
@@ -368,18 +395,46 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
     for argument in paths:
         if os.path.isdir(argument):
-            for root, dirs, files in os.walk(argument):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
-                        add(str(Path(root, name)))
+            _walk(argument, add, problems)
         elif os.path.isfile(argument):
             add(argument)
+        elif os.path.lexists(argument):
+            reason = "a link to nothing" if os.path.islink(argument) else "not a file or folder"
+            problems.append(PathProblem(argument, f"not read: {reason}"))
         else:
             matches = sorted(glob.glob(argument, recursive=True))
             files = [m for m in matches if os.path.isfile(m)]
             if not files:
-                missing.append(argument)
+                problems.append(
+                    PathProblem(argument, "no such file, folder or match", missing=True)
+                )
             for match in files:
                 add(match)
-    return found, missing
+    return found, problems
+
+
+def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) -> None:
+    """The hand-history files and archives under `folder`, in name order, following links
+    to folders (each real folder is read once: a link back up is not followed again)."""
+    visited = {os.path.realpath(folder)}
+
+    def unreadable(error: OSError) -> None:
+        problems.append(
+            PathProblem(str(error.filename or folder), f"cannot read: {error.strerror}")
+        )
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable, followlinks=True):
+        for name in sorted(dirs):
+            real = os.path.realpath(os.path.join(root, name))
+            if real in visited:
+                dirs.remove(name)  # a link to a folder read already (or a loop)
+            visited.add(real)
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if not name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
+                continue
+            if os.path.islink(path) and not os.path.exists(path):
+                problems.append(PathProblem(path, "not read: a link to nothing"))
+                continue
+            add(str(Path(root, name)))
