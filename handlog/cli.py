@@ -92,7 +92,9 @@ def parse(
     """Parse hand histories and print what each file holds.
 
     Prints, per file, the hands read by game, the hands of other games skipped, and every
-    hand that could not be read as FILE:LINE: message. Exit code 1 if any hand failed.
+    hand that could not be read as FILE:LINE: message. Exit code 0 when every hand was
+    read; 1 when a hand, or a path given, could not be read (the rest is); 2 when no path
+    given exists (every code: handlog --help).
 
     Example: handlog parse sample_logs/ ~/PokerStars/HandHistory/*.txt
 
@@ -217,7 +219,8 @@ def check(
 
     Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
     pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
-    Exit code 0 when every hand is ok or skipped, 1 otherwise.
+    Exit code 0 when every hand is ok or skipped; 1 otherwise, or when a path given could
+    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
 
     Example: handlog check sample_logs/
 
@@ -406,7 +409,10 @@ def report(
 
     Reads the database (never changes it) and writes the report and its charts (PNG) into
     --out, then prints a short table. Big bets/100 uses the 5th-7th street bet; money is in
-    the table's currency (chips in tournaments); days are UTC.
+    the table's currency (chips in tournaments); days are UTC. While an import writes the
+    database, the report reads a copy taken between two of its commits. Exit code 1 when
+    --player or --game matches nothing; 2 when there is no database; 3 when another program
+    holds it; 4 when it cannot be read or the report cannot be written.
 
     Example: handlog report
 
@@ -495,7 +501,8 @@ def bench(
     CPU time (the steadier figure on a shared machine). pokerkit replays an even sample of
     the parsed hands; the ratio is handlog's replay rate over the hands pokerkit replayed
     divided by pokerkit's. The import goes into bench_data/bench.duckdb (twice: the second
-    finds nothing new) and the report into bench_data/report/.
+    finds nothing new) and the report into bench_data/report/. Exit code 2 for an option
+    out of range, 4 when a file cannot be written.
 
     Example: handlog bench
 
@@ -575,7 +582,8 @@ def simulate(
     Players fold, bring in, complete, raise to the cap, go all-in for less (side pots), make
     open-pair double bets, and show down (hi/lo splits, ties, the community card with eight
     players), with chat and table noise now and then. `handlog check` finds the simulated
-    hands ok, and every injected fault flagged with its code.
+    hands ok, and every injected fault flagged with its code. Exit code 2 for an option out
+    of range, 4 when OUT cannot be written.
 
     Example: handlog simulate --game razz --hands 10000 --players 6 --seed 7 --out razz.txt
 
