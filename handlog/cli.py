@@ -341,7 +341,11 @@ def import_(
         for shown in progress.values():
             shown.done()
         for failed, reason in summary.failed:
-            typer.echo(f"handlog: {failed}: {reason}", err=True)
+            typer.echo(
+                f"handlog: {failed}: {reason} (the rest is imported; import it again once "
+                "fixed: nothing is stored twice)",
+                err=True,
+            )
         not_imported = len(summary.failed) + problems
         print(
             f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "

@@ -377,6 +377,30 @@ def test_a_nested_zip_a_linked_folder_and_a_missing_path_are_named(tmp_path):
         assert f"{folder / 'linked' / name}: " in result.output  # read through the link
 
 
+def test_a_damaged_archive_entry_is_named_and_the_next_entry_read(tmp_path):
+    """Deflate data overwritten with zeros: reading the entry used to end every command in
+    a zlib traceback."""
+    whole = tmp_path / "whole.zip"
+    with zipfile.ZipFile(whole, "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.write(RAZZ, "a.txt")
+        opened.write(SAMPLES[1], "b.txt")
+    data = bytearray(whole.read_bytes())
+    at = data.index(b"a.txt") + 5 + 200  # inside the first entry's compressed data
+    data[at : at + 50] = bytes(50)
+    damaged = tmp_path / "damaged.zip"
+    damaged.write_bytes(bytes(data))
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--db", str(db), str(damaged)])
+    _one_line_error(result, 1, f"{damaged}!/a.txt: cannot read: a damaged archive entry")
+    assert _hands(db) == 11  # b.txt's
+    for command in ("parse", "check"):
+        result = runner.invoke(app, [command, str(damaged)])
+        assert result.exit_code == 1, result.output
+        assert isinstance(result.exception, SystemExit), result.exception
+        assert f"{damaged}!/a.txt:0: cannot read the file: a damaged archive entry" in result.output
+        assert f"{damaged}!/b.txt: 11 hands" in result.output
+
+
 def test_a_missing_path_with_good_ones_reads_the_good_ones_in_every_command(tmp_path):
     missing = str(tmp_path / "nope.txt")
     for command in ("parse", "check"):

@@ -6,6 +6,7 @@ size of the file."""
 from __future__ import annotations
 
 import codecs
+import errno
 import glob
 import io
 import os
@@ -93,13 +94,46 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
         import zipfile
 
         archive_path, _, entry = text.partition(ZIP_ENTRY)
-        archive = zipfile.ZipFile(archive_path)
         try:
-            return archive.open(entry)  # type: ignore[return-value]
+            archive = zipfile.ZipFile(archive_path)
+        except zipfile.BadZipFile as error:
+            raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
+        try:
+            return io.BufferedReader(_ArchiveEntry(archive.open(entry)))
         except KeyError:
             archive.close()
             raise FileNotFoundError(f"no entry {entry!r} in {archive_path}") from None
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
+            archive.close()
+            raise OSError(errno.EIO, f"a damaged or unreadable archive entry ({error})") from None
     return open(path, "rb")  # noqa: SIM115 - the caller closes it
+
+
+class _ArchiveEntry(io.RawIOBase):
+    """An archive entry being decompressed, whose damage (bad deflate data, a wrong CRC)
+    comes out as an OSError, as a bad disk block would: the file is reported as unreadable
+    and the next one is read."""
+
+    def __init__(self, entry: io.BufferedIOBase) -> None:
+        self.entry = entry
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import zipfile
+        import zlib
+
+        try:
+            data = self.entry.read(len(buffer))
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+            raise OSError(errno.EIO, f"a damaged archive entry ({error})") from None
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self.entry.close()
+        super().close()
 
 
 def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
