@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -165,7 +166,7 @@ def import_paths(
     count = workers or os.cpu_count() or 1
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
-    pool = _start_pool(count) if count > 1 and files else None
+    pool = _Workers(count) if count > 1 and files else None
     lock = ImportLock(db_path)
     try:
         connection = store.connect(db_path)
@@ -198,7 +199,7 @@ def import_paths(
     finally:
         lock.close()
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown()
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -212,13 +213,31 @@ class ImportFailed(store.StoreError):
         self.summary = summary
 
 
-def _start_pool(count: int) -> ProcessPoolExecutor:
-    pool = ProcessPoolExecutor(
-        max_workers=count, initializer=_worker_started, initargs=(os.getpid(),)
-    )
-    # With the fork start method the first task forks every worker at once, here and now.
-    pool.submit(os.getpid).result()
-    return pool
+class _Workers:
+    """The worker processes, started again when one dies (killed for want of memory,
+    say): the pool is broken then, and every job under way in it lost."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(
+            max_workers=self.count, initializer=_worker_started, initargs=(os.getpid(),)
+        )
+        # With the fork start method the first task forks every worker at once, here.
+        pool.submit(os.getpid).result()
+        return pool
+
+    def submit(self, *call: Any) -> Future[PartResult]:
+        return self.pool.submit(*call)
+
+    def restart(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = self._start()
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _worker_started(parent: int) -> None:
@@ -335,12 +354,14 @@ def _size(path: str) -> int:
 
 
 def _run(
-    jobs: Iterator[Job], profile_name: str | None, pool: ProcessPoolExecutor | None
+    jobs: Iterator[Job], profile_name: str | None, pool: _Workers | None
 ) -> Iterator[tuple[Job, PartResult]]:
     """Every job with its result, in order, parsed and replayed by the worker processes of
     `pool` (None: here); at most two jobs per worker are under way or waiting, to bound
     memory. The next job is taken from `jobs` before a result is passed on, so that the
-    workers are busy while it is loaded."""
+    workers are busy while it is loaded. When a worker dies, the job first in line is run
+    again alone in new workers: if it kills one again, its file fails (and is reported);
+    the jobs lost with the old workers are started again."""
 
     def here(job: Job) -> PartResult:
         if job.error is not None:  # nothing to read
@@ -354,20 +375,46 @@ def _run(
 
     def start(job: Job) -> Future[PartResult]:
         if job.error is None:
-            return pool.submit(_work, job.plan.path, job.part, job.plan.start_line, profile_name)
+            try:
+                return pool.submit(
+                    _work, job.plan.path, job.part, job.plan.start_line, profile_name
+                )
+            except BrokenProcessPool as error:  # seen broken before a result says so
+                broken: Future[PartResult] = Future()
+                broken.set_exception(error)
+                return broken
         future: Future[PartResult] = Future()
         future.set_result(here(job))
         return future
 
-    count = pool._max_workers  # type: ignore[attr-defined]
+    def lost(future: Future[PartResult]) -> bool:
+        return not future.done() or future.cancelled() or future.exception() is not None
+
     pending: deque[tuple[Job, Future[PartResult]]] = deque()
     for job in jobs:
         pending.append((job, start(job)))
-        if len(pending) >= 2 * count:
+        if len(pending) >= 2 * pool.count:
             break
     while pending:
         job, future = pending.popleft()
-        result = future.result()
+        try:
+            result = future.result()
+        except BrokenProcessPool:
+            pool.restart()
+            try:
+                result = start(job).result()
+            except BrokenProcessPool:
+                pool.restart()
+                result = PartResult(
+                    job.plan.path,
+                    {},
+                    dict.fromkeys(COUNTS, 0),
+                    0,
+                    "a worker process died reading it (killed, perhaps for want of memory)",
+                )
+            pending = deque(
+                (waiting, start(waiting) if lost(future) else future) for waiting, future in pending
+            )
         following = next(jobs, None)
         if following is not None:
             pending.append((following, start(following)))

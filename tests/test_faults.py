@@ -19,7 +19,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from handlog import store
+from handlog import importer, store
 from handlog.bench import replicate
 from handlog.cli import app
 from handlog.importer import ImportFailed, import_paths
@@ -297,6 +297,30 @@ def test_workers_die_when_the_import_is_killed(tmp_path):
     time.sleep(0.3)  # at work
     assert process.poll() is None, "the import ended before it could be killed"
     assert _kill_and_check_no_worker_survives(process) == 2
+
+
+_REAL_WORK = importer._work
+
+
+def _dying_work(path, *rest):  # type: ignore[no-untyped-def]
+    """A worker's job that kills its worker on a file named "killer"."""
+    if "killer" in path:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _REAL_WORK(path, *rest)
+
+
+def test_a_worker_killed_on_a_file_fails_that_file_only(tmp_path, monkeypatch):
+    """A worker that dies (the kernel's out-of-memory killer, say) broke the whole pool and
+    ended the import with a traceback. Now the file it died on is named, and every other
+    file (those whose jobs were lost with the pool too) is imported."""
+    monkeypatch.setattr(importer, "_work", _dying_work)  # the workers are forked after this
+    killer = tmp_path / "killer.txt"
+    shutil.copy(SAMPLES[1], killer)
+    db = tmp_path / "h.duckdb"
+    files = [SAMPLES[0], str(killer), *SAMPLES[2:]]
+    result = runner.invoke(app, ["import", "--workers", "2", "--db", str(db), *files])
+    _one_line_error(result, 1, f"{killer}: a worker process died reading it")
+    assert _hands(db) == HANDS_IN_SAMPLES - 11  # all but the 11 hands of SAMPLES[1]
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
