@@ -24,7 +24,8 @@ EXIT_CODES = """Exit codes (every command):
   3  the database is busy: another program writes it (a report reads a copy while
      an import runs)
   4  the database or an output cannot be used: not a DuckDB file or damaged,
-     read-only, its folder missing, the disk full; the line says what to do"""
+     read-only, its folder missing, the disk full; the line says what to do
+  130  interrupted (Ctrl-C): an import keeps what it had stored"""
 
 app = typer.Typer(
     name="handlog",
@@ -41,6 +42,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BUSY = 3
 EXIT_STORE = 4
+EXIT_INTERRUPTED = 130
 
 PathsArgument = Annotated[
     list[str],
@@ -371,6 +373,11 @@ def import_(
         raise _fail(str(error), EXIT_STORE) from None
     except StoreError as error:
         raise _fail(str(error), EXIT_STORE) from None
+    except KeyboardInterrupt:
+        raise _fail(
+            "interrupted: what was stored is kept; run the import again to go on from there",
+            EXIT_INTERRUPTED,
+        ) from None
     finish(summary)
     if summary.failed or problems:
         raise typer.Exit(EXIT_FINDINGS)

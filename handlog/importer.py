@@ -190,7 +190,11 @@ def import_paths(
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
-        except duckdb.Error as error:
+        except (duckdb.Error, RuntimeError) as error:
+            if _interrupted(error):
+                raise KeyboardInterrupt from None
+            if not isinstance(error, duckdb.Error):
+                raise
             summary.seconds = time.perf_counter() - started
             raise ImportFailed(store.store_error(error, db_path), summary) from None
         finally:
@@ -202,6 +206,15 @@ def import_paths(
             pool.shutdown()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether a DuckDB error is Ctrl-C reaching a query (DuckDB turns it into an error)."""
+    import duckdb
+
+    return isinstance(error, duckdb.InterruptException) or (
+        isinstance(error, RuntimeError) and "interrupted" in str(error).lower()
+    )
 
 
 class ImportFailed(store.StoreError):
@@ -222,11 +235,21 @@ class _Workers:
         self.pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
+        import signal
+        import threading
+
         pool = ProcessPoolExecutor(
             max_workers=self.count, initializer=_worker_started, initargs=(os.getpid(),)
         )
-        # With the fork start method the first task forks every worker at once, here.
-        pool.submit(os.getpid).result()
+        # With the fork start method the first task forks every worker at once, here. They
+        # are born ignoring Ctrl-C (the import answers it), even before their initializer.
+        here = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
+        try:
+            pool.submit(os.getpid).result()
+        finally:
+            if here:
+                signal.signal(signal.SIGINT, before)
         return pool
 
     def submit(self, *call: Any) -> Future[PartResult]:
@@ -461,7 +484,7 @@ class _FileLoad:
         try:
             added, reached = self._commit(connection, job, result, first)
         except duckdb.Error as error:
-            if store.is_storage_fault(error):
+            if store.is_storage_fault(error) or _interrupted(error):
                 raise
             self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
             return

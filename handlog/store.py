@@ -201,8 +201,10 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     if not read_only:
         try:
             _migrate(connection)
-        except duckdb.Error as error:
+        except (duckdb.Error, RuntimeError) as error:
             connection.close()
+            if isinstance(error, duckdb.InterruptException) or "interrupted" in str(error):
+                raise KeyboardInterrupt from None  # Ctrl-C, which DuckDB turns into an error
             raise store_error(error, path) from None
     return connection
 
