@@ -128,9 +128,12 @@ def _work(
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
-    site = detect_file(path) if part is not None else None  # a range: the file was cut by it
-    items = parse_file(path, start_line) if site is None else parse_range(path, part, site)
     try:
+        site = detect_file(path) if part is not None else None  # a range: cut by its format
+        if site is None or part is None:
+            items = parse_file(path, start_line)
+        else:
+            items = parse_range(path, part, site)
         for checked in check_items(items, path, profile):
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)

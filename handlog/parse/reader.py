@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
 ARCHIVE_SUFFIXES = (".zip",)
@@ -114,7 +114,7 @@ class _ArchiveEntry(io.RawIOBase):
     comes out as an OSError, as a bad disk block would: the file is reported as unreadable
     and the next one is read."""
 
-    def __init__(self, entry: io.BufferedIOBase) -> None:
+    def __init__(self, entry: IO[bytes]) -> None:
         self.entry = entry
 
     def readable(self) -> bool:
@@ -165,8 +165,8 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
                 else:
                     found.append(path)
     except (zipfile.BadZipFile, OSError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        refused.append((archive, f"not a readable zip archive: {reason}"))
+        said = error.strerror if isinstance(error, OSError) and error.strerror else error
+        refused.append((archive, f"not a readable zip archive: {said}"))
     return found, refused
 
 
