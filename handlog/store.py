@@ -178,6 +178,11 @@ def store_error(error: BaseException, path: Path) -> StoreError:
             f"cannot write {path} ({reason}): give --db a file in a folder you can write, "
             "or fix the permissions of the file and its folder"
         )
+    if "not a directory" in lower:
+        return StoreError(
+            f"cannot create {path}: {path.parent} is a file, not a folder (give --db a "
+            "file in a folder)"
+        )
     if "no such file or directory" in lower or "database does not exist" in lower:
         if not path.parent.is_dir():
             return StoreError(

@@ -156,6 +156,11 @@ def _truncated(tmp_path: Path) -> Path:
     return path
 
 
+def _under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "a-file").write_text("x")
+    return tmp_path / "a-file" / "h.duckdb"
+
+
 @pytest.mark.parametrize(
     ("make", "words"),
     [
@@ -163,8 +168,9 @@ def _truncated(tmp_path: Path) -> Path:
         (_truncated, ["truncated.duckdb is damaged", "restore it from a copy"]),
         (lambda tmp: tmp / "no" / "such" / "h.duckdb", ["the folder", "does not exist"]),
         (lambda tmp: tmp, ["is a folder, not a database file"]),
+        (_under_a_file, ["a-file is a file, not a folder"]),
     ],
-    ids=["garbage", "truncated", "missing-folder", "a-folder"],
+    ids=["garbage", "truncated", "missing-folder", "a-folder", "under-a-file"],
 )
 def test_a_database_that_cannot_be_used_is_one_line_exit_4(tmp_path, make, words):
     db = make(tmp_path)
@@ -493,6 +499,10 @@ def test_a_missing_path_with_good_ones_reads_the_good_ones_in_every_command(tmp_
         assert f"handlog: {missing}: no such file, folder or match" in result.output
         assert "1 path not read (named above)" in result.output
         assert "9 hands" in result.output
+    if Path("/dev/zero").exists():  # endless: named, not read
+        result = runner.invoke(app, ["parse", "/dev/zero", str(RAZZ)])
+        assert result.exit_code == 1
+        assert "handlog: /dev/zero: not read: not a file or folder" in result.output
 
 
 # 6. A report while an import runs.
