@@ -389,7 +389,7 @@ def test_ten_imports_killed_at_random_then_completed_store_each_hand_once(tmp_pa
     for _ in range(40):
         process = _start(db, logs, range_bytes=40_000)
         # A moment at random: in the start-up, or a few writes in, and a little after.
-        commits = chance.randint(0, 6)
+        commits = chance.randint(0, 4)
         if commits == 0:
             time.sleep(chance.uniform(0.0, 1.0))
         else:
