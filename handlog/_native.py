@@ -26,6 +26,8 @@ COMPILED = (
     "handlog.model",
     "handlog.holdings",
     "handlog.store",
+    "handlog.rules.tables",
+    "handlog.rules.awards",
     "handlog.rules.fast",
     "handlog.rules.replay",
     "handlog.rules.evaluate",

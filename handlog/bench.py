@@ -37,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from handlog.model import Game, Hand
-from handlog.parse import parse_file
+from handlog.parse import detect_file, parse_file
 from handlog.parse.reader import split_hands
-from handlog.parse.sites import pokerstars
+from handlog.parse.site import SiteFormat
+from handlog.parse.sites import FORMATS, pokerstars
 
 _NUMBER = re.compile(r"#(\d+):")
 
@@ -110,26 +111,57 @@ FIGURES: dict[str, tuple[str, str]] = {
 # -- the hand sets -------------------------------------------------------------------------
 
 
-def replicate(source: Path, hands: int, out: Path) -> Path:
-    """Write `hands` PokerStars hands, copied from the files in `source` with fresh hand
-    numbers, to one file in `out` (reused when it already exists)."""
+def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = None) -> Path:
+    """Write `hands` hands of one site format (PokerStars unless `site` is given), copied
+    from the files under `source` whose content is in that format, with fresh hand numbers,
+    to one UTF-8 file in `out` (reused when it already exists)."""
+    site = site or pokerstars.FORMAT
     out.mkdir(parents=True, exist_ok=True)
-    target = out / f"pokerstars-{hands}.txt"
+    target = out / f"{site.site.value}-{hands}.txt"
     if target.exists():
         return target
-    originals: list[list[str]] = []
-    for file in sorted(source.glob("*.txt")):
-        for chunk in split_hands(file, pokerstars.is_header, pokerstars.HEADER_PREFIX):
-            if chunk.is_hand:
-                originals.append(chunk.lines)
+    originals = _site_hands(source, site)
     if not originals:
-        raise SystemExit(f"no PokerStars hands in {source} to replicate")
+        raise SystemExit(f"no {site.name} hands in {source} to replicate")
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
         for number in range(hands):
             lines = originals[number % len(originals)]
             header = _NUMBER.sub(f"#{900_000_000_000 + number}:", lines[0], count=1)
             handle.write("\n".join([header, *lines[1:]]) + "\n\n\n")
     return target
+
+
+def _site_hands(source: Path, site: SiteFormat) -> list[list[str]]:
+    """The lines of every hand of format `site` in the files under `source`."""
+    found: list[list[str]] = []
+    for file in sorted(path for path in source.rglob("*") if path.is_file()):
+        if detect_file(file) is not site:
+            continue
+        for chunk in split_hands(file, site.is_header, site.header_prefix):
+            if chunk.is_hand:
+                found.append(chunk.lines)
+    return found
+
+
+def site_figures(
+    source: Path, hands: int, runs: int, data: Path, echo: Echo | None = None
+) -> dict[str, Any]:
+    """Parse speed (one core) of each site format found under `source`: its hands there
+    replicated to `hands` with fresh hand numbers."""
+    figures: dict[str, Any] = {}
+    for site in FORMATS:
+        if not _site_hands(source, site):
+            continue
+        if echo:
+            echo(f"parse {site.name}: {runs} runs over {hands:,} replicated hands")
+        file = replicate(source, hands, data / "sites", site)
+        parsed, _ = parse_figures([file], runs, keep=0)
+        key = f"sites.{site.site.value}"
+        figures[f"{key}.hands"] = parsed["parse.hands"]
+        figures[f"{key}.unparsed"] = parsed["parse.unparsed"]
+        figures[f"{key}.hands_per_cpu_second"] = parsed["parse.hands_per_cpu_second"]
+        figures[f"{key}.hands_per_cpu_second_best"] = parsed["parse.hands_per_cpu_second_best"]
+    return figures
 
 
 def simulated_path(data: Path, game: Game, hands: int, seed: int) -> Path:
@@ -236,7 +268,7 @@ def parse_figures(
     compilation and caches are not what is measured)."""
     share = max(1, keep // max(1, len(files)))
     kept: list[Hand] = []
-    for file in files:
+    for file in files if keep else ():
         own = 0
         for item in parse_file(file):
             if isinstance(item, Hand):
@@ -273,13 +305,9 @@ def _replay_all(hands: list[Hand]) -> int:
     from handlog.check import site_rules
     from handlog.rules.replay import replay
 
-    profiles: dict[Any, Any] = {}
     flagged = 0
     for hand in hands:
-        profile = profiles.get(hand.site)
-        if profile is None:
-            profile = profiles[hand.site] = site_rules(hand.site)[0]
-        if replay(hand, profile).status != "ok":
+        if replay(hand, *site_rules(hand.site)).status != "ok":  # site_rules is cached
             flagged += 1
     return flagged
 
@@ -352,7 +380,7 @@ def _same_payouts(hands: list[Hand], stacks: dict[str, tuple[int, ...]]) -> int:
 
     same = 0
     for hand in hands:
-        result = replay(hand, site_rules(hand.site)[0])
+        result = replay(hand, *site_rules(hand.site))
         start = {seat.name: seat.stack for seat in hand.seats}
         ours = [start[name] + result.net.get(name, 0) for name in players(hand)]
         extra = [theirs - mine for mine, theirs in zip(ours, stacks[hand.hand_id], strict=True)]
@@ -455,11 +483,14 @@ def run_benchmarks(
     pokerkit_limit: int = POKERKIT_LIMIT,
     echo: Echo | None = None,
     import_hands: int = 0,
+    sites: Path | None = None,
+    site_hands: int = 20_000,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
     "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
     `corpus` replicated to `hands`). The import is timed on the same set, or, when
-    `import_hands` is given, on that many hands of `corpus` replicated."""
+    `import_hands` is given, on that many hands of `corpus` replicated. With `sites`, the
+    parse speed of each site format found there, on `site_hands` replicated hands."""
 
     def say(text: str) -> None:
         if echo:
@@ -486,6 +517,8 @@ def run_benchmarks(
         say(f"pokerkit: {runs} runs over up to {pokerkit_limit:,} of the parsed hands")
         figures.update(pokerkit_figures(kept, runs, pokerkit_limit, echo))
     del kept
+    if sites is not None:
+        figures.update(site_figures(sites, site_hands, runs, data, echo))
     figures.update(startup_figures())
     if include_import:
         import_files = files
@@ -515,13 +548,31 @@ def _native_summary() -> str:
     return f"{compiled} of {len(status)}" + (f"; {', '.join(reasons)}" if reasons else "")
 
 
+_SITE_FIGURES = {
+    "hands": ("hands", "hands"),
+    "unparsed": ("unparsed or skipped", "hands"),
+    "hands_per_cpu_second": ("parse (1 core, CPU time)", "hands/CPU s"),
+    "hands_per_cpu_second_best": ("parse (1 core, CPU time, best run)", "hands/CPU s"),
+}
+
+
+def _site_label(key: str) -> tuple[str, str]:
+    """Label and unit of a per-site figure ("sites.fulltilt.hands"), else the key itself."""
+    _, _, rest = key.partition("sites.")
+    site, _, figure = rest.partition(".")
+    if key.startswith("sites.") and figure in _SITE_FIGURES:
+        label, unit = _SITE_FIGURES[figure]
+        return f"{site}: {label}", unit
+    return key, ""
+
+
 def format_table(figures: dict[str, Any]) -> str:
     """The figures as a table: figure, value, unit (known figures first, in order)."""
     order = [key for key in FIGURES if key in figures]
     order += [key for key in figures if key not in FIGURES]
     rows = []
     for key in order:
-        label, unit = FIGURES.get(key, (key, ""))
+        label, unit = FIGURES.get(key) or _site_label(key)
         value = figures[key]
         if isinstance(value, bool) or not isinstance(value, int | float):
             text = str(value)

@@ -11,7 +11,7 @@ from handlog.errors import ParseError, Skipped
 from handlog.model import Hand, Site
 from handlog.parse import parse_file
 from handlog.parse.sites import format_for
-from handlog.rules.profiles import CASINO, RuleProfile, get_profile
+from handlog.rules.profiles import CASINO, RuleProfile
 from handlog.rules.replay import Replay, replay
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.serialize import plain
@@ -52,7 +52,7 @@ def site_rules(site: Site) -> tuple[RuleProfile, SiteTraits]:
     found = format_for(site)
     if found is None:
         return CASINO, PRINTS_EVERYTHING
-    return get_profile(found.profile), found.traits
+    return found.profile, found.traits
 
 
 def check_file(
@@ -69,7 +69,8 @@ def check_items(
     """Replay parsed items (from `parse_file` or `parse_range`)."""
     for item in items:
         if isinstance(item, Hand):
-            result = replay(item, profile or site_rules(item.site)[0])
+            house, traits = site_rules(item.site)
+            result = replay(item, profile or house, traits)
             line = item.source.line if item.source else 0
             yield CheckedHand(
                 item.source.file if item.source else path,
@@ -84,13 +85,19 @@ def check_items(
             yield CheckedHand(item.file, item.line, "unparsed", error=item)
 
 
+def _site_of(checked: CheckedHand) -> str | None:
+    """The site of a hand that was not read: its file's format, when that is known."""
+    item = checked.error or checked.skipped
+    return item.site if item is not None else None
+
+
 def check_json(checked: CheckedHand) -> dict[str, Any]:
     """The stable JSON shape of `handlog check --json` (one object per hand)."""
     hand, result = checked.hand, checked.replay
     data: dict[str, Any] = {
         "file": checked.file,
         "line": checked.line,
-        "site": hand.site.value if hand else "pokerstars",
+        "site": hand.site.value if hand else _site_of(checked),
         "hand_id": checked.hand_id,
         "game": hand.game.value if hand else (checked.skipped.game if checked.skipped else None),
         "status": checked.status,

@@ -208,7 +208,9 @@ def check(
     paths: PathsArgument,
     profile: Annotated[
         str | None,
-        typer.Option(help="House rules to check against: pokerstars or casino (default: by site)."),
+        typer.Option(
+            help="House rules to check against: a profile name such as pokerstars or casino (default: the site's own)."
+        ),
     ] = None,
     json_lines: Annotated[
         bool,
@@ -231,10 +233,10 @@ def check(
     import json
 
     from handlog.check import check_file, check_json
-    from handlog.rules.profiles import get_profile
+    from handlog.parse.sites import profile_named
 
     try:
-        chosen = get_profile(profile) if profile else None
+        chosen = profile_named(profile) if profile else None
     except KeyError as error:
         raise _fail(error.args[0], EXIT_USAGE) from None
     files, problems = _files(paths)
@@ -295,7 +297,10 @@ def import_(
     paths: PathsArgument,
     db: DbOption = None,
     profile: Annotated[
-        str | None, typer.Option(help="House rules: pokerstars or casino (default: by site).")
+        str | None,
+        typer.Option(
+            help="House rules: a profile name such as pokerstars or casino (default: the site's own)."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(help="Worker processes (default: one per core).")
@@ -498,6 +503,14 @@ def bench(
     pokerkit_hands: Annotated[
         int, typer.Option(help="Hands in the pokerkit sample (pokerkit is slow).")
     ] = 1_000,
+    sites: Annotated[
+        Path | None,
+        typer.Option(
+            help="A folder of exports of any sites (searched recursively): also the parse "
+            "speed of each site format found there, its hands replicated to --site-hands."
+        ),
+    ] = None,
+    site_hands: Annotated[int, typer.Option(help="Hands per site for --sites.")] = 20_000,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
@@ -520,6 +533,8 @@ def bench(
     Example: handlog bench --hands 300000 --runs 1 --no-pokerkit --import-hands 0
 
     Example: handlog bench --source corpus --hands 20000
+
+    Example: handlog bench --sites ../shared/corpus --no-import --no-pokerkit --hands 3000
     """
     import json
 
@@ -531,6 +546,8 @@ def bench(
         raise typer.BadParameter("--hands and --runs must be at least 1")
     if import_hands < 0:
         raise typer.BadParameter("--import-hands must be 0 or more")
+    if sites is not None and not sites.is_dir():
+        raise typer.BadParameter(f"{sites} is not a folder", param_hint="--sites")
     from handlog.store import StoreError
 
     try:
@@ -544,6 +561,8 @@ def bench(
             pokerkit_limit=pokerkit_hands,
             echo=lambda text: typer.echo(text, err=True),
             import_hands=import_hands,
+            sites=sites,
+            site_hands=site_hands,
         )
         typer.echo(format_table(figures))
         out.parent.mkdir(parents=True, exist_ok=True)

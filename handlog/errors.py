@@ -22,6 +22,8 @@ class ParseError:
     """1-based line where the hand starts."""
     raw: str | None = None
     """The whole text of the hand, kept so that nothing is lost."""
+    site: str | None = None
+    """The site whose format the file is in, when it is known (`Site` value)."""
 
     def format(self) -> str:
         hand = f" hand {self.hand_id}:" if self.hand_id else ""
@@ -37,3 +39,5 @@ class Skipped:
     hand_id: str | None
     game: str
     """The game name as printed, e.g. "Hold'em Limit"."""
+    site: str | None = None
+    """The site whose format the file is in (`Site` value)."""

@@ -4,22 +4,13 @@ lines: what is known, what stayed hidden, which cards were dealt face up."""
 from __future__ import annotations
 
 from handlog.cards import Card
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, PlayerCards, Street
+from handlog.model import Action, ActionKind, Dealt, Hand, PlayerCards, Street
+from handlog.rules.variants import VARIANTS
 
-FACE_UP = {
-    Game.STUD: (False, False, True, True, True, True, False),
-    Game.STUD8: (False, False, True, True, True, True, False),
-    Game.RAZZ: (False, False, True, True, True, True, False),
-    Game.STUD5: (False, True, True, True, True),
-}
-"""Which deal positions are face up in each game."""
+FACE_UP = {game: variant.face_up for game, variant in VARIANTS.items()}
+"""Which deal positions are face up in each game (`Variant.face_up`)."""
 
-FIRST_STREET = {
-    Game.STUD: Street.THIRD,
-    Game.STUD8: Street.THIRD,
-    Game.RAZZ: Street.THIRD,
-    Game.STUD5: Street.SECOND,
-}
+FIRST_STREET = {game: variant.first_street for game, variant in VARIANTS.items()}
 
 
 _SHOWING = (ActionKind.SHOW, ActionKind.MUCK)

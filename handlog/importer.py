@@ -121,10 +121,10 @@ def _work(
 
     from handlog.check import check_items
     from handlog.parse import detect_file, parse_file, parse_range
-    from handlog.rules.profiles import get_profile
+    from handlog.parse.sites import profile_named
 
     gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
-    profile = get_profile(profile_name) if profile_name else None
+    profile = profile_named(profile_name) if profile_name else None
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line

@@ -207,23 +207,35 @@ class Seat(_Record):
 
 @dataclass(frozen=True)
 class Action(_Record):
-    """One line of play by one player, in hand order."""
+    """One line of play by one player, in hand order.
+
+    Amounts mean the same whatever the site prints (the site's parser normalises raise
+    increments, raise-to totals, hand totals and the like into these)."""
 
     street: Street
     player: str
     kind: ActionKind
     amount: int | None = None
-    """Chips as printed: the ante, bring-in, bet or call; for a raise the increment over the
-    current bet ("raises 20 to 40" → 20); the uncalled bet returned; the amount collected."""
+    """Chips THIS action puts in: the ante, bring-in, completion, bet, raise or call (for a
+    raise, everything the player adds with it, not the raise size); for an uncalled bet the
+    chips returned; for a collect the chips collected."""
     to_amount: int | None = None
-    """For raises (and completions written as raises) the player's total for the street."""
+    """For a bring-in, completion, bet, raise or call: the player's total for the street
+    after it (antes not counted). None where the site said nothing that gives it."""
     all_in: bool = False
     cards: tuple[Card, ...] = ()
     """Cards shown or mucked face up."""
     description: str | None = None
     """The site's words for a shown hand, e.g. "HI: a flush, Queen high; LO: 7,6,5,4,3"."""
-    pot: str | None = None
-    """For collects: "pot", "main pot", "side pot", "side pot-2" …"""
+    pot: int | None = None
+    """For collects, which pot: 0 the main pot, 1, 2 … the side pots in the order they were
+    made; None when the site does not say (a hand with one pot)."""
+    half: str | None = None
+    """For collects of a hi/lo pot, which half: "high" or "low"; None for a whole pot or
+    when the site does not say."""
+    raise_by: int | None = None
+    """For a raise or completion, the raise size over the bet it faced, when the site prints
+    one ("raises 20 to 40": 20); the replay checks it against the totals."""
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
@@ -237,7 +249,9 @@ class Action(_Record):
         all_in: bool = False,
         cards: tuple[Card, ...] = (),
         description: str | None = None,
-        pot: str | None = None,
+        pot: int | None = None,
+        half: str | None = None,
+        raise_by: int | None = None,
         line: int = 0,
     ) -> None:
         self.street = street
@@ -249,6 +263,8 @@ class Action(_Record):
         self.cards = cards
         self.description = description
         self.pot = pot
+        self.half = half
+        self.raise_by = raise_by
         self.line = line
 
 
@@ -309,7 +325,8 @@ Event = Action | Dealt | Note
 
 @dataclass(frozen=True)
 class SeatResult(_Record):
-    """One `Seat N: …` line of the SUMMARY block."""
+    """What a hand's summary says of one seat: folded (and when), showed or mucked cards,
+    won or lost (PokerStars' `Seat N: …` lines, Full Tilt's alike)."""
 
     seat: int
     player: str

@@ -9,6 +9,7 @@ from __future__ import annotations
 from handlog.cards import format_cards
 from handlog.model import Action, ActionKind, Dealt, Game, Hand, Note, NoteKind, SeatResult, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
+from handlog.parse.sites.pokerstars import pot_label
 
 GAME_NAMES = {
     Game.STUD: "7 Card Stud Limit",
@@ -53,18 +54,23 @@ def print_hand(hand: Hand) -> str:
     by_street: dict[Street, list[Action | Dealt | Note]] = {}
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
+    side_pots = len(hand.side_pots)
     for street in (Street.ANTES, *hand.streets):
         if street is Street.SEVENTH and hand.community_card is not None:
             lines.append(f"*** RIVER *** [{hand.community_card}]")
         elif street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
-        lines.extend(_event(event, money) for event in by_street.get(street, ()))
+        current_bet = 0  # the bet to match on this street, for raise sizes not recorded
+        for event in by_street.get(street, ()):
+            lines.append(_event(event, money, current_bet, side_pots))
+            if type(event) is Action and event.to_amount is not None:
+                current_bet = max(current_bet, event.to_amount)
     lines.append("*** SUMMARY ***")
     lines.append(_total_pot(hand, money))
     if hand.community_card is not None:
         lines.append(f"Board [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
-    lines.extend(_event(event, money) for event in by_street.get(Street.SUMMARY, ()))
+    lines.extend(_event(event, money, 0, side_pots) for event in by_street.get(Street.SUMMARY, ()))
     return "\n".join(lines)
 
 
@@ -88,7 +94,7 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
     return f"{start}{hand.hand_id}:  {club}{game} - {hand.clock_text}"
 
 
-def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
+def _event(event: Action | Dealt | Note, money, current_bet: int, side_pots: int) -> str:  # type: ignore[no-untyped-def]
     if type(event) is Dealt:
         if event.previous:
             return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
@@ -98,10 +104,12 @@ def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyp
             return f'{event.player} said, "{event.text}"'
         return event.text
     assert type(event) is Action
-    return _action(event, money)
+    return _action(event, money, current_bet, side_pots)
 
 
-def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
+def _action(action: Action, money, current_bet: int, side_pots: int) -> str:  # type: ignore[no-untyped-def]
+    """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
+    size over that bet, then the street total), `side_pots` how many side pots the hand has."""
     player = action.player
     all_in = " and is all-in" if action.all_in else ""
     kind = action.kind
@@ -109,8 +117,12 @@ def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
         return f"{player}: posts the ante {money(action.amount)}{all_in}"
     if kind is ActionKind.BRING_IN:
         return f"{player}: brings in for {money(action.amount)}{all_in}"
-    if kind is ActionKind.RAISE or (kind is ActionKind.COMPLETE and action.to_amount is not None):
-        return f"{player}: raises {money(action.amount)} to {money(action.to_amount)}{all_in}"
+    raises = kind is ActionKind.RAISE or (
+        kind is ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
+    )
+    if raises and action.to_amount is not None:
+        size = action.raise_by if action.raise_by is not None else action.to_amount - current_bet
+        return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
     if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
         return f"{player}: bets {money(action.amount)}{all_in}"
     if kind is ActionKind.CALL:
@@ -131,7 +143,7 @@ def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
     if kind is ActionKind.DOES_NOT_SHOW:
         return f"{player}: doesn't show hand"
     if kind is ActionKind.COLLECT:
-        return f"{player} collected {money(action.amount)} from {action.pot}"
+        return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
     raise ValueError(f"cannot print {kind}")
 
 

@@ -36,7 +36,7 @@ from handlog.parse.money import format_amount
 from handlog.printer import GAME_NAMES
 from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
-from handlog.rules.replay import describe, divide, hi_lo_shares
+from handlog.rules.tables import describe, divide, hi_lo_shares
 
 SIMULATED_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
 """The games the simulator plays (5-card stud is not dealt at PokerStars)."""
@@ -1710,7 +1710,7 @@ class _Deal:
             for i in order:
                 if self.stack[i] + collected.get(i, 0) == 0:
                     place = self.sim.entrants - len(self.busted)
-                    lines.append(f"{names[i]} finished the tournament in {_ordinal(place)} place")
+                    lines.append(f"{names[i]} finished the tournament in {ordinal(place)} place")
                     self.busted.append(self.seat_numbers[i])
         self.collected = collected
         self.total = total
@@ -2017,7 +2017,7 @@ def _pot_labels(count: int) -> list[str]:
     return ["main pot"] + [f"side pot-{number}" for number in range(1, count)]
 
 
-def _ordinal(number: int) -> str:
+def ordinal(number: int) -> str:
     if 10 <= number % 100 <= 20:
         suffix = "th"
     else:

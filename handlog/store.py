@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -100,6 +100,40 @@ MIGRATIONS: dict[int, str] = {
         f"ALTER TABLE {name}__v2 RENAME TO {name};\n"
         for name, columns in DETAIL_TABLES.items()
     ),
+    # 2 -> 3: actions hold site-neutral amounts: `amount` is the chips an action puts in
+    # (a raise's was PokerStars' raise size over the bet) and `to_amount` the player's street
+    # total after every bring-in, completion, bet, raise and call (it was kept for raises
+    # only). Both are derived again from what was stored: a raise's street total is its
+    # `to_amount`; any other action adds its `amount` to the player's total since the last
+    # raise (`streak` numbers those runs).
+    2: """
+CREATE TEMP TABLE neutral_amounts AS
+WITH money AS (
+    SELECT site, hand_id, seq, street, player, amount, to_amount,
+        kind IN ('raise', 'complete') AND to_amount IS NOT NULL AS raise_to,
+        count(*) FILTER (WHERE kind IN ('raise', 'complete') AND to_amount IS NOT NULL) OVER (
+            PARTITION BY site, hand_id, street, player ORDER BY seq ROWS UNBOUNDED PRECEDING
+        ) AS streak
+    FROM actions
+    WHERE kind IN ('bring_in', 'complete', 'bet', 'raise', 'call') AND street <> 'antes'
+), totals AS (
+    SELECT *,
+        coalesce(max(CASE WHEN raise_to THEN to_amount END) OVER (
+            PARTITION BY site, hand_id, street, player, streak), 0)
+        + sum(CASE WHEN raise_to THEN 0 ELSE coalesce(amount, 0) END) OVER (
+            PARTITION BY site, hand_id, street, player, streak ORDER BY seq
+            ROWS UNBOUNDED PRECEDING) AS total
+    FROM money
+)
+SELECT site, hand_id, seq, total,
+    total - coalesce(lag(total) OVER (
+        PARTITION BY site, hand_id, street, player ORDER BY seq), 0) AS chips
+FROM totals;
+UPDATE actions SET amount = n.chips, to_amount = n.total
+FROM neutral_amounts n
+WHERE actions.site = n.site AND actions.hand_id = n.hand_id AND actions.seq = n.seq;
+DROP TABLE neutral_amounts;
+""",
 }
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations")

@@ -8,6 +8,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
+SITES = ROOT / "tests" / "sites"
+"""Per-site fixture pairs, NAME.txt beside NAME.json (see tests/sites/README.md)."""
 SAMPLE_LOGS = ROOT / "sample_logs"
 SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -21,11 +23,18 @@ def pokerstars_corpus_files() -> list[Path]:
     return sorted(folder.glob("*.txt"))
 
 
+def site_fixture_files(site: str) -> list[Path]:
+    """The hand texts of one site's fixture pairs (tests/sites/<site>/*.txt) that read and
+    replay clean: not the `fault-*.txt` ones, which show a parse error or a violation."""
+    return sorted(p for p in (SITES / site).glob("*.txt") if not p.name.startswith("fault-"))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--regen-golden",
         action="store_true",
-        help="rewrite the golden JSON fixtures from the current parser output",
+        help="rewrite the golden JSON fixtures (tests/sites/*/*.json) from the current "
+        "parser and replay output",
     )
 
 

@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from handlog.cli import app
 
-from .conftest import FIXTURES, ROOT, SAMPLE_LOGS
+from .conftest import ROOT, SAMPLE_LOGS, SITES
 
 runner = CliRunner()
 
@@ -21,7 +21,7 @@ def test_parse_sample_logs_prints_per_file_counts():
 
 
 def test_parse_reports_skipped_games():
-    result = runner.invoke(app, ["parse", str(FIXTURES / "pokerstars" / "mixed-8-game.txt")])
+    result = runner.invoke(app, ["parse", str(SITES / "pokerstars" / "mixed-8-game.txt")])
     assert result.exit_code == 0
     assert "1 hands (razz 1), 1 skipped (Hold'em Limit 1), 0 errors" in result.output
 

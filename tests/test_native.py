@@ -15,7 +15,7 @@ import pytest
 
 from handlog import _native, records
 
-from .conftest import FIXTURES, pokerstars_corpus_files
+from .conftest import pokerstars_corpus_files, site_fixture_files
 
 HANDLOG = [sys.executable, "-c", "from handlog.cli import main; main()"]
 
@@ -89,7 +89,7 @@ def _mixed_input(folder: Path) -> list[str]:
         encoding="utf-8",
     )
     real = [str(path) for path in pokerstars_corpus_files()]
-    fixtures = [str(path) for path in sorted((FIXTURES / "pokerstars").glob("*.txt"))]
+    fixtures = [str(path) for path in site_fixture_files("pokerstars")]
     return [*real, *fixtures, str(simulated), str(razz), str(broken)]
 
 

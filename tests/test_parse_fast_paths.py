@@ -19,7 +19,7 @@ from handlog.parse.reader import split_text
 from handlog.parse.sites import pokerstars
 from handlog.simulate import SimulationOptions, simulate_hands
 
-from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
+from .conftest import SAMPLE_LOGS, pokerstars_corpus_files, site_fixture_files
 
 START = ["header", "body"]
 RULES = sorted({rule for _, rule in pokerstars.SECTIONS.values()})
@@ -30,7 +30,7 @@ def _texts() -> list[str]:
     files = [
         *pokerstars_corpus_files(),
         *sorted(SAMPLE_LOGS.glob("*.txt")),
-        *sorted((FIXTURES / "pokerstars").glob("*.txt")),
+        *site_fixture_files("pokerstars"),
     ]
     texts = [path.read_text(encoding="utf-8", errors="replace") for path in files]
     for game, seed, tournament in [

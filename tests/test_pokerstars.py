@@ -1,8 +1,9 @@
-"""PokerStars parsing: the real corpus, golden fixtures, header variants."""
+"""PokerStars parsing: the real corpus, header variants, names, lines. The golden fixtures
+(hand text beside its expected JSON) are tests/sites/pokerstars/, checked by
+test_site_fixtures.py."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import UTC, datetime
 
@@ -12,9 +13,8 @@ from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Dealt, Game, Hand, Note, NoteKind, Source, Street
 from handlog.parse import parse_file, parse_text
 from handlog.parse.sites import pokerstars
-from handlog.serialize import hand_json
 
-from .conftest import FIXTURES, SAMPLE_LOGS, pokerstars_corpus_files
+from .conftest import SAMPLE_LOGS, SITES, pokerstars_corpus_files
 
 HEADER = re.compile(r"^PokerStars (?:Home Game |Zoom )?(?:Game|Hand) #\d+:", re.MULTILINE)
 
@@ -31,34 +31,6 @@ def test_every_corpus_hand_parses(path):
 def _hand(path, hand_id=None) -> Hand:
     hands = [h for h in parse_file(path) if isinstance(h, Hand)]
     return hands[0] if hand_id is None else next(h for h in hands if h.hand_id == hand_id)
-
-
-GOLDEN = {
-    "stud": (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt", "35874039554"),
-    "stud8-split-pot": (SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt", None),
-    "razz": (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt", "35874566077"),
-    "community-card": (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200907.Missing.Showdown.Card.txt", None),
-    "side-pot": (FIXTURES / "pokerstars" / "side-pot.txt", None),
-    "tournament-pt2-export": (SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt", None),
-    "tournament-triple-stud": (FIXTURES / "pokerstars" / "tournament-triple-stud.txt", None),
-    "home-game": (FIXTURES / "pokerstars" / "home-game.txt", None),
-}
-
-
-@pytest.mark.parametrize("name", sorted(GOLDEN))
-def test_golden_json(name, regen_golden):
-    """Readable expected records for one hand of each kind; `pytest --regen-golden` rewrites
-    them (review the diff before committing)."""
-    path, hand_id = GOLDEN[name]
-    data = hand_json(_hand(path, hand_id))
-    # where the checkout lives is not part of the record
-    data["file"] = data["source"]["file"] = path.name
-    text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    golden = FIXTURES / "golden" / f"{name}.json"
-    if regen_golden or not golden.exists():
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(text, encoding="utf-8")
-    assert text == golden.read_text(encoding="utf-8")
 
 
 def test_cash_header_fields_and_clock():
@@ -98,7 +70,7 @@ def test_tournament_headers():
         5,
         10,
     )
-    triple = _hand(FIXTURES / "pokerstars" / "tournament-triple-stud.txt")
+    triple = _hand(SITES / "pokerstars" / "tournament-triple-stud.txt")
     assert (triple.mixed_game, triple.game, triple.buy_in, triple.tournament_level) == (
         "Triple Stud",
         Game.STUD8,
@@ -106,7 +78,7 @@ def test_tournament_headers():
         "Level XXXI",
     )
     assert triple.header_variant == "hand"
-    home = _hand(FIXTURES / "pokerstars" / "home-game.txt")
+    home = _hand(SITES / "pokerstars" / "home-game.txt")
     assert (home.home_game, home.mixed_game, home.tournament_level, home.buy_in) == (
         "Dazzle's Room",
         "8-Game",
@@ -116,7 +88,7 @@ def test_tournament_headers():
 
 
 def test_other_games_in_a_mixed_file_are_skipped_by_name():
-    items = list(parse_file(FIXTURES / "pokerstars" / "mixed-8-game.txt"))
+    items = list(parse_file(SITES / "pokerstars" / "mixed-8-game.txt"))
     assert isinstance(items[0], Skipped) and items[0].game == "Hold'em Limit"
     assert items[0].hand_id == "164954571645" and items[0].line == 1
     assert isinstance(items[1], Hand) and items[1].game is Game.RAZZ
@@ -127,7 +99,7 @@ def test_other_games_in_a_mixed_file_are_skipped_by_name():
 
 
 def test_names_with_spaces_brackets_dots_and_accents_match_the_seat_list():
-    hand = _hand(FIXTURES / "pokerstars" / "side-pot.txt")
+    hand = _hand(SITES / "pokerstars" / "side-pot.txt")
     assert [s.name for s in hand.seats] == ["Anna K.", "PC [Mittel]", "Ölfläsche"]
     dealt = [e for e in hand.events if type(e) is Dealt and e.player == "PC [Mittel]"]
     assert [str(e.new[-1]) for e in dealt] == ["Ks", "2c", "7s", "3c"]
@@ -136,7 +108,7 @@ def test_names_with_spaces_brackets_dots_and_accents_match_the_seat_list():
 
 
 @pytest.mark.parametrize(
-    "path", [*pokerstars_corpus_files()[:6], FIXTURES / "pokerstars" / "side-pot.txt"]
+    "path", [*pokerstars_corpus_files()[:6], SITES / "pokerstars" / "side-pot.txt"]
 )
 def test_records_name_players_with_the_seat_lists_own_strings(path):
     """Every action, deal and summary line names its player with the very string object of
@@ -149,18 +121,22 @@ def test_records_name_players_with_the_seat_lists_own_strings(path):
 
 
 def test_side_pot_hand_records():
-    hand = _hand(FIXTURES / "pokerstars" / "side-pot.txt")
+    hand = _hand(SITES / "pokerstars" / "side-pot.txt")
     assert (hand.total_pot, hand.main_pot, hand.side_pots, hand.rake) == (161, 106, (47,), 8)
     collects = [(a.player, a.amount, a.pot) for a in hand.actions if a.kind is ActionKind.COLLECT]
-    assert collects == [("Anna K.", 47, "side pot"), ("Anna K.", 106, "main pot")]
+    assert collects == [("Anna K.", 47, 1), ("Anna K.", 106, 0)]  # side pot, main pot
     kinds = [
-        (a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == Street.THIRD
+        (a.player, a.kind, a.amount, a.to_amount, a.raise_by)
+        for a in hand.actions
+        if a.street == Street.THIRD
     ]
+    # Site-neutral amounts: the chips each action puts in, the player's street total after
+    # it, and PokerStars' printed raise size over the bet faced.
     assert kinds[:4] == [
-        ("Ölfläsche", ActionKind.BRING_IN, 5, None),
-        ("Anna K.", ActionKind.COMPLETE, 5, 10),  # "raises $0.05 to $0.10" over the bring-in
-        ("PC [Mittel]", ActionKind.RAISE, 10, 20),
-        ("Ölfläsche", ActionKind.CALL, 15, None),
+        ("Ölfläsche", ActionKind.BRING_IN, 5, 5, None),
+        ("Anna K.", ActionKind.COMPLETE, 10, 10, 5),  # "raises $0.05 to $0.10" over the bring-in
+        ("PC [Mittel]", ActionKind.RAISE, 20, 20, 10),  # "raises $0.10 to $0.20"
+        ("Ölfläsche", ActionKind.CALL, 15, 20, None),  # 5 in already: calls $0.15
     ]
     all_in = [a for a in hand.actions if a.all_in]
     assert [(a.player, a.kind, a.amount) for a in all_in] == [("PC [Mittel]", ActionKind.CALL, 15)]
@@ -216,5 +192,14 @@ def test_time_out_lines_are_table_noise(noise):
     hand = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
     lines = hand.split("\n\n\n")[0].splitlines()
     at = lines.index("willy32948: calls $0.02")
+    [plain] = parse_text("\n".join(lines) + "\n", "noise.txt")
     [parsed] = parse_text("\n".join([*lines[:at], noise, *lines[at:]]) + "\n", "noise.txt")
-    assert not isinstance(parsed, ParseError), parsed
+    assert isinstance(parsed, Hand), parsed
+    # the line becomes a time-out note of its player where it stands, and nothing else
+    # changes: the same deals, actions and results (record equality leaves out lines)
+    before = next(n for n, event in enumerate(plain.events) if event.line > at)
+    note = parsed.events[before]
+    assert note == Note(Street.THIRD, NoteKind.TIMED_OUT, "willy32948", noise)
+    assert note.line == at + 1
+    assert [e for e in parsed.events if e is not note] == list(plain.events)
+    assert (parsed.seats, parsed.results) == (plain.seats, plain.results)

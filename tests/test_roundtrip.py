@@ -11,11 +11,11 @@ from handlog.model import Hand
 from handlog.parse import parse_file, parse_text
 from handlog.printer import print_hand, print_hands
 
-from .conftest import FIXTURES, pokerstars_corpus_files
+from .conftest import pokerstars_corpus_files, site_fixture_files
 
 HANDS: list[Hand] = [
     item
-    for path in [*pokerstars_corpus_files(), *sorted((FIXTURES / "pokerstars").glob("*.txt"))]
+    for path in [*pokerstars_corpus_files(), *site_fixture_files("pokerstars")]
     for item in parse_file(path)
     if isinstance(item, Hand)
 ]

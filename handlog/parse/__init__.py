@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import replace
 
 from handlog.errors import ParseError
+from handlog.model import Hand
 from handlog.parse.reader import (
     ByteRange,
     Chunk,
@@ -36,10 +38,13 @@ def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
 
 
 def parse_chunk(chunk: Chunk, site: SiteFormat) -> Parsed:
-    """One hand's text to its record."""
+    """One hand's text to its record (an error or a skipped hand names the site)."""
     if not chunk.is_hand:
-        return _not_a_hand(chunk, site.name)
-    return site.parse_hand(chunk)
+        return replace(_not_a_hand(chunk, site.name), site=site.site.value)
+    parsed = site.parse_hand(chunk)
+    if type(parsed) is not Hand and parsed.site is None:  # type: ignore[union-attr]
+        return replace(parsed, site=site.site.value)  # type: ignore[type-var]
+    return parsed
 
 
 def parse_file(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from handlog.errors import ParseError, Skipped
 from handlog.model import Hand, Site
 from handlog.parse.reader import Chunk
+from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 
 Parsed = Hand | ParseError | Skipped
@@ -35,8 +36,9 @@ class SiteFormat:
     """Whether a line (starting with `header_prefix`) starts a hand."""
     parse_hand: Callable[[Chunk], Parsed]
     """One hand's text, header first, to its record, a `ParseError` or `Skipped`."""
-    profile: str
-    """The name of the rule profile its hands are checked against by default."""
+    profile: RuleProfile
+    """The house rules its hands are checked against by default, derived from its real
+    hands (`--profile` names another)."""
     traits: SiteTraits
     print_hand: Callable[[Hand], str] | None = None
     """A record back to this format's text (parse → print → parse gives equal records)."""

@@ -17,6 +17,7 @@ import polars as pl
 from handlog.report import charts, compute, render
 from handlog.report.data import Filters, Frames, load
 from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
+from handlog.rules.variants import LOW_GAMES
 
 FORMATS = ("html", "md", "csv", "json")
 FOCUS_PLAYERS = 3
@@ -289,7 +290,7 @@ def _stat_tables(stats: pl.DataFrame) -> list[Table]:
         ("no_low_qualified", "SD without a low", INT),
         ("qualifying_low", "8-or-better low (of SD, 7 cards known)", PCT),
     ]
-    low_games = stats.filter(pl.col("game").is_in(["stud8", "razz"]))
+    low_games = stats.filter(pl.col("game").is_in([game.value for game in LOW_GAMES]))
     return [
         Table("stats_third", "3rd street", stats, [*key, *third]),
         Table("stats_streets", "Later streets and showdown", stats, [*key, *later]),

@@ -23,6 +23,12 @@ from __future__ import annotations
 import polars as pl
 
 from handlog.report.data import Frames
+from handlog.rules.variants import LOW_GAMES, SPLIT_GAMES
+
+_LOW_GAMES = [game.value for game in LOW_GAMES]
+"""Games with a low hand: the 8-or-better low statistic."""
+_SPLIT_GAMES = [game.value for game in SPLIT_GAMES]
+"""Games with split pots: scoops, high and low halves, quartered pots."""
 
 SESSION_GAP_SECONDS = 30 * 60
 DEFAULT_HAND_SECONDS = 60.0
@@ -141,10 +147,10 @@ def stud_stats(frames: Frames, rows: pl.DataFrame, per_hand: pl.DataFrame) -> pl
         no_low_qualified=pl.col("no_low_hand").sum(),
         qualifying_low=ratio(pl.col("qualifying_low").sum(), pl.col("known_seven").sum()),
     )
-    low_games = pl.col("game").is_in(["stud8", "razz"])
+    low_games = pl.col("game").is_in(_LOW_GAMES)
     stats = stats.with_columns(
         [
-            pl.when(pl.col("game") == "stud8").then(pl.col(name)).alias(name)
+            pl.when(pl.col("game").is_in(_SPLIT_GAMES)).then(pl.col(name)).alias(name)
             for name in ("scoop", "won_high", "won_low", "quartered", "no_low_qualified")
         ]
         + [pl.when(low_games).then(pl.col("qualifying_low")).alias("qualifying_low")]
@@ -271,9 +277,7 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     unknown = pl.col("cards").fill_null("??").str.contains("?", literal=True)
     known_seven = pl.col("showdown") & ~unknown
     hand = hand.with_columns(known_seven=known_seven)
-    lows = pl.when(pl.col("known_seven") & pl.col("game").is_in(["stud8", "razz"])).then(
-        pl.col("cards")
-    )
+    lows = pl.when(pl.col("known_seven") & pl.col("game").is_in(_LOW_GAMES)).then(pl.col("cards"))
     hand = hand.with_columns(
         scoop=pl.col("showdown") & won & pl.col("_single_winner"),
         quartered=pl.col("showdown") & pl.col("won_low") & pl.col("_low_shared"),

@@ -12,8 +12,10 @@ from functools import cache
 import numpy as np
 
 from handlog.cards import RANK_CHARS, RANK_NAMES, Card
+from handlog.model import Game
+from handlog.rules.variants import VARIANTS, Variant
 
-GAMES = ("stud", "stud8", "razz", "stud5")
+GAMES = tuple(game.value for game in VARIANTS)
 """The game names the functions here accept (a `handlog.model.Game` works too)."""
 
 HIGH_CATEGORIES = (
@@ -554,11 +556,11 @@ def high_category_batch(ranks: np.ndarray) -> np.ndarray:
 # Showing hands and the bring-in.
 
 
-def _game_name(game: str) -> str:
+def _variant(game: str) -> Variant:
     name = getattr(game, "value", game)
     if name not in GAMES:
         raise ValueError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
-    return name
+    return VARIANTS[Game(name)]
 
 
 def _low_card_rank(rank: int) -> int:
@@ -576,10 +578,10 @@ def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, .
     razz: the lowest showing hand acts first: ace low, any pair worse than no pair, compared from
     the highest card down (7-5 beats 8-2). Equal ranks: the highest card with the lower suit acts
     first (6c-2s before 6d-2c, the seed rule)."""
-    name = _game_name(game)
+    variant = _variant(game)
     if not 1 <= len(up_cards) <= 5:
         raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
-    razz = name == "razz"
+    razz = variant.showing_low
     ranks = tuple(
         sorted([_low_card_rank(c.rank) if razz else c.rank for c in up_cards], reverse=True)
     )
@@ -613,7 +615,7 @@ def bring_in_key(door_card: Card, game: str) -> tuple[int, int]:
     """Sort key of a door card for the bring-in: the biggest key brings in. stud, stud8 and
     stud5: the lowest card, ace high, clubs before diamonds (2c before 2d). razz: the highest
     card, king high and ace lowest, spades before clubs (Ks before Kc)."""
-    if _game_name(game) == "razz":
+    if _variant(game).bring_in_highest:
         return (_low_card_rank(door_card.rank), door_card.suit)
     return (-door_card.rank, -door_card.suit)
 

@@ -9,15 +9,15 @@ that did not reopen the betting; a name seated twice; lines out of their usual p
 `replay` then replays the hand again with `_Replayer`, which explains every fault. On real
 and simulated hands over 99% take the fast path, which is some twice as fast as `_Replayer`.
 At a showdown the fast path ranks each hand once, for the pot and for its description
-(`_clean_split`); ties and side pots go to `_Awards`.
+(`_clean_split`); ties and side pots go to `Awards`.
 
 Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
-position (0 to n-1 in `_Lineup.order`): each line's name is looked up once
-(`_Lineup.seat_index`); per-player amounts and cards are lists by position, and sets of
+position (0 to n-1 in `Lineup.order`): each line's name is looked up once
+(`Lineup.seat_index`); per-player amounts and cards are lists by position, and sets of
 players are ints with bit p for position p (in seat order from the lowest bit, as
 `_Replayer.dealt_in` is kept). A name not seated gives up, except in a show or muck line,
 whose cards `_Replayer` takes as they are. The result is keyed by name again for the pots and
-awards (`build_pots`, `_clean_split`, `_Awards`) and for the `Replay` record.
+awards (`build_pots`, `_clean_split`, `Awards`) and for the `Replay` record.
 
 `_Replayer` is the specification: on every hand this function accepts, its result must be
 exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
@@ -39,30 +39,32 @@ from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
 from handlog.rules import evaluate
+from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.replay import (
-    _BRING_IN_VALUES,
-    _DESCRIPTIONS,
-    _SHOWING_KEYS,
-    _SHOWING_PRIMES,
-    _SHOWING_VALUES,
-    _UP_CARDS_BEFORE,
-    _UP_POSITIONS,
+from handlog.rules.tables import (
     BIG_BET_STREETS,
+    BRING_IN_VALUES,
     CARDS_PER_PLAYER,
     DECK_SIZE,
+    DESCRIPTIONS,
     LAST_STREET,
+    SHOWING_KEYS,
+    SHOWING_PRIMES,
+    SHOWING_VALUES,
+    UP_CARDS_BEFORE,
+    UP_POSITIONS,
     Pot,
     Replay,
-    _Awards,
-    _has_pair,
-    _known_cards,
-    _lineup,
     build_pots,
     cards_needed,
     describe,
+    has_pair,
     hi_lo_shares,
+    known_cards,
+    lineup,
 )
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
+from handlog.rules.variants import VARIANTS
 
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
@@ -89,14 +91,17 @@ _FIRST_STREET_CARDS: Final = {
 """Cards in the hero's line on the first street: every card dealt so far."""
 
 
-def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
-    """`_Replayer(hand, profile).run()` for a hand that breaks no rule; None when the hand
-    breaks one, or might, or takes a path this function leaves to `_Replayer`."""
+def replay_clean(
+    hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
+) -> Replay | None:
+    """`_Replayer(hand, profile, traits).run()` for a hand that breaks no rule; None when the
+    hand breaks one, or might, or takes a path this function leaves to `_Replayer` (a bet
+    left uncalled that the site does not return with a line, among them)."""
     game = hand.game
     seats = hand.seats
-    lineup = _lineup(seats)
-    order = lineup.order
-    seat_index = lineup.seat_index
+    seat_order = lineup(seats)
+    order = seat_order.order
+    seat_index = seat_order.seat_index
     n = len(order)
     if len(seat_index) != n:
         return None  # a name seated twice
@@ -104,8 +109,8 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     last_street = LAST_STREET[game]
     big_bet_streets = BIG_BET_STREETS[game]
     face_up = FACE_UP[game]
-    up_cards_before = _UP_CARDS_BEFORE[game]
-    up_positions = _UP_POSITIONS[game]
+    up_cards_before = UP_CARDS_BEFORE[game]
+    up_positions = UP_POSITIONS[game]
     first_up = up_positions[0]
     first_street_cards = _FIRST_STREET_CARDS[game]
     size = CARDS_PER_PLAYER[game]
@@ -116,12 +121,12 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
-    bring_in_values = _BRING_IN_VALUES[game]
-    razz = game is Game.RAZZ
+    bring_in_values = BRING_IN_VALUES[game]
+    razz = VARIANTS[game].showing_low
     suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-    showing_primes = _SHOWING_PRIMES[razz]
-    showing_values = _SHOWING_VALUES[razz]
-    showing_memo = _SHOWING_KEYS[razz, suit_sign]
+    showing_primes = SHOWING_PRIMES[razz]
+    showing_values = SHOWING_VALUES[razz]
+    showing_memo = SHOWING_KEYS[razz, suit_sign]
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
 
     # Players are seat positions: per-player state in lists by position, sets of players in
@@ -135,7 +140,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
     dealt_in = anted = able = folded = all_in = 0
     folded_early: dict[int, Street] = {}
     door_value = [-1] * n
-    """Each player's door card as `_BRING_IN_VALUES` orders it; -1 before it is dealt."""
+    """Each player's door card as `BRING_IN_VALUES` orders it; -1 before it is dealt."""
     up_cards: list[tuple[Card, ...]] = [()] * n
     """Up cards by deal position; the card checks' up-card count is their number."""
     slots: list[list[Card | None]] = [[None] * size for _ in range(n)]
@@ -309,7 +314,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
                     street is _FOURTH
                     and profile.double_bet_allowed(game)
                     and any(
-                        _has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
+                        has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
                     )
                 ):
                     double_bet = True
@@ -363,13 +368,16 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             else:  # `_bet_or_raise`: a completion, bet or raise
                 before = street_put[player]
                 to_amount = event.to_amount
-                increment = event.amount
+                chips = event.amount
                 if to_amount is not None:
                     total = to_amount
-                    if increment is not None and increment != total - current_bet:
+                    raise_by = event.raise_by
+                    if raise_by is not None and raise_by != total - current_bet:
+                        return None
+                    if chips is not None and chips != total - before:
                         return None
                 else:
-                    total = before + (increment or 0)
+                    total = before + (chips or 0)
                 put = total - before
                 left = stack[player]
                 if put >= left and (put > left or total <= current_bet):
@@ -502,7 +510,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             needed = cards_needed(players, folded_early, size, burns)
             if (community is not None) == (needed <= DECK_SIZE):
                 return None
-    # `_pots` and `_Awards.check`, by name from here on
+    # `_pots` and `Awards.check`, by name from here on
     put_in_by_name = {order[p]: put_in[p] for p in range(n)}
     total = sum(put_in)
     if all_in:
@@ -520,8 +528,10 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         else:
             pots = []
     rake = hand.rake
-    if total != hand.total_pot or sum(collected) + rake != total or rake < 0 or rake > total:
-        return None
+    if traits.prints_total_pot:
+        printed_total = hand.total_pot + (rake if traits.total_pot_after_rake else 0)
+        if total != printed_total or sum(collected) + rake != total or rake < 0 or rake > total:
+            return None
     printed = 1 + len(hand.side_pots) if hand.main_pot is not None else None
     if printed is not None and pots and printed != len(pots):
         return None
@@ -538,7 +548,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             awarded = _clean_split(
                 pot.eligible,
                 amount,
-                _known_cards(shows, hand),
+                known_cards(shows, hand),
                 community_cards,
                 game,
                 profile,
@@ -546,15 +556,15 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
             )
     if awarded is not None:
         expected, high_winners, low_winners = awarded
-    else:  # ties, side pots, nobody to pay: `_Awards` decides
-        awards = _Awards(hand, profile, pots, seat_index, _known_cards(shows, hand))
+    else:  # ties, side pots, nobody to pay: `Awards` decides
+        awards = Awards(hand, profile, pots, seat_index, known_cards(shows, hand))
         expected, _ = awards.expected(awards.distributable())
         high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
     paid = {order[p]: collected[p] for p in range(n) if collected[p]}
     if paid != {p: v for p, v in expected.items() if v}:
         return None
     # `_check_descriptions`
-    for show in shows:
+    for show in shows if traits.describes_hands else ():
         if show.description is None:
             continue
         known = len(show.cards) + len(community_cards)
@@ -564,7 +574,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
         key = strengths.get(shown)
         try:
             if key is not None:
-                words = _DESCRIPTIONS.get(key)
+                words = DESCRIPTIONS.get(key)
                 if words is None:
                     words = describe(shown, game)
             else:
@@ -588,7 +598,7 @@ def replay_clean(hand: Hand, profile: RuleProfile) -> Replay | None:
 
 
 def _distributable_one(hand: Hand, profile: RuleProfile, amount: int) -> int:
-    """`_Awards.distributable` for a single pot of `amount`."""
+    """`Awards.distributable` for a single pot of `amount`."""
     if hand.main_pot is not None and not hand.side_pots and hand.main_pot + hand.rake == amount:
         return int(hand.main_pot)
     rake = hand.rake if profile.rake_before_split else 0
@@ -604,12 +614,12 @@ def _clean_split(
     profile: RuleProfile,
     strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]],
 ) -> tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None:
-    """`_Awards._split` of a pot two or more players are eligible for, when each half has a
+    """`Awards._split` of a pot two or more players are eligible for, when each half has a
     single winner: the shares, the high and the low winners; None otherwise (ties and pots
-    nobody can claim are left to `_Awards`). Records `describe`'s key of each hand ranked in
+    nobody can claim are left to `Awards`). Records `describe`'s key of each hand ranked in
     `strengths`."""
     hands: dict[str, tuple[Card, ...]] = {}
-    for p in eligible:  # `_Awards._contenders` and `_Awards._hand`
+    for p in eligible:  # `Awards._contenders` and `Awards._hand`
         cards = known.get(p, ())
         if len(cards) + len(community) <= 7:
             cards = cards + community
@@ -623,16 +633,18 @@ def _clean_split(
     best = -1
     winner = ""
     tied = False
-    if game is Game.RAZZ:
+    variant = VARIANTS[game]
+    qualifier = variant.low_qualifier
+    if not variant.high:  # a low game
         for p, cards in hands.items():
-            value = evaluate.low_rank(cards, None)
+            value = evaluate.low_rank(cards, qualifier)
             strengths[cards] = (game, value, None)
             if value > best:  # type: ignore[operator]
                 winner, best, tied = p, value, False  # type: ignore[assignment]
             elif value == best:
                 tied = True
         return None if tied else ({winner: amount}, (winner,), ())
-    stud8 = game is Game.STUD8
+    split = variant.low
     best_low = -1
     low_winner = None
     low_tied = False
@@ -643,8 +655,8 @@ def _clean_split(
         elif value == best:
             tied = True
         low = None
-        if stud8:
-            low = evaluate.low_rank(cards, 8)
+        if split:
+            low = evaluate.low_rank(cards, qualifier)
             if low is not None:
                 if low > best_low:
                     low_winner, best_low, low_tied = p, low, False
@@ -661,7 +673,7 @@ def _clean_split(
 
 def _next_clockwise(players: int, after: int, n: int) -> int:
     """The first of `players` (a bitmask of positions) clockwise after position `after` at a
-    table of `n` (`_Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
+    table of `n` (`Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
     p = after
     for _ in range(n):
         p += 1

@@ -14,94 +14,42 @@ the fast path must agree with.
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from math import prod
-from operator import attrgetter
-from typing import TypeVar
 
-from handlog.cards import DECK, Card, format_cards
+from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Street
+from handlog.model import Action, ActionKind, Dealt, Hand, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
-from handlog.records import record
 from handlog.rules import evaluate
+from handlog.rules import fast as _fast
+from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.tables import (
+    BIG_BET_STREETS,
+    BRING_IN_KEYS,
+    CARDS_PER_PLAYER,
+    DECK_SIZE,
+    LAST_STREET,
+    SHOWING_KEYS,
+    SHOWING_PRIMES,
+    SHOWING_VALUES,
+    UP_CARDS_BEFORE,
+    UP_POSITIONS,
+    Pot,
+    Replay,
+    build_pots,
+    cards_needed,
+    describe,
+    has_pair,
+    known_cards,
+    lineup,
+    ordinal,
+    river_line,
+)
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
+from handlog.rules.variants import VARIANTS
 from handlog.rules.violations import Violation
-
-LAST_STREET = {
-    Game.STUD: Street.SEVENTH,
-    Game.STUD8: Street.SEVENTH,
-    Game.RAZZ: Street.SEVENTH,
-    Game.STUD5: Street.FIFTH,
-}
-BIG_BET_STREETS = {
-    Game.STUD: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.STUD8: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.RAZZ: frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-    Game.STUD5: frozenset({Street.FOURTH, Street.FIFTH}),
-}
-CARDS_PER_PLAYER = {game: len(layout) for game, layout in FACE_UP.items()}
-DECK_SIZE = 52
-
-
-@record
-class Pot:
-    """One pot as built from contributions."""
-
-    amount: int
-    """Chips in it before rake."""
-    eligible: tuple[str, ...]
-    """Players who put chips in it and did not fold."""
-
-
-@record
-class Replay:
-    """What the replay of one hand found."""
-
-    hand: Hand
-    violations: tuple[Violation, ...]
-    pots: tuple[Pot, ...]
-    put_in: dict[str, int]
-    """Everything each player put in (antes included), less uncalled bets returned."""
-    collected: dict[str, int]
-    net: dict[str, int]
-    """collected - put_in, per player; sums to -rake."""
-    expected_collect: dict[str, int]
-    """What each player should have collected, by the rules and the cards."""
-    won_high: frozenset[str] = frozenset()
-    """Players who, by the rules and the cards, win (a share of) the high half of a pot, or of
-    a whole pot: in stud and razz every pot winner, in stud8 the best high hand of each pot
-    (the whole pot when no low qualifies), and whoever takes a pot uncontested."""
-    won_low: frozenset[str] = frozenset()
-    """Players who win (a share of) the low half of a stud8 pot; nobody in stud and razz."""
-
-    @property
-    def total_pot(self) -> int:
-        return sum(self.put_in.values())
-
-    @property
-    def rake(self) -> int:
-        return self.hand.rake
-
-    @property
-    def illegal(self) -> bool:
-        return any(not v.mis_split for v in self.violations)
-
-    @property
-    def mis_split(self) -> bool:
-        return any(v.mis_split for v in self.violations)
-
-    @property
-    def status(self) -> str:
-        return "flagged" if self.violations else "ok"
-
-
-def replay(hand: Hand, profile: RuleProfile) -> Replay:
-    """Replay `hand` under `profile` and report what breaks the rules."""
-    clean = _fast.replay_clean(hand, profile)  # the fast path: see handlog.rules.fast
-    return clean if clean is not None else _Replayer(hand, profile).run()
-
 
 _SEVENTH = Street.SEVENTH
 _FOLD, _CHECK, _CALL, _BRING_IN = (
@@ -111,91 +59,12 @@ _FOLD, _CHECK, _CALL, _BRING_IN = (
     ActionKind.BRING_IN,
 )
 
-_BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
-"""`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
 
-_BRING_IN_VALUES = {
-    game: {card: value for value, card in enumerate(sorted(DECK, key=keys.__getitem__))}
-    for game, keys in _BRING_IN_KEYS.items()
-}
-"""The order of `_BRING_IN_KEYS` as integers (every card's key differs): faster to compare."""
-
-_UP_CARDS_BEFORE = {
-    game: tuple(sum(layout[:position]) for position in range(len(layout)))
-    for game, layout in FACE_UP.items()
-}
-"""For each deal position, how many face-up cards come before it (its index among the up
-cards)."""
-assert all(
-    layout[layout.index(True) : layout.index(True) + sum(layout)] == (True,) * sum(layout)
-    for layout in FACE_UP.values()
-), "the card checks take the up cards to be dealt one after the other"
-
-
-_UP_POSITIONS = {
-    game: tuple(i for i, up in enumerate(layout) if up) for game, layout in FACE_UP.items()
-}
-"""The deal positions of the face-up cards."""
-
-_SEAT_NUMBER = attrgetter("number")
-_NUMBER_AND_NAME = attrgetter("number", "name")
-
-
-@dataclass(frozen=True, slots=True)
-class _Lineup:
-    """The seating of a table, shared by the hands dealt to the same players in the same
-    seats (a session's hands mostly are): worked out once, never changed."""
-
-    order: list[str]
-    """Names in seat order."""
-    seat_index: dict[str, int]
-    clockwise_after: dict[str, list[str]]
-    """Each player's followers clockwise, ending with the player."""
-
-
-_LINEUPS: dict[tuple[tuple[int, str], ...], _Lineup] = {}
-
-
-def _lineup(seats: tuple[Seat, ...]) -> _Lineup:
-    key = tuple(map(_NUMBER_AND_NAME, seats))
-    found = _LINEUPS.get(key)
-    if found is None:
-        order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
-        seat_index = {name: index for index, name in enumerate(order)}
-        around = order * 2
-        clockwise_after = {
-            name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
-        }
-        if len(_LINEUPS) >= 10_000:  # a bound on memory over a long import
-            _LINEUPS.clear()
-        found = _LINEUPS[key] = _Lineup(order, seat_index, clockwise_after)
-    return found
-
-
-def _showing_rank_of(card: Card, razz: bool) -> int:
-    return 1 if razz and card.rank == 14 else card.rank
-
-
-_SHOWING_VALUES = {
-    razz: {card: _showing_rank_of(card, razz) * 4 + card.suit for card in DECK}
-    for razz in (False, True)
-}
-"""Each card's rank (ace low in razz) times four plus its suit: the biggest value is the best
-suit of the top rank."""
-
-_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)
-_SHOWING_PRIMES = {
-    razz: {card: _RANK_PRIMES[_showing_rank_of(card, razz) - 1] for card in DECK}
-    for razz in (False, True)
-}
-"""A prime for each card's rank (ace low in razz): the product of a hand's primes names its
-multiset of ranks, whatever the order and the number of cards."""
-
-_SHOWING_KEYS: dict[tuple[bool, int], dict[int, tuple[object, ...]]] = {
-    (razz, sign): {} for razz in (False, True) for sign in (1, -1)
-}
-"""Showing-hand keys (`_Replayer._showing_key`) by the product of the ranks' primes times four
-plus the suit of the top card, for razz or not and each sign of the suit."""
+def replay(hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING) -> Replay:
+    """Replay `hand` under `profile` and report what breaks the rules; `traits` say what its
+    site prints, so that nothing a site does not print is flagged."""
+    clean = _fast.replay_clean(hand, profile, traits)  # the fast path: see handlog.rules.fast
+    return clean if clean is not None else _Replayer(hand, profile, traits).run()
 
 
 class _Replayer:
@@ -208,31 +77,35 @@ class _Replayer:
     pass over the events as the betting, and the later checks read what that pass gathered
     (shows, early folds) instead of walking the events again."""
 
-    def __init__(self, hand: Hand, profile: RuleProfile) -> None:
+    def __init__(
+        self, hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
+    ) -> None:
         self.hand = hand
         self.profile = profile
+        self.traits = traits
         game = self.game = hand.game
+        variant = self.variant = VARIANTS[game]
         self.first_street = FIRST_STREET[game]
         self.last_street = LAST_STREET[game]
         self.big_bet_streets = BIG_BET_STREETS[game]
         self.face_up = FACE_UP[game]
-        self.up_cards_before = _UP_CARDS_BEFORE[game]
-        self.up_positions = _UP_POSITIONS[game]
+        self.up_cards_before = UP_CARDS_BEFORE[game]
+        self.up_positions = UP_POSITIONS[game]
         self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
-        razz = game is Game.RAZZ
-        self.showing_values = _SHOWING_VALUES[razz]
-        self.showing_primes = _SHOWING_PRIMES[razz]
+        razz = variant.showing_low
+        self.showing_values = SHOWING_VALUES[razz]
+        self.showing_primes = SHOWING_PRIMES[razz]
         # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
         # the replay turns it round again (see RuleProfile.razz_lower_suit_first).
         self.showing_suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-        self.showing_memo = _SHOWING_KEYS[razz, self.showing_suit_sign]
+        self.showing_memo = SHOWING_KEYS[razz, self.showing_suit_sign]
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
         seats = hand.seats
-        lineup = _lineup(seats)
-        order = self.order = lineup.order
-        self.seat_index = lineup.seat_index
-        self.clockwise_after = lineup.clockwise_after
+        seat_order = lineup(seats)
+        order = self.order = seat_order.order
+        self.seat_index = seat_order.seat_index
+        self.clockwise_after = seat_order.clockwise_after
         """Each player's followers clockwise, ending with the player."""
         self.stack = {seat.name: seat.stack for seat in seats}
         self.put_in = dict.fromkeys(order, 0)
@@ -333,7 +206,7 @@ class _Replayer:
         self._check_antes()
         self._finish_card_checks()
         pots = self._pots()
-        awards = _Awards(hand, self.profile, pots, self.seat_index, _known_cards(self.shows, hand))
+        awards = Awards(hand, self.profile, pots, self.seat_index, known_cards(self.shows, hand))
         expected = awards.check(self)
         self._check_descriptions()
         collected = self.collected
@@ -410,13 +283,13 @@ class _Replayer:
             if (
                 self.street == Street.FOURTH
                 and self.profile.double_bet_allowed(self.game)
-                and any(_has_pair(self.up_cards[p]) for p in self._in_hand())
+                and any(has_pair(self.up_cards[p]) for p in self._in_hand())
             ):
                 self.double_bet = True
 
     def _bring_in_player(self) -> str | None:
         door = self.door
-        keys = _BRING_IN_KEYS[self.game]
+        keys = BRING_IN_KEYS[self.game]
         with_door = [p for p in self.dealt_in if p in door]
         if not with_door:
             return None
@@ -731,7 +604,7 @@ class _Replayer:
         if community is not None and last in streets_dealt and needed <= DECK_SIZE:
             self._card_flag(
                 "COMMUNITY_CARD",
-                _river_line(hand),
+                river_line(hand),
                 None,
                 f"a community card was dealt on 7th street, but the deck had enough cards for "
                 f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)",
@@ -739,7 +612,7 @@ class _Replayer:
         if community is None and needed > DECK_SIZE and last in streets_dealt:
             self._card_flag(
                 "COMMUNITY_CARD",
-                _river_line(hand),
+                river_line(hand),
                 None,
                 f"{players_at_last} players reached 7th street: the deck runs short and one "
                 "community card should have been dealt",
@@ -928,6 +801,11 @@ class _Replayer:
             self.last_actor = player
         else:
             self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
+            # The chips still moved as the hand history says: book them, so that a return or
+            # a collect later is set against them and the nets stay what the text says.
+            put = self._chips_in(action)
+            if put > 0:
+                self._pay(player, put, line, f"{kind.value}s, putting in")
 
     def _out_of_turn(self, action: Action, expected: str | None, first_action: bool) -> bool:
         """Flag an action by someone other than the player expected to act (`expected` is
@@ -979,7 +857,7 @@ class _Replayer:
         if bring_in_player is not None and player != bring_in_player:
             door = self.door.get(bring_in_player)
             theirs = self.door.get(player)
-            extreme = "highest" if self.game is Game.RAZZ else "lowest"
+            extreme = "highest" if self.variant.bring_in_highest else "lowest"
             self.flag(
                 "BRING_IN_PLAYER",
                 action.line,
@@ -1058,15 +936,27 @@ class _Replayer:
         before = self.street_put[player]
         if action.to_amount is not None:
             total = action.to_amount
-            if action.amount is not None and action.amount != total - self.current_bet:
+            raise_by = action.raise_by
+            if raise_by is not None and raise_by != total - self.current_bet:
                 self.flag(
                     "BET_SIZE",
                     action.line,
                     player,
-                    f"{player} raises {self.money(action.amount)} to {self.money(total)}, but "
+                    f"{player} raises {self.money(raise_by)} to {self.money(total)}, but "
                     f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
                     f"{self.money(self.current_bet)} bet",
                     self.money(total - self.current_bet),
+                    self.money(raise_by),
+                )
+            elif action.amount is not None and action.amount != total - before:
+                self.flag(
+                    "BET_SIZE",
+                    action.line,
+                    player,
+                    f"{player} puts in {self.money(action.amount)}, but that takes them from "
+                    f"{self.money(before)} to {self.money(before + action.amount)} on "
+                    f"{self.street.label}, not to the {self.money(total)} the hand says",
+                    self.money(total - before),
                     self.money(action.amount),
                 )
         else:
@@ -1123,7 +1013,7 @@ class _Replayer:
                 "RAISE_CAP",
                 action.line,
                 player,
-                f"{player} makes the {_ordinal(new_bets)} bet on {self.street.label}; "
+                f"{player} makes the {ordinal(new_bets)} bet on {self.street.label}; "
                 f"the cap is {self.profile.cap_bets} (a bet and {self.profile.cap_bets - 1} raises)",
                 self.profile.cap_bets,
                 new_bets,
@@ -1201,7 +1091,14 @@ class _Replayer:
         if self.returned or not any(self.street_put.values()):  # nothing was bet
             return
         player, due = self._uncalled_amount()
-        if due > 0 and player is not None:
+        uncalled = self.traits.uncalled_bets
+        if due > 0 and player is not None and uncalled is UncalledBets.SILENT:
+            # The site returns it without a line: so does the replay.
+            self.stack[player] += due
+            self.put_in[player] -= due
+            self.street_put[player] -= due
+            self.returned = True
+        elif due > 0 and player is not None and uncalled is UncalledBets.LINE:
             self.flag(
                 "UNCALLED_RETURN",
                 self._hand_line(),
@@ -1218,29 +1115,32 @@ class _Replayer:
     def _pots(self) -> list[Pot]:
         hand = self.hand
         pots = build_pots(self.order, self.put_in, self.folded, self.all_in)
+        if not self.traits.prints_total_pot:
+            return pots  # nothing printed to compare
         total = sum(self.put_in.values())
-        if total != hand.total_pot:
+        printed_total = hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
+        if total != printed_total:
             self.flag(
                 "POT_TOTAL",
                 self._summary_line(),
                 None,
                 f"the players put in {self.money(total)} in all, the summary says the total "
-                f"pot was {self.money(hand.total_pot)}",
+                f"pot was {self.money(printed_total)}",
                 self.money(total),
-                self.money(hand.total_pot),
+                self.money(printed_total),
             )
         collected = sum(self.collected.values())
-        if collected + hand.rake != hand.total_pot:
+        if collected + hand.rake != printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
                 None,
                 f"{self.money(collected)} collected plus {self.money(hand.rake)} rake is "
-                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(hand.total_pot)}",
-                self.money(hand.total_pot - hand.rake),
+                f"{self.money(collected + hand.rake)}, not the total pot of {self.money(printed_total)}",
+                self.money(printed_total - hand.rake),
                 self.money(collected),
             )
-        if hand.rake < 0 or hand.rake > hand.total_pot:
+        if hand.rake < 0 or hand.rake > printed_total:
             self.flag(
                 "RAKE",
                 self._summary_line(),
@@ -1259,6 +1159,8 @@ class _Replayer:
     # -- descriptions --------------------------------------------------------------------
 
     def _check_descriptions(self) -> None:
+        if not self.traits.describes_hands:
+            return
         community = (self.hand.community_card,) if self.hand.community_card else ()
         for event in self.shows:
             if event.description is None or len(event.cards) + len(community) < 5:
@@ -1301,438 +1203,4 @@ _ACTION_HANDLERS: dict[ActionKind, Callable[[_Replayer, Action], None]] = {
 """What each kind of action line does to the replay."""
 
 
-def build_pots(
-    order: list[str], put_in: dict[str, int], folded: set[str], all_in: set[str]
-) -> list[Pot]:
-    """Main and side pots from what each player put in: a side pot at each all-in player's
-    level; folded players' chips count, but they are eligible for nothing."""
-    contenders = [p for p in order if p not in folded and put_in[p] > 0]
-    levels = sorted(
-        {put_in[p] for p in contenders if p in all_in}
-        | {max((put_in[p] for p in contenders), default=0)}
-    )
-    pots: list[Pot] = []
-    previous = 0
-    for level in levels:
-        amount = sum(min(put, level) - min(put, previous) for put in put_in.values())
-        eligible = tuple(p for p in contenders if put_in[p] >= level)
-        if amount > 0:
-            if pots and eligible == pots[-1].eligible:
-                pots[-1] = Pot(pots[-1].amount + amount, eligible)
-            else:
-                pots.append(Pot(amount, eligible))
-        previous = level
-    leftover = sum(max(0, put - previous) for put in put_in.values())
-    if leftover and pots:
-        pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
-    return pots
-
-
-def describe(cards: tuple[Card, ...], game: Game) -> str:
-    """PokerStars' description of a showdown hand in `game`."""
-    # Words depend on the hand's strength only: ranking is cheap, wording is not, so the words
-    # are kept by strength (at most some tens of thousands of them).
-    key: tuple[Game, int | None, int | None]
-    if game is Game.RAZZ:
-        key = (game, evaluate.low_rank(cards, None), None)
-    else:
-        high = evaluate.high_rank(cards)
-        key = (game, high, evaluate.low_rank(cards, 8) if game is Game.STUD8 else None)
-    found = _DESCRIPTIONS.get(key)
-    if found is None:
-        if len(_DESCRIPTIONS) >= 100_000:
-            _DESCRIPTIONS.clear()
-        found = _DESCRIPTIONS[key] = _describe_strength(*key)
-    return found
-
-
-_DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
-
-
-def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
-    """`describe` from the `evaluate.high_rank` (in razz: `low_rank`) and the stud8 low."""
-    if game is Game.RAZZ:
-        return f"Lo: {evaluate.describe_low_rank(first)}"  # type: ignore[arg-type]
-    high = evaluate.describe_high_rank(first)  # type: ignore[arg-type]
-    if game is Game.STUD8:
-        return (
-            f"HI: {high}; LO: {evaluate.describe_low_rank(low)}"
-            if low is not None
-            else f"HI: {high}"
-        )
-    return high
-
-
-def _has_pair(cards: list[Card] | tuple[Card, ...]) -> bool:
-    ranks = [c.rank for c in cards]
-    return len(ranks) != len(set(ranks))
-
-
-def _ordinal(number: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
-
-
-# -- cards -------------------------------------------------------------------------------
-
-
-_Player = TypeVar("_Player", str, int)
-"""A player: a name, or a seat position (in the fast path and the simulator)."""
-
-
-def cards_needed(
-    players: Iterable[_Player], folded_on: Mapping[_Player, Street], size: int, burns: int
-) -> int:
-    """Cards the deck must hold to give everyone still in a last card: every card dealt so
-    far counts, the dead cards of players who folded included (the n-th street deals the
-    n-th card, so a player who folded on 5th street took five), plus the burns."""
-    return sum(min(int(folded_on.get(p, size)), size) for p in players) + burns
-
-
-def _river_line(hand: Hand) -> int:
-    for event in hand.events:
-        if event.street == Street.SEVENTH:
-            return event.line - 1
-    return hand.source.line if hand.source else 0
-
-
-# -- awards ------------------------------------------------------------------------------
-
-
-class _Awards:
-    """Who should have won each pot, by the cards, and how that compares with the collects."""
-
-    def __init__(
-        self,
-        hand: Hand,
-        profile: RuleProfile,
-        pots: list[Pot],
-        seat_index: dict[str, int],
-        cards: dict[str, tuple[Card, ...]],
-    ) -> None:
-        self.hand = hand
-        self.profile = profile
-        self.pots = pots
-        self.game = hand.game
-        self.seat_index = seat_index
-        self.community = (self.hand.community_card,) if self.hand.community_card else ()
-        self.cards = cards
-        """Each player's cards as shown at showdown (`_known_cards`)."""
-        self.hands: dict[str, tuple[Card, ...] | None] = {}
-        self.high_winners: set[str] = set()
-        """Players awarded (a share of) a pot's high half, or of a whole pot (`Replay.won_high`)."""
-        self.low_winners: set[str] = set()
-        """Players awarded (a share of) a stud8 low half (`Replay.won_low`)."""
-
-    def expected(self, distributable: list[int]) -> tuple[dict[str, int], list[Callable[[], str]]]:
-        """What each player should collect from the pots after rake (`distributable`), and
-        for each pot a function giving the reason in words."""
-        expected: dict[str, int] = {}
-        notes: list[Callable[[], str]] = []
-        for pot, amount in zip(self.pots, distributable, strict=True):
-            shares, words = self._split(pot, amount)
-            notes.append(words)
-            for player, share in shares.items():
-                expected[player] = expected.get(player, 0) + share
-        return expected, notes
-
-    def check(self, state: _Replayer) -> dict[str, int]:
-        """Compare the expected awards with the collects, flagging on `state`."""
-        self.state = state
-        hand = self.hand
-        state.street = Street.SHOWDOWN
-        expected, notes = self.expected(self._distributable())
-        actual = {p: v for p, v in state.collected.items() if v}
-        if actual == {p: v for p, v in expected.items() if v}:
-            return expected
-        line = next(
-            (e.line for e in hand.events if type(e) is Action and e.kind is ActionKind.COLLECT),
-            state._summary_line(),
-        )
-        if self._ineligible_collects():
-            return expected
-        should = {p for p, v in expected.items() if v}
-        got = set(actual)
-        story = "; ".join(text for text in (note() for note in notes) if text)
-        if should != got:
-            low_case = self._low_not_qualified(got, should)
-            if low_case:
-                state.flag(
-                    "LOW_NOT_QUALIFIED",
-                    line,
-                    low_case,
-                    f"{low_case} was paid a low half, but no hand qualified for low "
-                    f"(8 or better): {story}",
-                    None,
-                    low_case,
-                )
-            else:
-                state.flag(
-                    "WRONG_WINNER",
-                    line,
-                    ", ".join(sorted(got - should)) or None,
-                    f"{story}; the hand history pays {_pay_list(actual, state)}",
-                    _pay_list(expected, state),
-                    _pay_list(actual, state),
-                )
-            return expected
-        differences = [abs(actual.get(p, 0) - expected.get(p, 0)) for p in should | got]
-        code = "ODD_CHIP" if max(differences) == 1 and sum(differences) == 2 else "SPLIT_AMOUNT"
-        state.flag(
-            code,
-            line,
-            None,
-            f"{story}: should pay {_pay_list(expected, state)}, the hand history pays "
-            f"{_pay_list(actual, state)}",
-            _pay_list(expected, state),
-            _pay_list(actual, state),
-        )
-        return expected
-
-    def _ineligible_collects(self) -> bool:
-        """Flag collects by players with no claim on the pot named ("main pot", "side
-        pot-2") or, for plain "pot", on any pot."""
-        state = self.state
-        found = False
-        for event in self.hand.events:
-            if type(event) is not Action or event.kind is not ActionKind.COLLECT:
-                continue
-            player, label = event.player, event.pot or "pot"
-            index = _pot_index(label)
-            pots = [self.pots[index]] if index is not None and index < len(self.pots) else self.pots
-            if any(player in pot.eligible for pot in pots):
-                continue
-            if player in state.folded:
-                why = f"{player} folded"
-            elif index:
-                why = f"{player} was all-in for less and has no part in it"
-            else:
-                why = f"{player} put nothing into it"
-            state.flag(
-                "NOT_ELIGIBLE",
-                event.line,
-                player,
-                f"{player} collected {state.money(event.amount or 0)} from the {label}, but {why}",
-                None,
-                state.money(event.amount or 0),
-            )
-            found = True
-        return found
-
-    def _distributable(self) -> list[int]:
-        """Each pot after rake (see `distributable`), flagging a printed count of pots that
-        differs from the pots built."""
-        hand = self.hand
-        printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
-        if printed is not None and self.pots and len(printed) != len(self.pots):
-            self.state.flag(
-                "POT_TOTAL",
-                self.state._summary_line(),
-                None,
-                f"the summary prints {len(printed)} pots, but the contributions make {len(self.pots)}",
-                len(self.pots),
-                len(printed),
-            )
-        return self.distributable()
-
-    def distributable(self) -> list[int]:
-        """Each pot after rake. PokerStars prints main and side pots after rake; use those
-        when their number matches the pots built, else take the rake from the main pot."""
-        hand = self.hand
-        amounts = [pot.amount for pot in self.pots]
-        if not amounts:
-            return []
-        printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
-        if (
-            printed is not None
-            and len(printed) == len(amounts)
-            and sum(printed) + hand.rake == sum(amounts)
-        ):
-            return [int(p) for p in printed]
-        rake = hand.rake if self.profile.rake_before_split else 0
-        amounts[0] = max(0, amounts[0] - rake)
-        return amounts
-
-    def _hand(self, player: str) -> tuple[Card, ...] | None:
-        """The cards a player's showdown hand is made of, or None when they cannot be
-        evaluated (fewer than five known, too many, or a card twice: the card checks report
-        those)."""
-        if player in self.hands:  # asked for again by each pot and each check
-            return self.hands[player]
-        cards = self.cards.get(player, ())
-        if len(cards) + len(self.community) <= 7:
-            cards = cards + self.community
-        if not 5 <= len(cards) <= 7 or len(set(cards)) != len(cards):
-            self.hands[player] = None
-            return None
-        self.hands[player] = cards
-        return cards
-
-    def _contenders(self, pot: Pot) -> list[str]:
-        """Eligible players still claiming the pot: with one left, that one; otherwise those
-        whose cards are known (a player who mucks at showdown gives the pot up)."""
-        if len(pot.eligible) == 1:
-            return list(pot.eligible)
-        return [p for p in pot.eligible if self._hand(p) is not None]
-
-    def _split(self, pot: Pot, amount: int) -> tuple[dict[str, int], Callable[[], str]]:
-        """Expected shares of one pot, and a function giving the reason in words (only
-        called when a flag needs it: describing hands costs more than ranking them)."""
-        players = self._contenders(pot)
-        if not players:
-            return {}, lambda: "nobody shows a hand that can be read"
-        if len(players) == 1:
-            self.high_winners.add(players[0])
-            return {players[0]: amount}, lambda: ""
-        hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
-        game = self.game
-
-        def high_words(winners: list[str]) -> str:
-            return _words(winners, lambda p: evaluate.describe_high(hands[p]))
-
-        def low_words(winners: list[str], qualifier: int | None) -> str:
-            prefix = "Lo: " if qualifier is None else ""
-            return _words(
-                winners, lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier))
-            )
-
-        if game is Game.RAZZ:
-            lows = {p: evaluate.low_rank(hands[p], None) for p in players}
-            best = max(lows.values())  # type: ignore[type-var]
-            winners = [p for p in players if lows[p] == best]
-            self.high_winners.update(winners)  # razz: the pot's winners count as "high"
-            return (
-                self._divide(amount, winners, hands, low=True),
-                lambda: f"the pot goes to {low_words(winners, None)}",
-            )
-        highs = {p: evaluate.high_rank(hands[p]) for p in players}
-        top = max(highs.values())
-        high_winners = [p for p in players if highs[p] == top]
-        self.high_winners.update(high_winners)
-        if game is not Game.STUD8:
-            return (
-                self._divide(amount, high_winners, hands, low=False),
-                lambda: f"the pot goes to {high_words(high_winners)}",
-            )
-        lows8 = {p: evaluate.low_rank(hands[p], 8) for p in players}
-        qualified = {p: v for p, v in lows8.items() if v is not None}
-        if not qualified:
-            return (
-                self._divide(amount, high_winners, hands, low=False),
-                lambda: f"no low qualifies, the whole pot goes high to {high_words(high_winners)}",
-            )
-        best_low = max(qualified.values())
-        low_winners = [p for p in players if lows8[p] == best_low]
-        self.low_winners.update(low_winners)
-        shares = hi_lo_shares(
-            amount, high_winners, low_winners, hands, self.profile, self.seat_index.__getitem__
-        )
-        return (
-            shares,
-            lambda: (
-                f"high half to {high_words(high_winners)}, low half to {low_words(low_winners, 8)}"
-            ),
-        )
-
-    def _divide(
-        self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
-    ) -> dict[str, int]:
-        return divide(amount, winners, hands, low, self.profile, self.seat_index.__getitem__)
-
-    def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
-        if self.game is not Game.STUD8:
-            return None
-        extra = got - should
-        if len(extra) != 1:
-            return None
-        player = next(iter(extra))
-        cards = self._hand(player)
-        if cards is not None and evaluate.low_rank(cards, 8) is None:
-            return player
-        return None
-
-
-def _pot_index(label: str) -> int | None:
-    """Which pot a collect names: 0 for the main pot, n for "side pot-n" ("side pot" is the
-    first side pot), None for a plain "pot"."""
-    if label == "main pot":
-        return 0
-    if label.startswith("side pot"):
-        _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
-    return None
-
-
-def _low_rank(card: Card) -> int:
-    return 1 if card.rank == 14 else card.rank
-
-
-def divide(
-    amount: int,
-    winners: list[_Player],
-    hands: Mapping[_Player, Sequence[Card]],
-    low: bool,
-    profile: RuleProfile,
-    seat_order: Callable[[_Player], int] | None = None,
-) -> dict[_Player, int]:
-    """`amount` shared by tied `winners` (of a pot, or of its high or low half): equal shares,
-    the odd chips one each in the profile's order — clockwise (`seat_order`; None: the
-    winners' own order), or by the best card, the highest by suit for a high hand (`low`
-    False), the lowest by suit for a low one."""
-    if len(winners) == 1:
-        return {winners[0]: amount}
-    share, odd = divmod(amount, len(winners))
-    if profile.odd_chip_tie is TieBreak.CLOCKWISE:
-        ordered = sorted(winners, key=seat_order)
-    elif low:
-        ordered = sorted(winners, key=lambda w: min((_low_rank(c), c.suit) for c in hands[w]))
-    else:
-        ordered = sorted(
-            winners, key=lambda w: max((c.rank, c.suit) for c in hands[w]), reverse=True
-        )
-    return {w: share + (1 if index < odd else 0) for index, w in enumerate(ordered)}
-
-
-def hi_lo_shares(
-    amount: int,
-    high_winners: list[_Player],
-    low_winners: list[_Player],
-    hands: Mapping[_Player, Sequence[Card]],
-    profile: RuleProfile,
-    seat_order: Callable[[_Player], int] | None = None,
-) -> dict[_Player, int]:
-    """A stud8 pot of `amount` whose low qualifies: half to the high winners, half to the low
-    winners (one player may take both), the odd chip of the halving to the high half unless
-    the profile says low; each half shared by `divide`."""
-    low_half = amount // 2
-    high_half = amount - low_half
-    if not profile.odd_chip_to_high:
-        high_half, low_half = low_half, high_half
-    shares = divide(high_half, high_winners, hands, False, profile, seat_order)
-    for winner, share in divide(low_half, low_winners, hands, True, profile, seat_order).items():
-        shares[winner] = shares.get(winner, 0) + share
-    return shares
-
-
-def _words(players: Iterable[str], describe_one: Callable[[str], str]) -> str:
-    return " and ".join(f"{p} ({describe_one(p)})" for p in players)
-
-
-def _pay_list(amounts: dict[str, int], state: _Replayer) -> str:
-    paid = [(p, v) for p, v in amounts.items() if v]
-    return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
-
-
-def _known_cards(shows: list[Action], hand: Hand) -> dict[str, tuple[Card, ...]]:
-    """Each player's cards as shown at showdown (show lines, then summary lines)."""
-    cards = {event.player: event.cards for event in shows}
-    for result in hand.results:
-        if result.showed and result.player not in cards:
-            cards[result.player] = result.showed
-    return cards
-
-
 __all__ = ["Pot", "Replay", "Violation", "describe", "replay"]
-
-
-# Imported last: the fast path imports its helpers from this module.
-from handlog.rules import fast as _fast  # noqa: E402

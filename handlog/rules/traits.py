@@ -9,26 +9,38 @@ rules and still print different things. Each site module declares its traits
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class UncalledBets(StrEnum):
+    """What happens, in a site's text, to a bet nobody called."""
+
+    LINE = "line"
+    """Returned with a line of its own ("Uncalled bet ($0.08) returned to …"): a missing or
+    wrong line is flagged (UNCALLED_RETURN)."""
+    SILENT = "silent"
+    """Returned without a line (Everleaf, KingsClub): the replay returns it itself."""
+    IN_POT = "in_pot"
+    """Left in the pot, and collected with it by the bettor (Winamax)."""
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
 class SiteTraits:
-    prints_uncalled_returns: bool = True
-    """Whether an uncalled bet comes back with a line of its own. Where it does not (Winamax,
-    Everleaf, KingsClub), the replay returns it itself and never flags the missing line."""
+    uncalled_bets: UncalledBets = UncalledBets.LINE
+    """What the site does with a bet nobody called; the replay never flags a line a site
+    does not print."""
     total_pot_after_rake: bool = False
     """Whether the printed total pot is net of rake (Winamax, Winning), not before it."""
     prints_total_pot: bool = True
-    """Whether the hand prints a total pot and rake at all (Everleaf does not)."""
-    describes_hands: str | None = "pokerstars"
-    """Whose wording the site's hand descriptions follow, for HAND_DESCRIPTION; None: the
-    descriptions are not compared with the cards (a wording handlog does not know)."""
-    shows_opponents_seventh_card: bool = False
-    """Whether opponents' 7th-street down cards are printed when dealt (Bovada prints every
-    card of every player)."""
-
-    def fields(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+    """Whether the hand prints a total pot and rake at all (Everleaf does not): if not, the
+    POT_TOTAL and RAKE checks have nothing to compare."""
+    describes_hands: bool = True
+    """Whether the site's hand descriptions follow the wording `replay.describe` writes
+    ("a pair of Tens", "HI: …; LO: 7,6,5,4,3"), so that HAND_DESCRIPTION compares them with
+    the cards; False for a wording handlog does not know (never a false flag)."""
 
 
 PRINTS_EVERYTHING = SiteTraits()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import pokerstars
+from handlog.rules.profiles import PROFILES, RuleProfile
 
 FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
@@ -67,3 +68,20 @@ def recognised(line: str) -> str | None:
 def format_for(site: Site) -> SiteFormat | None:
     """The (first) format of `site`, for its profile, traits and printer."""
     return next((candidate for candidate in FORMATS if candidate.site is site), None)
+
+
+def profiles() -> dict[str, RuleProfile]:
+    """Every rule profile by name: the built-in ones and each site's own."""
+    found = dict(PROFILES)
+    for candidate in FORMATS:
+        found.setdefault(candidate.profile.name, candidate.profile)
+    return found
+
+
+def profile_named(name: str) -> RuleProfile:
+    """The profile called `name`, or a `KeyError` naming the ones there are."""
+    known = profiles()
+    try:
+        return known[name]
+    except KeyError:
+        raise KeyError(f"no rule profile {name!r}; there are: {', '.join(sorted(known))}") from None

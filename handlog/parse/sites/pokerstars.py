@@ -38,6 +38,7 @@ from handlog.parse.text import (
     parse_error,
     utc_time,
 )
+from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
 
 if TYPE_CHECKING:
@@ -289,6 +290,26 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         return parse_error(chunk, error, hand_id)
 
 
+def pot_index(label: str) -> int | None:
+    """Which pot a collect names: None for a plain "pot" (the hand's only pot), 0 for the
+    "main pot", n for "side pot-n" ("side pot" is the first side pot)."""
+    if label == "main pot":
+        return 0
+    if label.startswith("side pot"):
+        _, _, number = label.partition("-")
+        return int(number) if number.isdigit() else 1
+    return None
+
+
+def pot_label(pot: int | None, side_pots: int) -> str:
+    """The words PokerStars prints for pot number `pot` of a hand with `side_pots` side pots."""
+    if pot is None:
+        return "pot"
+    if pot == 0:
+        return "main pot"
+    return "side pot" if side_pots <= 1 else f"side pot-{pot}"
+
+
 class _HandBuilder(TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
@@ -302,6 +323,8 @@ class _HandBuilder(TextHandBuilder):
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
+        self.street_put: dict[str, int] = {}
+        """Each player's chips in on the street so far (for the street totals)."""
         self.ante: int | None = None
         self.bring_in: int | None = None
         self.community_card: Card | None = None
@@ -361,6 +384,7 @@ class _HandBuilder(TextHandBuilder):
         start = 0
         if street is not None:
             self.street = street
+            self.street_put = {}
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
                 total_end = text.index("\n", start)
@@ -429,9 +453,40 @@ class _HandBuilder(TextHandBuilder):
                 to_amount,
                 all_in,
                 shown,
-                None,
-                None,
-                line,
+                line=line,
+            )
+        )
+
+    def _put(
+        self,
+        kind: ActionKind,
+        name: str,
+        text: str,
+        line: int,
+        chips: int,
+        all_in: bool,
+        total: int | None = None,
+        raise_by: int | None = None,
+    ) -> None:
+        """Append an action that puts chips in: `chips` added, or (for a raise) the street
+        `total` the player raises to; both end up in the record, with the street total."""
+        player = self.player(name, line, text)
+        before = self.street_put.get(player, 0)
+        if total is None:
+            total = before + chips
+        else:
+            chips = total - before
+        self.street_put[player] = total
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                kind,
+                chips,
+                total,
+                all_in,
+                raise_by=raise_by,
+                line=line,
             )
         )
 
@@ -470,7 +525,7 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(": brings in for ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         self.bring_in = amount
-        self._add(ActionKind.BRING_IN, name, text, line, amount, None, all_in)
+        self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On 3rd street the first bet or raise over the bring-in is the completion.
@@ -482,26 +537,27 @@ class _HandBuilder(TextHandBuilder):
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._add(self._completion_or(ActionKind.BET), name, text, line, amount, None, all_in)
+        self._put(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
         to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
-        self._add(
+        self._put(
             self._completion_or(ActionKind.RAISE),
             name,
             text,
             line,
-            minor_units(increment),
-            to_amount,
+            0,
             all_in,
+            to_amount,
+            minor_units(increment),
         )
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._add(ActionKind.CALL, name, text, line, amount, None, all_in)
+        self._put(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
         self._add(ActionKind.CHECK, text[:-8], text, line)
@@ -530,7 +586,12 @@ class _HandBuilder(TextHandBuilder):
         amount_text, _, pot = text[len(name) + 11 :].partition(" from ")
         self.events.append(
             Action(
-                self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line
+                self.street,
+                name,
+                ActionKind.COLLECT,
+                minor_units(amount_text),
+                pot=pot_index(pot),
+                line=line,
             )
         )
 
@@ -724,7 +785,7 @@ FORMAT = SiteFormat(
     header_prefix=HEADER_PREFIX,
     is_header=is_header,
     parse_hand=parse_hand,
-    profile="pokerstars",
+    profile=POKERSTARS,
     traits=PRINTS_EVERYTHING,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,

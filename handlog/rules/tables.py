@@ -1,0 +1,329 @@
+"""The rule tables and pot rules the replay and its fast path share: what a replay returns,
+the seat order, the bring-in and showing-hand keys of every card, building pots from what
+each player put in, dividing a pot among tied winners and a hi/lo pot in halves, the deck
+running short, and describing a showdown hand.
+
+One implementation of each: `handlog.rules.replay` (the specification), `handlog.rules.fast`
+(its fast path) and the simulator read them from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import TypeVar
+
+from handlog.cards import DECK, Card
+from handlog.holdings import FACE_UP
+from handlog.model import Action, Game, Hand, Seat, Street
+from handlog.records import record
+from handlog.rules import evaluate
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.variants import VARIANTS
+from handlog.rules.violations import Violation
+
+LAST_STREET = {game: variant.last_street for game, variant in VARIANTS.items()}
+BIG_BET_STREETS = {game: variant.big_bet_streets for game, variant in VARIANTS.items()}
+CARDS_PER_PLAYER = {game: len(layout) for game, layout in FACE_UP.items()}
+DECK_SIZE = 52
+
+
+@record
+class Pot:
+    """One pot as built from contributions."""
+
+    amount: int
+    """Chips in it before rake."""
+    eligible: tuple[str, ...]
+    """Players who put chips in it and did not fold."""
+
+
+@record
+class Replay:
+    """What the replay of one hand found."""
+
+    hand: Hand
+    violations: tuple[Violation, ...]
+    pots: tuple[Pot, ...]
+    put_in: dict[str, int]
+    """Everything each player put in (antes included), less uncalled bets returned."""
+    collected: dict[str, int]
+    net: dict[str, int]
+    """collected - put_in, per player; sums to -rake."""
+    expected_collect: dict[str, int]
+    """What each player should have collected, by the rules and the cards."""
+    won_high: frozenset[str] = frozenset()
+    """Players who, by the rules and the cards, win (a share of) the high half of a pot, or of
+    a whole pot: in stud and razz every pot winner, in stud8 the best high hand of each pot
+    (the whole pot when no low qualifies), and whoever takes a pot uncontested."""
+    won_low: frozenset[str] = frozenset()
+    """Players who win (a share of) the low half of a stud8 pot; nobody in stud and razz."""
+
+    @property
+    def total_pot(self) -> int:
+        return sum(self.put_in.values())
+
+    @property
+    def rake(self) -> int:
+        return self.hand.rake
+
+    @property
+    def illegal(self) -> bool:
+        return any(not v.mis_split for v in self.violations)
+
+    @property
+    def mis_split(self) -> bool:
+        return any(v.mis_split for v in self.violations)
+
+    @property
+    def status(self) -> str:
+        return "flagged" if self.violations else "ok"
+
+
+BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
+"""`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
+
+BRING_IN_VALUES = {
+    game: {card: value for value, card in enumerate(sorted(DECK, key=keys.__getitem__))}
+    for game, keys in BRING_IN_KEYS.items()
+}
+"""The order of `BRING_IN_KEYS` as integers (every card's key differs): faster to compare."""
+
+UP_CARDS_BEFORE = {
+    game: tuple(sum(layout[:position]) for position in range(len(layout)))
+    for game, layout in FACE_UP.items()
+}
+"""For each deal position, how many face-up cards come before it (its index among the up
+cards)."""
+assert all(
+    layout[layout.index(True) : layout.index(True) + sum(layout)] == (True,) * sum(layout)
+    for layout in FACE_UP.values()
+), "the card checks take the up cards to be dealt one after the other"
+
+
+UP_POSITIONS = {
+    game: tuple(i for i, up in enumerate(layout) if up) for game, layout in FACE_UP.items()
+}
+"""The deal positions of the face-up cards."""
+
+_SEAT_NUMBER = attrgetter("number")
+_NUMBER_AND_NAME = attrgetter("number", "name")
+
+
+@dataclass(frozen=True, slots=True)
+class Lineup:
+    """The seating of a table, shared by the hands dealt to the same players in the same
+    seats (a session's hands mostly are): worked out once, never changed."""
+
+    order: list[str]
+    """Names in seat order."""
+    seat_index: dict[str, int]
+    clockwise_after: dict[str, list[str]]
+    """Each player's followers clockwise, ending with the player."""
+
+
+_LINEUPS: dict[tuple[tuple[int, str], ...], Lineup] = {}
+
+
+def lineup(seats: tuple[Seat, ...]) -> Lineup:
+    key = tuple(map(_NUMBER_AND_NAME, seats))
+    found = _LINEUPS.get(key)
+    if found is None:
+        order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
+        seat_index = {name: index for index, name in enumerate(order)}
+        around = order * 2
+        clockwise_after = {
+            name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
+        }
+        if len(_LINEUPS) >= 10_000:  # a bound on memory over a long import
+            _LINEUPS.clear()
+        found = _LINEUPS[key] = Lineup(order, seat_index, clockwise_after)
+    return found
+
+
+def _showing_rank_of(card: Card, razz: bool) -> int:
+    return 1 if razz and card.rank == 14 else card.rank
+
+
+SHOWING_VALUES = {
+    razz: {card: _showing_rank_of(card, razz) * 4 + card.suit for card in DECK}
+    for razz in (False, True)
+}
+"""Each card's rank (ace low in razz) times four plus its suit: the biggest value is the best
+suit of the top rank."""
+
+_RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)
+SHOWING_PRIMES = {
+    razz: {card: _RANK_PRIMES[_showing_rank_of(card, razz) - 1] for card in DECK}
+    for razz in (False, True)
+}
+"""A prime for each card's rank (ace low in razz): the product of a hand's primes names its
+multiset of ranks, whatever the order and the number of cards."""
+
+SHOWING_KEYS: dict[tuple[bool, int], dict[int, tuple[object, ...]]] = {
+    (razz, sign): {} for razz in (False, True) for sign in (1, -1)
+}
+"""Showing-hand keys (`_Replayer._showing_key`) by the product of the ranks' primes times four
+plus the suit of the top card, for razz or not and each sign of the suit."""
+
+
+def build_pots(
+    order: list[str], put_in: dict[str, int], folded: set[str], all_in: set[str]
+) -> list[Pot]:
+    """Main and side pots from what each player put in: a side pot at each all-in player's
+    level; folded players' chips count, but they are eligible for nothing."""
+    contenders = [p for p in order if p not in folded and put_in[p] > 0]
+    levels = sorted(
+        {put_in[p] for p in contenders if p in all_in}
+        | {max((put_in[p] for p in contenders), default=0)}
+    )
+    pots: list[Pot] = []
+    previous = 0
+    for level in levels:
+        amount = sum(min(put, level) - min(put, previous) for put in put_in.values())
+        eligible = tuple(p for p in contenders if put_in[p] >= level)
+        if amount > 0:
+            if pots and eligible == pots[-1].eligible:
+                pots[-1] = Pot(pots[-1].amount + amount, eligible)
+            else:
+                pots.append(Pot(amount, eligible))
+        previous = level
+    leftover = sum(max(0, put - previous) for put in put_in.values())
+    if leftover and pots:
+        pots[-1] = Pot(pots[-1].amount + leftover, pots[-1].eligible)
+    return pots
+
+
+def describe(cards: tuple[Card, ...], game: Game) -> str:
+    """PokerStars' description of a showdown hand in `game`."""
+    # Words depend on the hand's strength only: ranking is cheap, wording is not, so the words
+    # are kept by strength (at most some tens of thousands of them).
+    key: tuple[Game, int | None, int | None]
+    variant = VARIANTS[game]
+    if not variant.high:  # a low game: the low is the hand
+        key = (game, evaluate.low_rank(cards, variant.low_qualifier), None)
+    else:
+        high = evaluate.high_rank(cards)
+        low = evaluate.low_rank(cards, variant.low_qualifier) if variant.low else None
+        key = (game, high, low)
+    found = DESCRIPTIONS.get(key)
+    if found is None:
+        if len(DESCRIPTIONS) >= 100_000:
+            DESCRIPTIONS.clear()
+        found = DESCRIPTIONS[key] = _describe_strength(*key)
+    return found
+
+
+DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
+
+
+def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
+    """`describe` from the `evaluate.high_rank` (in a low game: `low_rank`) and the low of a
+    split game."""
+    variant = VARIANTS[game]
+    if not variant.high:
+        return f"Lo: {evaluate.describe_low_rank(first)}"  # type: ignore[arg-type]
+    high = evaluate.describe_high_rank(first)  # type: ignore[arg-type]
+    if variant.low:
+        return (
+            f"HI: {high}; LO: {evaluate.describe_low_rank(low)}"
+            if low is not None
+            else f"HI: {high}"
+        )
+    return high
+
+
+def has_pair(cards: list[Card] | tuple[Card, ...]) -> bool:
+    ranks = [c.rank for c in cards]
+    return len(ranks) != len(set(ranks))
+
+
+def ordinal(number: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
+
+
+# -- cards -------------------------------------------------------------------------------
+
+
+_Player = TypeVar("_Player", str, int)
+"""A player: a name, or a seat position (in the fast path and the simulator)."""
+
+
+def cards_needed(
+    players: Iterable[_Player], folded_on: Mapping[_Player, Street], size: int, burns: int
+) -> int:
+    """Cards the deck must hold to give everyone still in a last card: every card dealt so
+    far counts, the dead cards of players who folded included (the n-th street deals the
+    n-th card, so a player who folded on 5th street took five), plus the burns."""
+    return sum(min(int(folded_on.get(p, size)), size) for p in players) + burns
+
+
+def river_line(hand: Hand) -> int:
+    for event in hand.events:
+        if event.street == Street.SEVENTH:
+            return event.line - 1
+    return hand.source.line if hand.source else 0
+
+
+# -- awards ------------------------------------------------------------------------------
+
+
+def _low_rank(card: Card) -> int:
+    return 1 if card.rank == 14 else card.rank
+
+
+def divide(
+    amount: int,
+    winners: list[_Player],
+    hands: Mapping[_Player, Sequence[Card]],
+    low: bool,
+    profile: RuleProfile,
+    seat_order: Callable[[_Player], int] | None = None,
+) -> dict[_Player, int]:
+    """`amount` shared by tied `winners` (of a pot, or of its high or low half): equal shares,
+    the odd chips one each in the profile's order — clockwise (`seat_order`; None: the
+    winners' own order), or by the best card, the highest by suit for a high hand (`low`
+    False), the lowest by suit for a low one."""
+    if len(winners) == 1:
+        return {winners[0]: amount}
+    share, odd = divmod(amount, len(winners))
+    if profile.odd_chip_tie is TieBreak.CLOCKWISE:
+        ordered = sorted(winners, key=seat_order)
+    elif low:
+        ordered = sorted(winners, key=lambda w: min((_low_rank(c), c.suit) for c in hands[w]))
+    else:
+        ordered = sorted(
+            winners, key=lambda w: max((c.rank, c.suit) for c in hands[w]), reverse=True
+        )
+    return {w: share + (1 if index < odd else 0) for index, w in enumerate(ordered)}
+
+
+def hi_lo_shares(
+    amount: int,
+    high_winners: list[_Player],
+    low_winners: list[_Player],
+    hands: Mapping[_Player, Sequence[Card]],
+    profile: RuleProfile,
+    seat_order: Callable[[_Player], int] | None = None,
+) -> dict[_Player, int]:
+    """A stud8 pot of `amount` whose low qualifies: half to the high winners, half to the low
+    winners (one player may take both), the odd chip of the halving to the high half unless
+    the profile says low; each half shared by `divide`."""
+    low_half = amount // 2
+    high_half = amount - low_half
+    if not profile.odd_chip_to_high:
+        high_half, low_half = low_half, high_half
+    shares = divide(high_half, high_winners, hands, False, profile, seat_order)
+    for winner, share in divide(low_half, low_winners, hands, True, profile, seat_order).items():
+        shares[winner] = shares.get(winner, 0) + share
+    return shares
+
+
+def known_cards(shows: list[Action], hand: Hand) -> dict[str, tuple[Card, ...]]:
+    """Each player's cards as shown at showdown (show lines, then summary lines)."""
+    cards = {event.player: event.cards for event in shows}
+    for result in hand.results:
+        if result.showed and result.player not in cards:
+            cards[result.player] = result.showed
+    return cards
