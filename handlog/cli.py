@@ -66,9 +66,10 @@ def _files(paths: list[str]) -> tuple[list[str], int]:
     not be read (a refused archive entry, say)."""
     from handlog.parse.reader import expand_paths
 
-    files, problems = expand_paths(paths)
-    for problem in problems:
-        typer.echo(f"handlog: {problem.format()}", err=True)
+    files, found = expand_paths(paths)
+    for problem in found:
+        typer.echo(f"handlog: {'note: ' if problem.note else ''}{problem.format()}", err=True)
+    problems = [problem for problem in found if not problem.note]
     if not files:
         if problems and not all(problem.missing for problem in problems):
             raise typer.Exit(EXIT_FINDINGS)

@@ -491,6 +491,28 @@ def test_a_damaged_archive_entry_is_named_and_the_next_entry_read(tmp_path):
         assert f"{damaged}!/b.txt: 11 hands" in result.output
 
 
+def test_files_of_other_kinds_are_named_in_a_note_that_changes_no_exit_code(tmp_path):
+    folder = tmp_path / "logs"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(RAZZ, folder)
+    (folder / "notes.md").write_text("x")
+    (folder / "sub" / "stats.hp").write_text("x")
+    with zipfile.ZipFile(folder / "export.zip", "w") as opened:
+        opened.write(SAMPLES[1], "a.txt")
+        opened.writestr("readme.pdf", "x")
+    result = runner.invoke(app, ["parse", str(folder)])
+    assert result.exit_code == 0, result.output
+    kinds = "(not .txt, .log, .hh, .zip)"
+    assert (
+        f"handlog: note: {folder / 'export.zip'}: 1 file of other kinds left out {kinds}: "
+        "readme.pdf"
+    ) in result.output
+    assert (
+        f"handlog: note: {folder}: 2 files of other kinds left out {kinds}: notes.md, sub/stats.hp"
+    ) in result.output
+    assert "total, 2 files: 20 hands" in result.output
+
+
 def test_a_missing_path_with_good_ones_reads_the_good_ones_in_every_command(tmp_path):
     missing = str(tmp_path / "nope.txt")
     for command in ("parse", "check"):

@@ -136,14 +136,15 @@ class _ArchiveEntry(io.RawIOBase):
         super().close()
 
 
-def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """The hand-history entries of a zip archive as paths, and the entries refused (with
-    the reason): absurdly large, compressed too well to be text, or archives themselves (a
-    zip inside a zip is not read: it says so)."""
+def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """The hand-history entries of a zip archive as paths, the entries refused (with the
+    reason): absurdly large, compressed too well to be text, or archives themselves (a zip
+    inside a zip is not read: it says so), and the names of entries of other kinds."""
     import zipfile
 
     found: list[str] = []
     refused: list[tuple[str, str]] = []
+    other: list[str] = []
     try:
         with zipfile.ZipFile(archive) as opened:
             for info in opened.infolist():
@@ -153,7 +154,10 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
                     reason = "a zip inside a zip is not read: extract it and give the inner zip"
                     refused.append((path, reason))
                     continue
-                if info.is_dir() or not name.endswith(HAND_FILE_SUFFIXES):
+                if info.is_dir():
+                    continue
+                if not name.endswith(HAND_FILE_SUFFIXES):
+                    other.append(info.filename)
                     continue
                 ratio = info.file_size / max(info.compress_size, 1)
                 if info.file_size > MAX_ENTRY_BYTES:
@@ -167,7 +171,7 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
     except (zipfile.BadZipFile, OSError) as error:
         said = error.strerror if isinstance(error, OSError) and error.strerror else error
         refused.append((archive, f"not a readable zip archive: {said}"))
-    return found, refused
+    return found, refused, other
 
 
 def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
@@ -395,18 +399,28 @@ class PathProblem:
     reason: str
     missing: bool = False
     """The argument names nothing that exists (a mistyped path: a usage error)."""
+    note: bool = False
+    """Not a problem, only said: files of other kinds left out of a folder or archive."""
 
     def format(self) -> str:
         return f"{self.path}: {self.reason}"
+
+
+def _left_out(where: str, names: list[str]) -> PathProblem:
+    """The note for files of other kinds in a folder or archive, named (the first few)."""
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
+    kinds = ", ".join(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES)
+    return PathProblem(where, f"{count} of other kinds left out (not {kinds}): {shown}", note=True)
 
 
 def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
     """Files named by `paths` (files, folders searched recursively, following links to
     folders, glob patterns; the hand-history entries of zip archives, as
     "logs.zip!/a.txt"), in a stable order without repeats, and the problems: arguments
-    that match nothing, folders that cannot be read, archive entries refused. Nothing is
-    left out without a problem saying so, but files of other kinds in a folder (not .txt,
-    .log, .hh or .zip), which are not hand histories."""
+    that match nothing, folders that cannot be read, archive entries refused, and notes
+    (`PathProblem.note`) naming the files of other kinds (not .txt, .log, .hh or .zip) left
+    out of each folder or archive: nothing is left out without a line saying so."""
     found: list[str] = []
     problems: list[PathProblem] = []
     seen: set[str] = set()
@@ -417,10 +431,12 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
             if key in seen:
                 return
             seen.add(key)
-            entries, refused = zip_entries(candidate)
+            entries, refused, other = zip_entries(candidate)
             for entry in entries:
                 add(entry)
             problems.extend(PathProblem(path, reason) for path, reason in refused)
+            if other:
+                problems.append(_left_out(candidate, other))
             return
         key = candidate if ZIP_ENTRY in candidate else os.path.realpath(candidate)
         if key not in seen:
@@ -451,6 +467,7 @@ def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) 
     """The hand-history files and archives under `folder`, in name order, following links
     to folders (each real folder is read once: a link back up is not followed again)."""
     visited = {os.path.realpath(folder)}
+    other: list[str] = []
 
     def unreadable(error: OSError) -> None:
         problems.append(
@@ -467,8 +484,11 @@ def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) 
         for name in sorted(files):
             path = os.path.join(root, name)
             if not name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
+                other.append(os.path.relpath(path, folder))
                 continue
             if os.path.islink(path) and not os.path.exists(path):
                 problems.append(PathProblem(path, "not read: a link to nothing"))
                 continue
             add(str(Path(root, name)))
+    if other:
+        problems.append(_left_out(folder, other))
