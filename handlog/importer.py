@@ -170,9 +170,13 @@ def import_paths(
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
     pool = _Workers(count) if count > 1 and files else None
-    lock = ImportLock(db_path)
     try:
-        connection = store.connect(db_path)
+        lock = ImportLock(db_path)
+        try:
+            connection = store.connect(db_path)
+        except BaseException:
+            lock.close(opened=False)
+            raise
         lock.pause()
         try:
             # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it
@@ -203,8 +207,8 @@ def import_paths(
         finally:
             lock.resume()  # closing checkpoints: no report copies the files meanwhile
             connection.close()
+            lock.close()
     finally:
-        lock.close()
         if pool is not None:
             pool.shutdown()
     summary.seconds = time.perf_counter() - started

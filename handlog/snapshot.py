@@ -36,25 +36,35 @@ def lock_path(database: Path) -> Path:
 
 
 class ImportLock:
-    """An import's side of the lock: taken when it starts (writing), `pause`d after each
-    commit and `resume`d before the next write. A no-op where there are no POSIX locks (a
-    report then says the database is busy) or when the folder cannot be written (DuckDB
-    says why)."""
+    """An import's side of the lock, taken (writing) before the database is opened:
+    `pause`d after each commit and `resume`d before the next write. A no-op where there
+    are no POSIX locks (a report then says the database is busy), when the folder cannot
+    be written (DuckDB says why), or when another import holds it (DuckDB says busy)."""
 
     def __init__(self, database: Path) -> None:
         self.handle: int | None = None
+        self.path = lock_path(database)
+        self.created = False
         try:
             import fcntl
         except ImportError:
             return
+        if database.is_dir() or not database.parent.is_dir():
+            return  # no database can be there: DuckDB says why
         try:
-            handle = os.open(lock_path(database), os.O_RDWR | os.O_CREAT, 0o644)
+            handle = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+            self.created = True
+        except FileExistsError:
+            try:
+                handle = os.open(self.path, os.O_RDWR)
+            except OSError:
+                return
         except OSError:
             return
         try:
             fcntl.lockf(handle, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, RUNNING)
             fcntl.lockf(handle, fcntl.LOCK_EX, 1, WRITING)
-        except OSError:  # another import runs: DuckDB will say the database is busy
+        except OSError:
             os.close(handle)
             return
         self.handle = handle
@@ -74,8 +84,13 @@ class ImportLock:
 
             fcntl.lockf(self.handle, fcntl.LOCK_EX, 1, WRITING)
 
-    def close(self) -> None:
+    def close(self, opened: bool = True) -> None:
+        """Let go; `opened` False: the database could not be opened, and a lock file made
+        for it goes."""
         if self.handle is not None:
+            if not opened and self.created:
+                with suppress(OSError):
+                    self.path.unlink()
             os.close(self.handle)  # closing the file drops its locks
             self.handle = None
 

@@ -23,6 +23,7 @@ from handlog import importer, store
 from handlog.bench import replicate
 from handlog.cli import app
 from handlog.importer import ImportFailed, import_paths
+from handlog.snapshot import lock_path
 
 from .conftest import SAMPLE_LOGS
 
@@ -176,6 +177,7 @@ def test_a_database_that_cannot_be_used_is_one_line_exit_4(tmp_path, make, words
     db = make(tmp_path)
     imported = runner.invoke(app, ["import", "--db", str(db), str(RAZZ)])
     _one_line_error(imported, 4, str(db), *words)
+    assert not lock_path(db).exists()  # nothing left beside what could not be opened
     if db.exists():  # a report of a database that is not there says so (exit 2)
         reported = runner.invoke(app, ["report", "--db", str(db), "--out", str(tmp_path / "r")])
         _one_line_error(reported, 4, str(db), *words)
