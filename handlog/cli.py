@@ -316,7 +316,7 @@ def import_(
     flagged or unreadable hands (they are in the database, and counted); 1 when a path,
     file or archive entry could not be read or stored (each named on its own line, the
     rest imported); 2 when no path exists; 3 when the database is busy; 4 when the
-    database cannot be used (the line says why and what to do).
+    database cannot be used (the line says why and what to do); 130 when interrupted.
 
     Example: handlog import sample_logs/
 
@@ -345,7 +345,7 @@ def import_(
             fraction = min(done / plan.size, 1.0) if plan.size else None
             progress.setdefault(plan.path, _Progress(plan.path)).tick(hands, fraction)
 
-    def finish(summary: ImportSummary) -> None:
+    def finish(summary: ImportSummary, stopped: bool = False) -> None:
         for shown in progress.values():
             shown.done()
         for failed, reason in summary.failed:
@@ -356,7 +356,8 @@ def import_(
             )
         not_imported = len(summary.failed) + problems
         print(
-            f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "
+            ("import stopped; before, into " if stopped else "imported into ")
+            + f"{path}: {summary.files} files ({summary.unchanged} unchanged), "
             f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
             f"{summary.flagged_illegal} flagged illegal, "
             f"{summary.flagged_mis_split} flagged mis-split, "
@@ -375,7 +376,7 @@ def import_(
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except ImportFailed as error:
-        finish(error.summary)
+        finish(error.summary, stopped=True)
         raise _fail(str(error), EXIT_STORE) from None
     except StoreError as error:
         raise _fail(str(error), EXIT_STORE) from None
