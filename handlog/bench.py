@@ -42,7 +42,8 @@ from handlog.parse.reader import split_hands
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import FORMATS, pokerstars
 
-_NUMBER = re.compile(r"#(\d+):")
+_NUMBER = re.compile(r"#(?:Game No : )?(\d+)")
+"""A hand number in a header line ("Game #35874004239:", "Hand #85198832 -", "#Game No : 95")."""
 
 DEFAULT_HANDS = 30_000
 """Hands in the default simulated set, split evenly over the games."""
@@ -117,7 +118,7 @@ def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = Non
     to one UTF-8 file in `out` (reused when it already exists)."""
     site = site or pokerstars.FORMAT
     out.mkdir(parents=True, exist_ok=True)
-    target = out / f"{site.site.value}-{hands}.txt"
+    target = out / f"{_slug(site.name)}-{hands}.txt"
     if target.exists():
         return target
     originals = _site_hands(source, site)
@@ -125,21 +126,29 @@ def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = Non
         raise SystemExit(f"no {site.name} hands in {source} to replicate")
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
         for number in range(hands):
-            lines = originals[number % len(originals)]
-            header = _NUMBER.sub(f"#{900_000_000_000 + number}:", lines[0], count=1)
-            handle.write("\n".join([header, *lines[1:]]) + "\n\n\n")
+            text = originals[number % len(originals)]
+            found = _NUMBER.search(text)  # the first hand number; sites repeat it in the hand
+            if found is not None:
+                text = text.replace(found[1], str(900_000_000_000 + number))
+            handle.write(text + "\n\n\n")
     return target
 
 
-def _site_hands(source: Path, site: SiteFormat) -> list[list[str]]:
-    """The lines of every hand of format `site` in the files under `source`."""
-    found: list[list[str]] = []
+def _slug(name: str) -> str:
+    """A format's name for file names and figure keys: "Full Tilt Poker" -> "full-tilt-poker"."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def _site_hands(source: Path, site: SiteFormat) -> list[str]:
+    """The lines of every hand of format `site` that reads as a hand (not a truncated or
+    broken one, nor a skipped game) in the files under `source`."""
+    found: list[str] = []
     for file in sorted(path for path in source.rglob("*") if path.is_file()):
         if detect_file(file) is not site:
             continue
         for chunk in split_hands(file, site.is_header, site.header_prefix):
-            if chunk.is_hand:
-                found.append(chunk.lines)
+            if chunk.is_hand and isinstance(site.parse_hand(chunk), Hand):
+                found.append(chunk.text)
     return found
 
 
@@ -156,7 +165,7 @@ def site_figures(
             echo(f"parse {site.name}: {runs} runs over {hands:,} replicated hands")
         file = replicate(source, hands, data / "sites", site)
         parsed, _ = parse_figures([file], runs, keep=0)
-        key = f"sites.{site.site.value}"
+        key = f"sites.{_slug(site.name)}"
         figures[f"{key}.hands"] = parsed["parse.hands"]
         figures[f"{key}.unparsed"] = parsed["parse.unparsed"]
         figures[f"{key}.hands_per_cpu_second"] = parsed["parse.hands_per_cpu_second"]
@@ -557,7 +566,7 @@ _SITE_FIGURES = {
 
 
 def _site_label(key: str) -> tuple[str, str]:
-    """Label and unit of a per-site figure ("sites.fulltilt.hands"), else the key itself."""
+    """Label and unit of a per-site figure ("sites.full-tilt-poker.hands"), else the key itself."""
     _, _, rest = key.partition("sites.")
     site, _, figure = rest.partition(".")
     if key.startswith("sites.") and figure in _SITE_FIGURES:

@@ -78,3 +78,24 @@ def test_a_wording_handlog_does_not_know_is_not_compared():
     hand = _hand(changed)
     assert _codes(hand, PRINTS_EVERYTHING) == ["HAND_DESCRIPTION"]
     assert _codes(hand, SiteTraits(describes_hands=False)) == []
+
+
+def test_up_cards_not_printed_are_not_judged():
+    # Sites that print only the player's own cards (PartyPoker): without the opponents' door
+    # and up cards the bring-in, the first actor and the open pair cannot be judged, so they
+    # are not; with every card printed, a wrong first actor is still flagged.
+    text = _first_hand_text()
+    opponents = [
+        line
+        for line in text.split("\n")
+        if line.startswith("Dealt to ") and not line.startswith("Dealt to Hero ")
+    ]
+    assert opponents
+    hidden = "\n".join(line for line in text.split("\n") if line not in opponents)
+    assert _codes(_hand(hidden), PRINTS_EVERYTHING) == []
+    fourth = text.index("*** 4th STREET ***")
+    street = text[fourth:].split("\n")[1:]
+    first, second = [line for line in street if not line.startswith("Dealt to ")][:2]
+    swapped = text[:fourth] + text[fourth:].replace(f"{first}\n{second}", f"{second}\n{first}", 1)
+    assert swapped != text
+    assert "OUT_OF_TURN" in _codes(_hand(swapped), PRINTS_EVERYTHING)

@@ -14,12 +14,12 @@ module supplies the handlers that turn each checked line into records (`TextHand
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from handlog.cards import CardError, cards
+from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError
 from handlog.model import Event, Seat, Street
 from handlog.parse import grammar
@@ -104,6 +104,22 @@ def card_error(text: str, relative: int) -> LineError | None:
             except CardError as bad:
                 return LineError(relative, f"{bad} in this line", text)
     return None
+
+
+def in_deal_order(known: Mapping[int, Card], shown: tuple[Card, ...]) -> tuple[Card, ...]:
+    """Cards a site shows out of deal order (Full Tilt and Everleaf list the down cards in
+    their own order), put back in deal order: each card already seen dealt (`known`: deal
+    position → card) at its position, the others in the free positions in the order shown.
+    The shown cards as they are when they are not all the known ones and more."""
+    if not known or not set(known.values()) <= set(shown):
+        return shown
+    slots: list[Card | None] = [None] * len(shown)
+    for position, card in known.items():
+        if position < len(slots):
+            slots[position] = card
+    placed = set(known.values())
+    rest = iter(card for card in shown if card not in placed)
+    return tuple(card if card is not None else next(rest) for card in slots)
 
 
 def line_text(chunk: Chunk, relative_line: int) -> str | None:

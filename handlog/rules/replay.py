@@ -280,20 +280,33 @@ class _Replayer:
             self.expected_first = self._bring_in_player()
         else:
             self.expected_first = self._first_actor()
+            # The open pair allows the double bet; when a player's up cards are not printed
+            # (sites that show only the player's own cards), a pair cannot be ruled out.
             if (
                 self.street == Street.FOURTH
                 and self.profile.double_bet_allowed(self.game)
-                and any(has_pair(self.up_cards[p]) for p in self._in_hand())
+                and (
+                    any(has_pair(self.up_cards[p]) for p in self._in_hand())
+                    or not self._up_cards_known()
+                )
             ):
                 self.double_bet = True
 
     def _bring_in_player(self) -> str | None:
+        """Who must bring in, from the door cards; None when someone's door card is not
+        printed (then anyone may: the replay judges only what the hand history shows)."""
         door = self.door
         keys = BRING_IN_KEYS[self.game]
-        with_door = [p for p in self.dealt_in if p in door]
-        if not with_door:
+        if not self.dealt_in or any(p not in door for p in self.dealt_in):
             return None
-        return max(with_door, key=lambda p: keys[door[p]])
+        return max(self.dealt_in, key=lambda p: keys[door[p]])
+
+    def _up_cards_known(self) -> bool:
+        """Whether every player still in shows all the up cards dealt by this street: a site
+        that prints only the player's own cards leaves the first actor and the open pair
+        unknown. (A betting street's value is the number of cards dealt by then.)"""
+        dealt = sum(self.face_up[: int(self.street)])
+        return all(len(self.up_cards[p]) >= dealt for p in self._in_hand())
 
     def _showing_key(self, cards: list[Card]) -> tuple[object, ...]:
         """`evaluate.showing_rank` of a player's up cards, in razz with the suit turned round
@@ -312,6 +325,10 @@ class _Replayer:
         return found
 
     def _first_actor(self) -> str | None:
+        """Who acts first on a later street, from the showing hands; None when some player's
+        up cards are not printed (the first to act is then taken as the hand says)."""
+        if not self._up_cards_known():
+            return None
         community = self.hand.community_card
         with_community = self.street == _SEVENTH and community is not None
         cached = self.showing_keys

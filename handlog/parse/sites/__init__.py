@@ -11,25 +11,35 @@ from collections.abc import Iterable
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import pokerstars
+from handlog.parse.sites import (
+    bovada,
+    everleaf,
+    partypoker,
+    pokerstars,
+    winamax,
+    winning,
+    winning2016,
+)
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (pokerstars.FORMAT,)
+FORMATS: tuple[SiteFormat, ...] = (
+    pokerstars.FORMAT,
+    winning.FORMAT,
+    winning.TOURNAMENT_FORMAT,
+    winning2016.FORMAT,
+    winamax.FORMAT,
+    bovada.FORMAT,
+    everleaf.FORMAT,
+    partypoker.FORMAT,
+    partypoker.TOURNAMENT_FORMAT,
+)
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
     "Full Tilt Poker": "Full Tilt Poker",
     "FullTiltPoker": "Full Tilt Poker",
-    "Hand #": "Winning Poker / ACR",
-    "Game started at": "Winning Poker",
-    "Everleaf Gaming": "Everleaf",
     "Stage #": "Absolute Poker",
-    "Bovada Hand": "Bovada",
-    "Bodog Hand": "Bodog",
-    "Winamax Poker": "Winamax",
     "***** History for hand": "OnGame",
-    "#Game No": "PartyPoker",
-    "Game #": "PartyPoker",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",

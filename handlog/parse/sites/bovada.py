@@ -1,0 +1,839 @@
+"""Bovada / Bodog stud-family hand histories to `Hand` records, and back to text.
+
+`grammars/bovada.lark` is the specification. What this site prints differently from the
+others, and how it becomes the neutral records:
+
+- Cash headers print no stakes (tournament levels print "(0/0)"): the small and big bet are
+  read from the betting (a completion, a bet), see `_stakes`.
+- Every player's cards are printed, down cards too; later streets print only the new card.
+  `Dealt.previous` holds the player's cards from earlier streets, as the seat's own lines
+  printed them, so that each line carries what the player holds (as the hero's lines of
+  other sites do).
+- `Raises N` and `All-in(raise) N` are street totals, `Raises N to M` chips added and the
+  total, `All-in N` and `Calls N` chips added.
+- `Showdown [...]` prints the best five (hi/lo: the high five, then the low five); the
+  `SHOW` record holds the player's cards in deal order, as they were dealt.
+- `Hand result` is what a player collects (not a net); `Hand Result-Side Pot` a side pot.
+- Older exports have one `*** HOLE CARDS ***` section for every street: a street starts
+  where its cards are dealt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import format_amount, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error, utc_time
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.BOVADA
+HEADER_PREFIX = "Bo"
+HEADER_BYTES = re.compile(rb"\nBo(?:vada|dog(?: UK| Canada|88)?) Hand #")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+_HEADER_START = re.compile(r"Bo(?:vada|dog(?: UK| Canada|88)?) Hand #")
+_HEADER_SPLIT = re.compile(
+    r"(?P<brand>[A-Za-z0-9 ]+?) Hand #(?P<number>C?\d+)(?P<game>:?\s.*) - "
+    r"(?P<clock>(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2}) (?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}))$"
+)
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Bovada / Bodog hand."""
+    return _HEADER_START.match(line) is not None
+
+
+HERO = "[ME]"
+"""The hero's name in the records. Bovada's players are anonymous and named by seat
+("Seat+3"); the hero's seat is marked "Seat+3 [ME]", a seat that changes from table to table.
+One name for the hero in every hand is what makes the hero's figures add up in reports
+(`handlog report --player "[ME]"`); opponents keep their seat names."""
+HERO_MARK = " [ME]"
+
+GAMES = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
+GAME_NAMES = {Game.STUD: "7CARD", Game.STUD8: "7CARD HiLo"}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "HOLE_CARDS": (Street.THIRD, "street_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "RIVER": (Street.SEVENTH, "street_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "summary_line": "in the summary",
+}
+TERMINAL_WORDS = {
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "HOLE_CARDS": "*** HOLE CARDS ***",
+    "THIRD_STREET": "*** 3RD STREET ***",
+    "FOURTH_STREET": "*** 4TH STREET ***",
+    "FIFTH_STREET": "*** 5TH STREET ***",
+    "SIXTH_STREET": "*** 6TH STREET ***",
+    "RIVER": "*** RIVER ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+STREET_HEADERS = {
+    Street.THIRD: "*** 3RD STREET ***",
+    Street.FOURTH: "*** 4TH STREET ***",
+    Street.FIFTH: "*** 5TH STREET ***",
+    Street.SIXTH: "*** 6TH STREET ***",
+    Street.SEVENTH: "*** RIVER ***",
+}
+FOLDED_ON = {
+    "3rd street": Street.THIRD,
+    "hole cards": Street.THIRD,
+    "4th street": Street.FOURTH,
+    "5th street": Street.FIFTH,
+    "6th street": Street.SIXTH,
+    "7th street": Street.SEVENTH,
+    "river": Street.SEVENTH,
+}
+FOLDED_ON_TEXT = {
+    Street.THIRD: "3rd STREET",
+    Street.FOURTH: "4TH STREET",
+    Street.FIFTH: "5TH STREET",
+    Street.SIXTH: "6TH STREET",
+    Street.SEVENTH: "RIVER",
+}
+NOTE_KINDS = {
+    "SITS_OUT": NoteKind.SITTING_OUT,
+    "SITS_DOWN": NoteKind.JOINS,
+    "STANDS": NoteKind.LEAVES,
+    "ENTERS": NoteKind.JOINS,
+    "LEAVES": NoteKind.LEAVES,
+    "REJOINS": NoteKind.RETURNED,
+}
+
+# Stakes by ante, from the real hands, for a hand whose betting never shows the small bet
+# (the bring-in is called or folded to and nobody bets): $0.01 → $0.05/$0.10, $0.05 →
+# $0.25/$0.50, $1.25 → $5/$10.
+SMALL_BET_BY_ANTE = {1: 5, 5: 25, 125: 500}
+
+_TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?")
+_SEAT_SHOWED = re.compile(
+    r"Seat[+ ](?P<seat>\d+): +(?P<high>HI )?(?:(?P<won>[$€£]?\d[\d,]*(?:\.\d+)?) +)?"
+    r"(?P<lost>lost )?with (?P<description>[^\[]*?) ?\[(?P<cards>[^\]-]+)-[^\]]*\]"
+    r"(?: LOW? (?P<low>[$€£]?\d[\d,]*(?:\.\d+)?) \[[^\]]*\])?$"
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Rules: what Bovada's real hands show
+
+
+BOVADA = RuleProfile(
+    name="bovada",
+    description=(
+        "Bovada / Bodog: a bet and three raises (no corpus hand reaches the cap, so the "
+        "common online rule); open-pair double bet in 7-card stud; odd chip to the high "
+        "half; rake before the split; no burns."
+    ),
+    # No Bovada hand in the corpus reaches the cap; like the other online rooms the cap
+    # stays heads-up (the default, as on PokerStars).
+    cap_bets=4,
+    cap_heads_up=True,
+    # Bodog hand #2604291577: "D bets $0.10" on 4th street with 3d 3c showing (7-card stud).
+    # No stud8 hand shows a pair on 4th street: the usual rule, not in hi/lo.
+    open_pair_double_bet=frozenset({Game.STUD}),
+    # Hand #2633952287 (stud8): $4.65 after rake split $2.33 high, $2.32 low.
+    odd_chip_to_high=True,
+    # Hand #2844383701: $150 pot, $3 kept, $73.50 to each half: rake before the split.
+    rake_before_split=True,
+    burns=False,
+)
+
+TRAITS = SiteTraits(
+    uncalled_bets=UncalledBets.LINE,  # "Return uncalled portion of bet $0.10"
+    total_pot_after_rake=False,  # Total Pot($0.59) | Rake ($0.02): 0.57 collected
+    prints_total_pot=True,
+    # "One pair", "High Card", "Straight": not the wording `replay.describe` writes.
+    describes_hands=False,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Header
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    game_name: str
+    game: Game | None
+    table: str
+    tournament_id: str | None
+    tournament_level: str | None
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(start: str, game_part: str) -> GameInfo:
+    """The header's game description, parsed with the grammar once per table (memoised)."""
+    from lark import Tree
+
+    key = start + game_part
+    info = _GAME_INFO.get(key)
+    if info is None:
+        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000-01-01 00:00:00", start="header")
+        table = ""
+        tournament_id = level = None
+        game_name = ""
+        for child in tree.children:
+            if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
+                continue
+            for part in child.children:
+                kind = getattr(part, "type", None)
+                if kind == "GAME_NAME":
+                    game_name = str(part)
+                elif kind == "TABLE_NUMBER":
+                    table = str(part)
+                elif kind == "TOURNAMENT_NUMBER":
+                    tournament_id = str(part)
+                elif isinstance(part, Tree) and part.data == "level":
+                    level = str(part.children[0])
+        info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise LineError(1, "the hand header is not in a form Bovada writes", header)
+        hand_id = split["number"]
+        try:
+            info = _game_info(f"{split['brand']} Hand #", split["game"])
+        except UnexpectedInput as error:
+            raise LineError(1, "the hand header is not in a form Bovada writes", header) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        start_time = utc_time(
+            int(split["y"]),
+            int(split["mo"]),
+            int(split["d"]),
+            int(split["h"]),
+            int(split["mi"]),
+            int(split["s"]),
+            "ET",  # Bovada's clock is US Eastern (it prints no zone)
+        )
+        builder = _HandBuilder(chunk, hand_id, info, split["brand"], split["clock"], start_time)
+        return builder.build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(
+        self,
+        chunk: Chunk,
+        hand_id: str,
+        info: GameInfo,
+        brand: str,
+        clock: str,
+        start_time: datetime | None,
+    ) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.brand = brand
+        self.clock = clock
+        self.start_time = start_time
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.money_in_on_street = False
+        self.street_put: dict[str, int] = {}
+        self.current_bet = 0
+        self.held: dict[str, tuple[Card, ...]] = {}
+        """Each player's cards so far, in deal order, as the dealing lines printed them."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.total_pot = 0
+        self.rake: int | None = None
+        self.currency: str | None = None
+        self.completed_to: int | None = None
+        """What the stakes are read from: the first completion, the first big bet or raise
+        (5th street on, or a double bet), the first small bet or raise (3rd or 4th street)."""
+        self.big_bet_seen: int | None = None
+        self.small_bet_seen: int | None = None
+        self.collects: list[tuple[int, Action]] = []
+        """The collects and their indexes in `events` (their pots are settled at the end)."""
+        self.side_pot_collected = False
+        self.by_number: dict[int, Seat] = {}
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        if self.side_pot_collected:  # then a plain "Hand result" is the main pot
+            for index, collect in self.collects:
+                if collect.pot is None:
+                    self.events[index] = _with_pot(collect, 0)
+        collected = sum(collect.amount or 0 for _, collect in self.collects)
+        rake = self.rake
+        if rake is None:
+            # "Total Pot($150)" with no rake, though $3 was kept (hand #2844383701: 147
+            # collected, each half $73.50): the summary leaves out a rake it took.
+            # Never below nothing: more paid out than the pot held is for the replay to flag.
+            rake = max(0, self.total_pot - collected)
+        small, big = self._stakes()
+        info = self.info
+        chunk = self.chunk
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=info.table,
+            max_seats=None,
+            currency=self.currency,
+            small_bet=small,
+            big_bet=big,
+            start_time=self.start_time,
+            clock_text=self.clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=rake,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            tournament_level=info.tournament_level,
+            header_variant=self.brand,
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _stakes(self) -> tuple[int, int]:
+        """The small and big bet, which Bovada does not print: a full bet seen in the
+        betting (limit stud: the big bet is twice the small), else the stakes of the ante."""
+        small = self.completed_to
+        if small is None and self.big_bet_seen is not None:
+            small = self.big_bet_seen // 2
+        if small is None:
+            small = self.small_bet_seen
+        if small is None:
+            small = SMALL_BET_BY_ANTE.get(self.ante or 0)
+        if small is None:
+            # Nothing to go by: just above the bring-in (or the ante), so that the forced
+            # bet reads as a bring-in; no bet was made that the size could be checked on.
+            small = (self.bring_in or self.ante or 1) + 1
+        return small, 2 * small
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                self.street = street
+                total_end = text.index("\n", start)
+                self._total_pot(text[start:total_end], line + 1)
+                start = total_end + 1
+                line += 1
+            elif not self.streets or street > self.streets[-1]:
+                self._begin(street)
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    def _begin(self, street: Street) -> None:
+        self.street = street
+        self.streets.append(street)
+        self.street_put = {}
+        self.current_bet = 0
+        self.money_in_on_street = False
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _name(self, text: str, line: int) -> str:
+        """The seated player whose name starts the line, before " : "."""
+        seat = self.seated.get(text[: text.find(" : ")])
+        if seat is None:
+            seat = self.seated[self.player_prefix(text, 0, " : ", line)]
+        return seat.name
+
+    def _put(
+        self,
+        kind: ActionKind,
+        player: str,
+        line: int,
+        chips: int | None,
+        total: int | None = None,
+        all_in: bool = False,
+    ) -> None:
+        """An action putting chips in: `chips` added, or the street `total` it takes the
+        player to (or both, as printed); the record gets both."""
+        before = self.street_put.get(player, 0)
+        if total is None:
+            total = before + (chips or 0)
+        elif chips is None:
+            chips = total - before
+        self.street_put[player] = total
+        if total > self.current_bet:
+            self.current_bet = total
+        self.money_in_on_street = True
+        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On the first street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    def _seen_bet(self, kind: ActionKind, total: int, double: bool) -> None:
+        """Note a full bet, completion or raise seen in the betting, taking the player to
+        the street `total` (for the stakes)."""
+        if kind is ActionKind.COMPLETE:
+            self.completed_to = self.completed_to or total
+            return
+        size = total - self.current_bet
+        if size <= 0:
+            return
+        if double or self.street >= Street.FIFTH:
+            self.big_bet_seen = self.big_bet_seen or size
+        elif self.street == Street.THIRD or kind is ActionKind.BET:
+            self.small_bet_seen = self.small_bet_seen or size
+
+    def _amount(self, text: str) -> int:
+        if self.currency is None and text[:1] == "$":
+            self.currency = "USD"
+        return minor_units(text)
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        printed = text[:colon]
+        number = int(printed[5:].split(" ", 1)[0])
+        stack = self._amount(text[colon + 2 : -9])
+        hero = printed.endswith(HERO_MARK)
+        seat = Seat(number, HERO if hero else printed, stack, False, line)
+        self.add_seat(seat, text)
+        if hero:  # the lines name the hero by seat: "Seat+3 [ME] : Calls $0.02"
+            self.seated[printed] = seat
+        self.by_number[number] = seat
+
+    def _ante(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(Action(Street.ANTES, player, ActionKind.ANTE, amount, line=line))
+
+    def _dealt(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        new = cards(text[text.rindex("[") + 1 : -1])
+        earlier = self.held.get(player, ())
+        # The street a card line belongs to: the player's card count after it (3 on the
+        # first street). Exports without street headers start each street here.
+        street = Street(len(earlier) + len(new)) if earlier else Street.THIRD
+        if not self.streets or street > self.streets[-1]:
+            if street > Street.SEVENTH:
+                raise LineError(self.relative(line), f"{player} is dealt an eighth card", text)
+            self._begin(street)
+        elif street < self.street:
+            raise LineError(
+                self.relative(line),
+                f"a card of {street.label} is dealt on {self.street.label}",
+                text,
+            )
+        self.held[player] = earlier + new
+        self.events.append(Dealt(self.street, player, earlier, new, line))
+
+    def _brings_in(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        self.bring_in = amount
+        self._put(ActionKind.BRING_IN, player, line, amount)
+
+    def _bets(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        kind = self._completion_or(ActionKind.BET)
+        before = self.street_put.get(player, 0)
+        double = " : D bets" in text or " : Double bets" in text
+        self._seen_bet(kind, before + amount, double)
+        self._put(kind, player, line, amount)
+
+    def _raise_amounts(self, text: str) -> tuple[int | None, int]:
+        """(chips added or None, street total) of "N" (a total) or "N to M"."""
+        words = text.split(" ")
+        if words[-2] == "to":
+            return self._amount(words[-3]), self._amount(words[-1])
+        return None, self._amount(words[-1])
+
+    def _raises(self, text: str, line: int, all_in: bool = False) -> None:
+        player = self._name(text, line)
+        chips, total = self._raise_amounts(text)
+        kind = self._completion_or(ActionKind.RAISE)
+        if not all_in:
+            self._seen_bet(kind, total, False)
+        self._put(kind, player, line, chips, total, all_in)
+
+    def _all_in_raise(self, text: str, line: int) -> None:
+        self._raises(text, line, all_in=True)
+
+    def _all_in(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        if self.street is Street.ANTES:
+            if self.ante is None or amount > self.ante:
+                self.ante = amount
+            self.events.append(
+                Action(Street.ANTES, player, ActionKind.ANTE, amount, None, True, line=line)
+            )
+            return
+        # "All-in N" is the chips added: a call when it does not go over the bet faced, the
+        # bring-in when it opens the first street, else a bet or raise.
+        total = self.street_put.get(player, 0) + amount
+        if self.street == Street.THIRD and not self.money_in_on_street:
+            kind = ActionKind.BRING_IN
+            self.bring_in = amount
+        elif total <= self.current_bet:
+            kind = ActionKind.CALL
+        elif self.current_bet == 0:
+            kind = self._completion_or(ActionKind.BET)
+        else:
+            kind = self._completion_or(ActionKind.RAISE)
+        self._put(kind, player, line, amount, None, True)
+
+    def _calls(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        self._put(ActionKind.CALL, player, line, self._amount(text[text.rindex(" ") + 1 :]))
+
+    def _checks(self, text: str, line: int) -> None:
+        self.events.append(Action(self.street, self._name(text, line), ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        self.events.append(Action(self.street, self._name(text, line), ActionKind.FOLD, line=line))
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        self.street_put[player] = self.street_put.get(player, 0) - amount
+        self.events.append(
+            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _shown(self, text: str) -> tuple[tuple[Card, ...], str | None]:
+        open_at = text.index(" [") + 2
+        close = text.index("]", open_at)
+        description = text[close + 3 : -1] if len(text) > close + 1 else None
+        return cards(text[open_at:close]), description
+
+    def _showdown(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        printed, description = self._shown(text[text.find(" : ") :])
+        # The line prints the best five (hi/lo: the high five, then the low five); the
+        # player's cards are the ones dealt, every one of them printed on its street.
+        held = self.held.get(player, ())
+        if not held or not set(printed) <= set(held):
+            held = tuple(dict.fromkeys(printed))
+        self.events.append(
+            Action(
+                Street.SHOWDOWN,
+                player,
+                ActionKind.SHOW,
+                cards=held,
+                description=description,
+                line=line,
+            )
+        )
+
+    def _does_not_show(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        printed, description = self._shown(text[text.find(" : ") :])
+        self.events.append(
+            Action(
+                Street.SHOWDOWN,
+                player,
+                ActionKind.DOES_NOT_SHOW,
+                cards=printed,
+                description=description,
+                line=line,
+            )
+        )
+
+    def _hand_result(self, text: str, line: int) -> None:
+        player = self._name(text, line)
+        amount = self._amount(text[text.rindex(" ") + 1 :])
+        side = "-Side" in text[text.find(" : ") :]
+        self.side_pot_collected |= side
+        collect = Action(
+            Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=1 if side else None, line=line
+        )
+        self.collects.append((len(self.events), collect))
+        self.events.append(collect)
+
+    def _note(self, kind: NoteKind, text: str, line: int) -> None:
+        self.events.append(Note(self.street, kind, self._name(text, line), text, line))
+
+    def _total_pot(self, text: str, line: int) -> None:
+        found = _TOTAL_POT.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
+        self.total_pot = self._amount(found["total"])
+        if found["rake"] is not None:
+            self.rake = self._amount(found["rake"])
+
+    def _summary_seat(self, text: str, line: int) -> tuple[int, str]:
+        colon = text.index(":")
+        number = int(text[5:colon])
+        seat = self.by_number.get(number)
+        if seat is None:
+            raise LineError(
+                self.relative(line), f"the summary names seat {number}, where nobody sits", text
+            )
+        return number, seat.name
+
+    def _seat_folded(self, text: str, line: int) -> None:
+        number, name = self._summary_seat(text, line)
+        street = FOLDED_ON[text[text.index("Folded on the ") + 14 :].lower()]
+        self.results.append(SeatResult(number, name, folded_on=street, line=line))
+
+    def _seat_does_not_show(self, text: str, line: int) -> None:
+        number, name = self._summary_seat(text, line)
+        won = self._amount(text[text.index(":") + 1 : -16].strip())
+        self.results.append(
+            SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
+        )
+
+    def _seat_showed(self, text: str, line: int) -> None:
+        number, name = self._summary_seat(text, line)
+        found = _SEAT_SHOWED.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "this summary line cannot be read", text)
+        won = None
+        for part in (found["won"], found["low"]):
+            if part is not None:
+                won = (won or 0) + self._amount(part)
+        showed = cards(found["cards"])
+        held = self.held.get(name, ())
+        if held and showed != held and set(showed) <= set(held):
+            # The list is meant to be every card in deal order, but it can leave one out
+            # (hand #2604291699: Seat 5's lists six cards without the Ac of 6th street,
+            # which its best five holds): the dealing lines printed them all.
+            showed = held
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                showed=showed,
+                won=won,
+                lost=found["lost"] is not None,
+                description=found["description"] or None,
+                line=line,
+            )
+        )
+
+
+def _with_pot(action: Action, pot: int) -> Action:
+    return Action(
+        action.street,
+        action.player,
+        action.kind,
+        action.amount,
+        action.to_amount,
+        action.all_in,
+        action.cards,
+        action.description,
+        pot,
+        action.half,
+        action.raise_by,
+        action.line,
+    )
+
+
+def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
+    def handle(builder: _HandBuilder, text: str, line: int) -> None:
+        builder._note(kind, text, line)
+
+    return handle
+
+
+_HANDLERS = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "ALL_IN_RAISE": _HandBuilder._all_in_raise,
+    "ALL_IN": _HandBuilder._all_in,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "SHOWDOWN": _HandBuilder._showdown,
+    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
+    "HAND_RESULT": _HandBuilder._hand_result,
+    "SEAT_FOLDED": _HandBuilder._seat_folded,
+    "SEAT_DOES_NOT_SHOW": _HandBuilder._seat_does_not_show,
+    "SEAT_SHOWED": _HandBuilder._seat_showed,
+    **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
+}
+
+GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Bovada text (the current form, with street headers), which parses back to
+    an equal record."""
+    symbol = "$" if hand.currency else None
+
+    def money(value: int | None) -> str:
+        return format_amount(value or 0, symbol)
+
+    game = GAME_NAMES[hand.game]
+    brand = hand.header_variant if hand.header_variant != "game" else "Bovada"
+    if hand.tournament_id is not None:
+        level = f"- Level {hand.tournament_level} (0/0)" if hand.tournament_level else ""
+        lines = [
+            f"{brand} Hand #{hand.hand_id}: {game} Tournament #{hand.tournament_id} "
+            f"TBL#{hand.table}, Fixed Limit{level} - {hand.clock_text}"
+        ]
+    else:
+        lines = [
+            f"{brand} Hand #{hand.hand_id} TBL#{hand.table} {game} Fixed Limit - {hand.clock_text}"
+        ]
+    printed = {seat.name: _printed_name(seat) for seat in hand.seats}
+    for seat in hand.seats:
+        lines.append(f"{printed[seat.name]}: {money(seat.stack)} in chips")
+    current = Street.ANTES
+    for event in hand.events:
+        street = event.street
+        if street != current and Street.THIRD <= street <= Street.SEVENTH:
+            lines.append(STREET_HEADERS[street])
+            current = street
+        if isinstance(event, Note):
+            lines.append(event.text)
+            continue
+        name = printed.get(event.player, event.player)
+        if isinstance(event, Dealt):
+            lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
+        else:
+            lines.append(_action(event, name, money, hand))
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
+    for result in hand.results:
+        lines.append(_result(result, money))
+    return "\n".join(lines)
+
+
+def _printed_name(seat: Seat) -> str:
+    return f"Seat+{seat.number}{HERO_MARK}" if seat.name == HERO else seat.name
+
+
+def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignore[no-untyped-def]
+    kind = action.kind
+    amount = money(action.amount)
+    if kind is ActionKind.ANTE:
+        return f"{name} : All-in {amount}" if action.all_in else f"{name} : Ante chip {amount}"
+    if kind is ActionKind.BRING_IN:
+        return f"{name} : All-in {amount}" if action.all_in else f"{name} : Bring_in chip {amount}"
+    if kind in (ActionKind.COMPLETE, ActionKind.RAISE):
+        verb = "All-in(raise)" if action.all_in else "Raises"
+        return f"{name} : {verb} {amount} to {money(action.to_amount)}"
+    if kind is ActionKind.BET:
+        if action.all_in:
+            return f"{name} : All-in {amount}"
+        double = action.street == Street.FOURTH and action.amount == hand.big_bet
+        return f"{name} : {'D bets' if double else 'Bets'} {amount}"
+    if kind is ActionKind.CALL:
+        return f"{name} : All-in {amount}" if action.all_in else f"{name} : Calls {amount}"
+    if kind is ActionKind.CHECK:
+        return f"{name} : Checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} : Folds"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"{name} : Return uncalled portion of bet {amount}"
+    if kind in (ActionKind.SHOW, ActionKind.DOES_NOT_SHOW):
+        verb = "Showdown" if kind is ActionKind.SHOW else "Does not show"
+        tail = f" ({action.description})" if action.description is not None else ""
+        return f"{name} : {verb} [{format_cards(action.cards)}]{tail}"
+    if kind is ActionKind.COLLECT:
+        what = "Hand Result-Side Pot" if action.pot else "Hand result"
+        return f"{name} : {what} {amount}"
+    raise ValueError(f"Bovada prints no {kind.value} line")
+
+
+def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+    head = f"Seat+{result.seat}:  "
+    if result.folded_on is not None:
+        return f"{head}Folded on the {FOLDED_ON_TEXT[result.folded_on]}"
+    if result.collected_without_showdown:
+        return f"{head}{money(result.won)} [Does not show]"
+    won = f"{money(result.won)}  " if result.won is not None else " "
+    lost = "lost " if result.lost else ""
+    shown = format_cards(result.showed)
+    best = format_cards(result.showed[-5:])
+    return f"{head}{won}{lost}with {result.description or ''} [{shown}-{best}]"
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Bovada",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=BOVADA,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)

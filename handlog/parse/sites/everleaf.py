@@ -1,0 +1,624 @@
+"""Everleaf Gaming stud hand histories to `Hand` records, and back to text.
+
+`grammars/everleaf.lark` is the specification. What this site prints differently, and how it
+becomes the neutral records:
+
+- Amounts come as "$ 0.54 USD", "[€ 0.05 EURO]", a bare "€0.02." (bring-in, completion) or
+  chips; bets, raises and calls print the chips the action adds, "completes to" the total.
+- A forced player who completes writes "bets" and no bring-in line.
+- No total pot, rake or uncalled-bet line: an uncalled bet (an unmatched bring-in too) is
+  returned silently. The total pot is what the betting leaves in (bets nobody called taken
+  back, as the replay does), and the rake what it leaves over the amounts won.
+- Show lines print the hero's down cards in another order than they were dealt: the `SHOW`
+  record holds the cards in deal order, the dealt ones where they were dealt.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from handlog.cards import Card, cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse import grammar
+from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    in_deal_order,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.EVERLEAF
+HEADER_PREFIX = "Everleaf Gaming Game #"
+HEADER_BYTES = re.compile(rb"\nEverleaf Gaming Game #\d+")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+_HEADER = re.compile(r"Everleaf Gaming Game #(\d+)$")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts an Everleaf hand."""
+    return _HEADER.match(line) is not None
+
+
+GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi/Lo": Game.STUD8, "Razz": Game.RAZZ}
+GAME_NAMES = {game: name for name, game in GAMES.items()}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "RIVER": (Street.SEVENTH, "street_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+}
+TERMINAL_WORDS = {
+    "HISTORY": "the '***** Hand history for game' line",
+    "GAME": "the stakes and game line",
+    "TABLE": "the Table line",
+    "BUTTON": "the button",
+    "PLAYER_COUNT": "the number of players",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "** Dealing down cards **",
+    "FOURTH_STREET": "** Dealing 4th Street **",
+    "FIFTH_STREET": "** Dealing 5th Street **",
+    "SIXTH_STREET": "** Dealing 6th Street **",
+    "RIVER": "** Dealing River **",
+    "$END": "the end of the hand",
+}
+STREET_HEADERS = {
+    Street.THIRD: "** Dealing down cards **",
+    Street.FOURTH: "** Dealing 4th Street **",
+    Street.FIFTH: "** Dealing 5th Street **",
+    Street.SIXTH: "** Dealing 6th Street **",
+    Street.SEVENTH: "** Dealing River **",
+}
+NOTE_ENDS = {
+    "SITS_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
+    "JOINS": (NoteKind.JOINS, " has joined the table"),
+    "LEAVES": (NoteKind.LEAVES, " has left the table"),
+}
+CURRENCY_WORDS = {"USD": "USD", "EURO": "EUR", "EUR": "EUR", "GBP": "GBP"}
+_FIRST_STREET_POSITION = {1: (2,), 3: (0, 1, 2)}
+"""Deal positions of the cards a first-street line shows: an opponent's door card, or the
+hero's two down cards and door card."""
+
+_AMOUNTS: dict[str, int] = {}
+
+
+def amount(text: str) -> int:
+    """Minor units of an Everleaf amount: "$ 0.54 USD", "€ 0.05 EURO", "€0.02", "1500"."""
+    value = _AMOUNTS.get(text)
+    if value is None:
+        bare = text.replace("ˆ", "€")  # a euro sign read through the wrong code page
+        word = bare.rpartition(" ")[2]
+        if word in CURRENCY_WORDS or word in ("Chips", "chips"):
+            bare = bare[: -len(word) - 1]
+        value = minor_units(bare.replace(" ", ""))
+        if len(_AMOUNTS) > 100_000:
+            _AMOUNTS.clear()
+        _AMOUNTS[text] = value
+    return value
+
+
+# ---------------------------------------------------------------------------------------
+# Rules: what Everleaf's real hands show
+
+EVERLEAF = RuleProfile(
+    name="everleaf",
+    description=(
+        "Everleaf: a bet and three raises also heads-up; open-pair double bet in 7-card stud "
+        "with a big raise after a small bet; no burns."
+    ),
+    # Hand #295680332: four bets on 6th and 7th street heads-up, never a fifth.
+    cap_bets=4,
+    cap_heads_up=True,
+    # Hand #295680332: 4s 4h showing on 4th street, "bets [€ 0.05]" then "raises [€ 0.15]":
+    # a raise of the big bet over a small bet.
+    open_pair_double_bet=frozenset({Game.STUD}),
+    small_raise_after_big_bet=False,
+    # No split pot in the corpus: the usual rules.
+    odd_chip_to_high=True,
+    burns=False,
+)
+
+TRAITS = SiteTraits(
+    uncalled_bets=UncalledBets.SILENT,  # hand #295679510: the €0.05 bet nobody called
+    prints_total_pot=False,  # no total pot or rake line at all
+    # "a pair of jacks", "high card ace": not the wording `replay.describe` writes.
+    describes_hands=False,
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Header and game line
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    game_name: str
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    max_seats: int | None
+    date: str
+    time: str
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+_GAME_LINE = re.compile(
+    r"(?P<game>.*) - (?P<date>\d{4}/\d{2}/\d{2}) - (?P<time>\d{2}:\d{2}:\d{2})$"
+)
+
+
+def _game_info(line: str) -> GameInfo:
+    """The stakes, game and clock of the third line; the part before the clock parsed with
+    the grammar once per table (memoised)."""
+    found = _GAME_LINE.match(line)
+    if found is None:
+        raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
+    key = found["game"]
+    info = _GAME_INFO.get(key)
+    if info is None:
+        from lark import Token
+        from lark.exceptions import UnexpectedInput
+
+        try:
+            tree = grammar.load("everleaf", "game_line").parse(
+                f"{key} - 2000/01/01 - 00:00:00", start="game_line"
+            )
+        except UnexpectedInput:
+            raise LineError(
+                3, "the stakes and game line is not in a form Everleaf writes", line
+            ) from None
+        tokens = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+        stakes = [str(t) for t in tree.children if isinstance(t, Token) and t.type == "STAKE"]
+        symbol = stakes[0][:1].replace("ˆ", "€")
+        currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
+        try:
+            small, big = amount(stakes[0]), amount(stakes[1])
+        except MoneyError as error:
+            raise LineError(3, str(error), line) from None
+        name = tokens["GAME_NAME"]
+        seats = tokens.get("MAX_SEATS")
+        info = GameInfo(
+            name, GAMES.get(name), small, big, currency, int(seats[:-4]) if seats else None, "", ""
+        )
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return GameInfo(
+        info.game_name,
+        info.game,
+        info.small_bet,
+        info.big_bet,
+        info.currency,
+        info.max_seats,
+        found["date"],
+        found["time"],
+    )
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    text = chunk.text
+    lines = text.split("\n", 3)
+    found = _HEADER.match(lines[0])
+    hand_id = None
+    try:
+        if found is None:
+            raise LineError(1, "the hand header is not in a form Everleaf writes", lines[0])
+        hand_id = found[1]
+        if len(lines) < 3:
+            raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
+        info = _game_info(lines[2])
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        newline = text.find("\n")
+        tokens = GRAMMAR.tokens(text[newline + 1 :] + "\n", chunk)
+        return _HandBuilder(chunk, hand_id, info).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.table = ""
+        self.streets: list[Street] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        self.returned = 0
+        """Bets nobody called, returned without a line (for the total pot)."""
+        self.put_in = 0
+        self.collected = 0
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.known: dict[str, dict[int, Card]] = {}
+        """Each player's cards seen dealt, by deal position."""
+        self.printed: dict[str, tuple[Card, ...]] = {}
+        """Each player's cards as the dealing lines printed them so far."""
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        self._street_end()
+        info = self.info
+        chunk = self.chunk
+        total = self.put_in - self.returned
+        year, month, day = (int(part) for part in info.date.split("/"))
+        hour, minute, second = (int(part) for part in info.time.split(":"))
+        clock = f"{info.date} - {info.time}"
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=info.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            # Everleaf's clock is UTC (it prints no zone).
+            start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
+            clock_text=clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=(),
+            # Not printed: what the betting left in the pot, and what was not paid out of it
+            # (never below nothing: more paid out than was in is for the replay to flag).
+            total_pot=total,
+            rake=max(0, total - self.collected),
+            ante=self.ante,
+            bring_in=self.bring_in,
+            header_variant="game",
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind in ("HISTORY", "GAME", "BUTTON", "PLAYER_COUNT"):
+            return
+        if kind == "TABLE":
+            self.table = text[6:-1]
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self._street_end()
+            self.street = street
+            self.streets.append(street)
+            self.street_put = {}
+            start = text.index("\n") + 1
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    def _street_end(self) -> None:
+        """A bet nobody called on the street that ends goes back without a line."""
+        if len(self.street_put) == 0:
+            return
+        amounts = sorted(self.street_put.values(), reverse=True)
+        uncalled = amounts[0] - (amounts[1] if len(amounts) > 1 else 0)
+        self.returned += uncalled
+        self.street_put = {}
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _name_before(self, text: str, ending: str, line: int) -> str:
+        """The seated player whose name stands before `ending` at the start of the line."""
+        seat = self.seated.get(text[: text.find(ending)])
+        if seat is not None:
+            return seat.name
+        return self.player_prefix(text, 0, ending, line)
+
+    def _put(
+        self, kind: ActionKind, player: str, line: int, chips: int | None, total: int | None = None
+    ) -> None:
+        before = self.street_put.get(player, 0)
+        if total is None:
+            total = before + (chips or 0)
+        else:
+            chips = total - before
+        self.street_put[player] = total
+        self.put_in += chips or 0
+        self.events.append(Action(self.street, player, kind, chips, total, line=line))
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    @staticmethod
+    def _bracketed(text: str) -> int:
+        return amount(text[text.rindex("[") + 1 : -1].strip())
+
+    def _cards_in(self, text: str) -> tuple[Card, ...]:
+        open_at = text.index("[ ") + 2
+        return cards(text[open_at : text.index(" ]", open_at)].replace(",", ""))
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        open_paren = rest.rindex(" (")
+        stack = amount(rest[open_paren + 2 : -1].strip())
+        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+
+    def _ante(self, text: str, line: int) -> None:
+        player = self._name_before(text, ": posts ante [", line)
+        chips = self._bracketed(text)
+        if self.ante is None or chips > self.ante:
+            self.ante = chips
+        self.put_in += chips
+        self.events.append(Action(Street.ANTES, player, ActionKind.ANTE, chips, line=line))
+
+    def _dealt(self, text: str, line: int) -> None:
+        name = self._name_before(text[9:], " [ ", line)
+        new = self._cards_in(text[9 + len(name) :])
+        earlier = self.printed.get(name, ())
+        known = self.known.setdefault(name, {})
+        if self.street == Street.THIRD:
+            positions = _FIRST_STREET_POSITION.get(len(new), ())
+        else:
+            positions = (int(self.street) - 1,)
+        for position, card in zip(positions, new, strict=False):
+            known.setdefault(position, card)
+        self.printed[name] = earlier + new
+        # Each line carries the cards printed for the player on earlier streets (the hero's
+        # every card, an opponent's up cards), as the other sites' dealing lines repeat them.
+        self.events.append(Dealt(self.street, name, earlier, new, line))
+
+    def _brings_in(self, text: str, line: int) -> None:
+        player = self._name_before(text, " posts bring-in ", line)
+        chips = amount(text[text.rindex(" ") + 1 :].rstrip("."))
+        self.bring_in = chips
+        self._put(ActionKind.BRING_IN, player, line, chips)
+
+    def _completes(self, text: str, line: int) -> None:
+        player = self._name_before(text, " completes to ", line)
+        total = amount(text[text.index(" completes to ", len(player)) + 14 :].rstrip("."))
+        self._put(self._completion_or(ActionKind.COMPLETE), player, line, None, total)
+
+    def _bets(self, text: str, line: int) -> None:
+        player = self._name_before(text, ": bets [", line)
+        self._put(self._completion_or(ActionKind.BET), player, line, self._bracketed(text))
+
+    def _raises(self, text: str, line: int) -> None:
+        player = self._name_before(text, " raises [", line)
+        self._put(self._completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
+
+    def _calls(self, text: str, line: int) -> None:
+        player = self._name_before(text, " calls [", line)
+        self._put(ActionKind.CALL, player, line, self._bracketed(text))
+
+    def _checks(self, text: str, line: int) -> None:
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
+    def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
+        """The shown cards in deal order (the hero's down cards are shown in another order
+        than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
+        return in_deal_order(self.known.get(player, {}), shown)
+
+    def _shows(self, text: str, line: int) -> None:
+        self._showdown(ActionKind.SHOW, " shows [ ", text, line)
+
+    def _mucks(self, text: str, line: int) -> None:
+        self._showdown(ActionKind.MUCK, " mucks [ ", text, line)
+
+    def _showdown(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
+        player = self._name_before(text, verb, line)
+        rest = text[len(player) :]
+        shown = self._cards_in(rest)
+        close = rest.index(" ]")
+        description = rest[close + 3 :] or None
+        self.events.append(
+            Action(
+                Street.SHOWDOWN,
+                player,
+                kind,
+                cards=self._in_deal_order(player, shown),
+                description=description,
+                line=line,
+            )
+        )
+
+    def _does_not_show(self, text: str, line: int) -> None:
+        player = self.player(text[:-20], line, text)
+        self.events.append(Action(Street.SHOWDOWN, player, ActionKind.DOES_NOT_SHOW, line=line))
+
+    def _wins(self, text: str, line: int) -> None:
+        player = self._name_before(text, " wins ", line)
+        rest = text[len(player) + 6 :]
+        half = None
+        for word in ("high ", "low "):
+            if rest.startswith(word):
+                half, rest = word[:-1], rest[len(word) :]
+        money, _, pot_text = rest.partition(" from ")
+        chips = amount(money.strip("()"))
+        pot_text = pot_text.removeprefix("the ").split(" with ", 1)[0]
+        if pot_text.startswith("main"):
+            pot = 0
+        else:
+            number = pot_text.rpartition(" ")[2]
+            pot = int(number) if number.isdigit() else 1
+        self.collected += chips
+        self.events.append(
+            Action(
+                Street.SHOWDOWN, player, ActionKind.COLLECT, chips, pot=pot, half=half, line=line
+            )
+        )
+
+    def _note(self, name: str, text: str, line: int) -> None:
+        kind, ending = NOTE_ENDS[name]
+        player = self.player(text[: -len(ending)], line, text)
+        self.events.append(Note(self.street, kind, player, text, line))
+
+
+def _note_handler(name: str):  # type: ignore[no-untyped-def]
+    def handle(builder: _HandBuilder, text: str, line: int) -> None:
+        builder._note(name, text, line)
+
+    return handle
+
+
+_HANDLERS = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "COMPLETES": _HandBuilder._completes,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "SHOWS": _HandBuilder._shows,
+    "MUCKS": _HandBuilder._mucks,
+    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
+    "WINS": _HandBuilder._wins,
+    **{name: _note_handler(name) for name in NOTE_ENDS},
+}
+
+GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Everleaf text (the new format), which parses back to an equal record."""
+    sign = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    word = {"USD": "USD", "EUR": "EURO", "GBP": "GBP"}.get(hand.currency or "", "")
+
+    def bare(value: int | None) -> str:
+        return _number(value or 0, sign, "")
+
+    def spaced(value: int | None) -> str:
+        return _number(value or 0, f"{sign} " if sign else None, f" {word}" if word else "")
+
+    max_seats = f" - {hand.max_seats} Max" if hand.max_seats else ""
+    lines = [
+        f"Everleaf Gaming Game #{hand.hand_id}",
+        f"***** Hand history for game #{hand.hand_id} *****",
+        f"{bare(hand.small_bet)}/{bare(hand.big_bet)} {GAME_NAMES[hand.game]}{max_seats} - "
+        f"{hand.clock_text}",
+        f"Table {hand.table}",
+        f"Total number of players: {len(hand.seats)}",
+    ]
+    for seat in hand.seats:
+        lines.append(f"Seat {seat.number}: {seat.name} (  {spaced(seat.stack)} )")
+    current = Street.ANTES
+    for event in hand.events:
+        street = event.street
+        if street != current and Street.THIRD <= street <= Street.SEVENTH:
+            lines.append(STREET_HEADERS[street])
+            current = street
+        if type(event) is Dealt:
+            shown = ", ".join(str(card) for card in event.new)
+            lines.append(f"Dealt to {event.player} [ {shown} ].")
+        elif type(event) is Note:
+            lines.append(event.text)
+        else:
+            lines.append(_action(event, bare, spaced))  # type: ignore[arg-type]
+    return "\n".join(lines)
+
+
+def _number(value: int, symbol: str | None, suffix: str) -> str:
+    if symbol is None:
+        return f"{value}{suffix}"
+    whole, cents = divmod(value, 100)
+    return f"{symbol}{whole}.{cents:02d}{suffix}"
+
+
+def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def]
+    kind = action.kind
+    name = action.player
+    if kind is ActionKind.ANTE:
+        return f"{name}: posts ante [{spaced(action.amount)}]"
+    if kind is ActionKind.BRING_IN:
+        return f"{name} posts bring-in {bare(action.amount)}."
+    if kind is ActionKind.COMPLETE:
+        return f"{name} completes to {bare(action.to_amount)}."
+    if kind is ActionKind.BET:
+        return f"{name}: bets [{spaced(action.amount)}]"
+    if kind is ActionKind.RAISE:
+        return f"{name} raises [{spaced(action.amount)}]"
+    if kind is ActionKind.CALL:
+        return f"{name} calls [{spaced(action.amount)}]"
+    if kind is ActionKind.CHECK:
+        return f"{name} checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} folds"
+    if kind in (ActionKind.SHOW, ActionKind.MUCK):
+        verb = "shows" if kind is ActionKind.SHOW else "mucks"
+        shown = ", ".join(str(card) for card in action.cards)
+        tail = f" {action.description}" if action.description else ""
+        return f"{name} {verb} [ {shown} ]{tail}"
+    if kind is ActionKind.DOES_NOT_SHOW:
+        return f"{name} does not show cards"
+    if kind is ActionKind.COLLECT:
+        half = f"{action.half} " if action.half else ""
+        pot = "main pot" if not action.pot else f"side pot {action.pot}"
+        return f"{name} wins {half}{spaced(action.amount)} from {pot}"
+    raise ValueError(f"Everleaf prints no {kind.value} line")
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Everleaf",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=EVERLEAF,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+    encodings=("cp1252", "utf-8"),
+)

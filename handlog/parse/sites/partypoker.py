@@ -1,0 +1,823 @@
+"""PartyPoker stud-family hand histories to `Hand` records.
+
+`grammars/partypoker.lark` is the specification of the text; this module reads a hand's first
+lines ("Game #N starts.", "#Game No : N", "***** Hand History for Game N *****"), then hands
+the game line to the grammar's `header` rule and the rest to its `body`. What PartyPoker
+prints differently, and how it is read:
+
+- Hands start with "Game #N starts." in cash exports but with "#Game No : N" in tournament
+  exports, which have no "starts" line; so there are two formats (`FORMAT`, `TOURNAMENT_FORMAT`)
+  with one parser, and a file's first hand header decides which splits it. Some exports end
+  each hand with a NUL byte, and start the file with one ("\\x00Game #… starts."): the NUL
+  is read as the end of a hand (a file whose first byte is NUL is text all the same).
+- Bracketed amounts are the chips the action adds ("raises [$17 USD]" after a $3 bring-in
+  and a $10 completion takes the raiser to $20); nothing prints a raise size (`raise_by` is
+  None). "double bets" is the open-pair big bet on 4th street; "is all-In [x]" is a call, bet
+  or raise as the chips it adds make it.
+- "X opens" announces the first actor of a street: it makes no record (the printer writes
+  it back before the street's first action).
+- Only the player's own cards are dealt in text, and only the new ones ("Dealt to Hero
+  [  2c ]"): `Dealt.previous` is filled with the cards the same lines dealt before, as the
+  record means.
+- No total pot and no rake are printed: `total_pot` is every chip put in and `rake` what was
+  put in and not collected (traits: `prints_total_pot=False`). An uncalled bet is not
+  returned but collected with the pot ("wins $13.20" includes an uncalled $1 river bet):
+  `UncalledBets.IN_POT`.
+- Hi-lo: "wins … from the main pot" is the high half when someone "wins Lo (…)" the low
+  half, the whole pot otherwise ("There was no qualifying low hand"). A player's low
+  ("shows8,5,3,2,A  for low.") joins the description of his show: "high card Ace; LO:
+  8,5,3,2,A". "doesn't show [ … ]" shows a losing hand that was not shown down (a muck with
+  its cards).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from handlog.cards import Card, cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+if TYPE_CHECKING:
+    from lark import Tree
+
+SITE = Site.PARTYPOKER
+_STARTS = re.compile(r"\x00*Game #(\d+) starts\.$")
+_GAME_NO = re.compile(r"\x00*#Game No : (\d+)$")
+_HISTORY = re.compile(r"\*\*\*\*\* Hand History [Ff]or Game (\d+) \*\*\*\*\*$")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a PartyPoker cash hand: "Game #N starts." (after NUL bytes)."""
+    # Every line of a cash file is asked (its header may follow NUL bytes, so there is no
+    # plain prefix to look for): the cheap test first.
+    return line.endswith(" starts.") and _STARTS.match(line) is not None
+
+
+def is_tournament_header(line: str) -> bool:
+    """Whether `line` starts a PartyPoker hand with no "starts" line: "#Game No : N"."""
+    return _GAME_NO.match(line.rstrip()) is not None
+
+
+GAMES = {
+    "7 card stud": Game.STUD,
+    "7 card stud hi-lo": Game.STUD8,
+    "7 card razz": Game.RAZZ,
+    "razz": Game.RAZZ,
+}
+GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD8: "7 Card Stud Hi-Lo", Game.RAZZ: "Razz"}
+MONTHS = {
+    name: number
+    for number, name in enumerate(
+        (
+            "January",
+            "February",
+            "March",
+            "April",
+            "May",
+            "June",
+            "July",
+            "August",
+            "September",
+            "October",
+            "November",
+            "December",
+        ),
+        1,
+    )
+}
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "RIVER": (Street.SEVENTH, "street_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+}
+TERMINAL_WORDS = {
+    "TABLE": "the Table line",
+    "BUTTON": "the button line",
+    "PLAYER_COUNT": "the number of players",
+    "SEAT_LINES": "the seat lines",
+    "TOURNAMENT_LINES": "the tournament level",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "** Dealing **",
+    "FOURTH_STREET": "** Dealing Fourth street **",
+    "FIFTH_STREET": "** Dealing Fifth street **",
+    "SIXTH_STREET": "** Dealing Sixth street **",
+    "RIVER": "** Dealing River **",
+    "$END": "the end of the hand",
+}
+STREET_HEADERS = {
+    Street.THIRD: "** Dealing **",
+    Street.FOURTH: "** Dealing Fourth street **",
+    Street.FIFTH: "** Dealing Fifth street **",
+    Street.SIXTH: "** Dealing Sixth street **",
+    Street.SEVENTH: "** Dealing River **",
+}
+NOTE_KINDS = {
+    "JOINS": (NoteKind.JOINS, " has joined the table"),
+    "LEAVES": (NoteKind.LEAVES, " has left the table"),
+    "DISCONNECTED": (NoteKind.DISCONNECTED, " is disconnected"),
+    "RECONNECTED": (NoteKind.CONNECTED, " is connected"),
+    "SITTING_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
+    "FINISHED": (NoteKind.FINISHED_TOURNAMENT, " finished in "),
+}
+LOW = "; LO: "
+"""Joins a show's high description and the low that the next line shows."""
+
+
+_UNITS: dict[str, int] = {}
+
+
+def units(text: str) -> int:
+    """An amount as Party prints it ("$0.50 USD", "$1 USD", "2,930") in minor units."""
+    value = _UNITS.get(text)
+    if value is None:
+        bare = text
+        if text[-4:-3] == " ":
+            code, bare = text[-3:], text[:-4]
+            if bare[:1] not in CURRENCY_SYMBOLS:
+                bare = CURRENCY_SIGNS.get(code, "$") + bare
+        value = minor_units(bare)
+        if len(_UNITS) > 100_000:
+            _UNITS.clear()
+        _UNITS[text] = value
+    return value
+
+
+def currency_of(text: str) -> str | None:
+    if text[-4:-3] == " ":
+        return text[-3:]
+    return CURRENCY_SYMBOLS.get(text[:1])
+
+
+# ---------------------------------------------------------------------------------------
+# Header
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    game_name: str
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    limit: str
+    """"FL " when printed before the game name, else ""."""
+    tournament_id: str | None = None
+    buy_in: str | None = None
+    tournament_level: str | None = None
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+_GAME_SPLIT = re.compile(
+    r"(?P<game>.*) - (?P<weekday>[A-Z][a-z]+), (?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), "
+    r"(?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$"
+)
+
+
+def _game_info(game_part: str) -> GameInfo:
+    """The game line's description, read by the grammar; memoised (the clock is replaced)."""
+    info = _GAME_INFO.get(game_part)
+    if info is None:
+        tree = GRAMMAR.parser().parse(
+            f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
+        )
+        info = _game_info_from_tree(tree.children[0])  # type: ignore[arg-type]
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[game_part] = info
+    return info
+
+
+def _game_info_from_tree(tree: Tree) -> GameInfo:
+    parts = {getattr(t, "type", ""): str(t) for t in tree.children}
+    tokens = [str(t) for t in tree.children]
+    name = parts["GAME_NAME"]
+    game = GAMES.get(name.lower())
+    limit = parts.get("LIMIT", "")
+    if tree.data == "cash_game":
+        small, big = units(tokens[0]), units(tokens[1])
+        return GameInfo(name, game, small, big, currency_of(tokens[1]), limit)
+    chips = [t for t in tree.children if getattr(t, "type", "") == "CHIPS"]
+    return GameInfo(
+        name,
+        game,
+        minor_units(str(chips[0])),
+        minor_units(str(chips[1])),
+        None,
+        limit,
+        tournament_id=parts["TOURNAMENT_ID"],
+        buy_in=parts["BUY_IN"][: -len(" Buy-in ")],
+        tournament_level=parts["LEVEL"],
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (from "Game #N starts." or "#Game No : N") to a `Hand`, a
+    `ParseError`, or `Skipped` for a hand of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
+    lines = chunk.lines
+    hand_id = None
+    index = 0
+    try:
+        starts = _STARTS.match(lines[0])
+        variant = "plain"
+        if starts is not None:
+            hand_id, variant = starts[1], "starts"
+            index = 1
+            while index < len(lines) and not lines[index]:
+                index += 1
+        found = _GAME_NO.match(lines[index]) if index < len(lines) else None
+        if found is None or (hand_id is not None and found[1] != hand_id):
+            raise LineError(index + 1, "expected '#Game No : N' for this hand's number")
+        hand_id = found[1]
+        index += 1
+        history = _HISTORY.match(lines[index]) if index < len(lines) else None
+        if history is None or history[1] != hand_id:
+            raise LineError(
+                index + 1, f"expected '***** Hand History for Game {hand_id} *****' here"
+            )
+        index += 1
+        game_line = lines[index] if index < len(lines) else ""
+        split = _GAME_SPLIT.match(game_line)
+        if split is None:
+            raise LineError(index + 1, "the game line is not in a form PartyPoker writes")
+        try:
+            info = _game_info(split["game"])
+        except (UnexpectedInput, MoneyError, KeyError) as error:
+            raise LineError(
+                index + 1, "the game line is not in a form PartyPoker writes"
+            ) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, f"{info.limit}{info.game_name}")
+        start = _start_time(split)
+        # The body is read as the text after the game line, as if that line were the header.
+        sub = Chunk(chunk.file, chunk.line + index, "\n".join(lines[index:]))
+        body = "\n".join(lines[index + 1 :]) + "\n"
+        try:
+            tokens = GRAMMAR.tokens(body, sub)
+            builder = _HandBuilder(sub, hand_id, info, variant)
+            return builder.build(tokens, game_line[split.end("game") + 3 :], start, chunk)
+        except LineError as error:  # its line counts from the game line: from the header
+            raise LineError(error.line + index, error.message, error.text) from None
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+def _start_time(split: re.Match[str]) -> datetime | None:
+    month = MONTHS.get(split["month"])
+    if month is None:
+        return None
+    return utc_time(
+        int(split["year"]),
+        month,
+        int(split["day"]),
+        int(split["h"]),
+        int(split["mi"]),
+        int(split["s"]),
+        split["zone"],
+    )
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, variant: str) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.variant = variant
+        self.table = ""
+        self.max_seats: int | None = None
+        self.streets: list[Street] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        self.current_bet = 0
+        self.left: dict[str, int] = {}
+        self.held: dict[str, tuple[Card, ...]] = {}
+        """The cards each player's "Dealt to" lines have shown so far."""
+        self.put_total = 0
+        self.collected_total = 0
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+
+    def build(
+        self,
+        tokens: list[tuple[str, str, int]],
+        clock: str,
+        start: datetime | None,
+        whole: Chunk,
+    ) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        info = self.info
+        events: list[Event] = self.events
+        if info.game is Game.STUD8 and any(
+            type(e) is Action and e.kind is ActionKind.COLLECT and e.half == "low" for e in events
+        ):
+            events = [
+                replace(e, half="high")
+                if type(e) is Action and e.kind is ActionKind.COLLECT and e.half is None
+                else e
+                for e in events
+            ]
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=start,
+            clock_text=clock,
+            seats=tuple(self.seats),
+            events=tuple(events),
+            streets=tuple(self.streets),
+            results=(),
+            total_pot=self.put_total,
+            rake=self.put_total - self.collected_total,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            tournament_level=info.tournament_level,
+            buy_in=info.buy_in,
+            header_variant=self.variant,
+            source=Source(whole.file, whole.line, whole.line + whole.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "TABLE":
+            self.table = text[6 : text.rindex(" (")]
+            return
+        if kind == "PLAYER_COUNT":
+            self.max_seats = int(text[:-1].rpartition("/")[2])
+            return
+        if kind in ("BUTTON", "TOURNAMENT_LINES"):
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            self.street_put = {}
+            self.current_bet = 0
+            self.streets.append(street)
+            start = text.index("\n") + 1
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _put(self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool) -> None:
+        total = self.street_put.get(player, 0) + chips
+        self.street_put[player] = total
+        if total > self.current_bet:
+            self.current_bet = total
+        left = self.left[player] - chips
+        self.left[player] = left
+        self.put_total += chips
+        self.events.append(
+            Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
+        )
+
+    def _bracketed(self, text: str, verb: str, line: int) -> tuple[str, int]:
+        """The player and amount of "NAME <verb> [amount]"."""
+        name, _, rest = text.rpartition(verb)
+        return self.player(name, line, text), units(rest[:-1])
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        open_paren = rest.rindex(" ( ")
+        name = rest[:open_paren]
+        stack = units(rest[open_paren + 3 : -2])
+        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.left[name] = stack
+
+    def _ante(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" posts ante ")
+        player = self.player(name, line, text)
+        amount = units(rest.removeprefix("of ")[1:-1])
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        left = self.left[player] - amount
+        self.left[player] = left
+        self.put_total += amount
+        self.events.append(
+            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, left <= 0, line=line)
+        )
+
+    def _dealt(self, text: str, line: int) -> None:
+        at = text.rfind(" [ ")
+        seat = self.seated.get(text[9:at])
+        name = seat.name if seat is not None else self.player_prefix(text, 9, " [ ", line)
+        new = cards(text[at + 3 : -2])
+        previous = self.held.get(name, ())
+        self.held[name] = previous + new
+        self.events.append(Dealt(self.street, name, previous, new, line))
+
+    def _opens(self, text: str, line: int) -> None:
+        self.player(text[:-6], line, text)  # announces the first actor: no record
+
+    def _brings_in(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " bring-ins [", line)
+        self.bring_in = amount
+        self._put(ActionKind.BRING_IN, player, line, amount, False)
+
+    def _completes(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " completes [", line)
+        self.completed = True
+        self._put(ActionKind.COMPLETE, player, line, amount, False)
+
+    def _bets(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " bets [", line)
+        self._put(self._completion_or(ActionKind.BET), player, line, amount, False)
+
+    def _double_bets(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " double bets [", line)
+        self._put(ActionKind.BET, player, line, amount, False)
+
+    def _raises(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " raises [", line)
+        self._put(self._completion_or(ActionKind.RAISE), player, line, amount, False)
+
+    def _calls(self, text: str, line: int) -> None:
+        player, amount = self._bracketed(text, " calls [", line)
+        self._put(ActionKind.CALL, player, line, amount, False)
+
+    def _all_in(self, text: str, line: int) -> None:
+        # "is all-In [x]": a call, a bet or a raise, as the chips it adds make it.
+        name, _, rest = text.rpartition(" is all-In ")
+        player = self.player(name, line, text)
+        amount = units(rest.lstrip(" ")[1:-1])
+        total = self.street_put.get(player, 0) + amount
+        if total <= self.current_bet:
+            kind = ActionKind.CALL
+        elif self.current_bet == 0:
+            kind = self._completion_or(ActionKind.BET)
+        else:
+            kind = self._completion_or(ActionKind.RAISE)
+        self._put(kind, player, line, amount, True)
+
+    def _checks(self, text: str, line: int) -> None:
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
+    def _show(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
+        name = self.player_prefix(text, 0, verb, line)
+        rest = text[len(name) + len(verb) :]
+        close = rest.index(" ]")
+        shown = cards(rest[:close].replace(",", " "))
+        description = rest[close + 2 :].removesuffix(".") or None
+        self.events.append(
+            Action(self.street, name, kind, cards=shown, description=description, line=line)
+        )
+
+    def _shows(self, text: str, line: int) -> None:
+        self._show(ActionKind.SHOW, " shows [ ", text, line)
+
+    def _does_not_show_cards(self, text: str, line: int) -> None:
+        self._show(ActionKind.MUCK, " doesn't show [ ", text, line)
+
+    def _shows_low(self, text: str, line: int) -> None:
+        name = self.player_prefix(text, 0, " shows", line)
+        low = text[len(name) + 6 :].strip().removesuffix("for low.").strip()
+        for index in range(len(self.events) - 1, -1, -1):
+            event = self.events[index]
+            if type(event) is Action and event.player == name and event.kind is ActionKind.SHOW:
+                self.events[index] = replace(
+                    event, description=f"{event.description or ''}{LOW}{low}"
+                )
+                return
+        raise LineError(self.relative(line), f"{name} shows a low without showing a hand", text)
+
+    def _does_not_show(self, text: str, line: int) -> None:
+        player = self.player(text[:-21], line, text)
+        self.events.append(Action(self.street, player, ActionKind.DOES_NOT_SHOW, line=line))
+
+    def _collect(self, text: str, line: int, low: bool) -> None:
+        verb = " wins Lo (" if low else " wins "
+        name = self.player_prefix(text, 0, verb, line)
+        rest = text[len(name) + len(verb) :]
+        amount_text, _, pot_text = rest.partition(" from the ")
+        description = None
+        if pot_text:
+            pot_text, _, described = pot_text.partition(" with ")
+            description = described.removesuffix(".") if described else None
+        amount_text = amount_text.removesuffix(")").removesuffix(" chips")
+        amount = units(amount_text)
+        pot = None
+        if pot_text.startswith("main"):
+            pot = 0
+        elif pot_text.startswith("side"):
+            digits = pot_text[9:].strip()
+            pot = int(digits) if digits.isdigit() else 1
+        self.collected_total += amount
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.COLLECT,
+                amount,
+                description=description,
+                pot=pot,
+                half="low" if low else None,
+                line=line,
+            )
+        )
+
+    def _wins(self, text: str, line: int) -> None:
+        self._collect(text, line, False)
+
+    def _wins_low(self, text: str, line: int) -> None:
+        self._collect(text, line, True)
+
+    def _no_low(self, text: str, line: int) -> None:
+        self.events.append(Note(self.street, NoteKind.NO_LOW_HAND, None, text, line))
+
+    def _nothing(self, text: str, line: int) -> None:
+        """A line that makes no record: a hand's closing NUL, a blank line, the next hand's
+        "Game #N starts."."""
+
+
+def _note_handler(kind: NoteKind, marker: str) -> LineHandler:
+    def handle(builder: _HandBuilder, text: str, line: int) -> None:
+        at = text.find(marker)
+        builder.events.append(Note(builder.street, kind, text[:at] if at > 0 else None, text, line))
+
+    return handle
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "OPENS": _HandBuilder._opens,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "COMPLETES": _HandBuilder._completes,
+    "BETS": _HandBuilder._bets,
+    "DOUBLE_BETS": _HandBuilder._double_bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "ALL_IN": _HandBuilder._all_in,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "SHOWS": _HandBuilder._shows,
+    "DOES_NOT_SHOW_CARDS": _HandBuilder._does_not_show_cards,
+    "SHOWS_LOW": _HandBuilder._shows_low,
+    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
+    "WINS": _HandBuilder._wins,
+    "WINS_LOW": _HandBuilder._wins_low,
+    "NO_LOW": _HandBuilder._no_low,
+    "END_OF_HAND": _HandBuilder._nothing,
+    "BLANK": _HandBuilder._nothing,
+    "NEXT_GAME": _HandBuilder._nothing,
+    **{name: _note_handler(kind, marker) for name, (kind, marker) in NOTE_KINDS.items()},
+}
+
+GRAMMAR = SectionGrammar(
+    "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+Money = Callable[[int | None], str]
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand back as PartyPoker text (parse → print → parse gives an equal record)."""
+    tournament = hand.tournament_id is not None
+    code = hand.currency
+
+    def money(value: int | None) -> str:
+        value = value or 0
+        if tournament or code is None:
+            return f"{value:,}"
+        whole, cents = divmod(value, 100)
+        figure = f"{whole:,}.{cents:02d}" if cents else f"{whole:,}"
+        return f"{CURRENCY_SIGNS.get(code, '')}{figure} {code}"
+
+    clock = hand.clock_text
+    name = GAME_NAMES[hand.game]
+    lines = []
+    if hand.header_variant == "starts":
+        lines += [f"Game #{hand.hand_id} starts.", ""]
+    lines += [f"#Game No : {hand.hand_id}", f"***** Hand History for Game {hand.hand_id} *****"]
+    if tournament:
+        stakes = f"{hand.small_bet:,}/{hand.big_bet:,}-{hand.ante or 0:,}"
+        level = f"Trny:{hand.tournament_id} Level:{hand.tournament_level}"
+        lines.append(f"FL {name} {hand.buy_in} Buy-in {level}  Stakes-Antes({stakes}) - {clock}")
+    else:
+        small, big = money(hand.small_bet), money(hand.big_bet)
+        lines.append(f"{small.removesuffix(f' {code}')}/{big} {name} - {clock}")
+    lines.append(f"Table {hand.table} (Real Money)")
+    lines.append("Seat 0 is the button")
+    lines.append(f"Total number of players : {len(hand.seats)}/{hand.max_seats or 8}")
+    lines.extend(f"Seat {s.number}: {s.name} ( {money(s.stack)} )" for s in hand.seats)
+    if tournament:
+        lines.append(f"Trny:{hand.tournament_id} Level:{hand.tournament_level}")
+        lines.append(f"Stakes-Antes({hand.small_bet:,}/{hand.big_bet:,}-{hand.ante or 0:,})")
+    by_street: dict[Street, list[Event]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    for event in by_street.get(Street.ANTES, ()):
+        lines.append(_event_line(event, money, hand))
+    for street in hand.streets:
+        lines.append(STREET_HEADERS[street])
+        opened = False
+        for event in by_street.get(street, ()):
+            if (
+                not opened
+                and type(event) is Action
+                and event.kind
+                in (
+                    ActionKind.BRING_IN,
+                    ActionKind.COMPLETE,
+                    ActionKind.BET,
+                    ActionKind.RAISE,
+                    ActionKind.CALL,
+                    ActionKind.CHECK,
+                    ActionKind.FOLD,
+                )
+            ):
+                lines.append(f"{event.player} opens")
+                opened = True
+            lines.append(_event_line(event, money, hand))
+    return "\n".join(lines)
+
+
+def _event_line(event: Event, money: Money, hand: Hand) -> str:
+    if type(event) is Dealt:
+        return f"Dealt to {event.player} [  {' '.join(str(c) for c in event.new)} ]"
+    if type(event) is Note:
+        return event.text
+    assert type(event) is Action
+    name = event.player
+    kind = event.kind
+    amount = f"[{money(event.amount)}]"
+    if event.all_in and kind in (
+        ActionKind.CALL,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.COMPLETE,
+    ):
+        return f"{name} is all-In  {amount}"
+    if kind is ActionKind.ANTE:
+        return f"{name} posts ante {amount}"
+    if kind is ActionKind.BRING_IN:
+        return f"{name} bring-ins {amount}"
+    if kind is ActionKind.COMPLETE:
+        return f"{name} completes {amount}"
+    if kind is ActionKind.BET:
+        double = event.street is Street.FOURTH and event.amount == hand.big_bet
+        return f"{name} {'double bets' if double else 'bets'} {amount}"
+    if kind is ActionKind.RAISE:
+        return f"{name} raises {amount}"
+    if kind is ActionKind.CALL:
+        return f"{name} calls {amount}"
+    if kind is ActionKind.CHECK:
+        return f"{name} checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} folds"
+    if kind is ActionKind.DOES_NOT_SHOW:
+        return f"{name} does not show cards."
+    if kind in (ActionKind.SHOW, ActionKind.MUCK):
+        verb = "shows" if kind is ActionKind.SHOW else "doesn't show"
+        high, _, low = (event.description or "").partition(LOW)
+        shown = ", ".join(str(c) for c in event.cards)
+        line = f"{name} {verb} [ {shown} ]{high}."
+        return line + (f"\n{name} shows{low}  for low." if low else "")
+    if kind is ActionKind.COLLECT:
+        won = money(event.amount)
+        if event.half == "low":
+            won = f"Lo ({won})"
+        elif hand.tournament_id is not None:
+            won += " chips"
+        if event.pot is None:
+            return f"{name} wins {won}"
+        pot = "main pot" if event.pot == 0 else f"side pot {event.pot}"
+        described = f" with {event.description}." if event.description is not None else ""
+        return f"{name} wins {won} from the {pot}{described}"
+    raise ValueError(f"PartyPoker prints no {kind.value} line")
+
+
+# ---------------------------------------------------------------------------------------
+# The formats
+
+PARTYPOKER = RuleProfile(
+    name="partypoker",
+    description=(
+        "PartyPoker: a bet and three raises, also heads-up; open-pair double bet in 7-card "
+        "stud; no burns; short all-ins reopen at half a bet; ties and odd chips by suit."
+    ),
+    # Every field is the PokerStars choice, which the corpus hands replay clean under; what
+    # they show: the open-pair double bet in 7-card stud (tournament hand 11792805420,
+    # "Player4 double bets [120]" on 4th street, then raises of 240 = one big bet each, so
+    # no small raise after the big bet), a bet and three raises on 6th street in the same
+    # hand (four bets: the cap, reached and not passed), fixed-limit sizes everywhere. No
+    # hand ties a showing hand, splits an odd chip or goes all-in, so those fields keep the
+    # common online choice until a PartyPoker hand shows otherwise.
+)
+
+TRAITS = SiteTraits(
+    # No uncalled-bet line: in hand 10399817763 Player8's $1 river bet is not called and
+    # "Player8 wins $13.20 USD" takes it back with the pot.
+    uncalled_bets=UncalledBets.IN_POT,
+    # Neither a total pot nor a rake is printed (the parser derives both).
+    prints_total_pot=False,
+    # "a flush, Ace high." is the wording handlog writes, but a hi/lo show describes the
+    # high hand only ("high card Ace") and the low apart ("shows8,5,3,2,A  for low."), and
+    # "doesn't show" hands are described too: not compared.
+    describes_hands=False,
+)
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="PartyPoker",
+    header_prefix="",  # "Game #N starts." may follow NUL bytes
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PARTYPOKER,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=re.compile(rb"\n\x00*Game #\d+ starts\."),
+    encodings=("utf-8", "cp1252"),
+)
+"""Cash exports: each hand starts with "Game #N starts."."""
+
+TOURNAMENT_FORMAT = SiteFormat(
+    site=SITE,
+    name="PartyPoker (tournament)",
+    header_prefix="#Game No : ",
+    is_header=is_tournament_header,
+    parse_hand=parse_hand,
+    profile=PARTYPOKER,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=re.compile(rb"\n\x00*#Game No : \d+"),
+)
+"""Tournament exports: no "starts" line, each hand starts with "#Game No : N"."""

@@ -1,0 +1,903 @@
+"""Winamax stud-family hand histories to `Hand` records.
+
+`grammars/winamax.lark` is the specification of the text; this module turns the checked
+lines into site-neutral records. What Winamax prints differently from PokerStars, and how it
+is read:
+
+- Amounts put the currency sign after the figure ("70.30€"). Cash hands, real or play money,
+  are read in hundredths (cents; play money has no currency but does have two decimals:
+  "0.01/0.05/0.10"); tournament chips are whole chips.
+- The stakes in the header are ante/small bet/big bet; `ante` and `bring_in` are still taken
+  from what is posted, as for every site.
+- "raises X to Y": Y is the raiser's street total LEAVING OUT the raiser's own bring-in, and X
+  is Y less the bet faced (the bring-in is no bet for Winamax: the completion over a 10€
+  bring-in prints "raises 25€ to 25€"). Read that way every corpus hand balances: in hand
+  9250793-1578-1479092164 the bring-in (10€, 18.90€ behind) re-raises all-in over a 25€
+  completion and the site prints "raises -6.10€ to 18.90€": 18.90€ is what this action adds,
+  28.90€ the street total, and the pot (70.30€ + 2.50€ rake = 3 antes + 2 × 28.90€) balances
+  only so. So `to_amount` = Y + the player's bring-in on the street, and `raise_by` = X only
+  where X is a raise size over the bet faced (a raise by a player without a bring-in on the
+  street), never for a completion or for the bring-in's own raise.
+- No uncalled-bet line: an uncalled bet stays in the pot and the bettor collects it with the
+  pot (`UncalledBets.IN_POT`); the total pot is printed after rake.
+- Hi/lo halves are collected as "from pot(HI)" / "from pot(LO)", even when nobody showed,
+  and the summary repeats "won" once per half.
+- All-ins are not always marked (" and is all-in" is optional): an action that leaves a
+  player without chips is recorded as all-in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import MoneyError
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+if TYPE_CHECKING:
+    from lark import Tree
+
+SITE = Site.WINAMAX
+HEADER_PREFIX = "Winamax Poker - "
+HEADER_BYTES = re.compile(
+    rb"\nWinamax Poker - (?:CashGame|Go Fast|HOLD-UP|ESCAPE|Tournament)[^\n]* - HandId: #"
+)
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+_HEADER_START = re.compile(r"Winamax Poker - [^\n]*? - HandId: #\d")
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Winamax hand."""
+    return line.startswith(HEADER_PREFIX) and _HEADER_START.match(line) is not None
+
+
+# Game names as printed, lower-cased, with their betting structure. The earlier client
+# writes "7stud" / "7stud8", the 2016 one "7-Card Stud" / "7-Card Stud Hi/Lo".
+GAMES = {
+    "7-card stud fixed limit": Game.STUD,
+    "7stud fixed limit": Game.STUD,
+    "7-card stud hi/lo fixed limit": Game.STUD8,
+    "7stud8 fixed limit": Game.STUD8,
+    "razz fixed limit": Game.RAZZ,
+}
+LONG_NAMES = {
+    Game.STUD: "7-Card Stud fixed limit",
+    Game.STUD8: "7-Card Stud Hi/Lo fixed limit",
+    Game.RAZZ: "Razz fixed limit",
+}
+SHORT_NAMES = {
+    Game.STUD: "7stud fixed limit",
+    Game.STUD8: "7stud8 fixed limit",
+    Game.RAZZ: "Razz fixed limit",
+}
+CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP"}
+SIGNS = {code: sign for sign, code in CURRENCIES.items()}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_BLINDS": (Street.ANTES, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
+    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+TERMINAL_WORDS = {
+    "TABLE": "the Table line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_BLINDS": "*** ANTE/BLINDS ***",
+    "THIRD_STREET": "*** 3rd STREET ***",
+    "FOURTH_STREET": "*** 4th STREET ***",
+    "FIFTH_STREET": "*** 5th STREET ***",
+    "SIXTH_STREET": "*** 6th STREET ***",
+    "SEVENTH_STREET": "*** 7th STREET ***",
+    "SHOW_DOWN": "*** SHOW DOWN ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+FOLDED_STREETS = {
+    "3rd street": Street.THIRD,
+    "third": Street.THIRD,
+    "4th street": Street.FOURTH,
+    "fourth": Street.FOURTH,
+    "5th street": Street.FIFTH,
+    "fifth": Street.FIFTH,
+    "6th street": Street.SIXTH,
+    "sixth": Street.SIXTH,
+    "7th street": Street.SEVENTH,
+    "seventh": Street.SEVENTH,
+}
+HALVES = {"(HI)": "high", "(LO)": "low"}
+
+_HEADER_SPLIT = re.compile(
+    r"(?P<start>Winamax Poker - .*? - HandId: #)(?P<number>\d+(?:-\d+)*)(?P<game> - .*) - "
+    r"(?P<clock>(?P<y>\d{4})/(?P<mo>\d{1,2})/(?P<d>\d{1,2}) (?P<h>\d{1,2}):(?P<mi>\d{2}):"
+    r"(?P<s>\d{2}) (?P<zone>[A-Z]{2,5}))$"
+)
+_TOURNAMENT_ID = re.compile(r"\((\d+)\)#")
+
+
+# ---------------------------------------------------------------------------------------
+# Amounts
+
+_UNITS: dict[str, int] = {}
+
+
+def units(text: str, cents: bool) -> int:
+    """An amount as printed ("70.30€", "€5", "0.65", "20000") in minor units: hundredths
+    when `cents` (cash, real or play money), whole chips otherwise (tournaments)."""
+    key = text if cents else "#" + text
+    value = _UNITS.get(key)
+    if value is None:
+        bare = text.strip("€$£").replace(",", "")
+        whole, dot, fraction = bare.partition(".")
+        if not whole.isdigit() or (dot and not fraction.isdigit()):
+            raise MoneyError(f"{text!r} is not an amount")
+        if cents:
+            if len(fraction) > 2 and fraction[2:].strip("0"):
+                raise MoneyError(f"{text!r} has a fraction of a cent")
+            value = int(whole) * 100 + int((fraction + "00")[:2])
+        else:
+            if fraction.strip("0"):
+                raise MoneyError(f"{text!r} has a fraction of a chip")
+            value = int(whole)
+        if len(_UNITS) > 100_000:
+            _UNITS.clear()
+        _UNITS[key] = value
+    return value
+
+
+def amount_text(value: int, cents: bool, sign: str) -> str:
+    """The inverse of `units`, as Winamax prints it: "70.30€", "458€", "0.65", "20000"."""
+    if not cents:
+        return f"{value}{sign}"
+    minus = "-" if value < 0 else ""
+    whole, rest = divmod(abs(value), 100)
+    figure = f"{whole}.{rest:02d}" if rest else str(whole)
+    return f"{minus}{figure}{sign}"
+
+
+# ---------------------------------------------------------------------------------------
+# Header
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a header says, apart from the hand number and the clock."""
+
+    game_name: str
+    game: Game | None
+    header_variant: str
+    """"short" for the earlier client's game names ("7stud"), "long" for the 2016 ones."""
+    cents: bool
+    """Amounts in hundredths (cash) rather than whole chips (tournaments)."""
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    tournament: bool
+    buy_in: str | None = None
+    tournament_level: str | None = None
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(start: str, game_part: str) -> GameInfo:
+    """The header's description of the game, read by the grammar; memoised, since every hand
+    at a table repeats it (the hand number and clock are replaced by stand-ins)."""
+    key = start + game_part
+    info = _GAME_INFO.get(key)
+    if info is None:
+        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
+        info = _game_info_from_tree(tree)
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def _game_info_from_tree(tree: Tree) -> GameInfo:
+    game_name = ""
+    buy_in = level = None
+    tournament = False
+    stake_texts: list[str] = []
+    for child in tree.children:
+        if hasattr(child, "data"):
+            if child.data == "tournament":
+                tournament = True
+                for part in child.children:
+                    kind = getattr(part, "type", None)
+                    if kind == "BUY_IN":
+                        buy_in = str(part)
+                    elif kind == "LEVEL":
+                        level = str(part)
+            elif child.data == "stakes":
+                stake_texts = [str(t) for t in child.children]
+        elif getattr(child, "type", None) == "GAME_NAME":
+            game_name = str(child)
+    game = GAMES.get(game_name.lower())
+    cents = not tournament
+    small = big = 0
+    currency = None
+    if game is not None:
+        if len(stake_texts) != 3:
+            raise LineError(1, "a stud header states ante/small bet/big bet", None)
+        small, big = units(stake_texts[1], cents), units(stake_texts[2], cents)
+    sign = next((c for t in stake_texts for c in (t[0], t[-1]) if c in CURRENCIES), None)
+    if sign is not None and not tournament:
+        currency = CURRENCIES[sign]
+    return GameInfo(
+        game_name=game_name,
+        game=game,
+        header_variant="short" if game_name.lower().startswith("7stud") else "long",
+        cents=cents,
+        small_bet=small,
+        big_bet=big,
+        currency=currency,
+        tournament=tournament,
+        buy_in=buy_in,
+        tournament_level=level,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Hands
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise LineError(1, "the hand header is not in a form Winamax writes", header)
+        hand_id = split["number"]
+        try:
+            info = _game_info(split["start"], split["game"])
+        except (UnexpectedInput, MoneyError) as error:
+            raise LineError(1, "the hand header is not in a form Winamax writes", header) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        start = utc_time(
+            int(split["y"]),
+            int(split["mo"]),
+            int(split["d"]),
+            int(split["h"]),
+            int(split["mi"]),
+            int(split["s"]),
+            split["zone"],
+        )
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, info).build(tokens, split["clock"], start)
+    except LineError as error:
+        if error.text is None:
+            error.text = header
+        return parse_error(chunk, error, hand_id)
+
+
+def pot_index(label: str) -> tuple[int | None, str | None]:
+    """Which pot and half a collect names: ("pot", None) → (None, None), "main pot" → 0,
+    "side pot 2" → 2; "(HI)"/"(LO)" → the half."""
+    half = None
+    if label.endswith(")"):
+        half = HALVES.get(label[-4:])
+        label = label[:-4]
+    if label == "pot":
+        return None, half
+    if label == "main pot":
+        return 0, half
+    digits = label[8:].strip(" #")
+    return (int(digits) if digits.isdigit() else 1), half
+
+
+def pot_label(pot: int | None, half: str | None) -> str:
+    label = "pot" if pot is None else "main pot" if pot == 0 else f"side pot {pot}"
+    if half is not None:
+        label += "(HI)" if half == "high" else "(LO)"
+    return label
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.cents = info.cents
+        self.table = ""
+        self.max_seats: int | None = None
+        self.tournament_id: str | None = None
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        """Each player's chips in on the street so far (bring-in included)."""
+        self.brought_in: dict[str, int] = {}
+        """The bring-in of the street's bring-in player (Winamax's raise figures leave it out)."""
+        self.left: dict[str, int] = {}
+        """Each player's chips behind, to know who is all-in (not always printed)."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.total_pot = 0
+        self.rake = 0
+
+    def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        info = self.info
+        chunk = self.chunk
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=start,  # type: ignore[arg-type]
+            clock_text=clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=self.tournament_id,
+            tournament_level=info.tournament_level,
+            buy_in=info.buy_in,
+            header_variant=info.header_variant,
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "TABLE":
+            text = text[:-1]
+            name_end = text.rindex("' ")
+            self.table = text[8:name_end]
+            size = text[name_end + 2 :].split("-max", 1)[0]
+            self.max_seats = int(size) if size.isdigit() else None
+            if self.info.tournament:
+                found = _TOURNAMENT_ID.search(self.table)
+                self.tournament_id = found[1] if found else None
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            self.street_put = {}
+            self.brought_in = {}
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                total_end = text.index("\n", start)
+                self._total_pot(text[start:total_end], line + 1)
+                start = total_end + 1
+                line += 1
+            elif street is not Street.ANTES and street is not Street.SHOWDOWN:
+                self.streets.append(street)
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _amount(self, text: str) -> tuple[int, bool]:
+        """An amount with an optional " and is all-in" after it."""
+        if text.endswith(" and is all-in"):
+            return units(text[:-14], self.cents), True
+        return units(text, self.cents), False
+
+    def _put(
+        self,
+        kind: ActionKind,
+        player: str,
+        line: int,
+        chips: int,
+        all_in: bool,
+        raise_by: int | None = None,
+    ) -> None:
+        """Append an action that puts `chips` in, with the player's street total after it."""
+        total = self.street_put.get(player, 0) + chips
+        self.street_put[player] = total
+        left = self.left[player] - chips
+        self.left[player] = left
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                kind,
+                chips,
+                total,
+                all_in or left <= 0,
+                raise_by=raise_by,
+                line=line,
+            )
+        )
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On 3rd street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        open_paren = rest.rindex(" (")
+        name = rest[:open_paren]
+        stack = units(rest[open_paren + 2 : -1].split(", ", 1)[0], self.cents)
+        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.left[name] = stack
+
+    def _ante(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" posts ante ")
+        player = self.player(name, line, text)
+        amount, all_in = self._amount(rest)
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        left = self.left[player] - amount
+        self.left[player] = left
+        self.events.append(
+            Action(
+                Street.ANTES, player, ActionKind.ANTE, amount, None, all_in or left <= 0, line=line
+            )
+        )
+
+    def _dealt(self, text: str, line: int) -> None:
+        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]"; a name that itself
+        # ends in brackets is found by matching the seat names.
+        last = text.rfind(" [")
+        head = text[9:last]
+        groups: list[str]
+        seat = self.seated.get(head)
+        if seat is not None:
+            name, groups = seat.name, [text[last + 2 : -1]]
+        else:
+            first = head.rfind(" [")
+            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
+            if seat is not None:
+                name, groups = seat.name, [head[first + 2 : -1], text[last + 2 : -1]]
+            else:
+                name = self.player_prefix(text, 9, " [", line)
+                groups = text[9 + len(name) + 2 : -1].split("] [")
+        new = _known(groups[-1])
+        if not new:
+            # "[X X Kc 6d 7d 2d] [X]": an opponent's down card on 7th street. The line shows
+            # no card, so it makes no record (as PokerStars prints no line for it); the
+            # replay knows the 7th-street card is dealt face down.
+            return
+        previous = _known(groups[0]) if len(groups) == 2 else ()
+        self.events.append(Dealt(self.street, name, previous, new, line))
+
+    def _brings_in(self, text: str, line: int) -> None:
+        at = text.rfind(" brings in ")
+        size = 11
+        if at < 0:
+            at, size = text.rfind(" bring-in "), 10
+        player = self.player(text[:at], line, text)
+        amount, all_in = self._amount(text[at + size :])
+        self.bring_in = amount
+        self.brought_in[player] = amount
+        self._put(ActionKind.BRING_IN, player, line, amount, all_in)
+
+    def _bets(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" bets ")
+        player = self.player(name, line, text)
+        amount, all_in = self._amount(rest)
+        self._put(self._completion_or(ActionKind.BET), player, line, amount, all_in)
+
+    def _raises(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" raises ")
+        player = self.player(name, line, text)
+        size_text, _, figure = rest.partition(" to ")
+        figure_amount, all_in = self._amount(figure)
+        # The figure leaves out the player's own bring-in on this street (module docstring).
+        bring_in = self.brought_in.get(player, 0)
+        total = figure_amount + bring_in
+        chips = total - self.street_put.get(player, 0)
+        kind = self._completion_or(ActionKind.RAISE)
+        raise_by = None
+        if kind is ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
+            # The printed size is over the bet as Winamax counts it (bring-ins left out):
+            # a raise size over the bet faced only where that is the same bet.
+            put = self.street_put
+            faced = max(put.values(), default=0)
+            if faced == max((v - self.brought_in.get(p, 0) for p, v in put.items()), default=0):
+                raise_by = units(size_text, self.cents)
+        self._put(kind, player, line, chips, all_in, raise_by)
+
+    def _calls(self, text: str, line: int) -> None:
+        name, _, rest = text.rpartition(" calls ")
+        player = self.player(name, line, text)
+        amount, all_in = self._amount(rest)
+        self._put(ActionKind.CALL, player, line, amount, all_in)
+
+    def _checks(self, text: str, line: int) -> None:
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
+    def _collected(self, text: str, line: int) -> None:
+        name = self.player_prefix(text, 0, " collected ", line)
+        amount_text, _, label = text[len(name) + 11 :].partition(" from ")
+        pot, half = pot_index(label)
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.COLLECT,
+                units(amount_text, self.cents),
+                pot=pot,
+                half=half,
+                line=line,
+            )
+        )
+
+    def _shows(self, text: str, line: int) -> None:
+        name = self.player_prefix(text, 0, " shows [", line)
+        rest = text[len(name) + 8 :]
+        close = rest.index("]")
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.SHOW,
+                cards=cards(rest[:close]),
+                description=description,
+                line=line,
+            )
+        )
+
+    def _total_pot(self, text: str, line: int) -> None:
+        total, _, rake = text[10:].partition(" | ")
+        try:
+            self.total_pot = units(total, self.cents)
+            self.rake = 0 if rake == "No rake" else units(rake[5:], self.cents)
+        except MoneyError as error:
+            raise LineError(self.relative(line), str(error), text) from None
+
+    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """Seat number, player and the words after the name of a summary seat line."""
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        seat = None
+        for candidate in self.names_longest_first:
+            if text.startswith(candidate + marker, start):
+                seat = self.seated[candidate]
+                break
+        if seat is None:
+            raise LineError(
+                self.relative(line), "the summary names a player who is not in the seat list", text
+            )
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in seat "
+                f"{seat.number}",
+                text,
+            )
+        return number, seat.name, text[start + len(seat.name) + len(marker) :]
+
+    def _seat_showed(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " showed [")
+        close = rest.index("]")
+        shown = cards(rest[:close])
+        outcome = rest[close + 6 :]
+        won: int | None = None
+        lost = False
+        description = None
+        outcome, _, with_text = outcome.partition(" with ")
+        if with_text or text.endswith(" with "):
+            description = with_text
+        if outcome.startswith("won "):
+            won = units(outcome[4:], self.cents)
+        else:
+            lost = True
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
+            )
+        )
+
+    def _seat_won(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " won ")
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                won=units(rest, self.cents),
+                collected_without_showdown=True,
+                line=line,
+            )
+        )
+
+    def _seat_folded(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " folded on the ")
+        self.results.append(
+            SeatResult(number, name, folded_on=FOLDED_STREETS[rest.lower()], line=line)
+        )
+
+
+def _known(group: str) -> tuple[Card, ...]:
+    """The cards of a bracket, hidden ones ("X") left out."""
+    if "X" not in group:
+        return cards(group)
+    return cards(" ".join(token for token in group.split() if token != "X"))
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "COLLECTED": _HandBuilder._collected,
+    "SHOWS": _HandBuilder._shows,
+    "SEAT_SHOWED": _HandBuilder._seat_showed,
+    "SEAT_WON": _HandBuilder._seat_won,
+    "SEAT_FOLDED": _HandBuilder._seat_folded,
+}
+
+GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+STREET_HEADERS = {
+    "long": {
+        Street.THIRD: "*** 3rd STREET ***",
+        Street.FOURTH: "*** 4th STREET ***",
+        Street.FIFTH: "*** 5th STREET ***",
+        Street.SIXTH: "*** 6th STREET ***",
+        Street.SEVENTH: "*** 7th STREET ***",
+    },
+    "short": {
+        Street.THIRD: "*** THIRD ***",
+        Street.FOURTH: "*** FOURTH ***",
+        Street.FIFTH: "*** FIFTH ***",
+        Street.SIXTH: "*** SIXTH ***",
+        Street.SEVENTH: "*** SEVENTH ***",
+    },
+}
+Money = Callable[[int | None], str]
+FOLDED_WORDS = {
+    Street.THIRD: "3rd street",
+    Street.FOURTH: "4th street",
+    Street.FIFTH: "5th street",
+    Street.SIXTH: "6th street",
+    Street.SEVENTH: "7th street",
+}
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand back as Winamax text (parse → print → parse gives an equal record)."""
+    tournament = hand.buy_in is not None or hand.tournament_id is not None
+    cents = not tournament
+    sign = SIGNS.get(hand.currency or "", "")
+    variant = "short" if hand.header_variant == "short" else "long"
+
+    def money(value: int | None) -> str:
+        return amount_text(value or 0, cents, sign)
+
+    names = SHORT_NAMES if variant == "short" else LONG_NAMES
+    stakes = "/".join(money(v) for v in (hand.ante or 0, hand.small_bet, hand.big_bet))
+    if tournament:
+        name = hand.table.split("(", 1)[0]
+        level = f" level: {hand.tournament_level}" if hand.tournament_level else ""
+        kind = f'Tournament "{name}" buyIn: {hand.buy_in or "0"}{level} - '
+    else:
+        kind = "CashGame - "
+    clock = hand.clock_text
+    lines = [
+        f"Winamax Poker - {kind}HandId: #{hand.hand_id} - {names[hand.game]} ({stakes}) - {clock}",
+        f"Table: '{hand.table}' {hand.max_seats or 6}-max "
+        f"({'play' if not tournament and hand.currency is None else 'real'} money)",
+    ]
+    lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
+    by_street: dict[Street, list[Event]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    lines.append("*** ANTE/BLINDS ***")
+    full_hand: set[str] = set()  # players whose first deal shows all three cards
+    shown_up: dict[str, tuple[Card, ...]] = {}  # the up cards of those who show no more
+    folded: set[str] = set()
+    headers = STREET_HEADERS[variant]
+    for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
+        if street in headers:
+            lines.append(headers[street])
+        if street is Street.SEVENTH:
+            # The opponents' face-down 7th card makes no record ("[X]"): write it back for
+            # those still in whose own line is not there.
+            dealt_here = {e.player for e in by_street.get(street, ()) if type(e) is Dealt}
+            lines.extend(
+                f"Dealt to {name} [X X {format_cards(up)}] [X]"
+                for name, up in shown_up.items()
+                if name not in dealt_here and name not in folded and name not in full_hand
+            )
+        elif street is Street.SHOWDOWN:
+            if street not in by_street:
+                continue
+            lines.append("*** SHOW DOWN ***")
+        brought_in: dict[str, int] = {}
+        current = 0  # the bet faced, as Winamax counts it (the bring-in is none)
+        for event in by_street.get(street, ()):
+            if type(event) is Dealt:
+                lines.append(_dealt_line(event, full_hand))
+                shown_up.pop(event.player, None)  # kept in the order of the last deal
+                shown_up[event.player] = event.previous + event.new
+                continue
+            assert type(event) is Action
+            if event.kind is ActionKind.FOLD:
+                folded.add(event.player)
+            lines.append(_action_line(event, money, variant, brought_in, current))
+            if event.kind is ActionKind.BRING_IN:
+                brought_in[event.player] = event.amount or 0
+            elif event.to_amount is not None and event.kind is not ActionKind.CALL:
+                current = max(current, event.to_amount - brought_in.get(event.player, 0))
+    lines.append("*** SUMMARY ***")
+    rake = f"Rake {money(hand.rake)}" if hand.rake else "No rake"
+    lines.append(f"Total pot {money(hand.total_pot)} | {rake}")
+    lines.extend(_result_line(result, money) for result in hand.results)
+    return "\n".join(lines)
+
+
+def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
+    name = event.player
+    if event.street is Street.THIRD or (not event.previous and name not in full_hand):
+        if len(event.new) >= 3:
+            full_hand.add(name)
+            return f"Dealt to {name} [{format_cards(event.new)}]"
+        return f"Dealt to {name} [{' '.join(['X'] * (3 - len(event.new)) + [str(c) for c in event.new])}]"
+    hidden = "" if name in full_hand else "X X "
+    new = format_cards(event.new) if event.new else "X"
+    return f"Dealt to {name} [{hidden}{format_cards(event.previous)}] [{new}]"
+
+
+def _action_line(
+    event: Action, money: Money, variant: str, brought_in: dict[str, int], current: int
+) -> str:
+    name = event.player
+    kind = event.kind
+    tail = " and is all-in" if event.all_in else ""
+    if kind is ActionKind.ANTE:
+        return f"{name} posts ante {money(event.amount)}{tail}"
+    if kind is ActionKind.BRING_IN:
+        verb = "bring-in" if variant == "short" else "brings in"
+        return f"{name} {verb} {money(event.amount)}{tail}"
+    if kind is ActionKind.CALL:
+        return f"{name} calls {money(event.amount)}{tail}"
+    if kind is ActionKind.BET:
+        return f"{name} bets {money(event.amount)}{tail}"
+    if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
+        figure = (event.to_amount or 0) - brought_in.get(name, 0)
+        size = event.raise_by if event.raise_by is not None else figure - current
+        return f"{name} raises {money(size)} to {money(figure)}{tail}"
+    if kind is ActionKind.CHECK:
+        return f"{name} checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} folds"
+    if kind is ActionKind.COLLECT:
+        return f"{name} collected {money(event.amount)} from {pot_label(event.pot, event.half)}"
+    if kind is ActionKind.SHOW:
+        described = f" ({event.description})" if event.description is not None else ""
+        return f"{name} shows [{format_cards(event.cards)}]{described}"
+    raise ValueError(f"Winamax prints no {kind.value} line")
+
+
+def _result_line(result: SeatResult, money: Money) -> str:
+    start = f"Seat {result.seat}: {result.player}"
+    if result.showed:
+        outcome = "lost" if result.won is None else f"won {money(result.won)}"
+        described = f" with {result.description}" if result.description is not None else ""
+        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{described}"
+    if result.folded_on is not None:
+        return f"{start} folded on the {FOLDED_WORDS[result.folded_on]}"
+    return f"{start} won {money(result.won)}"
+
+
+# ---------------------------------------------------------------------------------------
+# The format
+
+WINAMAX = RuleProfile(
+    name="winamax",
+    description=(
+        "Winamax: a bet and three raises, also heads-up; open-pair double bet in 7-card stud "
+        "only; no burns; short all-ins reopen at half a bet; ties and odd chips by suit."
+    ),
+    # Every field is the PokerStars choice: Winamax's corpus hands (one each of stud, stud
+    # hi/lo, razz and a short all-in re-raise, 2016) replay clean under it and show nothing
+    # that tells the two rooms apart. What they do show: the fixed-limit sizes (bring-in
+    # below the small bet, completion to the small bet, big bets from 5th street, hand
+    # 9250793-470-1478990787's 7th-street raise of one big bet), and a short all-in re-raise
+    # of less than half a bet that nobody could answer (9250793-1578-1479092164), which
+    # neither reopening rule would flag. No hand reaches the cap, pairs its 4th-street
+    # board, ties a showing hand or splits an odd chip, so those fields keep the common
+    # online choice (cap 4 bets heads-up too, double bet in stud only, suits break ties,
+    # odd chip to the high half) until a Winamax hand shows otherwise.
+)
+
+TRAITS = SiteTraits(
+    # No "Uncalled bet" line: hand 9250793-444-1478990340 (razz) ends with a 50€ bet nobody
+    # called, and the 258€ collected + 2€ rake is every chip put in, that bet included.
+    uncalled_bets=UncalledBets.IN_POT,
+    # "Total pot 70.30€ | Rake 2.50€": the printed total is what was collected, after rake.
+    total_pot_after_rake=True,
+    # "(One pair : Aces)", "(Two pairs : Kings and 4)", "(Straight King high)": a wording of
+    # Winamax's own, not the one HAND_DESCRIPTION compares with.
+    describes_hands=False,
+)
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Winamax",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=WINAMAX,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)

@@ -1,0 +1,823 @@
+"""Winning Poker network / Americas Cardroom (ACR) stud-family hand histories to `Hand`
+records: the format written since 2019 (`Hand #85198832 - 7Stud(Fixed Limit) - …`).
+
+`grammars/winning.lark` is the specification. The format is PokerStars-like, with these
+differences this module normalises: no colon after a player's name; `raises X to Y` where X is
+the chips this action adds and Y the player's street total; a running `Main pot … | Rake …`
+line (and `Side pot(n) …`) after every street header; the total pot printed after the rake
+and the jackpot fee (`JP Fee`, kept by the house like the rake, so counted in `Hand.rake`);
+and a winner who does not show gets no `collected` line, only the summary line
+`did not show and won $x`, which is where this module reads that collect from.
+
+The Winning 2016 format (UTF-16, `Game started at:`) is another module,
+`handlog.parse.sites.winning2016`, of the same site; both share this module's rule profile and
+traits.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+if TYPE_CHECKING:
+    from lark import Tree
+
+SITE = Site.WINNING
+HEADER_PREFIX = "Hand #"
+HEADER_BYTES = re.compile(rb"\nHand #\d+ - ")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+TOURNAMENT_HEADER_PREFIX = "Game Hand #"
+TOURNAMENT_HEADER_BYTES = re.compile(rb"\nGame Hand #\d+ - ")
+_HEADER_SPLIT = re.compile(
+    r"(?P<start>(?:Game )?Hand #)(?P<number>\d+) - (?P<game>.+?)(?P<separator> ?- )"
+    r"(?P<clock>(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5}))$"
+)
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Winning / ACR hand of the 2019+ format (cash or tournament)."""
+    return (line.startswith("Hand #") or line.startswith("Game Hand #")) and (
+        _HEADER_SPLIT.match(line) is not None
+    )
+
+
+PROFILE = RuleProfile(
+    name="winning",
+    description=(
+        "Winning Poker / ACR: cap of a bet and three raises; open-pair double bet in 7-card "
+        "stud only; no burns; in a hi/lo split the odd chip goes to the LOW half."
+    ),
+    # cap_bets=4: acr.ts hand #1903647457 caps 3rd street at the completion and three raises
+    # ($0.10, $0.20, $0.30, $0.40) and 4th street at a bet and three raises; no real hand
+    # shows a cap lifted heads-up, so the default (cap also heads-up) stands.
+    # odd_chip_to_high=False: the only odd-chip split in the corpus, 2016 hand #693975843
+    # (pot $7.05 after rake and fee), pays the low half $3.53 (ChazDazzle, 7-6-4-2-A) and the
+    # high half $3.52 (KickAzzJohnny, two pair). Even splits (#1903647457) say nothing.
+    # Everything else is PokerStars' (the default): no burns, open-pair double bet in 7-card
+    # stud, ties by suit; no corpus hand contradicts them.
+    odd_chip_to_high=False,
+)
+
+TRAITS = SiteTraits(
+    # "Uncalled bet ($0.04) returned to POPCHOW288" (hands #2672065780, #85198832).
+    uncalled_bets=UncalledBets.LINE,
+    # "Total pot $0.36 | Rake $0.01" with $0.37 put in (#85198832); "Total pot $8.96 | Rake
+    # $0.08 | JP Fee $0.02" with $9.06 put in (#1903647457).
+    total_pot_after_rake=True,
+    prints_total_pot=True,
+    # "(HI - a high card, Queen high [Qh 9h 8s 7s 5s] | LO - [8,7,5,3,2])": not a wording
+    # handlog writes, so descriptions are not compared.
+    describes_hands=False,
+)
+
+# Game names as printed; only fixed-limit games are replayed.
+GAMES = {
+    "7Stud": Game.STUD,
+    "7Stud H/L": Game.STUD8,
+    "Razz": Game.RAZZ,
+}
+GAME_NAMES = {game: name for name, game in GAMES.items()}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
+    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+STREET_HEADERS = {
+    Street.THIRD: "*** 3rd STREET ***",
+    Street.FOURTH: "*** 4th STREET ***",
+    Street.FIFTH: "*** 5th STREET ***",
+    Street.SIXTH: "*** 6th STREET ***",
+    Street.SEVENTH: "*** 7th STREET ***",
+    Street.SHOWDOWN: "*** SHOW DOWN ***",
+}
+SUMMARY_STREETS = {
+    "3rd Street": Street.THIRD,
+    "4th Street": Street.FOURTH,
+    "5th Street": Street.FIFTH,
+    "6th Street": Street.SIXTH,
+    "7th Street": Street.SEVENTH,
+}
+SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
+TERMINAL_WORDS = {
+    "TABLE": "the table line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "*** 3rd STREET ***",
+    "FOURTH_STREET": "*** 4th STREET ***",
+    "FIFTH_STREET": "*** 5th STREET ***",
+    "SIXTH_STREET": "*** 6th STREET ***",
+    "SEVENTH_STREET": "*** 7th STREET ***",
+    "SHOW_DOWN": "*** SHOW DOWN ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+
+_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+_TOTAL_POT = re.compile(
+    rf"Total pot (?P<total>{_AMOUNT})(?: \| Rake (?P<rake>{_AMOUNT}))?"
+    rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
+)
+_AMOUNTS: dict[str, tuple[int, bool]] = {}
+_TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a header says about the game, apart from the hand number and the clock."""
+
+    game_name: str
+    """As printed, with the limit: "7Stud H/L (Fixed Limit)"."""
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    tournament_id: str | None = None
+    tournament_level: str | None = None
+    buy_in: str | None = None
+    """The tournament's name before "Tournament #", as printed ("$5,000 GTD")."""
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
+    """The header's game description read with the grammar; memoised, since every hand at a
+    table repeats it (hand number and clock are replaced by fixed stand-ins)."""
+    key = start + game_part + separator
+    info = _GAME_INFO.get(key)
+    if info is None:
+        tree = GRAMMAR.parser().parse(
+            f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
+        )
+        # the game as printed, for a skipped hand: up to the limit's ")"
+        found = _TOURNAMENT_PART.match(game_part)
+        printed = game_part[found.end() :] if found else game_part
+        info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
+    tokens: dict[str, str] = {}
+    rules: dict[str, list[str]] = {}
+    for child in tree.children:
+        data = getattr(child, "data", None)
+        if data is None:
+            tokens[str(getattr(child, "type", ""))] = str(child)
+        else:
+            rules[str(data)] = [str(t) for t in child.children]  # type: ignore[union-attr]
+    name, limit = tokens["GAME_NAME"], tokens["LIMIT"]
+    game = GAMES.get(name) if limit == "Fixed Limit" else None
+    tournament = rules.get("tournament", [])
+    if "level" in rules:  # a tournament: chips
+        level, small_text, big_text = rules["level"]
+        return GameInfo(
+            game_name=game_name,
+            game=game,
+            small_bet=minor_units(small_text),
+            big_bet=minor_units(big_text),
+            currency=None,
+            tournament_id=tournament[-1] if tournament else None,
+            tournament_level=level,
+            buy_in=tournament[0].rstrip() if len(tournament) == 2 else None,
+        )
+    small_text, big_text = rules["stakes"][:2]
+    return GameInfo(
+        game_name=game_name,
+        game=game,
+        small_bet=minor_units(small_text),
+        big_bet=minor_units(big_text),
+        currency=CURRENCY_SYMBOLS.get(small_text[:1]),
+    )
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise LineError(1, "the hand header is not in a form Winning / ACR writes", header)
+        hand_id = split["number"]
+        try:
+            info = _game_info(split["start"], split["game"], split["separator"])
+        except UnexpectedInput as error:
+            raise LineError(
+                1, "the hand header is not in a form Winning / ACR writes", header
+            ) from error
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, info, split).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+def pot_index(label: str) -> int | None:
+    """Which pot a collect names: None for a plain "pot", 0 the "main pot", n "side pot-n"."""
+    if label == "main pot":
+        return 0
+    if label.startswith("side pot"):
+        _, _, number = label.partition("-")
+        return int(number) if number.isdigit() else 1
+    return None
+
+
+def pot_label(pot: int | None) -> str:
+    if pot is None:
+        return "pot"
+    return "main pot" if pot == 0 else f"side pot-{pot}"
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, split: re.Match[str]) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.split = split
+        self.table = ""
+        self.max_seats: int | None = None
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        """Each player's chips in on the street so far (for the street totals)."""
+        self.collectors: set[str] = set()
+        """Players with a "collected" line."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.running_main: int | None = None
+        self.running_sides: list[int] = []
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        info = self.info
+        chunk = self.chunk
+        split = self.split
+        year, month, day, hour, minute, second, zone = split.groups()[5:12]
+        # Main and side pots as the showdown prints them (after all betting), only when
+        # there is a side pot: a lone main pot is the total pot.
+        main_pot = self.running_main if self.running_sides else None
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=utc_time(
+                int(year), int(month), int(day), int(hour), int(minute), int(second), zone
+            ),
+            clock_text=split["clock"],
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            main_pot=main_pot,
+            side_pots=tuple(self.running_sides) if main_pot is not None else (),
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            tournament_level=info.tournament_level,
+            buy_in=info.buy_in,
+            header_variant="hand",
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "TABLE":
+            text = text[:-1]
+            max_at = text.rindex("-max")
+            space = text.rindex(" ", 0, max_at)
+            name = text[:space]
+            self.table = name[7:-1] if name.startswith("Table '") else name
+            self.max_seats = int(text[space + 1 : max_at])
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            self.street_put = {}
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                if start == len(text):
+                    raise LineError(
+                        self.relative(line),
+                        "the hand ends after its summary header; it looks truncated",
+                        text[:-1],
+                    )
+                total_end = text.index("\n", start)
+                self._total_pot(text[start:total_end], line + 1)
+                start = total_end + 1
+                line += 1
+            elif street is not Street.SHOWDOWN:
+                self.streets.append(street)
+            else:
+                self.running_main = None
+                self.running_sides = []
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _amount(self, text: str) -> tuple[int, bool]:
+        """An amount with an optional " and is all-in" after it."""
+        found = _AMOUNTS.get(text)
+        if found is None:
+            if text.endswith(" and is all-in"):
+                found = minor_units(text[:-14]), True
+            else:
+                found = minor_units(text), False
+            if len(_AMOUNTS) > 100_000:
+                _AMOUNTS.clear()
+            _AMOUNTS[text] = found
+        return found
+
+    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
+        """The seated player whose name ends where `marker` starts, and the text after it.
+        The last `marker` first (names may hold the marker's words too)."""
+        at = text.rfind(marker)
+        seat = self.seated.get(text[:at])
+        if seat is not None:
+            return seat.name, text[at + len(marker) :]
+        name = self.player_prefix(text, 0, marker, line)
+        return name, text[len(name) + len(marker) :]
+
+    def _add(self, kind: ActionKind, name: str, line: int, street: Street | None = None) -> None:
+        self.events.append(Action(self.street if street is None else street, name, kind, line=line))
+
+    def _put(
+        self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
+    ) -> None:
+        self.street_put[player] = total
+        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On 3rd street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 :]
+        sitting_out = rest.endswith(" is sitting out")
+        if sitting_out:
+            rest = rest[:-15]
+        open_paren = rest.rindex(" (")
+        stack = minor_units(rest[open_paren + 2 : -1])
+        self.add_seat(Seat(number, rest[:open_paren], stack, sitting_out, line), text)
+
+    def _ante(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " posts ante ", line)
+        amount, all_in = self._amount(rest)
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(
+            Action(Street.ANTES, name, ActionKind.ANTE, amount, None, all_in, line=line)
+        )
+
+    def _pot_running(self, text: str, line: int) -> None:
+        self.running_main = minor_units(text[9 : text.index(" | ")])
+
+    def _side_pot_running(self, text: str, line: int) -> None:
+        self.running_sides.append(minor_units(text[text.index(") ") + 2 : text.index(" | ")]))
+
+    def _dealt(self, text: str, line: int) -> None:
+        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]": the seat list says
+        # where the name ends (a name may end in brackets itself).
+        # where the name ends (a name may end in brackets itself). The brackets are read
+        # from the right first; a name that fails that is found in the seat list.
+        last = text.rfind(" [")
+        head = text[9:last]
+        previous: tuple[Card, ...] = ()
+        seat = self.seated.get(head)
+        if seat is None:
+            first = head.rfind(" [")
+            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
+            if seat is not None:
+                previous = cards(head[first + 2 : -1])
+            else:
+                name = self.player_prefix(text, 9, " [", line)
+                groups = text[9 + len(name) + 2 : -1].split("] [")
+                if len(groups) > 2:
+                    raise LineError(self.relative(line), "more than two groups of cards", text)
+                if len(groups) == 2:
+                    previous = cards(groups[0])
+                seat = self.seated[name]
+                last = len(text) - len(groups[-1]) - 3
+        self.events.append(
+            Dealt(self.street, seat.name, previous, cards(text[last + 2 : -1]), line)
+        )
+
+    def _brings_in(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " brings in ", line)
+        amount, all_in = self._amount(rest)
+        self.bring_in = amount
+        self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
+
+    def _bets(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " bets ", line)
+        amount, all_in = self._amount(rest)
+        total = self.street_put.get(name, 0) + amount
+        self._put(self._completion_or(ActionKind.BET), name, line, amount, all_in, total)
+
+    def _raises(self, text: str, line: int) -> None:
+        # "raises X to Y": X the chips this action adds, Y the player's street total.
+        name, rest = self._named(text, " raises ", line)
+        added, _, total_text = rest.partition(" to ")
+        total, all_in = self._amount(total_text)
+        chips = minor_units(added)
+        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
+
+    def _calls(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " calls ", line)
+        amount, all_in = self._amount(rest)
+        total = self.street_put.get(name, 0) + amount
+        self._put(ActionKind.CALL, name, line, amount, all_in, total)
+
+    def _checks(self, text: str, line: int) -> None:
+        self._add(ActionKind.CHECK, self.player(text[:-7], line, text), line)
+
+    def _folds(self, text: str, line: int) -> None:
+        self._add(ActionKind.FOLD, self.player(text[:-6], line, text), line)
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        close = text.index(") returned to ")
+        name = self.player(text[close + 14 :], line, text)
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.UNCALLED_BET_RETURNED,
+                minor_units(text[14:close]),
+                line=line,
+            )
+        )
+
+    def _collected(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " collected ", line)
+        amount_text, _, pot = rest.partition(" from ")
+        self.collectors.add(name)
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.COLLECT,
+                minor_units(amount_text),
+                pot=pot_index(pot),
+                line=line,
+            )
+        )
+
+    def _shows(self, text: str, line: int) -> None:
+        name = self.player_prefix(text, 0, " shows [", line)
+        rest = text[len(name) + 8 :]
+        close = rest.index("]")
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                name,
+                ActionKind.SHOW,
+                cards=cards(rest[:close]),
+                description=description,
+                line=line,
+            )
+        )
+
+    def _mucks(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " mucks", line)
+        rest = rest.removeprefix(" hand")
+        shown = cards(rest[2:-1]) if rest else ()
+        self.events.append(Action(self.street, name, ActionKind.MUCK, cards=shown, line=line))
+
+    def _sits_out(self, text: str, line: int) -> None:
+        seat = self.seated.get(text[:-9])
+        player = seat.name if seat is not None else None
+        self.events.append(Note(self.street, NoteKind.SITTING_OUT, player, text, line))
+
+    def _does_not_show(self, text: str, line: int) -> None:
+        self._add(ActionKind.DOES_NOT_SHOW, self.player(text[:-14], line, text), line)
+
+    def _total_pot(self, text: str, line: int) -> None:
+        found = _TOTAL_POT.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
+        self.total_pot = minor_units(found["total"])
+        # The jackpot fee is kept by the house as the rake is: both are what the pot lost.
+        rake = minor_units(found["rake"]) if found["rake"] else 0
+        self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
+
+    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """Seat number, player and the words after the name (from the space before
+        `marker`'s words) of a summary seat line."""
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        seat = None
+        at = text.find(marker, start)
+        if at >= 0:
+            seat = self.seated.get(text[start:at])
+        if seat is None:
+            for candidate in self.names_longest_first:
+                if text.startswith(candidate + marker, start):
+                    seat, at = self.seated[candidate], start + len(candidate)
+                    break
+        if seat is None:
+            raise LineError(
+                self.relative(line), "the summary names a player not in the seat list", text
+            )
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
+                f"seat {seat.number}",
+                text,
+            )
+        return number, seat.name, text[at + len(marker) :]
+
+    def _seat_folded(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " folded on the ")
+        did_not_bet = rest.endswith(" and did not bet")
+        if did_not_bet:
+            rest = rest[:-16]
+        self.results.append(
+            SeatResult(
+                number, name, folded_on=SUMMARY_STREETS[rest], did_not_bet=did_not_bet, line=line
+            )
+        )
+
+    def _seat_showed(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " showed [")
+        close = rest.index("]")
+        shown = cards(rest[:close])
+        outcome = rest[close + 6 :]
+        won: int | None = None
+        lost = False
+        if outcome.startswith("won "):
+            end = outcome.find(" with ")
+            won = minor_units(outcome[4:] if end < 0 else outcome[4:end])
+            outcome = "" if end < 0 else outcome[end:]
+        else:
+            lost = True
+            outcome = outcome[4:]
+        description = outcome[6:] if outcome.startswith(" with ") else None
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
+            )
+        )
+
+    def _seat_mucked(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " mucked")
+        mucked = cards(rest[2:-1]) if rest else ()
+        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
+
+    def _seat_not_shown(self, text: str, line: int) -> None:
+        number, name, rest = self._summary_seat(text, line, " did not show and won ")
+        won = minor_units(rest)
+        self.results.append(
+            SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
+        )
+        if name not in self.collectors:
+            # The site writes no "collected" line for a winner who does not show: this
+            # summary line is where the hand says what that player took from the pot.
+            self.events.append(Action(Street.SUMMARY, name, ActionKind.COLLECT, won, line=line))
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "POT_RUNNING": _HandBuilder._pot_running,
+    "SIDE_POT_RUNNING": _HandBuilder._side_pot_running,
+    "DEALT": _HandBuilder._dealt,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "RAISES": _HandBuilder._raises,
+    "CALLS": _HandBuilder._calls,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "COLLECTED": _HandBuilder._collected,
+    "SHOWS": _HandBuilder._shows,
+    "MUCKS": _HandBuilder._mucks,
+    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
+    "SEAT_FOLDED": _HandBuilder._seat_folded,
+    "SEAT_SHOWED": _HandBuilder._seat_showed,
+    "SEAT_MUCKED": _HandBuilder._seat_mucked,
+    "SEAT_NOT_SHOWN": _HandBuilder._seat_not_shown,
+    "SITS_OUT": _HandBuilder._sits_out,
+}
+
+GRAMMAR = SectionGrammar(
+    "winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Winning / ACR 2019+ text (parse → print → parse gives equal records).
+    What the records do not keep comes out in one fixed form: the running pot lines are
+    left out but at showdown (where they give the main and side pots), and the rake and
+    jackpot fee are printed as one rake."""
+    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+
+    def money(value: int | None) -> str:
+        return format_amount(value or 0, symbol)
+
+    game_name = GAME_NAMES[hand.game]
+    if hand.tournament_level is not None:
+        name = f"{hand.buy_in} " if hand.buy_in else ""
+        tournament = f"{name}Tournament #{hand.tournament_id} - " if hand.tournament_id else ""
+        header = (
+            f"Game Hand #{hand.hand_id} - {tournament}{game_name} (Fixed Limit) - Level "
+            f"{hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {hand.clock_text}"
+        )
+        table = f"Table '{hand.table}'"
+    else:
+        header = (
+            f"Hand #{hand.hand_id} - {game_name}(Fixed Limit) - "
+            f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}"
+        )
+        table = hand.table
+    lines = [header, f"{table} {hand.max_seats or 8}-max"]
+    for seat in hand.seats:
+        tail = " is sitting out" if seat.sitting_out else ""
+        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    streets = list(hand.streets)
+    if Street.SHOWDOWN in by_street or hand.main_pot is not None:
+        streets.append(Street.SHOWDOWN)
+    for street in (Street.ANTES, *streets):
+        if street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+        if street is Street.SHOWDOWN and hand.main_pot is not None:
+            lines.append(f"Main pot {money(hand.main_pot)} | Rake {money(0)}")
+            for number, side in enumerate(hand.side_pots, 1):
+                lines.append(f"Side pot({number}) {money(side)} | Rake {money(0)}")
+        for event in by_street.get(street, ()):
+            lines.append(_event(event, money))
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total pot {money(hand.total_pot)} | Rake {money(hand.rake)}")
+    lines.extend(_result(result, money) for result in hand.results)
+    return "\n".join(lines)
+
+
+def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
+    if type(event) is Note:
+        return event.text
+    if type(event) is Dealt:
+        if event.previous:
+            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
+        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+    assert type(event) is Action
+    player = event.player
+    all_in = " and is all-in" if event.all_in else ""
+    kind = event.kind
+    if kind is ActionKind.ANTE:
+        return f"{player} posts ante {money(event.amount)}{all_in}"
+    if kind is ActionKind.BRING_IN:
+        return f"{player} brings in {money(event.amount)}{all_in}"
+    if kind is ActionKind.RAISE or (
+        kind is ActionKind.COMPLETE and event.amount != event.to_amount
+    ):
+        return f"{player} raises {money(event.amount)} to {money(event.to_amount)}{all_in}"
+    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
+        return f"{player} bets {money(event.amount)}{all_in}"
+    if kind is ActionKind.CALL:
+        return f"{player} calls {money(event.amount)}{all_in}"
+    if kind is ActionKind.CHECK:
+        return f"{player} checks"
+    if kind is ActionKind.FOLD:
+        return f"{player} folds"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"Uncalled bet ({money(event.amount)}) returned to {player}"
+    if kind is ActionKind.SHOW:
+        description = f" ({event.description})" if event.description is not None else ""
+        return f"{player} shows [{format_cards(event.cards)}]{description}"
+    if kind is ActionKind.MUCK:
+        shown = f" [{format_cards(event.cards)}]" if event.cards else ""
+        return f"{player} mucks hand{shown}"
+    if kind is ActionKind.DOES_NOT_SHOW:
+        return f"{player} does not show"
+    if kind is ActionKind.COLLECT:
+        return f"{player} collected {money(event.amount)} from {pot_label(event.pot)}"
+    raise ValueError(f"cannot print {kind}")
+
+
+def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+    start = f"Seat {result.seat}: {result.player}"
+    if result.folded_on is not None:
+        tail = " and did not bet" if result.did_not_bet else ""
+        return f"{start} folded on the {SUMMARY_STREET_NAMES[result.folded_on]}{tail}"
+    if result.collected_without_showdown:
+        return f"{start} did not show and won {money(result.won)}"
+    if result.showed:
+        outcome = f"won {money(result.won)}" if result.won is not None else "lost"
+        description = f" with {result.description}" if result.description is not None else ""
+        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+    mucked = f" [{format_cards(result.mucked)}]" if result.mucked else ""
+    return f"{start} mucked{mucked}"
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Winning Poker / ACR",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)
+
+TOURNAMENT_FORMAT = SiteFormat(
+    site=SITE,
+    name="Winning Poker / ACR (tournament)",
+    header_prefix=TOURNAMENT_HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=TOURNAMENT_HEADER_BYTES,
+)
+"""The same format in tournaments, whose headers start "Game Hand #" (files are split at
+their headers' common start, so each start is a format of its own)."""

@@ -1,0 +1,584 @@
+"""Winning Poker network stud-family hand histories in the 2016 format (UTF-16 exports:
+`Game started at: 2016/8/2 11:13:2`, `Game ID: 693975843 1/2 … (Seven Cards Stud HiLow)`) to
+`Hand` records.
+
+`grammars/winning2016.lark` is the specification. What this module normalises: every player
+line starts with "Player " and every figure is the chips that action puts in (bring-in, bet,
+call, raise, all-in), so street totals are counted here; cards are dealt one line per card
+(`received card: [10d]`, rank "10"; `received a card.` for a card face down to an opponent),
+merged into one `Dealt` record per player and street whose `previous` repeats the cards seen
+before, as other sites print them; the street labels are shifted by one (the first round has
+no header, "*** Third street ***" opens 4th street); showdowns and collects exist only in the
+summary (`*Player X shows: … [cards] … Bets: 3.55. Collects: 3.53. Loses: 0.02.`), where the
+pot is printed after the rake and the jackpot fee (`Pot: 7.05. Rake 0.14. JP fee 0.06`).
+
+The clock has no zone (the player's computer's, presumably), so `start_time` is None and the
+clock is kept as printed in `clock_text`. The per-player `Bets`/`Collects`/`Wins|Loses`
+figures have no field in the records: collects become COLLECT actions, and the printer
+writes `Bets` from the actions.
+"""
+
+from __future__ import annotations
+
+import re
+
+from handlog.cards import Card, cards, format_cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    MONEY_IN_KINDS,
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse.money import minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.sites.winning import PROFILE, TRAITS
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    parse_error,
+)
+
+SITE = Site.WINNING
+HEADER_PREFIX = "Game started at: "
+_HEADER = re.compile(r"Game started at: (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})$")
+_GAME_ID = re.compile(
+    r"Game ID: (?P<number>\d+) (?P<small>\d[\d,]*(?:\.\d+)?)/(?P<big>\d[\d,]*(?:\.\d+)?) "
+    r"(?P<table>.+?) \((?P<game>[^()]+)\)(?: (?P<max>\d+)-max)?$"
+)
+_TOURNAMENT_TABLE = re.compile(r", Table \d+$")
+_RESULT = re.compile(
+    r"Bets: (?P<bets>\d[\d,]*(?:\.\d+)?)\. Collects: (?P<collects>\d[\d,]*(?:\.\d+)?)\. "
+    r"(?:Wins|Loses): \d[\d,]*(?:\.\d+)?\.?$"
+)
+_POT = re.compile(
+    r"Pot: (?P<pot>\d[\d,]*(?:\.\d+)?)(?:\. Rake (?P<rake>\d[\d,]*(?:\.\d+)?))?"
+    r"(?:\. JP fee (?P<fee>\d[\d,]*(?:\.\d+)?))?\.?$"
+)
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Winning hand of the 2016 format."""
+    return line.startswith(HEADER_PREFIX) and _HEADER.match(line) is not None
+
+
+GAMES = {
+    "Seven Cards Stud": Game.STUD,
+    "Seven Cards Stud HiLow": Game.STUD8,
+}
+GAME_NAMES = {game: name for name, game in GAMES.items()}
+
+# Each section token: the street it opens and whether it has a header line to skip.
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+STREET_HEADERS = {
+    Street.FOURTH: "*** Third street ***",
+    Street.FIFTH: "*** Fourth street ***",
+    Street.SIXTH: "*** Fifth street ***",
+    Street.SEVENTH: "*** Sixth street ***",
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "summary_line": "in the summary",
+}
+TERMINAL_WORDS = {
+    "GAME_ID": "the Game ID line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "the first cards dealt",
+    "FOURTH_STREET": "*** Third street ***",
+    "FIFTH_STREET": "*** Fourth street ***",
+    "SIXTH_STREET": "*** Fifth street ***",
+    "SEVENTH_STREET": "*** Sixth street ***",
+    "SUMMARY": "------ Summary ------",
+    "$END": "the end of the hand",
+}
+NOT_WRITTEN = "the hand header is not in a form Winning writes"
+
+
+def _card_text(token: str) -> str:
+    """ "10d" → "Td"."""
+    return "T" + token[2:] if token.startswith("10") else token
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines ("Game started at" first) to a `Hand`, a `ParseError`, or `Skipped`
+    for a hand of a game handlog does not replay."""
+    text = chunk.text
+    lines = text.split("\n", 2)
+    hand_id = None
+    try:
+        header = _HEADER.match(lines[0])
+        if header is None:
+            raise LineError(1, NOT_WRITTEN, lines[0])
+        if len(lines) < 2:
+            raise LineError(1, "the hand ends after its first line; it looks truncated", lines[0])
+        game_id = _GAME_ID.match(lines[1])
+        if game_id is None:
+            raise LineError(2, "the Game ID line is not in a form Winning writes", lines[1])
+        hand_id = game_id["number"]
+        game = GAMES.get(game_id["game"])
+        if game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, game_id["game"])
+        body = text[len(lines[0]) + 1 :] + "\n"
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, game, game_id, header[1]).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(
+        self, chunk: Chunk, hand_id: str, game: Game, game_id: re.Match[str], clock: str
+    ) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.game = game
+        self.game_id = game_id
+        self.clock = clock
+        table = game_id["table"]
+        # Tournament tables are named "…, Table 3", play-money ones start "PM ": chips.
+        chips = _TOURNAMENT_TABLE.search(table) is not None or table.startswith("PM ")
+        self.currency = None if chips else "USD"
+        self.sign = "" if chips else "$"
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.street_put: dict[str, int] = {}
+        self.current_bet = 0
+        self.dealt_at: dict[str, int] = {}
+        """Where in `events` each player's `Dealt` record of the current street is."""
+        self.known: dict[str, list[Card]] = {}
+        """The cards seen of each player so far, in deal order (for `Dealt.previous`)."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.ended = False
+        """Whether the "Game ended at" line was read: every hand ends with it."""
+
+    def money(self, text: str) -> int:
+        return minor_units(self.sign + text)
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        chunk = self.chunk
+        if not self.ended:
+            last = chunk.text.count("\n") + 1
+            raise LineError(
+                last,
+                f"the hand ends at line {chunk.line + last - 1} without its 'Game ended at' "
+                "line; it looks truncated",
+            )
+        game_id = self.game_id
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=self.game,
+            table=game_id["table"],
+            max_seats=int(game_id["max"]) if game_id["max"] else None,
+            currency=self.currency,
+            small_bet=self.money(game_id["small"]),
+            big_bet=self.money(game_id["big"]),
+            start_time=None,
+            clock_text=self.clock,
+            seats=tuple(self.seats),
+            events=tuple(self.events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            header_variant="game",
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "GAME_ID":
+            return  # read by parse_hand
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            self.street_put = {}
+            self.current_bet = 0
+            self.dealt_at = {}
+            if street is not Street.THIRD:  # the first round has no header line
+                start = text.index("\n") + 1
+                line += 1
+            if street is Street.SUMMARY:
+                if start == len(text):
+                    raise LineError(
+                        self.relative(line - 1),
+                        "the hand ends after its summary header; it looks truncated",
+                        text[: start - 1],
+                    )
+                total_end = text.index("\n", start)
+                self._pot(text[start:total_end], line)
+                start = total_end + 1
+                line += 1
+            else:
+                self.streets.append(street)
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    def _name(self, text: str, marker: str, line: int) -> tuple[str, str]:
+        """The seated player named between "Player " and the last `marker`, and the text
+        after the marker."""
+        at = text.rfind(marker)
+        return self.player(text[7:at], line, text), text[at + len(marker) :]
+
+    def _put(self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool) -> None:
+        total = self.street_put.get(player, 0) + chips
+        self.street_put[player] = total
+        if total > self.current_bet:
+            self.current_bet = total
+        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On the first street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        rest = text[colon + 2 : -1]  # without the final "."
+        open_paren = rest.rindex(" (")
+        stack = self.money(rest[open_paren + 2 : -1])
+        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+
+    def _ante(self, text: str, line: int) -> None:
+        marker = " posts ante (" if " posts ante (" in text else " ante ("
+        name, rest = self._name(text, marker, line)
+        amount = self.money(rest[:-1])
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(Action(Street.ANTES, name, ActionKind.ANTE, amount, line=line))
+
+    def _received_hidden(self, text: str, line: int) -> None:
+        # A card face down to an opponent: nothing is seen (the replay knows the position).
+        self.player(text[7:-17], line, text)
+
+    def _received_card(self, text: str, line: int) -> None:
+        name, rest = self._name(text, " received card: [", line)
+        card = cards(_card_text(rest[:-1]))[0]
+        known = self.known.setdefault(name, [])
+        at = self.dealt_at.get(name)
+        if at is None:
+            self.dealt_at[name] = len(self.events)
+            self.events.append(Dealt(self.street, name, tuple(known), (card,), line))
+        else:
+            dealt = self.events[at]
+            assert type(dealt) is Dealt
+            self.events[at] = Dealt(
+                self.street, name, dealt.previous, (*dealt.new, card), dealt.line
+            )
+        known.append(card)
+
+    def _brings_in(self, text: str, line: int) -> None:
+        name, rest = self._name(text, " bring in (", line)
+        amount = self.money(rest[:-1])
+        self.bring_in = amount
+        self._put(ActionKind.BRING_IN, name, line, amount, False)
+
+    def _bets(self, text: str, line: int) -> None:
+        name, rest = self._name(text, " bets (", line)
+        self._put(self._completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
+
+    def _calls(self, text: str, line: int) -> None:
+        name, rest = self._name(text, " calls (", line)
+        self._put(ActionKind.CALL, name, line, self.money(rest[:-1]), False)
+
+    def _raises(self, text: str, line: int) -> None:
+        # "raises (2)", "caps (2)": the chips this action puts in, the call included.
+        open_paren = text.rindex(" (")
+        name = self.player(text[7 : text.rindex(" ", 0, open_paren)], line, text)
+        chips = self.money(text[open_paren + 2 : -1])
+        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, False)
+
+    def _all_in(self, text: str, line: int) -> None:
+        # "allin (1.35)": the chips this action puts in, which make it a call, a bet or a
+        # raise depending on the bet it faced.
+        name, rest = self._name(text, " allin (", line)
+        chips = self.money(rest[:-1])
+        total = self.street_put.get(name, 0) + chips
+        if total <= self.current_bet:
+            kind = ActionKind.CALL
+        elif self.current_bet == 0:
+            kind = self._completion_or(ActionKind.BET)
+        else:
+            kind = self._completion_or(ActionKind.RAISE)
+        self._put(kind, name, line, chips, True)
+
+    def _checks(self, text: str, line: int) -> None:
+        name = self.player(text[7:-7], line, text)
+        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        name = self.player(text[7:-6], line, text)
+        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        close = text.index(") returned to ")
+        name = self.player(text[close + 14 :], line, text)
+        amount = self.money(text[14:close])
+        self.events.append(
+            Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _mucks(self, text: str, line: int) -> None:
+        name = self.player(text[7:-12], line, text)
+        self.events.append(Action(self.street, name, ActionKind.MUCK, line=line))
+
+    def _timed_out(self, text: str, line: int) -> None:
+        self._note(NoteKind.TIMED_OUT, text, text[7:-14], line)
+
+    def _sitting_out(self, text: str, line: int) -> None:
+        self._note(NoteKind.SITTING_OUT, text, text[7:-12], line)
+
+    def _note(self, kind: NoteKind, text: str, name: str, line: int) -> None:
+        seat = self.seated.get(name)
+        self.events.append(Note(self.street, kind, seat.name if seat else None, text, line))
+
+    def _pot(self, text: str, line: int) -> None:
+        found = _POT.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "the 'Pot:' line cannot be read", text)
+        self.total_pot = self.money(found["pot"])
+        # The jackpot fee is kept by the house as the rake is: both are what the pot lost.
+        rake = self.money(found["rake"]) if found["rake"] else 0
+        self.rake = rake + (self.money(found["fee"]) if found["fee"] else 0)
+
+    def _player_result(self, text: str, line: int) -> None:
+        start = 8 if text.startswith("*") else 7
+        name = self.player_prefix(text, start, " ", line)
+        seat = self.seated[name]
+        figures = _RESULT.search(text)
+        if figures is None:
+            raise LineError(self.relative(line), "the player's result cannot be read", text)
+        collects = self.money(figures["collects"])
+        rest = text[start + len(name) + 1 : figures.start()]
+        shown: tuple[Card, ...] = ()
+        description: str | None = None
+        if rest.startswith("shows: "):
+            open_bracket = rest.rfind(" [")
+            close = rest.rfind("]")
+            if open_bracket < 0 or close < open_bracket:
+                raise LineError(self.relative(line), "the cards shown cannot be read", text)
+            tokens = rest[open_bracket + 2 : close].split()
+            shown = cards(" ".join(_card_text(token) for token in tokens))
+            after = rest[close + 1 :].rstrip(" ").removesuffix(".")
+            description = rest[7:open_bracket] + after
+            self.events.append(
+                Action(
+                    Street.SUMMARY,
+                    name,
+                    ActionKind.SHOW,
+                    cards=shown,
+                    description=description,
+                    line=line,
+                )
+            )
+        if collects:
+            self.events.append(
+                Action(Street.SUMMARY, name, ActionKind.COLLECT, collects, line=line)
+            )
+        self.results.append(
+            SeatResult(
+                seat.number,
+                name,
+                showed=shown,
+                won=collects or None,
+                collected_without_showdown=bool(collects) and not shown,
+                lost=bool(shown) and not collects,
+                description=description,
+                line=line,
+            )
+        )
+
+    def _game_ended(self, text: str, line: int) -> None:
+        self.ended = True
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "RECEIVED_HIDDEN": _HandBuilder._received_hidden,
+    "RECEIVED_CARD": _HandBuilder._received_card,
+    "BRINGS_IN": _HandBuilder._brings_in,
+    "BETS": _HandBuilder._bets,
+    "CALLS": _HandBuilder._calls,
+    "RAISES": _HandBuilder._raises,
+    "ALL_IN": _HandBuilder._all_in,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "UNCALLED_BET": _HandBuilder._uncalled_bet,
+    "MUCKS": _HandBuilder._mucks,
+    "TIMED_OUT": _HandBuilder._timed_out,
+    "SITTING_OUT": _HandBuilder._sitting_out,
+    "PLAYER_RESULT": _HandBuilder._player_result,
+    "GAME_ENDED": _HandBuilder._game_ended,
+}
+
+GRAMMAR = SectionGrammar(
+    "winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Winning 2016 text (parse → print → parse gives equal records). What the
+    records do not keep comes out in one fixed form: an opponent's 7th-street card and the
+    "Game ended at" clock are not written (the start clock stands in), the rake and jackpot
+    fee are one rake, and `Bets` is counted from the actions."""
+    sign = "" if hand.currency is None else "$"
+
+    def money(value: int | None) -> str:
+        whole, cents = divmod(value or 0, 100)
+        if not sign:
+            return str(value or 0)
+        return f"{whole}.{cents:02d}" if cents else str(whole)
+
+    def card_text(card: Card) -> str:
+        text = format_cards((card,))
+        return "10" + text[1:] if text.startswith("T") else text
+
+    maximum = f" {hand.max_seats}-max" if hand.max_seats else ""
+    lines = [
+        f"Game started at: {hand.clock_text}",
+        f"Game ID: {hand.hand_id} {money(hand.small_bet)}/{money(hand.big_bet)} {hand.table} "
+        f"({GAME_NAMES[hand.game]}){maximum}",
+    ]
+    lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})." for s in hand.seats)
+    put_in: dict[str, int] = {}
+    for event in hand.events:
+        if type(event) is Action and event.kind in MONEY_IN_KINDS:
+            put_in[event.player] = put_in.get(event.player, 0) + (event.amount or 0)
+        if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
+            put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    for street in (Street.ANTES, *hand.streets):
+        if street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+        for event in by_street.get(street, ()):
+            if type(event) is Dealt:
+                if street is Street.THIRD and len(event.new) == 1:
+                    lines.extend([f"Player {event.player} received a card."] * 2)
+                lines.extend(
+                    f"Player {event.player} received card: [{card_text(c)}]" for c in event.new
+                )
+            elif type(event) is Note:
+                lines.append(event.text)
+            else:
+                assert type(event) is Action
+                lines.append(_action(event, money))
+    lines.append("------ Summary ------")
+    lines.append(f"Pot: {money(hand.total_pot)}. Rake {money(hand.rake)}")
+    shows = {
+        e.player: e
+        for e in hand.events
+        if type(e) is Action and e.kind is ActionKind.SHOW and e.street is Street.SUMMARY
+    }
+    for result in hand.results:
+        won = result.won or 0
+        net = won - put_in.get(result.player, 0)
+        figures = (
+            f"Bets: {money(put_in.get(result.player, 0))}. Collects: {money(won)}. "
+            f"{'Wins' if net > 0 else 'Loses'}: {money(abs(net))}."
+        )
+        star = "*" if won else ""
+        show = shows.get(result.player)
+        if show is None:
+            lines.append(f"{star}Player {result.player} does not show cards.{figures}")
+            continue
+        description = show.description or ""
+        shown = " ".join(card_text(c) for c in show.cards)
+        before, low, after = description.partition(" Low hand (")
+        if low:
+            lines.append(
+                f"{star}Player {result.player} shows: {before} [{shown}]{low}{after}.{figures}"
+            )
+        else:
+            lines.append(f"{star}Player {result.player} shows: {before} [{shown}]. {figures}")
+    lines.append(f"Game ended at: {hand.clock_text}")
+    return "\n".join(lines)
+
+
+def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
+    player = f"Player {action.player}"
+    kind = action.kind
+    amount = money(action.amount)
+    if kind is ActionKind.ANTE:
+        return f"{player} ante ({amount})"
+    if action.all_in and kind in MONEY_IN_KINDS:
+        return f"{player} allin ({amount})"
+    if kind is ActionKind.BRING_IN:
+        return f"{player} bring in ({amount})"
+    if kind is ActionKind.BET or (
+        kind is ActionKind.COMPLETE and action.amount == action.to_amount
+    ):
+        return f"{player} bets ({amount})"
+    if kind is ActionKind.RAISE or kind is ActionKind.COMPLETE:
+        return f"{player} raises ({amount})"
+    if kind is ActionKind.CALL:
+        return f"{player} calls ({amount})"
+    if kind is ActionKind.CHECK:
+        return f"{player} checks"
+    if kind is ActionKind.FOLD:
+        return f"{player} folds"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"Uncalled bet ({amount}) returned to {action.player}"
+    if kind is ActionKind.MUCK:
+        return f"{player} mucks cards"
+    raise ValueError(f"cannot print {kind} in the Winning 2016 format")
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Winning Poker (2016)",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    encodings=("utf-16",),
+)
