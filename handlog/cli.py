@@ -11,16 +11,38 @@ from typing import Annotated
 
 import typer
 
+EXIT_CODES = """Exit codes (every command):
+
+\b
+  0  done: everything given was read (import: and stored)
+  1  done, with findings or in part: a hand that could not be read (parse, check),
+     a hand flagged (check), a path, file or archive entry not read or not stored
+     (import, parse, check; each named on its own line), a report option that
+     matches nothing
+  2  nothing done: a usage error (an unknown option or value), no path that exists,
+     no hand-history file there, no database to report on
+  3  the database is busy: another program writes it (a report reads a copy while
+     an import runs)
+  4  the database or an output cannot be used: not a DuckDB file or damaged,
+     read-only, its folder missing, the disk full; the line says what to do
+  130  interrupted (Ctrl-C): an import keeps what it had stored"""
+
 app = typer.Typer(
     name="handlog",
     help=(
         "Read, check and report stud poker hand histories (7-card stud, stud hi/lo, razz).\n\n"
-        "Example: handlog parse sample_logs/"
+        "Example: handlog parse sample_logs/\n\n" + EXIT_CODES
     ),
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
 )
+
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_BUSY = 3
+EXIT_STORE = 4
+EXIT_INTERRUPTED = 130
 
 PathsArgument = Annotated[
     list[str],
@@ -31,23 +53,36 @@ PathsArgument = Annotated[
 ]
 
 
-def _files(paths: list[str]) -> list[str]:
+def _fail(message: str, code: int) -> typer.Exit:
+    """Print one line on standard error; the exit to raise."""
+    typer.echo(f"handlog: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _files(paths: list[str]) -> tuple[list[str], int]:
+    """The files to read, and how many of the paths given (or found in folders and
+    archives) are not read, each named on its own line on standard error. Exits with 2 when
+    there is nothing to read because of the paths given, with 1 when what there is could
+    not be read (a refused archive entry, say)."""
     from handlog.parse.reader import expand_paths
 
-    files, missing = expand_paths(paths)
-    for problem in missing:
-        if ": " in problem:  # a zip entry refused, or an archive that cannot be read
-            typer.echo(f"handlog: {problem}", err=True)
-        else:
-            typer.echo(f"handlog: no such file, folder or match: {problem}", err=True)
-    if missing and not files:
-        raise typer.Exit(2)
-    if any(": " not in problem for problem in missing):
-        raise typer.Exit(2)
+    files, found = expand_paths(paths)
+    for problem in found:
+        typer.echo(f"handlog: {'note: ' if problem.note else ''}{problem.format()}", err=True)
+    problems = [problem for problem in found if not problem.note]
     if not files:
-        typer.echo("handlog: no hand-history files (.txt) found there", err=True)
-        raise typer.Exit(2)
-    return files
+        if problems and not all(problem.missing for problem in problems):
+            raise typer.Exit(EXIT_FINDINGS)
+        if not problems:
+            typer.echo(
+                "handlog: no hand-history files (.txt, .log, .hh, .zip) found there", err=True
+            )
+        raise typer.Exit(EXIT_USAGE)
+    return files, len(problems)
+
+
+def _not_read(count: int) -> str:
+    return f"; {count} {'path' if count == 1 else 'paths'} not read (named above)" if count else ""
 
 
 @app.command()
@@ -60,7 +95,9 @@ def parse(
     """Parse hand histories and print what each file holds.
 
     Prints, per file, the hands read by game, the hands of other games skipped, and every
-    hand that could not be read as FILE:LINE: message. Exit code 1 if any hand failed.
+    hand that could not be read as FILE:LINE: message. Exit code 0 when every hand was
+    read; 1 when a hand, or a path given, could not be read (the rest is); 2 when no path
+    given exists (every code: handlog --help).
 
     Example: handlog parse sample_logs/ ~/PokerStars/HandHistory/*.txt
 
@@ -73,7 +110,7 @@ def parse(
     from handlog.parse import parse_file
     from handlog.serialize import result_json
 
-    files = _files(paths)
+    files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
     totals: Counter[str] = Counter()
     games_total: Counter[str] = Counter()
@@ -100,17 +137,22 @@ def parse(
         for error in errors:
             print(f"  {error.format()}", file=report)
             if error.text:
-                print(f"    | {error.text}", file=report)
+                print(f"    | {_line_excerpt(error.text)}", file=report)
         totals["files"] += 1
         totals["hands"] += hands
         games_total.update(games)
         skipped_total.update(skipped)
         failed += len(errors)
-    if len(files) > 1:
+    if len(files) > 1 or problems:
         summary = _summary(totals["hands"], games_total, skipped_total, failed)
-        print(f"total, {totals['files']} files: {summary}", file=report)
-    if failed:
-        raise typer.Exit(1)
+        print(f"total, {totals['files']} files: {summary}{_not_read(problems)}", file=report)
+    if failed or problems:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
+def _line_excerpt(text: str, limit: int = 200) -> str:
+    """An offending line as printed: a line of megabytes is cut (its length said)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 class _Progress:
@@ -182,7 +224,8 @@ def check(
 
     Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
     pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
-    Exit code 0 when every hand is ok or skipped, 1 otherwise.
+    Exit code 0 when every hand is ok or skipped; 1 otherwise, or when a path given could
+    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
 
     Example: handlog check sample_logs/
 
@@ -196,9 +239,8 @@ def check(
     try:
         chosen = profile_named(profile) if profile else None
     except KeyError as error:
-        typer.echo(f"handlog: {error.args[0]}", err=True)
-        raise typer.Exit(2) from None
-    files = _files(paths)
+        raise _fail(error.args[0], EXIT_USAGE) from None
+    files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
     totals: Counter[str] = Counter()
     for file in files:
@@ -225,10 +267,13 @@ def check(
         for line in lines:
             print(line, file=report)
         totals.update(counts)
-    if len(files) > 1:
-        print(f"total, {len(files)} files: {_check_summary(totals)}", file=report)
-    if totals["flagged"] or totals["unparsed"]:
-        raise typer.Exit(1)
+    if len(files) > 1 or problems:
+        print(
+            f"total, {len(files)} files: {_check_summary(totals)}{_not_read(problems)}",
+            file=report,
+        )
+    if totals["flagged"] or totals["unparsed"] or problems:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _check_summary(counts: Counter[str]) -> str:
@@ -267,17 +312,20 @@ def import_(
 
     Unchanged files are skipped; a file that grew (a session still being played) is read
     from its last hand on. Hands that cannot be read are kept, with their text, file and
-    line, in the parse_errors table. Exit code 0 even when hands are flagged (flags are
-    findings); 1 when a file could not be read; 3 when the database is busy.
+    line, in the parse_errors table. Exit code 0 when every file was stored, even with
+    flagged or unreadable hands (they are in the database, and counted); 1 when a path,
+    file or archive entry could not be read or stored (each named on its own line, the
+    rest imported); 2 when no path exists; 3 when the database is busy; 4 when the
+    database cannot be used (the line says why and what to do); 130 when interrupted.
 
     Example: handlog import sample_logs/
 
     Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
     """
-    from handlog.importer import FilePlan, import_paths
-    from handlog.store import DatabaseBusy, database_path
+    from handlog.importer import FilePlan, ImportFailed, ImportSummary, import_paths
+    from handlog.store import DatabaseBusy, StoreError, database_path
 
-    files = _files(paths)
+    files, problems = _files(paths)
     path = database_path(db)
 
     def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
@@ -297,22 +345,49 @@ def import_(
             fraction = min(done / plan.size, 1.0) if plan.size else None
             progress.setdefault(plan.path, _Progress(plan.path)).tick(hands, fraction)
 
+    def finish(summary: ImportSummary, stopped: bool = False) -> None:
+        for shown in progress.values():
+            shown.done()
+        for failed, reason in summary.failed:
+            typer.echo(
+                f"handlog: {failed}: {reason} (the rest is imported; import it again once "
+                "fixed: nothing is stored twice)",
+                err=True,
+            )
+        not_imported = len(summary.failed) + problems
+        print(
+            ("import stopped; before, into " if stopped else "imported into ")
+            + f"{path}: {summary.files} files ({summary.unchanged} unchanged), "
+            f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
+            f"{summary.flagged_illegal} flagged illegal, "
+            f"{summary.flagged_mis_split} flagged mis-split, "
+            f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+            f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
+            + (
+                f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
+                "(named above)"
+                if not_imported
+                else ""
+            )
+        )
+
     try:
         summary = import_paths(files, path, profile, workers, on_file, on_part)
     except DatabaseBusy as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(3) from None
-    for failed, reason in summary.failed:
-        typer.echo(f"handlog: {failed}: {reason}", err=True)
-    print(
-        f"imported into {path}: {summary.files} files ({summary.unchanged} unchanged), "
-        f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
-        f"{summary.flagged_illegal} flagged illegal, {summary.flagged_mis_split} flagged mis-split, "
-        f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
-        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
-    )
-    if summary.failed:
-        raise typer.Exit(1)
+        raise _fail(str(error), EXIT_BUSY) from None
+    except ImportFailed as error:
+        finish(error.summary, stopped=True)
+        raise _fail(str(error), EXIT_STORE) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except KeyboardInterrupt:
+        raise _fail(
+            "interrupted: what was stored is kept; run the import again to go on from there",
+            EXIT_INTERRUPTED,
+        ) from None
+    finish(summary)
+    if summary.failed or problems:
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _date(text: str | None, option: str) -> object:
@@ -352,15 +427,18 @@ def report(
 
     Reads the database (never changes it) and writes the report and its charts (PNG) into
     --out, then prints a short table. Big bets/100 uses the 5th-7th street bet; money is in
-    the table's currency (chips in tournaments); days are UTC.
+    the table's currency (chips in tournaments); days are UTC. While an import writes the
+    database, the report reads a copy taken between two of its commits. Exit code 1 when
+    --player or --game matches nothing; 2 when there is no database; 3 when another program
+    holds it; 4 when it cannot be read or the report cannot be written.
 
     Example: handlog report
 
     Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
     """
-    from handlog.report import FORMATS, ReportError, build
+    from handlog.report import FORMATS, NoDatabase, ReportError, build
     from handlog.report.data import Filters
-    from handlog.store import database_path
+    from handlog.store import DatabaseBusy, StoreError, database_path
 
     if format not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
@@ -372,9 +450,18 @@ def report(
     )
     try:
         result = build(database_path(db), out, filters, format)
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except NoDatabase as error:
+        raise _fail(str(error), EXIT_USAGE) from None
     except ReportError as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(1) from None
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    except OSError as error:
+        raise _fail(
+            f"cannot write the report into {out}: {error.strerror or error}", EXIT_STORE
+        ) from None
     print(result.summary)
     print(
         f"report: {result.paths[0]}"
@@ -440,7 +527,8 @@ def bench(
     CPU time (the steadier figure on a shared machine). pokerkit replays an even sample of
     the parsed hands; the ratio is handlog's replay rate over the hands pokerkit replayed
     divided by pokerkit's. The import goes into bench_data/bench.duckdb (twice: the second
-    finds nothing new) and the report into bench_data/report/.
+    finds nothing new) and the report into bench_data/report/. Exit code 2 for an option
+    out of range, 4 when a file cannot be written.
 
     Example: handlog bench
 
@@ -462,22 +550,30 @@ def bench(
         raise typer.BadParameter("--import-hands must be 0 or more")
     if sites is not None and not sites.is_dir():
         raise typer.BadParameter(f"{sites} is not a folder", param_hint="--sites")
-    figures = run_benchmarks(
-        hands=hands,
-        runs=runs,
-        seed=seed,
-        source=source,
-        include_import=with_import,
-        include_pokerkit=with_pokerkit,
-        pokerkit_limit=pokerkit_hands,
-        echo=lambda text: typer.echo(text, err=True),
-        import_hands=import_hands,
-        sites=sites,
-        site_hands=site_hands,
-    )
-    typer.echo(format_table(figures))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    from handlog.store import StoreError
+
+    try:
+        figures = run_benchmarks(
+            hands=hands,
+            runs=runs,
+            seed=seed,
+            source=source,
+            include_import=with_import,
+            include_pokerkit=with_pokerkit,
+            pokerkit_limit=pokerkit_hands,
+            echo=lambda text: typer.echo(text, err=True),
+            import_hands=import_hands,
+            sites=sites,
+            site_hands=site_hands,
+        )
+        typer.echo(format_table(figures))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except OSError as error:
+        where = error.filename or out
+        raise _fail(f"cannot write {where}: {error.strerror or error}", EXIT_STORE) from None
     typer.echo(f"written to {out}")
 
 
@@ -518,7 +614,8 @@ def simulate(
     Players fold, bring in, complete, raise to the cap, go all-in for less (side pots), make
     open-pair double bets, and show down (hi/lo splits, ties, the community card with eight
     players), with chat and table noise now and then. `handlog check` finds the simulated
-    hands ok, and every injected fault flagged with its code.
+    hands ok, and every injected fault flagged with its code. Exit code 2 for an option out
+    of range, 4 when OUT cannot be written.
 
     Example: handlog simulate --game razz --hands 10000 --players 6 --seed 7 --out razz.txt
 
@@ -535,8 +632,7 @@ def simulate(
 
     names = {g.value: g for g in SIMULATED_GAMES}
     if game not in names:
-        typer.echo(f"handlog: --game must be one of {', '.join(names)}, not {game!r}", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--game must be one of {', '.join(names)}, not {game!r}", EXIT_USAGE)
     try:
         chosen = parse_stakes(stakes, tournament) if stakes is not None else None
         options = SimulationOptions(
@@ -544,8 +640,7 @@ def simulate(
         )
         options.check()
     except (StakesError, ValueError) as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(2) from None
+        raise _fail(str(error), EXIT_USAGE) from None
     progress = _Progress(str(out))
 
     def on_progress(count: int) -> None:
@@ -555,8 +650,7 @@ def simulate(
         summary = write_simulation(options, out, on_progress)
     except OSError as error:
         progress.done()
-        typer.echo(f"handlog: cannot write {out}: {error.strerror or error}", err=True)
-        raise typer.Exit(1) from None
+        raise _fail(f"cannot write {out}: {error.strerror or error}", EXIT_STORE) from None
     progress.done()
     size = summary.bytes / 1e6
     text = (

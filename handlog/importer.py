@@ -10,12 +10,12 @@ in one transaction with the file's `imports` row, which records how far the file
 from __future__ import annotations
 
 import hashlib
-import itertools
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing import Any
 
 from handlog import store
 from handlog.parse.reader import ZIP_ENTRY, ByteRange, cuttable, hand_ranges, open_binary
+from handlog.snapshot import ImportLock
 
 HASH_BLOCK = 1 << 20
 
@@ -127,9 +128,12 @@ def _work(
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
-    site = detect_file(path) if part is not None else None  # a range: the file was cut by it
-    items = parse_file(path, start_line) if site is None else parse_range(path, part, site)
     try:
+        site = detect_file(path) if part is not None else None  # a range: cut by its format
+        if site is None or part is None:
+            items = parse_file(path, start_line)
+        else:
+            items = parse_range(path, part, site)
         for checked in check_items(items, path, profile):
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)
@@ -154,33 +158,152 @@ def import_paths(
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
     on_part: Callable[[FilePlan, int, int], None] | None = None,
 ) -> ImportSummary:
-    """Import `files` into the database at `db_path` (see the module doc)."""
+    """Import `files` into the database at `db_path` (see the module doc). A file that
+    cannot be read or stored is noted in the summary's `failed`, and the next goes on;
+    `ImportFailed` (a `StoreError`, with the summary so far) when the database itself
+    cannot be used, `DatabaseBusy` when another process holds it."""
+    import duckdb
+
     started = time.perf_counter()
     summary = ImportSummary()
-    connection = store.connect(db_path)
-    # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it caches
-    # the blocks it writes; an import needs only a batch's rows at a time.
-    connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
-    # One DuckDB thread: the workers keep every core busy parsing, and DuckDB's own threads
-    # would only compete with them (and wait for work spinning): measured, a fifth less CPU
-    # in this process for the same inserts, and no slower.
-    connection.execute("SET threads = 1")
+    count = workers or os.cpu_count() or 1
+    # The workers are forked before the database is opened, so that they hold none of its
+    # files (a worker forked later would keep the database and its write-ahead log open).
+    pool = _Workers(count) if count > 1 and files else None
     try:
-        # Files are planned, and cut into ranges, one range at a time as the workers need
-        # them: the workers start on the first range at once.
-        loading: _FileLoad | None = None
-        jobs = _jobs(connection, files, summary)
-        for job, result in _run(jobs, profile_name, workers or os.cpu_count() or 1):
-            if loading is None or loading.plan is not job.plan:
-                loading = _FileLoad(job.plan)
-            loading.load(connection, job, result, on_part)
-            if job.last:
-                loading.finish(summary, on_file)
-                loading = None
+        lock = ImportLock(db_path)
+        try:
+            connection = store.connect(db_path)
+        except BaseException:
+            lock.close(opened=False)
+            raise
+        lock.pause()
+        try:
+            # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it
+            # caches the blocks it writes; an import needs only a batch's rows at a time.
+            connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+            # One DuckDB thread: the workers keep every core busy parsing, and DuckDB's own
+            # threads would only compete with them (and wait for work spinning): measured, a
+            # fifth less CPU in this process for the same inserts, and no slower.
+            connection.execute("SET threads = 1")
+            # Files are planned, and cut into ranges, one range at a time as the workers
+            # need them: the workers start on the first range at once.
+            loading: _FileLoad | None = None
+            jobs = _jobs(connection, files, summary)
+            for job, result in _run(jobs, profile_name, pool):
+                if loading is None or loading.plan is not job.plan:
+                    loading = _FileLoad(job.plan)
+                loading.load(connection, lock, job, result, on_part)
+                if job.last:
+                    loading.finish(summary, on_file)
+                    loading = None
+        except (duckdb.Error, RuntimeError) as error:
+            if _interrupted(error):
+                raise KeyboardInterrupt from None
+            if not isinstance(error, duckdb.Error):
+                raise
+            summary.seconds = time.perf_counter() - started
+            raise ImportFailed(store.store_error(error, db_path), summary) from None
+        finally:
+            lock.resume()  # closing checkpoints: no report copies the files meanwhile
+            connection.close()
+            lock.close()
     finally:
-        connection.close()
+        if pool is not None:
+            pool.shutdown()
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _interrupted(error: BaseException) -> bool:
+    """Whether a DuckDB error is Ctrl-C reaching a query (DuckDB turns it into an error)."""
+    import duckdb
+
+    return isinstance(error, duckdb.InterruptException) or (
+        isinstance(error, RuntimeError) and "interrupted" in str(error).lower()
+    )
+
+
+class ImportFailed(store.StoreError):
+    """The database could not be used part way through an import; `summary` says what was
+    stored before (committed: the next import goes on from there)."""
+
+    def __init__(self, error: store.StoreError, summary: ImportSummary) -> None:
+        super().__init__(str(error))
+        self.summary = summary
+
+
+class _Workers:
+    """The worker processes, started again when one dies (killed for want of memory,
+    say): the pool is broken then, and every job under way in it lost."""
+
+    def __init__(self, count: int) -> None:
+        self.count = count
+        self.pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        import signal
+        import threading
+
+        pool = ProcessPoolExecutor(
+            max_workers=self.count, initializer=_worker_started, initargs=(os.getpid(),)
+        )
+        # With the fork start method the first task forks every worker at once, here. They
+        # are born ignoring Ctrl-C (the import answers it), even before their initializer.
+        here = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN) if here else None
+        try:
+            pool.submit(os.getpid).result()
+        finally:
+            if here:
+                signal.signal(signal.SIGINT, before)
+        return pool
+
+    def submit(self, *call: Any) -> Future[PartResult]:
+        return self.pool.submit(*call)
+
+    def restart(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool = self._start()
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_started(parent: int) -> None:
+    """In each worker, first: the worker dies with the import that started it. On Linux
+    the kernel sends it SIGKILL when the parent dies (prctl PR_SET_PDEATHSIG), even by
+    `kill -9`; elsewhere a thread watches the parent. Ctrl-C is the parent's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _die_with_parent():
+        import threading
+
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def _die_with_parent() -> bool:
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        set_death_signal = 1  # PR_SET_PDEATHSIG, <linux/prctl.h>
+        return libc.prctl(set_death_signal, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator[Job]:
@@ -261,17 +384,14 @@ def _size(path: str) -> int:
 
 
 def _run(
-    jobs: Iterator[Job], profile_name: str | None, count: int
+    jobs: Iterator[Job], profile_name: str | None, pool: _Workers | None
 ) -> Iterator[tuple[Job, PartResult]]:
-    """Every job with its result, in order, parsed and replayed by `count` worker processes
-    (here, for one), started with the first job; at most two jobs per worker are under way
-    or waiting, to bound memory. The next job is taken from `jobs` before a result is
-    passed on, so that the workers are busy while it is loaded."""
-    first = next(jobs, None)
-    if first is None:
-        return  # nothing to read: no workers to start
-    jobs = itertools.chain([first], jobs)
-    pool = ProcessPoolExecutor(max_workers=count) if count > 1 else None
+    """Every job with its result, in order, parsed and replayed by the worker processes of
+    `pool` (None: here); at most two jobs per worker are under way or waiting, to bound
+    memory. The next job is taken from `jobs` before a result is passed on, so that the
+    workers are busy while it is loaded. When a worker dies, the job first in line is run
+    again alone in new workers: if it kills one again, its file fails (and is reported);
+    the jobs lost with the old workers are started again."""
 
     def here(job: Job) -> PartResult:
         if job.error is not None:  # nothing to read
@@ -285,24 +405,50 @@ def _run(
 
     def start(job: Job) -> Future[PartResult]:
         if job.error is None:
-            return pool.submit(_work, job.plan.path, job.part, job.plan.start_line, profile_name)
+            try:
+                return pool.submit(
+                    _work, job.plan.path, job.part, job.plan.start_line, profile_name
+                )
+            except BrokenProcessPool as error:  # seen broken before a result says so
+                broken: Future[PartResult] = Future()
+                broken.set_exception(error)
+                return broken
         future: Future[PartResult] = Future()
         future.set_result(here(job))
         return future
 
-    with pool:
-        pending: deque[tuple[Job, Future[PartResult]]] = deque()
-        for job in jobs:
-            pending.append((job, start(job)))
-            if len(pending) >= 2 * count:
-                break
-        while pending:
-            job, future = pending.popleft()
+    def lost(future: Future[PartResult]) -> bool:
+        return not future.done() or future.cancelled() or future.exception() is not None
+
+    pending: deque[tuple[Job, Future[PartResult]]] = deque()
+    for job in jobs:
+        pending.append((job, start(job)))
+        if len(pending) >= 2 * pool.count:
+            break
+    while pending:
+        job, future = pending.popleft()
+        try:
             result = future.result()
-            following = next(jobs, None)
-            if following is not None:
-                pending.append((following, start(following)))
-            yield job, result
+        except BrokenProcessPool:
+            pool.restart()
+            try:
+                result = start(job).result()
+            except BrokenProcessPool:
+                pool.restart()
+                result = PartResult(
+                    job.plan.path,
+                    {},
+                    dict.fromkeys(COUNTS, 0),
+                    0,
+                    "a worker process died reading it (killed, perhaps for want of memory)",
+                )
+            pending = deque(
+                (waiting, start(waiting) if lost(future) else future) for waiting, future in pending
+            )
+        following = next(jobs, None)
+        if following is not None:
+            pending.append((following, start(following)))
+        yield job, result
 
 
 class _FileLoad:
@@ -325,17 +471,43 @@ class _FileLoad:
     def load(
         self,
         connection: Any,
+        lock: ImportLock,
         job: Job,
         result: PartResult,
         on_part: Callable[[FilePlan, int, int], None] | None,
     ) -> None:
-        plan = self.plan
+        """Store one part in one transaction. A part that cannot be stored (its rows too
+        big for the memory limit, say) fails its file, which is reported, and the import
+        goes on with the next file; an error of the database file itself is raised."""
+        import duckdb
+
         first, self.first = self.first, False
         if self.failure is not None:
             return  # the rest of a failed file is read but not stored
         if result.error is not None:
             self.failure = result.error
             return
+        lock.resume()
+        try:
+            added, reached = self._commit(connection, job, result, first)
+        except duckdb.Error as error:
+            if store.is_storage_fault(error) or _interrupted(error):
+                raise
+            self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+            return
+        finally:
+            lock.pause()
+        self.new += added
+        self.line_reached = reached
+        if on_part is not None:
+            on_part(self.plan, result.counts["hands"], job.end)
+        for name, value in result.counts.items():
+            self.totals[name] += value
+
+    def _commit(
+        self, connection: Any, job: Job, result: PartResult, first: bool
+    ) -> tuple[int, int]:
+        plan = self.plan
         connection.execute("BEGIN TRANSACTION")
         try:
             if first and plan.start_line > 1:
@@ -361,14 +533,9 @@ class _FileLoad:
             )
             connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            store.rollback(connection)
             raise
-        self.new += added
-        self.line_reached = reached
-        if on_part is not None:
-            on_part(plan, result.counts["hands"], job.end)
-        for name, value in result.counts.items():
-            self.totals[name] += value
+        return added, reached
 
     def finish(
         self,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -138,7 +139,12 @@ DROP TABLE neutral_amounts;
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations")
 
 
-class DatabaseBusy(Exception):
+class StoreError(Exception):
+    """The database cannot be used (damaged, not a database, read-only, its folder missing,
+    the disk full): the message is one line that names the file and says what to do."""
+
+
+class DatabaseBusy(StoreError):
     """Another process holds the database (an import still running)."""
 
 
@@ -147,23 +153,108 @@ def database_path(option: str | None) -> Path:
     return Path(option or os.environ.get("HANDLOG_DB") or DEFAULT_DB)
 
 
+_STORAGE_FAULTS = (
+    "no space left",
+    "read-only file system",
+    "permission denied",
+    "could not write",
+    "could not read",
+    "cannot open file",
+    "invalidated",
+    "disk quota",
+    "input/output error",
+)
+"""Words of DuckDB errors that say the database file itself cannot be used: the import
+stops (the next file would fail the same way), unlike an error loading one file's rows."""
+
+
+def is_storage_fault(error: BaseException) -> bool:
+    """Whether a DuckDB error is about the database file (see `_STORAGE_FAULTS`)."""
+    import duckdb
+
+    text = str(error).lower()
+    return isinstance(error, duckdb.FatalException) or any(w in text for w in _STORAGE_FAULTS)
+
+
+def store_error(error: BaseException, path: Path) -> StoreError:
+    """A DuckDB (or operating system) error on the database at `path` as one line that
+    says what is wrong in a player's words and what to do about it."""
+    text = str(error)
+    lower = text.lower()
+    if "lock" in lower and ("conflicting" in lower or "could not set lock" in lower):
+        return DatabaseBusy(
+            f"database {path} is busy: another process is writing it (wait for it to "
+            "finish, or use --db for another file)"
+        )
+    if path.is_dir() or "is a directory" in lower:
+        return StoreError(
+            f"{path} is a folder, not a database file: give --db a file name "
+            f"(for example {path / DEFAULT_DB})"
+        )
+    if "not a valid duckdb database" in lower:
+        return StoreError(
+            f"{path} is not a handlog database (not a DuckDB file, or a damaged one): "
+            "give --db another file, or move this one away and import again"
+        )
+    if "could not read enough bytes" in lower:
+        return StoreError(
+            f"{path} is damaged: it is shorter than its own contents say (truncated, or cut "
+            "off while copied); restore it from a copy, or move it away and import again"
+        )
+    if "no space left" in lower or "disk quota" in lower:
+        return StoreError(
+            f"cannot write {path}: no space left on the disk; free some space and run the "
+            "import again (what was stored is kept, and it goes on from there)"
+        )
+    if "read-only file system" in lower or "permission denied" in lower:
+        reason = "read-only file system" if "read-only" in lower else "permission denied"
+        return StoreError(
+            f"cannot write {path} ({reason}): give --db a file in a folder you can write, "
+            "or fix the permissions of the file and its folder"
+        )
+    if "not a directory" in lower:
+        return StoreError(
+            f"cannot create {path}: {path.parent} is a file, not a folder (give --db a "
+            "file in a folder)"
+        )
+    if "no such file or directory" in lower or "database does not exist" in lower:
+        if not path.parent.is_dir():
+            return StoreError(
+                f"cannot create {path}: the folder {path.parent} does not exist (create it, "
+                "or give --db another place)"
+            )
+        return StoreError(f"no database at {path}: import hand histories first (handlog import)")
+    first = text.strip().split("\n", 1)[0]
+    return StoreError(f"database {path}: {first}")
+
+
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """Open (creating if needed) and migrate the database; `DatabaseBusy` if another
-    process has it open for writing."""
+    process has it open for writing, `StoreError` if it cannot be used."""
     import duckdb
 
     try:
         connection = duckdb.connect(str(path), read_only=read_only)
-    except duckdb.IOException as error:
-        if "lock" in str(error).lower():
-            raise DatabaseBusy(
-                f"database {path} is busy: another handlog process is using it "
-                "(wait for it to finish, or use --db for another file)"
-            ) from None
-        raise
+    except (duckdb.Error, OSError) as error:
+        raise store_error(error, path) from None
     if not read_only:
-        _migrate(connection)
+        try:
+            _migrate(connection)
+        except (duckdb.Error, RuntimeError) as error:
+            connection.close()
+            if isinstance(error, duckdb.InterruptException) or "interrupted" in str(error):
+                raise KeyboardInterrupt from None  # Ctrl-C, which DuckDB turns into an error
+            raise store_error(error, path) from None
     return connection
+
+
+def rollback(connection: duckdb.DuckDBPyConnection) -> None:
+    """Roll back the open transaction, if any is still open: after a failed COMMIT DuckDB
+    has none, and its "no transaction is active" must not hide the error that matters."""
+    import duckdb
+
+    with suppress(duckdb.Error):
+        connection.execute("ROLLBACK")
 
 
 def _migrate(connection: duckdb.DuckDBPyConnection) -> None:
@@ -188,7 +279,7 @@ def _migrate(connection: duckdb.DuckDBPyConnection) -> None:
         )
         connection.execute("COMMIT")
     except BaseException:
-        connection.execute("ROLLBACK")
+        rollback(connection)
         raise
 
 
@@ -256,7 +347,18 @@ def _append_row(table: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
 def add_checked(batch: Batch, checked: CheckedHand) -> None:
     """Add one checked hand's rows (or its parse error, or its skip) to `batch`."""
     if checked.error is not None:
-        _add_record(batch, "parse_errors", checked.error)
+        error = checked.error
+        _append_row(
+            batch.columns["parse_errors"],
+            (
+                error.file,
+                error.line,
+                excerpt(error.hand_id, MAX_LINE_STORED),
+                excerpt(error.message, MAX_LINE_STORED),
+                excerpt(error.text, MAX_LINE_STORED),
+                excerpt(error.raw, MAX_RAW_STORED),
+            ),
+        )
         return
     if checked.skipped is not None:
         _add_record(batch, "skipped", checked.skipped)
@@ -376,6 +478,22 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
                 violation.mis_split,
             ),
         )
+
+
+MAX_RAW_STORED = 1 << 16
+"""The most characters of a hand's (or a stretch of text's) raw text kept in `parse_errors`:
+a real hand is some 2,000; a file of one 50 MB line must not become a 50 MB value (it cannot
+be loaded within the import's memory limit, and nobody reads it)."""
+MAX_LINE_STORED = 1_000
+"""The most characters kept of an offending line, a message or a hand ID."""
+
+
+def excerpt(text: str | None, limit: int) -> str | None:
+    """`text`, or its first `limit` characters and a line saying it was cut and how long it
+    was (the whole text stays in the file, at the line stored beside it)."""
+    if text is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}\n[cut by handlog: {len(text):,} characters, the first {limit:,} kept]"
 
 
 def _add_record(batch: Batch, table: str, item: object) -> None:

@@ -319,7 +319,7 @@ def test_zip_archives_are_read_entry_by_entry_and_bombs_refused(tmp_path):
         opened.writestr("huge.txt", "A" * 20_000_000)
     db = tmp_path / "h.duckdb"
     result = runner.invoke(app, ["import", "--db", str(db), str(archive), str(bomb)])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the bomb is not imported: said, and exit 1
     assert "29 new hands, 1 already stored" in result.output
     assert "bomb.zip!/huge.txt: refused: compressed" in result.output
     again = runner.invoke(app, ["import", "--db", str(db), str(archive)])

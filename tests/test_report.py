@@ -201,7 +201,7 @@ def test_clear_errors(corpus_db, tmp_path):
     with pytest.raises(ReportError, match="no 'holdem' hands"):
         build(corpus_db, tmp_path, Filters(game="holdem"), "html")
     missing = runner.invoke(app, ["report", "--db", str(tmp_path / "nope.duckdb")])
-    assert missing.exit_code == 1 and "import hand histories first" in missing.output
+    assert missing.exit_code == 2 and "import hand histories first" in missing.output
     bad_date = runner.invoke(app, ["report", "--db", str(corpus_db), "--since", "26/11/2009"])
     assert bad_date.exit_code == 2 and "2024-01-31" in bad_date.output
     assert not (tmp_path / "nope.duckdb").exists()

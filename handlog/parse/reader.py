@@ -6,6 +6,7 @@ size of the file."""
 from __future__ import annotations
 
 import codecs
+import errno
 import glob
 import io
 import os
@@ -13,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
 ARCHIVE_SUFFIXES = (".zip",)
@@ -93,28 +94,71 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
         import zipfile
 
         archive_path, _, entry = text.partition(ZIP_ENTRY)
-        archive = zipfile.ZipFile(archive_path)
         try:
-            return archive.open(entry)  # type: ignore[return-value]
+            archive = zipfile.ZipFile(archive_path)
+        except zipfile.BadZipFile as error:
+            raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
+        try:
+            return io.BufferedReader(_ArchiveEntry(archive.open(entry)))
         except KeyError:
             archive.close()
             raise FileNotFoundError(f"no entry {entry!r} in {archive_path}") from None
+        except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
+            archive.close()
+            raise OSError(errno.EIO, f"a damaged or unreadable archive entry ({error})") from None
     return open(path, "rb")  # noqa: SIM115 - the caller closes it
 
 
-def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
-    """The hand-history entries of a zip archive as paths, and the entries refused (with
-    the reason): absurdly large, or compressed too well to be text."""
+class _ArchiveEntry(io.RawIOBase):
+    """An archive entry being decompressed, whose damage (bad deflate data, a wrong CRC)
+    comes out as an OSError, as a bad disk block would: the file is reported as unreadable
+    and the next one is read."""
+
+    def __init__(self, entry: IO[bytes]) -> None:
+        self.entry = entry
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        import zipfile
+        import zlib
+
+        try:
+            data = self.entry.read(len(buffer))
+        except (zipfile.BadZipFile, zlib.error, EOFError) as error:
+            raise OSError(errno.EIO, f"a damaged archive entry ({error})") from None
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self.entry.close()
+        super().close()
+
+
+def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """The hand-history entries of a zip archive as paths, the entries refused (with the
+    reason): absurdly large, compressed too well to be text, or archives themselves (a zip
+    inside a zip is not read: it says so), and the names of entries of other kinds."""
     import zipfile
 
     found: list[str] = []
     refused: list[tuple[str, str]] = []
+    other: list[str] = []
     try:
         with zipfile.ZipFile(archive) as opened:
             for info in opened.infolist():
-                if info.is_dir() or not info.filename.lower().endswith(HAND_FILE_SUFFIXES):
-                    continue
+                name = info.filename.lower()
                 path = f"{archive}{ZIP_ENTRY}{info.filename}"
+                if not info.is_dir() and name.endswith(ARCHIVE_SUFFIXES):
+                    reason = "a zip inside a zip is not read: extract it and give the inner zip"
+                    refused.append((path, reason))
+                    continue
+                if info.is_dir():
+                    continue
+                if not name.endswith(HAND_FILE_SUFFIXES):
+                    other.append(info.filename)
+                    continue
                 ratio = info.file_size / max(info.compress_size, 1)
                 if info.file_size > MAX_ENTRY_BYTES:
                     refused.append((path, f"refused: {info.file_size:,} bytes uncompressed"))
@@ -125,8 +169,9 @@ def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]]]:
                 else:
                     found.append(path)
     except (zipfile.BadZipFile, OSError) as error:
-        refused.append((archive, f"not a readable zip archive: {error}"))
-    return found, refused
+        said = error.strerror if isinstance(error, OSError) and error.strerror else error
+        refused.append((archive, f"not a readable zip archive: {said}"))
+    return found, refused, other
 
 
 def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
@@ -346,20 +391,52 @@ def _chunk(file: str, line: int, text: str, is_hand: bool) -> Chunk | None:
     return Chunk(file, line, stripped, is_hand)
 
 
-def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Files named by `paths` (files, folders searched recursively, glob patterns; the
-    hand-history entries of zip archives, as "logs.zip!/a.txt"), in a stable order without
-    repeats, and the problems: arguments that matched nothing, entries refused."""
+@dataclass(frozen=True, slots=True)
+class PathProblem:
+    """A path given (or found in a folder or archive) that is not read, and why."""
+
+    path: str
+    reason: str
+    missing: bool = False
+    """The argument names nothing that exists (a mistyped path: a usage error)."""
+    note: bool = False
+    """Not a problem, only said: files of other kinds left out of a folder or archive."""
+
+    def format(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def _left_out(where: str, names: list[str]) -> PathProblem:
+    """The note for files of other kinds in a folder or archive, named (the first few)."""
+    shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+    count = f"{len(names)} {'file' if len(names) == 1 else 'files'}"
+    kinds = ", ".join(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES)
+    return PathProblem(where, f"{count} of other kinds left out (not {kinds}): {shown}", note=True)
+
+
+def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
+    """Files named by `paths` (files, folders searched recursively, following links to
+    folders, glob patterns; the hand-history entries of zip archives, as
+    "logs.zip!/a.txt"), in a stable order without repeats, and the problems: arguments
+    that match nothing, folders that cannot be read, archive entries refused, and notes
+    (`PathProblem.note`) naming the files of other kinds (not .txt, .log, .hh or .zip) left
+    out of each folder or archive: nothing is left out without a line saying so."""
     found: list[str] = []
-    missing: list[str] = []
+    problems: list[PathProblem] = []
     seen: set[str] = set()
 
     def add(candidate: str) -> None:
         if candidate.lower().endswith(ARCHIVE_SUFFIXES):
-            entries, refused = zip_entries(candidate)
+            key = os.path.realpath(candidate)
+            if key in seen:
+                return
+            seen.add(key)
+            entries, refused, other = zip_entries(candidate)
             for entry in entries:
                 add(entry)
-            missing.extend(f"{path}: {reason}" for path, reason in refused)
+            problems.extend(PathProblem(path, reason) for path, reason in refused)
+            if other:
+                problems.append(_left_out(candidate, other))
             return
         key = candidate if ZIP_ENTRY in candidate else os.path.realpath(candidate)
         if key not in seen:
@@ -368,18 +445,50 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[str]]:
 
     for argument in paths:
         if os.path.isdir(argument):
-            for root, dirs, files in os.walk(argument):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
-                        add(str(Path(root, name)))
+            _walk(argument, add, problems)
         elif os.path.isfile(argument):
             add(argument)
+        elif os.path.lexists(argument):
+            reason = "a link to nothing" if os.path.islink(argument) else "not a file or folder"
+            problems.append(PathProblem(argument, f"not read: {reason}"))
         else:
             matches = sorted(glob.glob(argument, recursive=True))
             files = [m for m in matches if os.path.isfile(m)]
             if not files:
-                missing.append(argument)
+                problems.append(
+                    PathProblem(argument, "no such file, folder or match", missing=True)
+                )
             for match in files:
                 add(match)
-    return found, missing
+    return found, problems
+
+
+def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) -> None:
+    """The hand-history files and archives under `folder`, in name order, following links
+    to folders (each real folder is read once: a link back up is not followed again)."""
+    visited = {os.path.realpath(folder)}
+    other: list[str] = []
+
+    def unreadable(error: OSError) -> None:
+        problems.append(
+            PathProblem(str(error.filename or folder), f"cannot read: {error.strerror}")
+        )
+
+    for root, dirs, files in os.walk(folder, onerror=unreadable, followlinks=True):
+        for name in sorted(dirs):
+            real = os.path.realpath(os.path.join(root, name))
+            if real in visited:
+                dirs.remove(name)  # a link to a folder read already (or a loop)
+            visited.add(real)
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if not name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
+                other.append(os.path.relpath(path, folder))
+                continue
+            if os.path.islink(path) and not os.path.exists(path):
+                problems.append(PathProblem(path, "not read: a link to nothing"))
+                continue
+            add(str(Path(root, name)))
+    if other:
+        problems.append(_left_out(folder, other))

@@ -28,6 +28,10 @@ class ReportError(Exception):
     """Something the user can fix: no database, a player or game that is not in it."""
 
 
+class NoDatabase(ReportError):
+    """No database file where the report was asked to read one."""
+
+
 @dataclass
 class Report:
     paths: list[Path]
@@ -52,26 +56,18 @@ _WINRATE = [
 
 
 def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
-    import duckdb
-
-    from handlog.store import DatabaseBusy, connect
+    from handlog.snapshot import reading
 
     started = time.perf_counter()
     if fmt not in FORMATS:
         raise ReportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
     if not db.exists():
-        raise ReportError(f"no database at {db}: import hand histories first (handlog import)")
-    try:
-        connection = connect(db, read_only=True)
-    except DatabaseBusy as error:
-        raise ReportError(str(error)) from None
-    except duckdb.Error as error:
-        raise ReportError(f"cannot read {db}: {error}") from None
-    try:
+        raise NoDatabase(f"no database at {db}: import hand histories first (handlog import)")
+    # Even while an import writes it (`reading` then reads a copy between two commits);
+    # StoreError (DatabaseBusy among them) when it cannot be read.
+    with reading(db) as connection:
         _check_filters(connection, filters)
         frames = load(connection, filters)
-    finally:
-        connection.close()
     out.mkdir(parents=True, exist_ok=True)
     sections, tables, focus = _sections(frames, filters, out)
     title = "handlog report"

@@ -1,0 +1,697 @@
+"""Hostile files, dying processes, broken databases (issue 18): every fault is answered in
+one line that names the file and says what to do, with the exit code of the table in
+`handlog --help`, and nothing is lost or skipped without a line saying so."""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from handlog import importer, store
+from handlog.bench import replicate
+from handlog.cli import app
+from handlog.importer import ImportFailed, import_paths
+from handlog.snapshot import lock_path
+
+from .conftest import SAMPLE_LOGS
+
+runner = CliRunner()
+SAMPLES = sorted(str(p) for p in SAMPLE_LOGS.glob("*.txt"))
+HANDS_IN_SAMPLES = 29  # 30 hands, one of them in two files
+RAZZ = SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt"
+
+
+def _one_line_error(result, code: int, *words: str) -> str:  # type: ignore[no-untyped-def]
+    """The CLI ended with `code` and said why in one line naming what it is about, with no
+    traceback."""
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("handlog: ")]
+    assert len(errors) == 1, result.output
+    for word in words:
+        assert word in errors[0], errors[0]
+    return errors[0]
+
+
+def _hands(db: Path) -> int:
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        return connection.execute("SELECT count(*) FROM hands").fetchone()[0]  # type: ignore[index]
+    finally:
+        connection.close()
+
+
+def _replicated(folder: Path, hands: int, name: str, number: int) -> Path:
+    """`hands` real hands with fresh hand numbers (distinct per `number`) in one file."""
+    source = replicate(SAMPLE_LOGS, hands, folder / f"replicated{number}")
+    target = folder / name
+    text = source.read_text(encoding="utf-8").replace("#9000000", f"#9{number:02d}0000")
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+# 1. A file of one 50 MB line; a file that cannot be stored.
+
+
+def test_a_huge_line_is_stored_as_an_excerpt_that_says_it_was_cut(tmp_path):
+    """The raw text of a hand (here holding a 3 MB line) is what `parse_errors` keeps of it;
+    a 50 MB line there exhausted DuckDB's memory limit and crashed the import. Stored: the
+    first `MAX_RAW_STORED` characters and a line saying how long it was."""
+    text = RAZZ.read_text(encoding="utf-8")
+    at = text.index("*** 3rd STREET ***")
+    log = tmp_path / "long.txt"
+    log.write_text(text[:at] + "y" * 3_000_000 + "\n" + text[at:], encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    summary = import_paths([str(log)], db, workers=1)
+    assert (summary.new_hands, summary.unparsed, summary.failed) == (8, 1, [])
+    connection = duckdb.connect(str(db), read_only=True)
+    raw, line_text = connection.execute("SELECT raw, text FROM parse_errors").fetchone()
+    connection.close()
+    assert raw.startswith("PokerStars Game #") and len(raw) < store.MAX_RAW_STORED + 100
+    cut = re.search(r"\n\[cut by handlog: ([\d,]+) characters, the first 65,536 kept\]$", raw)
+    assert cut is not None and int(cut[1].replace(",", "")) > 3_000_000
+    assert line_text.startswith("yyy") and len(line_text) < store.MAX_LINE_STORED + 100
+
+
+def test_a_file_that_cannot_be_stored_is_reported_and_the_next_files_imported(
+    tmp_path, monkeypatch
+):
+    """DuckDB refusing one file's rows (out of memory, as a 50 MB value was) no longer
+    ends the import with a traceback: the file is named with the reason, exit 1, the next
+    files are stored, and the failed file's transaction leaves nothing behind."""
+    real_load = store.load
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        hands = tables.get("hands")
+        if hands is not None and "Razz" in hands.column("file")[0].as_py():
+            raise duckdb.OutOfMemoryException(
+                "Out of Memory Error: failed to allocate data of size 64.0 MiB (128.0 MiB/128.0 MiB used)"
+            )
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store, "load", refusing)
+    db = tmp_path / "h.duckdb"
+    ordered = [str(RAZZ), *(s for s in SAMPLES if s != str(RAZZ))]
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), *ordered])
+    line = _one_line_error(result, 1, str(RAZZ), "could not be stored", "Out of Memory")
+    assert "1 path not imported" in result.output, line
+    assert _hands(db) == HANDS_IN_SAMPLES - 9  # all but the 9 razz hands
+    connection = duckdb.connect(str(db), read_only=True)
+    paths = [row[0] for row in connection.execute("SELECT path FROM imports").fetchall()]
+    connection.close()
+    assert not any("Razz" in path for path in paths)  # imported again next time
+
+
+def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path, monkeypatch):
+    """A commit that fails for want of space leaves DuckDB with no transaction: the
+    rollback's "no transaction is active" used to be the last line, hiding the cause."""
+    real_load = store.load
+    calls = []
+
+    def filling(connection, tables):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 3:
+            raise duckdb.TransactionException(
+                "TransactionContext Error: Failed to commit: Could not write file "
+                '"h.duckdb.wal": No space left on device'
+            )
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store, "load", filling)
+    db = tmp_path / "h.duckdb"
+    with pytest.raises(ImportFailed, match="no space left on the disk; free some space") as failed:
+        import_paths(SAMPLES, db, workers=1)
+    assert failed.value.summary.new_hands == _hands(db) > 0
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), *SAMPLES])
+    assert result.exit_code == 0  # room again: the import goes on
+    assert _hands(db) == HANDS_IN_SAMPLES
+
+
+# 3. The database cannot be used: one line, exit 4, for import and report alike.
+
+
+def _garbage(tmp_path: Path) -> Path:
+    path = tmp_path / "garbage.duckdb"
+    path.write_bytes(b"this is not a database\n" * 100)
+    return path
+
+
+def _truncated(tmp_path: Path) -> Path:
+    whole = tmp_path / "whole.duckdb"
+    import_paths(SAMPLES, whole, workers=1)
+    path = tmp_path / "truncated.duckdb"
+    path.write_bytes(whole.read_bytes()[:20_000])
+    return path
+
+
+def _under_a_file(tmp_path: Path) -> Path:
+    (tmp_path / "a-file").write_text("x")
+    return tmp_path / "a-file" / "h.duckdb"
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (_garbage, ["garbage.duckdb is not a handlog database", "move this one away"]),
+        (_truncated, ["truncated.duckdb is damaged", "restore it from a copy"]),
+        (lambda tmp: tmp / "no" / "such" / "h.duckdb", ["the folder", "does not exist"]),
+        (lambda tmp: tmp, ["is a folder, not a database file"]),
+        (_under_a_file, ["a-file is a file, not a folder"]),
+    ],
+    ids=["garbage", "truncated", "missing-folder", "a-folder", "under-a-file"],
+)
+def test_a_database_that_cannot_be_used_is_one_line_exit_4(tmp_path, make, words):
+    db = make(tmp_path)
+    imported = runner.invoke(app, ["import", "--db", str(db), str(RAZZ)])
+    _one_line_error(imported, 4, str(db), *words)
+    assert not lock_path(db).exists()  # nothing left beside what could not be opened
+    if db.exists():  # a report of a database that is not there says so (exit 2)
+        reported = runner.invoke(app, ["report", "--db", str(db), "--out", str(tmp_path / "r")])
+        _one_line_error(reported, 4, str(db), *words)
+
+
+def test_no_space_left_on_the_device_is_one_line_exit_4(tmp_path):
+    """The write-ahead log is a link to /dev/full: every write to it fails as on a full
+    disk."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES[:1], db, workers=1)
+    (tmp_path / "h.duckdb.wal").symlink_to("/dev/full")
+    result = runner.invoke(app, ["import", "--db", str(db), *SAMPLES])
+    _one_line_error(result, 4, str(db), "no space left on the disk", "free some space")
+
+
+def _read_only_run(
+    folder: Path, command: list[str], files_writable: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """Run handlog with `folder` read-only (and its files, unless `files_writable`): by
+    permissions, or (as root, who writes anywhere) by read-only bind mounts in a mount
+    namespace of its own."""
+    handlog = [sys.executable, "-m", "handlog.cli", *command]
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        for child in folder.iterdir():
+            child.chmod(0o644 if files_writable else 0o444)
+        try:
+            return subprocess.run(handlog, capture_output=True, text=True, timeout=120)
+        finally:
+            folder.chmod(0o755)
+    if shutil.which("unshare") is None:
+        pytest.skip("root without unshare: no way to make a folder read-only")
+    script = f'mount --bind "{folder}" "{folder}" && mount -o remount,ro,bind "{folder}"'
+    if files_writable:
+        for child in folder.iterdir():
+            script += f' && mount --bind "{child}" "{child}"'
+            script += f' && mount -o remount,rw,bind "{child}"'
+    script += ' && exec "$@"'
+
+    run = subprocess.run(
+        ["unshare", "-m", "sh", "-c", script, "sh", *handlog],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if "mount" in run.stderr and "handlog" not in run.stderr:
+        pytest.skip(f"cannot mount here: {run.stderr.strip()}")
+    return run
+
+
+def test_a_read_only_database_or_folder_is_one_line_exit_4_and_reports_still_read_it(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "h.duckdb"
+    import_paths(SAMPLES[:2], db, workers=1)
+    for command, code, files_writable in (
+        (["import", "--db", str(db), *SAMPLES], 4, False),
+        # The folder only: the write-ahead log cannot be made beside a writable database
+        # (the last line was "cannot rollback - no transaction is active").
+        (["import", "--db", str(db), *SAMPLES], 4, True),
+        (["import", "--db", str(folder / "new.duckdb"), *SAMPLES], 4, False),
+        (["report", "--db", str(db), "--out", str(tmp_path / "report")], 0, False),
+    ):
+        run = _read_only_run(folder, command, files_writable)
+        assert run.returncode == code, run.stderr
+        assert "Traceback" not in run.stderr and "rollback" not in run.stderr
+        if code:
+            lines = run.stderr.strip().splitlines()
+            assert len(lines) == 1, run.stderr
+            assert "(read-only file system)" in lines[0] or "(permission denied)" in lines[0]
+            assert "give --db a file in a folder you can write" in lines[0]
+
+
+# 2. Workers die with the import.
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == parent:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    """Running (not gone, not a zombie waiting to be reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start(db: Path, files: list[Path], range_bytes: int = 200_000) -> subprocess.Popen[bytes]:
+    environment = dict(os.environ, HANDLOG_RANGE_BYTES=str(range_bytes))
+    return subprocess.Popen(
+        [sys.executable, "-m", "handlog.cli", "import", "-q", "--workers", "2", "--db", str(db)]
+        + [str(f) for f in files],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+
+
+def _wait_for_workers(process: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+def _wait_for_commits(process: subprocess.Popen[bytes], db: Path, commits: int) -> None:
+    """Until the import's write-ahead log has grown `commits` times (a commit may grow it
+    more than once: at least that many writes), or the import ends."""
+    wal = db.with_name(db.name + ".wal")
+    last, grown = 0, 0
+    deadline = time.monotonic() + 60
+    while grown < commits and process.poll() is None and time.monotonic() < deadline:
+        size = wal.stat().st_size if wal.exists() else 0
+        if size > last and last > 0:
+            grown += 1
+        last = max(size, last)
+        time.sleep(0.005)
+
+
+def _kill_and_check_no_worker_survives(process: subprocess.Popen[bytes]) -> int:
+    """`kill -9` the import; its workers must follow within seconds. Returns how many
+    workers it had."""
+    workers = _children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [pid for pid in workers if _alive(pid)], "a worker outlived the import"
+    return len(workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_workers_die_when_the_import_is_killed(tmp_path):
+    log = _replicated(tmp_path, 1500, "big.txt", 1)
+    process = _start(tmp_path / "h.duckdb", [log])
+    _wait_for_workers(process)
+    time.sleep(0.1)  # at work
+    assert process.poll() is None, "the import ended before it could be killed"
+    assert _kill_and_check_no_worker_survives(process) == 2
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_ctrl_c_ends_an_import_in_one_line_with_exit_130(tmp_path):
+    """Ctrl-C reaches the whole process group: the workers leave it to the import, which
+    says in one line what became of the work (no traceback from any process)."""
+    log = _replicated(tmp_path, 1500, "big.txt", 4)
+    db = tmp_path / "h.duckdb"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "handlog.cli", "import", "-q", "--db", str(db), str(log)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env=dict(os.environ, HANDLOG_RANGE_BYTES="40000"),  # many commits: a second or more
+    )
+    _wait_for_commits(process, db, 1)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (out, err)
+    assert err.strip() == (
+        "handlog: interrupted: what was stored is kept; run the import again to go on from there"
+    )
+    connection = duckdb.connect(str(db), read_only=True)
+    stored, recorded = connection.execute(
+        "SELECT (SELECT count(*) FROM hands), (SELECT coalesce(sum(new_hands), 0) FROM imports)"
+    ).fetchone()
+    connection.close()
+    assert stored == recorded < 1500  # whole ranges, each with its imports row
+
+
+_REAL_WORK = importer._work
+
+
+def _dying_work(path, *rest):  # type: ignore[no-untyped-def]
+    """A worker's job that kills its worker on a file named "killer"."""
+    if "killer" in path:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return _REAL_WORK(path, *rest)
+
+
+def test_a_worker_killed_on_a_file_fails_that_file_only(tmp_path, monkeypatch):
+    """A worker that dies (the kernel's out-of-memory killer, say) broke the whole pool and
+    ended the import with a traceback. Now the file it died on is named, and every other
+    file (those whose jobs were lost with the pool too) is imported."""
+    monkeypatch.setattr(importer, "_work", _dying_work)  # the workers are forked after this
+    killer = tmp_path / "killer.txt"
+    shutil.copy(SAMPLES[1], killer)
+    db = tmp_path / "h.duckdb"
+    files = [SAMPLES[0], str(killer), *SAMPLES[2:]]
+    result = runner.invoke(app, ["import", "--workers", "2", "--db", str(db), *files])
+    _one_line_error(result, 1, f"{killer}: a worker process died reading it")
+    assert _hands(db) == HANDS_IN_SAMPLES - 11  # all but the 11 hands of SAMPLES[1]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_ten_imports_killed_at_random_then_completed_store_each_hand_once(tmp_path):
+    """The stress test: `kill -9` at random moments, ten times; then the import completes.
+    Every hand once, nets summing to -rake in every hand, no process left behind. Ranges
+    of some 18 hands make many commits to fall between or inside; when a run ends before
+    its kill (a fast machine), a file of new hands comes in for the next runs."""
+    logs = [_replicated(tmp_path, 400, f"big{n}.txt", n) for n in range(2)]
+    db = tmp_path / "h.duckdb"
+    chance = random.Random(18)
+    kills = midway = 0
+    for _ in range(40):
+        process = _start(db, logs, range_bytes=40_000)
+        # A moment at random: in the start-up, or a few writes in, and a little after.
+        commits = chance.randint(0, 4)
+        if commits == 0:
+            time.sleep(chance.uniform(0.0, 1.0))
+        else:
+            _wait_for_commits(process, db, commits)
+        time.sleep(chance.uniform(0.0, 0.05))
+        if process.poll() is not None:  # finished first: more hands for the next runs
+            logs.append(_replicated(tmp_path, 400, f"big{len(logs)}.txt", len(logs)))
+            continue
+        _kill_and_check_no_worker_survives(process)
+        kills += 1
+        if db.exists() and 0 < _hands(db) < 400 * len(logs):
+            midway += 1
+        if kills == 10:
+            break
+    assert kills == 10 and midway > 0
+    result = runner.invoke(app, ["import", "-q", "--db", str(db), *map(str, logs)])
+    assert result.exit_code == 0, result.output
+    connection = duckdb.connect(str(db), read_only=True)
+    stored, distinct = connection.execute(
+        "SELECT count(*), count(DISTINCT (site, hand_id)) FROM hands"
+    ).fetchone()
+    off = connection.execute("""
+        SELECT count(*) FROM (SELECT h.hand_id FROM hands h JOIN hand_players p
+        USING (site, hand_id) GROUP BY h.site, h.hand_id, h.rake HAVING sum(p.net) != -h.rake)
+        """).fetchone()[0]
+    players = connection.execute(
+        "SELECT count(*), count(DISTINCT (site, hand_id, seat)) FROM hand_players"
+    ).fetchone()
+    connection.close()
+    assert stored == distinct == 400 * len(logs) and off == 0
+    assert players[0] == players[1]  # no hand's players stored twice
+
+
+# 5. Nothing skipped in silence.
+
+
+def test_a_nested_zip_a_linked_folder_and_a_missing_path_are_named(tmp_path):
+    """The folder of the issue: a 50 MB single-line file, a zip holding a good log and a
+    zip inside it, a link to a folder of good logs, good logs, and a missing path given
+    with them. Every good hand is imported; every other item is named on its own line."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "one.txt").write_bytes(b"x" * (50 << 20))
+    shutil.copy(SAMPLES[1], folder)
+    inner = tmp_path / "inner.zip"
+    with zipfile.ZipFile(inner, "w") as opened:
+        opened.write(str(RAZZ), RAZZ.name)
+    with zipfile.ZipFile(folder / "outer.zip", "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.write(SAMPLES[2], Path(SAMPLES[2]).name)
+        opened.write(inner, "old/inner.zip")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    for sample in SAMPLES[3:5]:  # SAMPLES[5] is the razz file
+        shutil.copy(sample, elsewhere)
+    (folder / "linked").symlink_to(elsewhere, target_is_directory=True)
+    (folder / "loop").symlink_to(folder, target_is_directory=True)  # read once, not forever
+    missing = tmp_path / "not-there.txt"
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(
+        app, ["import", "--workers", "2", "--db", str(db), str(folder), str(missing), SAMPLES[0]]
+    )
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("handlog: ")]
+    assert errors == [
+        f"handlog: {folder / 'outer.zip'}!/old/inner.zip: a zip inside a zip is not read: "
+        "extract it and give the inner zip",
+        f"handlog: {missing}: no such file, folder or match",
+    ]
+    assert f"{folder / 'one.txt'}: 0 hands, 0 new, 0 flagged illegal" in result.output
+    assert "1 unparsed" in result.output and "2 paths not imported (named above)" in result.output
+    # Every hand of the samples but the 9 razz hands (only inside the nested zip).
+    assert _hands(db) == HANDS_IN_SAMPLES - 9
+    for name in Path(SAMPLES[3]).name, Path(SAMPLES[4]).name:
+        assert f"{folder / 'linked' / name}: " in result.output  # read through the link
+
+
+def test_a_damaged_archive_entry_is_named_and_the_next_entry_read(tmp_path):
+    """Deflate data overwritten with zeros: reading the entry used to end every command in
+    a zlib traceback."""
+    whole = tmp_path / "whole.zip"
+    with zipfile.ZipFile(whole, "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.write(RAZZ, "a.txt")
+        opened.write(SAMPLES[1], "b.txt")
+    data = bytearray(whole.read_bytes())
+    at = data.index(b"a.txt") + 5 + 200  # inside the first entry's compressed data
+    data[at : at + 50] = bytes(50)
+    damaged = tmp_path / "damaged.zip"
+    damaged.write_bytes(bytes(data))
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--db", str(db), str(damaged)])
+    _one_line_error(result, 1, f"{damaged}!/a.txt: cannot read: a damaged archive entry")
+    assert _hands(db) == 11  # b.txt's
+    for command in ("parse", "check"):
+        result = runner.invoke(app, [command, str(damaged)])
+        assert result.exit_code == 1, result.output
+        assert isinstance(result.exception, SystemExit), result.exception
+        assert f"{damaged}!/a.txt:0: cannot read the file: a damaged archive entry" in result.output
+        assert f"{damaged}!/b.txt: 11 hands" in result.output
+
+
+def test_files_of_other_kinds_are_named_in_a_note_that_changes_no_exit_code(tmp_path):
+    folder = tmp_path / "logs"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(RAZZ, folder)
+    (folder / "notes.md").write_text("x")
+    (folder / "sub" / "stats.hp").write_text("x")
+    with zipfile.ZipFile(folder / "export.zip", "w") as opened:
+        opened.write(SAMPLES[1], "a.txt")
+        opened.writestr("readme.pdf", "x")
+    result = runner.invoke(app, ["parse", str(folder)])
+    assert result.exit_code == 0, result.output
+    kinds = "(not .txt, .log, .hh, .zip)"
+    assert (
+        f"handlog: note: {folder / 'export.zip'}: 1 file of other kinds left out {kinds}: "
+        "readme.pdf"
+    ) in result.output
+    assert (
+        f"handlog: note: {folder}: 2 files of other kinds left out {kinds}: notes.md, sub/stats.hp"
+    ) in result.output
+    assert "total, 2 files: 20 hands" in result.output
+
+
+def test_a_missing_path_with_good_ones_reads_the_good_ones_in_every_command(tmp_path):
+    missing = str(tmp_path / "nope.txt")
+    for command in ("parse", "check"):
+        result = runner.invoke(app, [command, missing, str(RAZZ)])
+        assert result.exit_code == 1, result.output
+        assert f"handlog: {missing}: no such file, folder or match" in result.output
+        assert "1 path not read (named above)" in result.output
+        assert "9 hands" in result.output
+    if Path("/dev/zero").exists():  # endless: named, not read
+        result = runner.invoke(app, ["parse", "/dev/zero", str(RAZZ)])
+        assert result.exit_code == 1
+        assert "handlog: /dev/zero: not read: not a file or folder" in result.output
+
+
+# 6. A report while an import runs.
+
+
+def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
+    """The import lets the report copy the database between two commits: the report sees
+    whole hands only (each with its players, nets summing to -rake), and the import goes
+    on to the end."""
+    from handlog.snapshot import reading
+
+    log = _replicated(tmp_path, 600, "big.txt", 3)
+    db = tmp_path / "h.duckdb"
+    process = _start(db, [log], range_bytes=40_000)
+    try:
+        seen = 0
+        deadline = time.monotonic() + 120
+        while seen == 0 and process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            if not db.exists():
+                continue
+            with reading(db) as connection:
+                seen = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+                off = connection.execute("""
+                    SELECT count(*) FROM (SELECT hand_id FROM hands JOIN hand_players
+                    USING (site, hand_id) GROUP BY site, hand_id, rake
+                    HAVING sum(net) != -rake)""").fetchone()[0]
+                recorded = connection.execute(
+                    "SELECT coalesce(sum(new_hands), 0) FROM imports"
+                ).fetchone()[0]
+            assert off == 0 and seen == recorded
+        assert process.poll() is None, "the import ended before a report could run"
+        assert 0 < seen < 600
+        result = runner.invoke(
+            app, ["report", "--db", str(db), "--format", "json", "--out", str(tmp_path / "r")]
+        )
+        assert result.exit_code == 0, result.output
+        assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert _hands(db) == 600
+
+
+def test_a_database_held_by_another_program_is_busy_exit_3_for_import_and_report(tmp_path):
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES[:1], db, workers=1)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('open', flush=True); "
+            "sys.stdin.read()",
+            str(db),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"open\n"
+        for command in (["import", *SAMPLES], ["report", "--out", str(tmp_path / "r")]):
+            result = runner.invoke(app, [*command, "--db", str(db)])
+            _one_line_error(result, 3, str(db), "is busy")
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+# 4. One exit-code table for every command.
+
+
+def _bomb(tmp_path: Path) -> Path:
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.writestr("huge.txt", "A" * 20_000_000)
+    return bomb
+
+
+def _flagged(tmp_path: Path) -> Path:
+    text = RAZZ.read_text(encoding="utf-8")
+    bad = tmp_path / "flagged.txt"
+    bad.write_text(text.replace("Hero: folds", "Hero: checks", 1), encoding="utf-8")
+    return bad
+
+
+def _unreadable_hand(tmp_path: Path) -> Path:
+    text = RAZZ.read_text(encoding="utf-8")
+    bad = tmp_path / "unreadable.txt"
+    bad.write_text(text.replace("Dealt to Hero [Kd Ad 7d]", "Dealt to Hero [Kd Ad 7x]"))
+    return bad
+
+
+def test_exit_codes_of_parse_check_and_import(tmp_path):
+    bomb, missing = str(_bomb(tmp_path)), str(tmp_path / "nope")
+    flagged, unreadable = str(_flagged(tmp_path)), str(_unreadable_hand(tmp_path))
+    good = str(RAZZ)
+    cases = {
+        "parse": [([good], 0), ([unreadable], 1), ([good, bomb], 1), ([bomb], 1), ([missing], 2)],
+        "check": [([good], 0), ([flagged], 1), ([good, bomb], 1), ([bomb], 1), ([missing], 2)],
+    }
+    for command, runs in cases.items():
+        for arguments, code in runs:
+            result = runner.invoke(app, [command, *arguments])
+            assert result.exit_code == code, (command, arguments, result.output)
+    assert runner.invoke(app, ["check", "--profile", "moon", good]).exit_code == 2
+    db = str(tmp_path / "h.duckdb")
+    for arguments, code in (
+        ([good, flagged, unreadable], 0),  # findings are stored: the import did its job
+        ([good, bomb], 1),
+        ([bomb], 1),
+        ([missing], 2),
+        ([good, "--db", str(_garbage(tmp_path))], 4),
+    ):
+        result = runner.invoke(app, ["import", "--db", db, *arguments])
+        assert result.exit_code == code, (arguments, result.output)
+
+
+def test_exit_codes_of_report_simulate_and_bench(tmp_path, monkeypatch):
+    db = tmp_path / "h.duckdb"
+    import_paths([str(RAZZ)], db, workers=1)
+    out = str(tmp_path / "r")
+    report = ["report", "--db", str(db), "--out", out, "--format", "json"]
+    assert runner.invoke(app, report).exit_code == 0
+    assert runner.invoke(app, [*report, "--player", "Nobody"]).exit_code == 1
+    assert runner.invoke(app, [*report, "--format", "pdf"]).exit_code == 2
+    assert runner.invoke(app, ["report", "--db", str(tmp_path / "none.duckdb")]).exit_code == 2
+    assert runner.invoke(app, ["report", "--db", str(_garbage(tmp_path))]).exit_code == 4
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    result = runner.invoke(app, [*report[:-4], "--out", str(a_file / "r")])
+    _one_line_error(result, 4, "cannot write the report into")
+
+    simulate = ["simulate", "--game", "razz", "--hands", "5"]
+    assert runner.invoke(app, [*simulate, "--out", str(tmp_path / "s.txt")]).exit_code == 0
+    too_many = runner.invoke(app, [*simulate, "--out", str(tmp_path / "s.txt"), "--players", "9"])
+    assert too_many.exit_code == 2
+    holdem = ["simulate", "--game", "holdem", "--hands", "5", "--out", str(tmp_path / "h.txt")]
+    assert runner.invoke(app, holdem).exit_code == 2
+    result = runner.invoke(app, [*simulate, "--out", str(a_file / "s.txt")])
+    _one_line_error(result, 4, "cannot write")
+
+    monkeypatch.chdir(tmp_path)
+    bench = ["bench", "--hands", "6", "--runs", "1", "--no-import", "--no-pokerkit"]
+    assert runner.invoke(app, [*bench, "--out", str(tmp_path / "b.json")]).exit_code == 0
+    assert runner.invoke(app, [*bench, "--hands", "0"]).exit_code == 2
+    result = runner.invoke(app, [*bench, "--out", str(a_file / "b.json")])
+    _one_line_error(result, 4, "cannot write")
+
+
+def test_the_exit_code_table_is_in_the_help_and_the_readme():
+    from handlog.cli import EXIT_CODES
+
+    from .conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = runner.invoke(app, ["--help"]).output
+    for code in range(5):
+        assert f"\n  {code}  " in EXIT_CODES
+        assert f"| {code} |" in readme
+    assert "Exit codes (every command):" in shown and "the database is busy" in shown
