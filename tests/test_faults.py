@@ -566,7 +566,9 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
                 ).fetchone()[0]
             assert off == 0 and seen == recorded
         assert process.poll() is None, "the import ended before a report could run"
-        assert 0 < seen < 600
+        # On a loaded machine the first read may come after the last commit, while the
+        # import is still closing: whole hands all the same.
+        assert 0 < seen <= 600
         result = runner.invoke(
             app, ["report", "--db", str(db), "--format", "json", "--out", str(tmp_path / "r")]
         )
