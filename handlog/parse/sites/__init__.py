@@ -14,6 +14,7 @@ from handlog.parse.site import SiteFormat
 from handlog.parse.sites import (
     bovada,
     everleaf,
+    ongame,
     partypoker,
     pokerstars,
     winamax,
@@ -30,6 +31,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     winamax.FORMAT,
     bovada.FORMAT,
     everleaf.FORMAT,
+    ongame.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
 )
@@ -39,7 +41,6 @@ RECOGNISED = {
     "Full Tilt Poker": "Full Tilt Poker",
     "FullTiltPoker": "Full Tilt Poker",
     "Stage #": "Absolute Poker",
-    "***** History for hand": "OnGame",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",
