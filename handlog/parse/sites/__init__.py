@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import (
+    absolute,
     bovada,
     everleaf,
     ongame,
@@ -32,6 +33,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     bovada.FORMAT,
     everleaf.FORMAT,
     ongame.FORMAT,
+    absolute.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
 )
@@ -40,7 +42,6 @@ FORMATS: tuple[SiteFormat, ...] = (
 RECOGNISED = {
     "Full Tilt Poker": "Full Tilt Poker",
     "FullTiltPoker": "Full Tilt Poker",
-    "Stage #": "Absolute Poker",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",
