@@ -28,6 +28,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Seat,
@@ -294,7 +295,7 @@ class _HandBuilder(TextHandBuilder):
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
-    def _with_half(self, event: object) -> object:
+    def _with_half(self, event: Event) -> Event:
         if type(event) is not Action or event.kind is not ActionKind.COLLECT:
             return event
         halves = self.halves.get(event.player, [])
