@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from handlog.cards import Card, cards
+from handlog.cards import Card, card, cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
@@ -371,7 +371,7 @@ class _HandBuilder(TextHandBuilder):
         return kind
 
     def _cards(self, text: str) -> tuple[Card, ...]:
-        return cards(text.replace("10", "T"))
+        return cards(text)  # "10d" is read as a ten
 
     # -- line handlers -------------------------------------------------------------------
 
@@ -392,25 +392,29 @@ class _HandBuilder(TextHandBuilder):
 
     def _pocket(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Pocket [", line)
-        tokens = rest[:-1].split(" ")
+        row = _pocket_cards(rest[:-1])
         before = self.pocket.get(name, 0)
-        if len(tokens) <= before:
+        if len(row) <= before:
             return  # the same cards again (a player who folded): nothing dealt
-        self.pocket[name] = len(tokens)
+        self.pocket[name] = len(row)
         known = self.known.setdefault(name, {})
-        previous: list[Card] = []
-        new: list[Card] = []
-        for position, token in enumerate(tokens):
-            if token == "H":
-                continue
-            card = self._cards(token)[0]
-            if position < before:
-                previous.append(card)
-            else:
-                new.append(card)
-            known.setdefault(position, card)
+        for position, seen in enumerate(row):
+            if seen is not None and position not in known:
+                known[position] = seen
+        previous = tuple(card for card in row[:before] if card is not None)
+        new = tuple(card for card in row[before:] if card is not None)
         if new:
-            self.events.append(Dealt(self.street, name, tuple(previous), tuple(new), line))
+            self.events.append(Dealt(self.street, name, previous, new, line))
+
+    def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
+        """The shown cards in deal order. Absolute prints them so (the Pocket lines and the
+        shows agree position by position), which is checked first, as it costs less than
+        `text.in_deal_order`; that puts back any that are not."""
+        known = self.known.get(player, {})
+        size = len(shown)
+        if all(position < size and shown[position] is seen for position, seen in known.items()):
+            return shown
+        return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Bring-In ", line)
@@ -468,7 +472,7 @@ class _HandBuilder(TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Shows [", line)
         close = rest.index("]")
-        shown = in_deal_order(self.known.get(name, {}), self._cards(rest[:close]))
+        shown = self._in_deal_order(name, self._cards(rest[:close]))
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
             Action(
@@ -532,7 +536,7 @@ class _HandBuilder(TextHandBuilder):
         if bracket >= 0:
             close = rest.index("]", bracket)
             inside = rest[bracket + 1 : close].partition(" - ")[0]
-            shown = in_deal_order(self.known.get(name, {}), self._cards(inside))
+            shown = self._in_deal_order(name, self._cards(inside))
         self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]
         self.results.append(
             SeatResult(
@@ -565,6 +569,21 @@ _HANDLERS: dict[str, LineHandler] = {
 }
 
 GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+_POCKETS: dict[str, tuple[Card | None, ...]] = {}
+
+
+def _pocket_cards(text: str) -> tuple[Card | None, ...]:
+    """The cards of a Pocket bracket by deal position, None for "H"; memoised (the same
+    brackets repeat from hand to hand)."""
+    row = _POCKETS.get(text)
+    if row is None:
+        row = tuple(None if token == "H" else card(token) for token in text.split(" "))
+        if len(_POCKETS) > 100_000:
+            _POCKETS.clear()
+        _POCKETS[text] = row
+    return row
 
 
 # ---------------------------------------------------------------------------------------
