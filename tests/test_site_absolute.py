@@ -9,6 +9,8 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
@@ -20,6 +22,7 @@ from handlog.parse.sites import absolute, detect
 from handlog.rules.replay import replay
 
 from .conftest import SHARED_CORPUS
+from .test_roundtrip import _rename, names
 
 CORPUS = sorted((SHARED_CORPUS / "Absolute").glob("*.txt"))
 HEADER = re.compile(r"^Stage #", re.MULTILINE)
@@ -272,3 +275,19 @@ def test_is_header_and_detect():
     )
     assert not absolute.is_header("Stage #1300000000 is a stage")
     assert detect(["Stage #1: Razz  Normal $1/$2 - 2009-03-18 19:10:00 (ET)"]) is absolute.FORMAT
+
+
+ROUND_TRIP_HANDS = [h for path in CORPUS for h in _hands(path)] + [_one(RAISES)]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chosen=st.sampled_from(ROUND_TRIP_HANDS), data=st.data())
+def test_round_trip_with_any_player_names(chosen, data):
+    players = [seat.name for seat in chosen.seats]
+    new_names = data.draw(
+        st.lists(names, min_size=len(players), max_size=len(players), unique=True)
+    )
+    renamed = _rename(chosen, dict(zip(players, new_names, strict=True)))
+    text = absolute.print_hand(renamed)
+    assert _one(text) == renamed, text
+    assert absolute.print_hand(_one(text)) == text

@@ -8,6 +8,8 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
@@ -19,6 +21,7 @@ from handlog.parse.sites import detect, ongame
 from handlog.rules.replay import replay
 
 from .conftest import SHARED_CORPUS
+from .test_roundtrip import _rename, names
 
 CORPUS = sorted((SHARED_CORPUS / "OnGame").glob("*.txt"))
 HEADER = re.compile(r"^\*\*\*\*\* History for hand ", re.MULTILINE)
@@ -313,3 +316,19 @@ def test_is_header_and_detect():
     assert ongame.is_header("***** History for hand R5-78227816-62 *****")
     assert not ongame.is_header("***** End of hand R5-78227816-62 *****")
     assert detect(["***** History for hand R5-1-1 *****"]) is ongame.FORMAT
+
+
+ROUND_TRIP_HANDS = [h for path in CORPUS for h in _hands(path)] + [_one(SIDE_POT)]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chosen=st.sampled_from(ROUND_TRIP_HANDS), data=st.data())
+def test_round_trip_with_any_player_names(chosen, data):
+    players = [seat.name for seat in chosen.seats]
+    new_names = data.draw(
+        st.lists(names, min_size=len(players), max_size=len(players), unique=True)
+    )
+    renamed = _rename(chosen, dict(zip(players, new_names, strict=True)))
+    text = ongame.print_hand(renamed)
+    assert _one(text) == renamed, text
+    assert ongame.print_hand(_one(text)) == text

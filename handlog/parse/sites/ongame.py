@@ -163,7 +163,8 @@ TERMINAL_WORDS = {
 
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
 _ALL_IN = (" [all in]", " and is all-in")
-_WINNER = re.compile(r"(.+?) \(([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
+_SHARE = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
+"""A winner's share after the name and " (": "$4.89)", "$1.37 High), "."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -515,11 +516,11 @@ class _HandBuilder(TextHandBuilder):
         for name in self.names_longest_first:
             if not winners.startswith(name + " (", position):
                 continue
-            found = _WINNER.match(winners, position)
-            if found is None or found[1] != name:
+            found = _SHARE.match(winners, position + len(name) + 2)
+            if found is None:
                 continue
-            half = found[3].lower() if found[3] else None
-            return self.seated[name].name, minor_units(found[2]), half, found.end()
+            half = found[2].lower() if found[2] else None
+            return self.seated[name].name, minor_units(found[1]), half, found.end()
         raise LineError(
             self.relative(line), "a pot's winner is not in the seat list of this hand", text
         )
