@@ -117,12 +117,13 @@ def test_big_bring_in_is_a_completion_and_raises_to_a_hand_total():
         "Winnipeg",
         "USD",
     )
+    # "Players in round: 2 (5)" with a player in seat 6: the bracket is not the table size.
     assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in, hand.max_seats) == (
         100,
         200,
         10,
         None,
-        5,
+        None,
     )
     # "Start hand: Tue Dec 04 19:48:34 CET 2012"
     assert hand.start_time == datetime(2012, 12, 4, 18, 48, 34, tzinfo=UTC)

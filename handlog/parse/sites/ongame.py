@@ -282,7 +282,6 @@ class _HandBuilder(TextHandBuilder):
         self.info = info
         self.header = header
         self.start = start
-        self.max_seats: int | None = None
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
@@ -315,7 +314,7 @@ class _HandBuilder(TextHandBuilder):
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
             table=info.table,
-            max_seats=self.max_seats,
+            max_seats=None,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
@@ -340,11 +339,9 @@ class _HandBuilder(TextHandBuilder):
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
-        if kind in ("START", "TABLE", "USER", "BUTTON", "END"):
-            return
-        if kind == "PLAYERS":
-            _, _, seats = text[:-1].partition(" (")
-            self.max_seats = int(seats[:-1]) if seats else None
+        # "Players in round: 2 (5)": the bracket is not the table's size (hand R5-292493407-77
+        # seats a player in seat 6 under "(5)"), so the record leaves max_seats unknown.
+        if kind in ("START", "TABLE", "USER", "BUTTON", "PLAYERS", "END"):
             return
         street, rule = SECTIONS[kind]
         start = 0
@@ -602,8 +599,6 @@ def print_hand(hand: Hand) -> str:
     ante = f", ante: {money(hand.ante)}" if hand.ante else ""
     kind = "Real money" if hand.currency else "Play money"
     players = f"Players in round: {len(hand.seats)}"
-    if hand.max_seats is not None:
-        players += f" ({hand.max_seats})"
     lines = [
         f"***** History for hand {hand.hand_id}{tournament} *****",
         f"Start hand: {hand.clock_text}",
