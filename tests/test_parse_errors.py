@@ -116,12 +116,14 @@ def test_bad_header(tmp_path):
     [
         (b"\x00\x01\x02\xff\xfe binary \x00\x00", "not text"),
         (
-            b"Stage #1300000000: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)\n",
-            "Absolute Poker",
+            b'<session sessioncode="5"><general><gametype>7 Card Stud L $0.05/$0.10'
+            b"</gametype></general></session>\n",
+            "iPoker",
         ),
+        (b"just some notes\nnot a hand history\n", "no hand history of a site handlog reads"),
     ],
 )
-def test_files_that_are_not_pokerstars_exports(tmp_path, content, words):
+def test_files_that_are_not_exports_handlog_reads(tmp_path, content, words):
     target = tmp_path / "other.txt"
     target.write_bytes(content)
     items = list(parse_file(target))

@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import (
+    absolute,
     bovada,
     everleaf,
     fulltilt,
     kingsclub,
+    ongame,
     partypoker,
     pokerstars,
     winamax,
@@ -33,6 +35,8 @@ FORMATS: tuple[SiteFormat, ...] = (
     winamax.FORMAT,
     bovada.FORMAT,
     everleaf.FORMAT,
+    ongame.FORMAT,
+    absolute.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
     kingsclub.FORMAT,
@@ -40,8 +44,6 @@ FORMATS: tuple[SiteFormat, ...] = (
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
-    "Stage #": "Absolute Poker",
-    "***** History for hand": "OnGame",
     "<session": "iPoker",
     "<?xml": "an XML export (iPoker or Merge)",
     "<description": "Merge / Carbon",

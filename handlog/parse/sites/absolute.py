@@ -1,0 +1,701 @@
+"""Absolute Poker (Cereus network) stud-family hand histories to `Hand` records, and back to
+text.
+
+`grammars/absolute.lark` is the specification. What this site prints differently, and how it
+becomes the neutral records:
+
+- `Stage #…: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)`: "Normal" is
+  fixed limit; the stakes are the small and big bet.
+- Actions follow the name and " - ": `PLAYER7 - Bring-In $0.01`, `- Bets`, `- Calls` (the chips
+  added), `- Raises X [to Y]` (X the raise over the bet faced).
+- Every street prints every player's cards so far, `H` for a card not seen, tens as `10`:
+  `PLAYER1 - Pocket [H H Js 10d]`. A `Dealt` record is made for the cards new on the street
+  (`previous` the cards seen before: the hero's every card, an opponent's up cards); a
+  player who folded keeps getting the same line, which deals nothing.
+- Collects name no half (`PLAYER3 Collects $0.19 from main pot`); the summary does
+  (`HI:($0.20)`, `LO:($0.19)`), and a collect takes its half from there when the player won
+  only one. The summary's `won Total ($0.19)` is the seat's `SeatResult.won`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from handlog.cards import Card, card, cards
+from handlog.errors import ParseError, Skipped
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
+from handlog.parse import grammar
+from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import (
+    LineError,
+    LineHandler,
+    SectionGrammar,
+    TextHandBuilder,
+    in_deal_order,
+    parse_error,
+    utc_time,
+)
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.ABSOLUTE
+HEADER_PREFIX = "Stage #"
+HEADER_BYTES = re.compile(rb"\nStage #C?\d+")
+"""A newline and the start of a hand header, for cutting files into ranges of whole hands."""
+_HEADER_SPLIT = re.compile(
+    r"(?P<game>Stage #(?P<number>C?\d+):? .*?) +- +"
+    r"(?P<clock>(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2}) (?P<h>\d{2}):(?P<mi>\d{2}):(?P<s>\d{2})"
+    r"(?:\.\d+)?(?: \((?P<zone>[A-Z]+)\))?)$"
+)
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts an Absolute Poker hand."""
+    return _HEADER_SPLIT.match(line) is not None
+
+
+PROFILE = RuleProfile(
+    name="absolute",
+    description=(
+        "Absolute Poker: the PokerStars rules (a bet and three raises, open-pair double bet "
+        "in 7-card stud only, no burns); odd chip of a hi/lo split to the high half."
+    ),
+    # odd_chip_to_high=True: hand #1300000000 splits $0.39 after rake, $0.20 to the high
+    # (PLAYER6, two pair) and $0.19 to the low (PLAYER3, 8-6-5-3-A): the odd cent goes high.
+    # rake_before_split=True: the same hand takes its $0.04 rake from the $0.43 pot before
+    # the halves ($0.20 + $0.19 = $0.39).
+    # Nothing else in the corpus hand (no raise, no open pair, no tie) departs from the
+    # defaults or confirms a departure: every other field is PokerStars'.
+    odd_chip_to_high=True,
+    rake_before_split=True,
+)
+
+TRAITS = SiteTraits(
+    # No uncalled-bet line in the format seen; no corpus hand has a bet nobody called, so
+    # this is unverified: the bet is taken to go back silently.
+    uncalled_bets=UncalledBets.SILENT,
+    # "Total Pot($0.43) | Rake ($0.04)" with $0.43 put in and $0.39 collected: before rake.
+    total_pot_after_rake=False,
+    prints_total_pot=True,
+    # "(One pair, queens)", "Two Pair, kings and tens": not a wording handlog writes.
+    describes_hands=False,
+)
+
+GAMES = {
+    "Seven Card Hi/Lo": Game.STUD8,
+    "7 Card Stud": Game.STUD,
+    "Seven Card Stud": Game.STUD,
+    "Razz": Game.RAZZ,
+}
+GAME_NAMES = {Game.STUD8: "Seven Card Hi/Lo", Game.STUD: "7 Card Stud", Game.RAZZ: "Razz"}
+
+SECTIONS: dict[str, tuple[Street | None, str]] = {
+    "SEAT_LINES": (None, "seat_line"),
+    "ANTE_LINES": (None, "ante_line"),
+    "THIRD_STREET": (Street.THIRD, "street_line"),
+    "FOURTH_STREET": (Street.FOURTH, "street_line"),
+    "FIFTH_STREET": (Street.FIFTH, "street_line"),
+    "SIXTH_STREET": (Street.SIXTH, "street_line"),
+    "RIVER": (Street.SEVENTH, "street_line"),
+    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
+    "SUMMARY": (Street.SUMMARY, "summary_line"),
+}
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+STREET_HEADERS = {
+    Street.THIRD: "*** 3rd STREET ***",
+    Street.FOURTH: "*** 4TH STREET ***",
+    Street.FIFTH: "*** 5TH STREET ***",
+    Street.SIXTH: "*** 6TH STREET ***",
+    Street.SEVENTH: "*** RIVER ***",
+}
+FOLDED_ON = {
+    "3rd STREET": Street.THIRD,
+    "4TH STREET": Street.FOURTH,
+    "5TH STREET": Street.FIFTH,
+    "6TH STREET": Street.SIXTH,
+    "RIVER": Street.SEVENTH,
+}
+FOLDED_NAMES = {street: name for name, street in FOLDED_ON.items()}
+TERMINAL_WORDS = {
+    "TABLE": "the table line",
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "THIRD_STREET": "*** 3rd STREET ***",
+    "FOURTH_STREET": "*** 4TH STREET ***",
+    "FIFTH_STREET": "*** 5TH STREET ***",
+    "SIXTH_STREET": "*** 6TH STREET ***",
+    "RIVER": "*** RIVER ***",
+    "SHOW_DOWN": "*** SHOW DOWN ***",
+    "SUMMARY": "*** SUMMARY ***",
+    "$END": "the end of the hand",
+}
+_TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?$")
+_WON_TOTAL = re.compile(r"won Total \((?P<won>[^)]+)\) ?")
+_HALF = re.compile(r"(HI|LO):\((?P<amount>[^)]+)\)")
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a header says about the game, apart from the hand number and the clock."""
+
+    game_name: str
+    """As printed, with the limit: "Seven Card Hi/Lo Normal"."""
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    tournament_id: str | None
+
+
+_GAME_INFO: dict[str, GameInfo] = {}
+
+
+def _game_info(part: str) -> GameInfo:
+    """The header's game part read with the grammar; memoised, since every hand at a table
+    repeats it (the hand number is replaced by a stand-in)."""
+    key = part[part.index(":") :]
+    info = _GAME_INFO.get(key)
+    if info is None:
+        from lark import Token
+        from lark.exceptions import UnexpectedInput
+
+        try:
+            tree = grammar.load("absolute", "header", "body").parse(
+                "Stage #0" + key, start="header"
+            )
+        except UnexpectedInput:
+            raise LineError(1, "the hand header is not in a form Absolute writes", part) from None
+        named = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+        name, limit = named["GAME_NAME"], named["LIMIT"]
+        stakes = named["STAKES"].split(", ")[0]
+        small_text, _, big_text = stakes.partition("/")
+        tourney = named.get("TOURNEY")
+        info = GameInfo(
+            game_name=f"{name} {limit}",
+            game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
+            small_bet=minor_units(small_text),
+            big_bet=minor_units(big_text) if big_text else 0,
+            currency=CURRENCY_SYMBOLS.get(small_text[:1]),
+            tournament_id=tourney[11:-1] if tourney else None,
+        )
+        if len(_GAME_INFO) > 10_000:
+            _GAME_INFO.clear()
+        _GAME_INFO[key] = info
+    return info
+
+
+def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
+    of a game handlog does not replay."""
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    split = _HEADER_SPLIT.match(header)
+    hand_id = None
+    try:
+        if split is None:
+            raise LineError(1, "the hand header is not in a form Absolute writes", header)
+        hand_id = split["number"]
+        info = _game_info(split["game"])
+        if info.game is None:
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, hand_id, info, split).build(tokens)
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
+class _HandBuilder(TextHandBuilder):
+    """Turns the checked sections of one hand into records. One instance per hand."""
+
+    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, split: re.Match[str]) -> None:
+        super().__init__(chunk, GRAMMAR)
+        self.hand_id = hand_id
+        self.info = info
+        self.split = split
+        self.table = ""
+        self.streets: list[Street] = []
+        self.results: list[SeatResult] = []
+        self.completed = False
+        self.current_bet = 0
+        self.street_put: dict[str, int] = {}
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.pocket: dict[str, int] = {}
+        """How many cards each player's last Pocket line showed (hidden ones too)."""
+        self.known: dict[str, dict[int, Card]] = {}
+        """Each player's cards seen, by deal position (the Pocket lines give positions)."""
+        self.halves: dict[str, list[str]] = {}
+        """The halves each player won, as the summary prints them."""
+
+    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+        for kind, text, line in tokens:
+            self._section(kind, text, line)
+        info = self.info
+        chunk = self.chunk
+        split = self.split
+        events = self.events
+        if any(len(halves) == 1 for halves in self.halves.values()):
+            # A collect line names no half; the summary says which one a player won.
+            events = [self._with_half(event) for event in events]
+        zone = split["zone"] or "ET"
+        return Hand(
+            site=SITE,
+            hand_id=self.hand_id,
+            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=self.table,
+            max_seats=None,
+            currency=info.currency,
+            small_bet=info.small_bet,
+            big_bet=info.big_bet,
+            start_time=utc_time(
+                int(split["y"]),
+                int(split["mo"]),
+                int(split["d"]),
+                int(split["h"]),
+                int(split["mi"]),
+                int(split["s"]),
+                zone,
+            ),
+            clock_text=split["clock"],
+            seats=tuple(self.seats),
+            events=tuple(events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=info.tournament_id,
+            header_variant="stage",
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def _with_half(self, event: Event) -> Event:
+        if type(event) is not Action or event.kind is not ActionKind.COLLECT:
+            return event
+        halves = self.halves.get(event.player, [])
+        if len(halves) != 1:
+            return event
+        return Action(
+            event.street,
+            event.player,
+            event.kind,
+            event.amount,
+            pot=event.pot,
+            half=halves[0],
+            line=event.line,
+        )
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        line += self.offset
+        if kind == "TABLE":
+            self.table = text[7:-1]
+            return
+        street, rule = SECTIONS[kind]
+        start = 0
+        if street is not None:
+            self.street = street
+            self.street_put = {}
+            self.current_bet = 0
+            start = text.index("\n") + 1
+            if street is Street.SUMMARY:
+                if start < len(text):
+                    end = text.index("\n", start)
+                    self._total_pot(text[start:end], line + 1)
+                    start = end + 1
+                    line += 1
+            elif street is not Street.SHOWDOWN:
+                self.streets.append(street)
+            line += 1
+        self.lines(rule, text, start, line)
+        if kind == "SEAT_LINES":
+            self.seats_done()
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
+        """The seated player whose name ends where `marker` starts, and the text after it."""
+        at = text.rfind(marker)
+        seat = self.seated.get(text[:at])
+        if seat is not None:
+            return seat.name, text[at + len(marker) :]
+        name = self.player_prefix(text, 0, marker, line)
+        return name, text[len(name) + len(marker) :]
+
+    def _put(
+        self,
+        kind: ActionKind,
+        player: str,
+        line: int,
+        total: int,
+        all_in: bool = False,
+        raise_by: int | None = None,
+    ) -> None:
+        chips = total - self.street_put.get(player, 0)
+        self.street_put[player] = total
+        self.current_bet = max(self.current_bet, total)
+        self.events.append(
+            Action(self.street, player, kind, chips, total, all_in, raise_by=raise_by, line=line)
+        )
+
+    def _completion_or(self, kind: ActionKind) -> ActionKind:
+        # On 3rd street the first bet or raise over the bring-in is the completion.
+        if self.street == Street.THIRD and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    def _cards(self, text: str) -> tuple[Card, ...]:
+        return cards(text)  # "10d" is read as a ten
+
+    # -- line handlers -------------------------------------------------------------------
+
+    def _seat(self, text: str, line: int) -> None:
+        dash = text.index(" - ")
+        number = int(text[5:dash])
+        rest = text[dash + 3 :]
+        open_paren = rest.rindex(" (")
+        stack = minor_units(rest[open_paren + 2 : -10])
+        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+
+    def _ante(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Ante ", line)
+        amount = minor_units(rest)
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(Action(Street.ANTES, name, ActionKind.ANTE, amount, line=line))
+
+    def _pocket(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Pocket [", line)
+        row = _pocket_cards(rest[:-1])
+        before = self.pocket.get(name, 0)
+        if len(row) <= before:
+            return  # the same cards again (a player who folded): nothing dealt
+        self.pocket[name] = len(row)
+        known = self.known.setdefault(name, {})
+        for position, seen in enumerate(row):
+            if seen is not None and position not in known:
+                known[position] = seen
+        previous = tuple(card for card in row[:before] if card is not None)
+        new = tuple(card for card in row[before:] if card is not None)
+        if new:
+            self.events.append(Dealt(self.street, name, previous, new, line))
+
+    def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
+        """The shown cards in deal order. Absolute prints them so (the Pocket lines and the
+        shows agree position by position), which is checked first, as it costs less than
+        `text.in_deal_order`; that puts back any that are not."""
+        known = self.known.get(player, {})
+        size = len(shown)
+        if all(position < size and shown[position] is seen for position, seen in known.items()):
+            return shown
+        return in_deal_order(known, shown)
+
+    def _bring_in(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Bring-In ", line)
+        amount = minor_units(rest.rstrip("."))
+        self.bring_in = amount
+        self.street_put[name] = amount
+        self.events.append(
+            Action(self.street, name, ActionKind.BRING_IN, amount, amount, line=line)
+        )
+
+    def _bets(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Bets ", line)
+        total = self.street_put.get(name, 0) + minor_units(rest)
+        self._put(self._completion_or(ActionKind.BET), name, line, total)
+
+    def _calls(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Calls ", line)
+        total = self.street_put.get(name, 0) + minor_units(rest)
+        self._put(ActionKind.CALL, name, line, total)
+
+    def _raise(self, name: str, rest: str, line: int, all_in: bool) -> None:
+        # "Raises X" or "Raises X to Y": X the raise over the bet faced, Y the street total.
+        by_text, _, total_text = rest.partition(" to ")
+        raise_by = minor_units(by_text)
+        total = minor_units(total_text) if total_text else self.current_bet + raise_by
+        self._put(self._completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
+
+    def _raises(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Raises ", line)
+        self._raise(name, rest, line, False)
+
+    def _all_in_raise(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - All-In(Raise) ", line)
+        self._raise(name, rest, line, True)
+
+    def _all_in_bet(self, text: str, line: int) -> None:
+        # "All-In X": X the player's last chips; a bet or raise when they take the player
+        # past the bet faced, else a call for less.
+        name, rest = self._named(text, " - All-In ", line)
+        total = self.street_put.get(name, 0) + minor_units(rest)
+        if total <= self.current_bet:
+            self._put(ActionKind.CALL, name, line, total, True)
+        else:
+            kind = ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
+            self._put(self._completion_or(kind), name, line, total, True)
+
+    def _checks(self, text: str, line: int) -> None:
+        name, _ = self._named(text, " - Checks", line)
+        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        name, _ = self._named(text, " - Folds", line)
+        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
+
+    def _shows(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " - Shows [", line)
+        close = rest.index("]")
+        shown = self._in_deal_order(name, self._cards(rest[:close]))
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                Street.SHOWDOWN,
+                name,
+                ActionKind.SHOW,
+                cards=shown,
+                description=description,
+                line=line,
+            )
+        )
+
+    def _collects(self, text: str, line: int) -> None:
+        name, rest = self._named(text, " Collects ", line)
+        amount_text, _, pot_text = rest.partition(" from ")
+        if pot_text == "main pot":
+            pot = 0
+        else:
+            number = pot_text.rpartition(" ")[2].lstrip("#")
+            pot = int(number) if number.isdigit() else 1
+        self.events.append(
+            Action(
+                self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line
+            )
+        )
+
+    def _total_pot(self, text: str, line: int) -> None:
+        found = _TOTAL_POT.match(text)
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
+        self.total_pot = minor_units(found["total"])
+        self.rake = minor_units(found["rake"]) if found["rake"] else 0
+
+    def _seat_result(self, text: str, line: int) -> None:
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        name = self.player_prefix(text, colon + 2, " ", line)
+        seat = self.seated[name]
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
+                text,
+            )
+        rest = text[colon + 2 + len(name) + 1 :]
+        if rest.startswith("Folded on the "):
+            folded_on = FOLDED_ON.get(rest[14:])
+            if folded_on is None:
+                raise LineError(self.relative(line), "the street a seat folded on is unknown", text)
+            self.results.append(SeatResult(number, name, folded_on=folded_on, line=line))
+            return
+        won = None
+        found = _WON_TOTAL.match(rest)
+        if found is not None:
+            won = minor_units(found["won"])
+            rest = rest[found.end() :]
+        # "HI:with One pair, aces [3d 5d … - P:As,…] LO:($0.19) […]": the cards are the first
+        # bracket's, before " - " (the best five follow it); the rest is kept as printed.
+        shown: tuple[Card, ...] = ()
+        bracket = rest.find("[")
+        if bracket >= 0:
+            close = rest.index("]", bracket)
+            inside = rest[bracket + 1 : close].partition(" - ")[0]
+            shown = self._in_deal_order(name, self._cards(inside))
+        self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]
+        self.results.append(
+            SeatResult(
+                number,
+                name,
+                showed=shown,
+                won=won,
+                lost=won is None,
+                description=rest or None,
+                line=line,
+            )
+        )
+
+
+_HANDLERS: dict[str, LineHandler] = {
+    "SEAT": _HandBuilder._seat,
+    "ANTE": _HandBuilder._ante,
+    "POCKET": _HandBuilder._pocket,
+    "BRING_IN": _HandBuilder._bring_in,
+    "BETS": _HandBuilder._bets,
+    "CALLS": _HandBuilder._calls,
+    "RAISES": _HandBuilder._raises,
+    "ALL_IN_RAISE": _HandBuilder._all_in_raise,
+    "ALL_IN_BET": _HandBuilder._all_in_bet,
+    "CHECKS": _HandBuilder._checks,
+    "FOLDS": _HandBuilder._folds,
+    "SHOWS": _HandBuilder._shows,
+    "COLLECTS": _HandBuilder._collects,
+    "SEAT_RESULT": _HandBuilder._seat_result,
+}
+
+GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+
+
+_POCKETS: dict[str, tuple[Card | None, ...]] = {}
+
+
+def _pocket_cards(text: str) -> tuple[Card | None, ...]:
+    """The cards of a Pocket bracket by deal position, None for "H"; memoised (the same
+    brackets repeat from hand to hand)."""
+    row = _POCKETS.get(text)
+    if row is None:
+        row = tuple(None if token == "H" else card(token) for token in text.split(" "))
+        if len(_POCKETS) > 100_000:
+            _POCKETS.clear()
+        _POCKETS[text] = row
+    return row
+
+
+# ---------------------------------------------------------------------------------------
+# Printing
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as Absolute text (parse → print → parse gives equal records). Each street's
+    Pocket lines are written from the dealt records: a player's cards so far, `H` for the
+    ones not seen, one line per player dealt on that street."""
+    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+
+    def money(value: int | None) -> str:
+        return _amount(value or 0, symbol)
+
+    tourney = f"Tourney ID {hand.tournament_id} " if hand.tournament_id is not None else ""
+    lines = [
+        f"Stage #{hand.hand_id}: {tourney}{GAME_NAMES[hand.game]}  Normal "
+        f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}"
+    ]
+    if hand.table:
+        lines.append(f"Table: {hand.table}")
+    lines.extend(
+        f"Seat {seat.number} - {seat.name} ({money(seat.stack)} in chips)" for seat in hand.seats
+    )
+    slots: dict[str, list[str]] = {}
+    current = Street.ANTES
+    for event in hand.events:
+        street = event.street
+        if street != current and street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+            current = street
+        elif street != current and street is Street.SHOWDOWN:
+            lines.append("*** SHOW DOWN ***")
+            current = street
+        if type(event) is Dealt:
+            row = slots.setdefault(event.player, [])
+            if street is Street.THIRD:
+                row.extend(["H"] * (3 - len(event.new)))
+            else:
+                row.extend(["H"] * (int(street) - 1 - len(row)))
+            row.extend(_card(card) for card in event.new)
+            lines.append(f"{event.player} - Pocket [{' '.join(row)}]")
+            continue
+        assert type(event) is Action
+        lines.append(_action_line(event, money))
+    lines.append("*** SUMMARY ***")
+    lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
+    for result in hand.results:
+        start = f"Seat {result.seat}: {result.player} "
+        if result.folded_on is not None:
+            lines.append(f"{start}Folded on the {FOLDED_NAMES[result.folded_on]}")
+            continue
+        won = f"won Total ({money(result.won)}) " if result.won is not None else ""
+        lines.append(f"{start}{won}{result.description or ''}".rstrip())
+    return "\n".join(lines)
+
+
+def _card(card: Card) -> str:
+    text = str(card)
+    return "10" + text[1] if text[0] == "T" else text
+
+
+def _amount(value: int, symbol: str | None) -> str:
+    if symbol is None:
+        return f"{value:,}"
+    return format_amount(value, symbol)
+
+
+def _action_line(action: Action, money) -> str:  # type: ignore[no-untyped-def]
+    name = action.player
+    kind = action.kind
+    if kind is ActionKind.ANTE:
+        return f"{name} - Ante {money(action.amount)}"
+    if kind is ActionKind.BRING_IN:
+        return f"{name} - Bring-In {money(action.amount)}"
+    if kind in (ActionKind.RAISE, ActionKind.COMPLETE) and action.raise_by is not None:
+        verb = "All-In(Raise)" if action.all_in else "Raises"
+        return f"{name} - {verb} {money(action.raise_by)} to {money(action.to_amount)}"
+    if action.all_in and kind in (
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.COMPLETE,
+        ActionKind.CALL,
+    ):
+        return f"{name} - All-In {money(action.amount)}"
+    if kind in (ActionKind.BET, ActionKind.COMPLETE):
+        return f"{name} - Bets {money(action.amount)}"
+    if kind is ActionKind.CALL:
+        return f"{name} - Calls {money(action.amount)}"
+    if kind is ActionKind.CHECK:
+        return f"{name} - Checks"
+    if kind is ActionKind.FOLD:
+        return f"{name} - Folds"
+    if kind is ActionKind.SHOW:
+        shown = " ".join(_card(card) for card in action.cards)
+        tail = f" ({action.description})" if action.description is not None else ""
+        return f"{name} - Shows [{shown}]{tail}"
+    if kind is ActionKind.COLLECT:
+        pot = "main pot" if not action.pot else f"side pot #{action.pot}"
+        return f"{name} Collects {money(action.amount)} from {pot}"
+    raise ValueError(f"Absolute prints no {kind.value} line")
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Absolute Poker",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=PROFILE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+)
