@@ -22,7 +22,10 @@ from typer.testing import CliRunner
 from handlog import importer, store
 from handlog.bench import replicate
 from handlog.cli import app
+from handlog.errors import ParseError
 from handlog.importer import ImportFailed, import_paths
+from handlog.model import Hand
+from handlog.parse import parse_file
 from handlog.snapshot import lock_path
 
 from .conftest import SAMPLE_LOGS
@@ -697,3 +700,15 @@ def test_the_exit_code_table_is_in_the_help_and_the_readme():
         assert f"\n  {code}  " in EXIT_CODES
         assert f"| {code} |" in readme
     assert "Exit codes (every command):" in shown and "the database is busy" in shown
+
+
+def test_a_long_garbage_line_before_the_hands_loses_no_hand(tmp_path):
+    # The format is found from the start of each of the first lines, never a whole line held:
+    # megabytes of garbage first are one error, and every hand after them is read.
+    source = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")
+    path = tmp_path / "garbage-then-hands.txt"
+    path.write_text("x" * (5 << 20) + "\n\n" + source, encoding="utf-8")
+    items = list(parse_file(path))
+    hands = [item for item in items if isinstance(item, Hand)]
+    errors = [item for item in items if isinstance(item, ParseError)]
+    assert len(hands) == 9 and len(errors) == 1 and errors[0].line == 1

@@ -6,6 +6,7 @@ comes back as a `ParseError`, a hand of another game as `Skipped`."""
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterator
 from dataclasses import replace
@@ -33,8 +34,24 @@ def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
     """The format of a file, from its first lines (never its name); None when no format
     handlog reads starts a hand there. OSError when the file cannot be read."""
     with open_text(path) as text:
-        head = text.read(HEAD_CHARACTERS)
-    return detect(head.split("\n"))
+        return detect(_line_starts(text))
+
+
+LINE_START_CHARACTERS = 4096
+"""How much of each line detection looks at (hand headers are short; a line of megabytes of
+garbage before the first hand is read through, never held whole)."""
+
+
+def _line_starts(text: io.TextIOBase) -> Iterator[str]:
+    """The start of each line of a text stream, without holding any line whole."""
+    at_start = True
+    while True:
+        piece = text.readline(LINE_START_CHARACTERS)
+        if not piece:
+            return
+        if at_start:
+            yield piece
+        at_start = piece.endswith("\n")
 
 
 def parse_chunk(chunk: Chunk, site: SiteFormat) -> Parsed:
