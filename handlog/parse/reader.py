@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
+HAND_FILE_SUFFIXES = (".txt", ".log", ".hh", ".xml")
 ARCHIVE_SUFFIXES = (".zip",)
 
 

@@ -14,6 +14,7 @@ from handlog.parse.site import SiteFormat
 from handlog.parse.sites import (
     bovada,
     everleaf,
+    ipoker,
     partypoker,
     pokerstars,
     winamax,
@@ -32,6 +33,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     everleaf.FORMAT,
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
+    ipoker.FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
@@ -40,8 +42,7 @@ RECOGNISED = {
     "FullTiltPoker": "Full Tilt Poker",
     "Stage #": "Absolute Poker",
     "***** History for hand": "OnGame",
-    "<session": "iPoker",
-    "<?xml": "an XML export (iPoker or Merge)",
+    "<?xml": "an XML export that is neither iPoker nor Merge",
     "<description": "Merge / Carbon",
     "#": "KingsClub",
 }
