@@ -259,7 +259,13 @@ class _Builder:
             if not name:
                 continue  # an empty seat
             seats.append(
-                Seat(int(player.get("seat")), name, _amount(player.get("chips")), False, self.at(player))
+                Seat(
+                    int(player.get("seat")),
+                    name,
+                    _amount(player.get("chips")),
+                    False,
+                    self.at(player),
+                )
             )
             wins[name] = _amount(player.get("win"))
             self.known[name] = [None] * 7
@@ -321,7 +327,9 @@ class _Builder:
             rake=max(0, put_in - collected),
             ante=ante,
             bring_in=bring_in,
-            source=Source(self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")),
+            source=Source(
+                self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
+            ),
         )
 
     def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
@@ -331,16 +339,13 @@ class _Builder:
         if street == Street.ANTES:
             raise _Problem(cards.line, "cards dealt with the antes")
         shown = [_card(token) for token in cards.text.split()]
-        if street == Street.THIRD:
-            positions = [0, 1, 2]
-        else:
-            positions = [int(street) - 1]
+        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
         if len(shown) != len(positions):
             raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")
         row = self.known[player]
-        for position, card in zip(positions, shown, strict=True):
-            row[position] = card
-        new = tuple(card for card in shown if card is not None)
+        for position, seen in zip(positions, shown, strict=True):
+            row[position] = seen
+        new = tuple(seen for seen in shown if seen is not None)
         if new:
             earlier = self.printed.get(player, ())
             self.printed[player] = earlier + new
@@ -515,7 +520,9 @@ def _card_text(card: Card) -> str:
 
 
 def _action_xml(number: int, player: str, code: int, chips: str) -> str:
-    return f'<action no="{number}" player="{_escape(player)}" type="{code}" sum="{chips}" cards=""/>'
+    return (
+        f'<action no="{number}" player="{_escape(player)}" type="{code}" sum="{chips}" cards=""/>'
+    )
 
 
 def _escape(text: str) -> str:
