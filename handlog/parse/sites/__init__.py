@@ -15,6 +15,7 @@ from handlog.parse.sites import (
     bovada,
     everleaf,
     ipoker,
+    merge,
     partypoker,
     pokerstars,
     winamax,
@@ -34,6 +35,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
     ipoker.FORMAT,
+    merge.FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
@@ -43,7 +45,6 @@ RECOGNISED = {
     "Stage #": "Absolute Poker",
     "***** History for hand": "OnGame",
     "<?xml": "an XML export that is neither iPoker nor Merge",
-    "<description": "Merge / Carbon",
     "#": "KingsClub",
 }
 """How exports handlog does not read yet begin, for a message that names what a file is."""
