@@ -272,3 +272,14 @@ def test_a_malformed_hand_is_one_error_with_its_xml_kept_and_the_rest_read(tmp_p
         '\t     <game gamecode="2418629537"'
     )
     assert second.hand_id == "2418630592"
+
+
+@needs_corpus
+def test_bench_replicates_an_xml_session_with_its_header_and_fresh_game_codes(tmp_path):
+    from handlog.bench import replicate
+
+    path = replicate(FOLDER, 12, tmp_path, ipoker.FORMAT)
+    items = list(parse_file(path))
+    assert path.suffix == ".xml" and len(items) == 12
+    assert all(isinstance(h, Hand) for h in items)
+    assert [h.hand_id for h in items] == [str(900_000_000_000 + n) for n in range(12)]

@@ -23,7 +23,15 @@ from handlog.parse.reader import (
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.sites import FORMATS, detect, recognised
 
-__all__ = ["Parsed", "SiteFormat", "detect_file", "parse_chunk", "parse_file", "parse_text"]
+__all__ = [
+    "Parsed",
+    "SiteFormat",
+    "detect_file",
+    "file_context",
+    "parse_chunk",
+    "parse_file",
+    "parse_text",
+]
 
 HEAD_CHARACTERS = 1 << 16
 """How much of a file's text is read to find its format."""
@@ -65,7 +73,7 @@ def parse_file(
             if site is None:
                 yield _unknown_format(file)
                 return
-        context = _context(path, site)
+        context = file_context(path, site)
         if isinstance(context, ParseError):
             yield replace(context, site=site.site.value)
             return
@@ -88,7 +96,7 @@ def parse_range(
     context = None
     if site.file_context is not None:
         try:
-            context = _context(path, site)
+            context = file_context(path, site)
         except OSError as error:
             context = ParseError(str(path), 0, f"cannot read the file: {error.strerror or error}")
         if isinstance(context, ParseError):
@@ -120,7 +128,7 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     ]
 
 
-def _context(path: str | os.PathLike[str], site: SiteFormat) -> object:
+def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
     """The file's context for a format that reads one (`SiteFormat.file_context`), else None."""
     if site.file_context is None:
         return None
