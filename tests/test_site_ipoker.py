@@ -283,3 +283,13 @@ def test_bench_replicates_an_xml_session_with_its_header_and_fresh_game_codes(tm
     assert path.suffix == ".xml" and len(items) == 12
     assert all(isinstance(h, Hand) for h in items)
     assert [h.hand_id for h in items] == [str(900_000_000_000 + n) for n in range(12)]
+
+
+@needs_corpus
+def test_a_card_iPoker_does_not_write_is_an_error_at_its_line(tmp_path):
+    text = STUD_USD.read_text(encoding="utf-8").replace(">H8 D7 C2<", ">H8 Z7 C2<", 1)
+    path = tmp_path / "card.xml"
+    path.write_text(text, encoding="utf-8")
+    first, second = list(parse_file(path))
+    assert isinstance(first, ParseError) and isinstance(second, Hand)
+    assert first.line == 32 and "'H8 Z7 C2' are not cards" in first.message

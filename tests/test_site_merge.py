@@ -129,3 +129,31 @@ def test_a_file_without_a_description_is_one_error(tmp_path):
     (error,) = list(parse_file(path))
     assert isinstance(error, ParseError) and error.line == 1
     assert "no <description>" in error.message
+
+
+def test_an_external_entity_in_a_merge_file_is_refused_as_one_error(tmp_path):
+    path = tmp_path / "hostile.txt"
+    path.write_text(
+        '<!DOCTYPE description [ <!ENTITY x SYSTEM "http://example.invalid/x"> ]>\n'
+        '<description type="Razz" stakes="Limit $0.50/$1"/>\n'
+        '<game id="1-1" starttime="20111115223628" gametype="47" data="|&x;||1-1|false">\n'
+        "</game>\n",
+        encoding="utf-8",
+    )
+    (error,) = list(parse_file(path))
+    assert isinstance(error, ParseError)
+    assert (error.file, error.line, error.site) == (str(path), 1, "merge")
+    assert "refused as hostile XML" in error.message
+
+
+def test_a_malformed_hand_is_one_error_at_its_line_and_the_next_hand_is_read(tmp_path):
+    text = HORSE.read_text(encoding="utf-8")
+    broken = text.replace(
+        '<round id="BLINDS" sequence="1" >', '<round id="BLINDS" sequence="1" <', 1
+    )
+    path = tmp_path / "broken.txt"
+    path.write_text(broken, encoding="utf-8")
+    items = list(parse_file(path))
+    assert [type(i).__name__ for i in items] == ["ParseError", "Hand", "Hand"]
+    assert (items[0].line, items[0].hand_id, items[0].hand_line) == (11, "78854953-355", 3)
+    assert "malformed" in items[0].message and items[0].raw.startswith('<game id="78854953-355"')

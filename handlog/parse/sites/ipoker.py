@@ -175,10 +175,15 @@ def _amount(text: str) -> int:
     return minor_units(_money(text)) if text else 0
 
 
+_CARDS: dict[str, Card | None] = {"X": None}
+
+
 def _card(text: str) -> Card | None:
-    if text == "X":
-        return None
-    return card(RANKS.get(text[1:], text[1:]) + SUITS[text[0]])
+    """A suit-first card ("S10", "HA"); None for a hidden one ("X")."""
+    found = _CARDS.get(text, _CARDS)
+    if found is _CARDS:
+        found = _CARDS[text] = card(RANKS.get(text[1:], text[1:]) + SUITS[text[0]])
+    return found  # type: ignore[return-value]
 
 
 def hand_element(chunk: Chunk) -> tuple[str, int]:
@@ -338,7 +343,12 @@ class _Builder:
             raise _Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
         if street == Street.ANTES:
             raise _Problem(cards.line, "cards dealt with the antes")
-        shown = [_card(token) for token in cards.text.split()]
+        try:
+            shown = [_card(token) for token in cards.text.split()]
+        except (KeyError, ValueError):
+            raise _Problem(
+                cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
+            ) from None
         positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
         if len(shown) != len(positions):
             raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")

@@ -158,8 +158,23 @@ def read_description(head: str, file: str) -> Description | ParseError:
     )
 
 
+_AMOUNTS: dict[tuple[str, bool], int] = {}
+
+
 def _amount(text: str, currency: str | None) -> int:
-    """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips)."""
+    """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips); amounts
+    repeat a great deal, so they are cached."""
+    key = (text, currency is not None)
+    value = _AMOUNTS.get(key)
+    if value is None:
+        value = _convert(text, currency)
+        if len(_AMOUNTS) > 100_000:
+            _AMOUNTS.clear()
+        _AMOUNTS[key] = value
+    return value
+
+
+def _convert(text: str, currency: str | None) -> int:
     bare = text.lstrip("$€£")
     try:
         value = Decimal(bare)
@@ -171,8 +186,14 @@ def _amount(text: str, currency: str | None) -> int:
     return int(units)
 
 
+_CARDS: dict[str, Card | None] = {"null": None, "": None}  # "": hidden, in the 2013 files
+
+
 def _card(text: str) -> Card | None:
-    return None if text in ("null", "") else card(text)  # "": hidden, in the 2013 files
+    found = _CARDS.get(text, _CARDS)
+    if found is _CARDS:
+        found = _CARDS[text] = card(text)
+    return found  # type: ignore[return-value]
 
 
 def hand_element(chunk: Chunk) -> str:
@@ -420,7 +441,10 @@ class _Builder:
 
     def _cards(self, street: Street, element: Element) -> None:
         name = self.player(element)
-        shown = [_card(text) for text in element.get("cards").split(",")]
+        try:
+            shown = [_card(text) for text in element.get("cards").split(",")]
+        except ValueError:
+            raise _Problem(element.line, f"{element.get('cards')!r} are not cards") from None
         row = self.known[name]
         for position, seen in enumerate(shown[:7]):
             if seen is not None and row[position] is None:
