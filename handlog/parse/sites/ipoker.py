@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
@@ -422,11 +423,13 @@ class _Builder:
                 self.events.append(Action(Street.SHOWDOWN, name, ActionKind.MUCK, line=line))
 
 
-def _time(clock: str):  # type: ignore[no-untyped-def]
+def _time(clock: str) -> datetime | None:
+    """The start time, read as UTC (fpdb's reading of the same hand agrees)."""
     found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", clock)
     if found is None:
         return None
-    return utc_time(*(int(part) for part in found.groups()), "UTC")
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
 
 
 # ---------------------------------------------------------------------------------------

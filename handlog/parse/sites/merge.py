@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 
 from handlog.cards import Card, card
@@ -459,18 +460,19 @@ class _Builder:
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
-        new = tuple(shown[p] for p in positions if p < len(shown) and shown[p] is not None)
+        new = tuple(seen for p in positions if p < len(shown) and (seen := shown[p]) is not None)
         if new:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
             self.events.append(Dealt(street, name, earlier, new, self.at(element)))
 
 
-def _time(text: str):  # type: ignore[no-untyped-def]
+def _time(text: str) -> datetime | None:
     found = re.fullmatch(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})", text)
     if found is None:
         return None
-    return utc_time(*(int(part) for part in found.groups()), "UTC")
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
 
 
 # ---------------------------------------------------------------------------------------
@@ -510,33 +512,24 @@ def print_hand(hand: Hand) -> str:
             f'balance="{money(seat.stack)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
     lines += ["</players>", '<round id="BLINDS">']
-    totals: dict[str, int] = {}
     for action in hand.actions:
         if action.kind is ActionKind.ANTE:
             lines.append(_event("ANTE", seat_of[action.player], money(action.amount)))
     lines.append("</round>")
     for street in hand.streets:
         lines.append(f'<round id="{"THIRD_STREET" if street == 3 else STREET_ROUNDS[street]}">')
-        totals = {}
-        for event in hand.events:
-            if event.street != street:
+        for played in hand.actions:
+            if played.street != street or played.kind is ActionKind.UNCALLED_BET_RETURNED:
                 continue
-            if type(event) is Dealt:
-                continue
-            action: Action = event  # type: ignore[assignment]
-            seat = seat_of[action.player]
-            if action.kind is ActionKind.UNCALLED_BET_RETURNED:
-                continue
-            if action.kind in (ActionKind.FOLD, ActionKind.CHECK):
-                lines.append(_event(action.kind.name, seat))
-                continue
-            totals[action.player] = action.to_amount or 0
-            if action.all_in:
-                lines.append(_event("ALL_IN", seat, money(action.amount)))
-            elif action.kind in (ActionKind.RAISE, ActionKind.COMPLETE):
-                lines.append(_event(action.kind.name, seat, money(action.to_amount)))
+            number = seat_of[played.player]
+            if played.kind in (ActionKind.FOLD, ActionKind.CHECK):
+                lines.append(_event(played.kind.name, number))
+            elif played.all_in:
+                lines.append(_event("ALL_IN", number, money(played.amount)))
+            elif played.kind in (ActionKind.RAISE, ActionKind.COMPLETE):  # street totals
+                lines.append(_event(played.kind.name, number, money(played.to_amount)))
             else:
-                lines.append(_event(action.kind.name, seat, money(action.amount)))
+                lines.append(_event(played.kind.name, number, money(played.amount)))
         for event in hand.events:
             if type(event) is Dealt and event.street == street:
                 lines.append(_cards_xml(street, event, seat_of))
@@ -544,27 +537,26 @@ def print_hand(hand: Hand) -> str:
     showdown = [a for a in hand.actions if a.street == Street.SHOWDOWN]
     lines.append('<round id="END_OF_GAME">')
     for action in showdown:
-        seat = seat_of[action.player]
         if action.kind in (ActionKind.SHOW, ActionKind.MUCK):
-            lines.append(_event(action.kind.name, seat))
+            lines.append(_event(action.kind.name, seat_of[action.player]))
     for action in showdown:
-        seat = seat_of[action.player]
-        if action.kind in (ActionKind.SHOW, ActionKind.MUCK):
+        at = seat_of[action.player]
+        if action.kind in (ActionKind.SHOW, ActionKind.MUCK) and action.cards:
             word = "SHOWN" if action.kind is ActionKind.SHOW else "MUCKED"
             shown = ",".join(str(c) for c in action.cards)
-            lines.append(f'<cards type="{word}" cards="{shown}" player="{seat}"/>')
+            lines.append(f'<cards type="{word}" cards="{shown}" player="{at}"/>')
     for action in hand.actions:
-        seat = seat_of[action.player]
+        at = seat_of[action.player]
         if action.kind is ActionKind.UNCALLED_BET_RETURNED:
             lines.append(
                 f'<winner amount="{money(action.amount)}" uncalled="true" potnumber="1" '
-                f'player="{seat}" pottype="n"/>'
+                f'player="{at}" pottype="n"/>'
             )
         elif action.kind is ActionKind.COLLECT:
             pot = 1 if action.pot is None else action.pot + 1
             lines.append(
                 f'<winner amount="{money(action.amount)}" uncalled="false" potnumber="{pot}" '
-                f'player="{seat}" pottype="{POT_TYPES[action.half]}"/>'
+                f'player="{at}" pottype="{POT_TYPES[action.half]}"/>'
             )
     lines += ["</round>", "</game>"]
     return "\n".join(lines)
@@ -576,19 +568,15 @@ def _event(kind: str, seat: int, amount: str | None = None) -> str:
 
 
 def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
-    count = int(street)
-    slots: list[str] = ["null"] * count
-    known = list(event.previous)
+    """A dealt record as Merge lists it: every card so far, `null` for the unseen ones."""
+    slots: list[str] = ["null"] * int(street)
     if street == Street.THIRD:
-        cards = list(event.new)
-        start = 3 - len(cards)
-        for index, seen in enumerate(cards):
-            slots[start + index] = str(seen)
-        kind = "HOLE" if len(cards) == 3 else "DRAW_DRAWN_CARDS"
+        for index, seen in enumerate(event.new):
+            slots[3 - len(event.new) + index] = str(seen)
+        kind = "HOLE" if len(event.new) == 3 else "DRAW_DRAWN_CARDS"
     else:
         slots[-1] = str(event.new[-1])
         kind = "DRAW_DRAWN_CARDS"
-        del known
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
