@@ -293,3 +293,9 @@ def test_a_card_iPoker_does_not_write_is_an_error_at_its_line(tmp_path):
     first, second = list(parse_file(path))
     assert isinstance(first, ParseError) and isinstance(second, Hand)
     assert first.line == 32 and "'H8 Z7 C2' are not cards" in first.message
+
+
+@needs_corpus
+def test_a_seated_player_with_no_ante_and_no_cards_sits_out():
+    hand = _hands(STUD_USD)[0]
+    assert [s.name for s in hand.seats if s.sitting_out] == ["ad1028"]

@@ -157,3 +157,19 @@ def test_a_malformed_hand_is_one_error_at_its_line_and_the_next_hand_is_read(tmp
     assert [type(i).__name__ for i in items] == ["ParseError", "Hand", "Hand"]
     assert (items[0].line, items[0].hand_id, items[0].hand_line) == (11, "78854953-355", 3)
     assert "malformed" in items[0].message and items[0].raw.startswith('<game id="78854953-355"')
+
+
+@needs_corpus
+def test_byte_ranges_cut_a_merge_file_at_its_game_lines(tmp_path):
+    from handlog.parse import parse_range
+    from handlog.parse.reader import hand_ranges
+
+    text = HORSE.read_text(encoding="utf-8")
+    head, _, games = text.partition("\n\n")
+    path = tmp_path / "long.txt"
+    path.write_text(head + "\n\n" + games * 20, encoding="utf-8")
+    whole = list(parse_file(path))
+    ranges = list(hand_ranges(path, merge.FORMAT.header_bytes, merge.FORMAT.header_marker, 20000))
+    assert len(ranges) > 5
+    assert [i for p in ranges for i in parse_range(path, p, merge.FORMAT)] == whole
+    assert len(whole) == 60 and all(isinstance(h, Hand) for h in whole)

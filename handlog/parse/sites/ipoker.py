@@ -303,6 +303,15 @@ class _Builder:
                 elif record.kind is ActionKind.BRING_IN:
                     bring_in = record.amount
         self._showdown(seats, streets)
+        # iPoker lists a seated player who sits the hand out like the others: no ante, no
+        # cards, `bet` 0 (ad1028 in hand 2418629537).
+        involved = {event.player for event in self.events}
+        seats = [
+            seat
+            if seat.name in involved
+            else Seat(seat.number, seat.name, seat.stack, True, seat.line)
+            for seat in seats
+        ]
         collected = 0
         last = self.events[-1].line if self.events else self.at(game)
         for seat in seats:
