@@ -173,3 +173,33 @@ def test_byte_ranges_cut_a_merge_file_at_its_game_lines(tmp_path):
     assert len(ranges) > 5
     assert [i for p in ranges for i in parse_range(path, p, merge.FORMAT)] == whole
     assert len(whole) == 60 and all(isinstance(h, Hand) for h in whole)
+
+
+@needs_corpus
+def test_tournament_balances_are_printed_after_the_ante(tmp_path):
+    text = RAZZ.read_text(encoding="utf-8")
+    chips = (
+        text.replace('stakes="Limit $0.50/$1"', 'stakes="Limit 50/100"')
+        .replace('realmoney="true"', 'realmoney="false"')
+        .replace('balance="$2.96"', 'balance="291"')
+        .replace('balance="$10.00"', 'balance="995"')
+        .replace('balance="$15.39"', 'balance="1534"')
+    )
+    for old, new in (('amount="0.05"', 'amount="5"'), ('amount="0.10"', 'amount="10"')):
+        chips = chips.replace(old, new)
+    for old, new in (("0.50", "50"), ("1.00", "100"), ("1.50", "150"), ("2.00", "200")):
+        chips = chips.replace(f'amount="{old}"', f'amount="{new}"')
+    chips = chips.replace('amount="0.91"', 'amount="91"').replace('amount="0.41"', 'amount="41"')
+    chips = chips.replace('amount="7.58"', 'amount="797"')
+    path = tmp_path / "tourney.txt"
+    path.write_text(chips, encoding="utf-8")
+    (hand,) = _hands(path)
+    assert hand.currency is None
+    assert [(s.name, s.stack) for s in hand.seats] == [
+        ("Hero", 296),
+        ("Player1", 1000),
+        ("Player2", 1539),
+    ]
+    (checked,) = check_file(str(path))
+    assert checked.replay.violations == ()  # Hero's all-in is exactly his stack
+    assert parse_text(merge.print_hand(hand)) == [hand]

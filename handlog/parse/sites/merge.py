@@ -15,6 +15,8 @@ What the site writes differently:
 - Winners `<winner amount potnumber pottype="n|h|l" uncalled>`: an uncalled bet is sometimes
   listed apart with `uncalled="true"` (read as the uncalled bet returned, as the site says)
   and sometimes counted in the amount won (left in the pot and collected with it).
+- Tournament balances (`realmoney="false"`) are printed after the ante: the ante is added
+  back for the stack the hand started with.
 - `gametype` 39/41 stud, 43/45 stud/8, 47/49 razz; a mixed game (75, 77) names the game of
   each hand in `multigametype`. Other games and no-limit stud are skipped by name: the
   replay checks fixed-limit betting only.
@@ -339,6 +341,18 @@ class _Builder:
                         bring_in = record.amount
                 elif child.tag == "winner":
                     winners.append(child)
+        if game.get("realmoney") == "false":
+            # Tournament balances are printed after the ante is taken: the stack the hand
+            # started with has the ante back.
+            antes = {
+                e.player: e.amount or 0
+                for e in self.events
+                if type(e) is Action and e.kind is ActionKind.ANTE
+            }
+            seats = [
+                Seat(s.number, s.name, s.stack + antes.get(s.name, 0), s.sitting_out, s.line)
+                for s in seats
+            ]
         returned = collected = 0
         last = self.events[-1].line if self.events else self.at(game)
         for winner in winners:
@@ -506,10 +520,12 @@ def print_hand(hand: Hand) -> str:
         f'data="|{_escape(hand.table)}||{hand.hand_id}|false">',
         "<players>",
     ]
+    antes = {a.player: a.amount or 0 for a in hand.actions if a.kind is ActionKind.ANTE}
     for seat in hand.seats:
+        balance = seat.stack - (antes.get(seat.name, 0) if not hand.currency else 0)
         lines.append(
             f'<player seat="{seat.number}" nickname="{_escape(seat.name)}" '
-            f'balance="{money(seat.stack)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
+            f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
     lines += ["</players>", '<round id="BLINDS">']
     for action in hand.actions:
