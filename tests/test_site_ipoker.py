@@ -299,3 +299,21 @@ def test_a_card_iPoker_does_not_write_is_an_error_at_its_line(tmp_path):
 def test_a_seated_player_with_no_ante_and_no_cards_sits_out():
     hand = _hands(STUD_USD)[0]
     assert [s.name for s in hand.seats if s.sitting_out] == ["ad1028"]
+
+
+@needs_corpus
+def test_a_raise_by_is_the_raise_size_over_the_bet_faced(tmp_path):
+    """Type 6 (no corpus hand has one): `sum` read as the raise size, the replay checks it."""
+    text = _text(STUD8_EUR).replace(
+        '<action no="10" player="Player0" type="23" sum="€0.20"',
+        '<action no="10" player="Player0" type="6" sum="€0.10"',
+    )
+    path = tmp_path / "raise-by.xml"
+    path.write_text(text, encoding="utf-8")
+    hand = [h for h in parse_file(path) if isinstance(h, Hand)][1]
+    (raise_,) = [a for a in hand.actions if a.player == "Player0" and a.kind is ActionKind.RAISE][
+        :1
+    ]
+    assert (raise_.amount, raise_.to_amount, raise_.raise_by) == (20, 20, 10)
+    assert parse_text(ipoker.print_hand(hand)) == [hand]
+    assert [c.replay.violations for c in check_file(str(path))][1] == ()

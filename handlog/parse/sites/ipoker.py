@@ -11,7 +11,8 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
   printed in the deal (there is no show line): that is read as a show at the showdown.
 - Action types: 0 fold, 3 call, 4 check, 5 bet, 6 raise by, 7 all-in, 15 ante, 16 bring-in,
   23 raise to. `sum` is the chips the action adds, except for 23 where it is the street
-  total. Actions inside a round are not in file order: they are sorted by `no`.
+  total and 6 where it is the raise size over the bet faced (kept as `raise_by`; no corpus
+  hand has one). Actions inside a round are not in file order: they are sorted by `no`.
 - No pot, rake, uncalled-bet or winner lines: each player's `win` (collected, a bet nobody
   called included) and `bet` (everything put in) on the player line. The uncalled bet
   stays in the pot and is collected with it; the rake is what was put in less what was won.
@@ -389,10 +390,15 @@ class _Builder:
             return Action(street, player, ActionKind.CHECK, line=line)
         before = totals.get(player, 0)
         facing = max(totals.values(), default=0)
+        raise_by = None
         if code == RAISE_TO:
             total = chips
             chips = total - before
-        else:  # fold, call, bet, raise by, all-in and bring-in add `sum`
+        elif code == RAISE_BY:  # the raise size over the bet faced (none in the corpus)
+            raise_by = chips
+            total = facing + raise_by
+            chips = total - before
+        else:  # call, bet, all-in and bring-in add `sum`
             total = before + chips
         totals[player] = total
         if code == BRING_IN:
@@ -409,7 +415,9 @@ class _Builder:
                 kind = ActionKind.RAISE
         else:
             raise _Problem(action.line, f"an action of type {code}, which iPoker does not write")
-        return Action(street, player, kind, chips, total, all_in=code == ALL_IN, line=line)
+        return Action(
+            street, player, kind, chips, total, all_in=code == ALL_IN, raise_by=raise_by, line=line
+        )
 
     def _showdown(self, seats: list[Seat], streets: list[Street]) -> None:
         """Players still in at the end show the cards the deal printed for them (a show
@@ -518,6 +526,8 @@ def _code(action: Action) -> tuple[int, int | None]:
         return CALL, action.amount
     if kind is ActionKind.BRING_IN:
         return BRING_IN, action.amount
+    if action.raise_by is not None:
+        return RAISE_BY, action.raise_by
     if kind is ActionKind.RAISE:
         return RAISE_TO, action.to_amount
     return BET, action.amount  # a bet or a completion
