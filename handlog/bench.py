@@ -115,21 +115,25 @@ FIGURES: dict[str, tuple[str, str]] = {
 def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = None) -> Path:
     """Write `hands` hands of one site format (PokerStars unless `site` is given), copied
     from the files under `source` whose content is in that format, with fresh hand numbers,
-    to one UTF-8 file in `out` (reused when it already exists)."""
+    to one UTF-8 file in `out` (reused when it already exists). For a format that reads a
+    file's context (an XML session header), the first file's text before its first hand
+    opens the file."""
     site = site or pokerstars.FORMAT
     out.mkdir(parents=True, exist_ok=True)
-    target = out / f"{_slug(site.name)}-{hands}.txt"
+    suffix = ".xml" if site.file_context is not None else ".txt"
+    target = out / f"{_slug(site.name)}-{hands}{suffix}"
     if target.exists():
         return target
-    originals = _site_hands(source, site)
+    head, originals = _site_hands_with_head(source, site)
     if not originals:
         raise SystemExit(f"no {site.name} hands in {source} to replicate")
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(head)
         for number in range(hands):
-            text = originals[number % len(originals)]
+            text, hand_id = originals[number % len(originals)]
             found = _NUMBER.search(text)  # the first hand number; sites repeat it in the hand
-            if found is not None:
-                text = text.replace(found[1], str(900_000_000_000 + number))
+            old = found[1] if found is not None else hand_id
+            text = text.replace(old, str(900_000_000_000 + number))
             handle.write(text + "\n\n\n")
     return target
 
@@ -142,14 +146,31 @@ def _slug(name: str) -> str:
 def _site_hands(source: Path, site: SiteFormat) -> list[str]:
     """The lines of every hand of format `site` that reads as a hand (not a truncated or
     broken one, nor a skipped game) in the files under `source`."""
-    found: list[str] = []
+    return [text for text, _ in _site_hands_with_head(source, site)[1]]
+
+
+def _site_hands_with_head(source: Path, site: SiteFormat) -> tuple[str, list[tuple[str, str]]]:
+    """`_site_hands` with each hand's number. For a format whose hands depend on the file's
+    context (an XML session header: game, stakes, currency) only the hands of the first
+    file that has any, and the text before its first hand ("" for other formats)."""
+    from handlog.parse import file_context, parse_chunk
+
+    found: list[tuple[str, str]] = []
     for file in sorted(path for path in source.rglob("*") if path.is_file()):
         if detect_file(file) is not site:
             continue
+        context = file_context(file, site)
+        head = ""
         for chunk in split_hands(file, site.is_header, site.header_prefix):
-            if chunk.is_hand and isinstance(site.parse_hand(chunk), Hand):
-                found.append(chunk.text)
-    return found
+            if not chunk.is_hand:
+                head = chunk.text + "\n"
+                continue
+            parsed = parse_chunk(chunk, site, context)
+            if isinstance(parsed, Hand):
+                found.append((chunk.text, parsed.hand_id))
+        if site.file_context is not None and found:
+            return head, found
+    return "", found
 
 
 def site_figures(

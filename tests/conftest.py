@@ -26,7 +26,11 @@ def pokerstars_corpus_files() -> list[Path]:
 def site_fixture_files(site: str) -> list[Path]:
     """The hand texts of one site's fixture pairs (tests/sites/<site>/*.txt) that read and
     replay clean: not the `fault-*.txt` ones, which show a parse error or a violation."""
-    return sorted(p for p in (SITES / site).glob("*.txt") if not p.name.startswith("fault-"))
+    return sorted(
+        p
+        for p in (SITES / site).glob("*")
+        if p.suffix in (".txt", ".xml") and not p.name.startswith("fault-")
+    )
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

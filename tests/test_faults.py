@@ -514,7 +514,9 @@ def test_files_of_other_kinds_are_named_in_a_note_that_changes_no_exit_code(tmp_
         opened.writestr("readme.pdf", "x")
     result = runner.invoke(app, ["parse", str(folder)])
     assert result.exit_code == 0, result.output
-    kinds = "(not .txt, .log, .hh, .zip)"
+    from handlog.parse.reader import ARCHIVE_SUFFIXES, HAND_FILE_SUFFIXES
+
+    kinds = f"(not {', '.join((*HAND_FILE_SUFFIXES, *ARCHIVE_SUFFIXES))})"
     assert (
         f"handlog: note: {folder / 'export.zip'}: 1 file of other kinds left out {kinds}: "
         "readme.pdf"

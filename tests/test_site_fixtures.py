@@ -14,7 +14,9 @@ from handlog.serialize import result_json
 
 from .conftest import SITES
 
-TEXTS = sorted(SITES.glob("*/*.txt"))
+TEXT_SUFFIXES = (".txt", ".xml")
+"""Hand texts: the text exports, and the XML ones (iPoker, Merge)."""
+TEXTS = sorted(p for p in SITES.glob("*/*") if p.suffix in TEXT_SUFFIXES)
 REGENERATE = "run `pytest --regen-golden tests/test_site_fixtures.py` and review the diff"
 
 
@@ -54,7 +56,9 @@ def test_site_fixture(text_path, regen_golden, monkeypatch):
 
 def test_every_json_has_its_hand_text():
     orphans = [
-        _name(p) for p in sorted(SITES.glob("*/*.json")) if not p.with_suffix(".txt").exists()
+        _name(p)
+        for p in sorted(SITES.glob("*/*.json"))
+        if not any(p.with_suffix(suffix).exists() for suffix in TEXT_SUFFIXES)
     ]
     assert orphans == []
 

@@ -24,7 +24,15 @@ from handlog.parse.reader import (
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.sites import FORMATS, detect, recognised
 
-__all__ = ["Parsed", "SiteFormat", "detect_file", "parse_chunk", "parse_file", "parse_text"]
+__all__ = [
+    "Parsed",
+    "SiteFormat",
+    "detect_file",
+    "file_context",
+    "parse_chunk",
+    "parse_file",
+    "parse_text",
+]
 
 HEAD_CHARACTERS = 1 << 16
 """How much of a file's text is read to find its format."""
@@ -54,11 +62,15 @@ def _line_starts(text: io.TextIOBase) -> Iterator[str]:
         at_start = piece.endswith("\n")
 
 
-def parse_chunk(chunk: Chunk, site: SiteFormat) -> Parsed:
-    """One hand's text to its record (an error or a skipped hand names the site)."""
+def parse_chunk(chunk: Chunk, site: SiteFormat, context: object = None) -> Parsed:
+    """One hand's text to its record (an error or a skipped hand names the site); `context`
+    is the file's, for a format that reads one (`SiteFormat.file_context`)."""
     if not chunk.is_hand:
         return replace(_not_a_hand(chunk, site.name), site=site.site.value)
-    parsed = site.parse_hand(chunk)
+    if site.file_context is not None:
+        parsed = site.parse_hand(chunk, context)  # type: ignore[call-arg]
+    else:
+        parsed = site.parse_hand(chunk)
     if type(parsed) is not Hand and parsed.site is None:  # type: ignore[union-attr]
         return replace(parsed, site=site.site.value)  # type: ignore[type-var]
     return parsed
@@ -78,14 +90,18 @@ def parse_file(
             if site is None:
                 yield _unknown_format(file)
                 return
+        context = file_context(path, site)
+        if isinstance(context, ParseError):
+            yield replace(context, site=site.site.value)
+            return
         chunks = split_hands(path, site.is_header, site.header_prefix)
         while True:
             try:
                 chunk = next(chunks)
             except StopIteration:
                 return
-            if chunk.line >= start_line:
-                yield parse_chunk(chunk, site)
+            if chunk.line >= start_line and (chunk.is_hand or site.file_context is None):
+                yield parse_chunk(chunk, site, context)
     except OSError as error:  # only reading is guarded: a bug in parsing must surface
         yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
@@ -94,8 +110,19 @@ def parse_range(
     path: str | os.PathLike[str], part: ByteRange, site: SiteFormat
 ) -> Iterator[Parsed]:
     """The hands in one range of whole hands of a file (see `reader.hand_ranges`)."""
+    context = None
+    if site.file_context is not None:
+        try:
+            context = file_context(path, site)
+        except OSError as error:
+            context = ParseError(str(path), 0, f"cannot read the file: {error.strerror or error}")
+        if isinstance(context, ParseError):
+            if part.start == 0:  # the file's one error, from its first range
+                yield replace(context, site=site.site.value)
+            return
     for chunk in split_range(path, part, site.is_header, site.header_prefix):
-        yield parse_chunk(chunk, site)
+        if chunk.is_hand or site.file_context is None:
+            yield parse_chunk(chunk, site, context)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
@@ -105,8 +132,26 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     if site is None:
         chunk = next(split_text([normalized], file, lambda line: False, "\0"), None)
         return [] if chunk is None else [_not_a_hand(chunk, None)]
+    context = None
+    if site.file_context is not None:
+        context = site.file_context(normalized[:HEAD_CHARACTERS], file)
+        if isinstance(context, ParseError):
+            return [replace(context, site=site.site.value)]
     chunks = split_text([normalized], file, site.is_header, site.header_prefix)
-    return [parse_chunk(chunk, site) for chunk in chunks]
+    return [
+        parse_chunk(chunk, site, context)
+        for chunk in chunks
+        if chunk.is_hand or site.file_context is None
+    ]
+
+
+def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
+    """The file's context for a format that reads one (`SiteFormat.file_context`), else None."""
+    if site.file_context is None:
+        return None
+    with open_text(path) as text:
+        head = text.read(HEAD_CHARACTERS)
+    return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
 
 
 def _unknown_format(file: str) -> ParseError:

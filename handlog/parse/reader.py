@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-HAND_FILE_SUFFIXES = (".txt", ".log", ".hh")
+HAND_FILE_SUFFIXES = (".txt", ".log", ".hh", ".xml")
 ARCHIVE_SUFFIXES = (".zip",)
 
 
@@ -419,7 +419,7 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
     folders, glob patterns; the hand-history entries of zip archives, as
     "logs.zip!/a.txt"), in a stable order without repeats, and the problems: arguments
     that match nothing, folders that cannot be read, archive entries refused, and notes
-    (`PathProblem.note`) naming the files of other kinds (not .txt, .log, .hh or .zip) left
+    (`PathProblem.note`) naming the files of other kinds (not .txt, .log, .hh, .xml or .zip) left
     out of each folder or archive: nothing is left out without a line saying so."""
     found: list[str] = []
     problems: list[PathProblem] = []

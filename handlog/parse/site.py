@@ -47,6 +47,13 @@ class SiteFormat:
     ranges of whole hands that workers read apart; None: the file is read whole."""
     encodings: tuple[str, ...] = ("utf-8", "cp1252")
     """The encodings it is exported in, for the README (files are decoded by their bytes)."""
+    file_context: Callable[[str, str], object] | None = None
+    """For formats whose hands depend on what stands before the first hand (an XML export's
+    session header: game, stakes, currency): reads it from the head of a file's text (and
+    the file's name, for errors) once per file or range, and `parse_hand` is then called
+    with it as a second argument. The text before the first hand is then that context, not
+    a stray; a `ParseError` returned is the file's one error (a refused DTD, say) and none
+    of its hands are read. None: `parse_hand` gets the chunk alone."""
 
     @property
     def header_marker(self) -> bytes | None:

@@ -16,7 +16,9 @@ from handlog.parse.sites import (
     bovada,
     everleaf,
     fulltilt,
+    ipoker,
     kingsclub,
+    merge,
     ongame,
     partypoker,
     pokerstars,
@@ -40,13 +42,13 @@ FORMATS: tuple[SiteFormat, ...] = (
     partypoker.FORMAT,
     partypoker.TOURNAMENT_FORMAT,
     kingsclub.FORMAT,
+    ipoker.FORMAT,
+    merge.FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
 RECOGNISED = {
-    "<session": "iPoker",
-    "<?xml": "an XML export (iPoker or Merge)",
-    "<description": "Merge / Carbon",
+    "<?xml": "an XML export that is neither iPoker nor Merge",
 }
 """How exports handlog does not read yet begin, for a message that names what a file is."""
 

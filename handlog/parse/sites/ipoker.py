@@ -1,0 +1,578 @@
+"""iPoker XML hand histories to `Hand` records, and back to XML.
+
+One `<session>` per file: its `<general>` (game type and stakes, table, currency, the hero's
+nickname) is the file's context (`SiteFormat.file_context`); every `<game gamecode=…>`
+element is one hand, cut from the file at the line it starts on (a hand may start on the
+line where the one before ends, `</game><game …>`). Each hand element is read on its own,
+through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes differently:
+
+- Cards are suit first, with `10` for tens and `X` for a hidden card: `X X H6` is an
+  opponent's door card, `S10` the ten of spades. A player who showed down has all cards
+  printed in the deal (there is no show line): that is read as a show at the showdown.
+- Action types: 0 fold, 3 call, 4 check, 5 bet, 6 raise by, 7 all-in, 15 ante, 16 bring-in,
+  23 raise to. `sum` is the chips the action adds, except for 23 where it is the street
+  total and 6 where it is the raise size over the bet faced (kept as `raise_by`; no corpus
+  hand has one). Actions inside a round are not in file order: they are sorted by `no`.
+- No pot, rake, uncalled-bet or winner lines: each player's `win` (collected, a bet nobody
+  called included) and `bet` (everything put in) on the player line. The uncalled bet
+  stays in the pot and is collected with it; the rake is what was put in less what was won.
+- `5 Card Stud L` sessions are skipped by name (5-card stud is not replayed yet).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from handlog.cards import Card, card
+from handlog.errors import ParseError, Skipped
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Site, Source, Street
+from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import utc_time
+from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.IPOKER
+HEADER_PREFIX = ""
+"""A hand starts anywhere on its line (after white space or a `</game>`)."""
+MARK = '<game gamecode="'
+HEADER_BYTES = re.compile(rb'\n[ \t]*(?:</game>[ \t]*)?<game gamecode="')
+"""A newline and a line that starts a hand, for cutting files into ranges of whole hands."""
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts an iPoker hand."""
+    return MARK in line
+
+
+GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8, "Razz": Game.RAZZ}
+GAME_NAMES = {game: name for name, game in GAMES.items()}
+STREETS = {2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH, 5: Street.SIXTH, 6: Street.SEVENTH}
+STREET_WORDS = {
+    Street.THIRD: "Third Street",
+    Street.FOURTH: "Fourth Street",
+    Street.FIFTH: "Fifth Street",
+    Street.SIXTH: "Sixth Street",
+    Street.SEVENTH: "River",
+}
+ROUNDS = {street: number for number, street in STREETS.items()}
+SUITS = {"H": "h", "D": "d", "C": "c", "S": "s"}
+RANKS = {"10": "T"}
+
+FOLD, CALL, CHECK, BET, RAISE_BY, ALL_IN, ANTE, BRING_IN, RAISE_TO = 0, 3, 4, 5, 6, 7, 15, 16, 23
+
+# ---------------------------------------------------------------------------------------
+# Rules: what iPoker's real hands show (a small corpus: 7 hands of 7-card stud and stud8)
+
+IPOKER = RuleProfile(
+    name="ipoker",
+    description=(
+        "iPoker: a bet and three raises (the corpus never reaches the cap); open-pair double "
+        "bet in 7-card stud; odd chip to the high half; no burns."
+    ),
+    cap_bets=4,
+    cap_heads_up=True,  # heads-up stud8 hand 5710056302: bet, raise, re-raise, not capped
+    open_pair_double_bet=frozenset({Game.STUD}),
+    small_raise_after_big_bet=False,
+    first_actor_tie=TieBreak.SUIT,
+    odd_chip_to_high=True,
+    burns=False,
+)
+
+TRAITS = SiteTraits(
+    # Hand 5710077134: Player0 brings in €0.02, Hero folds; Player0's `win` is €0.04,
+    # both antes and the bring-in nobody called: the uncalled bet is collected with the pot.
+    uncalled_bets=UncalledBets.IN_POT,
+    prints_total_pot=False,  # only each player's win and bet
+    describes_hands=False,  # no hand descriptions at all
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """What a file's `<session><general>` says for all its hands."""
+
+    game_name: str
+    """The game type without the stakes: "7 Card Stud Hi-Lo L"."""
+    game: Game | None
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    table: str
+    hero: str
+    gametype: str
+    """As printed: "7 Card Stud L $0.05/$0.10"."""
+    head: str
+    """The file's text before the first hand, for the printer."""
+
+
+_GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL) (?P<small>\S+)/(?P<big>\S+)$")
+
+
+def read_session(head: str, file: str) -> Session | ParseError:
+    """The session header before the first hand of a file, or the file's one error."""
+    at = head.find(MARK)
+    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
+    if at >= 0 and not preamble.strip():
+        preamble = head[:at]
+    try:
+        roots = parse(preamble, complete=False)
+    except XMLError as error:
+        return ParseError(file, error.line, error.message, text=_line(preamble, error.line))
+    general = _find(roots, "general")
+    fields = {child.tag: child.text.strip() for child in general.children} if general else {}
+    gametype = fields.get("gametype", "")
+    found = _GAMETYPE.match(gametype)
+    if found is None:
+        return ParseError(
+            file,
+            general.line if general else 1,
+            f"the session's game type {gametype!r} is not in a form iPoker writes",
+        )
+    name = f"{found['name']} {found['limit']}"
+    try:
+        small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
+    except MoneyError as error:
+        return ParseError(file, general.line if general else 1, str(error))
+    symbol = _money(found["small"])[:1]
+    currency = CURRENCY_SYMBOLS.get(symbol)
+    game = GAMES.get(found["name"]) if found["limit"] == "L" else None
+    return Session(
+        name,
+        game,
+        small,
+        big,
+        currency,
+        fields.get("tablename", ""),
+        fields.get("nickname", ""),
+        gametype,
+        preamble,
+    )
+
+
+def _find(roots: list[Element], tag: str) -> Element | None:
+    for root in roots:
+        if root.tag == tag:
+            return root
+        found = _find(root.children, tag)
+        if found is not None:
+            return found
+    return None
+
+
+def _line(text: str, line: int) -> str:
+    lines = text.split("\n")
+    return lines[line - 1][:200] if 0 < line <= len(lines) else ""
+
+
+def _money(text: str) -> str:
+    return text.replace("ˆ", "€")  # a euro sign read through the wrong code page
+
+
+def _amount(text: str) -> int:
+    return minor_units(_money(text)) if text else 0
+
+
+_CARDS: dict[str, Card | None] = {"X": None}
+
+
+def _card(text: str) -> Card | None:
+    """A suit-first card ("S10", "HA"); None for a hidden one ("X")."""
+    found = _CARDS.get(text, _CARDS)
+    if found is _CARDS:
+        found = _CARDS[text] = card(RANKS.get(text[1:], text[1:]) + SUITS[text[0]])
+    return found  # type: ignore[return-value]
+
+
+def hand_element(chunk: Chunk) -> tuple[str, int]:
+    """The text of the hand element in a chunk (from `<game` to its `</game>`, closed if the
+    chunk ends before it, as when the next hand starts on the same line), and its column."""
+    text = chunk.text
+    start = text.find("<game ")
+    end = text.find("</game>", start)
+    element = text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
+    return element, start
+
+
+def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skipped:
+    """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
+    handlog does not replay."""
+    found = re.search(r'<game gamecode="([^"]*)"', chunk.text)
+    hand_id = found[1] if found else None
+    if not isinstance(session, Session):
+        return _error(chunk, 1, "no iPoker session header before this hand", hand_id)
+    if session.game is None:
+        return Skipped(chunk.file, chunk.line, hand_id, session.game_name)
+    element, _ = hand_element(chunk)
+    try:
+        roots = parse(element)
+    except XMLError as error:
+        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
+    try:
+        return _Builder(chunk, session, roots[0]).build()
+    except (LookupError, ValueError) as error:
+        line = getattr(error, "line", 1)
+        return _error(chunk, line, f"the hand is not as iPoker writes it: {error}", hand_id)
+
+
+def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
+    lines = chunk.text.split("\n")
+    return ParseError(
+        chunk.file,
+        chunk.line + line - 1,
+        message,
+        hand_id=hand_id,
+        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
+        hand_line=chunk.line,
+        raw=chunk.text,
+    )
+
+
+class _Problem(ValueError):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class _Builder:
+    def __init__(self, chunk: Chunk, session: Session, game: Element) -> None:
+        self.chunk = chunk
+        self.session = session
+        self.game = game
+        self.events: list[Action | Dealt] = []
+        self.known: dict[str, list[Card | None]] = {}
+        self.folded: set[str] = set()
+        self.printed: dict[str, tuple[Card, ...]] = {}
+        """Each player's cards as the deal printed them so far (the earlier ones of a
+        `Dealt` record)."""
+
+    def at(self, element: Element) -> int:
+        return self.chunk.line + element.line - 1
+
+    def build(self) -> Hand:
+        game, session = self.game, self.session
+        general = game.find("general")
+        if general is None:
+            raise _Problem(game.line, "the hand has no <general>")
+        players = general.find("players")
+        seats: list[Seat] = []
+        wins: dict[str, int] = {}
+        for player in players.all("player") if players else []:
+            name = player.get("name")
+            if not name:
+                continue  # an empty seat
+            seats.append(
+                Seat(
+                    int(player.get("seat")),
+                    name,
+                    _amount(player.get("chips")),
+                    False,
+                    self.at(player),
+                )
+            )
+            wins[name] = _amount(player.get("win"))
+            self.known[name] = [None] * 7
+        if not seats:
+            raise _Problem(game.line, "the hand has no players")
+        names = {seat.name for seat in seats}
+        streets: list[Street] = []
+        put_in = 0
+        ante = bring_in = None
+        for round_ in game.all("round"):
+            number = int(round_.get("no", "-1"))
+            street = Street.ANTES if number == 0 else STREETS.get(number)
+            if street is None:
+                if round_.children:
+                    raise _Problem(round_.line, f"a round numbered {number} in a 7-card game")
+                continue
+            if round_.children and street != Street.ANTES:
+                streets.append(street)
+            for cards in round_.all("cards"):
+                self._dealt(street, cards, names)
+            totals: dict[str, int] = {}
+            actions = sorted(round_.all("action"), key=lambda a: int(a.get("no")))
+            for action in actions:
+                record = self._action(street, action, totals, names)
+                self.events.append(record)
+                put_in += record.amount or 0
+                if record.kind is ActionKind.ANTE:
+                    ante = max(ante or 0, record.amount or 0)
+                elif record.kind is ActionKind.BRING_IN:
+                    bring_in = record.amount
+        self._showdown(seats, streets)
+        # iPoker lists a seated player who sits the hand out like the others: no ante, no
+        # cards, `bet` 0 (ad1028 in hand 2418629537).
+        involved = {event.player for event in self.events}
+        seats = [
+            seat
+            if seat.name in involved
+            else Seat(seat.number, seat.name, seat.stack, True, seat.line)
+            for seat in seats
+        ]
+        collected = 0
+        last = self.events[-1].line if self.events else self.at(game)
+        for seat in seats:
+            won = wins[seat.name]
+            if won:
+                collected += won
+                self.events.append(
+                    Action(Street.SHOWDOWN, seat.name, ActionKind.COLLECT, won, line=last)
+                )
+        start = general.find("startdate")
+        clock = start.text.strip() if start else ""
+        return Hand(
+            site=SITE,
+            hand_id=game.get("gamecode"),
+            game=session.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            table=session.table,
+            max_seats=None,
+            currency=session.currency,
+            small_bet=session.small_bet,
+            big_bet=session.big_bet,
+            start_time=_time(clock),
+            clock_text=clock,
+            seats=tuple(seats),
+            events=tuple(self.events),
+            streets=tuple(streets),
+            results=(),
+            total_pot=put_in,
+            rake=max(0, put_in - collected),
+            ante=ante,
+            bring_in=bring_in,
+            source=Source(
+                self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
+            ),
+        )
+
+    def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
+        player = cards.get("player")
+        if player not in names:
+            raise _Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
+        if street == Street.ANTES:
+            raise _Problem(cards.line, "cards dealt with the antes")
+        try:
+            shown = [_card(token) for token in cards.text.split()]
+        except (KeyError, ValueError):
+            raise _Problem(
+                cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
+            ) from None
+        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
+        if len(shown) != len(positions):
+            raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")
+        row = self.known[player]
+        for position, seen in zip(positions, shown, strict=True):
+            row[position] = seen
+        new = tuple(seen for seen in shown if seen is not None)
+        if new:
+            earlier = self.printed.get(player, ())
+            self.printed[player] = earlier + new
+            self.events.append(Dealt(street, player, earlier, new, self.at(cards)))
+
+    def _action(
+        self, street: Street, action: Element, totals: dict[str, int], names: set[str]
+    ) -> Action:
+        player = action.get("player")
+        if player not in names:
+            raise _Problem(action.line, f"an action by {player!r}, who has no seat")
+        code = int(action.get("type"))
+        chips = _amount(action.get("sum"))
+        line = self.at(action)
+        if code == ANTE:
+            return Action(Street.ANTES, player, ActionKind.ANTE, chips, line=line)
+        if code == FOLD:
+            self.folded.add(player)
+            return Action(street, player, ActionKind.FOLD, line=line)
+        if code == CHECK:
+            return Action(street, player, ActionKind.CHECK, line=line)
+        before = totals.get(player, 0)
+        facing = max(totals.values(), default=0)
+        raise_by = None
+        if code == RAISE_TO:
+            total = chips
+            chips = total - before
+        elif code == RAISE_BY:  # the raise size over the bet faced (none in the corpus)
+            raise_by = chips
+            total = facing + raise_by
+            chips = total - before
+        else:  # call, bet, all-in and bring-in add `sum`
+            total = before + chips
+        totals[player] = total
+        if code == BRING_IN:
+            return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
+        if code == CALL or (code == ALL_IN and total <= facing):
+            kind = ActionKind.CALL
+        elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
+            bring_in_only = street == Street.THIRD and facing < self.session.small_bet
+            if bring_in_only:
+                kind = ActionKind.COMPLETE
+            elif facing == 0:
+                kind = ActionKind.BET
+            else:
+                kind = ActionKind.RAISE
+        else:
+            raise _Problem(action.line, f"an action of type {code}, which iPoker does not write")
+        return Action(
+            street, player, kind, chips, total, all_in=code == ALL_IN, raise_by=raise_by, line=line
+        )
+
+    def _showdown(self, seats: list[Seat], streets: list[Street]) -> None:
+        """Players still in at the end show the cards the deal printed for them (a show
+        line iPoker does not write); one whose cards stayed hidden mucked."""
+        left = [seat.name for seat in seats if seat.name not in self.folded]
+        if len(left) < 2:
+            return
+        dealt = {event.player for event in self.events if type(event) is Dealt}
+        line = self.events[-1].line if self.events else 0
+        for name in left:
+            if name not in dealt:
+                continue
+            row = self.known[name]
+            cards = tuple(known for known in row if known is not None)
+            if streets and len(cards) == int(max(streets)):
+                self.events.append(
+                    Action(Street.SHOWDOWN, name, ActionKind.SHOW, cards=cards, line=line)
+                )
+            else:
+                self.events.append(Action(Street.SHOWDOWN, name, ActionKind.MUCK, line=line))
+
+
+def _time(clock: str) -> datetime | None:
+    """The start time, read as UTC (fpdb's reading of the same hand agrees)."""
+    found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", clock)
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
+
+
+# ---------------------------------------------------------------------------------------
+# Printing: a record back to an iPoker <game> element (parse → print → parse is equal)
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as an iPoker session of one game, which parses back to an equal record."""
+    sign = CURRENCY_SIGNS.get(hand.currency or "", "")
+
+    def money(value: int | None) -> str:
+        value = value or 0
+        if not sign:
+            return str(value)
+        whole, cents = divmod(value, 100)
+        return f"{sign}{whole}.{cents:02d}" if cents else f"{sign}{whole}"
+
+    put: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for action in hand.actions:
+        if action.kind is ActionKind.COLLECT:
+            won[action.player] = won.get(action.player, 0) + (action.amount or 0)
+        elif action.amount is not None:
+            put[action.player] = put.get(action.player, 0) + action.amount
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        "<session>",
+        "<general>",
+        f"<gametype>{GAME_NAMES[hand.game]} L {money(hand.small_bet)}/{money(hand.big_bet)}</gametype>",
+        f"<tablename>{_escape(hand.table)}</tablename>",
+        "</general>",
+        f'<game gamecode="{hand.hand_id}">',
+        "<general>",
+        f"<startdate>{hand.clock_text}</startdate>",
+        "<players>",
+    ]
+    for seat in hand.seats:
+        lines.append(
+            f'<player seat="{seat.number}" name="{_escape(seat.name)}" chips="{money(seat.stack)}" '
+            f'win="{money(won.get(seat.name))}" bet="{money(put.get(seat.name))}"/>'
+        )
+    lines += ["</players>", "</general>", '<round no="0">']
+    number = 0
+    for action in hand.actions:
+        if action.kind is ActionKind.ANTE:
+            number += 1
+            lines.append(_action_xml(number, action.player, ANTE, money(action.amount)))
+    lines.append("</round>")
+    shows = {a.player: a.cards for a in hand.actions if a.kind is ActionKind.SHOW}
+    for street in STREETS.values():
+        if street not in hand.streets:
+            continue
+        lines.append(f'<round no="{ROUNDS[street]}">')
+        for event in hand.events:
+            if event.street != street:
+                continue
+            if type(event) is Dealt:
+                lines.append(_cards_xml(street, event, shows))
+            elif type(event) is Action:
+                number += 1
+                code, chips = _code(event)
+                lines.append(_action_xml(number, event.player, code, money(chips)))
+        lines.append("</round>")
+    lines += ["</game>", "</session>"]
+    return "\n".join(lines)
+
+
+def _code(action: Action) -> tuple[int, int | None]:
+    kind = action.kind
+    if action.all_in:
+        return ALL_IN, action.amount
+    if kind is ActionKind.FOLD:
+        return FOLD, 0
+    if kind is ActionKind.CHECK:
+        return CHECK, 0
+    if kind is ActionKind.CALL:
+        return CALL, action.amount
+    if kind is ActionKind.BRING_IN:
+        return BRING_IN, action.amount
+    if action.raise_by is not None:
+        return RAISE_BY, action.raise_by
+    if kind is ActionKind.RAISE:
+        return RAISE_TO, action.to_amount
+    return BET, action.amount  # a bet or a completion
+
+
+def _cards_xml(street: Street, event: Dealt, shows: dict[str, tuple[Card, ...]]) -> str:
+    new = list(event.new)
+    if street == Street.THIRD:
+        tokens = ["X"] * (3 - len(new)) + [_card_text(card) for card in new]
+    else:
+        tokens = [_card_text(card) for card in new]
+    return (
+        f'<cards type="{STREET_WORDS[street]}" player="{_escape(event.player)}">'
+        f"{' '.join(tokens)}</cards>"
+    )
+
+
+def _card_text(card: Card) -> str:
+    text = str(card)
+    rank = "10" if text[0] == "T" else text[0]
+    return text[1].upper() + rank
+
+
+def _action_xml(number: int, player: str, code: int, chips: str) -> str:
+    return (
+        f'<action no="{number}" player="{_escape(player)}" type="{code}" sum="{chips}" cards=""/>'
+    )
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="iPoker",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the session too
+    profile=IPOKER,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+    encodings=("utf-8", "cp1252"),
+    file_context=read_session,
+)

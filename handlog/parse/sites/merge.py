@@ -1,0 +1,617 @@
+"""Merge / Carbon XML hand histories to `Hand` records, and back to XML.
+
+A file is a run of XML fragments with no single root: a `<description type=… stakes=…/>`
+(the game and stakes, the file's context: `SiteFormat.file_context`), then one
+`<game id=…>` element per hand, each read on its own through `handlog.parse.xmlsafe`.
+What the site writes differently:
+
+- Players are named once, by seat, and referenced by seat number everywhere else.
+- Rounds `BLINDS` (antes), `BRING_IN` and `THIRD_STREET` (both 3rd street), `FOURTH_STREET`
+  … `SEVENTH_STREET`, `SHOWDOWN`, `END_OF_GAME`/`END_OF_FOLDED_GAME`. Each round lists its
+  cards AFTER its betting events, every player's cards so far (`null,null,Kc,Jh`, `null` a
+  hidden card; the hero's `HOLE`, shown ones `SHOWN`/`MUCKED`).
+- `RAISE` and `COMPLETE` amounts are street totals; `BET`, `CALL`, `BRING_IN` and `ALL_IN`
+  the chips the action adds.
+- Winners `<winner amount potnumber pottype="n|h|l" uncalled>`: an uncalled bet is sometimes
+  listed apart with `uncalled="true"` (read as the uncalled bet returned, as the site says)
+  and sometimes counted in the amount won (left in the pot and collected with it).
+- Tournament balances (`realmoney="false"`) are printed after the ante: the ante is added
+  back for the stack the hand started with.
+- `gametype` 39/41 stud, 43/45 stud/8, 47/49 razz; a mixed game (75, 77) names the game of
+  each hand in `multigametype`. Other games and no-limit stud are skipped by name: the
+  replay checks fixed-limit betting only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+
+from handlog.cards import Card, card
+from handlog.errors import ParseError, Skipped
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Site, Source, Street
+from handlog.parse.money import CURRENCY_SYMBOLS
+from handlog.parse.reader import Chunk
+from handlog.parse.site import SiteFormat
+from handlog.parse.text import utc_time
+from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.traits import SiteTraits, UncalledBets
+
+SITE = Site.MERGE
+HEADER_PREFIX = ""
+MARK = '<game id="'
+HEADER_BYTES = re.compile(rb'\n[ \t]*(?:</game>[ \t]*)?<game id="')
+"""A newline and a line that starts a hand, for cutting files into ranges of whole hands."""
+
+
+def is_header(line: str) -> bool:
+    """Whether `line` starts a Merge hand."""
+    return MARK in line
+
+
+GAME_CODES = {
+    "39": Game.STUD,
+    "41": Game.STUD,
+    "43": Game.STUD8,
+    "45": Game.STUD8,
+    "47": Game.RAZZ,
+    "49": Game.RAZZ,
+}
+MIXED_CODES = {"75", "77"}
+CODES = {Game.STUD: "39", Game.STUD8: "43", Game.RAZZ: "47"}
+DESCRIPTIONS = {Game.STUD: "7-Stud", Game.STUD8: "7-Stud H/L8", Game.RAZZ: "Razz"}
+ROUNDS = {
+    "BLINDS": Street.ANTES,
+    "BRING_IN": Street.THIRD,
+    "THIRD_STREET": Street.THIRD,
+    "FOURTH_STREET": Street.FOURTH,
+    "FIFTH_STREET": Street.FIFTH,
+    "SIXTH_STREET": Street.SIXTH,
+    "SEVENTH_STREET": Street.SEVENTH,
+    "SHOWDOWN": Street.SHOWDOWN,
+    "END_OF_GAME": Street.SHOWDOWN,
+    "END_OF_FOLDED_GAME": Street.SHOWDOWN,
+}
+STREET_ROUNDS = {
+    Street.FOURTH: "FOURTH_STREET",
+    Street.FIFTH: "FIFTH_STREET",
+    Street.SIXTH: "SIXTH_STREET",
+    Street.SEVENTH: "SEVENTH_STREET",
+}
+HALVES = {"h": "high", "l": "low", "n": None}
+POT_TYPES = {half: code for code, half in HALVES.items()}
+
+MERGE = RuleProfile(
+    name="merge",
+    description=(
+        "Merge / Carbon: a bet and three raises; open-pair double bet in 7-card stud; odd "
+        "chip to the high half; no burns."
+    ),
+    # Razz hand 43618199-14: completion and three raises on 3rd street, three-handed.
+    cap_bets=4,
+    cap_heads_up=True,
+    open_pair_double_bet=frozenset({Game.STUD}),
+    small_raise_after_big_bet=False,
+    first_actor_tie=TieBreak.SUIT,
+    # HORSE hand 78854953-355: $4.59 split $2.30 high, $2.29 low.
+    odd_chip_to_high=True,
+    burns=False,
+)
+
+TRAITS = SiteTraits(
+    # Stud/8 hand 40263637-116: the $0.50 bet nobody called is in the $0.64 won; HORSE hand
+    # 78854953-356 lists it apart (`uncalled="true"`, read as the bet returned).
+    uncalled_bets=UncalledBets.IN_POT,
+    prints_total_pot=False,  # only the winners' amounts
+    describes_hands=False,  # "Two Pair Kings and Fours": not the wording the replay writes
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """What a file's `<description>` says for all its hands."""
+
+    game_type: str
+    """As printed: "7-Stud H/L8", "HORSE"."""
+    stakes: str
+    """As printed: "Limit $0.25/$0.50", "No Limit ($0.01/$0.02/$0.10)"."""
+    fixed_limit: bool
+    small_bet: int
+    big_bet: int
+    currency: str | None
+    version: str | None
+
+
+_STAKES = re.compile(r"(?P<limit>Limit|No Limit|Pot Limit) \(?(?P<amounts>[^)]*)\)?$")
+
+
+def read_description(head: str, file: str) -> Description | ParseError:
+    """The `<description>` before the first hand of a file, or the file's one error."""
+    at = head.find(MARK)
+    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
+    try:
+        roots = parse(preamble, complete=False)
+    except XMLError as error:
+        return ParseError(file, error.line, error.message)
+    found = next((root for root in roots if root.tag == "description"), None)
+    if found is None:
+        return ParseError(file, 1, "no <description> of the game and stakes before the first hand")
+    stakes = found.get("stakes")
+    match = _STAKES.match(stakes)
+    if match is None:
+        return ParseError(file, found.line, f"stakes {stakes!r} are not in a form Merge writes")
+    amounts = match["amounts"].split("/")
+    symbol = amounts[-1][:1]
+    currency = CURRENCY_SYMBOLS.get(symbol)
+    try:
+        small, big = (_amount(text, currency) for text in amounts[-2:])
+    except ValueError as error:
+        return ParseError(file, found.line, str(error))
+    return Description(
+        found.get("type"),
+        stakes,
+        match["limit"] == "Limit",
+        small,
+        big,
+        currency,
+        found.attrib.get("version"),
+    )
+
+
+_AMOUNTS: dict[tuple[str, bool], int] = {}
+
+
+def _amount(text: str, currency: str | None) -> int:
+    """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips); amounts
+    repeat a great deal, so they are cached."""
+    key = (text, currency is not None)
+    value = _AMOUNTS.get(key)
+    if value is None:
+        value = _convert(text, currency)
+        if len(_AMOUNTS) > 100_000:
+            _AMOUNTS.clear()
+        _AMOUNTS[key] = value
+    return value
+
+
+def _convert(text: str, currency: str | None) -> int:
+    bare = text.lstrip("$€£")
+    try:
+        value = Decimal(bare)
+    except InvalidOperation:
+        raise ValueError(f"{text!r} is not an amount") from None
+    units = value * 100 if currency else value
+    if units != units.to_integral_value():
+        raise ValueError(f"{text!r} has a fraction of a {'cent' if currency else 'chip'}")
+    return int(units)
+
+
+_CARDS: dict[str, Card | None] = {"null": None, "": None}  # "": hidden, in the 2013 files
+
+
+def _card(text: str) -> Card | None:
+    found = _CARDS.get(text, _CARDS)
+    if found is _CARDS:
+        found = _CARDS[text] = card(text)
+    return found  # type: ignore[return-value]
+
+
+def hand_element(chunk: Chunk) -> str:
+    text = chunk.text
+    start = text.find("<game ")
+    end = text.find("</game>", start)
+    return text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
+
+
+def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | Skipped:
+    """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
+    handlog does not replay."""
+    found = re.search(r'<game id="([^"]*)"', chunk.text)
+    hand_id = found[1] if found else None
+    if not isinstance(description, Description):
+        return _error(chunk, 1, "no Merge <description> before this hand", hand_id)
+    try:
+        roots = parse(hand_element(chunk))
+    except XMLError as error:
+        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
+    game = roots[0]
+    code = game.get("gametype")
+    mixed = code in MIXED_CODES
+    if mixed:
+        code = game.get("multigametype")
+    kind = GAME_CODES.get(code)
+    if kind is None or not description.fixed_limit:
+        name = description.game_type if not mixed else f"{description.game_type} game {code}"
+        return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
+    try:
+        return _Builder(chunk, description, game, kind, mixed).build()
+    except (LookupError, ValueError) as error:
+        line = getattr(error, "line", 1)
+        return _error(chunk, line, f"the hand is not as Merge writes it: {error}", hand_id)
+
+
+def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
+    lines = chunk.text.split("\n")
+    return ParseError(
+        chunk.file,
+        chunk.line + line - 1,
+        message,
+        hand_id=hand_id,
+        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
+        hand_line=chunk.line,
+        raw=chunk.text,
+    )
+
+
+class _Problem(ValueError):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+class _Builder:
+    def __init__(
+        self, chunk: Chunk, description: Description, game: Element, kind: Game, mixed: bool
+    ) -> None:
+        self.chunk = chunk
+        self.description = description
+        self.game = game
+        self.kind = kind
+        self.mixed = mixed
+        self.events: list[Action | Dealt] = []
+        self.names: dict[str, str] = {}
+        self.known: dict[str, list[Card | None]] = {}
+        self.printed: dict[str, tuple[Card, ...]] = {}
+        self.totals: dict[str, int] = {}
+        self.street = Street.ANTES
+        self.revealed: set[str] = set()
+        """Players whose cards a SHOWN or MUCKED list revealed."""
+
+    def at(self, element: Element) -> int:
+        return self.chunk.line + element.line - 1
+
+    def money(self, text: str) -> int:
+        return _amount(text, self.description.currency)
+
+    def player(self, element: Element) -> str:
+        seat = element.get("player")
+        name = self.names.get(seat)
+        if name is None:
+            raise _Problem(element.line, f"seat {seat} has nobody in it")
+        return name
+
+    def build(self) -> Hand:
+        game = self.game
+        players = game.find("players")
+        seats: list[Seat] = []
+        for player in players.all("player") if players else []:
+            name = player.get("nickname")
+            sitting_out = player.get("dealtin") == "false"
+            seats.append(
+                Seat(
+                    int(player.get("seat")),
+                    name,
+                    self.money(player.get("balance")),
+                    sitting_out,
+                    self.at(player),
+                )
+            )
+            self.names[player.get("seat")] = name
+            self.known[name] = [None] * 7
+        if not seats:
+            raise _Problem(game.line, "the hand has no players")
+        streets: list[Street] = []
+        shows: list[tuple[str, ActionKind, int]] = []
+        winners: list[Element] = []
+        folded_game = False
+        put_in = 0
+        ante = bring_in = None
+        for round_ in game.all("round"):
+            name = round_.get("id")
+            street = ROUNDS.get(name)
+            if street is None:
+                raise _Problem(round_.line, f"a round {name!r}")
+            folded_game = folded_game or name == "END_OF_FOLDED_GAME"
+            if Street.THIRD <= street <= Street.SEVENTH:
+                if street != self.street:
+                    self.totals = {}
+                    streets.append(street)
+                self.street = street
+            # Each round lists its cards after its betting: the deal is put first, as dealt.
+            for child in round_.children:
+                if child.tag == "cards":
+                    self._cards(street, child)
+            for child in round_.children:
+                if child.tag == "event":
+                    kind = child.get("type")
+                    if kind in ("SHOW", "MUCK"):
+                        shows.append((self.player(child), ActionKind[kind], self.at(child)))
+                        continue
+                    if kind in ("CHAT", "PLAYER_OUT"):
+                        continue
+                    record = self._action(kind, child)
+                    self.events.append(record)
+                    put_in += record.amount or 0
+                    if record.kind is ActionKind.ANTE:
+                        ante = max(ante or 0, record.amount or 0)
+                    elif record.kind is ActionKind.BRING_IN:
+                        bring_in = record.amount
+                elif child.tag == "winner":
+                    winners.append(child)
+        if game.get("realmoney") == "false":
+            # Tournament balances are printed after the ante is taken: the stack the hand
+            # started with has the ante back.
+            antes = {
+                e.player: e.amount or 0
+                for e in self.events
+                if type(e) is Action and e.kind is ActionKind.ANTE
+            }
+            seats = [
+                Seat(s.number, s.name, s.stack + antes.get(s.name, 0), s.sitting_out, s.line)
+                for s in seats
+            ]
+        returned = collected = 0
+        last = self.events[-1].line if self.events else self.at(game)
+        for winner in winners:
+            if winner.get("uncalled") == "true":
+                chips = self.money(winner.get("amount"))
+                returned += chips
+                self.events.append(
+                    Action(
+                        self.street,
+                        self.player(winner),
+                        ActionKind.UNCALLED_BET_RETURNED,
+                        chips,
+                        line=self.at(winner),
+                    )
+                )
+        if not folded_game:
+            for name, kind, line in shows:
+                cards = tuple(c for c in self.known[name] if c is not None)
+                if kind is ActionKind.MUCK and name not in self.revealed:
+                    cards = ()  # mucked face down
+                self.events.append(Action(Street.SHOWDOWN, name, kind, cards=cards, line=line))
+        pots = {w.get("potnumber") for w in winners if w.get("uncalled") != "true"}
+        for winner in winners:
+            if winner.get("uncalled") == "true":
+                continue
+            chips = self.money(winner.get("amount"))
+            collected += chips
+            pot = None if len(pots) < 2 else int(winner.get("potnumber")) - 1
+            self.events.append(
+                Action(
+                    Street.SHOWDOWN,
+                    self.player(winner),
+                    ActionKind.COLLECT,
+                    chips,
+                    pot=pot,
+                    half=HALVES.get(winner.get("pottype")),
+                    line=self.at(winner) or last,
+                )
+            )
+        total = put_in - returned
+        start = game.get("starttime")
+        return Hand(
+            site=SITE,
+            hand_id=game.get("id"),
+            game=self.kind,
+            table=game.get("data").split("|")[1] if "|" in game.get("data") else "",
+            max_seats=int(game.get("seats")) if game.get("seats") else None,
+            currency=self.description.currency,
+            small_bet=self.description.small_bet,
+            big_bet=self.description.big_bet,
+            start_time=_time(start),
+            clock_text=start,
+            seats=tuple(seats),
+            events=tuple(self.events),
+            streets=tuple(streets),
+            results=(),
+            total_pot=total,
+            rake=max(0, total - collected),
+            ante=ante,
+            bring_in=bring_in,
+            mixed_game=self.description.game_type if self.mixed else None,
+            source=Source(
+                self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
+            ),
+        )
+
+    def _action(self, kind: str, event: Element) -> Action:
+        player = self.player(event)
+        line = self.at(event)
+        street = self.street
+        if kind == "ANTE":
+            return Action(
+                Street.ANTES, player, ActionKind.ANTE, self.money(event.get("amount")), line=line
+            )
+        if kind == "FOLD":
+            return Action(street, player, ActionKind.FOLD, line=line)
+        if kind == "CHECK":
+            return Action(street, player, ActionKind.CHECK, line=line)
+        chips = self.money(event.get("amount"))
+        before = self.totals.get(player, 0)
+        facing = max(self.totals.values(), default=0)
+        if kind in ("RAISE", "COMPLETE"):  # street totals
+            total = chips
+            chips = total - before
+        elif kind in ("BET", "CALL", "BRING_IN", "ALL_IN"):  # chips added
+            total = before + chips
+        else:
+            raise _Problem(event.line, f"an event of type {kind!r}")
+        self.totals[player] = total
+        if kind == "BRING_IN":
+            return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
+        if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
+            action = ActionKind.CALL
+        elif street == Street.THIRD and facing < self.description.small_bet:
+            action = ActionKind.COMPLETE
+        elif facing == 0:
+            action = ActionKind.BET
+        else:
+            action = ActionKind.RAISE
+        return Action(street, player, action, chips, total, all_in=kind == "ALL_IN", line=line)
+
+    def _cards(self, street: Street, element: Element) -> None:
+        name = self.player(element)
+        try:
+            shown = [_card(text) for text in element.get("cards").split(",")]
+        except ValueError:
+            raise _Problem(element.line, f"{element.get('cards')!r} are not cards") from None
+        row = self.known[name]
+        for position, seen in enumerate(shown[:7]):
+            if seen is not None and row[position] is None:
+                row[position] = seen
+        if element.get("type") in ("SHOWN", "MUCKED"):
+            self.revealed.add(name)
+        if element.get("type") not in ("HOLE", "DRAW_DRAWN_CARDS") or street > Street.SEVENTH:
+            return
+        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
+        if len(shown) > positions[-1] + 1:
+            raise _Problem(element.line, f"{len(shown)} cards on {street.label}")
+        if street == Street.THIRD and name in self.printed:
+            return  # listed again in the THIRD_STREET round
+        # A player who folded is listed with the cards held when folding (the hero's HOLE).
+        new = tuple(seen for p in positions if p < len(shown) and (seen := shown[p]) is not None)
+        if new:
+            earlier = self.printed.get(name, ())
+            self.printed[name] = earlier + new
+            self.events.append(Dealt(street, name, earlier, new, self.at(element)))
+
+
+def _time(text: str) -> datetime | None:
+    found = re.fullmatch(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})", text)
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
+
+
+# ---------------------------------------------------------------------------------------
+# Printing: a record back to a Merge <description> and <game> (parse → print → parse equal)
+
+
+def print_hand(hand: Hand) -> str:
+    """A hand as a Merge file of one game, which parses back to an equal record."""
+    sign = {"USD": "$", "EUR": "€", "GBP": "£"}.get(hand.currency or "", "")
+
+    def money(value: int | None) -> str:
+        value = value or 0
+        if not hand.currency:
+            return str(value)
+        whole, cents = divmod(value, 100)
+        return f"{whole}.{cents:02d}"
+
+    def stake(value: int) -> str:
+        return f"{sign}{money(value)}"
+
+    seat_of = {seat.name: seat.number for seat in hand.seats}
+    mixed = hand.mixed_game is not None
+    code = CODES[hand.game]
+    game_attrs = f'gametype="75" multigametype="{code}"' if mixed else f'gametype="{code}"'
+    seats = f' seats="{hand.max_seats}"' if hand.max_seats else ""
+    lines = [
+        f'<description type="{_escape(hand.mixed_game or DESCRIPTIONS[hand.game])}" '
+        f'stakes="Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"/>',
+        f'<game id="{hand.hand_id}" starttime="{hand.clock_text}" numholecards="7" {game_attrs}'
+        f'{seats} realmoney="{"true" if hand.currency else "false"}" '
+        f'data="|{_escape(hand.table)}||{hand.hand_id}|false">',
+        "<players>",
+    ]
+    antes = {a.player: a.amount or 0 for a in hand.actions if a.kind is ActionKind.ANTE}
+    for seat in hand.seats:
+        balance = seat.stack - (antes.get(seat.name, 0) if not hand.currency else 0)
+        lines.append(
+            f'<player seat="{seat.number}" nickname="{_escape(seat.name)}" '
+            f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
+        )
+    lines += ["</players>", '<round id="BLINDS">']
+    for action in hand.actions:
+        if action.kind is ActionKind.ANTE:
+            lines.append(_event("ANTE", seat_of[action.player], money(action.amount)))
+    lines.append("</round>")
+    for street in hand.streets:
+        lines.append(f'<round id="{"THIRD_STREET" if street == 3 else STREET_ROUNDS[street]}">')
+        for played in hand.actions:
+            if played.street != street or played.kind is ActionKind.UNCALLED_BET_RETURNED:
+                continue
+            number = seat_of[played.player]
+            if played.kind in (ActionKind.FOLD, ActionKind.CHECK):
+                lines.append(_event(played.kind.name, number))
+            elif played.all_in:
+                lines.append(_event("ALL_IN", number, money(played.amount)))
+            elif played.kind in (ActionKind.RAISE, ActionKind.COMPLETE):  # street totals
+                lines.append(_event(played.kind.name, number, money(played.to_amount)))
+            else:
+                lines.append(_event(played.kind.name, number, money(played.amount)))
+        for event in hand.events:
+            if type(event) is Dealt and event.street == street:
+                lines.append(_cards_xml(street, event, seat_of))
+        lines.append("</round>")
+    showdown = [a for a in hand.actions if a.street == Street.SHOWDOWN]
+    lines.append('<round id="END_OF_GAME">')
+    for action in showdown:
+        if action.kind in (ActionKind.SHOW, ActionKind.MUCK):
+            lines.append(_event(action.kind.name, seat_of[action.player]))
+    for action in showdown:
+        at = seat_of[action.player]
+        if action.kind in (ActionKind.SHOW, ActionKind.MUCK) and action.cards:
+            word = "SHOWN" if action.kind is ActionKind.SHOW else "MUCKED"
+            shown = ",".join(str(c) for c in action.cards)
+            lines.append(f'<cards type="{word}" cards="{shown}" player="{at}"/>')
+    for action in hand.actions:
+        at = seat_of[action.player]
+        if action.kind is ActionKind.UNCALLED_BET_RETURNED:
+            lines.append(
+                f'<winner amount="{money(action.amount)}" uncalled="true" potnumber="1" '
+                f'player="{at}" pottype="n"/>'
+            )
+        elif action.kind is ActionKind.COLLECT:
+            pot = 1 if action.pot is None else action.pot + 1
+            lines.append(
+                f'<winner amount="{money(action.amount)}" uncalled="false" potnumber="{pot}" '
+                f'player="{at}" pottype="{POT_TYPES[action.half]}"/>'
+            )
+    lines += ["</round>", "</game>"]
+    return "\n".join(lines)
+
+
+def _event(kind: str, seat: int, amount: str | None = None) -> str:
+    money = f' amount="{amount}"' if amount is not None else ""
+    return f'<event type="{kind}" player="{seat}"{money}/>'
+
+
+def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
+    """A dealt record as Merge lists it: every card so far, `null` for the unseen ones."""
+    slots: list[str] = ["null"] * int(street)
+    if street == Street.THIRD:
+        for index, seen in enumerate(event.new):
+            slots[3 - len(event.new) + index] = str(seen)
+        kind = "HOLE" if len(event.new) == 3 else "DRAW_DRAWN_CARDS"
+    else:
+        slots[-1] = str(event.new[-1])
+        kind = "DRAW_DRAWN_CARDS"
+    return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
+
+
+def _escape(text: str) -> str:
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )
+
+
+FORMAT = SiteFormat(
+    site=SITE,
+    name="Merge",
+    header_prefix=HEADER_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the description too
+    profile=MERGE,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=HEADER_BYTES,
+    encodings=("utf-8",),
+    file_context=read_description,
+)

@@ -1,0 +1,319 @@
+"""iPoker XML: every corpus hand parsed, replayed clean, nets equal to the file's own
+`win` − `bet`, printed and parsed back; hands out of file order, a hand starting on the line
+where the last ends, 5-card stud skipped by name; hostile and malformed XML as one error
+each; big sessions cut into byte ranges, streamed with flat memory, and resumed after a
+kill. The golden pairs are tests/sites/ipoker/."""
+
+from __future__ import annotations
+
+import re
+import resource
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from handlog.check import check_file
+from handlog.errors import ParseError, Skipped
+from handlog.importer import import_paths
+from handlog.model import ActionKind, Game, Hand, Site, Street
+from handlog.parse import detect_file, parse_file, parse_range, parse_text
+from handlog.parse.reader import hand_ranges
+from handlog.parse.sites import ipoker
+from handlog.store import connect
+
+from .conftest import SHARED_CORPUS
+from .test_import import _kill_after_a_commit, _start_import
+
+FOLDER = SHARED_CORPUS / "iPoker"
+CORPUS = sorted(p for p in FOLDER.glob("*") if p.suffix in (".xml", ".txt"))
+STUD_USD = FOLDER / "7-StudL-USD-0.05-0.10-201009.txt"
+STUD8_EUR = FOLDER / "7-StudHL-EUR-0.05-0.10-201405.txt"
+FIVE_CARD = FOLDER / "5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml"
+
+needs_corpus = pytest.mark.skipif(not CORPUS, reason="../shared/corpus/iPoker is not here")
+
+
+def _text(path: Path) -> str:
+    raw = path.read_bytes()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252")  # the EUR file, despite its UTF-8 prolog
+
+
+def _hands(path) -> list[Hand]:
+    return [h for h in parse_file(path) if isinstance(h, Hand)]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_every_corpus_hand_parses_or_is_skipped_by_name(path):
+    items = list(parse_file(path))
+    assert detect_file(path) is ipoker.FORMAT
+    assert [i for i in items if isinstance(i, ParseError)] == []
+    assert len(items) == _text(path).count('<game gamecode="') > 0
+    if path == FIVE_CARD:  # until 5-card stud is replayed (the games issue)
+        assert items == [Skipped(str(path), 21, "3013529647", "5 Card Stud L", "ipoker")]
+    else:
+        assert all(isinstance(i, Hand) and i.site is Site.IPOKER for i in items)
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+def test_every_corpus_hand_replays_clean_and_nets_sum_to_minus_the_rake(path):
+    checked = list(check_file(str(path)))
+    assert checked
+    for item in checked:
+        assert item.replay is not None, item
+        assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
+        assert sum(item.replay.net.values()) == -item.hand.rake
+
+
+_PLAYER = re.compile(
+    r'<player seat="\d+" name="([^"]+)" chips="[^"]*" dealer="\d" win="([^"]*)" bet="([^"]*)"'
+)
+
+
+def _cents(text: str) -> int:
+    return int(Decimal(text.lstrip("$€")) * 100)
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+def test_nets_and_chips_in_equal_the_files_own_win_and_bet(path):
+    """iPoker prints each player's result: handlog's replay must come to the same figures
+    (what each put in = `bet`, net = `win` − `bet`). A difference cannot be flagged yet: it
+    needs a record field for the printed figures (see the README)."""
+    games = re.split(r'<game gamecode="', _text(path))[1:]
+    checked = list(check_file(str(path)))
+    assert len(checked) == len(games)
+    for item, game in zip(checked, games, strict=True):
+        printed = {name: (_cents(win), _cents(bet)) for name, win, bet in _PLAYER.findall(game)}
+        put_in = {n: v for n, v in item.replay.put_in.items() if v}
+        assert put_in == {n: b for n, (w, b) in printed.items() if b}
+        assert {n: v for n, v in item.replay.net.items() if v} == {
+            n: w - b for n, (w, b) in printed.items() if w - b
+        }
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+def test_parse_print_parse_gives_equal_records(path):
+    for hand in _hands(path):
+        assert parse_text(ipoker.print_hand(hand)) == [hand]
+
+
+@needs_corpus
+def test_actions_are_put_in_the_order_of_their_numbers_and_amounts_normalised():
+    hand = _hands(STUD8_EUR)[1]  # 5710056302
+    sixth = [(a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == 6]
+    assert sixth == [
+        ("Hero", ActionKind.BET, 10, 10),
+        ("Player0", ActionKind.RAISE, 20, 20),  # type 23: raise TO €0.20
+        ("Hero", ActionKind.RAISE, 20, 30),
+        ("Player0", ActionKind.CALL, 10, 30),
+    ]
+    seventh = [(a.player, a.kind, a.amount, a.all_in) for a in hand.actions if a.street == 7]
+    assert seventh == [
+        ("Hero", ActionKind.BET, 10, False),
+        ("Player0", ActionKind.RAISE, 11, True),  # type 7: all-in, chips added
+        ("Hero", ActionKind.CALL, 1, False),
+    ]
+    assert hand.currency == "EUR" and (hand.small_bet, hand.big_bet) == (5, 10)
+    assert hand.game is Game.STUD8 and hand.table == "Beignon, 826907366"
+    assert hand.source.line == 51 and hand.actions[0].line == 59  # it starts after a </game>
+
+
+@needs_corpus
+def test_a_forced_player_who_bets_completes_and_showdown_cards_are_shown():
+    first = _hands(STUD8_EUR)[0]
+    third = [a for a in first.actions if a.street == Street.THIRD]
+    assert (third[0].player, third[0].kind, third[0].amount) == ("Hero", ActionKind.COMPLETE, 5)
+    shows = {a.player: a.cards for a in first.actions if a.kind is ActionKind.SHOW}
+    assert [str(c) for c in shows["Player0"]] == ["7d", "4d", "Kd", "3c", "9h", "Ad", "Jc"]
+    hidden = _hands(STUD_USD)[0]
+    dealt = [d for d in hidden.dealt if d.player == "WurmX"]
+    assert [(d.street, [str(c) for c in d.new]) for d in dealt] == [(Street.THIRD, ["6h"])]
+
+
+# -- the file, not one hand ------------------------------------------------------------
+
+
+def _session(path: Path, games: int, same_line: bool = False) -> Path:
+    """A session of `games` hands copied from the corpus's USD file with fresh game codes,
+    each hand on a line of its own (or, with `same_line`, starting where the last ended)."""
+    text = STUD_USD.read_text(encoding="utf-8")
+    head = text[: text.index("\t     <game gamecode=")]
+    originals = re.findall(r'<game gamecode="\d+">.*?</game>', text, re.S)
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(head)
+        for number in range(games):
+            game = re.sub(r'gamecode="\d+"', f'gamecode="9{number:09d}"', originals[number % 2])
+            out.write(game if same_line and number else "\n\t" + game)
+        out.write("\n</session>\n")
+    return path
+
+
+@needs_corpus
+@pytest.mark.parametrize("same_line", [False, True])
+def test_byte_ranges_give_the_hands_of_the_whole_file(tmp_path, same_line):
+    path = _session(tmp_path / "s.xml", 60, same_line)
+    whole = list(parse_file(path))
+    ranges = list(hand_ranges(path, ipoker.FORMAT.header_bytes, ipoker.FORMAT.header_marker, 8000))
+    assert len(ranges) > 20  # cut at a line starting with <game, or with </game><game
+    by_range = [item for part in ranges for item in parse_range(path, part, ipoker.FORMAT)]
+    assert by_range == whole and len(whole) == 60
+    assert all(isinstance(h, Hand) for h in whole)
+    assert len({h.hand_id for h in whole}) == 60
+
+
+def _peak_mb(path: Path) -> float:
+    code = (
+        "import resource, sys\n"
+        "from handlog.parse import parse_file\n"
+        "count = sum(1 for _ in parse_file(sys.argv[1]))\n"
+        "print(count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True
+    ).stdout.split()
+    return float(out[1])
+
+
+@needs_corpus
+def test_memory_stays_flat_whatever_the_size_of_the_session(tmp_path):
+    small = _peak_mb(_session(tmp_path / "small.xml", 300))  # 1.1 MB
+    big = _peak_mb(_session(tmp_path / "big.xml", 4000))  # 15 MB
+    assert big < small + 15, (small, big)
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+
+
+@needs_corpus
+def test_kill_9_inside_a_big_session_resumes_and_stores_each_hand_once(tmp_path):
+    db = tmp_path / "h.duckdb"
+    path = _session(tmp_path / "big.xml", 3000)
+    process = _start_import(db, [str(path)], range_bytes=1 << 19)  # about 140 hands a range
+    _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
+    connection = connect(db)
+    stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    connection.close()
+    assert 0 < stored < 3000
+    summary = import_paths([str(path)], db, workers=1)
+    assert summary.new_hands == 3000 - stored
+    connection = connect(db)
+    rows = connection.execute(
+        "SELECT count(*), count(DISTINCT hand_id), min(site) FROM hands"
+    ).fetchone()
+    errors = connection.execute("SELECT count(*) FROM parse_errors").fetchone()[0]
+    connection.close()
+    assert rows == (3000, 3000, "ipoker") and errors == 0
+
+
+# -- hostile and broken XML --------------------------------------------------------------
+
+BILLION_LAUGHS = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE lolz [
+ <!ENTITY lol "lol">
+ <!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+ <!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">
+ <!ENTITY lol9 "&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;">
+]>
+<session sessioncode="1"><general><gametype>7 Card Stud L $0.05/$0.10</gametype>
+<tablename>&lol9;</tablename></general>
+<game gamecode="1"><general><players><player seat="1" name="&lol9;" chips="$1" win="$0" bet="$0"/></players></general></game>
+</session>
+"""
+EXTERNAL_ENTITY = """<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE session [ <!ENTITY secret SYSTEM "file:///etc/passwd"> ]>
+<session sessioncode="1"><general><gametype>7 Card Stud L $0.05/$0.10</gametype>
+<tablename>&secret;</tablename></general>
+<game gamecode="1"><general><players><player seat="1" name="&secret;" chips="$1" win="$0" bet="$0"/></players></general></game>
+</session>
+"""
+
+
+@needs_corpus
+@pytest.mark.parametrize(
+    ("name", "text", "line"),
+    [("laughs.xml", BILLION_LAUGHS, 2), ("external.xml", EXTERNAL_ENTITY, 2)],
+)
+def test_hostile_xml_is_one_error_naming_file_and_line_and_the_import_goes_on(
+    tmp_path, name, text, line
+):
+    hostile = tmp_path / name
+    hostile.write_text(text, encoding="utf-8")
+    (error,) = list(parse_file(hostile))
+    assert isinstance(error, ParseError)
+    assert (error.file, error.line, error.site) == (str(hostile), line, "ipoker")
+    assert "refused as hostile XML" in error.message and "DTD" in error.message
+    good = tmp_path / "good.xml"
+    good.write_bytes(STUD_USD.read_bytes())
+    summary = import_paths([str(hostile), str(good)], tmp_path / "h.duckdb", workers=1)
+    assert summary.new_hands == 2
+    connection = connect(tmp_path / "h.duckdb")
+    stored = connection.execute("SELECT file, line, message FROM parse_errors").fetchall()
+    connection.close()
+    assert [(f, n) for f, n, _ in stored] == [(str(hostile), line)]
+
+
+@needs_corpus
+def test_a_malformed_hand_is_one_error_with_its_xml_kept_and_the_rest_read(tmp_path):
+    text = STUD_USD.read_text(encoding="utf-8")
+    broken = text.replace('<round no="3">', '<round no="3"', 1)  # hand 1, line 34
+    path = tmp_path / "broken.xml"
+    path.write_text(broken, encoding="utf-8")
+    first, second = list(parse_file(path))
+    assert isinstance(first, ParseError) and isinstance(second, Hand)
+    assert (first.line, first.hand_id, first.hand_line) == (35, "2418629537", 18)
+    assert "malformed" in first.message and first.raw.startswith(
+        '\t     <game gamecode="2418629537"'
+    )
+    assert second.hand_id == "2418630592"
+
+
+@needs_corpus
+def test_bench_replicates_an_xml_session_with_its_header_and_fresh_game_codes(tmp_path):
+    from handlog.bench import replicate
+
+    path = replicate(FOLDER, 12, tmp_path, ipoker.FORMAT)
+    items = list(parse_file(path))
+    assert path.suffix == ".xml" and len(items) == 12
+    assert all(isinstance(h, Hand) for h in items)
+    assert [h.hand_id for h in items] == [str(900_000_000_000 + n) for n in range(12)]
+
+
+@needs_corpus
+def test_a_card_iPoker_does_not_write_is_an_error_at_its_line(tmp_path):
+    text = STUD_USD.read_text(encoding="utf-8").replace(">H8 D7 C2<", ">H8 Z7 C2<", 1)
+    path = tmp_path / "card.xml"
+    path.write_text(text, encoding="utf-8")
+    first, second = list(parse_file(path))
+    assert isinstance(first, ParseError) and isinstance(second, Hand)
+    assert first.line == 32 and "'H8 Z7 C2' are not cards" in first.message
+
+
+@needs_corpus
+def test_a_seated_player_with_no_ante_and_no_cards_sits_out():
+    hand = _hands(STUD_USD)[0]
+    assert [s.name for s in hand.seats if s.sitting_out] == ["ad1028"]
+
+
+@needs_corpus
+def test_a_raise_by_is_the_raise_size_over_the_bet_faced(tmp_path):
+    """Type 6 (no corpus hand has one): `sum` read as the raise size, the replay checks it."""
+    text = _text(STUD8_EUR).replace(
+        '<action no="10" player="Player0" type="23" sum="€0.20"',
+        '<action no="10" player="Player0" type="6" sum="€0.10"',
+    )
+    path = tmp_path / "raise-by.xml"
+    path.write_text(text, encoding="utf-8")
+    hand = [h for h in parse_file(path) if isinstance(h, Hand)][1]
+    (raise_,) = [a for a in hand.actions if a.player == "Player0" and a.kind is ActionKind.RAISE][
+        :1
+    ]
+    assert (raise_.amount, raise_.to_amount, raise_.raise_by) == (20, 20, 10)
+    assert parse_text(ipoker.print_hand(hand)) == [hand]
+    assert [c.replay.violations for c in check_file(str(path))][1] == ()

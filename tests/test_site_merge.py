@@ -1,0 +1,205 @@
+"""Merge / Carbon XML: every corpus hand parsed (the no-limit one skipped by name), replayed
+clean, nets summing to −rake, printed and parsed back; players by seat, street totals,
+uncalled bets listed apart or left in the amount won, HORSE hands by their game code. The
+golden pairs are tests/sites/merge/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from handlog.check import check_file
+from handlog.errors import ParseError, Skipped
+from handlog.model import ActionKind, Game, Hand, Site, Street
+from handlog.parse import detect_file, parse_file, parse_text
+from handlog.parse.sites import merge
+
+from .conftest import SHARED_CORPUS
+
+FOLDER = SHARED_CORPUS / "Merge"
+CORPUS = sorted(p for p in FOLDER.glob("*") if p.suffix in (".xml", ".txt"))
+NO_LIMIT = FOLDER / "NL7-StudHL-0.01-0.02-0.10-201204.xml"
+HORSE = FOLDER / "HORSE-8max-USD-0.25-0.50-201409.new.format.txt"
+RAZZ = FOLDER / "Razz-USD-0.50-1.00-201111.allIn.txt"
+STUD8 = FOLDER / "7-StudHL-USD-0.25-0.50-201111.txt"
+LIMIT = [p for p in CORPUS if p != NO_LIMIT]
+
+needs_corpus = pytest.mark.skipif(not CORPUS, reason="../shared/corpus/Merge is not here")
+
+
+def _hands(path: Path) -> list[Hand]:
+    return [h for h in parse_file(path) if isinstance(h, Hand)]
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
+def test_every_corpus_hand_parses(path):
+    items = list(parse_file(path))
+    assert detect_file(path) is merge.FORMAT
+    assert [i for i in items if isinstance(i, ParseError)] == []
+    assert len(items) == path.read_text(encoding="utf-8").count('<game id="') > 0
+    if path != NO_LIMIT:
+        assert all(isinstance(i, Hand) and i.site is Site.MERGE for i in items)
+
+
+@needs_corpus
+def test_no_limit_stud8_is_skipped_by_name_the_replay_checks_fixed_limit_only():
+    """The replay checks fixed-limit bet sizes (RuleProfile has no no-limit structure): the
+    no-limit stud/8 hand would be flagged on every bet, so it is skipped with its name."""
+    (item,) = parse_file(NO_LIMIT)
+    assert item == Skipped(
+        str(NO_LIMIT), 2, "53828643-2", "7-Stud H/L8 No Limit ($0.01/$0.02/$0.10)", "merge"
+    )
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", LIMIT, ids=lambda p: p.name)
+def test_every_corpus_hand_replays_clean_and_nets_sum_to_minus_the_rake(path):
+    checked = list(check_file(str(path)))
+    assert checked
+    for item in checked:
+        assert item.replay is not None, item
+        assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
+        assert sum(item.replay.net.values()) == -item.hand.rake
+
+
+@needs_corpus
+@pytest.mark.parametrize("path", LIMIT, ids=lambda p: p.name)
+def test_parse_print_parse_gives_equal_records(path):
+    hands = _hands(path)
+    assert hands
+    for hand in hands:
+        assert parse_text(merge.print_hand(hand)) == [hand]
+
+
+@needs_corpus
+def test_raise_and_complete_are_street_totals_calls_and_all_ins_chips_added():
+    (hand,) = _hands(RAZZ)
+    third = [(a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street == 3]
+    assert third == [
+        ("Hero", ActionKind.BRING_IN, 10, 10),
+        ("Player1", ActionKind.COMPLETE, 50, 50),
+        ("Player2", ActionKind.CALL, 50, 50),
+        ("Hero", ActionKind.RAISE, 90, 100),
+        ("Player1", ActionKind.RAISE, 100, 150),
+        ("Player2", ActionKind.CALL, 100, 150),
+        ("Hero", ActionKind.RAISE, 100, 200),
+        ("Player1", ActionKind.CALL, 50, 200),
+        ("Player2", ActionKind.CALL, 50, 200),
+    ]
+    fourth = [(a.player, a.kind, a.amount, a.all_in) for a in hand.actions if a.street == 4]
+    assert fourth[2:] == [
+        ("Hero", ActionKind.RAISE, 91, True),
+        ("Player1", ActionKind.CALL, 41, False),
+    ]
+    shows = {a.player: len(a.cards) for a in hand.actions if a.kind is ActionKind.SHOW}
+    assert shows == {"Hero": 7, "Player1": 7}  # shown on 4th street, all-in; all 7 known
+
+
+@needs_corpus
+def test_uncalled_bets_apart_or_in_the_amount_won():
+    (folded,) = _hands(STUD8)  # $0.50 bet nobody called, counted in the $0.64 won
+    assert not [a for a in folded.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED]
+    assert [(a.player, a.amount) for a in folded.actions if a.kind is ActionKind.COLLECT] == [
+        ("Hero", 64)
+    ]
+    apart = _hands(HORSE)[1]  # 78854953-356: uncalled="true" potnumber="2"
+    returned = [a for a in apart.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED]
+    assert [(a.player, a.amount, a.street) for a in returned] == [("Player0", 25, Street.FOURTH)]
+
+
+@needs_corpus
+def test_horse_hands_are_read_by_their_game_code_and_halves_named():
+    hands = _hands(HORSE)
+    assert [(h.game, h.mixed_game, h.currency, h.small_bet) for h in hands] == [
+        (Game.STUD8, "HORSE", "USD", 25)
+    ] * 3
+    collects = [
+        (a.player, a.amount, a.half) for a in hands[0].actions if a.kind is ActionKind.COLLECT
+    ]
+    assert collects == [("Player3", 230, "high"), ("Player3", 229, "low")]
+    assert hands[0].source.line == 3 and hands[0].table == "Pony II"
+
+
+def test_a_file_without_a_description_is_one_error(tmp_path):
+    text = RAZZ.read_text(encoding="utf-8") if RAZZ.exists() else ""
+    path = tmp_path / "bare.xml"
+    path.write_text('<game id="1-1" gametype="47">\n</game>\n' + text.split("\n", 1)[-1])
+    (error,) = list(parse_file(path))
+    assert isinstance(error, ParseError) and error.line == 1
+    assert "no <description>" in error.message
+
+
+def test_an_external_entity_in_a_merge_file_is_refused_as_one_error(tmp_path):
+    path = tmp_path / "hostile.txt"
+    path.write_text(
+        '<!DOCTYPE description [ <!ENTITY x SYSTEM "http://example.invalid/x"> ]>\n'
+        '<description type="Razz" stakes="Limit $0.50/$1"/>\n'
+        '<game id="1-1" starttime="20111115223628" gametype="47" data="|&x;||1-1|false">\n'
+        "</game>\n",
+        encoding="utf-8",
+    )
+    (error,) = list(parse_file(path))
+    assert isinstance(error, ParseError)
+    assert (error.file, error.line, error.site) == (str(path), 1, "merge")
+    assert "refused as hostile XML" in error.message
+
+
+def test_a_malformed_hand_is_one_error_at_its_line_and_the_next_hand_is_read(tmp_path):
+    text = HORSE.read_text(encoding="utf-8")
+    broken = text.replace(
+        '<round id="BLINDS" sequence="1" >', '<round id="BLINDS" sequence="1" <', 1
+    )
+    path = tmp_path / "broken.txt"
+    path.write_text(broken, encoding="utf-8")
+    items = list(parse_file(path))
+    assert [type(i).__name__ for i in items] == ["ParseError", "Hand", "Hand"]
+    assert (items[0].line, items[0].hand_id, items[0].hand_line) == (11, "78854953-355", 3)
+    assert "malformed" in items[0].message and items[0].raw.startswith('<game id="78854953-355"')
+
+
+@needs_corpus
+def test_byte_ranges_cut_a_merge_file_at_its_game_lines(tmp_path):
+    from handlog.parse import parse_range
+    from handlog.parse.reader import hand_ranges
+
+    text = HORSE.read_text(encoding="utf-8")
+    head, _, games = text.partition("\n\n")
+    path = tmp_path / "long.txt"
+    path.write_text(head + "\n\n" + games * 20, encoding="utf-8")
+    whole = list(parse_file(path))
+    ranges = list(hand_ranges(path, merge.FORMAT.header_bytes, merge.FORMAT.header_marker, 20000))
+    assert len(ranges) > 5
+    assert [i for p in ranges for i in parse_range(path, p, merge.FORMAT)] == whole
+    assert len(whole) == 60 and all(isinstance(h, Hand) for h in whole)
+
+
+@needs_corpus
+def test_tournament_balances_are_printed_after_the_ante(tmp_path):
+    text = RAZZ.read_text(encoding="utf-8")
+    chips = (
+        text.replace('stakes="Limit $0.50/$1"', 'stakes="Limit 50/100"')
+        .replace('realmoney="true"', 'realmoney="false"')
+        .replace('balance="$2.96"', 'balance="291"')
+        .replace('balance="$10.00"', 'balance="995"')
+        .replace('balance="$15.39"', 'balance="1534"')
+    )
+    for old, new in (('amount="0.05"', 'amount="5"'), ('amount="0.10"', 'amount="10"')):
+        chips = chips.replace(old, new)
+    for old, new in (("0.50", "50"), ("1.00", "100"), ("1.50", "150"), ("2.00", "200")):
+        chips = chips.replace(f'amount="{old}"', f'amount="{new}"')
+    chips = chips.replace('amount="0.91"', 'amount="91"').replace('amount="0.41"', 'amount="41"')
+    chips = chips.replace('amount="7.58"', 'amount="797"')
+    path = tmp_path / "tourney.txt"
+    path.write_text(chips, encoding="utf-8")
+    (hand,) = _hands(path)
+    assert hand.currency is None
+    assert [(s.name, s.stack) for s in hand.seats] == [
+        ("Hero", 296),
+        ("Player1", 1000),
+        ("Player2", 1539),
+    ]
+    (checked,) = check_file(str(path))
+    assert checked.replay.violations == ()  # Hero's all-in is exactly his stack
+    assert parse_text(merge.print_hand(hand)) == [hand]
