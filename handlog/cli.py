@@ -550,6 +550,37 @@ def simulate(
     typer.echo(text)
 
 
+@app.command()
+def show(
+    hand_id: Annotated[str, typer.Argument(help="The hand number, as in the report.")],
+    db: DbOption = None,
+    color: Annotated[
+        bool | None,
+        typer.Option("--color/--no-color", help="Colour the flags (default: on a terminal)."),
+    ] = None,
+) -> None:
+    """Print a flagged hand as it stood in its file, its flags highlighted.
+
+    Each flagged line is marked, with the violation's code and message under it and what
+    the replay knew there: the street, whose turn it was, the bet and what the player owed,
+    the pot, and every player's stack, chips in and showing cards.
+
+    Example: handlog show 35874039554
+
+    Example: handlog show 35874039554 --db ~/poker.duckdb --no-color | less
+    """
+    from handlog.evidence import EvidenceError, lookup, terminal
+    from handlog.store import database_path
+
+    try:
+        found = lookup(database_path(db), hand_id)
+    except EvidenceError as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(1) from None
+    use_color = sys.stdout.isatty() if color is None else color
+    typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
+
+
 def main() -> None:
     import gc
 

@@ -127,6 +127,7 @@ def _work(
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
+    flagged = []  # hands whose evidence is kept (handlog.evidence)
     items = parse_file(path, start_line) if part is None else parse_range(path, part)
     try:
         for checked in check_items(items, path, profile):
@@ -136,10 +137,16 @@ def _work(
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
+                if checked.replay.violations:
+                    flagged.append(checked)
             elif checked.error is not None:
                 counts["unparsed"] += 1
             else:
                 counts["skipped"] += 1
+        if flagged:
+            from handlog.evidence import add_evidence
+
+            add_evidence(batch, path, part, flagged, profile)
     except OSError as error:
         return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
     return PartResult(path, batch.arrow(), counts, line_reached)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -53,6 +53,12 @@ DETAIL_TABLES = {
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
     street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
     actual VARCHAR, mis_split BOOLEAN""",
+    # The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
+    # (zlib-compressed UTF-8), where it came from, and one replay state per violation (a
+    # JSON list in the violations' order). Only flagged hands have a row.
+    "hand_evidence": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, file VARCHAR, line INTEGER,
+    end_line INTEGER, text BLOB, states VARCHAR""",
 }
 
 SCHEMA = (
@@ -99,9 +105,13 @@ MIGRATIONS: dict[int, str] = {
         f"ALTER TABLE {name}__v2 RENAME TO {name};\n"
         for name, columns in DETAIL_TABLES.items()
     ),
+    # 2 -> 3: hand_evidence is new (`SCHEMA` has already created it, empty, by the time this
+    # runs); hands flagged before it have no evidence stored: the report lists their flags
+    # without their text.
+    2: "CREATE TABLE IF NOT EXISTS hand_evidence (" + DETAIL_TABLES["hand_evidence"] + "\n);\n",
 }
 
-TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations")
+TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
 
 
 class DatabaseBusy(Exception):
@@ -179,6 +189,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "site", "hand_id", "seq", "code", "street", "player", "line", "message", "expected",
         "actual", "mis_split",
     ),
+    "hand_evidence": ("site", "hand_id", "file", "line", "end_line", "text", "states"),
     "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
     "skipped": ("file", "line", "hand_id", "game"),
 }  # fmt: skip
@@ -409,6 +420,7 @@ def _key(table: str) -> str:
         "pots": "b.site, b.hand_id, b.pot",
         "awards": "b.site, b.hand_id, b.player",
         "violations": "b.site, b.hand_id, b.seq",
+        "hand_evidence": "b.site, b.hand_id",
     }[table]
 
 
