@@ -13,6 +13,7 @@ are not repeated here, only read.
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -195,10 +196,13 @@ class HandEvidence:
         return [(self.line + i, text) for i, text in enumerate(self.text.split("\n"))]
 
 
+ANCHOR_PATTERN = r"[^0-9A-Za-z]"
+"""What `anchor` turns into dashes (the report computes the same id in Polars)."""
+
+
 def anchor(site: str, hand_id: str) -> str:
     """The HTML id of a hand's evidence: only letters, digits and dashes, whatever the id."""
-    safe = "".join(c if c.isalnum() else "-" for c in f"{site}-{hand_id}")
-    return f"hand-{safe}"
+    return "hand-" + re.sub(ANCHOR_PATTERN, "-", f"{site}-{hand_id}")
 
 
 def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> list[HandEvidence]:

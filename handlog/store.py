@@ -53,13 +53,18 @@ DETAIL_TABLES = {
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
     street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
     actual VARCHAR, mis_split BOOLEAN""",
-    # The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
-    # (zlib-compressed UTF-8), where it came from, and one replay state per violation (a
-    # JSON list in the violations' order). Only flagged hands have a row.
-    "hand_evidence": """
-    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, file VARCHAR, line INTEGER,
-    end_line INTEGER, text BLOB, states VARCHAR""",
 }
+
+# The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
+# (zlib-compressed UTF-8), where it came from, and one replay state per violation (a JSON
+# list in the violations' order). Only flagged hands have a row. Stored like the detail
+# tables (with a new hand, no key of its own), but not one of them: migration 1 -> 2 rebuilds
+# exactly the detail tables version 1 had.
+EVIDENCE_TABLE = """CREATE TABLE IF NOT EXISTS hand_evidence (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, file VARCHAR, line INTEGER,
+    end_line INTEGER, text BLOB, states VARCHAR
+);
+"""
 
 SCHEMA = (
     """
@@ -78,6 +83,7 @@ CREATE TABLE IF NOT EXISTS hands (
         f"CREATE TABLE IF NOT EXISTS {name} ({columns}\n);\n"
         for name, columns in DETAIL_TABLES.items()
     )
+    + EVIDENCE_TABLE
     + """
 CREATE TABLE IF NOT EXISTS parse_errors (
     file VARCHAR NOT NULL, line INTEGER NOT NULL, hand_id VARCHAR, message VARCHAR,
@@ -108,7 +114,7 @@ MIGRATIONS: dict[int, str] = {
     # 2 -> 3: hand_evidence is new (`SCHEMA` has already created it, empty, by the time this
     # runs); hands flagged before it have no evidence stored: the report lists their flags
     # without their text.
-    2: "CREATE TABLE IF NOT EXISTS hand_evidence (" + DETAIL_TABLES["hand_evidence"] + "\n);\n",
+    2: EVIDENCE_TABLE,
 }
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")

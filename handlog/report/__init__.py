@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
+from handlog import evidence
 from handlog.report import charts, compute, render
 from handlog.report.data import Filters, Frames, load
 from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
@@ -21,6 +22,8 @@ from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Sectio
 FORMATS = ("html", "md", "csv", "json")
 FOCUS_PLAYERS = 3
 """Players shown in the charts when no --player is given: the ones with the most hands."""
+EVIDENCE_HANDS = 1000
+"""Flagged hands shown line by line in an HTML report (the first in play order)."""
 
 
 class ReportError(Exception):
@@ -69,10 +72,18 @@ def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
     try:
         _check_filters(connection, filters)
         frames = load(connection, filters)
+        flagged_keys = (
+            frames.violations.select("site", "hand_id").unique(maintain_order=True).rows()
+        )
+        shown = []
+        if fmt == "html":
+            shown = evidence.load(connection, flagged_keys[:EVIDENCE_HANDS])
     finally:
         connection.close()
     out.mkdir(parents=True, exist_ok=True)
     sections, tables, focus = _sections(frames, filters, out)
+    if fmt == "html":
+        _link_evidence(sections, shown, len(flagged_keys))
     title = "handlog report"
     intro = (
         f"{frames.hands.height:,} hands ({filters.describe()}) from {db}; "
@@ -235,6 +246,32 @@ def _sections(
     ]
     tables = {table.key: table.frame for section in sections for table in section.tables}
     return sections, tables, focus
+
+
+def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], total: int) -> None:
+    """Link the hand of every flag to its evidence, and add the flagged hands line by line
+    after the flagged-hands section's tables (HTML only)."""
+    from handlog.report.hands import evidence_html
+
+    anchors = [hand.anchor for hand in shown]
+    section = next(s for s in sections if s.title == "Flagged hands")
+    for table in section.tables:
+        if table.key in ("illegal", "mis_split"):
+            anchor = pl.lit("hand-") + pl.concat_str(
+                "site", pl.lit("-"), "hand_id"
+            ).str.replace_all(evidence.ANCHOR_PATTERN, "-")
+            table.frame = table.frame.with_columns(
+                anchor=pl.when(anchor.is_in(anchors)).then(anchor)
+            )
+            table.link = "hand_id"
+    if shown:
+        section.html = (
+            "<h3>Flagged hands, line by line</h3>"
+            '<p class="note">Each hand as it stands in its file, the flagged lines marked, '
+            "with the message and what the replay knew there (the street, whose turn it was, "
+            "the bet and what the player owed, the pot, every player's stack, chips in and "
+            "showing cards). Click a hand to open it.</p>" + evidence_html(shown, total)
+        )
 
 
 def _count_columns(*keys: str) -> list[tuple[str, str, str]]:
