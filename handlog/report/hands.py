@@ -1,9 +1,9 @@
 """The flagged hands of an HTML report, each as its original text with the flagged lines
 highlighted, the message beside each and what the replay knew there.
 
-Each hand is a `<details>` element (closed until clicked; following a link to its id opens
-it in browsers that support it) with the id `evidence.anchor` gives, which the flag tables
-link to. No script, no external resource; every piece of text is escaped.
+Each hand is a `<details>` element, closed until clicked or until a link to the id
+`evidence.anchor` gives (which the flag tables link to, on the hand's lines inside) is
+followed. No script, no external resource; every piece of text is escaped.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ p.flag { margin: 0 0 0.2em; color: #900; }
 p.state { margin: 0 0 0.2em; color: #333; }
 table.state { font-size: 0.9em; margin: 0 0 0.6em; }
 table.state td, table.state th { padding: 0 0.4em; }
+table.state td:first-child, table.state th:first-child { text-align: left; }
+table.hand-text tr.flagged td.why { background: #fff4f4; border-left: 3px solid #c00; }
 """
 
 
@@ -47,11 +49,14 @@ def evidence_html(hands: list[HandEvidence], total: int) -> str:
         )
         count = len(hand.flags)
         parts.append(
-            f'<details class="hand" id="{e(hand.anchor)}"><summary>hand {e(hand.hand_id)} '
+            f'<details class="hand"><summary>hand {e(hand.hand_id)} '
             f"({e(hand.site)}, {e(hand.game)}) at {e(hand.file)}:{hand.line}: "
             f"{count} flag{'s' if count != 1 else ''}: {e(listed)}</summary>"
         )
-        parts.append('<table class="hand-text">')
+        # The id stands inside the <details>: following a link to it opens the hand (the
+        # browser reveals hidden content that is the target of a link, not a closed
+        # <details> that is the target itself).
+        parts.append(f'<table class="hand-text" id="{e(hand.anchor)}">')
         flags_at = hand.flags_at()
         numbered = hand.numbered_lines()
         known = {number for number, _ in numbered}
