@@ -581,6 +581,35 @@ def show(
     typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
 
 
+@app.command("export")
+def export_(
+    out: Annotated[Path, typer.Option(help="Folder to write into (its tables are replaced).")],
+    db: DbOption = None,
+    format: Annotated[str, typer.Option("--format", "-f", help="parquet or csv.")] = "parquet",
+) -> None:
+    """Write every stored table as Parquet or CSV files, for DuckDB, Polars, pandas, ...
+
+    The per-hand tables (hands, hand_players, actions, pots, awards, violations,
+    hand_evidence) go into one folder each, split Hive-style by site and game
+    (hands/site=pokerstars/game=razz/...); parse_errors, skipped and imports into one file
+    each. Money in integer minor units, as stored. The database is only read.
+
+    Example: handlog export --format parquet --out export/
+
+    Example: handlog export --db ~/poker.duckdb --format csv --out ~/stud-tables
+    """
+    from handlog.export import ExportError, export
+    from handlog.store import database_path
+
+    try:
+        written = export(database_path(db), out, format)
+    except ExportError as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(1) from None
+    for item in written:
+        typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}")
+
+
 def main() -> None:
     import gc
 
