@@ -230,7 +230,10 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
         counted = pl.concat(counts).group_by(keys).agg(pl.all().sum())
         aggressive = pl.concat(aggression).group_by([*keys, "street"]).agg(pl.all().sum())
     else:
-        counted = compute.stud_counts(_empty_flags())
+        counted = pl.DataFrame(
+            schema={"player": pl.String, "game": pl.String}
+            | dict.fromkeys(compute.STAT_COUNTS, pl.Int64)
+        )
         aggressive = pl.DataFrame(
             schema={
                 "player": pl.String,
@@ -248,18 +251,6 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
         else pl.DataFrame(schema={"hk": pl.Int32, "player": pl.String, "showdown": pl.Boolean})
     )
     return Statistics(stats, shown)
-
-
-def _empty_flags() -> pl.DataFrame:
-    columns: dict[str, Any] = {"player": pl.String, "game": pl.String}
-    for name in (
-        "vpip aggressive_first had_bring_in completed_bring_in steal_chance steal steal_won "
-        "fold_to_steal steal_faced three_bet three_bet_chance saw_4 saw_5 saw_6 saw_7 "
-        "showdown won_showdown won_no_showdown scoop won_high won_low quartered no_low_hand "
-        "qualifying_low known_seven"
-    ).split():
-        columns[name] = pl.Boolean
-    return pl.DataFrame(schema=columns)
 
 
 def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
