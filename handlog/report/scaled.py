@@ -48,7 +48,7 @@ class Scaled:
 
     def close(self) -> None:
         """Drop the temporary tables and their spill folder (the connection stays open)."""
-        for table in ("selected", "player_rows", "betting", "flag_rows"):
+        for table in ("selected", "timed_rows", "player_rows", "betting"):
             self.connection.execute(f"DROP TABLE IF EXISTS {table}")
         self.temp.cleanup()
 
@@ -80,7 +80,7 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     # `compute.player_hands`: by player and table, then time (no time first) and hand.
     connection.execute(
         """
-        CREATE OR REPLACE TEMP TABLE player_rows AS
+        CREATE OR REPLACE TEMP TABLE timed_rows AS
         WITH base AS (
             SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet,
                 s.table_key, s.table_name, s.start_utc, p.net, p.rake_share, p.collected,
@@ -117,17 +117,24 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     median = connection.execute(
         """
         SELECT median(mean) FROM (
-            SELECT avg(interval) AS mean FROM player_rows
+            SELECT avg(interval) AS mean FROM timed_rows
             GROUP BY player, table_key, session_no)
         """
     ).fetchone()
     fallback = float(median[0]) if median and median[0] is not None else None
     if fallback is None:
         fallback = compute.DEFAULT_HAND_SECONDS
-    connection.execute("ALTER TABLE player_rows ADD COLUMN seconds DOUBLE DEFAULT NULL")
+    # Sorted by hand: the statistics then read each slice of hands from a run of row groups.
     connection.execute(
-        "UPDATE player_rows SET seconds = coalesce(interval, session_mean, ?)", [fallback]
+        """
+        CREATE OR REPLACE TEMP TABLE player_rows AS
+        SELECT * EXCLUDE (interval, session_mean),
+            coalesce(interval, session_mean, ?) AS seconds
+        FROM timed_rows ORDER BY hk
+        """,
+        [fallback],
     )
+    connection.execute("DROP TABLE timed_rows")
     return Scaled(connection, hands, temp)
 
 
@@ -270,17 +277,15 @@ def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
         ORDER BY s.hk, a.seq
         """
     )
-    connection.execute(
-        """
-        CREATE OR REPLACE TEMP TABLE flag_rows AS
-        SELECT hk, player, game, collected, cards, won_high, won_low FROM player_rows
-        ORDER BY hk
-        """
-    )
     empty = pl.DataFrame()
     for first in range(1, data.hands + 1, SLICE_HANDS):
         last = first + SLICE_HANDS - 1
-        rows = _query(connection, "SELECT * FROM flag_rows WHERE hk BETWEEN ? AND ?", [first, last])
+        rows = _query(
+            connection,
+            "SELECT hk, player, game, collected, cards, won_high, won_low FROM player_rows "
+            "WHERE hk BETWEEN ? AND ?",
+            [first, last],
+        )
         actions = _query(
             connection,
             "SELECT * FROM betting WHERE hk BETWEEN ? AND ? ORDER BY hk, seq",
