@@ -585,16 +585,22 @@ def show(
 def export_(
     out: Annotated[Path, typer.Option(help="Folder to write into (its tables are replaced).")],
     db: DbOption = None,
-    format: Annotated[str, typer.Option("--format", "-f", help="parquet or csv.")] = "parquet",
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="parquet, csv or phh (the stud hands).")
+    ] = "parquet",
 ) -> None:
-    """Write every stored table as Parquet or CSV files, for DuckDB, Polars, pandas, ...
+    """Write every stored table as Parquet or CSV files, or the hands as PHH.
 
     The per-hand tables (hands, hand_players, actions, pots, awards, violations,
     hand_evidence) go into one folder each, split Hive-style by site and game
     (hands/site=pokerstars/game=razz/...); parse_errors, skipped and imports into one file
-    each. Money in integer minor units, as stored. The database is only read.
+    each. Money in integer minor units, as stored. --format phh writes the stud, stud hi/lo
+    and razz hands as PHH (variants F7S, F7S/8, FR; .phhs files by site and game), which
+    pokerkit reads. The database is only read.
 
     Example: handlog export --format parquet --out export/
+
+    Example: handlog export --format phh --out phh/
 
     Example: handlog export --db ~/poker.duckdb --format csv --out ~/stud-tables
     """
@@ -607,7 +613,8 @@ def export_(
         typer.echo(f"handlog: {error}", err=True)
         raise typer.Exit(1) from None
     for item in written:
-        typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}")
+        note = f" ({item.note})" if item.note else ""
+        typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
 
 
 def main() -> None:

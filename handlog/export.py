@@ -1,5 +1,5 @@
 """`handlog export`: every stored table as Parquet or CSV files that DuckDB, Polars, pandas
-or any Arrow reader opens without handlog.
+or any Arrow reader opens without handlog; or the stud hands as PHH (`handlog.phh`).
 
 The per-hand tables (hands and their details) are large: they are written Hive-style,
 one folder per site and game (`hands/site=pokerstars/game=razz/data_0.parquet`), so that a
@@ -17,8 +17,9 @@ import shutil
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-FORMATS = ("parquet", "csv")
+FORMATS = ("parquet", "csv", "phh")
 
 HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
 """Tables with a row per hand or per hand detail: partitioned by site and game."""
@@ -37,6 +38,7 @@ class Exported:
     path: Path
     rows: int
     files: int
+    note: str = ""
 
 
 def export(db: Path, out: Path, fmt: str) -> list[Exported]:
@@ -57,6 +59,11 @@ def export(db: Path, out: Path, fmt: str) -> list[Exported]:
     except duckdb.Error as error:
         raise ExportError(f"cannot read {db}: {error}") from None
     out.mkdir(parents=True, exist_ok=True)
+    if fmt == "phh":
+        try:
+            return _phh(connection, out)
+        finally:
+            connection.close()
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"
     partition_columns = "" if fmt == "parquet" else ", WRITE_PARTITION_COLUMNS true"
     connection.create_function("handlog_text", _text, ["BLOB"], "VARCHAR", null_handling="special")
@@ -84,6 +91,16 @@ def export(db: Path, out: Path, fmt: str) -> list[Exported]:
     finally:
         connection.close()
     return results
+
+
+def _phh(connection: Any, out: Path) -> list[Exported]:
+    from handlog import phh
+
+    summary = phh.export(connection, out)
+    note = "; ".join(
+        f"{count:,} not written: {reason}" for reason, count in summary.skipped.items()
+    )
+    return [Exported("hands (PHH)", out, summary.hands, len(summary.files), note)]
 
 
 def _hand_query(connection: object, table: str) -> str:

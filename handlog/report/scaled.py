@@ -48,7 +48,7 @@ class Scaled:
 
     def close(self) -> None:
         """Drop the temporary tables and their spill folder (the connection stays open)."""
-        for table in ("selected", "timed_rows", "player_rows", "betting"):
+        for table in ("selected", "dealt_rows", "timed_rows", "player_rows", "betting"):
             self.connection.execute(f"DROP TABLE IF EXISTS {table}")
         self.temp.cleanup()
 
@@ -76,43 +76,45 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     )
     count = connection.execute("SELECT count(*) FROM selected").fetchone()
     hands = int(count[0]) if count else 0
-    # One row per player dealt in per hand (as `data.load` selects them), in the order of
-    # `compute.player_hands`: by player and table, then time (no time first) and hand.
+    # One row per player dealt in per hand (as `data.load` selects them), in no order: a
+    # sort of these wide rows would cost more than every later pass over them.
+    connection.execute(
+        """
+        CREATE OR REPLACE TEMP TABLE dealt_rows AS
+        SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet, s.table_key,
+            s.table_name, s.start_utc, p.net, p.rake_share, p.collected, p.cards,
+            p.won_high, p.won_low, p.net::DOUBLE / s.big_bet AS bb,
+            CAST(s.start_utc AS DATE) AS day
+        FROM hand_players p JOIN selected s USING (site, hand_id)
+        WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
+        """
+    )
+    # Sessions as `compute.player_hands` finds them, on the few columns they need: each
+    # player's hands at each table in time order (no time first, then by hand); a new
+    # session where the gap to the previous hand is unknown or 30 minutes or more; a
+    # hand's interval is the gap to the next hand of its session.
     connection.execute(
         """
         CREATE OR REPLACE TEMP TABLE timed_rows AS
-        WITH base AS (
-            SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet,
-                s.table_key, s.table_name, s.start_utc, p.net, p.rake_share, p.collected,
-                p.cards, p.won_high, p.won_low,
-                p.net::DOUBLE / s.big_bet AS bb,
-                CAST(s.start_utc AS DATE) AS day
-            FROM hand_players p JOIN selected s USING (site, hand_id)
-            WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
-        ), gaps AS (
-            SELECT *,
+        WITH gaps AS (
+            SELECT hk, player, table_key, start_utc,
                 epoch(start_utc - lag(start_utc) OVER play) AS gap,
-                row_number() OVER play AS n
-            FROM base
+                epoch(lead(start_utc) OVER play - start_utc) AS next_gap
+            FROM dealt_rows
             WINDOW play AS (PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk)
         ), numbered AS (
-            SELECT *,
-                sum(CASE WHEN n = 1 OR gap IS NULL OR gap >= ? THEN 1 ELSE 0 END) OVER (
+            SELECT hk, player, table_key,
+                CASE WHEN next_gap < $gap THEN next_gap END AS interval,
+                sum(CASE WHEN gap IS NULL OR gap >= $gap THEN 1 ELSE 0 END) OVER (
                     PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk
                     ROWS UNBOUNDED PRECEDING) AS session_no
             FROM gaps
-        ), intervals AS (
-            SELECT *,
-                CASE WHEN lead(session_no) OVER play = session_no
-                    THEN epoch(lead(start_utc) OVER play - start_utc) END AS interval
-            FROM numbered
-            WINDOW play AS (PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk)
         )
-        SELECT * EXCLUDE (gap, n),
+        SELECT hk, player, table_key, session_no, interval,
             avg(interval) OVER (PARTITION BY player, table_key, session_no) AS session_mean
-        FROM intervals
+        FROM numbered
         """,
-        [compute.SESSION_GAP_SECONDS],
+        {"gap": compute.SESSION_GAP_SECONDS},
     )
     median = connection.execute(
         """
@@ -124,17 +126,16 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     fallback = float(median[0]) if median and median[0] is not None else None
     if fallback is None:
         fallback = compute.DEFAULT_HAND_SECONDS
-    # Sorted by hand: the statistics then read each slice of hands from a run of row groups.
     connection.execute(
         """
         CREATE OR REPLACE TEMP TABLE player_rows AS
-        SELECT * EXCLUDE (interval, session_mean),
-            coalesce(interval, session_mean, ?) AS seconds
-        FROM timed_rows ORDER BY hk
+        SELECT d.*, t.session_no, coalesce(t.interval, t.session_mean, ?) AS seconds
+        FROM dealt_rows d JOIN timed_rows t USING (hk, player)
         """,
         [fallback],
     )
     connection.execute("DROP TABLE timed_rows")
+    connection.execute("DROP TABLE dealt_rows")
     return Scaled(connection, hands, temp)
 
 
@@ -265,8 +266,7 @@ def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
     reads, for those hands only."""
     connection = data.connection
     kinds = ", ".join(f"'{kind}'" for kind in BETTING_KINDS)
-    # The betting actions of the selected hands, sorted by hand: each slice then reads a
-    # run of row groups only.
+    # The betting actions of the selected hands (unsorted: each slice sorts its own).
     connection.execute(
         f"""
         CREATE OR REPLACE TEMP TABLE betting AS
@@ -274,7 +274,6 @@ def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
             a.player, a.kind
         FROM actions a JOIN selected s USING (site, hand_id)
         WHERE a.kind IN ({kinds})
-        ORDER BY s.hk, a.seq
         """
     )
     empty = pl.DataFrame()
