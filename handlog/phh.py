@@ -133,11 +133,17 @@ def hand_phh(hand: dict[str, Any]) -> str | Skip:
     if len(at_end) > 1:
         for p in at_end:
             lines.append(f"p{index[p['player']]} sm" + (" -" if p["showed"] else ""))
-    # The bring-in as posted (some exports print no bring-in in their header).
+    if hand["small_bet"] is None or hand["big_bet"] is None:
+        return Skip("no bets known")
+    # The bring-in as posted. A header names only the bets; when the bring-in was completed
+    # instead of posted its amount is nowhere in the hand, and changes nothing in its play:
+    # the stakes' usual bring-in stands in (PHH requires one).
     posted = [a["amount"] for a in hand["actions"] if a["kind"] == "bring_in" and a["amount"]]
     bring_in = hand["bring_in"] or (posted[0] if posted else None)
-    if bring_in is None or hand["small_bet"] is None or hand["big_bet"] is None:
-        return Skip("no bring-in or bets known")
+    if bring_in is None:
+        from handlog.simulate import forced_bets
+
+        bring_in = forced_bets(hand["small_bet"], hand["big_bet"])[1]
     fields = [
         f"variant = {_toml(VARIANTS[hand['game']])}",
         f"antes = [{', '.join(str(hand['ante'] or 0) for _ in players)}]",
