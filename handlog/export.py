@@ -66,7 +66,11 @@ def export(db: Path, out: Path, fmt: str) -> list[Exported]:
             connection.close()
     options = "FORMAT parquet, COMPRESSION zstd" if fmt == "parquet" else "FORMAT csv, HEADER"
     partition_columns = "" if fmt == "parquet" else ", WRITE_PARTITION_COLUMNS true"
-    connection.create_function("handlog_text", _text, ["BLOB"], "VARCHAR", null_handling="special")
+    # A flagged hand's text is zlib in the store: plain text in the export. (NULL passes
+    # as NULL: "special" null handling hands it to the function.)
+    from duckdb.func import SPECIAL
+
+    connection.create_function("handlog_text", _text, ["BLOB"], "VARCHAR", null_handling=SPECIAL)
     results = []
     try:
         for table in HAND_TABLES:

@@ -214,8 +214,10 @@ def _hands(
         [site, game, BATCH_HANDS, offset],
     )
     hands: dict[str, dict[str, Any]] = {}
-    columns = ("site", "hand_id", "game", "ante", "bring_in", "small_bet", "big_bet")
-    columns += ("table_name", "currency", "tournament_id", "start_time", "rake")
+    columns = (
+        "site", "hand_id", "game", "ante", "bring_in", "small_bet", "big_bet", "table_name",
+        "currency", "tournament_id", "start_time", "rake",
+    )  # fmt: skip
     for row in connection.execute("SELECT * FROM phh_batch").fetchall():
         hand = dict(zip(columns, row, strict=True))
         hand["players"], hand["actions"] = [], []
