@@ -97,20 +97,20 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
         """
         CREATE OR REPLACE TEMP TABLE timed_rows AS
         WITH gaps AS (
-            SELECT hk, player, table_key, start_utc,
+            SELECT rowid AS row_id, player, table_key, start_utc, hk,
                 epoch(start_utc - lag(start_utc) OVER play) AS gap,
                 epoch(lead(start_utc) OVER play - start_utc) AS next_gap
             FROM dealt_rows
             WINDOW play AS (PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk)
         ), numbered AS (
-            SELECT hk, player, table_key,
+            SELECT row_id, player, table_key,
                 CASE WHEN next_gap < $gap THEN next_gap END AS interval,
                 sum(CASE WHEN gap IS NULL OR gap >= $gap THEN 1 ELSE 0 END) OVER (
                     PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk
                     ROWS UNBOUNDED PRECEDING) AS session_no
             FROM gaps
         )
-        SELECT hk, player, table_key, session_no, interval,
+        SELECT row_id, player, table_key, session_no, interval,
             avg(interval) OVER (PARTITION BY player, table_key, session_no) AS session_mean
         FROM numbered
         """,
@@ -130,7 +130,7 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
         """
         CREATE OR REPLACE TEMP TABLE player_rows AS
         SELECT d.*, t.session_no, coalesce(t.interval, t.session_mean, ?) AS seconds
-        FROM dealt_rows d JOIN timed_rows t USING (hk, player)
+        FROM dealt_rows d JOIN timed_rows t ON t.row_id = d.rowid
         """,
         [fallback],
     )
