@@ -5,7 +5,8 @@ at a million hands that is 8 million player rows and 24 million actions, some 8 
 the same figures come out of DuckDB (which sorts and groups out of core, within a memory
 limit) and of `compute` applied to the hands a slice at a time:
 
-* win-rates and sessions: one row per player and hand in a DuckDB temporary table, its
+* win-rates and sessions: one row per player and hand in a DuckDB table (of a working
+  database in a temporary folder, see `Scaled`), its
   session, interval and duration worked out with window functions exactly as
   `compute.player_hands` does, then each table a GROUP BY (`winrates`);
 * stud statistics: `compute.hand_flags` over slices of some 50,000 hands (every statistic
@@ -21,6 +22,7 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -40,16 +42,18 @@ MEMORY_LIMIT = "1GB"
 
 @dataclass
 class Scaled:
-    """A report's data, held in DuckDB temporary tables of `connection`."""
+    """A report's data, held in tables of a working database attached to `connection` as
+    `work`: a file in a temporary folder, not TEMP tables, since DuckDB keeps TEMP tables in
+    memory (at 3 million hands they outgrew its memory limit) while a file's blocks go to
+    disk when the memory limit is reached."""
 
     connection: duckdb.DuckDBPyConnection
     hands: int
     temp: tempfile.TemporaryDirectory[str]
 
     def close(self) -> None:
-        """Drop the temporary tables and their spill folder (the connection stays open)."""
-        for table in ("selected", "dealt_rows", "timed_rows", "player_rows", "betting"):
-            self.connection.execute(f"DROP TABLE IF EXISTS {table}")
+        """Detach the working database and delete its folder (the connection stays open)."""
+        self.connection.execute("DETACH DATABASE IF EXISTS work")
         self.temp.cleanup()
 
 
@@ -60,10 +64,14 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     connection.execute(f"SET temp_directory = '{temp.name}'")
     connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     connection.execute("SET preserve_insertion_order = false")
+    work = str(Path(temp.name) / "work.duckdb").replace("'", "''")
+    # The store stays read-only; the working database is written (READ_WRITE: a read-only
+    # connection attaches read-only by default).
+    connection.execute(f"ATTACH '{work}' AS work (READ_WRITE)")
     where, parameters = _where(filters)
     connection.execute(
         f"""
-        CREATE OR REPLACE TEMP TABLE selected AS
+        CREATE OR REPLACE TABLE work.selected AS
         SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
             site, hand_id, game,
             CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
@@ -74,18 +82,18 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
         """,
         parameters,
     )
-    count = connection.execute("SELECT count(*) FROM selected").fetchone()
+    count = connection.execute("SELECT count(*) FROM work.selected").fetchone()
     hands = int(count[0]) if count else 0
     # One row per player dealt in per hand (as `data.load` selects them), in no order: a
     # sort of these wide rows would cost more than every later pass over them.
     connection.execute(
         """
-        CREATE OR REPLACE TEMP TABLE dealt_rows AS
+        CREATE OR REPLACE TABLE work.dealt_rows AS
         SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet, s.table_key,
             s.table_name, s.start_utc, p.net, p.rake_share, p.collected, p.cards,
             p.won_high, p.won_low, p.net::DOUBLE / s.big_bet AS bb,
             CAST(s.start_utc AS DATE) AS day
-        FROM hand_players p JOIN selected s USING (site, hand_id)
+        FROM hand_players p JOIN work.selected s USING (site, hand_id)
         WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
         """
     )
@@ -95,12 +103,12 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     # hand's interval is the gap to the next hand of its session.
     connection.execute(
         """
-        CREATE OR REPLACE TEMP TABLE timed_rows AS
+        CREATE OR REPLACE TABLE work.timed_rows AS
         WITH gaps AS (
             SELECT rowid AS row_id, player, table_key, start_utc, hk,
                 epoch(start_utc - lag(start_utc) OVER play) AS gap,
                 epoch(lead(start_utc) OVER play - start_utc) AS next_gap
-            FROM dealt_rows
+            FROM work.dealt_rows
             WINDOW play AS (PARTITION BY player, table_key ORDER BY start_utc NULLS FIRST, hk)
         ), numbered AS (
             SELECT row_id, player, table_key,
@@ -119,7 +127,7 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     median = connection.execute(
         """
         SELECT median(mean) FROM (
-            SELECT avg(interval) AS mean FROM timed_rows
+            SELECT avg(interval) AS mean FROM work.timed_rows
             GROUP BY player, table_key, session_no)
         """
     ).fetchone()
@@ -128,14 +136,14 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
         fallback = compute.DEFAULT_HAND_SECONDS
     connection.execute(
         """
-        CREATE OR REPLACE TEMP TABLE player_rows AS
+        CREATE OR REPLACE TABLE work.player_rows AS
         SELECT d.*, t.session_no, coalesce(t.interval, t.session_mean, ?) AS seconds
-        FROM dealt_rows d JOIN timed_rows t ON t.row_id = d.rowid
+        FROM work.dealt_rows d JOIN work.timed_rows t ON t.row_id = d.rowid
         """,
         [fallback],
     )
-    connection.execute("DROP TABLE timed_rows")
-    connection.execute("DROP TABLE dealt_rows")
+    connection.execute("DROP TABLE work.timed_rows")
+    connection.execute("DROP TABLE work.dealt_rows")
     return Scaled(connection, hands, temp)
 
 
@@ -168,7 +176,7 @@ def winrates(
         where = "WHERE player IN (SELECT unnest(?::VARCHAR[]))"
     frame = _query(
         data.connection,
-        f"SELECT {keys}, {_WINRATE_SELECT} FROM player_rows {where} GROUP BY {group}",
+        f"SELECT {keys}, {_WINRATE_SELECT} FROM work.player_rows {where} GROUP BY {group}",
         [chosen] if chosen is not None else [],
     )
     if "stakes" in by:
@@ -269,10 +277,10 @@ def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
     # The betting actions of the selected hands (unsorted: each slice sorts its own).
     connection.execute(
         f"""
-        CREATE OR REPLACE TEMP TABLE betting AS
+        CREATE OR REPLACE TABLE work.betting AS
         SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
             a.player, a.kind
-        FROM actions a JOIN selected s USING (site, hand_id)
+        FROM actions a JOIN work.selected s USING (site, hand_id)
         WHERE a.kind IN ({kinds})
         """
     )
@@ -281,13 +289,13 @@ def _slices(data: Scaled) -> Iterator[tuple[Frames, pl.DataFrame]]:
         last = first + SLICE_HANDS - 1
         rows = _query(
             connection,
-            "SELECT hk, player, game, collected, cards, won_high, won_low FROM player_rows "
+            "SELECT hk, player, game, collected, cards, won_high, won_low FROM work.player_rows "
             "WHERE hk BETWEEN ? AND ?",
             [first, last],
         )
         actions = _query(
             connection,
-            "SELECT * FROM betting WHERE hk BETWEEN ? AND ? ORDER BY hk, seq",
+            "SELECT * FROM work.betting WHERE hk BETWEEN ? AND ? ORDER BY hk, seq",
             [first, last],
         )
         rows = rows.with_columns(pl.col("player").cast(pl.Categorical))
@@ -299,7 +307,7 @@ def chart_rows(data: Scaled, players: list[str], showdowns: pl.DataFrame) -> pl.
     """hk, player, bb and went_to_showdown of `players`' hands, for the charts."""
     rows = _query(
         data.connection,
-        "SELECT hk, player, bb FROM player_rows WHERE player IN (SELECT unnest(?::VARCHAR[]))",
+        "SELECT hk, player, bb FROM work.player_rows WHERE player IN (SELECT unnest(?::VARCHAR[]))",
         [players],
     )
     return rows.join(
@@ -315,7 +323,7 @@ def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
         """
         SELECT s.hk, s.site, s.hand_id, s.game, s.table_key, s.table_name, s.start_utc,
             h.file, v.line, v.code, v.street, v.player, v.message, v.mis_split
-        FROM violations v JOIN selected s USING (site, hand_id)
+        FROM violations v JOIN work.selected s USING (site, hand_id)
         JOIN hands h USING (site, hand_id)
         ORDER BY s.hk, v.seq
         """,
