@@ -663,6 +663,73 @@ def simulate(
     typer.echo(text)
 
 
+@app.command()
+def show(
+    hand_id: Annotated[str, typer.Argument(help="The hand number, as in the report.")],
+    db: DbOption = None,
+    color: Annotated[
+        bool | None,
+        typer.Option("--color/--no-color", help="Colour the flags (default: on a terminal)."),
+    ] = None,
+) -> None:
+    """Print a flagged hand as it stood in its file, its flags highlighted.
+
+    Each flagged line is marked, with the violation's code and message under it and what
+    the replay knew there: the street, whose turn it was, the bet and what the player owed,
+    the pot, and every player's stack, chips in and showing cards.
+
+    Example: handlog show 35874039554
+
+    Example: handlog show 35874039554 --db ~/poker.duckdb --no-color | less
+    """
+    from handlog.evidence import EvidenceError, lookup, terminal
+    from handlog.store import database_path
+
+    try:
+        found = lookup(database_path(db), hand_id)
+    except EvidenceError as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(1) from None
+    use_color = sys.stdout.isatty() if color is None else color
+    typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
+
+
+@app.command("export")
+def export_(
+    out: Annotated[Path, typer.Option(help="Folder to write into (its tables are replaced).")],
+    db: DbOption = None,
+    format: Annotated[
+        str, typer.Option("--format", "-f", help="parquet, csv or phh (the stud hands).")
+    ] = "parquet",
+) -> None:
+    """Write every stored table as Parquet or CSV files, or the hands as PHH.
+
+    The per-hand tables (hands, hand_players, actions, pots, awards, violations,
+    hand_evidence) go into one folder each, split Hive-style by site and game
+    (hands/site=pokerstars/game=razz/...); parse_errors, skipped and imports into one file
+    each. Money in integer minor units, as stored. --format phh writes the stud, stud hi/lo
+    and razz hands as PHH (variants F7S, F7S/8, FR; .phhs files by site and game), which
+    pokerkit reads. The database is only read.
+
+    Example: handlog export --format parquet --out export/
+
+    Example: handlog export --format phh --out phh/
+
+    Example: handlog export --db ~/poker.duckdb --format csv --out ~/stud-tables
+    """
+    from handlog.export import ExportError, export
+    from handlog.store import database_path
+
+    try:
+        written = export(database_path(db), out, format)
+    except ExportError as error:
+        typer.echo(f"handlog: {error}", err=True)
+        raise typer.Exit(1) from None
+    for item in written:
+        note = f" ({item.note})" if item.note else ""
+        typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
+
+
 def main() -> None:
     import gc
 

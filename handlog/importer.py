@@ -128,6 +128,7 @@ def _work(
     batch = store.Batch()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
+    flagged = []  # hands whose evidence is kept (handlog.evidence)
     try:
         site = detect_file(path) if part is not None else None  # a range: cut by its format
         if site is None or part is None:
@@ -141,10 +142,16 @@ def _work(
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
+                if checked.replay.violations:
+                    flagged.append(checked)
             elif checked.error is not None:
                 counts["unparsed"] += 1
             else:
                 counts["skipped"] += 1
+        if flagged:
+            from handlog.evidence import add_evidence
+
+            add_evidence(batch, path, part, flagged, profile)
     except OSError as error:
         return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
     return PartResult(path, batch.arrow(), counts, line_reached)

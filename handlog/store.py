@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -56,6 +56,17 @@ DETAIL_TABLES = {
     actual VARCHAR, mis_split BOOLEAN""",
 }
 
+# The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
+# (zlib-compressed UTF-8), where it came from, and one replay state per violation (a JSON
+# list in the violations' order). Only flagged hands have a row. Stored like the detail
+# tables (with a new hand, no key of its own), but not one of them: migration 1 -> 2 rebuilds
+# exactly the detail tables version 1 had.
+EVIDENCE_TABLE = """CREATE TABLE IF NOT EXISTS hand_evidence (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, file VARCHAR, line INTEGER,
+    end_line INTEGER, text BLOB, states VARCHAR
+);
+"""
+
 SCHEMA = (
     """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -73,6 +84,7 @@ CREATE TABLE IF NOT EXISTS hands (
         f"CREATE TABLE IF NOT EXISTS {name} ({columns}\n);\n"
         for name, columns in DETAIL_TABLES.items()
     )
+    + EVIDENCE_TABLE
     + """
 CREATE TABLE IF NOT EXISTS parse_errors (
     file VARCHAR NOT NULL, line INTEGER NOT NULL, hand_id VARCHAR, message VARCHAR,
@@ -134,9 +146,13 @@ FROM neutral_amounts n
 WHERE actions.site = n.site AND actions.hand_id = n.hand_id AND actions.seq = n.seq;
 DROP TABLE neutral_amounts;
 """,
+    # 3 -> 4: hand_evidence is new (`SCHEMA` has already created it, empty, by the time this
+    # runs); hands flagged before it have no evidence stored: the report lists their flags
+    # without their text.
+    3: EVIDENCE_TABLE,
 }
 
-TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations")
+TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
 
 
 class StoreError(Exception):
@@ -304,6 +320,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "site", "hand_id", "seq", "code", "street", "player", "line", "message", "expected",
         "actual", "mis_split",
     ),
+    "hand_evidence": ("site", "hand_id", "file", "line", "end_line", "text", "states"),
     "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
     "skipped": ("file", "line", "hand_id", "game"),
 }  # fmt: skip
@@ -561,6 +578,7 @@ def _key(table: str) -> str:
         "pots": "b.site, b.hand_id, b.pot",
         "awards": "b.site, b.hand_id, b.player",
         "violations": "b.site, b.hand_id, b.seq",
+        "hand_evidence": "b.site, b.hand_id",
     }[table]
 
 

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import polars as pl
 
-from handlog.report import charts, compute, render
+from handlog import evidence
+from handlog.report import charts, compute, render, scaled
 from handlog.report.data import Filters, Frames, load
 from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
 from handlog.rules.variants import LOW_GAMES
@@ -22,6 +23,8 @@ from handlog.rules.variants import LOW_GAMES
 FORMATS = ("html", "md", "csv", "json")
 FOCUS_PLAYERS = 3
 """Players shown in the charts when no --player is given: the ones with the most hands."""
+EVIDENCE_HANDS = 1000
+"""Flagged hands shown line by line in an HTML report (the first in play order)."""
 
 
 class ReportError(Exception):
@@ -55,7 +58,34 @@ _WINRATE = [
 ]
 
 
-def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
+ENGINES = ("scaled", "frames")
+"""How the tables are computed: "scaled" (the default) aggregates in DuckDB and runs the
+statistics over slices of hands (`scaled`), for any number of hands; "frames" loads every
+row into Polars (`data.load`, `compute`): the reference the first is tested against."""
+
+
+@dataclass
+class _Tables:
+    """What a report shows, however it was computed."""
+
+    hands: int
+    players: pl.DataFrame
+    games: pl.DataFrame
+    days: pl.DataFrame
+    sessions: pl.DataFrame
+    stats: pl.DataFrame
+    violations: pl.DataFrame
+    parse_errors: pl.DataFrame
+    focus: list[str]
+    chart_rows: pl.DataFrame
+    """The focus players' rows: hk, player, bb, went_to_showdown."""
+    chart_games: pl.DataFrame
+    """Win-rates of the focus players by game, in big bets (unit "bb")."""
+
+
+def build(
+    db: Path, out: Path, filters: Filters, fmt: str = "html", engine: str = "scaled"
+) -> Report:
     from handlog.snapshot import reading
 
     started = time.perf_counter()
@@ -67,12 +97,21 @@ def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
     # StoreError (DatabaseBusy among them) when it cannot be read.
     with reading(db) as connection:
         _check_filters(connection, filters)
-        frames = load(connection, filters)
+        if engine == "frames":
+            data = _frames_tables(load(connection, filters), filters)
+        else:
+            data = _scaled_tables(connection, filters)
+        flagged_keys = data.violations.select("site", "hand_id").unique(maintain_order=True).rows()
+        shown = []
+        if fmt == "html":
+            shown = evidence.load(connection, flagged_keys[:EVIDENCE_HANDS])
     out.mkdir(parents=True, exist_ok=True)
-    sections, tables, focus = _sections(frames, filters, out)
+    sections, tables, focus = _sections(data, out)
+    if fmt == "html":
+        _link_evidence(sections, shown, len(flagged_keys))
     title = "handlog report"
     intro = (
-        f"{frames.hands.height:,} hands ({filters.describe()}) from {db}; "
+        f"{data.hands:,} hands ({filters.describe()}) from {db}; "
         f"written {time.strftime('%Y-%m-%d %H:%M')}. Money in the currency of the table "
         "(chips in tournaments); days in UTC; definitions in handlog's README."
     )
@@ -83,11 +122,11 @@ def build(db: Path, out: Path, filters: Filters, fmt: str = "html") -> Report:
     elif fmt == "csv":
         paths = render.csv_files(sections, out)
     else:
-        meta = {"database": str(db), "filters": filters.describe(), "hands": frames.hands.height}
+        meta = {"database": str(db), "filters": filters.describe(), "hands": data.hands}
         paths = [render.json_file(meta, sections, out)]
     paths += [chart for section in sections for chart in section.charts]
-    summary = _terminal(tables, frames, focus)
-    return Report(paths, summary, frames.hands.height, time.perf_counter() - started, tables)
+    summary = _terminal(tables, data)
+    return Report(paths, summary, data.hands, time.perf_counter() - started, tables)
 
 
 def _check_filters(connection, filters: Filters) -> None:  # type: ignore[no-untyped-def]
@@ -119,9 +158,8 @@ def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.join(combos, on=["unit", "small_bet", "big_bet"], how="left", nulls_equal=True)
 
 
-def _sections(
-    frames: Frames, filters: Filters, out: Path
-) -> tuple[list[Section], dict[str, pl.DataFrame], list[str]]:
+def _frames_tables(frames: Frames, filters: Filters) -> _Tables:
+    """Every table from all the rows in Polars (`compute`): the reference computation."""
     rows = compute.player_hands(frames)
     flags = compute.hand_flags(frames, rows)
     rows = rows.join(
@@ -138,21 +176,86 @@ def _sections(
     games = compute.winrates(rows, ["player", "game", "stakes"])
     days = compute.winrates(rows, ["player", "day"]).sort("player", "day")
     sessions = compute.sessions(rows)
+    focus = _focus(players, filters)
+    chart_rows = rows.filter(pl.col("player").is_in(focus))
+    # Big bets add up across stakes and currencies: one bar per player and game.
+    in_big_bets = chart_rows.with_columns(unit=pl.lit("bb"))
+    chart_games = compute.winrates(in_big_bets, ["player", "game"])
+    return _Tables(
+        frames.hands.height,
+        players,
+        games,
+        days,
+        sessions,
+        stats,
+        frames.violations,
+        frames.parse_errors,
+        focus,
+        chart_rows.select("hk", pl.col("player").cast(pl.String), "bb", "went_to_showdown"),
+        chart_games,
+    )
+
+
+def _scaled_tables(connection, filters: Filters) -> _Tables:  # type: ignore[no-untyped-def]
+    """Every table aggregated in DuckDB and over slices of hands (`scaled`)."""
+    data = scaled.prepare(connection, filters)
+    try:
+        player = filters.player
+        players = scaled.winrates(data, ["player"], player).sort(
+            ["hands", "player"], descending=[True, False]
+        )
+        games = scaled.winrates(data, ["player", "game", "stakes"], player)
+        days = scaled.winrates(data, ["player", "day"], player).sort("player", "day")
+        sessions = scaled.sessions(data, player)
+        focus = _focus(players, filters)
+        statistics = scaled.statistics(data, focus)
+        stats = statistics.stats
+        if player:
+            stats = stats.filter(pl.col("player") == player)
+        chart_rows = scaled.chart_rows(data, focus, statistics.showdowns)
+        chart_games = scaled.winrates(data, ["player", "game"], players=focus, unit="bb")
+        violations, parse_errors = scaled.flags(data)
+        return _Tables(
+            data.hands,
+            players,
+            games,
+            days,
+            sessions,
+            stats,
+            violations,
+            parse_errors,
+            focus,
+            chart_rows,
+            chart_games,
+        )
+    finally:
+        data.close()
+
+
+def _focus(players: pl.DataFrame, filters: Filters) -> list[str]:
+    if filters.player:
+        return [filters.player]
+    by_hands = players["player"].cast(pl.String).unique(maintain_order=True)
+    return by_hands.head(FOCUS_PLAYERS).to_list()
+
+
+def _sections(data: _Tables, out: Path) -> tuple[list[Section], dict[str, pl.DataFrame], list[str]]:
+    players, games, days, sessions, stats = (
+        data.players,
+        data.games,
+        data.days,
+        data.sessions,
+        data.stats,
+    )
+    frames = Frames(
+        pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), data.violations, data.parse_errors
+    )
     counts = compute.flag_counts(frames)
     illegal = compute.flagged_hands(frames, mis_split=False)
     mis_split = compute.flagged_hands(frames, mis_split=True)
-
-    if filters.player:
-        focus = [filters.player]
-    else:
-        by_hands = players.sort("hands", descending=True)["player"].unique(maintain_order=True)
-        focus = by_hands.head(FOCUS_PLAYERS).to_list()
-    cumulative = charts.cumulative(rows, focus, out / "cumulative.png")
-    # Big bets add up across stakes and currencies: one bar per player and game.
-    in_big_bets = rows.filter(pl.col("player").is_in(focus)).with_columns(unit=pl.lit("bb"))
-    by_game = charts.by_game(
-        compute.winrates(in_big_bets, ["player", "game"]), out / "bb100_by_game.png"
-    )
+    focus = data.focus
+    cumulative = charts.cumulative(data.chart_rows, focus, out / "cumulative.png")
+    by_game = charts.by_game(data.chart_games, out / "bb100_by_game.png")
     by_code = charts.flags(counts["by_code"], out / "flags_by_code.png")
 
     winrate_charts = [c for c in (cumulative, by_game) if c is not None]
@@ -217,7 +320,7 @@ def _sections(
                 Table(
                     "parse_errors",
                     "Hands that could not be read",
-                    frames.parse_errors.select("file", "line", "hand_id", "message"),
+                    data.parse_errors.select("file", "line", "hand_id", "message"),
                     [
                         ("file", "file", TEXT),
                         ("line", "line", INT),
@@ -232,6 +335,32 @@ def _sections(
     ]
     tables = {table.key: table.frame for section in sections for table in section.tables}
     return sections, tables, focus
+
+
+def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], total: int) -> None:
+    """Link the hand of every flag to its evidence, and add the flagged hands line by line
+    after the flagged-hands section's tables (HTML only)."""
+    from handlog.report.hands import evidence_html
+
+    anchors = [hand.anchor for hand in shown]
+    section = next(s for s in sections if s.title == "Flagged hands")
+    for table in section.tables:
+        if table.key in ("illegal", "mis_split"):
+            anchor = pl.lit("hand-") + pl.concat_str(
+                "site", pl.lit("-"), "hand_id"
+            ).str.replace_all(evidence.ANCHOR_PATTERN, "-")
+            table.frame = table.frame.with_columns(
+                anchor=pl.when(anchor.is_in(anchors)).then(anchor)
+            )
+            table.link = "hand_id"
+    if shown:
+        section.html = (
+            "<h3>Flagged hands, line by line</h3>"
+            '<p class="note">Each hand as it stands in its file, the flagged lines marked, '
+            "with the message and what the replay knew there (the street, whose turn it was, "
+            "the bet and what the player owed, the pot, every player's stack, chips in and "
+            "showing cards). Click a hand to open it.</p>" + evidence_html(shown, total)
+        )
 
 
 def _count_columns(*keys: str) -> list[tuple[str, str, str]]:
@@ -304,7 +433,7 @@ def _stat_tables(stats: pl.DataFrame) -> list[Table]:
     ]
 
 
-def _terminal(tables: dict[str, pl.DataFrame], frames: Frames, focus: list[str]) -> str:
+def _terminal(tables: dict[str, pl.DataFrame], data: _Tables) -> str:
     top = tables["players"].sort("hands", descending=True).head(10)
     table = Table(
         "players",
@@ -325,7 +454,7 @@ def _terminal(tables: dict[str, pl.DataFrame], frames: Frames, focus: list[str])
     lines = [
         render.terminal(table),
         "",
-        f"{frames.hands.height:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
-        f"mis-split, {frames.parse_errors.height:,} could not be read",
+        f"{data.hands:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
+        f"mis-split, {data.parse_errors.height:,} could not be read",
     ]
     return "\n".join(lines)

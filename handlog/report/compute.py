@@ -120,32 +120,79 @@ def sessions(rows: pl.DataFrame) -> pl.DataFrame:
 def stud_stats(frames: Frames, rows: pl.DataFrame, per_hand: pl.DataFrame) -> pl.DataFrame:
     """Per player and game: the stud statistics (see README "Reports" for definitions), from
     the per-hand flags of `hand_flags`."""
+    return stud_ratios(stud_counts(per_hand), aggression_counts(frames, rows))
+
+
+STAT_COUNTS = {
+    "hands": pl.len(),
+    "vpip": pl.col("vpip").sum(),
+    "aggressive_first": pl.col("aggressive_first").sum(),
+    "had_bring_in": pl.col("had_bring_in").sum(),
+    "completed_bring_in": pl.col("completed_bring_in").sum(),
+    "steal_chance": pl.col("steal_chance").sum(),
+    "steal": pl.col("steal").sum(),
+    "steal_won": pl.col("steal_won").sum(),
+    "fold_to_steal": pl.col("fold_to_steal").sum(),
+    "steal_faced": pl.col("steal_faced").sum(),
+    "three_bet": pl.col("three_bet").sum(),
+    "three_bet_chance": pl.col("three_bet_chance").sum(),
+    "saw_4": pl.col("saw_4").sum(),
+    "saw_5": pl.col("saw_5").sum(),
+    "saw_6": pl.col("saw_6").sum(),
+    "saw_7": pl.col("saw_7").sum(),
+    "showdown": pl.col("showdown").sum(),
+    "won_showdown": pl.col("won_showdown").sum(),
+    "won_no_showdown": pl.col("won_no_showdown").sum(),
+    "scoop": pl.col("scoop").sum(),
+    "won_high_showdown": (pl.col("won_high") & pl.col("showdown")).sum(),
+    "won_low_showdown": (pl.col("won_low") & pl.col("showdown")).sum(),
+    "quartered": pl.col("quartered").sum(),
+    "no_low_hand": pl.col("no_low_hand").sum(),
+    "qualifying_low": pl.col("qualifying_low").sum(),
+    "known_seven": pl.col("known_seven").sum(),
+}
+"""What the statistics count per player and game, from `hand_flags`: sums, so that the
+counts of separate sets of hands add up (a report over many hands counts them in parts)."""
+
+
+def stud_counts(per_hand: pl.DataFrame) -> pl.DataFrame:
+    """Per player and game, the counts behind the statistics (`STAT_COUNTS`, as Int64)."""
+    return per_hand.group_by("player", "game").agg(
+        expression.cast(pl.Int64).alias(name) for name, expression in STAT_COUNTS.items()
+    )
+
+
+def stud_ratios(counts: pl.DataFrame, aggression: pl.DataFrame) -> pl.DataFrame:
+    """The statistics from `stud_counts` and `aggression_counts` (added up over any parts)."""
     ratio = _ratio
-    stats = per_hand.group_by("player", "game").agg(
-        hands=pl.len(),
-        vpip=ratio(pl.col("vpip").sum(), pl.len()),
-        complete_raise=ratio(pl.col("aggressive_first").sum(), pl.len()),
-        bring_ins=pl.col("had_bring_in").sum(),
-        bring_in_completed=ratio(pl.col("completed_bring_in").sum(), pl.col("had_bring_in").sum()),
-        steal_chances=pl.col("steal_chance").sum(),
-        steal=ratio(pl.col("steal").sum(), pl.col("steal_chance").sum()),
-        steal_success=ratio(pl.col("steal_won").sum(), pl.col("steal").sum()),
-        fold_to_steal=ratio(pl.col("fold_to_steal").sum(), pl.col("steal_faced").sum()),
-        three_bet=ratio(pl.col("three_bet").sum(), pl.col("three_bet_chance").sum()),
-        saw_4th=ratio(pl.col("saw_4").sum(), pl.len()),
-        saw_5th=ratio(pl.col("saw_5").sum(), pl.len()),
-        saw_6th=ratio(pl.col("saw_6").sum(), pl.len()),
-        saw_7th=ratio(pl.col("saw_7").sum(), pl.len()),
-        went_to_showdown=ratio(pl.col("showdown").sum(), pl.col("saw_4").sum()),
-        won_at_showdown=ratio(pl.col("won_showdown").sum(), pl.col("showdown").sum()),
-        won_without_showdown=ratio(pl.col("won_no_showdown").sum(), pl.len()),
-        showdowns=pl.col("showdown").sum(),
-        scoop=ratio(pl.col("scoop").sum(), pl.col("showdown").sum()),
-        won_high=ratio((pl.col("won_high") & pl.col("showdown")).sum(), pl.col("showdown").sum()),
-        won_low=ratio((pl.col("won_low") & pl.col("showdown")).sum(), pl.col("showdown").sum()),
-        quartered=ratio(pl.col("quartered").sum(), pl.col("showdown").sum()),
-        no_low_qualified=pl.col("no_low_hand").sum(),
-        qualifying_low=ratio(pl.col("qualifying_low").sum(), pl.col("known_seven").sum()),
+    c = pl.col
+    stats = counts.select(
+        "player",
+        "game",
+        hands=c("hands").cast(pl.UInt32),
+        vpip=ratio(c("vpip"), c("hands")),
+        complete_raise=ratio(c("aggressive_first"), c("hands")),
+        bring_ins=c("had_bring_in").cast(pl.UInt32),
+        bring_in_completed=ratio(c("completed_bring_in"), c("had_bring_in")),
+        steal_chances=c("steal_chance").cast(pl.UInt32),
+        steal=ratio(c("steal"), c("steal_chance")),
+        steal_success=ratio(c("steal_won"), c("steal")),
+        fold_to_steal=ratio(c("fold_to_steal"), c("steal_faced")),
+        three_bet=ratio(c("three_bet"), c("three_bet_chance")),
+        saw_4th=ratio(c("saw_4"), c("hands")),
+        saw_5th=ratio(c("saw_5"), c("hands")),
+        saw_6th=ratio(c("saw_6"), c("hands")),
+        saw_7th=ratio(c("saw_7"), c("hands")),
+        went_to_showdown=ratio(c("showdown"), c("saw_4")),
+        won_at_showdown=ratio(c("won_showdown"), c("showdown")),
+        won_without_showdown=ratio(c("won_no_showdown"), c("hands")),
+        showdowns=c("showdown").cast(pl.UInt32),
+        scoop=ratio(c("scoop"), c("showdown")),
+        won_high=ratio(c("won_high_showdown"), c("showdown")),
+        won_low=ratio(c("won_low_showdown"), c("showdown")),
+        quartered=ratio(c("quartered"), c("showdown")),
+        no_low_qualified=c("no_low_hand").cast(pl.UInt32),
+        qualifying_low=ratio(c("qualifying_low"), c("known_seven")),
     )
     low_games = pl.col("game").is_in(_LOW_GAMES)
     stats = stats.with_columns(
@@ -155,7 +202,7 @@ def stud_stats(frames: Frames, rows: pl.DataFrame, per_hand: pl.DataFrame) -> pl
         ]
         + [pl.when(low_games).then(pl.col("qualifying_low")).alias("qualifying_low")]
     )
-    return stats.join(_aggression(frames, rows), on=["player", "game"], how="left").sort(
+    return stats.join(_aggression(aggression), on=["player", "game"], how="left").sort(
         "player", "game"
     )
 
@@ -321,23 +368,29 @@ def _low_ranks(cards: pl.Expr) -> pl.Expr:
     )
 
 
-def _aggression(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
-    """Aggression factor ((bets + raises) / calls) and frequency ((bets + raises) / all
-    actions but the bring-in) per street, as columns af_3 .. af_7 and afq_3 .. afq_7."""
+def aggression_counts(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
+    """Per player, game and street: aggressive actions (completions, bets, raises), calls
+    and all actions but the bring-in (sums: the counts of parts add up)."""
     games = rows.select("hk", "game").unique()
-    counted = (
+    return (
         frames.actions.filter(pl.col("kind") != "bring_in")
         .join(games, on="hk", how="inner")
         .group_by("player", "game", "street")
         .agg(
-            aggressive=pl.col("kind").is_in(AGGRESSIVE).sum(),
-            calls=(pl.col("kind") == "call").sum(),
-            actions=pl.len(),
+            aggressive=pl.col("kind").is_in(AGGRESSIVE).sum().cast(pl.Int64),
+            calls=(pl.col("kind") == "call").sum().cast(pl.Int64),
+            actions=pl.len().cast(pl.Int64),
         )
-        .with_columns(
-            af=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("calls")),
-            afq=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("actions")),
-        )
+    )
+
+
+def _aggression(counted: pl.DataFrame) -> pl.DataFrame:
+    """Aggression factor ((bets + raises) / calls) and frequency ((bets + raises) / all
+    actions but the bring-in) per street, as columns af_3 .. af_7 and afq_3 .. afq_7, from
+    `aggression_counts`."""
+    counted = counted.with_columns(
+        af=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("calls")),
+        afq=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("actions")),
     )
     wide = counted.pivot(
         on="street", index=["player", "game"], values=["af", "afq"], aggregate_function="first"

@@ -35,6 +35,9 @@ class Table:
     note: str = ""
     limit: int | None = None
     """Show at most this many rows in Markdown/HTML (CSV and JSON always have all)."""
+    link: str | None = None
+    """In HTML, this column's cells link to the element whose id is in the frame's
+    `anchor` column (no link where it is null)."""
 
 
 @dataclass
@@ -43,6 +46,8 @@ class Section:
     tables: list[Table]
     text: str = ""
     charts: list[Path] = field(default_factory=list)
+    html: str = ""
+    """HTML put after the tables in the HTML report (already escaped where it must be)."""
 
 
 def money(value: float | int | None, unit: str | None) -> str:
@@ -137,11 +142,13 @@ p.note { color: #555; font-size: 0.9em; }
 
 
 def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Path:
+    from handlog.report.hands import STYLE as HANDS_STYLE
+
     e = html.escape
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<title>{e(title)}</title><style>{_STYLE}{HANDS_STYLE}</style></head><body>",
         f"<h1>{e(title)}</h1>",
         f"<p>{e(intro)}</p>",
     ]
@@ -161,23 +168,37 @@ def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Pat
                 parts.append("<p>(none)</p>")
                 continue
             kinds = [kind for _, _, kind in table.columns]
+            names = [name for name, _, _ in table.columns]
+            anchors: list[str | None] = [None] * len(body)
+            if table.link is not None and "anchor" in table.frame.columns:
+                anchors = table.frame["anchor"].head(len(body)).to_list()
             parts.append("<table><thead><tr>")
             parts += [f"<th>{e(h)}</th>" for h in headers]
             parts.append("</tr></thead><tbody>")
-            for row in body:
+            for row, anchor in zip(body, anchors, strict=True):
                 cells = "".join(
-                    f'<td class="text">{e(c)}</td>' if kind == TEXT else f"<td>{e(c)}</td>"
-                    for c, kind in zip(row, kinds, strict=True)
+                    f'<td class="text">{_linked(e(c), anchor if name == table.link else None)}</td>'
+                    if kind == TEXT
+                    else f"<td>{e(c)}</td>"
+                    for c, kind, name in zip(row, kinds, names, strict=True)
                 )
                 parts.append(f"<tr>{cells}</tr>")
             parts.append("</tbody></table>")
             more = _more(table)
             if more:
                 parts.append(f'<p class="note">{e(more)}</p>')
+        if section.html:
+            parts.append(section.html)
     parts.append("</body></html>")
     path = out / "report.html"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path
+
+
+def _linked(text: str, anchor: str | None) -> str:
+    """`text` (escaped) as a link to the element with id `anchor` (letters, digits and
+    dashes only: see `handlog.evidence.anchor`)."""
+    return f'<a href="#{html.escape(anchor)}">{text}</a>' if anchor else text
 
 
 def raw(table: Table) -> pl.DataFrame:

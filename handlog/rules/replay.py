@@ -77,6 +77,12 @@ class _Replayer:
     pass over the events as the betting, and the later checks read what that pass gathered
     (shows, early folds) instead of walking the events again."""
 
+    # -- observer hook (evidence, see handlog.evidence) -------------------------------------
+    # Called with the replayer and each violation as it is flagged, so that a caller can
+    # record what the replay knew at that moment. None (the default, and always in
+    # `replay`): no call, no cost. Not a rule: it must not change the replayer's state.
+    observer: Callable[[_Replayer, Violation], None] | None = None
+
     def __init__(
         self, hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
     ) -> None:
@@ -181,6 +187,8 @@ class _Replayer:
                 None if actual is None else str(actual),
             )
         )
+        if self.observer is not None:  # the observer hook (see `observer`)
+            self.observer(self, self.violations[-1])
 
     def _hand_line(self) -> int:
         return self.hand.source.line if self.hand.source else 0

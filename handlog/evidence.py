@@ -1,0 +1,381 @@
+"""The evidence of a flagged hand: its original text and what the replay knew at each flag.
+
+An import keeps, for every hand the replay flags, the hand's text as it stood in its file
+(zlib-compressed, with the file and line it came from) and, for each violation, a snapshot
+of the replay's state when it was flagged: whose turn it was, the bet to call, the pot, and
+each player's stack, chips in and showing cards. Reports and `handlog show` print the text
+with the flagged lines marked, the message and that state beside each.
+
+The snapshots come from the full replay's observer hook (`_Replayer.observer`): the rules
+are not repeated here, only read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from handlog.cards import format_cards
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from handlog.check import CheckedHand
+    from handlog.model import Hand
+    from handlog.parse.reader import ByteRange
+    from handlog.rules.profiles import RuleProfile
+    from handlog.rules.replay import _Replayer
+    from handlog.rules.violations import Violation
+    from handlog.store import Batch
+
+
+def compress(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8"), 6)
+
+
+def decompress(blob: bytes) -> str:
+    return zlib.decompress(blob).decode("utf-8")
+
+
+# -- at import: capture ------------------------------------------------------------------
+
+
+def hand_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[int, str]:
+    """The text of the hands of `path` (the range `part`, or the whole file) that start at
+    `lines`, by start line. The file is split into hands again, as the parser split it:
+    only a range with flagged hands pays for it, and splitting costs little next to
+    parsing."""
+    from handlog.parse import detect_file
+    from handlog.parse.reader import split_hands, split_range
+
+    wanted = set(lines)
+    site = detect_file(path) if wanted else None
+    if site is None:
+        return {}
+    if part is None:
+        chunks = split_hands(path, site.is_header, site.header_prefix)
+    else:
+        chunks = split_range(path, part, site.is_header, site.header_prefix)
+    found: dict[int, str] = {}
+    for chunk in chunks:
+        if chunk.line in wanted:
+            found[chunk.line] = chunk.text
+            if len(found) == len(wanted):
+                break
+    return found
+
+
+def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[str, Any]]:
+    """Replay `hand` in full with the observer hook, under `profile` (default: its site's)
+    and its site's traits, as `handlog check` does: one state per violation, in the order
+    of the violations (as `replay` reports them)."""
+    from handlog.check import site_rules
+    from handlog.rules.replay import _Replayer
+
+    house, traits = site_rules(hand.site)
+    states: list[dict[str, Any]] = []
+    replayer = _Replayer(hand, profile or house, traits)
+    replayer.observer = lambda r, violation: states.append(snapshot(r, violation))
+    replayer.run()
+    return states
+
+
+def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
+    """What the replay knew when it flagged `violation` (read, never changed)."""
+    r = replayer
+    betting = r.first_street <= r.street <= r.last_street
+    turn = None
+    if betting and r.round_open and not r.hand_over:
+        turn = r._expected_actor()
+    players = []
+    for seat in r.hand.seats:
+        name = seat.name
+        if name not in r.put_in:
+            continue
+        status = "folded" if name in r.folded else "all-in" if name in r.all_in else "in"
+        if name not in r.dealt_in:
+            status = "not dealt in"
+        players.append(
+            {
+                "player": name,
+                "seat": seat.number,
+                "stack": r.stack.get(name),
+                "in_pot": r.put_in[name],
+                "this_street": r.street_put.get(name, 0),
+                "showing": format_cards(r.up_cards.get(name, [])),
+                "status": status,
+            }
+        )
+    owed = None
+    player = violation.player
+    if betting and player is not None and player in r.street_put:
+        owed = max(0, r.current_bet - r.street_put[player])
+    return {
+        "line": violation.line,
+        "code": violation.code,
+        "street": r.street.name.lower(),
+        "turn": turn,
+        "bet": r.current_bet if betting else None,
+        "owed": owed,
+        "pot": sum(r.put_in.values()),
+        "players": players,
+    }
+
+
+def add_evidence(
+    batch: Batch,
+    path: str,
+    part: ByteRange | None,
+    flagged: list[CheckedHand],
+    profile: RuleProfile | None,
+) -> None:
+    """Add the evidence rows of `flagged` hands (read from `part` of `path`) to `batch`."""
+    texts = hand_texts(path, part, (checked.line for checked in flagged))
+    table = batch.columns["hand_evidence"]
+    for checked in flagged:
+        hand = checked.hand
+        assert hand is not None
+        text = texts.get(checked.line)
+        if text is None:
+            continue  # not found again (the file changed under the import): no evidence
+        states = replay_states(hand, profile)
+        row = (
+            hand.site.value,
+            hand.hand_id,
+            checked.file,
+            checked.line,
+            checked.line + text.count("\n"),
+            compress(text),
+            json.dumps(states, separators=(",", ":")),
+        )
+        for items, value in zip(table.values(), row, strict=True):
+            items.append(value)
+
+
+# -- at report time: read ------------------------------------------------------------------
+
+
+@dataclass
+class Flag:
+    seq: int
+    line: int
+    code: str
+    player: str | None
+    message: str
+    mis_split: bool
+    state: dict[str, Any] | None = None
+
+
+@dataclass
+class HandEvidence:
+    """A flagged hand as stored: its text, where it came from, its flags with their states."""
+
+    site: str
+    hand_id: str
+    game: str
+    unit: str
+    file: str
+    line: int
+    text: str
+    flags: list[Flag] = field(default_factory=list)
+
+    @property
+    def anchor(self) -> str:
+        return anchor(self.site, self.hand_id)
+
+    def flags_at(self) -> dict[int, list[Flag]]:
+        """The flags by the file line they point at."""
+        by_line: dict[int, list[Flag]] = {}
+        for flag in self.flags:
+            by_line.setdefault(flag.line, []).append(flag)
+        return by_line
+
+    def numbered_lines(self) -> list[tuple[int, str]]:
+        return [(self.line + i, text) for i, text in enumerate(self.text.split("\n"))]
+
+
+ANCHOR_PATTERN = r"[^0-9A-Za-z]"
+"""What `anchor` turns into dashes (the report computes the same id in Polars)."""
+
+
+def anchor(site: str, hand_id: str) -> str:
+    """The HTML id of a hand's evidence: only letters, digits and dashes, whatever the id."""
+    return "hand-" + re.sub(ANCHOR_PATTERN, "-", f"{site}-{hand_id}")
+
+
+def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> list[HandEvidence]:
+    """The stored evidence of the hands `keys` (site, hand id), in that order; hands with
+    no evidence stored (imported before schema version 3) are left out."""
+    if not keys:
+        return []
+    import pyarrow as pa
+
+    wanted = pa.table(
+        {
+            "site": [k[0] for k in keys],
+            "hand_id": [k[1] for k in keys],
+            "k": list(range(len(keys))),
+        }
+    )
+    connection.register("wanted_evidence", wanted)
+    try:
+        rows = connection.execute(
+            """
+            SELECT w.k, e.site, e.hand_id, h.game,
+                CASE WHEN h.tournament_id IS NOT NULL THEN 'chips'
+                    ELSE coalesce(h.currency, 'chips') END,
+                e.file, e.line, e.text, e.states
+            FROM wanted_evidence w
+            JOIN hand_evidence e USING (site, hand_id)
+            JOIN hands h USING (site, hand_id)
+            ORDER BY w.k
+            """
+        ).fetchall()
+        flags = connection.execute(
+            """
+            SELECT v.site, v.hand_id, v.seq, v.line, v.code, v.player, v.message, v.mis_split
+            FROM violations v SEMI JOIN wanted_evidence w USING (site, hand_id)
+            ORDER BY v.site, v.hand_id, v.seq
+            """
+        ).fetchall()
+    finally:
+        connection.unregister("wanted_evidence")
+    by_hand: dict[tuple[str, str], list[Flag]] = {}
+    for site, hand_id, seq, line, code, player, message, mis_split in flags:
+        by_hand.setdefault((site, hand_id), []).append(
+            Flag(seq, line, code, player, message, bool(mis_split))
+        )
+    result = []
+    for _, site, hand_id, game, unit, file, line, blob, states_json in rows:
+        hand_flags = by_hand.get((site, hand_id), [])
+        states = json.loads(states_json) if states_json else []
+        for flag, state in zip(hand_flags, states, strict=False):
+            flag.state = state
+        result.append(
+            HandEvidence(site, hand_id, game, unit, file, line, decompress(blob), hand_flags)
+        )
+    return result
+
+
+def find(connection: duckdb.DuckDBPyConnection, hand_id: str) -> list[tuple[str, str]]:
+    """The (site, hand id) keys stored under `hand_id` (a hand number may repeat across
+    sites)."""
+    rows = connection.execute(
+        "SELECT site, hand_id FROM hands WHERE hand_id = ? ORDER BY site", [hand_id]
+    ).fetchall()
+    return [(site, found) for site, found in rows]
+
+
+def state_text(state: dict[str, Any], unit: str) -> str:
+    """One flag's replay state as a line of text for people."""
+    from handlog.report.render import money
+
+    parts = [f"on {state['street']}"]
+    if state.get("turn"):
+        parts.append(f"{state['turn']} to act")
+    if state.get("bet") is not None:
+        parts.append(f"bet {money(state['bet'], unit)}")
+    if state.get("owed") is not None:
+        parts.append(f"to call {money(state['owed'], unit)}")
+    parts.append(f"pot {money(state['pot'], unit)}")
+    return ", ".join(parts)
+
+
+def player_rows(state: dict[str, Any], unit: str) -> list[tuple[str, str, str, str, str]]:
+    """(player, stack, in pot, showing, status) per player of a flag's state."""
+    from handlog.report.render import money
+
+    return [
+        (
+            p["player"],
+            money(p["stack"], unit),
+            money(p["in_pot"], unit),
+            p["showing"] or "",
+            p["status"],
+        )
+        for p in state.get("players", [])
+    ]
+
+
+def terminal(evidence: HandEvidence, color: bool = False) -> str:
+    """The hand for a terminal: every line numbered as in its file, the flagged lines
+    marked (in colour on a terminal), each flag's message and the replay's state below
+    its line."""
+    import typer
+
+    def style(text: str, **options: Any) -> str:
+        return typer.style(text, **options) if color else text
+
+    flags_at = evidence.flags_at()
+    count = len(evidence.flags)
+    out = [
+        style(f"hand {evidence.hand_id} ({evidence.site}, {evidence.game})", bold=True)
+        + f"  {evidence.file}:{evidence.line}  {count} flag{'s' if count != 1 else ''}"
+    ]
+    width = len(str(evidence.line + evidence.text.count("\n")))
+    known = {number for number, _ in evidence.numbered_lines()}
+    # Flags pointing outside the hand's text (none expected) are listed first.
+    for flag in (f for f in evidence.flags if f.line not in known):
+        out.append(style(f"{'':>{width}}  ! {flag.code}: {flag.message}", fg="red"))
+    for number, text in evidence.numbered_lines():
+        flags = flags_at.get(number)
+        if not flags:
+            out.append(f"{number:>{width}}  {text}")
+            continue
+        out.append(style(f"{number:>{width}} > {text}", fg="red", bold=True))
+        for flag in flags:
+            out.append(style(f"{'':>{width}}   ^ {flag.code}: {flag.message}", fg="yellow"))
+            if flag.state:
+                out.append(f"{'':>{width}}     replay: {state_text(flag.state, evidence.unit)}")
+                for player, stack, in_pot, showing, status in player_rows(
+                    flag.state, evidence.unit
+                ):
+                    out.append(
+                        f"{'':>{width}}       {player}: stack {stack}, in pot {in_pot}"
+                        + (f", showing {showing}" if showing else "")
+                        + (f" ({status})" if status != "in" else "")
+                    )
+    return "\n".join(out)
+
+
+class EvidenceError(Exception):
+    """Something the user can fix: no database, no such hand."""
+
+
+def lookup(db: Any, hand_id: str) -> list[HandEvidence]:
+    """The evidence of hand `hand_id` in the database at `db` (one per site storing that
+    number); an `EvidenceError` when there is no database or no such hand, or the hand
+    was not flagged."""
+    from pathlib import Path
+
+    from handlog.store import DatabaseBusy, connect
+
+    path = Path(db)
+    if not path.exists():
+        raise EvidenceError(f"no database at {path}: import hand histories first (handlog import)")
+    try:
+        connection = connect(path, read_only=True)
+    except DatabaseBusy as error:
+        raise EvidenceError(str(error)) from None
+    try:
+        keys = find(connection, hand_id)
+        if not keys:
+            raise EvidenceError(f"no hand {hand_id!r} in {path}")
+        found = load(connection, keys)
+        if not found:
+            statuses = connection.execute(
+                "SELECT DISTINCT status FROM hands WHERE hand_id = ?", [hand_id]
+            ).fetchall()
+            if all(status == "ok" for (status,) in statuses):
+                raise EvidenceError(f"hand {hand_id} broke no rule: there is nothing to show")
+            raise EvidenceError(
+                f"hand {hand_id} was flagged, but imported before handlog kept the text of "
+                "flagged hands: import its file into a new database to see it"
+            )
+        return found
+    finally:
+        connection.close()

@@ -1,0 +1,95 @@
+"""`handlog export --format phh`: stored stud, stud hi/lo and razz hands as PHH that
+pokerkit loads and replays to the same final stacks.
+
+The hands are random legal hands that pokerkit itself played (tests/pokerkit_hands.py),
+written as PokerStars text and imported; their PHH export is then loaded by pokerkit's
+own PHH reader and played through. pokerkit plays the PHH without rake (PHH has no rake),
+so its winners end up richer than the site paid by exactly the hand's rake.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from handlog.cli import app
+from handlog.importer import import_paths
+
+pokerkit = pytest.importorskip("pokerkit")
+
+from .pokerkit_hands import generate  # noqa: E402
+
+VARIANTS = {"stud": "F7S", "stud8": "F7S/8", "razz": "FR"}
+
+
+@pytest.mark.parametrize("game", ["stud", "stud8", "razz"])
+def test_pokerkit_replays_the_phh_export_to_the_same_stacks(game, tmp_path):
+    generated = generate(game, 120, seed=17)
+    log = tmp_path / f"{game}.txt"
+    log.write_text("\n\n\n".join(generated.texts) + "\n", encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    import_paths([str(log)], db, None, 1)
+    out = tmp_path / "phh"
+    result = CliRunner().invoke(
+        app, ["export", "--db", str(db), "--format", "phh", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob(f"pokerstars/{game}/*.phhs"))
+    assert files
+    expected = {hand.hand_id: stacks for hand, stacks in generated.hands}
+    replayed = 0
+    raked = 0
+    for path in files:
+        for history in pokerkit.HandHistory.loads_all(path.read_text(encoding="utf-8")):
+            assert history.variant == VARIANTS[game]
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                final = list(history)[-1]
+            hand_id = history.user_defined_fields["_hand_id"]
+            rake = history.user_defined_fields["_rake"]
+            # The finishing stacks written are what pokerkit's own play of the hand ended
+            # with (after its rake) ...
+            assert dict(zip(history.players, history.finishing_stacks, strict=True)) == {
+                name: stack for name, stack in expected[hand_id].items() if name in history.players
+            }
+            # ... and pokerkit replaying the PHH ends there too, but for the rake.
+            over = [a - b for a, b in zip(final.stacks, history.finishing_stacks, strict=True)]
+            assert all(amount >= 0 for amount in over) and sum(over) == rake, hand_id
+            replayed += 1
+            raked += rake > 0
+    # Every hand is written, but those with a community card (none of PHH's doing).
+    written = result.output.split("hands (PHH): ", 1)[1].split(" ", 1)[0]
+    assert replayed == int(written.replace(",", "")) >= len(generated.hands) - 3
+    assert raked > 0 and replayed - raked > 0  # both kinds of hand were checked
+
+
+def test_phh_fields_of_a_hand(tmp_path):
+    """The fields of one real razz hand: names escaped as TOML strings, stacks and antes
+    per player, the bring-in, bets and the first actions as PHH writes them."""
+    sample = (
+        Path(__file__).resolve().parent.parent / "sample_logs" / "Razz-USD-0.04-0.08-200911.txt"
+    )
+    text = sample.read_text(encoding="utf-8-sig").replace("Hero", 'He"ro \\ <b>')
+    log = tmp_path / "razz.txt"
+    log.write_text(text, encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    import_paths([str(log)], db, None, 1)
+    out = tmp_path / "phh"
+    result = CliRunner().invoke(
+        app, ["export", "--db", str(db), "--format", "phh", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    (path,) = out.glob("pokerstars/razz/*.phhs")
+    histories = list(pokerkit.HandHistory.loads_all(path.read_text(encoding="utf-8")))
+    assert len(histories) == 9
+    names = {name for history in histories for name in history.players}
+    assert 'He"ro \\ <b>' in names
+    for history in histories:
+        assert history.variant == "FR" and history.small_bet == 4 and history.big_bet == 8
+        assert history.antes == [1] * len(history.players)
+        assert len(history.starting_stacks) == len(history.players) == len(history.seats)
+        assert history.actions[0].startswith("d dh p1 ")
+        assert any(action.endswith(" pb") for action in history.actions)
