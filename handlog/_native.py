@@ -41,6 +41,8 @@ COMPILED = (
     "handlog.parse.sites.everleaf",
     "handlog.parse.sites.partypoker",
     "handlog.parse.sites.kingsclub",
+    "handlog.parse.sites.ongame",
+    "handlog.parse.sites.absolute",
 )
 """Dotted names of the modules setup.py compiles (it reads this tuple from this file's text)."""
 

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError
 from handlog.model import Event, Seat, Street
@@ -306,10 +308,14 @@ class SectionGrammar:
         return LineError(relative, str(error).splitlines()[0], text)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TextHandBuilder:
     """What every text site's hand builder shares: the line dispatch of a section, the seat
     list, and naming players exactly as the seat list names them. A site's builder derives
-    from it and adds the line handlers its grammar names. One instance per hand."""
+    from it and adds the line handlers its grammar names. One instance per hand.
+
+    Compiled by mypyc, it still admits builders of site modules that run as Python source
+    (a new site not yet in `handlog._native.COMPILED`, or an install without a compiler)."""
 
     def __init__(self, chunk: Chunk, syntax: SectionGrammar) -> None:
         self.chunk = chunk
