@@ -560,6 +560,9 @@ def test_the_fast_path_agrees_with_the_full_replay(variant):
 
 
 def test_a_bring_in_other_than_the_houses_fixed_one_is_flagged():
+    # (The table tells cash from chips: $0.50/$1 is not the 50/100 tournament level.)
+    assert POKERSTARS.bring_in_for("USD", 50, 100) is None
+    assert POKERSTARS.bring_in_for(None, 50, 100) == 15
     # PokerStars brings in for $0.02 at $0.04/$0.08 (every corpus hand); $0.03 is below the
     # small bet but not the bring-in. At stakes the profile does not know, it is accepted.
     text = _hand_text(STUD, "35874039554")
@@ -576,5 +579,5 @@ def test_a_bring_in_other_than_the_houses_fixed_one_is_flagged():
 def test_the_simulator_brings_in_as_the_profile_says():
     from handlog.simulate import forced_bets
 
-    for small, big, bring_in in POKERSTARS.bring_ins:
+    for _, small, big, bring_in in POKERSTARS.bring_ins:
         assert forced_bets(small, big)[1] == bring_in, (small, big)

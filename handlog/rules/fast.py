@@ -118,7 +118,7 @@ def replay_clean(
     show_limit = size - 1 if community is not None else size
     ante = hand.ante or 0
     small_bet, big_bet = hand.small_bet, hand.big_bet
-    fixed_bring_in = profile.bring_in_for(small_bet, big_bet)
+    fixed_bring_in = profile.bring_in_for(hand.currency, small_bet, big_bet)
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet

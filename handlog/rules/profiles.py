@@ -52,15 +52,16 @@ class RuleProfile:
     """Whether a card is burned before each street (makes the deck run short sooner)."""
     rake_before_split: bool = True
     """Rake is taken from the pot before it is split."""
-    bring_ins: tuple[tuple[int, int, int], ...] = ()
-    """(small bet, big bet, bring-in) for the stakes whose bring-in the house's real hands
-    show (minor units: cents, or chips in tournaments); at other stakes any bring-in below
-    the small bet is accepted."""
+    bring_ins: tuple[tuple[str | None, int, int, int], ...] = ()
+    """(currency, small bet, big bet, bring-in) for the stakes whose bring-in the house's real
+    hands show: the currency's ISO code for cash (amounts in cents), None for tournament and
+    play chips (amounts in chips), so that $0.50/$1 and a 50/100 level are told apart. At
+    other stakes any bring-in below the small bet is accepted."""
 
-    def bring_in_for(self, small_bet: int, big_bet: int) -> int | None:
+    def bring_in_for(self, currency: str | None, small_bet: int, big_bet: int) -> int | None:
         """The fixed bring-in at these stakes, when the profile knows it."""
-        for small, big, bring_in in self.bring_ins:
-            if small == small_bet and big == big_bet:
+        for unit, small, big, bring_in in self.bring_ins:
+            if unit == currency and small == small_bet and big == big_bet:
                 return bring_in
         return None
 
@@ -75,10 +76,10 @@ POKERSTARS = RuleProfile(
         "7-card stud only; no burns; odd chip to the high half, ties by suit."
     ),
     bring_ins=(
-        (4, 8, 2),  # $0.04/$0.08: "brings in for $0.02" in every such corpus hand
-        (25, 50, 10),  # tournament level 25/50 (the PokerTracker re-export in corpus/)
-        (50, 100, 15),  # tournament level IV (50/100), FORMATS.md
-        (40000, 80000, 12000),  # $400/$800 8-Game: "brings in for $120", FORMATS.md
+        ("USD", 4, 8, 2),  # $0.04/$0.08: "brings in for $0.02" in every such corpus hand
+        (None, 25, 50, 10),  # tournament level 25/50 (the PokerTracker re-export in corpus/)
+        (None, 50, 100, 15),  # tournament level IV (50/100), FORMATS.md
+        ("USD", 40000, 80000, 12000),  # $400/$800 8-Game: "brings in for $120", FORMATS.md
     ),
 )
 

@@ -918,7 +918,8 @@ class _Replayer:
                 self.money(amount),
             )
         else:
-            fixed = self.profile.bring_in_for(self.hand.small_bet, self.hand.big_bet)
+            hand = self.hand
+            fixed = self.profile.bring_in_for(hand.currency, hand.small_bet, hand.big_bet)
             if fixed is not None and amount != fixed and amount != self.stack[player]:
                 self.flag(
                     "BRING_IN_AMOUNT",

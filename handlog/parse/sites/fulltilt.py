@@ -226,7 +226,7 @@ FULL_TILT_PROFILE = RuleProfile(
     # Fixed bring-ins at the cash stakes the corpus shows: $3/$6 "brings in for $1", $2/$4
     # "$0.50" (stud and stud/8), $0.10/$0.20 "$0.03" (razz). (The one tournament bring-in
     # seen, 250 at 800/1600, is a 5-card stud MTT's: too little to fix a level's bring-in.)
-    bring_ins=((300, 600, 100), (200, 400, 50), (10, 20, 3)),
+    bring_ins=(("USD", 300, 600, 100), ("USD", 200, 400, 50), ("USD", 10, 20, 3)),
 )
 
 TRAITS = SiteTraits(
