@@ -13,7 +13,12 @@ STAMP := $(VENV)/.installed
 # reinstalls, which compiles it again.
 NATIVE_SOURCES := handlog/_native.py handlog/model.py handlog/holdings.py handlog/store.py \
 	handlog/rules/tables.py handlog/rules/awards.py handlog/rules/fast.py handlog/rules/replay.py \
-	handlog/rules/evaluate.py handlog/parse/text.py $(wildcard handlog/parse/sites/*.py)
+	handlog/rules/evaluate.py handlog/parse/text.py handlog/parse/sites/pokerstars.py \
+	handlog/parse/sites/fulltilt.py handlog/parse/sites/winning.py \
+	handlog/parse/sites/winning2016.py handlog/parse/sites/winamax.py \
+	handlog/parse/sites/bovada.py handlog/parse/sites/everleaf.py \
+	handlog/parse/sites/partypoker.py handlog/parse/sites/kingsclub.py \
+	handlog/parse/sites/ongame.py handlog/parse/sites/absolute.py
 
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)
