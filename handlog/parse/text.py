@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError
-from handlog.model import Event, Seat, Street
+from handlog.model import Action, ActionKind, Event, Seat, Street
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
@@ -330,6 +330,37 @@ class TextHandBuilder:
         self.names_longest_first: list[str] = []
         self.events: list[Event] = []
         self.street = Street.ANTES
+        self.street_put: dict[str, int] = {}
+        """Each player's chips in on the current street (a site resets it at each street)."""
+        self.current_bet = 0
+        """The most anyone has in on the current street (reset with `street_put`)."""
+
+    def put_chips(
+        self,
+        kind: ActionKind,
+        player: str,
+        line: int,
+        chips: int | None,
+        total: int | None = None,
+        all_in: bool = False,
+        raise_by: int | None = None,
+    ) -> Action:
+        """Append an action that puts chips in, as a site prints it: `chips` added, or the
+        street `total` it takes the player to, or both; the record gets both (the meaning
+        every site's records share), and the street totals follow."""
+        before = self.street_put.get(player, 0)
+        if total is None:
+            total = before + (chips or 0)
+        elif chips is None:
+            chips = total - before
+        self.street_put[player] = total
+        if total > self.current_bet:
+            self.current_bet = total
+        action = Action(
+            self.street, player, kind, chips, total, all_in, raise_by=raise_by, line=line
+        )
+        self.events.append(action)
+        return action
 
     def relative(self, line: int) -> int:
         """The hand-relative line number (1 = the header) of file line `line`."""

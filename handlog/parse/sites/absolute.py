@@ -239,8 +239,6 @@ class _HandBuilder(TextHandBuilder):
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
-        self.current_bet = 0
-        self.street_put: dict[str, int] = {}
         self.ante: int | None = None
         self.bring_in: int | None = None
         self.total_pot = 0
@@ -356,12 +354,7 @@ class _HandBuilder(TextHandBuilder):
         all_in: bool = False,
         raise_by: int | None = None,
     ) -> None:
-        chips = total - self.street_put.get(player, 0)
-        self.street_put[player] = total
-        self.current_bet = max(self.current_bet, total)
-        self.events.append(
-            Action(self.street, player, kind, chips, total, all_in, raise_by=raise_by, line=line)
-        )
+        self.put_chips(kind, player, line, None, total, all_in, raise_by)
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On 3rd street the first bet or raise over the bring-in is the completion.

@@ -291,8 +291,6 @@ class _HandBuilder(TextHandBuilder):
         self.results: list[SeatResult] = []
         self.completed = False
         self.money_in_on_street = False
-        self.street_put: dict[str, int] = {}
-        self.current_bet = 0
         self.held: dict[str, tuple[Card, ...]] = {}
         """Each player's cards so far, in deal order, as the dealing lines printed them."""
         self.ante: int | None = None
@@ -414,16 +412,8 @@ class _HandBuilder(TextHandBuilder):
     ) -> None:
         """An action putting chips in: `chips` added, or the street `total` it takes the
         player to (or both, as printed); the record gets both."""
-        before = self.street_put.get(player, 0)
-        if total is None:
-            total = before + (chips or 0)
-        elif chips is None:
-            chips = total - before
-        self.street_put[player] = total
-        if total > self.current_bet:
-            self.current_bet = total
+        self.put_chips(kind, player, line, chips, total, all_in)
         self.money_in_on_street = True
-        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On the first street the first bet or raise over the bring-in is the completion.

@@ -263,7 +263,6 @@ class _HandBuilder(TextHandBuilder):
         self.table = ""
         self.streets: list[Street] = []
         self.completed = False
-        self.street_put: dict[str, int] = {}
         self.returned = 0
         """Bets nobody called, returned without a line (for the total pot)."""
         self.put_in = 0
@@ -352,14 +351,9 @@ class _HandBuilder(TextHandBuilder):
     def _put(
         self, kind: ActionKind, player: str, line: int, chips: int | None, total: int | None = None
     ) -> None:
-        before = self.street_put.get(player, 0)
-        if total is None:
-            total = before + (chips or 0)
-        else:
-            chips = total - before
-        self.street_put[player] = total
-        self.put_in += chips or 0
-        self.events.append(Action(self.street, player, kind, chips, total, line=line))
+        if total is not None:
+            chips = None  # the total decides
+        self.put_in += self.put_chips(kind, player, line, chips, total).amount or 0
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         if self.street == Street.THIRD and not self.completed:

@@ -285,8 +285,6 @@ class _HandBuilder(TextHandBuilder):
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
-        self.street_put: dict[str, int] = {}
-        """Each player's chips in on the street so far (for the street totals)."""
         self.hand_put: dict[str, int] = {}
         """Each player's chips in on the streets before this one, antes excluded (OnGame's
         "raises X to Y" prints Y as the player's total for the hand)."""
@@ -388,8 +386,7 @@ class _HandBuilder(TextHandBuilder):
     def _put(
         self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
     ) -> None:
-        self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+        self.put_chips(kind, player, line, chips, total, all_in)
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
         # On 3rd street the first bet or raise over the bring-in is the completion.

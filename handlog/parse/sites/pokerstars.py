@@ -323,8 +323,6 @@ class _HandBuilder(TextHandBuilder):
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
-        self.street_put: dict[str, int] = {}
-        """Each player's chips in on the street so far (for the street totals)."""
         self.ante: int | None = None
         self.bring_in: int | None = None
         self.community_card: Card | None = None
@@ -471,23 +469,8 @@ class _HandBuilder(TextHandBuilder):
         """Append an action that puts chips in: `chips` added, or (for a raise) the street
         `total` the player raises to; both end up in the record, with the street total."""
         player = self.player(name, line, text)
-        before = self.street_put.get(player, 0)
-        if total is None:
-            total = before + chips
-        else:
-            chips = total - before
-        self.street_put[player] = total
-        self.events.append(
-            Action(
-                self.street,
-                player,
-                kind,
-                chips,
-                total,
-                all_in,
-                raise_by=raise_by,
-                line=line,
-            )
+        self.put_chips(
+            kind, player, line, None if total is not None else chips, total, all_in, raise_by
         )
 
     def _ante(self, text: str, line: int) -> None:
