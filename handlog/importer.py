@@ -223,11 +223,16 @@ def import_paths(
 
 
 def _interrupted(error: BaseException) -> bool:
-    """Whether a DuckDB error is Ctrl-C reaching a query (DuckDB turns it into an error)."""
+    """Whether a DuckDB error is Ctrl-C reaching a query. DuckDB turns it into an error of
+    its own: an interrupt, or (when Ctrl-C lands while it reads a batch's Arrow data, in
+    Python) an input error that names the KeyboardInterrupt it caught."""
     import duckdb
 
-    return isinstance(error, duckdb.InterruptException) or (
-        isinstance(error, RuntimeError) and "interrupted" in str(error).lower()
+    text = str(error).lower()
+    return (
+        isinstance(error, duckdb.InterruptException)
+        or (isinstance(error, RuntimeError) and "interrupted" in text)
+        or (isinstance(error, duckdb.Error) and "keyboardinterrupt" in text)
     )
 
 

@@ -364,6 +364,26 @@ def test_ctrl_c_ends_an_import_in_one_line_with_exit_130(tmp_path):
     assert stored == recorded < 1500  # whole ranges, each with its imports row
 
 
+def test_ctrl_c_caught_by_duckdb_while_it_reads_arrow_data_is_still_an_interrupt(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C landing while DuckDB reads a batch's Arrow data reaches us as a DuckDB input
+    error naming the KeyboardInterrupt (seen once in CI): that is Ctrl-C, exit 130, not a
+    file that could not be stored."""
+
+    def interrupted(connection, tables):  # type: ignore[no-untyped-def]
+        raise duckdb.InvalidInputException(
+            "Invalid Input Error: arrow_scan: get_next failed(): Invalid: Reading "
+            "Python's Arrow data failed: KeyboardInterrupt: "
+        )
+
+    monkeypatch.setattr(store, "load", interrupted)
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), str(RAZZ)])
+    assert result.exit_code == 130, result.output
+    assert "interrupted" in result.output and "could not be stored" not in result.output
+
+
 _REAL_WORK = importer._work
 
 
