@@ -70,6 +70,29 @@ class Game(StrEnum):
     """7-card stud, ace-to-five low only."""
     STUD5 = "stud5"
     """5-card stud, high only."""
+    RAZZ27 = "razz27"
+    """7-card stud, deuce-to-seven low only (KingsClub's "2-7 Razz")."""
+    RAZZ_A6 = "razz_a6"
+    """London lowball: 7-card stud, ace-to-six low only."""
+    STUD_HILO = "stud_hilo"
+    """7-card stud hi/lo, any ace-to-five low (no qualifier)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Structure(StrEnum):
+    """How much a player may bet or raise (`handlog.rules.structures` holds each one's rules)."""
+
+    FIXED = "fixed"
+    """Fixed limit: the small bet on the early streets, the big bet on the later ones."""
+    SPREAD = "spread"
+    """Spread limit: any amount from the small bet (the spread's bottom) to the big bet (its
+    top), on every street."""
+    POT_LIMIT = "pot"
+    """Pot limit: at least the last bet or raise, at most the pot after calling."""
+    NO_LIMIT = "no"
+    """No limit: at least the last full bet or raise, up to the whole stack."""
 
     def __str__(self) -> str:
         return self.value
@@ -450,6 +473,11 @@ class Hand(_Record):
     """The mixed-game wrapper, e.g. "8-Game", "HORSE", "Triple Stud"."""
     home_game: str | None = None
     """The club name of a Home Game ("Dazzle's Room")."""
+    structure: Structure = Structure.FIXED
+    """The betting structure. Fixed and spread limit: `small_bet` and `big_bet` as printed (a
+    spread's bottom and top). Pot and no limit: `small_bet` is the smallest bet (the 3rd
+    street completion), `big_bet` the smallest bet on the big-bet streets (most sites print
+    one minimum: then the same)."""
     header_variant: str = "game"
     """Which header form the export used: "game" (`Game #`) or "hand" (`Hand #`); the
     printer needs it to write the hand back as it was."""
@@ -483,6 +511,7 @@ class Hand(_Record):
         buy_in: str | None = None,
         mixed_game: str | None = None,
         home_game: str | None = None,
+        structure: Structure = Structure.FIXED,
         header_variant: str = "game",
         source: Source | None = None,
     ) -> None:
@@ -512,6 +541,7 @@ class Hand(_Record):
         self.buy_in = buy_in
         self.mixed_game = mixed_game
         self.home_game = home_game
+        self.structure = structure
         self.header_variant = header_variant
         self.source = source
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS hands (
     home_game VARCHAR, table_name VARCHAR, max_seats INTEGER, start_time TIMESTAMPTZ,
     clock_text VARCHAR, players INTEGER, total_pot BIGINT, rake BIGINT, status VARCHAR,
     illegal BOOLEAN, mis_split BOOLEAN, file VARCHAR, line INTEGER, end_line INTEGER,
+    structure VARCHAR DEFAULT 'fixed',
     PRIMARY KEY (site, hand_id)
 );
 """
@@ -150,6 +151,8 @@ DROP TABLE neutral_amounts;
     # runs); hands flagged before it have no evidence stored: the report lists their flags
     # without their text.
     3: EVIDENCE_TABLE,
+    # 4 -> 5: each hand's betting structure (every hand stored before was fixed limit).
+    4: "ALTER TABLE hands ADD COLUMN IF NOT EXISTS structure VARCHAR DEFAULT 'fixed';",
 }
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
@@ -304,7 +307,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "site", "hand_id", "game", "mixed_game", "currency", "small_bet", "big_bet", "ante",
         "bring_in", "tournament_id", "tournament_level", "buy_in", "home_game", "table_name",
         "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
-        "illegal", "mis_split", "file", "line", "end_line",
+        "illegal", "mis_split", "file", "line", "end_line", "structure",
     ),
     "hand_players": (
         "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
@@ -415,6 +418,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             checked.file,
             source.line if source else None,
             source.end_line if source else None,
+            hand.structure.value,
         ),
     )
 

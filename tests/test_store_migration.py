@@ -58,3 +58,24 @@ def test_version_2_actions_migrate_to_neutral_amounts(tmp_path):
         assert migrated.execute(ACTIONS).fetchall() == fresh
     finally:
         migrated.close()
+
+
+def test_version_4_hands_gain_their_betting_structure(tmp_path):
+    """Every hand a version-4 handlog stored was fixed limit: the new column says so."""
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db))
+    hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    connection.execute("ALTER TABLE hands DROP COLUMN structure")
+    connection.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    connection.close()
+
+    migrated = connect(db)
+    try:
+        assert migrated.execute(
+            "SELECT structure, count(*) FROM hands GROUP BY structure"
+        ).fetchall() == [("fixed", hands)]
+        columns = [row[0] for row in migrated.execute("DESCRIBE hands").fetchall()]
+        assert columns[-1] == "structure"  # where a new database has it: rows load by position
+    finally:
+        migrated.close()

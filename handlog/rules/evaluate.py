@@ -581,20 +581,21 @@ def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, .
     variant = _variant(game)
     if not 1 <= len(up_cards) <= 5:
         raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
-    razz = variant.showing_low
+    low = variant.showing_low
+    ace_low = variant.ace_low
     ranks = tuple(
-        sorted([_low_card_rank(c.rank) if razz else c.rank for c in up_cards], reverse=True)
+        sorted([_low_card_rank(c.rank) if ace_low else c.rank for c in up_cards], reverse=True)
     )
-    found = _SHOWING_BY_RANKS.get((razz, ranks))
+    found = _SHOWING_BY_RANKS.get((low, ranks))
     if found is None:
         pattern, ordered = _grouped(ranks)
         category = _pattern_category(pattern)
         # Negated in razz so that the lowest hand has the biggest key, like every other key.
-        found = (-category, tuple(-rank for rank in ordered)) if razz else (category, ordered)
-        _SHOWING_BY_RANKS[(razz, ranks)] = found
+        found = (-category, tuple(-rank for rank in ordered)) if low else (category, ordered)
+        _SHOWING_BY_RANKS[(low, ranks)] = found
     top = ranks[0]
-    suit = max(c.suit for c in up_cards if (_low_card_rank(c.rank) if razz else c.rank) == top)
-    return (found[0], found[1], -suit if razz else suit)
+    suit = max(c.suit for c in up_cards if (_low_card_rank(c.rank) if ace_low else c.rank) == top)
+    return (found[0], found[1], -suit if low else suit)
 
 
 _SHOWING_BY_RANKS: dict[tuple[bool, tuple[int, ...]], tuple[int, tuple[int, ...]]] = {}
@@ -615,8 +616,10 @@ def bring_in_key(door_card: Card, game: str) -> tuple[int, int]:
     """Sort key of a door card for the bring-in: the biggest key brings in. stud, stud8 and
     stud5: the lowest card, ace high, clubs before diamonds (2c before 2d). razz: the highest
     card, king high and ace lowest, spades before clubs (Ks before Kc)."""
-    if _variant(game).bring_in_highest:
-        return (_low_card_rank(door_card.rank), door_card.suit)
+    variant = _variant(game)
+    if variant.bring_in_highest:
+        rank = _low_card_rank(door_card.rank) if variant.ace_low else door_card.rank
+        return (rank, door_card.suit)
     return (-door_card.rank, -door_card.suit)
 
 

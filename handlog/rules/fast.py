@@ -68,7 +68,6 @@ from handlog.rules.variants import VARIANTS
 
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
-_FOURTH: Final = Street.FOURTH
 _FOLD: Final = ActionKind.FOLD
 _CHECK: Final = ActionKind.CHECK
 _CALL: Final = ActionKind.CALL
@@ -123,11 +122,12 @@ def replay_clean(
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
     bring_in_values = BRING_IN_VALUES[game]
-    razz = VARIANTS[game].showing_low
-    suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-    showing_primes = SHOWING_PRIMES[razz]
-    showing_values = SHOWING_VALUES[razz]
-    showing_memo = SHOWING_KEYS[razz, suit_sign]
+    variant = VARIANTS[game]
+    suit_sign = -1 if variant.showing_low and profile.razz_lower_suit_first else 1
+    showing_primes = SHOWING_PRIMES[variant.ace_low]
+    showing_values = SHOWING_VALUES[variant.ace_low]
+    showing_memo = SHOWING_KEYS[game, suit_sign]
+    open_pair_street = variant.open_pair_street
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
 
     # Players are seat positions: per-player state in lists by position, sets of players in
@@ -312,7 +312,7 @@ def replay_clean(
                         if candidate >= 0:
                             expected_first = candidate
                 if (
-                    street is _FOURTH
+                    street is open_pair_street
                     and profile.double_bet_allowed(game)
                     and any(
                         has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1

@@ -98,13 +98,14 @@ class _Replayer:
         self.up_cards_before = UP_CARDS_BEFORE[game]
         self.up_positions = UP_POSITIONS[game]
         self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
-        razz = variant.showing_low
-        self.showing_values = SHOWING_VALUES[razz]
-        self.showing_primes = SHOWING_PRIMES[razz]
-        # evaluate.showing_rank negates the suit in razz (the lower suit first); by default
-        # the replay turns it round again (see RuleProfile.razz_lower_suit_first).
-        self.showing_suit_sign = -1 if razz and profile.razz_lower_suit_first else 1
-        self.showing_memo = SHOWING_KEYS[razz, self.showing_suit_sign]
+        self.showing_values = SHOWING_VALUES[variant.ace_low]
+        self.showing_primes = SHOWING_PRIMES[variant.ace_low]
+        # evaluate.showing_rank negates the suit in the low games (the lower suit first); by
+        # default the replay turns it round again (see RuleProfile.razz_lower_suit_first).
+        low = variant.showing_low
+        self.showing_suit_sign = -1 if low and profile.razz_lower_suit_first else 1
+        self.showing_memo = SHOWING_KEYS[game, self.showing_suit_sign]
+        self.open_pair_street = variant.open_pair_street
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
         seats = hand.seats
@@ -291,7 +292,7 @@ class _Replayer:
             # The open pair allows the double bet; when a player's up cards are not printed
             # (sites that show only the player's own cards), a pair cannot be ruled out.
             if (
-                self.street == Street.FOURTH
+                self.street == self.open_pair_street
                 and self.profile.double_bet_allowed(self.game)
                 and (
                     any(has_pair(self.up_cards[p]) for p in self._in_hand())

@@ -142,30 +142,32 @@ def lineup(seats: tuple[Seat, ...]) -> Lineup:
     return found
 
 
-def _showing_rank_of(card: Card, razz: bool) -> int:
-    return 1 if razz and card.rank == 14 else card.rank
+def _showing_rank_of(card: Card, ace_low: bool) -> int:
+    return 1 if ace_low and card.rank == 14 else card.rank
 
 
 SHOWING_VALUES = {
-    razz: {card: _showing_rank_of(card, razz) * 4 + card.suit for card in DECK}
-    for razz in (False, True)
+    ace_low: {card: _showing_rank_of(card, ace_low) * 4 + card.suit for card in DECK}
+    for ace_low in (False, True)
 }
-"""Each card's rank (ace low in razz) times four plus its suit: the biggest value is the best
-suit of the top rank."""
+"""Each card's rank (ace low where `Variant.ace_low`) times four plus its suit: the biggest
+value is the best suit of the top rank."""
 
 _RANK_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)
 SHOWING_PRIMES = {
-    razz: {card: _RANK_PRIMES[_showing_rank_of(card, razz) - 1] for card in DECK}
-    for razz in (False, True)
+    ace_low: {card: _RANK_PRIMES[_showing_rank_of(card, ace_low) - 1] for card in DECK}
+    for ace_low in (False, True)
 }
-"""A prime for each card's rank (ace low in razz): the product of a hand's primes names its
-multiset of ranks, whatever the order and the number of cards."""
+"""A prime for each card's rank (ace low where `Variant.ace_low`): the product of a hand's
+primes names its multiset of ranks, whatever the order and the number of cards."""
 
-SHOWING_KEYS: dict[tuple[bool, int], dict[int, tuple[object, ...]]] = {
-    (razz, sign): {} for razz in (False, True) for sign in (1, -1)
+SHOWING_KEYS: dict[tuple[Game, int], dict[int, tuple[object, ...]]] = {
+    (game, sign): {} for game in VARIANTS for sign in (1, -1)
 }
 """Showing-hand keys (`_Replayer._showing_key`) by the product of the ranks' primes times four
-plus the suit of the top card, for razz or not and each sign of the suit."""
+plus the suit of the top card, for each game and each sign of the suit."""
+
+OPEN_PAIR_STREET = {game: variant.open_pair_street for game, variant in VARIANTS.items()}
 
 
 def build_pots(

@@ -8,11 +8,26 @@ its hands are ranked some new way).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from handlog.model import Game, Street
 
 _SEVEN_CARDS = (False, False, True, True, True, True, False)
 _FIVE_CARDS = (False, True, True, True, True)
+
+
+class Lowball(StrEnum):
+    """How low hands are ranked."""
+
+    ACE_TO_FIVE = "ace-to-five"
+    """Ace low; straights and flushes do not count (razz, stud hi/lo): 5-4-3-2-A is best."""
+    ACE_TO_SIX = "ace-to-six"
+    """Ace low; straights and flushes count against (London lowball): 6-4-3-2-A is best."""
+    DEUCE_TO_SEVEN = "deuce-to-seven"
+    """Ace high; straights and flushes count against (2-7 razz): 7-5-4-3-2 is best."""
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,13 +45,24 @@ class Variant:
     high: bool
     """The best high hand wins the pot (or its high half)."""
     low: bool
-    """The best ace-to-five low wins the pot (or its low half)."""
+    """The best low (ranked the `lowball` way) wins the pot (or its low half)."""
     low_qualifier: int | None = None
     """The highest card a qualifying low may hold (8 in stud hi/lo); None: any low counts."""
+    lowball: Lowball = Lowball.ACE_TO_FIVE
+    """How low hands are ranked (in a game with a low)."""
     bring_in_highest: bool = False
     """The highest door card brings in (razz); else the lowest."""
     showing_low: bool = False
     """The lowest showing hand acts first on later streets (razz); else the highest."""
+    open_pair_street: Street = Street.FOURTH
+    """The street whose open pair allows the double bet (where the profile allows it): the
+    second betting round."""
+
+    @property
+    def ace_low(self) -> bool:
+        """Aces are low when door cards and showing hands are compared: in the ace-low
+        lowball games (razz, London lowball); high in every other game, 2-7 razz included."""
+        return self.showing_low and self.lowball is not Lowball.DEUCE_TO_SEVEN
 
     @property
     def split(self) -> bool:
@@ -94,6 +120,43 @@ VARIANTS: dict[Game, Variant] = {
             frozenset({Street.FOURTH, Street.FIFTH}),
             high=True,
             low=False,
+            open_pair_street=Street.THIRD,
+        ),
+        Variant(
+            Game.RAZZ27,
+            "2-7 razz",
+            _SEVEN_CARDS,
+            Street.THIRD,
+            Street.SEVENTH,
+            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+            high=False,
+            low=True,
+            lowball=Lowball.DEUCE_TO_SEVEN,
+            bring_in_highest=True,
+            showing_low=True,
+        ),
+        Variant(
+            Game.RAZZ_A6,
+            "London lowball (ace-to-six razz)",
+            _SEVEN_CARDS,
+            Street.THIRD,
+            Street.SEVENTH,
+            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+            high=False,
+            low=True,
+            lowball=Lowball.ACE_TO_SIX,
+            bring_in_highest=True,
+            showing_low=True,
+        ),
+        Variant(
+            Game.STUD_HILO,
+            "7-card stud hi/lo, any low",
+            _SEVEN_CARDS,
+            Street.THIRD,
+            Street.SEVENTH,
+            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
+            high=True,
+            low=True,
         ),
     )
 }
