@@ -37,7 +37,7 @@ from typing import Final
 
 from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street
+from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street, Structure
 from handlog.rules import evaluate
 from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -66,6 +66,7 @@ from handlog.rules.tables import (
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.variants import VARIANTS
 
+_FIXED: Final = Structure.FIXED
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
 _FOLD: Final = ActionKind.FOLD
@@ -96,6 +97,8 @@ def replay_clean(
     """`_Replayer(hand, profile, traits).run()` for a hand that breaks no rule; None when the
     hand breaks one, or might, or takes a path this function leaves to `_Replayer` (a bet
     left uncalled that the site does not return with a line, among them)."""
+    if hand.structure is not _FIXED:
+        return None  # spread, pot and no limit: `_Replayer` (bet sizes in a range)
     game = hand.game
     seats = hand.seats
     seat_order = lineup(seats)

@@ -58,6 +58,12 @@ class RuleProfile:
     play chips (amounts in chips), so that $0.50/$1 and a 50/100 level are told apart. At
     other stakes any bring-in below the small bet is accepted."""
 
+    spread_raise_at_least_last: bool = True
+    """Spread limit: a raise must be at least the last bet or raise of the street (most
+    houses); if not, any amount from the bottom of the spread."""
+    spread_capped: bool = True
+    """Spread limit: the cap on raises (`cap_bets`) holds as in fixed limit."""
+
     def bring_in_for(self, currency: str | None, small_bet: int, big_bet: int) -> int | None:
         """The fixed bring-in at these stakes, when the profile knows it."""
         for unit, small, big, bring_in in self.bring_ins:

@@ -25,6 +25,7 @@ from handlog.rules import evaluate
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
 from handlog.rules.tables import (
     BIG_BET_STREETS,
     BRING_IN_KEYS,
@@ -106,6 +107,7 @@ class _Replayer:
         self.showing_suit_sign = -1 if low and profile.razz_lower_suit_first else 1
         self.showing_memo = SHOWING_KEYS[game, self.showing_suit_sign]
         self.open_pair_street = variant.open_pair_street
+        self.structure = STRUCTURES[hand.structure]
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.violations: list[Violation] = []
         seats = hand.seats
@@ -246,6 +248,7 @@ class _Replayer:
         self.current_bet = 0
         self.bets = 0
         self.big_bet_made = False
+        self.last_raise = 0
         self.last_actor = None
         self.aggressor = None
         self.returned = False
@@ -293,6 +296,7 @@ class _Replayer:
             # (sites that show only the player's own cards), a pair cannot be ruled out.
             if (
                 self.street == self.open_pair_street
+                and self.structure.exact_sizes
                 and self.profile.double_bet_allowed(self.game)
                 and (
                     any(has_pair(self.up_cards[p]) for p in self._in_hand())
@@ -1004,6 +1008,9 @@ class _Replayer:
         put = total - before
         stack_before = self.stack[player]
         goes_all_in = put >= stack_before
+        if not self.structure.exact_sizes:
+            self._sized_bet_or_raise(action, owed, total, put, goes_all_in)
+            return
         sizes = self._allowed_sizes()
         if kind is ActionKind.COMPLETE:
             targets: tuple[int, ...] = (self.hand.small_bet,)
@@ -1073,6 +1080,101 @@ class _Replayer:
         else:
             # A short all-in raise: the others must still call it, but those who had
             # already acted may not raise again.
+            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
+                player
+            }
+        self.pending.discard(player)
+
+    def _sized_bet_or_raise(
+        self, action: Action, owed: int, total: int, put: int, goes_all_in: bool
+    ) -> None:
+        """A bet, completion or raise to `total` in a structure with a range of sizes (spread,
+        pot, no limit; see `handlog.rules.structures`): at least the smallest bet or raise
+        (an all-in may be less, and then reopens nothing), at most the spread's top or the
+        pot; capped where the structure and the profile say so."""
+        player = action.player
+        kind = action.kind
+        rules = self.structure
+        profile = self.profile
+        hand = self.hand
+        least_bet = smallest_bet(rules, hand.small_bet, self._bet_size())
+        least, most = raise_range(
+            rules,
+            current_bet=self.current_bet,
+            last_raise=self.last_raise,
+            least_bet=least_bet,
+            top=hand.big_bet,
+            pot=sum(self.put_in.values()),
+            owed=owed,
+            at_least_last=profile.spread_raise_at_least_last or rules.ceiling is not Ceiling.SPREAD,
+        )
+        bet_made = self.current_bet >= least_bet
+        what = "raise to" if bet_made else ("complete to" if self.current_bet else "bet")
+        if kind is ActionKind.BET and self.current_bet:
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
+            )
+        short = goes_all_in and total < least
+        if total < least and not short:
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{rules.limit_word} {what} {self.money(total)} is less than the minimum "
+                f"{self.money(least)} on {self.street.label}",
+                self.money(least),
+                self.money(total),
+            )
+        elif most is not None and total > most:
+            bound = "the pot maximum" if rules.ceiling is Ceiling.POT else "the top of the spread,"
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{rules.limit_word} {what} {self.money(total)} exceeds {bound} {self.money(most)}",
+                self.money(most),
+                self.money(total),
+            )
+        if bet_made and player not in self.reopened_for:
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{player} raises although a short all-in did not reopen the betting for them",
+            )
+        counts_as_bet = not short
+        new_bets = self.bets + 1 if counts_as_bet else self.bets
+        capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
+        if (
+            capped
+            and counts_as_bet
+            and new_bets > profile.cap_bets
+            and not (not profile.cap_heads_up and self.started_with <= 2)
+        ):
+            self.flag(
+                "RAISE_CAP",
+                action.line,
+                player,
+                f"{player} makes the {ordinal(new_bets)} bet on {self.street.label}; "
+                f"the cap is {profile.cap_bets} (a bet and {profile.cap_bets - 1} raises)",
+                profile.cap_bets,
+                new_bets,
+            )
+        self._pay(
+            player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in"
+        )
+        if counts_as_bet:
+            self.last_raise = total - (self.current_bet if bet_made else 0)
+        self.current_bet = max(self.current_bet, total)
+        self.bets = new_bets
+        self.aggressor = player
+        if counts_as_bet:
+            self.pending = self.able - {player}
+            self.reopened_for = set(self.able)
+        else:
             self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
                 player
             }
