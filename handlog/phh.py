@@ -51,14 +51,17 @@ def export(connection: duckdb.DuckDBPyConnection, out: Path) -> PhhSummary:
     the module doc)."""
     summary = PhhSummary()
     out.mkdir(parents=True, exist_ok=True)
+    # PHH's stud variants (F7S, F7S/8, FR) are fixed limit.
     other = connection.execute(
-        "SELECT game, count(*) FROM hands WHERE game NOT IN ('stud', 'stud8', 'razz') GROUP BY game"
+        "SELECT game, structure, count(*) FROM hands "
+        "WHERE game NOT IN ('stud', 'stud8', 'razz') OR structure <> 'fixed' GROUP BY ALL"
     ).fetchall()
-    for game, count in other:
-        summary.skipped[f"no PHH variant for {game}"] += count
+    for game, structure, count in other:
+        limit = "" if structure == "fixed" else f" in {structure} limit"
+        summary.skipped[f"no PHH variant for {game}{limit}"] += count
     groups = connection.execute(
         "SELECT site, game, count(*) FROM hands WHERE game IN ('stud', 'stud8', 'razz') "
-        "GROUP BY ALL ORDER BY ALL"
+        "AND structure = 'fixed' GROUP BY ALL ORDER BY ALL"
     ).fetchall()
     for site, game, count in groups:
         folder = out / _safe(site) / game
@@ -208,7 +211,7 @@ def _hands(
         CREATE OR REPLACE TEMP TABLE phh_batch AS
         SELECT site, hand_id, game, ante, bring_in, small_bet, big_bet, table_name,
             currency, tournament_id, start_time AT TIME ZONE 'UTC' AS start_time, rake
-        FROM hands WHERE site = ? AND game = ?
+        FROM hands WHERE site = ? AND game = ? AND structure = 'fixed'
         ORDER BY start_time, hand_id LIMIT ? OFFSET ?
         """,
         [site, game, BATCH_HANDS, offset],

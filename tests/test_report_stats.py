@@ -31,6 +31,8 @@ def _frames(*hands: dict) -> Frames:
                 "unit": hand.get("unit", "USD"),
                 "small_bet": hand.get("big_bet", 8) // 2,
                 "big_bet": hand.get("big_bet", 8),
+                "structure": hand.get("structure", "fixed"),
+                "bring_in": hand.get("bring_in", 2),
                 "table_key": hand.get("table", "Alpha"),
                 "table_name": hand.get("table", "Alpha"),
                 "start_utc": hand.get("start", T0 + dt.timedelta(minutes=2 * hk)),
@@ -305,3 +307,24 @@ def test_amounts_of_different_units_are_never_added():
     rows = compute.player_hands(frames).filter(pl.col("player") == "Hero")
     table = {r["unit"]: r for r in compute.winrates(rows, ["player"]).to_dicts()}
     assert table["USD"]["net"] == 10 and table["chips"]["net"] == 500
+
+
+def test_big_bets_are_never_added_across_structures_and_pot_no_limit_count_bring_ins():
+    """A fixed-limit hand and a no-limit hand of the same stakes are two rows: big bets/100
+    for the first only, bring-ins/100 for both."""
+    frames = _frames(
+        {"players": {"Hero": (16, 16), "V": (-16, 0)}, "actions": "3 V bring_in,3 Hero call"},
+        {
+            "structure": "no",
+            "bring_in": 4,
+            "players": {"Hero": (-12, 0), "V": (12, 12)},
+            "actions": "3 V bring_in,3 Hero call",
+        },
+    )
+    rows = compute.player_hands(frames).filter(pl.col("player") == "Hero")
+    table = {r["structure"]: r for r in compute.winrates(rows, ["player"]).to_dicts()}
+    assert set(table) == {"fixed", "no"}
+    assert table["fixed"]["bb_per_100"] == pytest.approx(200.0)  # 16 / 8 big bets
+    assert table["fixed"]["bi_per_100"] == pytest.approx(800.0)  # 16 / 2
+    assert table["no"]["bb_per_100"] is None
+    assert table["no"]["bi_per_100"] == pytest.approx(-300.0)  # -12 / 4

@@ -55,6 +55,7 @@ _WINRATE = [
     ("hours", "hours", NUM),
     ("rake", "rake paid", MONEY),
     ("sd_bb", "SD BB/hand", NUM),
+    ("bi_per_100", "bring-ins/100", NUM),
 ]
 
 
@@ -260,22 +261,29 @@ def _sections(data: _Tables, out: Path) -> tuple[list[Section], dict[str, pl.Dat
 
     winrate_charts = [c for c in (cumulative, by_game) if c is not None]
     who = [("player", "player", TEXT), ("unit", "unit", TEXT)]
+    limit = ("structure", "limit", TEXT)
     sections = [
         Section(
             "Win-rates",
             [
-                Table("players", "By player", players, [*who, *_WINRATE]),
+                Table("players", "By player", players, [*who, limit, *_WINRATE]),
                 Table(
                     "games",
                     "By player, game and stakes",
                     games,
-                    [who[0], ("game", "game", TEXT), ("stakes", "stakes", TEXT), *_WINRATE],
+                    [
+                        who[0],
+                        ("game", "game", TEXT),
+                        ("stakes", "stakes", TEXT),
+                        limit,
+                        *_WINRATE,
+                    ],
                 ),
                 Table(
                     "days",
                     "By player and day (UTC)",
                     days,
-                    [who[0], ("day", "day", TEXT), *_WINRATE],
+                    [who[0], ("day", "day", TEXT), limit, *_WINRATE],
                 ),
                 Table(
                     "sessions",
@@ -286,13 +294,17 @@ def _sections(data: _Tables, out: Path) -> tuple[list[Section], dict[str, pl.Dat
                         ("table_name", "table", TEXT),
                         ("first", "start (UTC)", TIME),
                         ("last", "last hand (UTC)", TIME),
+                        limit,
                         *_WINRATE,
                     ],
                     limit=2000,
                 ),
             ],
-            text="BB/100: big bets (the 5th-7th street bet) won per 100 hands, after rake. "
-            "Per 100 and per hour in the table's money. Hours are table hours.",
+            text="BB/100: big bets (the 5th-7th street bet; in spread limit the top of the "
+            "spread) won per 100 hands, after rake, for fixed and spread limit; each betting "
+            "structure (limit) has its own rows. Bring-ins/100: the same in bring-ins, the "
+            "measure for pot and no limit. Per 100 and per hour in the table's money. Hours "
+            "are table hours.",
             charts=winrate_charts,
         ),
         Section("Stud statistics", _stat_tables(stats)),

@@ -62,12 +62,16 @@ def cumulative(rows: pl.DataFrame, players: list[str], path: Path) -> Path | Non
 def by_game(table: pl.DataFrame, path: Path) -> Path | None:
     """Big bets/100 per player and game with the 95% confidence interval as error bars
     (`table`: one row per player and game, as `compute.winrates` makes it)."""
+    table = table.filter(pl.col("bb_per_100").is_not_null())  # pot and no limit: no big bet
     if table.is_empty():
         return None
     plt = _pyplot()
-    table = table.sort("player", "game")
+    table = table.sort("player", "game", "structure")
     labels = [
-        f"{player}\n{game}" for player, game in zip(table["player"], table["game"], strict=True)
+        f"{player}\n{game}" + ("" if structure == "fixed" else f" ({structure} limit)")
+        for player, game, structure in zip(
+            table["player"], table["game"], table["structure"], strict=True
+        )
     ]
     values = table["bb_per_100"].to_list()
     low = table["ci_low"].to_list()

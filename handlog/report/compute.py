@@ -8,6 +8,9 @@ Definitions (README "Reports" repeats them for users):
 * big bet: the hand's 5th-7th street bet. `bb` = the player's net / big bet.
 * big bets/100 = 100 x mean(bb) over the player's hands; the 95% confidence interval is
   that ± 1.96 x 100 x sd(bb) / sqrt(hands) (sd: sample standard deviation of bb per hand).
+* big bets/100 only for fixed and spread limit (the top of the spread is its big bet), and
+  never over more than one betting structure: every win-rate is grouped by structure, as by
+  unit. Pot and no limit: bring-ins/100 = 100 x mean(net / the hand's bring-in) instead.
 * $/100 = 100 x net / hands, in the unit's minor units. Rake paid: the player's share of
   the rake of the pots they won (as the importer stores it).
 * sessions: a player's continuous play at one table (site, tournament, table name) with
@@ -23,6 +26,7 @@ from __future__ import annotations
 import polars as pl
 
 from handlog.report.data import Frames
+from handlog.rules.structures import BIG_BET_STRUCTURES
 from handlog.rules.variants import LOW_GAMES, SPLIT_GAMES
 
 _LOW_GAMES = [game.value for game in LOW_GAMES]
@@ -50,13 +54,18 @@ def player_hands(frames: Frames) -> pl.DataFrame:
         "unit",
         "small_bet",
         "big_bet",
+        "structure",
+        "bring_in",
         "table_key",
         "table_name",
         "start_utc",
         "status",
     )
     rows = frames.players.join(hands, on="hk", how="inner").with_columns(
-        bb=pl.col("net") / pl.col("big_bet"),
+        bb=pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
+            pl.col("net") / pl.col("big_bet")
+        ),
+        bi=pl.when(pl.col("bring_in") > 0).then(pl.col("net") / pl.col("bring_in")),
         day=pl.col("start_utc").dt.date(),
     )
     # Sessions need each player's hands at each table together and in time order; the order
@@ -90,14 +99,15 @@ def player_hands(frames: Frames) -> pl.DataFrame:
 def winrates(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Hands, net, big bets/100 with its 95% interval, $/100, $/hour, rake, sd for each
     group of `by` (the unit is always part of the group: amounts of different currencies or
-    chips are never added)."""
-    keys = [*by, "unit"] if "unit" not in by else by
+    chips are never added, nor big bets of different betting structures)."""
+    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
     table = rows.group_by(keys).agg(
         hands=pl.len(),
         net=pl.col("net").sum(),
         rake=pl.col("rake_share").sum(),
         bb_per_100=pl.col("bb").mean() * 100,
         sd_bb=pl.col("bb").std(),
+        bi_per_100=pl.col("bi").mean() * 100,
         hours=pl.col("seconds").sum() / 3600,
         first=pl.col("start_utc").min(),
         last=pl.col("start_utc").max(),

@@ -22,6 +22,13 @@ if TYPE_CHECKING:
 BETTING_KINDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold")
 """The actions the statistics look at (antes, shows and collects are in other columns)."""
 
+BRING_IN_SQL = (
+    "coalesce(bring_in, max(bring_in) OVER (PARTITION BY site, currency, tournament_id, "
+    "small_bet, big_bet, structure))"
+)
+"""A hand's bring-in as seen, or (when nobody brought in) the one seen at the same stakes:
+the unit of the pot- and no-limit win-rates (bring-ins/100)."""
+
 _STREET_NUMBER = " ".join(
     f"WHEN '{street.name.lower()}' THEN {street.value}"
     for street in Street
@@ -80,7 +87,7 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
             site, hand_id, game, mixed_game,
             CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
                 END AS unit,
-            small_bet, big_bet, tournament_id,
+            small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in, tournament_id,
             concat_ws(' ', site, tournament_id, table_name) AS table_key, table_name,
             (start_time AT TIME ZONE 'UTC') AS start_utc,
             total_pot, rake, status, illegal, mis_split, file, line

@@ -28,7 +28,17 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from handlog.report import compute
-from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, Filters, Frames, _where
+from handlog.report.data import (
+    _STREET_NUMBER,
+    BETTING_KINDS,
+    BRING_IN_SQL,
+    Filters,
+    Frames,
+    _where,
+)
+from handlog.rules.structures import BIG_BET_STRUCTURES
+
+_BIG_BET_IN = ", ".join(f"'{structure}'" for structure in BIG_BET_STRUCTURES)
 
 if TYPE_CHECKING:
     import duckdb
@@ -76,7 +86,8 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
             site, hand_id, game,
             CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
                 END AS unit,
-            small_bet, big_bet, concat_ws(' ', site, tournament_id, table_name) AS table_key,
+            small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in,
+            concat_ws(' ', site, tournament_id, table_name) AS table_key,
             table_name, (start_time AT TIME ZONE 'UTC') AS start_utc
         FROM hands {where}
         """,
@@ -87,11 +98,13 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     # One row per player dealt in per hand (as `data.load` selects them), in no order: a
     # sort of these wide rows would cost more than every later pass over them.
     connection.execute(
-        """
+        f"""
         CREATE OR REPLACE TABLE work.dealt_rows AS
-        SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet, s.table_key,
-            s.table_name, s.start_utc, p.net, p.rake_share, p.collected, p.cards,
-            p.won_high, p.won_low, p.net::DOUBLE / s.big_bet AS bb,
+        SELECT s.hk, p.player, s.site, s.game, s.unit, s.small_bet, s.big_bet, s.structure,
+            s.table_key, s.table_name, s.start_utc, p.net, p.rake_share, p.collected, p.cards,
+            p.won_high, p.won_low,
+            CASE WHEN s.structure IN ({_BIG_BET_IN}) THEN p.net::DOUBLE / s.big_bet END AS bb,
+            CASE WHEN s.bring_in > 0 THEN p.net::DOUBLE / s.bring_in END AS bi,
             CAST(s.start_utc AS DATE) AS day
         FROM hand_players p JOIN work.selected s USING (site, hand_id)
         WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
@@ -149,7 +162,8 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
 
 _WINRATE_SELECT = """
     count(*) AS hands, sum(net)::BIGINT AS net, sum(rake_share)::BIGINT AS rake,
-    avg(bb) * 100 AS bb_per_100, stddev_samp(bb) AS sd_bb, sum(seconds) / 3600 AS hours,
+    avg(bb) * 100 AS bb_per_100, stddev_samp(bb) AS sd_bb, avg(bi) * 100 AS bi_per_100,
+    sum(seconds) / 3600 AS hours,
     min(start_utc) AS first, max(start_utc) AS last
 """
 
@@ -168,8 +182,10 @@ def winrates(
     if "stakes" in by:
         columns += ["small_bet", "big_bet"]
     unit_column = f"'{unit}'" if unit is not None else "unit"
-    keys = ", ".join([*columns, f"{unit_column} AS unit"])
-    group = ", ".join([*columns, unit_column] if unit is None else columns)
+    keys = ", ".join([*columns, f"{unit_column} AS unit", "structure"])
+    group = ", ".join(
+        [*columns, unit_column, "structure"] if unit is None else [*columns, "structure"]
+    )
     chosen = [player] if player is not None else players
     where = ""
     if chosen is not None:
@@ -182,7 +198,7 @@ def winrates(
     if "stakes" in by:
         frame = _stakes(frame)
     frame = frame.with_columns(pl.col("hands").cast(pl.UInt32))
-    ordered = [*by, "unit"] if "unit" not in by else list(by)
+    ordered = [*by, *(key for key in ("unit", "structure") if key not in by)]
     frame = frame.select(*ordered, *[c for c in frame.columns if c not in ordered])
     half = compute.Z95 * 100 * pl.col("sd_bb") / pl.col("hands").cast(pl.Float64).sqrt()
     frame = frame.with_columns(
