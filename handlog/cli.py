@@ -30,7 +30,8 @@ EXIT_CODES = """Exit codes (every command):
 app = typer.Typer(
     name="handlog",
     help=(
-        "Read, check and report stud poker hand histories (7-card stud, stud hi/lo, razz).\n\n"
+        "Read, check and report stud poker hand histories (7-card stud, stud hi/lo, razz, "
+        "5-card stud, 2-7 razz, London lowball; fixed, spread, pot and no limit).\n\n"
         "Example: handlog parse sample_logs/\n\n" + EXIT_CODES
     ),
     no_args_is_help=True,
@@ -411,7 +412,10 @@ def report(
     ),
     player: Annotated[str | None, typer.Option(help="Only this player's figures.")] = None,
     game: Annotated[
-        str | None, typer.Option(help="Only this game: stud, stud8, razz or stud5.")
+        str | None,
+        typer.Option(
+            help="Only this game: stud, stud8, razz, stud5, razz27, razz_a6 or stud_hilo."
+        ),
     ] = None,
     since: Annotated[
         str | None, typer.Option(help="First day to include, YYYY-MM-DD (UTC).")

@@ -149,3 +149,13 @@ def test_progress_line_shows_a_bar_when_the_share_read_is_known(capsys):
     assert capsys.readouterr().err == "\rbig.txt: 6,000 hands, 3,000 hands/s "
     progress.done()
     assert capsys.readouterr().err == "\r\x1b[K"
+
+
+def test_report_help_names_every_game():
+    from handlog.model import Game
+
+    result = runner.invoke(app, ["report", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    for game in Game:
+        assert game.value in text, game
