@@ -364,6 +364,10 @@ class SeatResult(_Record):
     lost: bool = False
     description: str | None = None
     """The hand description after "with"."""
+    net: int | None = None
+    """The player's result for the hand as the site prints it (OnGame's `net: +$2.47`,
+    KingsClub's `+259.64`, Winning 2016's Collects less Bets); None where the site prints
+    none. The replay compares it with the net the hand's own lines give."""
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 
@@ -379,6 +383,7 @@ class SeatResult(_Record):
         collected_without_showdown: bool = False,
         lost: bool = False,
         description: str | None = None,
+        net: int | None = None,
         line: int = 0,
     ) -> None:
         self.seat = seat
@@ -391,6 +396,7 @@ class SeatResult(_Record):
         self.collected_without_showdown = collected_without_showdown
         self.lost = lost
         self.description = description
+        self.net = net
         self.line = line
 
 

@@ -14,13 +14,14 @@ from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.replay import replay
 from handlog.rules.violations import CODES
 
-from .conftest import SAMPLE_LOGS, SITES, pokerstars_corpus_files, site_fixture_files
+from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES, pokerstars_corpus_files, site_fixture_files
 
 STUD = SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt"
 SPLIT = SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt"
 PT2 = SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt"
 RAZZ = SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt"
 SIDE_POT = SITES / "pokerstars" / "side-pot.txt"
+ONGAME = SHARED_CORPUS / "OnGame" / "7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
 
 
 @pytest.mark.parametrize("path", pokerstars_corpus_files(), ids=lambda p: p.name)
@@ -49,8 +50,11 @@ def test_side_pot_awards():
     assert result.net == {"Anna K.": 153 - 62, "PC [Mittel]": -37, "Ölfläsche": -62}
 
 
-def _hand_text(path, hand_id: str) -> str:
+def _hand_text(path, hand_id: str | None) -> str:
+    """The text of hand `hand_id` of a PokerStars file; the whole file for None."""
     text = "\n".join(line.rstrip() for line in path.read_text(encoding="utf-8").split("\n"))
+    if hand_id is None:
+        return text.strip("\n")
     start = text.index(f"#{hand_id}:")
     start = text.rindex("\n", 0, start) + 1 if "\n" in text[:start] else 0
     end = text.find("\n\n\n", start)
@@ -234,6 +238,13 @@ FAULTS = [
         [("Anna K. collected $0.47 from side pot", "PC [Mittel] collected $0.47 from side pot")],
     ),
     ("HAND_DESCRIPTION", STUD, "35874039554", [("(a pair of Tens)\n", "(a pair of Aces)\n")]),
+    # OnGame prints each seat's net: one cent off for a player who only posted the ante.
+    (
+        "PLAYER_NET",
+        ONGAME,
+        None,
+        [("Seat 3: boneos56 ($27.73), net: -$0.05", "Seat 3: boneos56 ($27.73), net: -$0.06")],
+    ),
 ]
 
 
@@ -316,6 +327,10 @@ FLAGGED = {
     "HAND_DESCRIPTION": (
         "Nikolay Zem: shows [Ac 4d 7d Td 3d Tc 2h] (a pair of Aces)",
         'the cards make "a pair of Tens", the site says "a pair of Aces"',
+    ),
+    "PLAYER_NET": (
+        "Seat 3: boneos56 ($27.73), net: -$0.06",
+        "the summary gives boneos56 a result of -$0.06, but the hand's lines give -$0.05",
     ),
 }
 

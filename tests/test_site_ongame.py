@@ -88,8 +88,8 @@ def test_every_corpus_hand_replays_clean_and_nets_sum_to_minus_the_rake(path):
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
 def test_the_sites_own_nets_equal_the_replays(path):
-    # OnGame prints every seat's net ("net: +$2.47"); the records have no field for it, so
-    # it is read here from the text and compared with what the replay works out.
+    # OnGame prints every seat's net ("net: +$2.47"): read here from the text on its own,
+    # it equals both the record's `SeatResult.net` and what the replay works out.
     texts = HEADER.split(_text(path))[1:]
     hands = _hands(path)
     assert len(texts) == len(hands)
@@ -97,6 +97,7 @@ def test_the_sites_own_nets_equal_the_replays(path):
         nets = printed_nets(text)
         assert set(nets) == {seat.name for seat in hand.seats}
         assert _check(hand).net == nets, hand.hand_id
+        assert {r.player: r.net for r in hand.results} == nets
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
@@ -277,9 +278,22 @@ def test_a_raise_whose_hand_total_disagrees_with_its_chips_is_flagged():
 
 
 def test_a_wrong_winner_is_flagged():
+    """The pot paid to the wrong player; the seats' printed nets, left as they were, now
+    disagree with the hand's lines for both players (the site's own figures against it)."""
     text = SIDE_POT.replace("won by PC [Mittel] ($0.60 High)", "won by Lee Clayton ($0.60 High)")
-    codes = [v.code for v in _check(_one(text)).violations]
-    assert codes == ["WRONG_WINNER"]
+    flagged = [(v.code, v.player) for v in _check(_one(text)).violations]
+    assert flagged == [
+        ("WRONG_WINNER", None),
+        ("PLAYER_NET", "Lee Clayton"),
+        ("PLAYER_NET", "PC [Mittel]"),
+    ]
+
+
+def test_a_printed_net_that_disagrees_with_the_hand_is_flagged():
+    text = SIDE_POT.replace("Lee Clayton ($5.06), net: +$0.06", "Lee Clayton ($5.06), net: +$0.16")
+    (violation,) = _check(_one(text)).violations
+    assert (violation.code, violation.player) == ("PLAYER_NET", "Lee Clayton")
+    assert "+$0.16" in violation.message and "+$0.06" in violation.message
 
 
 OTHER_GAME = """\

@@ -106,8 +106,8 @@ def test_real_hands_round_trip(path):
 @needs_corpus
 def test_2016_player_results_equal_the_replay():
     # "Bets: 3.55. Collects: 3.53. Loses: 0.02." is the site's own account of each player:
-    # what the player put in, collected and won or lost must be what the replay finds.
-    # (The records have no field for it, so this is checked here, not by the replay.)
+    # what the player put in, collected and won or lost must be what the replay finds. The
+    # net is kept (`SeatResult.net`) and the replay compares it too (PLAYER_NET).
     text = _text(OLD_FILE)
     figures = re.findall(
         r"Player (\S+) .*Bets: (\d+(?:\.\d+)?)\. Collects: (\d+(?:\.\d+)?)\. "
@@ -122,6 +122,7 @@ def test_2016_player_results_equal_the_replay():
         assert result.put_in[name] == minor_units("$" + bets)
         assert result.collected.get(name, 0) == minor_units("$" + collects)
         assert result.net[name] == net
+        assert next(r.net for r in hand.results if r.player == name) == net
 
 
 @needs_corpus

@@ -590,6 +590,9 @@ def replay_clean(
         except ValueError:
             continue
     net = {order[p]: collected[p] - put_in[p] for p in range(n)}
+    for result in hand.results:  # `_Replayer._check_printed_nets`
+        if result.net is not None and result.net != net.get(result.player, 0):
+            return None
     return Replay(
         hand,
         (),

@@ -223,6 +223,7 @@ class _Replayer:
         collected = self.collected
         put_in = self.put_in
         net = {name: collected[name] - put_in[name] for name in self.order}
+        self._check_printed_nets(net)
         return Replay(
             hand,
             tuple(self.violations),
@@ -234,6 +235,31 @@ class _Replayer:
             frozenset(awards.high_winners),
             frozenset(awards.low_winners),
         )
+
+    def _check_printed_nets(self, net: dict[str, int]) -> None:
+        """A site that prints each player's result for the hand (`SeatResult.net`) must
+        agree with what the hand's own lines make of it: a difference is the site's
+        accounting against its own hand history."""
+        for result in self.hand.results:
+            printed = result.net
+            if printed is None:
+                continue
+            mine = net.get(result.player, 0)
+            if printed != mine:
+                self.street = Street.SUMMARY
+                self.flag(
+                    "PLAYER_NET",
+                    result.line or self._summary_line(),
+                    result.player,
+                    f"the summary gives {result.player} a result of "
+                    f"{self._signed(printed)}, but the hand's lines give "
+                    f"{self._signed(mine)}",
+                    self._signed(mine),
+                    self._signed(printed),
+                )
+
+    def _signed(self, amount: int) -> str:
+        return ("+" if amount >= 0 else "-") + self.money(abs(amount))
 
     # -- streets ---------------------------------------------------------------------------
 

@@ -874,7 +874,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " folded on ")
         street = SUMMARY_STREETS[rest[11:14]]
         self.results.append(
-            SeatResult(number, name, street, False, (), (), None, False, False, None, line)
+            SeatResult(number, name, street, False, (), (), None, False, False, None, None, line)
         )
 
     def _seat_showed(self, text: str, line: int) -> None:

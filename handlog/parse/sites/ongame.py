@@ -539,9 +539,15 @@ class _HandBuilder(TextHandBuilder):
                 f"seat {seat.number}",
                 text,
             )
-        # The stack after the hand and the net are the site's own figures: the records have
-        # no field for them (the tests check them against the replay's nets).
+        # The stack after the hand is the site's own figure (the records keep the stack
+        # before it); the net is kept for the replay to compare with its own.
         bracket = text.find(", [", net_at)
+        figure = text[net_at + 8 : bracket if bracket >= 0 else len(text)]
+        sign = -1 if figure.startswith("-") else 1
+        try:
+            net = sign * minor_units(figure.lstrip("+-"))
+        except MoneyError:
+            raise LineError(self.relative(line), "the seat's net cannot be read", text) from None
         shown: tuple[Card, ...] = ()
         description = None
         if bracket >= 0:
@@ -550,7 +556,7 @@ class _HandBuilder(TextHandBuilder):
             if close + 1 < len(text):
                 description = text[close + 3 : -1]
         self.results.append(
-            SeatResult(number, seat.name, showed=shown, description=description, line=line)
+            SeatResult(number, seat.name, showed=shown, description=description, net=net, line=line)
         )
 
 
@@ -655,12 +661,13 @@ def print_hand(hand: Hand) -> str:
     results = {result.player: result for result in hand.results}
     for seat in hand.seats:
         net = collected[seat.name] - put_in[seat.name]
-        sign = "+" if net >= 0 else "-"
+        result = results.get(seat.name)
+        printed = result.net if result is not None and result.net is not None else net
+        sign = "+" if printed >= 0 else "-"
         line = (
             f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}), net: "
-            f"{sign}{money(abs(net))}"
+            f"{sign}{money(abs(printed))}"
         )
-        result = results.get(seat.name)
         if result is not None and result.showed:
             line += f", [{', '.join(str(c) for c in result.showed)}]"
             if result.description is not None:

@@ -61,7 +61,7 @@ _GAME_ID = re.compile(
 _TOURNAMENT_TABLE = re.compile(r", Table \d+$")
 _RESULT = re.compile(
     r"Bets: (?P<bets>\d[\d,]*(?:\.\d+)?)\. Collects: (?P<collects>\d[\d,]*(?:\.\d+)?)\. "
-    r"(?:Wins|Loses): \d[\d,]*(?:\.\d+)?\.?$"
+    r"(?P<result>Wins|Loses): (?P<net>\d[\d,]*(?:\.\d+)?)\.?$"
 )
 _POT = re.compile(
     r"Pot: (?P<pot>\d[\d,]*(?:\.\d+)?)(?:\. Rake (?P<rake>\d[\d,]*(?:\.\d+)?))?"
@@ -390,6 +390,7 @@ class _HandBuilder(TextHandBuilder):
         if figures is None:
             raise LineError(self.relative(line), "the player's result cannot be read", text)
         collects = self.money(figures["collects"])
+        net = self.money(figures["net"]) * (1 if figures["result"] == "Wins" else -1)
         rest = text[start + len(name) + 1 : figures.start()]
         shown: tuple[Card, ...] = ()
         description: str | None = None
@@ -425,6 +426,7 @@ class _HandBuilder(TextHandBuilder):
                 collected_without_showdown=bool(collects) and not shown,
                 lost=bool(shown) and not collects,
                 description=description,
+                net=net,
                 line=line,
             )
         )
@@ -519,7 +521,7 @@ def print_hand(hand: Hand) -> str:
     }
     for result in hand.results:
         won = result.won or 0
-        net = won - put_in.get(result.player, 0)
+        net = result.net if result.net is not None else won - put_in.get(result.player, 0)
         figures = (
             f"Bets: {money(put_in.get(result.player, 0))}. Collects: {money(won)}. "
             f"{'Wins' if net > 0 else 'Loses'}: {money(abs(net))}."
