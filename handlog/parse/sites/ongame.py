@@ -662,11 +662,11 @@ def print_hand(hand: Hand) -> str:
     for seat in hand.seats:
         net = collected[seat.name] - put_in[seat.name]
         result = results.get(seat.name)
-        printed = result.net if result is not None and result.net is not None else net
-        sign = "+" if printed >= 0 else "-"
+        shown_net = result.net if result is not None and result.net is not None else net
+        sign = "+" if shown_net >= 0 else "-"
         line = (
             f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}), net: "
-            f"{sign}{money(abs(printed))}"
+            f"{sign}{money(abs(shown_net))}"
         )
         if result is not None and result.showed:
             line += f", [{', '.join(str(c) for c in result.showed)}]"
