@@ -75,9 +75,10 @@ def _files(paths: list[str]) -> tuple[list[str], int]:
         if problems and not all(problem.missing for problem in problems):
             raise typer.Exit(EXIT_FINDINGS)
         if not problems:
-            typer.echo(
-                "handlog: no hand-history files (.txt, .log, .hh, .zip) found there", err=True
-            )
+            from handlog.parse.reader import ARCHIVE_SUFFIXES, HAND_FILE_SUFFIXES
+
+            kinds = ", ".join((*HAND_FILE_SUFFIXES, *ARCHIVE_SUFFIXES))
+            typer.echo(f"handlog: no hand-history files ({kinds}) found there", err=True)
         raise typer.Exit(EXIT_USAGE)
     return files, len(problems)
 

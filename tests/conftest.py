@@ -29,7 +29,7 @@ def site_fixture_files(site: str) -> list[Path]:
     return sorted(
         p
         for p in (SITES / site).glob("*")
-        if p.suffix in (".txt", ".xml") and not p.name.startswith("fault-")
+        if p.suffix in (".txt", ".xml", ".phh", ".phhs") and not p.name.startswith("fault-")
     )
 
 

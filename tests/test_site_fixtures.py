@@ -14,8 +14,8 @@ from handlog.serialize import result_json
 
 from .conftest import SITES
 
-TEXT_SUFFIXES = (".txt", ".xml")
-"""Hand texts: the text exports, and the XML ones (iPoker, Merge)."""
+TEXT_SUFFIXES = (".txt", ".xml", ".phh", ".phhs")
+"""Hand texts: the text exports, the XML ones (iPoker, Merge) and PHH."""
 TEXTS = sorted(p for p in SITES.glob("*/*") if p.suffix in TEXT_SUFFIXES)
 REGENERATE = "run `pytest --regen-golden tests/test_site_fixtures.py` and review the diff"
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-HAND_FILE_SUFFIXES = (".txt", ".log", ".hh", ".xml")
+HAND_FILE_SUFFIXES = (".txt", ".log", ".hh", ".xml", ".phh", ".phhs")
 ARCHIVE_SUFFIXES = (".zip",)
 
 

@@ -55,6 +55,17 @@ class Awards:
                 expected[player] = expected.get(player, 0) + share
         return expected, notes
 
+    def pay(self, state: Any) -> dict[str, int]:
+        """The pots paid by the rules into `state.collected`, for a hand that does not say
+        who collected (`SiteTraits.prints_awards`): nothing to compare, nothing flagged but
+        a printed count of pots that differs from the pots built."""
+        self.state = state
+        state.street = Street.SHOWDOWN
+        expected, _ = self.expected(self._distributable())
+        for player, amount in expected.items():
+            state.collected[player] = state.collected.get(player, 0) + amount
+        return expected
+
     def check(self, state: Any) -> dict[str, int]:
         """Compare the expected awards with the collects, flagging on `state`."""
         self.state = state

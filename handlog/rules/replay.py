@@ -218,7 +218,10 @@ class _Replayer:
         self._finish_card_checks()
         pots = self._pots()
         awards = Awards(hand, self.profile, pots, self.seat_index, known_cards(self.shows, hand))
-        expected = awards.check(self)
+        if self.traits.prints_awards or any(self.collected.values()):
+            expected = awards.check(self)
+        else:
+            expected = awards.pay(self)
         self._check_descriptions()
         collected = self.collected
         put_in = self.put_in

@@ -41,6 +41,10 @@ class SiteTraits:
     """Whether the site's hand descriptions follow the wording `replay.describe` writes
     ("a pair of Tens", "HI: …; LO: 7,6,5,4,3"), so that HAND_DESCRIPTION compares them with
     the cards; False for a wording handlog does not know (never a false flag)."""
+    prints_awards: bool = True
+    """Whether every hand says what each player collected. PHH leaves the pushing of chips
+    to the reader: a hand that says nothing of its pots is paid by the rules (there is no
+    split to judge); one that does say (finishing stacks) is checked like any other."""
 
 
 PRINTS_EVERYTHING = SiteTraits()

@@ -21,6 +21,7 @@ from handlog.parse.sites import (
     merge,
     ongame,
     partypoker,
+    phh,
     pokerstars,
     winamax,
     winning,
@@ -44,6 +45,8 @@ FORMATS: tuple[SiteFormat, ...] = (
     kingsclub.FORMAT,
     ipoker.FORMAT,
     merge.FORMAT,
+    phh.FORMAT,
+    phh.SINGLE_FORMAT,
 )
 """Tried in this order on a file's first lines; the first whose header a line is wins."""
 
