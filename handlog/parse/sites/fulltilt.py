@@ -213,8 +213,8 @@ FULL_TILT_PROFILE = RuleProfile(
     # must not flag what may have been legal there.
     cap_heads_up=False,
     # Stud hi: hand 11111111813 (Steal.examples), Player4 pairs his door card on 4th street
-    # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; 5-card stud is not
-    # replayed yet, and no hand shows its open pair.
+    # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; no 5-card stud hand
+    # shows an open pair (on its 3rd street), so it is left out until one does.
     open_pair_double_bet=frozenset({Game.STUD}),
     # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
     # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
