@@ -51,8 +51,8 @@ def _hands(path: Path) -> list[Hand]:
 
 
 def _all_read(path: Path) -> list[Hand]:
-    """Every hand of a file as a record, 5-card stud too (`fulltilt.read_hand`)."""
-    read = [fulltilt.read_hand(chunk) for chunk in _chunks(path)]
+    """Every hand of a file as a record (5-card stud too): none is skipped or unparsed."""
+    read = [fulltilt.parse_hand(chunk) for chunk in _chunks(path)]
     assert all(isinstance(item, Hand) for item in read), read
     return read  # type: ignore[return-value]
 
@@ -82,9 +82,8 @@ def test_every_corpus_hand_parses(path):
     assert [i for i in items if isinstance(i, ParseError)] == []
     headers = len(HEADER.findall(_decoded(path)))
     assert headers >= 1 and len(items) == headers
-    skipped = [i for i in items if isinstance(i, Skipped)]
-    # The only hand not returned is the 5-card stud one (see the test below).
-    assert [s.game for s in skipped] == (["Limit 5 Card Stud"] if "5-Stud" in path.name else [])
+    # every hand is stud-family, 5-card stud too (see the test below)
+    assert [i for i in items if not isinstance(i, Hand)] == []
 
 
 @needs_corpus
@@ -95,17 +94,18 @@ def test_hand_counts_per_file():
 
 
 @needs_corpus
-def test_five_card_stud_is_read_in_full_and_skipped_by_name():
-    """The MTT hand is 5-card stud: read as Game.STUD5 in full, but returned as Skipped (with
-    its game name) because the replay does not know 5-card stud's rules yet: it would apply
-    an open pair's double bet on 4th street, where 5-card stud has it on 3rd (its second
-    betting round, RULES.md). When the replay learns them, add Game.STUD5 to
-    fulltilt.REPLAYED_GAMES."""
+def test_five_card_stud_is_read_and_replays_clean():
+    """The MTT hand is 5-card stud ("Limit 5 Card Stud"): read as Game.STUD5 from its 2nd
+    street (one card down, one up), and replayed under 5-card stud's rules (the variant
+    table: an open pair's double bet on 3rd street, its second betting round) with nothing
+    flagged."""
     path = CORPUS / "5-Stud-USD-MTT-100-201303.txt"
-    [skipped] = list(parse_file(path))
-    assert isinstance(skipped, Skipped)
-    assert (skipped.game, skipped.hand_id, skipped.line) == ("Limit 5 Card Stud", "32412111030", 1)
-    [hand] = _all_read(path)
+    [hand] = list(parse_file(path))
+    assert isinstance(hand, Hand)
+    assert (hand.hand_id, hand.source.line if hand.source else None) == ("32412111030", 1)
+    result = replay(hand, PROFILE, TRAITS)
+    assert result.violations == () and result.status == "ok"
+    assert sum(result.net.values()) == -hand.rake
     assert hand.game is Game.STUD5 and hand.streets[0] is Street.SECOND
     assert (hand.tournament_id, hand.buy_in, hand.table, hand.currency) == (
         "251332389",
@@ -284,7 +284,7 @@ def test_nets_agree_with_fpdbs_figures_for_the_first_hand(hp):
 def _reparse(text: str) -> Hand:
     chunks = list(split_text([text], "printed.txt", fulltilt.is_header, fulltilt.HEADER_PREFIX))
     assert len(chunks) == 1
-    again = fulltilt.read_hand(chunks[0])
+    again = fulltilt.parse_hand(chunks[0])
     assert isinstance(again, Hand), again
     return again
 
@@ -316,7 +316,7 @@ def test_printed_text_is_the_original_but_for_what_the_records_leave_out():
             original = [
                 re.sub(r" \(Total Pot: [^)]*\)$", "", line) for line in chunk.text.split("\n")
             ]
-            printed = fulltilt.print_hand(fulltilt.read_hand(chunk)).split("\n")  # type: ignore[arg-type]
+            printed = fulltilt.print_hand(fulltilt.parse_hand(chunk)).split("\n")  # type: ignore[arg-type]
             assert sorted(map(_cards_sorted, printed)) == sorted(map(_cards_sorted, original))
 
 
@@ -629,9 +629,7 @@ def mixed_folder(tmp_path: Path) -> Path:
 @needs_corpus
 def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
     parsed = runner.invoke(app, ["parse", str(mixed_folder)])
-    assert "5-Stud-USD-MTT-100-201303.txt: 0 hands, 1 skipped (Limit 5 Card Stud 1), 0 errors" in (
-        parsed.output
-    )
+    assert "5-Stud-USD-MTT-100-201303.txt: 1 hands (stud5 1), 0 errors" in parsed.output
     assert "Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt: 1 hands (razz 1), 0 errors" in (
         parsed.output
     )
@@ -646,9 +644,9 @@ def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
     by_status: dict[str, int] = {}
     for item in objects:
         by_status[item["status"]] = by_status.get(item["status"], 0) + 1
-    assert by_status.get("unparsed", 0) == 0 and by_status["skipped"] == 1
+    assert by_status.get("unparsed", 0) == 0 and by_status.get("skipped", 0) == 0
     assert len(objects) == 21 + len(FIXTURE_FILES) + 9
-    sites = {item["site"] for item in objects if item["status"] != "skipped"}
+    sites = {item["site"] for item in objects}
     assert sites == {"fulltilt", "pokerstars"}
 
     db = tmp_path / "mixed.duckdb"
@@ -659,7 +657,7 @@ def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
     connection = duckdb.connect(str(db), read_only=True)
     try:
         rows = connection.execute("select site, count(*) from hands group by site order by site")
-        assert rows.fetchall() == [("fulltilt", 20 + len(FIXTURE_FILES)), ("pokerstars", 9)]
+        assert rows.fetchall() == [("fulltilt", 21 + len(FIXTURE_FILES)), ("pokerstars", 9)]
     finally:
         connection.close()
 
@@ -749,9 +747,9 @@ Seat 2: Hero collected (800), mucked
 
 
 def test_a_five_card_stud_hand_written_here():
-    [skipped] = parse_text(FIVE_CARD_STUD, "stud5.txt")
-    assert isinstance(skipped, Skipped) and skipped.game == "Limit 5 Card Stud"
-    hand = _reparse(FIVE_CARD_STUD)
+    hand = _one(FIVE_CARD_STUD)
+    assert _reparse(fulltilt.print_hand(hand)) == hand
+    assert replay(hand, PROFILE, TRAITS).violations == ()
     assert (hand.game, hand.streets, hand.seats[1].stack) == (Game.STUD5, (Street.SECOND,), 17724)
     moves = [(a.player, a.kind, a.amount, a.to_amount) for a in hand.actions][2:6]
     assert moves == [
@@ -766,7 +764,7 @@ def test_a_five_card_stud_hand_written_here():
         "*** 2ND STREET *** (Total Pot: 300, 2 Players)", "*** 3RD STREET ***"
     )
     chunk = next(split_text([wrong], "w.txt", fulltilt.is_header, fulltilt.HEADER_PREFIX))
-    error = fulltilt.read_hand(chunk)
+    error = fulltilt.parse_hand(chunk)
     assert isinstance(error, ParseError)
     assert "starts at *** 2ND STREET ***, this one at *** 3RD STREET ***" in error.message
     assert (error.line, error.text) == (6, "*** 3RD STREET ***")

@@ -1,6 +1,6 @@
 """iPoker XML: every corpus hand parsed, replayed clean, nets equal to the file's own
 `win` − `bet`, printed and parsed back; hands out of file order, a hand starting on the line
-where the last ends, 5-card stud skipped by name; hostile and malformed XML as one error
+where the last ends, 5-card stud from its 2nd street; hostile and malformed XML as one error
 each; big sessions cut into byte ranges, streamed with flat memory, and resumed after a
 kill. The golden pairs are tests/sites/ipoker/."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from handlog.check import check_file
-from handlog.errors import ParseError, Skipped
+from handlog.errors import ParseError
 from handlog.importer import import_paths
 from handlog.model import ActionKind, Game, Hand, Site, Street
 from handlog.parse import detect_file, parse_file, parse_range, parse_text
@@ -50,19 +50,21 @@ def _hands(path) -> list[Hand]:
 
 @needs_corpus
 @pytest.mark.parametrize("path", CORPUS, ids=lambda p: p.name)
-def test_every_corpus_hand_parses_or_is_skipped_by_name(path):
+def test_every_corpus_hand_parses(path):
     items = list(parse_file(path))
     assert detect_file(path) is ipoker.FORMAT
     assert [i for i in items if isinstance(i, ParseError)] == []
     assert len(items) == _text(path).count('<game gamecode="') > 0
-    if path == FIVE_CARD:  # until 5-card stud is replayed (the games issue)
-        assert items == [Skipped(str(path), 21, "3013529647", "5 Card Stud L", "ipoker")]
-    else:
-        assert all(isinstance(i, Hand) and i.site is Site.IPOKER for i in items)
+    assert all(isinstance(i, Hand) and i.site is Site.IPOKER for i in items)
+    assert {i.game for i in items} == {  # type: ignore[union-attr]
+        FIVE_CARD: {Game.STUD5},
+        STUD_USD: {Game.STUD},
+        STUD8_EUR: {Game.STUD8},
+    }[path]
 
 
 @needs_corpus
-@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR, FIVE_CARD], ids=lambda p: p.name)
 def test_every_corpus_hand_replays_clean_and_nets_sum_to_minus_the_rake(path):
     checked = list(check_file(str(path)))
     assert checked
@@ -82,7 +84,7 @@ def _cents(text: str) -> int:
 
 
 @needs_corpus
-@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR, FIVE_CARD], ids=lambda p: p.name)
 def test_nets_and_chips_in_equal_the_files_own_win_and_bet(path):
     """iPoker prints each player's result: handlog's replay must come to the same figures
     (what each put in = `bet`, net = `win` − `bet`). A difference cannot be flagged yet: it
@@ -100,7 +102,7 @@ def test_nets_and_chips_in_equal_the_files_own_win_and_bet(path):
 
 
 @needs_corpus
-@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR, FIVE_CARD], ids=lambda p: p.name)
 def test_parse_print_parse_gives_equal_records(path):
     for hand in _hands(path):
         assert parse_text(ipoker.print_hand(hand)) == [hand]
@@ -137,6 +139,58 @@ def test_a_forced_player_who_bets_completes_and_showdown_cards_are_shown():
     hidden = _hands(STUD_USD)[0]
     dealt = [d for d in hidden.dealt if d.player == "WurmX"]
     assert [(d.street, [str(c) for c in d.new]) for d in dealt] == [(Street.THIRD, ["6h"])]
+
+
+@needs_corpus
+def test_five_card_stud_deals_one_down_one_up_on_2nd_street_and_replays_clean():
+    """`<gametype>5 Card Stud L $0.05/$0.10</gametype>`: round 2 is "Second Street" (one
+    card down, one up: the up card brings in), rounds 3 to 5 one card each ("River" the
+    5th). Hero's up 3c brings in; Player1, whose cards the deal printed in full, shows."""
+    [hand] = _hands(FIVE_CARD)
+    assert (hand.game, hand.streets) == (
+        Game.STUD5,
+        (Street.SECOND, Street.THIRD, Street.FOURTH, Street.FIFTH),
+    )
+    assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (5, 10, 2, 2)
+    dealt = [(d.street, d.player, [str(c) for c in d.new]) for d in hand.dealt]
+    assert dealt[:2] == [
+        (Street.SECOND, "Player1", ["8h", "Jd"]),
+        (Street.SECOND, "Hero", ["Qs", "3c"]),
+    ]
+    assert [d.street for d in hand.dealt[2:]] == [Street.THIRD] * 2 + [Street.FOURTH] * 2 + [
+        Street.FIFTH
+    ] * 2
+    second = [(a.player, a.kind, a.amount) for a in hand.actions if a.street == Street.SECOND]
+    assert second == [
+        ("Hero", ActionKind.BRING_IN, 2),
+        ("Player1", ActionKind.COMPLETE, 5),  # type 5 over the bring-in: the completion
+        ("Hero", ActionKind.CALL, 3),
+    ]
+    shows = {a.player: [str(c) for c in a.cards] for a in hand.actions if a.kind is ActionKind.SHOW}
+    assert shows == {
+        "Player1": ["8h", "Jd", "4c", "4s", "Kd"],
+        "Hero": ["Qs", "3c", "2c", "Kc", "5c"],
+    }
+    [checked] = check_file(str(FIVE_CARD))
+    assert checked.status == "ok" and checked.replay is not None
+    assert checked.replay.violations == ()
+    assert dict(checked.replay.net) == {"Player1": 20, "Hero": -22}  # rake 2
+    assert hand.rake == 2
+
+
+@needs_corpus
+def test_a_five_card_stud_hidden_down_card_and_the_printer():
+    """An opponent's first cards as iPoker writes them when they stay hidden, `X DJ`: the
+    up card alone, dealt on 2nd street; the printer writes the `X` back."""
+    text = ipoker.print_hand(_hands(FIVE_CARD)[0]).replace(">H8 DJ<", ">X DJ<")
+    assert '<cards type="Second Street" player="Player1">X DJ</cards>' in text
+    [hand] = parse_text(text)
+    assert isinstance(hand, Hand)
+    first = next(d for d in hand.dealt if d.player == "Player1")
+    assert (first.street, [str(c) for c in first.new]) == (Street.SECOND, ["Jd"])
+    # its down card never shown: Player1 is read as mucking at the showdown
+    assert ActionKind.MUCK in [a.kind for a in hand.actions if a.player == "Player1"]
+    assert parse_text(ipoker.print_hand(hand)) == [hand]
 
 
 # -- the file, not one hand ------------------------------------------------------------

@@ -76,10 +76,6 @@ GAMES = {
     "limit razz": Game.RAZZ,
     "limit 5 card stud": Game.STUD5,
 }
-REPLAYED_GAMES = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
-"""Games whose hands `parse_hand` returns. A 5-card stud hand is read in full
-(`read_hand`) but returned as `Skipped` until the replay knows 5-card stud's rules (the
-open-pair double bet on its 3rd street, among others)."""
 FIRST_STREETS = {Game.STUD5: Street.SECOND}
 """The street whose deal gives each player a door card (3rd street unless named here)."""
 
@@ -217,8 +213,8 @@ FULL_TILT_PROFILE = RuleProfile(
     # must not flag what may have been legal there.
     cap_heads_up=False,
     # Stud hi: hand 11111111813 (Steal.examples), Player4 pairs his door card on 4th street
-    # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; 5-card stud is not
-    # replayed yet, and no hand shows its open pair.
+    # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; no 5-card stud hand
+    # shows an open pair (on its 3rd street), so it is left out until one does.
     open_pair_double_bet=frozenset({Game.STUD}),
     # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
     # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
@@ -364,16 +360,9 @@ def parse_clock(clock: str) -> datetime | None:
 
 
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
-    """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
-    of a game handlog does not replay (by the name its header prints)."""
-    parsed = read_hand(chunk)
-    if type(parsed) is Hand and parsed.game not in REPLAYED_GAMES:
-        return Skipped(chunk.file, chunk.line, parsed.hand_id, _GAME_NAMES[parsed.game])
-    return parsed
-
-
-def read_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
-    """`parse_hand`, but every stud-family hand comes back as a `Hand` (5-card stud too)."""
+    """One hand's lines (header first) to a `Hand` (every stud-family game of `GAMES`,
+    5-card stud too), a `ParseError`, or `Skipped` for a hand of another game (by the name
+    its header prints)."""
     from lark.exceptions import UnexpectedInput
 
     text = chunk.text
@@ -456,7 +445,7 @@ class _HandBuilder(TextHandBuilder):
         return Hand(
             site=SITE,
             hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # read_hand skipped None
+            game=info.game,  # type: ignore[arg-type]  # skipped above when None
             table=info.table,
             max_seats=info.max_seats,
             currency=info.currency,

@@ -16,7 +16,9 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
 - No pot, rake, uncalled-bet or winner lines: each player's `win` (collected, a bet nobody
   called included) and `bet` (everything put in) on the player line. The uncalled bet
   stays in the pot and is collected with it; the rake is what was put in less what was won.
-- `5 Card Stud L` sessions are skipped by name (5-card stud is not replayed yet).
+- `5 Card Stud L` sessions are 5-card stud: round 2 is its first street ("Second Street",
+  one card down and one up), rounds 3 to 5 deal one card up each ("Third Street",
+  "Fourth Street", "River"). A 7-card game's rounds 2 to 6 are 3rd to 7th street.
 """
 
 from __future__ import annotations
@@ -49,9 +51,20 @@ def is_header(line: str) -> bool:
     return MARK in line
 
 
-GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi-Lo": Game.STUD8, "Razz": Game.RAZZ}
+GAMES = {
+    "7 Card Stud": Game.STUD,
+    "7 Card Stud Hi-Lo": Game.STUD8,
+    "Razz": Game.RAZZ,
+    "5 Card Stud": Game.STUD5,
+}
+"""Game names of `<gametype>` (before the limit, `L`): fixed limit only."""
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 STREETS = {2: Street.THIRD, 3: Street.FOURTH, 4: Street.FIFTH, 5: Street.SIXTH, 6: Street.SEVENTH}
+"""A 7-card game's betting rounds by number: round 2 is 3rd street."""
+STUD5_STREETS = {2: Street.SECOND, 3: Street.THIRD, 4: Street.FOURTH, 5: Street.FIFTH}
+"""5-card stud's rounds: round 2 is its first street, 2nd street."""
+GAME_STREETS = {Game.STUD5: STUD5_STREETS}
+"""Each game's rounds by number (`STREETS` unless named here)."""
 STREET_WORDS = {
     Street.THIRD: "Third Street",
     Street.FOURTH: "Fourth Street",
@@ -59,7 +72,17 @@ STREET_WORDS = {
     Street.SIXTH: "Sixth Street",
     Street.SEVENTH: "River",
 }
-ROUNDS = {street: number for number, street in STREETS.items()}
+"""The `<cards type=…>` of each street of a 7-card game."""
+STUD5_WORDS = {
+    Street.SECOND: "Second Street",
+    Street.THIRD: "Third Street",
+    Street.FOURTH: "Fourth Street",
+    Street.FIFTH: "River",
+}
+"""5-card stud's (its last street is the river)."""
+GAME_WORDS = {Game.STUD5: STUD5_WORDS}
+FIRST_CARDS = {Game.STUD5: 2}
+"""Cards dealt on the first street (3 unless named here): one or two down, one up."""
 SUITS = {"H": "h", "D": "d", "C": "c", "S": "s"}
 RANKS = {"10": "T"}
 
@@ -243,6 +266,11 @@ class _Builder:
         self.chunk = chunk
         self.session = session
         self.game = game
+        kind = session.game
+        self.streets = GAME_STREETS.get(kind, STREETS) if kind else STREETS
+        self.first = self.streets[2]
+        """The first street: its deal has two or three cards, its completion no bet before."""
+        self.first_cards = FIRST_CARDS.get(kind, 3) if kind else 3
         self.events: list[Action | Dealt] = []
         self.known: dict[str, list[Card | None]] = {}
         self.folded: set[str] = set()
@@ -275,7 +303,7 @@ class _Builder:
                 )
             )
             wins[name] = _amount(player.get("win"))
-            self.known[name] = [None] * 7
+            self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
             raise _Problem(game.line, "the hand has no players")
         names = {seat.name for seat in seats}
@@ -284,10 +312,12 @@ class _Builder:
         ante = bring_in = None
         for round_ in game.all("round"):
             number = int(round_.get("no", "-1"))
-            street = Street.ANTES if number == 0 else STREETS.get(number)
+            street = Street.ANTES if number == 0 else self.streets.get(number)
             if street is None:
                 if round_.children:
-                    raise _Problem(round_.line, f"a round numbered {number} in a 7-card game")
+                    raise _Problem(
+                        round_.line, f"a round numbered {number} in a {self.session.game_name} game"
+                    )
                 continue
             if round_.children and street != Street.ANTES:
                 streets.append(street)
@@ -360,7 +390,10 @@ class _Builder:
             raise _Problem(
                 cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
             ) from None
-        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
+        first = self.first_cards
+        # a street's card is the one at its position (a 7-card game's 4th street card is
+        # its 4th card, 5-card stud's 3rd street card its 3rd)
+        positions = list(range(first)) if street == self.first else [int(street) - 1]
         if len(shown) != len(positions):
             raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")
         row = self.known[player]
@@ -406,7 +439,7 @@ class _Builder:
         if code == CALL or (code == ALL_IN and total <= facing):
             kind = ActionKind.CALL
         elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
-            bring_in_only = street == Street.THIRD and facing < self.session.small_bet
+            bring_in_only = street == self.first and facing < self.session.small_bet
             if bring_in_only:
                 kind = ActionKind.COMPLETE
             elif facing == 0:
@@ -495,16 +528,18 @@ def print_hand(hand: Hand) -> str:
             number += 1
             lines.append(_action_xml(number, action.player, ANTE, money(action.amount)))
     lines.append("</round>")
-    shows = {a.player: a.cards for a in hand.actions if a.kind is ActionKind.SHOW}
-    for street in STREETS.values():
+    words = GAME_WORDS.get(hand.game, STREET_WORDS)
+    first_cards = FIRST_CARDS.get(hand.game, 3)
+    for number, street in GAME_STREETS.get(hand.game, STREETS).items():
         if street not in hand.streets:
             continue
-        lines.append(f'<round no="{ROUNDS[street]}">')
+        lines.append(f'<round no="{number}">')
         for event in hand.events:
             if event.street != street:
                 continue
             if type(event) is Dealt:
-                lines.append(_cards_xml(street, event, shows))
+                first = street == hand.streets[0]
+                lines.append(_cards_xml(words[street], event, first_cards if first else 0))
             elif type(event) is Action:
                 number += 1
                 code, chips = _code(event)
@@ -533,16 +568,12 @@ def _code(action: Action) -> tuple[int, int | None]:
     return BET, action.amount  # a bet or a completion
 
 
-def _cards_xml(street: Street, event: Dealt, shows: dict[str, tuple[Card, ...]]) -> str:
-    new = list(event.new)
-    if street == Street.THIRD:
-        tokens = ["X"] * (3 - len(new)) + [_card_text(card) for card in new]
-    else:
-        tokens = [_card_text(card) for card in new]
-    return (
-        f'<cards type="{STREET_WORDS[street]}" player="{_escape(event.player)}">'
-        f"{' '.join(tokens)}</cards>"
-    )
+def _cards_xml(word: str, event: Dealt, first_cards: int) -> str:
+    """A `<cards>` element: on the first street (`first_cards` dealt) hidden cards as `X`."""
+    tokens = [_card_text(card) for card in event.new]
+    if first_cards:
+        tokens = ["X"] * (first_cards - len(tokens)) + tokens
+    return f'<cards type="{word}" player="{_escape(event.player)}">{" ".join(tokens)}</cards>'
 
 
 def _card_text(card: Card) -> str:

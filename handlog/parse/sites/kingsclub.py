@@ -85,9 +85,10 @@ GAMES: dict[str, Game] = {
     "Limit Seven Card Stud": Game.STUD,
     "Limit Seven Card Stud Hi-Lo": Game.STUD8,
     "Limit Razz": Game.RAZZ,
+    "Limit 2-7 Razz": Game.RAZZ27,
 }
-"""The games handlog replays; every other ("Limit 2-7 Razz", hold'em, draw) is skipped by
-name. 2-7 razz hands are read by the same lines (`parse_hand` with another `games`)."""
+"""The games handlog replays (2-7 razz: deuce-to-seven lowball, aces high); every other
+(hold'em, draw) is skipped by name."""
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
 SECTIONS: dict[str, tuple[Street | None, str]] = {
@@ -490,11 +491,10 @@ def seat_nets(hand: Hand) -> dict[str, int]:
     return net
 
 
-def print_hand(hand: Hand, game_name: str | None = None) -> str:
-    """A hand as KingsClub text, which parses back to an equal record (`game_name` for a game
-    handlog does not replay yet, such as "Limit 2-7 Razz")."""
+def print_hand(hand: Hand) -> str:
+    """A hand as KingsClub text, which parses back to an equal record."""
     money = format_hundredths
-    name = game_name or GAME_NAMES[hand.game]
+    name = GAME_NAMES[hand.game]
     lines = [
         f"#{hand.hand_id}: {name} - {money(hand.small_bet)}/{money(hand.big_bet)}",
         hand.clock_text,

@@ -18,8 +18,13 @@ What the site writes differently:
 - Tournament balances (`realmoney="false"`) are printed after the ante: the ante is added
   back for the stack the hand started with.
 - `gametype` 39/41 stud, 43/45 stud/8, 47/49 razz; a mixed game (75, 77) names the game of
-  each hand in `multigametype`. Other games and no-limit stud are skipped by name: the
-  replay checks fixed-limit betting only.
+  each hand in `multigametype`. Other games are skipped by name.
+- Stakes: `Limit $0.25/$0.50` is the small and big bet; `No Limit ($0.01/$0.02/$0.10)` (and
+  `Pot Limit (…)`, the same syntax) the ante, the bring-in and the smallest bet (3rd
+  street's completion), which is also the smallest bet on the later streets: the hand's
+  `structure` is no (pot) limit, `small_bet` and `big_bet` that smallest bet. A no- or
+  pot-limit stake of another number of figures is skipped by name (what they mean is not
+  known).
 """
 
 from __future__ import annotations
@@ -31,7 +36,18 @@ from decimal import Decimal, InvalidOperation
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Site, Source, Street
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Seat,
+    Site,
+    Source,
+    Street,
+    Structure,
+)
 from handlog.parse.money import CURRENCY_SYMBOLS
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
@@ -118,7 +134,10 @@ class Description:
     """As printed: "7-Stud H/L8", "HORSE"."""
     stakes: str
     """As printed: "Limit $0.25/$0.50", "No Limit ($0.01/$0.02/$0.10)"."""
-    fixed_limit: bool
+    structure: Structure
+    readable: bool
+    """Whether the stakes' figures are known: a fixed limit's two, a no or pot limit's three
+    (else its hands are skipped by name)."""
     small_bet: int
     big_bet: int
     currency: str | None
@@ -126,6 +145,13 @@ class Description:
 
 
 _STAKES = re.compile(r"(?P<limit>Limit|No Limit|Pot Limit) \(?(?P<amounts>[^)]*)\)?$")
+STRUCTURES = {
+    "Limit": Structure.FIXED,
+    "No Limit": Structure.NO_LIMIT,
+    "Pot Limit": Structure.POT_LIMIT,
+}
+"""The stakes' first words: the betting structure."""
+LIMIT_WORDS = {structure: words for words, structure in STRUCTURES.items()}
 
 
 def read_description(head: str, file: str) -> Description | ParseError:
@@ -146,14 +172,23 @@ def read_description(head: str, file: str) -> Description | ParseError:
     amounts = match["amounts"].split("/")
     symbol = amounts[-1][:1]
     currency = CURRENCY_SYMBOLS.get(symbol)
+    structure = STRUCTURES[match["limit"]]
     try:
-        small, big = (_amount(text, currency) for text in amounts[-2:])
+        figures = [_amount(text, currency) for text in amounts]
     except ValueError as error:
         return ParseError(file, found.line, str(error))
+    if structure is Structure.FIXED:
+        readable = len(figures) >= 2
+        small, big = figures[-2:] if readable else (0, 0)
+    else:
+        # ante / bring-in / smallest bet: the smallest bet on every street
+        readable = len(figures) == 3
+        small = big = figures[2] if readable else 0
     return Description(
         found.get("type"),
         stakes,
-        match["limit"] == "Limit",
+        structure,
+        readable,
         small,
         big,
         currency,
@@ -223,7 +258,7 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
     if mixed:
         code = game.get("multigametype")
     kind = GAME_CODES.get(code)
-    if kind is None or not description.fixed_limit:
+    if kind is None or not description.readable:
         name = description.game_type if not mixed else f"{description.game_type} game {code}"
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
@@ -414,6 +449,7 @@ class _Builder:
             ante=ante,
             bring_in=bring_in,
             mixed_game=self.description.game_type if self.mixed else None,
+            structure=self.description.structure,
             source=Source(
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
             ),
@@ -512,9 +548,15 @@ def print_hand(hand: Hand) -> str:
     code = CODES[hand.game]
     game_attrs = f'gametype="75" multigametype="{code}"' if mixed else f'gametype="{code}"'
     seats = f' seats="{hand.max_seats}"' if hand.max_seats else ""
+    if hand.structure is Structure.FIXED:
+        stakes = f"Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"
+    else:
+        # ante / bring-in / smallest bet, the forced bets as seen (the records keep no other)
+        figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
+        stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
     lines = [
         f'<description type="{_escape(hand.mixed_game or DESCRIPTIONS[hand.game])}" '
-        f'stakes="Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"/>',
+        f'stakes="{stakes}"/>',
         f'<game id="{hand.hand_id}" starttime="{hand.clock_text}" numholecards="7" {game_attrs}'
         f'{seats} realmoney="{"true" if hand.currency else "false"}" '
         f'data="|{_escape(hand.table)}||{hand.hand_id}|false">',
