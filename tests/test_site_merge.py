@@ -47,6 +47,17 @@ def test_every_corpus_hand_parses(path):
 
 
 @needs_corpus
+def check_file_as(path, structure):  # type: ignore[no-untyped-def]
+    """The replay of a file's one hand under another betting structure."""
+    from dataclasses import replace
+
+    from handlog.check import site_rules
+    from handlog.rules.replay import replay
+
+    (hand,) = parse_file(path)
+    return replay(replace(hand, structure=structure), *site_rules(hand.site))
+
+
 def test_no_limit_stud8_is_read_with_its_structure_and_stakes():
     """`stakes="No Limit ($0.01/$0.02/$0.10)"`: ante, bring-in and the smallest bet (3rd
     street's completion, the smallest bet on every street: `big_bet` the same)."""
@@ -78,10 +89,13 @@ def test_no_limit_stud8_is_read_with_its_structure_and_stakes():
         '<description type="7-Stud H/L8" stakes="No Limit ($0.01/$0.02/$0.10)"/>'
     )
     assert parse_text(printed) == [hand]
-    # Until the replay knows no-limit bet sizes (handlog.rules.structures, in progress), it
-    # judges the hand by fixed-limit ones: every bet over the $0.10 is flagged.
+    # No-limit bet sizes (handlog.rules.structures): every bet at least the $0.10, the raise
+    # at least the bet it raises; clean.
     [checked] = check_file(str(NO_LIMIT))
-    assert [(v.code, v.line) for v in checked.replay.violations] == [  # type: ignore[union-attr]
+    assert checked.replay is not None and checked.replay.violations == ()
+    # The same bets as fixed limit ($0.10/$0.10) would be flagged, each of them.
+    fixed = check_file_as(NO_LIMIT, Structure.FIXED)
+    assert [(v.code, v.line) for v in fixed.violations] == [
         ("BET_SIZE", 26),
         ("BET_SIZE", 32),
         ("BET_SIZE", 38),
