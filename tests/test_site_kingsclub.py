@@ -43,8 +43,9 @@ FLAGGED = {
     # raiser's ante counted into its street total?): the site's server allowed them; the
     # replay, by the fixed-limit rules, flags them.
     "40091899": [("BET_SIZE", 31, "Player5")],
-    # Hand 3703449: the side pot the text never pays (see the multi-pot test below).
-    "3703449": [("POT_TOTAL", 54, None), ("WRONG_WINNER", 54, None)],
+    # Hand 3703449: the side pot the text never pays (see the multi-pot test below); the
+    # summary's net for Player1 says the site paid it.
+    "3703449": [("POT_TOTAL", 54, None), ("WRONG_WINNER", 54, None), ("PLAYER_NET", 51, "Player1")],
 }
 """The corpus hands the replay flags, each with why the flag is right."""
 
@@ -211,6 +212,9 @@ def test_the_multi_pot_hand_never_pays_its_side_pot_and_is_flagged():
     assert [(v.code, v.line, v.expected, v.actual) for v in result.violations] == [
         ("POT_TOTAL", 54, "828775", "561325"),
         ("WRONG_WINNER", 54, "Player1 267450, Player2 561325", "Player2 561325"),
+        # The summary's net for Player1 (-450.50) against what the lines give (-3,125): the
+        # site's own figures say where the side pot went.
+        ("PLAYER_NET", 51, "-312500", "-45050"),
     ]
     printed = _printed_nets(_text(MULTI_POT))
     assert printed["Player1"] - result.net["Player1"] == 267450

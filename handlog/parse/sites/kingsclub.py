@@ -29,8 +29,8 @@ differently, and how it becomes the neutral records:
   no line when none) and the pots won ("wins pot (4,100)", never naming a side pot). The
   records hold the collects and the rake; the total pot is what the summary accounts for
   (paid out + rake), so that a pot the betting made but nobody was paid shows as
-  POT_TOTAL. The per-seat nets have no record field; the tests compare them with the
-  replay's.
+  POT_TOTAL. The per-seat nets are kept (`SeatResult.net`): the replay compares them with its
+  own (PLAYER_NET).
 - The clock ("2021-01-02 15:48:40") has no zone: the start time is left unknown (the clock
   text is kept), as for Winning's 2016 exports.
 """
@@ -51,6 +51,7 @@ from handlog.model import (
     Game,
     Hand,
     Seat,
+    SeatResult,
     Site,
     Source,
     Street,
@@ -226,6 +227,7 @@ class _HandBuilder(TextHandBuilder):
         self.bring_in: int | None = None
         self.rake = 0
         self.collected = 0
+        self.results: list[SeatResult] = []
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -251,7 +253,7 @@ class _HandBuilder(TextHandBuilder):
             seats=tuple(self.seats),
             events=tuple(self.events),
             streets=tuple(self.streets),
-            results=(),
+            results=tuple(self.results),
             total_pot=self.collected + self.rake,
             rake=self.rake,
             ante=self.ante,
@@ -415,8 +417,8 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(self.street, player, ActionKind.SHOW, cards=shown, line=line))
 
     def _summary_seat(self, text: str, line: int) -> None:
-        # "Seat 5: Player4 (52,376) +2,850": checked against the seat list; the stack after
-        # the hand and the net have no record field (the tests compare them with the replay).
+        # "Seat 5: Player4 (52,376) +2,850": checked against the seat list; the net is kept
+        # for the replay to compare (the stack after the hand follows from it).
         colon = text.index(": ")
         number = int(text[5:colon])
         name = text[colon + 2 : text.rindex(" (")]
@@ -428,6 +430,12 @@ class _HandBuilder(TextHandBuilder):
                 f"{self.seated[player].number}",
                 text,
             )
+        figure = text[text.rindex(") ") + 2 :]
+        try:
+            net = (-1 if figure.startswith("-") else 1) * hundredths(figure.lstrip("+-"))
+        except MoneyError:
+            raise LineError(self.relative(line), "the seat's net cannot be read", text) from None
+        self.results.append(SeatResult(number, player, net=net, line=line))
 
     def _rake(self, text: str, line: int) -> None:
         self.rake = hundredths(text[5:])
@@ -529,8 +537,9 @@ def print_hand(hand: Hand) -> str:
                 lines.append(_action_line(event))
     lines.append("*** SUMMARY ***")
     nets = seat_nets(hand)
+    printed = {r.player: r.net for r in hand.results if r.net is not None}
     for seat in hand.seats:
-        net = nets[seat.name]
+        net = printed.get(seat.name, nets[seat.name])
         sign = "+" if net > 0 else "-" if net < 0 else ""
         lines.append(
             f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}) {sign}{money(abs(net))}"
