@@ -1,0 +1,637 @@
+"""Line shapes that real exports hold (as /work/shared/FORMATS.md documents and quotes them),
+each checked on its own: a real hand (a fixture under tests/sites, or a hand written here from
+the documented lines) with the documented line put in, parsed and replayed.
+
+One case per documented form. A form handlog does not read yet is marked `xfail(strict=True)`
+with what goes wrong, so that the fix flips it (and the mark must then go)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from handlog.check import CheckedHand, check_file, check_items
+from handlog.model import Action, ActionKind, Game, Hand, Note, NoteKind, Street, Structure
+from handlog.parse import parse_text
+from handlog.parse.reader import open_text
+
+from .conftest import SITES
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def fixture(name: str) -> str:
+    """A fixture hand text (tests/sites/NAME), decoded as handlog reads files, LF endings."""
+    with open_text(SITES / name) as text:
+        return text.read().replace("\r\n", "\n")
+
+
+def edit(text: str, *edits: tuple[str, str]) -> str:
+    """`text` with each (old, new) replaced once; `old` must be there ("re:" for a regex)."""
+    for old, new in edits:
+        if old.startswith("re:"):
+            text, count = re.subn(old[3:], new, text, count=1, flags=re.M)
+            assert count, f"{old!r} not in the hand"
+        else:
+            assert old in text, f"{old!r} not in the hand"
+            text = text.replace(old, new, 1)
+    return text
+
+
+def checked_text(text: str) -> list[CheckedHand]:
+    return list(check_items(parse_text(text, "<form>"), "<form>"))
+
+
+def checked_bytes(tmp_path: Path, data: bytes, suffix: str = ".txt") -> list[CheckedHand]:
+    path = tmp_path / f"form{suffix}"
+    path.write_bytes(data)
+    return list(check_file(str(path)))
+
+
+def actions(hand: Hand, kind: ActionKind | None = None) -> list[Action]:
+    return [e for e in hand.events if isinstance(e, Action) and (kind is None or e.kind is kind)]
+
+
+def notes(hand: Hand) -> list[Note]:
+    return [e for e in hand.events if isinstance(e, Note)]
+
+
+def action_of(hand: Hand, player: str, kind: ActionKind, street: Street | None = None) -> Action:
+    found = [a for a in actions(hand, kind) if a.player == player]
+    if street is not None:
+        found = [a for a in found if a.street is street]
+    assert found, f"no {kind} by {player} in {hand.hand_id}"
+    return found[0]
+
+
+def seat(hand: Hand, name: str):
+    found = [s for s in hand.seats if s.name == name]
+    assert found, f"no seat for {name!r}: {[s.name for s in hand.seats]}"
+    return found[0]
+
+
+def utc(*parts: int) -> datetime:
+    return datetime(*parts, tzinfo=UTC)
+
+
+def cents(amount: str) -> int:
+    return int(Decimal(amount) * 100)
+
+
+@dataclass(frozen=True)
+class Form:
+    """One documented line shape: the hand that holds it, and what handlog must make of it."""
+
+    site: str
+    line: str
+    """The documented line (or lines), as FORMATS.md quotes it."""
+    text: Callable[[], str]
+    expect: Callable[[Hand], None] = lambda hand: None
+    status: str = "ok"
+    """The replay's status for the hand: "ok" unless the form makes a real fault."""
+    fails: str | None = None
+    """What handlog does wrong today (the test is then an expected failure)."""
+    hands: int = 1
+    extra: dict = field(default_factory=dict)
+
+
+def check_form(form: Form, checked: list[CheckedHand]) -> None:
+    assert len(checked) == form.hands, [c.status for c in checked]
+    for one in checked:
+        assert one.error is None, f"parse error: {one.error.message} at line {one.error.line}"
+        assert one.skipped is None, f"skipped as another game: {one.skipped.game}"
+        assert one.hand is not None
+        violations = [(v.code, v.line, v.message) for v in one.replay.violations]
+        assert one.status == form.status, violations
+        form.expect(one.hand)
+
+
+# ---------------------------------------------------------------------------------------------
+# PokerStars
+
+PS_STUD = "pokerstars/stud.txt"
+PS_STUD_HEADER = (
+    "PokerStars Game #35874039554:  7 Card Stud Limit ($0.04/$0.08 USD) - 2009/11/26 10:09:44 ET"
+)
+
+# Razz MTT hand written from the documented lines: the tournament header, the tourney table,
+# a name with a space and brackets, the completion as a raise, chat between the bring-in and
+# the next action, a short all-in call on 3rd street and the uncalled bet returned, the razz
+# "Lo:" showdown, "finished the tournament", three blank lines after the hand.
+PS_MTT_RAZZ = """\
+PokerStars Hand #49382949075: Tournament #2010090015, $200+$15 USD Razz Limit - Level IV (50/100) - 2010/09/09 18:27:23 ET
+Table '2010090015 98' 8-max
+Seat 1: Hero (4842 in chips) 
+Seat 5: Player5 (82 in chips) 
+Seat 8: PC [Mittel] (6428 in chips) 
+Hero: posts the ante 10
+Player5: posts the ante 10
+PC [Mittel]: posts the ante 10
+*** 3rd STREET ***
+Dealt to Hero [Ac 2d 3h]
+Dealt to Player5 [Kc]
+Dealt to PC [Mittel] [5c]
+Player5: brings in for 15
+PC [Mittel]: raises 35 to 50
+Hero said, "LIMIT STUD"
+Hero: raises 50 to 100
+Player5: calls 57 and is all-in
+PC [Mittel]: folds 
+Uncalled bet (28) returned to Hero
+*** 4th STREET ***
+Dealt to Hero [Ac 2d 3h] [4s]
+Dealt to Player5 [Kc] [Kd]
+*** 5th STREET ***
+Dealt to Hero [Ac 2d 3h 4s] [5s]
+Dealt to Player5 [Kc Kd] [Td]
+*** 6th STREET ***
+Dealt to Hero [Ac 2d 3h 4s 5s] [6s]
+Dealt to Player5 [Kc Kd Td] [9c]
+*** RIVER ***
+Dealt to Hero [Ac 2d 3h 4s 5s 6s] [7s]
+*** SHOW DOWN ***
+Hero: shows [Ac 2d 3h 4s 5s 6s 7s] (Lo: 5,4,3,2,A)
+Player5: shows [Qs Jh Kc Kd Td 9c 8c] (Lo: Q,J,T,9,8)
+Hero collected 224 from pot
+Player5 finished the tournament in 28th place
+*** SUMMARY ***
+Total pot 224 | Rake 0 
+Seat 1: Hero showed [Ac 2d 3h 4s 5s 6s 7s] and won (224) with Lo: 5,4,3,2,A
+Seat 5: Player5 showed [Qs Jh Kc Kd Td 9c 8c] and lost with Lo: Q,J,T,9,8
+Seat 8: PC [Mittel] folded on the 3rd Street
+
+
+
+"""
+
+
+def _ps_mtt(hand: Hand) -> None:
+    assert hand.game is Game.RAZZ
+    assert hand.tournament_id == "2010090015"
+    assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (50, 100, 10, 15)
+    assert hand.table == "2010090015 98"
+    assert seat(hand, "PC [Mittel]").stack == 6428
+    complete = action_of(hand, "PC [Mittel]", ActionKind.COMPLETE)
+    assert complete.to_amount == 50
+    call = action_of(hand, "Player5", ActionKind.CALL)
+    assert (call.amount, call.all_in) == (57, True)
+    returned = actions(hand, ActionKind.UNCALLED_BET_RETURNED)
+    assert [(a.player, a.amount) for a in returned] == [("Hero", 28)]
+    kinds = {n.kind for n in notes(hand)}
+    assert {NoteKind.CHAT, NoteKind.FINISHED_TOURNAMENT} <= kinds
+
+
+def _ps_stud_with(*edits: tuple[str, str]) -> Callable[[], str]:
+    return lambda: edit(fixture(PS_STUD), *edits)
+
+
+def _start(when: datetime) -> Callable[[Hand], None]:
+    def expect(hand: Hand) -> None:
+        assert hand.start_time == when
+
+    return expect
+
+
+PS_NOISE = [
+    "RoadDevil joins the table at seat #6 ",
+    "totof51 leaves the table",
+    "totof51 is sitting out",
+    "kurczakkr2 is disconnected ",
+    "poconoman is connected ",
+    "Katica65 was removed from the table for failing to post",
+    'kobreli said, "this.is.lucky"',
+    "Player5 finished the tournament in 28th place",
+    "Hero wins the tournament and receives 200.00 - congratulations!",
+]
+
+
+def _ps_noise(line: str) -> Form:
+    # between a street header and its Dealt lines, as FORMATS.md says they can be
+    return Form(
+        "PokerStars",
+        line,
+        _ps_stud_with(("*** 4th STREET ***\n", f"*** 4th STREET ***\n{line}\n")),
+        lambda hand, line=line: _has_note(hand, line.strip()),
+    )
+
+
+def _has_note(hand: Hand, text: str) -> None:
+    assert any(text.endswith(n.text) or n.text in text for n in notes(hand)), notes(hand)
+
+
+POKERSTARS = [
+    Form(
+        "PokerStars",
+        "PokerStars Game #30506593746:  7 Card Stud Limit ($0.04/$0.08) - 2009/07/16 2:36:31 CET "
+        "[2009/07/15 20:36:31 ET]",
+        _ps_stud_with(
+            (
+                PS_STUD_HEADER,
+                "PokerStars Game #35874039554:  7 Card Stud Limit ($0.04/$0.08) - "
+                "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]",
+            )
+        ),
+        _start(utc(2009, 7, 16, 0, 36, 31)),
+    ),
+    Form(
+        "PokerStars",
+        "… - 2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]",
+        _ps_stud_with(
+            (
+                PS_STUD_HEADER,
+                "PokerStars Game #35874039554:  7 Card Stud Limit ($0.04/$0.08 USD) - "
+                "2013/01/03 16:27:43 EET [2013/01/03 9:27:43 ET]",
+            )
+        ),
+        _start(utc(2013, 1, 3, 14, 27, 43)),
+    ),
+    Form(
+        "PokerStars",
+        "PokerStars Hand #49382949075: Tournament #2010090015, $200+$15 USD Razz Limit - "
+        "Level IV (50/100) - …; raises 35 to 50; calls 72 and is all-in; Uncalled bet (178) "
+        "returned to Hero",
+        lambda: PS_MTT_RAZZ,
+        _ps_mtt,
+    ),
+    Form(
+        "PokerStars",
+        "Seat 7: Player6 (2500 in chips) is sitting out",
+        _ps_stud_with(
+            (
+                "Seat 8: MasterTrini1 ($2.26 in chips) \n",
+                "Seat 8: MasterTrini1 ($2.26 in chips) \nSeat 7: Player6 ($25 in chips) is "
+                "sitting out\n",
+            )
+        ),
+        lambda hand: None if seat(hand, "Player6").sitting_out else pytest.fail("not sitting out"),
+    ),
+    Form(
+        "PokerStars",
+        "Spacemasa: bets $0.08 and is all-in",
+        _ps_stud_with(
+            ("totof51: bets $0.08\nMasterTrini1", "totof51: bets $0.08 and is all-in\nMasterTrini1")
+        ),
+        lambda hand: (
+            None
+            if action_of(hand, "totof51", ActionKind.BET, Street.SIXTH).all_in
+            else pytest.fail("all-in lost")
+        ),
+    ),
+    Form(
+        "PokerStars",
+        "Nikolay Zem: doesn't show hand ",
+        lambda: edit(
+            PS_MTT_RAZZ,
+            (
+                "Player5: shows [Qs Jh Kc Kd Td 9c 8c] (Lo: Q,J,T,9,8)",
+                "Player5: doesn't show hand ",
+            ),
+            (
+                "Seat 5: Player5 showed [Qs Jh Kc Kd Td 9c 8c] and lost with Lo: Q,J,T,9,8",
+                "Seat 5: Player5 mucked [Qs Jh Kc Kd Td 9c 8c]",
+            ),
+        ),
+        lambda hand: None if action_of(hand, "Player5", ActionKind.DOES_NOT_SHOW) else None,
+    ),
+    *[_ps_noise(line) for line in PS_NOISE],
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Full Tilt Poker
+
+FTP_CHAT = "fulltilt/names-chat-double-bet.txt"
+FTP_CHAT_HEADER = (
+    "Full Tilt Poker Game #21536999001: Table Hagan (6 max) - $2/$4 Ante $0.40 - Limit Stud Hi "
+    "- 12:30:05 ET - 2010/06/11"
+)
+
+# MTT hand written from the documented lines: thousands separators, the 2012+ street headers
+# with the pot, a short all-in raise with ", and is all in", a seat sitting out, the
+# tournament side/main pot lines and the summary with Main pot / Side pot.
+FTP_MTT_STUD = """\
+Full Tilt Poker Game #32412111031: Big Game of the Week (251332389), Table 1 - 800/1600 Ante 150 - Limit Stud Hi - 18:30:57 ET - 2013/03/31
+Seat 1: Player0 (4,950)
+Seat 2: Player1 (12,000)
+Seat 3: Player4 (1,645)
+Seat 4: Player6 (2,500), is sitting out
+Player0 antes 150
+Player1 antes 150
+Player4 antes 150
+*** 3RD STREET *** (Total Pot: 450, 3 Players)
+Dealt to Player0 [2c]
+Dealt to Player1 [Ah]
+Dealt to Player4 [Ks]
+Player0 is low with [2c]
+Player0 brings in for 250
+Player1 completes it to 800
+Player4 raises to 1,495, and is all in
+Player0 calls 1,245
+Player1 calls 695
+*** 4TH STREET *** (Total Pot: 4,935, 3 Players, 1 All-In)
+Dealt to Player0 [2c] [7c]
+Dealt to Player1 [Ah] [5s]
+Dealt to Player4 [Ks] [4h]
+Player1 checks
+Player0 checks
+*** 5TH STREET *** (Total Pot: 4,935, 3 Players, 1 All-In)
+Dealt to Player0 [2c 7c] [8h]
+Dealt to Player1 [Ah 5s] [6d]
+Dealt to Player4 [Ks 4h] [5c]
+Player1 checks
+Player0 bets 1,600
+Player1 calls 1,600
+*** 6TH STREET *** (Total Pot: 8,135, 3 Players, 1 All-In)
+Dealt to Player0 [2c 7c 8h] [9s]
+Dealt to Player1 [Ah 5s 6d] [Tc]
+Dealt to Player4 [Ks 4h 5c] [6h]
+Player1 checks
+Player0 checks
+*** 7TH STREET *** (Total Pot: 8,135, 3 Players, 1 All-In)
+Player1 checks
+Player0 checks
+*** SHOW DOWN ***
+Player1 shows [Qd Qh Ah 5s 6d Tc 3c] a pair of Queens
+Player4 shows [Kd Kc Ks 4h 5c 6h 8d] three of a kind, Kings
+Player0 mucks
+Player1 wins the side pot (3,200) with a pair of Queens
+Player4 wins the main pot (4,935) with three of a kind, Kings
+*** SUMMARY ***
+Total pot 8,135 Main pot 4,935. Side pot 3,200. | Rake 0
+Seat 1: Player0 mucked [3d 4d 2c 7c 8h 9s Jd] - Jack Nine high
+Seat 2: Player1 showed [Qd Qh Ah 5s 6d Tc 3c] and won (3,200) with a pair of Queens
+Seat 3: Player4 showed [Kd Kc Ks 4h 5c 6h 8d] and won (4,935) with three of a kind, Kings
+Seat 4: Player6 is sitting out
+"""
+
+
+def _ftp_mtt(hand: Hand) -> None:
+    assert hand.tournament_id == "251332389"
+    assert (hand.small_bet, hand.big_bet, hand.ante, hand.bring_in) == (800, 1600, 150, 250)
+    assert seat(hand, "Player1").stack == 12000
+    assert seat(hand, "Player6").sitting_out
+    raise_ = action_of(hand, "Player4", ActionKind.RAISE)
+    assert (raise_.to_amount, raise_.all_in) == (1495, True)
+    assert (hand.total_pot, hand.main_pot, hand.side_pots) == (8135, 4935, (3200,))
+
+
+# Heads-up SNG razz: the short bring-in all-in and the 3-card shows of an all-in on 3rd.
+FTP_HU_RAZZ = """\
+Full Tilt Poker Game #28333847000: $2 + $0.10 Heads Up Sit & Go (220338000), Table 1 - 80/160 Ante 15 - Limit Razz - 05:46:00 ET - 2011/02/19
+Seat 1: Villain (24)
+Seat 2: Hero (3,976)
+Villain antes 15
+Hero antes 15
+*** 3RD STREET *** (Total Pot: 30, 2 Players)
+Dealt to Villain [Kc]
+Dealt to Hero [5d 6s] [2s]
+Villain is high with [Kc]
+Villain brings in for 9, and is all in
+Hero calls 9
+Villain shows [As 7c Kc]
+Hero shows [5d 6s 2s]
+*** 4TH STREET *** (Total Pot: 48, 2 Players, 1 All-In)
+Dealt to Villain [Kc] [Js]
+Dealt to Hero [5d 6s 2s] [Td]
+*** 5TH STREET *** (Total Pot: 48, 2 Players, 1 All-In)
+Dealt to Villain [Kc Js] [4s]
+Dealt to Hero [5d 6s 2s Td] [Jh]
+*** 6TH STREET *** (Total Pot: 48, 2 Players, 1 All-In)
+Dealt to Villain [Kc Js 4s] [7d]
+Dealt to Hero [5d 6s 2s Td Jh] [2h]
+*** 7TH STREET *** (Total Pot: 48, 2 Players, 1 All-In)
+Dealt to Hero [5d 6s 2s Td Jh 2h] [Qc]
+*** SHOW DOWN ***
+Villain shows [As 7c Kc Js 4s 7d Tc] J,T,7,4,A
+Hero shows [5d 6s 2s Td Jh 2h Qc] J,T,6,5,2
+Hero wins the pot (48) with J,T,6,5,2
+*** SUMMARY ***
+Total pot 48 | Rake 0
+Seat 1: Villain showed [As 7c Kc Js 4s 7d Tc] and lost with J,T,7,4,A
+Seat 2: Hero showed [5d 6s 2s Td Jh 2h Qc] and won (48) with J,T,6,5,2
+"""
+FTP_HU_HEADER = FTP_HU_RAZZ.split("\n", 1)[0]
+
+
+def _ftp_hu(hand: Hand) -> None:
+    bring_in = action_of(hand, "Villain", ActionKind.BRING_IN)
+    assert (bring_in.amount, bring_in.all_in) == (9, True)
+    assert hand.tournament_id == "220338000"
+
+
+# The real 5-card stud MTT hand (FullTilt/5-Stud-USD-MTT-100-201303.txt), CRLF as exported.
+FTP_5STUD = """\
+Full Tilt Poker Game #32412111030: Big Game of the Week (251332389), Table 1 - 800/1600 Ante 150 - Limit 5 Card Stud - 18:30:57 ET - 2013/03/31
+Seat 1: Player0 (4,950)
+Seat 2: Player1 (27,915)
+Seat 4: Player2 (3,740)
+Seat 5: Player3 (12,330)
+Seat 6: Hero (17,724)
+Seat 7: Player4 (1,495)
+Seat 8: Player5 (14,030)
+Player0 antes 150
+Player1 antes 150
+Player2 antes 150
+Player3 antes 150
+Hero antes 150
+Player4 antes 150
+Player5 antes 150
+*** 2ND STREET *** (Total Pot: 1,050, 7 Players)
+Dealt to Player0 [Kc]
+Dealt to Player1 [Qh]
+Dealt to Player2 [5s]
+Dealt to Player3 [7s]
+Dealt to Hero [6s] [6h]
+Dealt to Player4 [Js]
+Dealt to Player5 [2c]
+Player5 is low with [2c]
+Player5 brings in for 250
+Player0 completes it to 800
+Player1 calls 800
+Player2 folds
+Player3 folds
+Hero has 15 seconds left to act
+Hero has timed out
+Hero folds
+Hero is sitting out
+Player4 raises to 1,345, and is all in
+Player5 folds
+Player0 raises to 2,145
+Player1 calls 1,345
+*** 3RD STREET *** (Total Pot: 6,935, 3 Players, 1 All-In)
+Dealt to Player0 [Kc] [Tc]
+Dealt to Player1 [Qh] [3h]
+Dealt to Player4 [Js] [9h]
+Player0 bets 800
+Player1 calls 800
+*** 4TH STREET *** (Total Pot: 8,535, 3 Players, 1 All-In)
+Dealt to Player0 [Kc Tc] [Qd]
+Dealt to Player1 [Qh 3h] [Kd]
+Dealt to Player4 [Js 9h] [4c]
+Player0 bets 1,600
+Player1 calls 1,600
+*** 5TH STREET *** (Total Pot: 11,735, 3 Players, 1 All-In)
+Dealt to Player0 [Kc Tc Qd] [3d]
+Dealt to Player1 [Qh 3h Kd] [Ah]
+Dealt to Player4 [Js 9h 4c] [2d]
+Player1 bets 1,600
+Player0 calls 255, and is all in
+Uncalled bet of 1,345 returned to Player1
+*** SHOW DOWN ***
+Player1 shows [Ad Qh 3h Kd Ah] a pair of Aces
+Hero has returned
+Player0 mucks
+Player1 wins the side pot (6,910) with a pair of Aces
+Player4 mucks
+Player1 wins the main pot (5,335) with a pair of Aces
+*** SUMMARY ***
+Total pot 12,245 Main pot 5,335. Side pot 6,910. | Rake 0
+Seat 1: Player0 mucked [Ks Kc Tc Qd 3d] - a pair of Kings
+Seat 2: Player1 showed [Ad Qh 3h Kd Ah] and won (12,245) with a pair of Aces
+Seat 4: Player2 folded on 2nd St.
+Seat 5: Player3 folded on 2nd St.
+Seat 6: Hero folded on 2nd St.
+Seat 7: Player4 mucked [Jd Js 9h 4c 2d] - Jack Nine high
+Seat 8: Player5 folded on 2nd St.
+"""
+
+FTP_NOISE = [
+    "1Incubator1 has 15 seconds left to act",
+    "Hero has timed out",
+    "bllodshot is sitting out",
+    "bllodshot has returned",
+    "Sirocko adds $11.90",
+    "Player3 sits down",
+    "Sirocko stands up",
+    "CutUrHeadOff has been disconnected",
+    "CutUrHeadOff has reconnected",
+    "allie3911 is feeling confused",
+    "grimyreaper1: im running badd this week",
+]
+
+
+def _ftp_noise(line: str) -> Form:
+    return Form(
+        "Full Tilt",
+        line,
+        lambda: edit(fixture(FTP_CHAT), ("*** 4TH STREET ***\n", f"*** 4TH STREET ***\n{line}\n")),
+        lambda hand, line=line: _has_note(hand, line),
+    )
+
+
+def _ftp_header(new: str) -> Callable[[], str]:
+    return lambda: edit(fixture(FTP_CHAT), (FTP_CHAT_HEADER, new))
+
+
+FULLTILT = [
+    Form(
+        "Full Tilt",
+        "Full Tilt Poker Game #…: Table Jackrabbit (6 max) - $2.50/$5 Ante $0.40 - Limit Stud "
+        "H/L - 20:13:24 CET - 2011/04/07 [14:13:24 ET - 2011/04/07]",
+        _ftp_header(
+            "Full Tilt Poker Game #21536999001: Table Jackrabbit (6 max) - $2/$4 Ante $0.40 - "
+            "Limit Stud Hi - 20:13:24 CET - 2011/04/07 [14:13:24 ET - 2011/04/07]"
+        ),
+        _start(utc(2011, 4, 7, 18, 13, 24)),
+    ),
+    Form(
+        "Full Tilt",
+        "Full Tilt Poker Game #26190453000: Table Mart - $0.10/$0.20 Ante $0.02 - Limit Razz - "
+        "17:10:10 CCT - 2010/12/07 [04:10:10 ET - 2010/12/07] (blank line after the header)",
+        _ftp_header(
+            "Full Tilt Poker Game #21536999001: Table Mart - $2/$4 Ante $0.40 - Limit Stud Hi - "
+            "17:10:10 CCT - 2010/12/07 [04:10:10 ET - 2010/12/07]\n"
+        ),
+        _start(utc(2010, 12, 7, 9, 10, 10)),
+    ),
+    Form(
+        "Full Tilt",
+        "Full Tilt Poker Game #29408130000: Table XGod_Of_WarX - $2/$4 Ante $0.40 - Limit Stud "
+        "H/L - 01:12:00 ET - 2011/03/28",
+        _ftp_header(
+            "Full Tilt Poker Game #21536999001: Table XGod_Of_WarX - $2/$4 Ante $0.40 - Limit "
+            "Stud Hi - 01:12:00 ET - 2011/03/28"
+        ),
+        lambda hand: None if hand.table == "XGod_Of_WarX" else pytest.fail(hand.table),
+    ),
+    Form(
+        "Full Tilt",
+        "Big Game of the Week (251332389), Table 1 - 800/1600 Ante 150; raises to 1,345, and is "
+        "all in; wins the side pot (6,910); Total pot 12,245 Main pot 5,335. Side pot 6,910.",
+        lambda: FTP_MTT_STUD,
+        _ftp_mtt,
+    ),
+    Form(
+        "Full Tilt",
+        "$2 + $0.10 Heads Up Sit & Go (220338000), Table 1 - 80/160 Ante 15 - Limit Razz; "
+        "Villain brings in for 9, and is all in",
+        lambda: FTP_HU_RAZZ,
+        _ftp_hu,
+    ),
+    Form(
+        "Full Tilt",
+        "… $200 Heads-Up Sit & Go (243603038), Table 1 - 40/80 Ante 7 - Limit Razz - …",
+        lambda: edit(
+            FTP_HU_RAZZ,
+            (
+                FTP_HU_HEADER,
+                "Full Tilt Poker Game #28333847000: $200 Heads-Up Sit & Go (243603038), Table 1 "
+                "- 80/160 Ante 15 - Limit Razz - 05:46:00 ET - 2011/02/19",
+            ),
+        ),
+        lambda hand: None if hand.tournament_id == "243603038" else pytest.fail("id"),
+    ),
+    Form(
+        "Full Tilt",
+        "FullTiltPoker Game #579366587: $200 + $10 Heads Up Sit & Go (3795352), Table 1 - "
+        "40/80 - … - 2006/04/19 (2006 spelling)",
+        lambda: edit(
+            FTP_HU_RAZZ,
+            (
+                FTP_HU_HEADER,
+                "FullTiltPoker Game #579366587: $200 + $10 Heads Up Sit & Go (3795352), Table 1 "
+                "- 80/160 Ante 15 - Limit Razz - 21:27:00 ET - 2006/04/19",
+            ),
+        ),
+        lambda hand: None if hand.hand_id == "579366587" else pytest.fail(hand.hand_id),
+    ),
+    Form(
+        "Full Tilt",
+        "Limit 5 Card Stud; *** 2ND STREET ***; folded on 2nd St.",
+        lambda: FTP_5STUD,
+        lambda hand: None if hand.game is Game.STUD5 else pytest.fail(str(hand.game)),
+        status="ok",
+        fails="5-card stud hands are skipped (Skipped 'Limit 5 Card Stud'), though Game.STUD5 "
+        "exists: handlog/parse/sites/fulltilt.py game names",
+    ),
+    *[_ftp_noise(line) for line in FTP_NOISE],
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# The collected table
+
+
+FORMS = [*POKERSTARS, *FULLTILT]
+
+
+def _id(form: Form) -> str:
+    words = re.sub(r"[^A-Za-z0-9]+", "-", form.line).strip("-")[:60]
+    return f"{form.site}:{words}"
+
+
+def _param(form: Form):
+    marks = [pytest.mark.xfail(strict=True, reason=form.fails)] if form.fails else []
+    return pytest.param(form, id=_id(form), marks=marks)
+
+
+@pytest.mark.parametrize("form", [_param(f) for f in FORMS])
+def test_documented_form(form: Form):
+    check_form(form, checked_text(form.text()))
