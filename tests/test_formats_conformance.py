@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
@@ -99,7 +99,10 @@ class Form:
     fails: str | None = None
     """What handlog does wrong today (the test is then an expected failure)."""
     hands: int = 1
-    extra: dict = field(default_factory=dict)
+    raw: Callable[[], bytes] | None = None
+    """The file's bytes, for a form that is about them (encoding, byte-order mark, line
+    endings, XML): then the file is read as handlog reads any file, and `text` is unused."""
+    suffix: str = ".txt"
 
 
 def check_form(form: Form, checked: list[CheckedHand]) -> None:
@@ -128,9 +131,9 @@ PS_STUD_HEADER = (
 PS_MTT_RAZZ = """\
 PokerStars Hand #49382949075: Tournament #2010090015, $200+$15 USD Razz Limit - Level IV (50/100) - 2010/09/09 18:27:23 ET
 Table '2010090015 98' 8-max
-Seat 1: Hero (4842 in chips) 
-Seat 5: Player5 (82 in chips) 
-Seat 8: PC [Mittel] (6428 in chips) 
+Seat 1: Hero (4842 in chips)␠
+Seat 5: Player5 (82 in chips)␠
+Seat 8: PC [Mittel] (6428 in chips)␠
 Hero: posts the ante 10
 Player5: posts the ante 10
 PC [Mittel]: posts the ante 10
@@ -143,7 +146,7 @@ PC [Mittel]: raises 35 to 50
 Hero said, "LIMIT STUD"
 Hero: raises 50 to 100
 Player5: calls 57 and is all-in
-PC [Mittel]: folds 
+PC [Mittel]: folds␠
 Uncalled bet (28) returned to Hero
 *** 4th STREET ***
 Dealt to Hero [Ac 2d 3h] [4s]
@@ -162,14 +165,14 @@ Player5: shows [Qs Jh Kc Kd Td 9c 8c] (Lo: Q,J,T,9,8)
 Hero collected 224 from pot
 Player5 finished the tournament in 28th place
 *** SUMMARY ***
-Total pot 224 | Rake 0 
+Total pot 224 | Rake 0␠
 Seat 1: Hero showed [Ac 2d 3h 4s 5s 6s 7s] and won (224) with Lo: 5,4,3,2,A
 Seat 5: Player5 showed [Qs Jh Kc Kd Td 9c 8c] and lost with Lo: Q,J,T,9,8
 Seat 8: PC [Mittel] folded on the 3rd Street
 
 
 
-"""
+""".replace("␠", " ").replace("⇥", "\t")
 
 
 def _ps_mtt(hand: Hand) -> None:
@@ -369,7 +372,7 @@ Seat 1: Player0 mucked [3d 4d 2c 7c 8h 9s Jd] - Jack Nine high
 Seat 2: Player1 showed [Qd Qh Ah 5s 6d Tc 3c] and won (3,200) with a pair of Queens
 Seat 3: Player4 showed [Kd Kc Ks 4h 5c 6h 8d] and won (4,935) with three of a kind, Kings
 Seat 4: Player6 is sitting out
-"""
+""".replace("␠", " ").replace("⇥", "\t")
 
 
 def _ftp_mtt(hand: Hand) -> None:
@@ -416,7 +419,7 @@ Hero wins the pot (48) with J,T,6,5,2
 Total pot 48 | Rake 0
 Seat 1: Villain showed [As 7c Kc Js 4s 7d Tc] and lost with J,T,7,4,A
 Seat 2: Hero showed [5d 6s 2s Td Jh 2h Qc] and won (48) with J,T,6,5,2
-"""
+""".replace("␠", " ").replace("⇥", "\t")
 FTP_HU_HEADER = FTP_HU_RAZZ.split("\n", 1)[0]
 
 
@@ -500,7 +503,7 @@ Seat 5: Player3 folded on 2nd St.
 Seat 6: Hero folded on 2nd St.
 Seat 7: Player4 mucked [Jd Js 9h 4c 2d] - Jack Nine high
 Seat 8: Player5 folded on 2nd St.
-"""
+""".replace("␠", " ").replace("⇥", "\t")
 
 FTP_NOISE = [
     "1Incubator1 has 15 seconds left to act",
@@ -616,10 +619,369 @@ FULLTILT = [
 
 
 # ---------------------------------------------------------------------------------------------
+# Bovada / Bodog
+
+# Hand written from the documented verbs: "Big blind/Bring in", "Raises N to M" (the
+# completion), "Call", the "(timeout)" suffix, "Double bets" on an open pair, "All-in N"
+# (chips added: a short call), "Return uncalled portion of bet", "Hand Result-Side Pot".
+BOVADA_VERBS = """\
+Bovada Hand #2633952300 TBL#2027664 7CARD Fixed Limit - 2012-09-19 13:20:00
+Seat+1: $5 in chips
+Seat+2 [ME]: $6.53 in chips
+Seat+3: $0.60 in chips
+Seat+1 : Ante chip $0.05␠
+Seat+2 [ME] : Ante chip $0.05␠
+Seat+3 : Ante chip $0.05␠
+*** 3RD STREET ***
+Seat+1 : Card dealt to a spot [6d Ad 2s]␠
+Seat+2 [ME] : Card dealt to a spot [4d Qd Kc]␠
+Seat+3 : Card dealt to a spot [7s As 9c]␠
+Seat+1 : Big blind/Bring in $0.10␠
+Seat+2 [ME] : Raises $0.25 to $0.25
+Seat+3 : Call $0.25␠
+Seat+1 : Calls(timeout) $0.15␠
+*** 4TH STREET ***
+Seat+1 : Card dealt to a spot [Jc]␠
+Seat+2 [ME] : Card dealt to a spot [Kd]␠
+Seat+3 : Card dealt to a spot [3h]␠
+Seat+2 [ME] : Double bets $0.50␠
+Seat+3 : All-in $0.30␠
+Seat+1 : Calls $0.50␠
+*** 5TH STREET ***
+Seat+1 : Card dealt to a spot [8h]␠
+Seat+2 [ME] : Card dealt to a spot [5c]␠
+Seat+3 : Card dealt to a spot [Th]␠
+Seat+2 [ME] : Bets $0.50␠
+Seat+1 : Calls $0.50␠
+*** 6TH STREET ***
+Seat+1 : Card dealt to a spot [9d]␠
+Seat+2 [ME] : Card dealt to a spot [7h]␠
+Seat+3 : Card dealt to a spot [Qs]␠
+Seat+2 [ME] : Checks
+Seat+1 : Bets $0.50␠
+Seat+2 [ME] : Calls $0.50␠
+*** RIVER ***
+Seat+1 : Card dealt to a spot [3c]␠
+Seat+2 [ME] : Card dealt to a spot [2h]␠
+Seat+3 : Card dealt to a spot [4s]␠
+Seat+2 [ME] : Bets $0.50␠
+Seat+1 : Folds
+Seat+2 [ME] : Return uncalled portion of bet $0.50
+Seat+2 [ME] : Showdown [Kc Kd Qd 7h 5c] (One pair)
+Seat+3 : Showdown [As Qs Th 9c 7s] (High Card)
+Seat+2 [ME] : Hand Result-Side Pot $2.40␠
+Seat+2 [ME] : Hand result $1.80␠
+*** SUMMARY ***
+Total Pot($4.20) | Rake ($0.00)
+Seat+1:  Folded on the RIVER
+Seat+2:  $4.20  with One pair [4d Qd Kc Kd 5c 7h 2h-Kc Kd Qd 7h 5c]
+Seat+3:   lost with High Card [7s As 9c 3h Th Qs 4s-As Qs Th 9c 7s]
+""".replace("␠", " ").replace("⇥", "\t")
+
+
+def _bovada_verbs(hand: Hand) -> None:
+    bring_in = actions(hand, ActionKind.BRING_IN)
+    assert [(a.player, a.amount) for a in bring_in] == [("Seat+1", 10)]
+    complete = actions(hand, ActionKind.COMPLETE)
+    assert [a.to_amount for a in complete] == [25]
+    calls = [
+        (a.player, a.amount) for a in actions(hand, ActionKind.CALL) if a.street is Street.THIRD
+    ]
+    assert calls == [("Seat+3", 25), ("Seat+1", 15)]
+    short = [a for a in actions(hand, ActionKind.CALL) if a.all_in]
+    assert [(a.player, a.amount) for a in short] == [("Seat+3", 30)]
+    bet = [a for a in actions(hand, ActionKind.BET) if a.street is Street.FOURTH]
+    assert [a.amount for a in bet] == [50]
+    collected = sorted(a.amount for a in actions(hand, ActionKind.COLLECT))
+    assert collected == [180, 240]
+    assert [a.amount for a in actions(hand, ActionKind.UNCALLED_BET_RETURNED)] == [50]
+
+
+BOVADA = [
+    Form(
+        "Bovada",
+        "Big blind/Bring in; Call; Calls(timeout); Double bets; All-in N (chips added); Return "
+        "uncalled portion of bet; Hand Result-Side Pot",
+        lambda: BOVADA_VERBS,
+        _bovada_verbs,
+    ),
+    Form(
+        "Bovada",
+        "Bovada Hand #2633115879: 7CARD Tournament #1378659 TBL#1, Fixed Limit- Level 1 (0/0) - …",
+        lambda: edit(
+            BOVADA_VERBS,
+            (
+                "Bovada Hand #2633952300 TBL#2027664 7CARD Fixed Limit - 2012-09-19 13:20:00",
+                "Bovada Hand #2633115879: 7CARD Tournament #1378659 TBL#1, Fixed Limit- Level 1 "
+                "(0/0) - 2012-09-19 13:20:00",
+            ),
+        ),
+        lambda hand: None if hand.tournament_id == "1378659" else pytest.fail("no tournament"),
+    ),
+    Form(
+        "Bovada",
+        "Bodog Hand #… 7CARD Fixed Limit",
+        lambda: edit(
+            BOVADA_VERBS,
+            ("Bovada Hand #2633952300 TBL", "Bodog Hand #2633952300 TBL"),
+        ),
+        lambda hand: None if hand.game is Game.STUD else pytest.fail(str(hand.game)),
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Everleaf
+
+EVERLEAF_NEW = "everleaf/stud-eur-new-format.txt"
+
+
+def _everleaf_old_format() -> str:
+    """The last fixture hand as the old format prints it: dollars as "$ 0.54 USD", the
+    "**** dealing 4th street ****" headers."""
+    hand = fixture(EVERLEAF_NEW).split("\n\n\n\n")[5]
+    hand = hand.replace("€ ", "$ ").replace(" EURO", " USD").replace("€", "$")
+    for street in ("4th Street", "5th Street", "6th Street", "River"):
+        hand = hand.replace(f"** Dealing {street} **", f"**** dealing {street.lower()} ****")
+    return hand
+
+
+def _everleaf_old(hand: Hand) -> None:
+    assert hand.currency == "USD"
+    assert seat(hand, "MOURINHO_").stack == 282
+    assert hand.streets[-1] is Street.SEVENTH
+    assert [a.amount for a in actions(hand, ActionKind.COLLECT)] == [211]
+
+
+EVERLEAF = [
+    Form(
+        "Everleaf",
+        "Seat 1: Player1 (  $ 0.54 USD ); Player1: posts ante [$ 0.01 USD]; **** dealing 4th "
+        "street ****; Player4 wins $ 0.08 USD from main pot",
+        _everleaf_old_format,
+        _everleaf_old,
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Winning Poker / ACR (2019+)
+
+ACR = "winning/stud-winner-does-not-show.txt"
+ACR_HEADER = "Hand #85198832 - 7Stud(Fixed Limit) - $0.04/$0.08 - 2019/07/28 16:15:58 UTC"
+
+
+def _acr_header(new: str) -> Form:
+    return Form(
+        "ACR",
+        new,
+        lambda: edit(fixture(ACR), (ACR_HEADER, new)),
+        lambda hand: (
+            None
+            if (hand.game, hand.small_bet, hand.big_bet) == (Game.STUD, 4, 8)
+            else pytest.fail(f"{hand.game} {hand.small_bet}/{hand.big_bet}")
+        ),
+    )
+
+
+WINNING = [
+    _acr_header(ACR_HEADER),
+    _acr_header(
+        "Hand #85198832 - 7Stud (Fixed Limit) - $0.04/$0.08, Ante $0.01 - 2019/07/28 16:15:58 UTC"
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Merge
+
+MERGE_RAZZ = "merge/razz-all-in-shown-early.xml"
+MERGE_FOLD = '<event sequence="14" type="FOLD" timestamp="1321414729477" player="6"/>'
+
+
+def _merge_event(event: str) -> Form:
+    return Form(
+        "Merge",
+        f'<event … type="{event}" …/>',
+        lambda: edit(
+            fixture(MERGE_RAZZ),
+            (
+                MERGE_FOLD,
+                f'{MERGE_FOLD}\n\t\t<event sequence="14" type="{event}" timestamp="1321414729500" '
+                'player="6" message="nh"/>',
+            ),
+        ),
+    )
+
+
+MERGE = [
+    _merge_event("CHAT"),
+    _merge_event("PLAYER_OUT"),
+    Form(
+        "Merge",
+        '<description type="7-Stud H/L8" stakes="No Limit ($0.01/$0.02/$0.10)"/>',
+        lambda: fixture("merge/no-limit-stud8-skipped.xml"),
+        lambda hand: (
+            None if hand.structure is Structure.NO_LIMIT else pytest.fail(str(hand.structure))
+        ),
+        fails="no-limit stud/8 hands are skipped ('7-Stud H/L8 No Limit (…)'), though "
+        "Structure.NO_LIMIT exists: handlog/parse/sites/merge.py stakes",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# KingsClub
+
+KINGSCLUB = [
+    Form(
+        "KingsClub",
+        "#40091899: Limit 2-7 Razz - 22/44",
+        lambda: fixture("kingsclub/2-7-razz-skipped.txt"),
+        lambda hand: None if hand.game is Game.RAZZ27 else pytest.fail(str(hand.game)),
+        fails="'Limit 2-7 Razz' hands are skipped, though Game.RAZZ27 exists: "
+        "handlog/parse/sites/kingsclub.py game names",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# iPoker
+
+IPOKER_EUR = SITES / "ipoker" / "stud8-eur-cp1252.xml"
+IPOKER_RAISE_TO = b'<action no="11" player="Hero" type="23" sum="\x800.30" cards=""/>'
+IPOKER_RAISE_BY = b'<action no="11" player="Hero" type="6" sum="\x800.10" cards=""/>'
+
+
+def _ipoker_raise_by() -> bytes:
+    data = IPOKER_EUR.read_bytes()
+    assert IPOKER_RAISE_TO in data
+    return data.replace(IPOKER_RAISE_TO, IPOKER_RAISE_BY, 1)
+
+
+def _ipoker_raise(hand: Hand) -> None:
+    if hand.hand_id != IPOKER_RAISE_HAND:
+        return
+    raise_ = action_of(hand, "Hero", ActionKind.RAISE, Street.SIXTH)
+    assert raise_.to_amount == 30
+
+
+IPOKER_RAISE_HAND = re.search(
+    rb'<game gamecode="(\d+)">(?:(?!<game ).)*' + re.escape(IPOKER_RAISE_TO),
+    IPOKER_EUR.read_bytes(),
+    re.S,
+)[1].decode()
+
+# The real 5-card stud session (iPoker/5-StudL-USD-0.05-0.10-201111.Sample.with.showdown.xml,
+# CRLF as exported, indentation left out): "5 Card Stud L", "Second Street"…"River", no closing </session>.
+IPOKER_5STUD = """\
+<?xml version="1.0" encoding="utf-8"?>
+<session sessioncode="3463716601">
+<general>
+<mode>real</mode>
+<gametype>5 Card Stud L $0.05/$0.10</gametype>
+<tablename>Dundee, 637718441</tablename>
+<duration>00:17</duration>
+<gamecount>51</gamecount>
+<startdate>2011-11-02 18:11:00</startdate>
+<currency>USD</currency>
+<nickname>Hero</nickname>
+<bets>$5.41</bets>
+<wins>$3.41</wins>
+<chipsin>$2</chipsin>
+<chipsout>$0</chipsout>
+<ipoints>3.40</ipoints>
+<statuspoints>3.40</statuspoints>
+<awardpoints>3.40</awardpoints>
+
+</general>
+<game gamecode="3013529647">
+<general>
+<startdate>2011-11-02 18:10:00</startdate>
+<players>
+<player seat="1" name="Player1" chips="$2.67" dealer="1" win="$0.42" bet="$0.22" rebuy="0" addon="0"/><player seat="4" name="Hero" chips="$1.28" dealer="0" win="$0" bet="$0.22" rebuy="0" addon="0"/>
+</players>
+</general>
+<round no="0">
+<action no="1" player="Player1" type="15" sum="$0.02" cards="[cards]"/><action no="2" player="Hero" type="15" sum="$0.02" cards="[cards]"/>
+</round>
+<round no="1">
+
+</round>
+<round no="2">
+<cards type="Second Street" player="Player1">H8 DJ</cards><action no="4" player="Player1" type="5" sum="$0.05" cards=""/><cards type="Second Street" player="Hero">SQ C3</cards><action no="3" player="Hero" type="16" sum="$0.02" cards=""/><action no="5" player="Hero" type="3" sum="$0.03" cards=""/>
+</round>
+<round no="3">
+<cards type="Third Street" player="Player1">C4</cards><action no="6" player="Player1" type="5" sum="$0.05" cards=""/><cards type="Third Street" player="Hero">C2</cards><action no="7" player="Hero" type="3" sum="$0.05" cards=""/>
+</round>
+<round no="4">
+<cards type="Fourth Street" player="Player1">S4</cards><action no="8" player="Player1" type="5" sum="$0.10" cards=""/><cards type="Fourth Street" player="Hero">CK</cards><action no="9" player="Hero" type="3" sum="$0.10" cards=""/>
+</round>
+<round no="5">
+<cards type="River" player="Player1">DK</cards><action no="10" player="Player1" type="4" sum="$0" cards=""/><cards type="River" player="Hero">C5</cards><action no="11" player="Hero" type="4" sum="$0" cards=""/>
+</round>
+
+</game>
+""".replace("␠", " ").replace("⇥", "\t")
+
+
+IPOKER = [
+    Form(
+        "iPoker",
+        '<action … type="6" sum="€0.10"/> (raise by, in the cp1252 EUR file)',
+        lambda: "",
+        _ipoker_raise,
+        raw=_ipoker_raise_by,
+        suffix=".xml",
+        hands=5,
+    ),
+    Form(
+        "iPoker",
+        "<gametype>5 Card Stud L $0.05/$0.10</gametype>; Second Street … River; no </session>",
+        lambda: "",
+        lambda hand: None if hand.game is Game.STUD5 else pytest.fail(str(hand.game)),
+        raw=lambda: IPOKER_5STUD.replace("\n", "\r\n").encode("utf-8"),
+        suffix=".xml",
+        fails="5-card stud sessions are skipped (Skipped '5 Card Stud L'), though Game.STUD5 "
+        "exists: handlog/parse/sites/ipoker.py game names",
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bytes: byte-order marks, UTF-16, CRLF, blank lines between hands
+
+BYTES = [
+    Form(
+        "PokerStars",
+        "UTF-8 BOM before the first hand only, CRLF, hands separated by 3 blank lines",
+        lambda: "",
+        raw=lambda: (
+            ("\ufeff" + PS_MTT_RAZZ + PS_MTT_RAZZ.replace("49382949075", "49382949076"))
+            .replace("\n", "\r\n")
+            .encode("utf-8")
+        ),
+        hands=2,
+    ),
+    Form(
+        "Full Tilt",
+        "UTF-16LE with BOM, CRLF, blank line after the header",
+        lambda: "",
+        raw=lambda: (
+            ("\ufeff" + edit(FTP_HU_RAZZ, (FTP_HU_HEADER, FTP_HU_HEADER + "\n")) + "\n\n")
+            .replace("\n", "\r\n")
+            .encode("utf-16-le")
+        ),
+        expect=_ftp_hu,
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
 # The collected table
 
 
-FORMS = [*POKERSTARS, *FULLTILT]
+FORMS = [*POKERSTARS, *FULLTILT, *BOVADA, *EVERLEAF, *WINNING, *MERGE, *KINGSCLUB, *IPOKER, *BYTES]
 
 
 def _id(form: Form) -> str:
@@ -633,5 +995,8 @@ def _param(form: Form):
 
 
 @pytest.mark.parametrize("form", [_param(f) for f in FORMS])
-def test_documented_form(form: Form):
-    check_form(form, checked_text(form.text()))
+def test_documented_form(form: Form, tmp_path: Path):
+    if form.raw is not None:
+        check_form(form, checked_bytes(tmp_path, form.raw(), form.suffix))
+    else:
+        check_form(form, checked_text(form.text()))
