@@ -229,6 +229,67 @@ def _has_note(hand: Hand, text: str) -> None:
     assert any(text.endswith(n.text) or n.text in text for n in notes(hand)), notes(hand)
 
 
+# Stud/8 hand written from the documented lines: the completion as a raise, "Betting is
+# capped" after a bet and three raises, "No low hand qualified", the high hand takes it all.
+PS_STUD8_NO_LOW = """\
+PokerStars Game #35874487284:  7 Card Stud Hi/Lo Limit ($0.04/$0.08 USD) - 2009/11/26 10:22:32 ET
+Table 'Atalante II' 8-max
+Seat 1: Hero ($2 in chips)␠
+Seat 3: gashpor ($2 in chips)␠
+Seat 5: Player5 ($2 in chips)␠
+Hero: posts the ante $0.01
+gashpor: posts the ante $0.01
+Player5: posts the ante $0.01
+*** 3rd STREET ***
+Dealt to Hero [Kc Kd Qs]
+Dealt to gashpor [Jh]
+Dealt to Player5 [2c]
+Player5: brings in for $0.02
+Hero: raises $0.02 to $0.04
+gashpor: raises $0.04 to $0.08
+Player5: folds␠
+Hero: raises $0.04 to $0.12
+gashpor: raises $0.04 to $0.16
+Betting is capped
+Hero: calls $0.04
+*** 4th STREET ***
+Dealt to Hero [Kc Kd Qs] [9h]
+Dealt to gashpor [Jh] [Th]
+Hero: checks␠
+gashpor: checks␠
+*** 5th STREET ***
+Dealt to Hero [Kc Kd Qs 9h] [Ks]
+Dealt to gashpor [Jh Th] [Tc]
+gashpor: bets $0.08
+Hero: calls $0.08
+*** 6th STREET ***
+Dealt to Hero [Kc Kd Qs 9h Ks] [Jd]
+Dealt to gashpor [Jh Th Tc] [9c]
+gashpor: checks␠
+Hero: checks␠
+*** RIVER ***
+Dealt to Hero [Kc Kd Qs 9h Ks Jd] [Qh]
+gashpor: checks␠
+Hero: checks␠
+*** SHOW DOWN ***
+Hero: shows [Kc Kd Qs 9h Ks Jd Qh] (HI: a full house, Kings full of Queens)
+gashpor: shows [Ad 8s Jh Th Tc 9c 7d] (HI: a straight, Seven to Jack)
+No low hand qualified
+Hero collected $0.51 from pot
+*** SUMMARY ***
+Total pot $0.53 | Rake $0.02␠
+Seat 1: Hero showed [Kc Kd Qs 9h Ks Jd Qh] and won ($0.51) with HI: a full house, Kings full of Queens
+Seat 3: gashpor showed [Ad 8s Jh Th Tc 9c 7d] and lost with HI: a straight, Seven to Jack
+Seat 5: Player5 folded on the 3rd Street
+""".replace("␠", " ")
+
+
+def _ps_stud8_no_low(hand: Hand) -> None:
+    kinds = [n.kind for n in notes(hand)]
+    assert kinds == [NoteKind.BETTING_CAPPED, NoteKind.NO_LOW_HAND]
+    assert [(a.player, a.amount) for a in actions(hand, ActionKind.COLLECT)] == [("Hero", 51)]
+
+
 POKERSTARS = [
     Form(
         "PokerStars",
@@ -302,6 +363,12 @@ POKERSTARS = [
             ),
         ),
         lambda hand: None if action_of(hand, "Player5", ActionKind.DOES_NOT_SHOW) else None,
+    ),
+    Form(
+        "PokerStars",
+        "Betting is capped; No low hand qualified",
+        lambda: PS_STUD8_NO_LOW,
+        _ps_stud8_no_low,
     ),
     *[_ps_noise(line) for line in PS_NOISE],
 ]
@@ -505,6 +572,83 @@ Seat 7: Player4 mucked [Jd Js 9h 4c 2d] - Jack Nine high
 Seat 8: Player5 folded on 2nd St.
 """.replace("␠", " ").replace("⇥", "\t")
 
+# Stud/8 cash hand: hi/lo shows ", for high", "No low hand qualified".
+FTP_STUD8_NO_LOW = """\
+Full Tilt Poker Game #29408130001: Table XGod_Of_WarX - $2/$4 Ante $0.40 - Limit Stud H/L - 01:12:00 ET - 2011/03/28
+Seat 1: Hero ($50)
+Seat 3: gashpor ($50)
+Seat 5: Player5 ($50)
+Hero antes $0.40
+gashpor antes $0.40
+Player5 antes $0.40
+*** 3RD STREET ***
+Dealt to Hero [Kc Kd] [Qs]
+Dealt to gashpor [Jh]
+Dealt to Player5 [2c]
+Player5 is low with [2c]
+Player5 brings in for $0.50
+Hero completes it to $2
+gashpor raises to $4
+Player5 folds
+Hero calls $2
+*** 4TH STREET ***
+Dealt to Hero [Kc Kd Qs] [9h]
+Dealt to gashpor [Jh] [Th]
+Hero checks
+gashpor checks
+*** 5TH STREET ***
+Dealt to Hero [Kc Kd Qs 9h] [Ks]
+Dealt to gashpor [Jh Th] [Tc]
+gashpor bets $4
+Hero calls $4
+*** 6TH STREET ***
+Dealt to Hero [Kc Kd Qs 9h Ks] [Jd]
+Dealt to gashpor [Jh Th Tc] [9c]
+gashpor checks
+Hero checks
+*** 7TH STREET ***
+Dealt to Hero [Kc Kd Qs 9h Ks Jd] [Qh]
+gashpor checks
+Hero checks
+*** SHOW DOWN ***
+gashpor shows [Ad 8s Jh Th Tc 9c 7d] a straight, Seven to Jack, for high
+Hero shows [Kc Kd Qs 9h Ks Jd Qh] a full house, Kings full of Queens, for high
+No low hand qualified
+Hero wins the pot ($16.70) with a full house, Kings full of Queens
+*** SUMMARY ***
+Total pot $17.70 | Rake $1
+Seat 1: Hero showed [Kc Kd Qs 9h Ks Jd Qh] and won ($16.70) with HI: a full house, Kings full of Queens
+Seat 3: gashpor showed [Ad 8s Jh Th Tc 9c 7d] and lost with HI: a straight, Seven to Jack
+Seat 5: Player5 folded on 3rd St.
+""".replace("␠", " ")
+
+
+def _ftp_no_low(hand: Hand) -> None:
+    assert [n.kind for n in notes(hand)] == [NoteKind.NO_LOW_HAND]
+    assert [(a.player, a.amount) for a in actions(hand, ActionKind.COLLECT)] == [("Hero", 1670)]
+
+
+def _ftp_collected_mucked() -> str:
+    return edit(
+        FTP_STUD8_NO_LOW,
+        (
+            "gashpor checks\nHero checks\n*** SHOW DOWN ***",
+            "gashpor bets $4\nHero raises to $8\ngashpor folds\nUncalled bet of $4 returned to "
+            "Hero\nHero mucks",
+        ),
+        ("re:^gashpor shows (?:.*\\n)*?Hero wins the pot .*$", "Hero wins the pot ($24.70)"),
+        ("Total pot $17.70", "Total pot $25.70"),
+        ("re:^Seat 1: Hero showed .*$", "Seat 1: Hero collected ($24.70), mucked"),
+        ("re:^Seat 3: gashpor showed .*$", "Seat 3: gashpor folded on 7th St."),
+    )
+
+
+def _ftp_mucked_winner(hand: Hand) -> None:
+    result = [r for r in hand.results if r.player == "Hero"][0]
+    assert (result.won, result.collected_without_showdown) == (2470, True)
+    assert [a.amount for a in actions(hand, ActionKind.UNCALLED_BET_RETURNED)] == [400]
+
+
 FTP_NOISE = [
     "1Incubator1 has 15 seconds left to act",
     "Hero has timed out",
@@ -614,6 +758,19 @@ FULLTILT = [
         fails="5-card stud hands are skipped (Skipped 'Limit 5 Card Stud'), though Game.STUD5 "
         "exists: handlog/parse/sites/fulltilt.py game names",
     ),
+    Form(
+        "Full Tilt",
+        "Kilij shows [As Ac 8h Qs Jh Qh 7c] two pair, Aces and Queens, for high; No low hand "
+        "qualified",
+        lambda: FTP_STUD8_NO_LOW,
+        _ftp_no_low,
+    ),
+    Form(
+        "Full Tilt",
+        "Uncalled bet of $4 returned to Hero; Hero mucks; Seat 2: Hero collected ($10.90), mucked",
+        _ftp_collected_mucked,
+        _ftp_mucked_winner,
+    ),
     *[_ftp_noise(line) for line in FTP_NOISE],
 ]
 
@@ -697,7 +854,42 @@ def _bovada_verbs(hand: Hand) -> None:
     assert [a.amount for a in actions(hand, ActionKind.UNCALLED_BET_RETURNED)] == [50]
 
 
+def _bovada_all_in_raise() -> str:
+    """The verbs hand with "All-in(raise) $1" (the street total) on 5th street."""
+    return edit(
+        BOVADA_VERBS,
+        ("Seat+1: $5 in chips", "Seat+1: $1.80 in chips"),
+        (
+            "Seat+2 [ME] : Bets $0.50 \nSeat+1 : Calls $0.50 \n",
+            "Seat+2 [ME] : Bets $0.50 \nSeat+1 : All-in(raise) $1 \nSeat+2 [ME] : Calls $0.50 \n",
+        ),
+        ("Seat+2 [ME] : Checks\nSeat+1 : Bets $0.50 \nSeat+2 [ME] : Calls $0.50 \n", ""),
+        (
+            "Seat+2 [ME] : Bets $0.50 \nSeat+1 : Folds\n"
+            "Seat+2 [ME] : Return uncalled portion of bet $0.50\n",
+            "",
+        ),
+        ("Seat+3 : Showdown", "Seat+1 : Showdown [Ad Jc 9d 8h 6d] (High Card)\nSeat+3 : Showdown"),
+        (
+            "Seat+1:  Folded on the RIVER",
+            "Seat+1:   lost with High Card [6d Ad 2s Jc 8h 9d 3c-Ad Jc 9d 8h 6d]",
+        ),
+    )
+
+
+def _bovada_raise_total(hand: Hand) -> None:
+    raise_ = action_of(hand, "Seat+1", ActionKind.RAISE, Street.FIFTH)
+    assert (raise_.to_amount, raise_.all_in) == (100, True)
+    assert sorted(a.amount for a in actions(hand, ActionKind.COLLECT)) == [180, 240]
+
+
 BOVADA = [
+    Form(
+        "Bovada",
+        "All-in(raise) $1 (the street total)",
+        _bovada_all_in_raise,
+        _bovada_raise_total,
+    ),
     Form(
         "Bovada",
         "Big blind/Bring in; Call; Calls(timeout); Double bets; All-in N (chips added); Return "
