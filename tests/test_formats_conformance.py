@@ -1170,10 +1170,235 @@ BYTES = [
 
 
 # ---------------------------------------------------------------------------------------------
+# Documented forms that a fixture of the site already holds: the value handlog reads from it
+
+
+def _from_fixture(site: str, line: str, name: str, expect, index: int = 0, **kw) -> Form:
+    """The form as fixture NAME holds it; `expect` is checked on its hand number `index`."""
+
+    def check(hand: Hand, name=name, index=index) -> None:
+        hands = [c.hand for c in checked_text(fixture(name)) if c.hand is not None]
+        if hand.hand_id == hands[index].hand_id:
+            expect(hand)
+
+    hands = len(checked_text(fixture(name)))
+    return Form(site, line, lambda: fixture(name), check, hands=hands, **kw)
+
+
+def _is(actual, expected) -> None:
+    assert actual == expected, f"{actual!r} != {expected!r}"
+
+
+def _moves(hand: Hand, player: str, kind: ActionKind, street: Street | None = None):
+    return [
+        (a.amount, a.to_amount, a.all_in)
+        for a in actions(hand, kind)
+        if a.player == player and (street is None or a.street is street)
+    ]
+
+
+FIXTURE_FORMS = [
+    # Winamax
+    _from_fixture(
+        "Winamax",
+        "Player0 raises -6.10€ to 18.90€ (short all-in re-raise: 18.90€ added, 28.90€ in all)",
+        "winamax/short-all-in-reraise-negative-size.txt",
+        lambda h: _is(_moves(h, "Player0", ActionKind.RAISE), [(1890, 2890, True)]),
+    ),
+    _from_fixture(
+        "Winamax",
+        "Player1 raises 25€ to 25€ (the completion); Hero brings in 10€; (5€/25€/50€) = "
+        "ante/small/big",
+        "winamax/short-all-in-reraise-negative-size.txt",
+        lambda h: _is(
+            (h.ante, h.small_bet, h.big_bet, _moves(h, "Player1", ActionKind.COMPLETE)),
+            (500, 2500, 5000, [(2500, 2500, False)]),
+        ),
+    ),
+    _from_fixture(
+        "Winamax",
+        "Player0 collected 114€ from pot(HI) / …from pot(LO); Seat 2: Player0 won 114€ (twice)",
+        "winamax/stud8-halves-without-showdown.txt",
+        lambda h: _is(
+            [(a.amount, a.half) for a in actions(h, ActionKind.COLLECT)],
+            [(11400, "high"), (11400, "low")],
+        ),
+    ),
+    _from_fixture(
+        "Winamax",
+        "7stud fixed limit (0.01/0.05/0.10) (play money)",
+        "winamax/play-money-earlier-client.txt",
+        lambda h: _is((h.game, h.ante, h.small_bet, h.big_bet), (Game.STUD, 1, 5, 10)),
+    ),
+    # OnGame
+    _from_fixture(
+        "OnGame",
+        "Hero raises $1 to $1.37 (the to figure is the hand total, antes excluded)",
+        "ongame/stud8-raise-to-hand-total.txt",
+        lambda h: _is(_moves(h, "Hero", ActionKind.RAISE), [(100, 100, False)]),
+    ),
+    _from_fixture(
+        "OnGame",
+        "Start hand: Sat Aug 28 20:33:38 GMT+0300 2010; Hero small bring in $0.12",
+        "ongame/stud8-raise-to-hand-total.txt",
+        lambda h: _is(
+            (h.start_time, _moves(h, "Hero", ActionKind.BRING_IN)),
+            (utc(2010, 8, 28, 17, 33, 38), [(12, 12, False)]),
+        ),
+    ),
+    _from_fixture(
+        "OnGame",
+        "Dealing to boneos56: [-, -, Kd]",
+        "ongame/stud8-raise-to-hand-total.txt",
+        lambda h: _is(
+            [
+                str(c)
+                for d in h.events
+                if getattr(d, "player", "") == "boneos56" and hasattr(d, "new")
+                for c in d.new
+            ][:1],
+            ["Kd"],
+        ),
+    ),
+    _from_fixture(
+        "OnGame",
+        "Hero big bring in $1 (the forced player completing)",
+        "ongame/stud-big-bring-in.txt",
+        lambda h: _is(
+            (_moves(h, "Hero", ActionKind.BRING_IN), _moves(h, "Hero", ActionKind.COMPLETE)),
+            ([], [(100, 100, False)]),
+        ),
+    ),
+    # Absolute
+    _from_fixture(
+        "Absolute",
+        "Stage #1300000000: Seven Card Hi/Lo  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)",
+        "absolute/stud8-odd-chip-to-high.txt",
+        lambda h: _is((h.game, h.start_time), (Game.STUD8, utc(2009, 3, 18, 23, 10))),
+    ),
+    _from_fixture(
+        "Absolute",
+        "PLAYER1 - Pocket [H H Js 10d] (H = hidden, rank 10)",
+        "absolute/stud8-odd-chip-to-high.txt",
+        lambda h: _is(
+            [str(c) for c in action_of(h, "PLAYER1", ActionKind.SHOW).cards][:4],
+            ["Jh", "3h", "Js", "Td"],
+        ),
+    ),
+    _from_fixture(
+        "Absolute",
+        "Seat 3: PLAYER3 won Total ($0.19) HI:… LO:($0.19) (odd chip: high 0.20 / low 0.19)",
+        "absolute/stud8-odd-chip-to-high.txt",
+        lambda h: _is(
+            sorted((a.half, a.amount) for a in actions(h, ActionKind.COLLECT)),
+            [("high", 20), ("low", 19)],
+        ),
+    ),
+    # PartyPoker
+    _from_fixture(
+        "PartyPoker",
+        "Player0 raises [$17 USD] (bracketed amounts are increments)",
+        "partypoker/stud8-wins-low-half.txt",
+        lambda h: _is(_moves(h, "Player0", ActionKind.RAISE), [(1700, 2000, False)]),
+    ),
+    _from_fixture(
+        "PartyPoker",
+        "Player1 wins Lo ($90.50 USD) from the main pot with 8,5,3,2,A.",
+        "partypoker/stud8-wins-low-half.txt",
+        lambda h: _is(
+            [(a.player, a.amount, a.half) for a in actions(h, ActionKind.COLLECT)],
+            [("Player0", 9050, "high"), ("Player1", 9050, "low")],
+        ),
+    ),
+    _from_fixture(
+        "PartyPoker",
+        "FL 7 Card Stud $6 USD Buy-in Trny:69784932 Level:2  Stakes-Antes(60/120-10); "
+        "Player4 double bets [120]",
+        "partypoker/tournament-double-bet.txt",
+        lambda h: _is(
+            (h.tournament_id, h.ante, h.small_bet, _moves(h, "Player4", ActionKind.BET)[0]),
+            ("69784932", 10, 60, (120, 120, False)),
+        ),
+    ),
+    # Winning Poker 2016
+    _from_fixture(
+        "Winning 2016",
+        "*** Sixth street *** is 7th street; Player ChazDazzle received card: [10d]",
+        "winning/2016-stud8-odd-chip-to-low.txt",
+        lambda h: _is(
+            [
+                (d.street, [str(c) for c in d.new])
+                for d in h.events
+                if getattr(d, "player", "") == "ChazDazzle" and hasattr(d, "new")
+            ][::3],
+            [(Street.THIRD, ["6h", "Td", "2c"]), (Street.SIXTH, ["4d"])],
+        ),
+    ),
+    _from_fixture(
+        "Winning 2016",
+        "*Player ChazDazzle shows: … Collects: 3.53. …; Pot: 7.05. Rake 0.14. JP fee 0.06",
+        "winning/2016-stud8-odd-chip-to-low.txt",
+        lambda h: _is(
+            sorted((a.player, a.amount) for a in actions(h, ActionKind.COLLECT)),
+            [("ChazDazzle", 353), ("KickAzzJohnny", 352)],
+        ),
+    ),
+    # KingsClub
+    _from_fixture(
+        "KingsClub",
+        "no header for the first betting round, then *** 3RD STREET *** (4th street); "
+        "Seat 1: Player0 (1,060.38)",
+        "kingsclub/razz-uncalled-bet-returned-silently.txt",
+        lambda h: _is(
+            (seat(h, "Player0").stack, _moves(h, "Hero", ActionKind.BET, Street.FOURTH)),
+            (106038, [(4000, 4000, False)]),
+        ),
+    ),
+    # Everleaf
+    _from_fixture(
+        "Everleaf",
+        "MOURINHO_: bets [€ 0.05 EURO] (a forced player completing, no bring-in line)",
+        "everleaf/stud-eur-new-format.txt",
+        lambda h: _is(_moves(h, "MOURINHO_", ActionKind.COMPLETE), [(5, 5, False)]),
+        index=1,
+    ),
+    # iPoker
+    _from_fixture(
+        "iPoker",
+        '<action … type="7" …/> (all-in), actions sorted by "no", not file order',
+        "ipoker/stud8-eur-cp1252.xml",
+        lambda h: _is(_moves(h, "Player0", ActionKind.RAISE, Street.SEVENTH), [(11, 11, True)]),
+        index=1,
+    ),
+    # Merge
+    _from_fixture(
+        "Merge",
+        "RAISE is the street total, ALL_IN the chips added",
+        "merge/razz-all-in-shown-early.xml",
+        lambda h: _is(
+            _moves(h, "Hero", ActionKind.RAISE),
+            [(90, 100, False), (100, 200, False), (91, 91, True)],
+        ),
+    ),
+]
+
+
+# ---------------------------------------------------------------------------------------------
 # The collected table
 
 
-FORMS = [*POKERSTARS, *FULLTILT, *BOVADA, *EVERLEAF, *WINNING, *MERGE, *KINGSCLUB, *IPOKER, *BYTES]
+FORMS = [
+    *POKERSTARS,
+    *FULLTILT,
+    *BOVADA,
+    *EVERLEAF,
+    *WINNING,
+    *MERGE,
+    *KINGSCLUB,
+    *IPOKER,
+    *BYTES,
+    *FIXTURE_FORMS,
+]
 
 
 def _id(form: Form) -> str:
