@@ -339,8 +339,14 @@ POKERSTARS = [
     Form(
         "PokerStars",
         "Spacemasa: bets $0.08 and is all-in",
+        # totof51 with just what the hand costs him: all in with the 6th street bet
         _ps_stud_with(
-            ("totof51: bets $0.08\nMasterTrini1", "totof51: bets $0.08 and is all-in\nMasterTrini1")
+            ("Seat 4: totof51 ($1.31 in chips)", "Seat 4: totof51 ($0.23 in chips)"),
+            (
+                "totof51: bets $0.08\nMasterTrini1",
+                "totof51: bets $0.08 and is all-in\nMasterTrini1",
+            ),
+            ("Nikolay Zem: checks \ntotof51: checks \n", "Nikolay Zem: checks \n"),
         ),
         lambda hand: (
             None
@@ -1006,7 +1012,27 @@ def _merge_event(event: str) -> Form:
     )
 
 
+def _merge_tournament() -> str:
+    """The fixture as a tournament hand: realmoney="false", balances printed after the ante."""
+    return edit(
+        fixture(MERGE_RAZZ),
+        ('realmoney="true"', 'realmoney="false"'),
+        ('balance="$2.96"', 'balance="2.91"'),
+        ('balance="$10.00"', 'balance="9.95"'),
+        ('balance="$15.39"', 'balance="15.34"'),
+    )
+
+
 MERGE = [
+    Form(
+        "Merge",
+        'realmoney="false": tournament balances are printed after the ante',
+        _merge_tournament,
+        lambda hand: _is(
+            [(s.name, s.stack) for s in hand.seats],
+            [("Hero", 296), ("Player1", 1000), ("Player2", 1539)],
+        ),
+    ),
     _merge_event("CHAT"),
     _merge_event("PLAYER_OUT"),
     Form(
