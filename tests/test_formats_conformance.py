@@ -761,8 +761,6 @@ FULLTILT = [
         lambda: FTP_5STUD,
         lambda hand: None if hand.game is Game.STUD5 else pytest.fail(str(hand.game)),
         status="ok",
-        fails="5-card stud hands are skipped (Skipped 'Limit 5 Card Stud'), though Game.STUD5 "
-        "exists: handlog/parse/sites/fulltilt.py game names",
     ),
     Form(
         "Full Tilt",
@@ -1038,12 +1036,10 @@ MERGE = [
     Form(
         "Merge",
         '<description type="7-Stud H/L8" stakes="No Limit ($0.01/$0.02/$0.10)"/>',
-        lambda: fixture("merge/no-limit-stud8-skipped.xml"),
+        lambda: fixture("merge/no-limit-stud8.xml"),
         lambda hand: (
             None if hand.structure is Structure.NO_LIMIT else pytest.fail(str(hand.structure))
         ),
-        fails="no-limit stud/8 hands are skipped ('7-Stud H/L8 No Limit (…)'), though "
-        "Structure.NO_LIMIT exists: handlog/parse/sites/merge.py stakes",
     ),
 ]
 
@@ -1055,10 +1051,9 @@ KINGSCLUB = [
     Form(
         "KingsClub",
         "#40091899: Limit 2-7 Razz - 22/44",
-        lambda: fixture("kingsclub/2-7-razz-skipped.txt"),
+        lambda: fixture("kingsclub/fault-2-7-razz-raise-by-the-ante.txt"),
         lambda hand: None if hand.game is Game.RAZZ27 else pytest.fail(str(hand.game)),
-        fails="'Limit 2-7 Razz' hands are skipped, though Game.RAZZ27 exists: "
-        "handlog/parse/sites/kingsclub.py game names",
+        status="flagged",  # the raise by the ante (tests/test_site_kingsclub.py FLAGGED)
     ),
 ]
 
@@ -1160,8 +1155,6 @@ IPOKER = [
         lambda hand: None if hand.game is Game.STUD5 else pytest.fail(str(hand.game)),
         raw=lambda: IPOKER_5STUD.replace("\n", "\r\n").encode("utf-8"),
         suffix=".xml",
-        fails="5-card stud sessions are skipped (Skipped '5 Card Stud L'), though Game.STUD5 "
-        "exists: handlog/parse/sites/ipoker.py game names",
     ),
 ]
 
