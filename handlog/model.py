@@ -366,8 +366,8 @@ class SeatResult(_Record):
     """The hand description after "with"."""
     net: int | None = None
     """The player's result for the hand as the site prints it (OnGame's `net: +$2.47`,
-    KingsClub's `+259.64`, Winning 2016's Collects less Bets); None where the site prints
-    none. The replay compares it with the net the hand's own lines give."""
+    KingsClub's `+259.64`, Winning 2016's `Wins`/`Loses`, iPoker's `win` less `bet`); None
+    where the site prints none. The replay compares it with the net the hand's own lines give."""
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
 

@@ -330,7 +330,7 @@ FLAGGED = {
     ),
     "PLAYER_NET": (
         "Seat 3: boneos56 ($27.73), net: -$0.06",
-        "the summary gives boneos56 a result of -$0.06, but the hand's lines give -$0.05",
+        "the hand history prints boneos56's result as -$0.06, but its actions give -$0.05",
     ),
 }
 

@@ -87,8 +87,8 @@ def _cents(text: str) -> int:
 @pytest.mark.parametrize("path", [STUD_USD, STUD8_EUR, FIVE_CARD], ids=lambda p: p.name)
 def test_nets_and_chips_in_equal_the_files_own_win_and_bet(path):
     """iPoker prints each player's result: handlog's replay must come to the same figures
-    (what each put in = `bet`, net = `win` − `bet`). A difference cannot be flagged yet: it
-    needs a record field for the printed figures (see the README)."""
+    (what each put in = `bet`, net = `win` − `bet`). The net is kept (`SeatResult.net`) and
+    the replay flags a difference (PLAYER_NET; see the next test)."""
     games = re.split(r'<game gamecode="', _text(path))[1:]
     checked = list(check_file(str(path)))
     assert len(checked) == len(games)
@@ -99,6 +99,27 @@ def test_nets_and_chips_in_equal_the_files_own_win_and_bet(path):
         assert {n: v for n, v in item.replay.net.items() if v} == {
             n: w - b for n, (w, b) in printed.items() if w - b
         }
+
+
+@needs_corpus
+def test_a_bet_figure_that_disagrees_with_the_actions_is_flagged(tmp_path):
+    text = _text(STUD_USD)
+    old = 'name="Hero" chips="$0.73" dealer="0" win="$0.13" bet="$0.03"'
+    assert text.count(old) == 1
+    path = tmp_path / "changed.xml"
+    path.write_text(text.replace(old, old.replace('bet="$0.03"', 'bet="$0.05"')))
+    flagged = [
+        (v.code, v.player, v.message)
+        for item in check_file(str(path))
+        for v in item.replay.violations  # type: ignore[union-attr]
+    ]
+    assert flagged == [
+        (
+            "PLAYER_NET",
+            "Hero",
+            "the hand history prints Hero's result as +$0.08, but its actions give +$0.10",
+        )
+    ]
 
 
 @needs_corpus

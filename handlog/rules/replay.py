@@ -254,8 +254,8 @@ class _Replayer:
                     "PLAYER_NET",
                     result.line or self._summary_line(),
                     result.player,
-                    f"the summary gives {result.player} a result of "
-                    f"{self._signed(printed)}, but the hand's lines give "
+                    f"the hand history prints {result.player}'s result as "
+                    f"{self._signed(printed)}, but its actions give "
                     f"{self._signed(mine)}",
                     self._signed(mine),
                     self._signed(printed),

@@ -29,7 +29,18 @@ from datetime import datetime
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Seat, Site, Source, Street
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Game,
+    Hand,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+)
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
@@ -289,6 +300,9 @@ class _Builder:
         players = general.find("players")
         seats: list[Seat] = []
         wins: dict[str, int] = {}
+        bets: dict[str, int] = {}
+        """Each player's own `win` and `bet`: the collect, and (with it) the net the replay
+        compares with its own."""
         for player in players.all("player") if players else []:
             name = player.get("name")
             if not name:
@@ -303,6 +317,7 @@ class _Builder:
                 )
             )
             wins[name] = _amount(player.get("win"))
+            bets[name] = _amount(player.get("bet"))
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
             raise _Problem(game.line, "the hand has no players")
@@ -368,7 +383,10 @@ class _Builder:
             seats=tuple(seats),
             events=tuple(self.events),
             streets=tuple(streets),
-            results=(),
+            results=tuple(
+                SeatResult(seat.number, seat.name, net=wins[seat.name] - bets[seat.name])
+                for seat in seats
+            ),
             total_pot=put_in,
             rake=max(0, put_in - collected),
             ante=ante,
@@ -516,10 +534,13 @@ def print_hand(hand: Hand) -> str:
         f"<startdate>{hand.clock_text}</startdate>",
         "<players>",
     ]
+    nets = {result.player: result.net for result in hand.results if result.net is not None}
     for seat in hand.seats:
+        win = won.get(seat.name, 0)
+        bet = win - nets[seat.name] if seat.name in nets else put.get(seat.name)
         lines.append(
             f'<player seat="{seat.number}" name="{_escape(seat.name)}" chips="{money(seat.stack)}" '
-            f'win="{money(won.get(seat.name))}" bet="{money(put.get(seat.name))}"/>'
+            f'win="{money(win)}" bet="{money(bet)}"/>'
         )
     lines += ["</players>", "</general>", '<round no="0">']
     number = 0
