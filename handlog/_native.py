@@ -7,9 +7,12 @@ source stays the reference: it runs instead when
 * HANDLOG_PURE_PYTHON is set (to anything but "" or "0") — for tests of the source itself and
   for comparing the two;
 * no extension was built (no compiler; a pure install);
-* the source is newer than its extension (edited since the install): running a stale extension
-  would silently ignore the edit, so the source runs and a warning says to reinstall
-  (`make test` and `make demo` reinstall by themselves when these files change).
+* the source of any of them is newer than its extension (edited since the install): running a
+  stale extension would silently ignore the edit, so the sources run and a warning says to
+  reinstall (`make test` and `make demo` reinstall by themselves when these files change).
+  All of them, not only the edited one: mypyc compiles them as one group whose modules use
+  each other's compiled classes directly, so a fresh extension would bring the stale code of
+  an edited module back (a new `Game` member unknown to the compiled `model`, say).
 
 `install()` runs when the `handlog` package is imported, before any of these modules is.
 """
@@ -69,20 +72,35 @@ def pure_python_requested() -> bool:
 def status() -> dict[str, str]:
     """How each module in `COMPILED` runs in this process: "compiled", or "source" and why."""
     found: dict[str, str] = {}
+    edited = bool(_edited())
     for name in COMPILED:
-        reason = _why_source(*_files(name))  # what `install` decided at the package's import
+        reason = _why_source(*_files(name), edited)  # what `install` decided at import
         found[name] = "compiled" if reason is None else f"source ({reason})"
     return found
 
 
-def _why_source(source: str, extension: str | None) -> str | None:
-    """Why the source of a module runs rather than its extension; None when it need not."""
+def _edited() -> list[str]:
+    """The sources of compiled modules edited since the install."""
+    found = []
+    for name in COMPILED:
+        source, extension = _files(name)
+        if extension is not None and _stale(source, extension):
+            found.append(source)
+    return found
+
+
+def _why_source(source: str, extension: str | None, group_edited: bool = False) -> str | None:
+    """Why the source of a module runs rather than its extension; None when it need not.
+    `group_edited`: some compiled module was edited since the install (then all run as
+    source: see the module's doc)."""
     if pure_python_requested():
         return f"{PURE_PYTHON_ENV} is set"
     if extension is None:
         return "not compiled at install"
     if _stale(source, extension):
         return "edited since the install"
+    if group_edited:
+        return "another compiled module was edited since the install"
     return None
 
 
@@ -109,19 +127,20 @@ class _SourceFinder:
 def install() -> None:
     """Make the modules that must run as source import from their `.py` files."""
     sources: dict[str, str] = {}
+    edited = _edited()
     for name in COMPILED:
         source, extension = _files(name)
         if extension is None:
             continue  # nothing shadows the source
-        reason = _why_source(source, extension)
-        if reason is None:
-            continue
-        sources[name] = source
-        if reason == "edited since the install":
-            warnings.warn(
-                f"{source} is newer than its compiled extension; running the source (slower). "
-                "Reinstall handlog (`make test` or `pip install -e .`) to compile it again.",
-                stacklevel=2,
-            )
+        if _why_source(source, extension, bool(edited)) is not None:
+            sources[name] = source
+    if edited and not pure_python_requested():
+        more = f" and {len(edited) - 1} more" if len(edited) > 1 else ""
+        warnings.warn(
+            f"{edited[0]}{more} newer than the compiled extensions; running every compiled "
+            "module as source (slower). Reinstall handlog (`make test` or `pip install -e .`) "
+            "to compile them again.",
+            stacklevel=2,
+        )
     if sources and not any(isinstance(f, _SourceFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _SourceFinder(sources))

@@ -60,6 +60,10 @@ def test_a_stale_extension_gives_way_to_its_source(tmp_path, monkeypatch):
     os.utime(source, (1_000_001, 1_000_001))  # written a moment after, as an install does
     assert _native._why_source(str(source), str(extension)) is None
     assert _native._why_source(str(source), None) == "not compiled at install"
+    # One compiled module edited: every other one runs as source too (one mypyc group).
+    assert _native._why_source(str(source), str(extension), group_edited=True) == (
+        "another compiled module was edited since the install"
+    )
 
 
 def _mixed_input(folder: Path) -> list[str]:
