@@ -523,6 +523,10 @@ def _name(rank: int) -> str:
     return RANK_NAMES[14 if rank == 1 else rank]
 
 
+def _plural(rank: int) -> str:
+    return PLURAL_RANK_NAMES[14 if rank == 1 else rank]
+
+
 def describe_high_rank(rank: int) -> str:
     """PokerStars' words for a `high_rank` value: "two pair, Queens and Sevens"."""
     hand = high_class(rank)
@@ -537,19 +541,19 @@ def _high_words(category: int, ranks: tuple[int, ...]) -> str:
         case 0:
             return f"high card {_name(top)}"
         case 1:
-            return f"a pair of {PLURAL_RANK_NAMES[top]}"
+            return f"a pair of {_plural(top)}"
         case 2:
-            return f"two pair, {PLURAL_RANK_NAMES[top]} and {PLURAL_RANK_NAMES[ranks[2]]}"
+            return f"two pair, {_plural(top)} and {_plural(ranks[2])}"
         case 3:
-            return f"three of a kind, {PLURAL_RANK_NAMES[top]}"
+            return f"three of a kind, {_plural(top)}"
         case 4:
             return f"a straight, {_name(ranks[4])} to {_name(top)}"
         case 5:
             return f"a flush, {_name(top)} high"
         case 6:
-            return f"a full house, {PLURAL_RANK_NAMES[top]} full of {PLURAL_RANK_NAMES[ranks[3]]}"
+            return f"a full house, {_plural(top)} full of {_plural(ranks[3])}"
         case 7:
-            return f"four of a kind, {PLURAL_RANK_NAMES[top]}"
+            return f"four of a kind, {_plural(top)}"
         case _:
             if top == 14:
                 return "a Royal Flush"
