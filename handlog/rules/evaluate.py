@@ -659,7 +659,9 @@ def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
     return best
 
 
-_FIVE_POSITIONS = {size: list(itertools.combinations(range(size), 5)) for size in (5, 6, 7)}
+_FIVE_POSITIONS: dict[int, list[tuple[int, ...]]] = {
+    size: list(itertools.combinations(range(size), 5)) for size in (5, 6, 7)
+}
 """The positions of every five of a hand of 5, 6 or 7 cards."""
 
 
@@ -833,13 +835,16 @@ def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, .
     """Sort key of a player's face-up cards (1 to 5 with a community card) for choosing who acts
     first on 4th street and later: the biggest key acts first, in every game.
 
-    stud, stud8, stud5: quads, trips (with a pair it is a full house), two pair, pair, then high
-    cards, ace high; straights and flushes never count. Equal ranks are settled by the suit of the
-    highest card (clubs lowest, spades highest; among cards of the top rank, its best suit), the
-    higher suit acting first.
-    razz: the lowest showing hand acts first: ace low, any pair worse than no pair, compared from
-    the highest card down (7-5 beats 8-2). Equal ranks: the highest card with the lower suit acts
-    first (6c-2s before 6d-2c, the seed rule)."""
+    stud, stud8, stud5, stud_hilo: quads, trips (with a pair it is a full house), two pair,
+    pair, then high cards, ace high; straights and flushes never count. Equal ranks are settled
+    by the suit of the highest card (clubs lowest, spades highest; among cards of the top rank,
+    its best suit), the higher suit acting first.
+    razz, razz_a6 (the games whose `Variant.showing_low`): the lowest showing hand acts first:
+    ace low, any pair worse than no pair, compared from the highest card down (7-5 beats 8-2).
+    Equal ranks: the highest card with the lower suit acts first (6c-2s before 6d-2c, the seed
+    rule). razz27: the same with the ace high (`Variant.ace_low` false: 3-2 before A-2).
+    Straights and flushes do not count in a showing low either, not even five up cards of one
+    with the community card."""
     variant = _variant(game)
     if not 1 <= len(up_cards) <= 5:
         raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
@@ -876,8 +881,9 @@ def first_to_act(up_cards_by_player: Mapping[str, Sequence[Card]], game: str) ->
 
 def bring_in_key(door_card: Card, game: str) -> tuple[int, int]:
     """Sort key of a door card for the bring-in: the biggest key brings in. stud, stud8 and
-    stud5: the lowest card, ace high, clubs before diamonds (2c before 2d). razz: the highest
-    card, king high and ace lowest, spades before clubs (Ks before Kc)."""
+    stud5 (and stud_hilo): the lowest card, ace high, clubs before diamonds (2c before 2d). razz
+    and razz_a6: the highest card, king high and ace lowest, spades before clubs (Ks before
+    Kc). razz27: the highest card, aces high (As before Ac before Ks)."""
     variant = _variant(game)
     if variant.bring_in_highest:
         rank = _low_card_rank(door_card.rank) if variant.ace_low else door_card.rank
