@@ -20,6 +20,8 @@ Definitions (README "Reports" repeats them for users):
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import polars as pl
 
@@ -380,10 +382,7 @@ def _qualifying_low(cards: pl.Expr) -> pl.Expr:
         judged = (
             pl.when(theirs)
             .then(cards)
-            .map_batches(
-                lambda column, lowball=lowball: _eight_or_better(column, lowball),
-                return_dtype=pl.Boolean,
-            )
+            .map_batches(partial(_eight_or_better, lowball=lowball), return_dtype=pl.Boolean)
         )
         qualifying = pl.when(theirs).then(judged.fill_null(False)).otherwise(qualifying)
     return qualifying

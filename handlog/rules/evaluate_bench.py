@@ -7,10 +7,11 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
-from handlog.cards import DECK
+from handlog.cards import DECK, Card
 from handlog.rules.evaluate import (
     high_rank,
     high_rank_batch,
@@ -45,6 +46,10 @@ def _median_rate(count: int, run: Callable[[], object], repeats: int = 3) -> flo
         run()
         seconds.append(time.perf_counter() - start)
     return count / statistics.median(seconds)
+
+
+def _low_ranks(hands: list[list[Card]], lowball: Lowball) -> list[int | None]:
+    return [low_rank(hand, None, lowball) for hand in hands]
 
 
 def measure(batch_size: int = 1_000_000, single_count: int = 200_000) -> dict[str, float]:
@@ -82,10 +87,10 @@ def measure(batch_size: int = 1_000_000, single_count: int = 200_000) -> dict[st
     for lowball, name in ((Lowball.DEUCE_TO_SEVEN, "2-7"), (Lowball.ACE_TO_SIX, "A-6")):
         figures[f"table build, seven cards, {name} low (s)"] = lowball_build_seconds[lowball]
         figures[f"low_rank_batch, {name} low (hands/s)"] = _median_rate(
-            batch_size, lambda lowball=lowball: low_rank_batch(batch, None, lowball)
+            batch_size, partial(low_rank_batch, batch, None, lowball)
         )
         figures[f"low_rank, one call per hand, {name} low (hands/s)"] = _median_rate(
-            single_count, lambda lowball=lowball: [low_rank(h, None, lowball) for h in singles]
+            single_count, partial(_low_ranks, singles, lowball)
         )
     return figures
 
