@@ -157,3 +157,61 @@ def test_structures_are_data():
         Structure.FIXED,
         Structure.SPREAD,
     ]
+
+
+# 4th street: Ann bets, Bob raises all-in by a cent (too little to reopen the betting, in
+# fixed limit under the half-bet rule as in no limit), Cat calls; Ann, who had acted on her
+# own bet, raises again: she may only call or fold.
+SHORT_ALL_IN_RERAISE = """\
+PokerStars Game #1:  7 Card Stud {name} ($0.04/$0.08 USD) - 2009/11/26 10:10:56 ET
+Table 'T' 8-max
+Seat 1: Ann ($1 in chips)
+Seat 2: Bob ($0.08 in chips)
+Seat 3: Cat ($1 in chips)
+Ann: posts the ante $0.01
+Bob: posts the ante $0.01
+Cat: posts the ante $0.01
+*** 3rd STREET ***
+Dealt to Ann [Kc]
+Dealt to Bob [Qd]
+Dealt to Cat [2s]
+Cat: brings in for $0.02
+Ann: calls $0.02
+Bob: calls $0.02
+*** 4th STREET ***
+Dealt to Ann [Kc] [7d]
+Dealt to Bob [Qd] [8h]
+Dealt to Cat [2s] [3h]
+Ann: bets $0.04
+Bob: raises $0.01 to $0.05 and is all-in
+Cat: calls $0.05
+Ann: raises $0.04 to $0.09
+Cat: folds
+Uncalled bet ($0.04) returned to Ann
+*** 5th STREET ***
+Dealt to Ann [Kc 7d] [5c]
+Dealt to Bob [Qd 8h] [9h]
+*** 6th STREET ***
+Dealt to Ann [Kc 7d 5c] [6d]
+Dealt to Bob [Qd 8h 9h] [Td]
+*** RIVER ***
+*** SHOW DOWN ***
+Ann: shows [Ac As Kc 7d 5c 6d 4h] (a pair of Aces)
+Bob: shows [Jc Jd Qd 8h 9h Td 3c] (a straight, Eight to Queen)
+Bob collected $0.24 from pot
+*** SUMMARY ***
+Total pot $0.24 | Rake $0
+Seat 1: Ann showed [Ac As Kc 7d 5c 6d 4h] and lost with a pair of Aces
+Seat 2: Bob showed [Jc Jd Qd 8h 9h Td 3c] and won ($0.24) with a straight, Eight to Queen
+Seat 3: Cat folded on the 4th Street"""
+
+
+@pytest.mark.parametrize("structure", [Structure.NO_LIMIT, Structure.FIXED], ids=str)
+def test_a_player_who_acted_may_not_reraise_a_short_all_in(structure):
+    (hand,) = parse_text(SHORT_ALL_IN_RERAISE.format(name="Limit"))
+    assert isinstance(hand, Hand)
+    flagged = [
+        (v.code, v.player, v.line)
+        for v in replay(replace(hand, structure=structure), POKERSTARS).violations
+    ]
+    assert flagged == [("BET_SIZE", "Ann", 23)]

@@ -1109,9 +1109,7 @@ class _Replayer:
         else:
             # A short all-in raise: the others must still call it, but those who had
             # already acted may not raise again.
-            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
-                player
-            }
+            self._short_all_in(player)
         self.pending.discard(player)
 
     def _sized_bet_or_raise(
@@ -1204,10 +1202,18 @@ class _Replayer:
             self.pending = self.able - {player}
             self.reopened_for = set(self.able)
         else:
-            self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
-                player
-            }
+            self._short_all_in(player)
         self.pending.discard(player)
+
+    def _short_all_in(self, player: str) -> None:
+        """After an all-in raise too short to reopen the betting: everyone still in who owes
+        chips must act again, but those who had already acted on the last full bet or raise
+        (the ones no longer pending) may only call or fold."""
+        acted = self.able - self.pending - {player}
+        self.reopened_for -= acted
+        self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
+            player
+        }
 
     def _reopens(self, total: int) -> bool:
         increment = total - self.current_bet
