@@ -1207,10 +1207,12 @@ class _Replayer:
 
     def _short_all_in(self, player: str) -> None:
         """After an all-in raise too short to reopen the betting: everyone still in who owes
-        chips must act again, but those who had already acted on the last full bet or raise
-        (the ones no longer pending) may only call or fold."""
-        acted = self.able - self.pending - {player}
-        self.reopened_for -= acted
+        chips must act again, but those who had already acted on the street's last full bet
+        or raise (the ones no longer pending) may only call or fold. Before any full bet (a
+        bring-in alone, or nothing) nobody has: a short all-in completion leaves the others
+        free to complete or raise."""
+        if self.bets > 0:
+            self.reopened_for -= self.able - self.pending - {player}
         self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
             player
         }
