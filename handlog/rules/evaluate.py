@@ -1,6 +1,7 @@
-"""Hand strength for the stud games: best five-card high hands, ace-to-five lows (8-or-better and
-razz), showing hands for the first actor and door cards for the bring-in, one hand at a time or in
-NumPy batches, all read from the same lookup tables."""
+"""Hand strength for the stud games: best five-card high hands, lows ranked the three lowball
+ways (ace-to-five for 8-or-better, razz and any-low hi/lo; deuce-to-seven for 2-7 razz; ace-to-six
+for London lowball), showing hands for the first actor and door cards for the bring-in, one hand
+at a time or in NumPy batches, all read from the same lookup tables."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from handlog.cards import RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
-from handlog.rules.variants import VARIANTS, Variant
+from handlog.rules.variants import VARIANTS, Lowball, Variant
 
 GAMES = tuple(game.value for game in VARIANTS)
 """The game names the functions here accept (a `handlog.model.Game` works too)."""
@@ -47,6 +48,27 @@ from 0 (K-K-K-K-Q) to 6,174 (5-4-3-2-A)."""
 
 LOW_CATEGORIES = ("no pair", "pair", "two pair", "three of a kind", "full house", "four of a kind")
 """Ace-to-five lows from best to worst kind: straights and flushes do not count, pairs hurt."""
+
+LOW_RANK_COUNTS = {
+    Lowball.ACE_TO_FIVE: LOW_RANK_COUNT,
+    Lowball.DEUCE_TO_SEVEN: 7462,
+    Lowball.ACE_TO_SIX: 7462,
+}
+"""Distinct lows of each lowball: `low_rank` values run from 0 to the count less one. The two
+lowballs where straights and flushes count have as many classes as high hands: deuce-to-seven
+moves A-5-4-3-2 from the straights to the no-pair hands (and suited, from the straight flushes to
+the flushes); ace-to-six plays the ace below the deuce, which turns A-K-Q-J-10 from a straight
+into a king-high hand and A-5-4-3-2 into the lowest straight: 1,278 no-pair hands, 9 straights,
+1,278 flushes and 9 straight flushes either way."""
+
+LOW_CATEGORIES_BY_LOWBALL = {
+    Lowball.ACE_TO_FIVE: LOW_CATEGORIES,
+    Lowball.DEUCE_TO_SEVEN: HIGH_CATEGORIES,
+    Lowball.ACE_TO_SIX: HIGH_CATEGORIES,
+}
+"""What `LowClass.category` indexes for each lowball. Deuce-to-seven and ace-to-six lows are high
+hands turned round: their categories are the high ones ("high card" is a no-pair low), the
+worse the high hand the better the low."""
 
 PLURAL_RANK_NAMES = {
     2: "Deuces",
@@ -106,13 +128,19 @@ class HighClass:
 
 @dataclass(frozen=True, slots=True)
 class LowClass:
-    """One of the 6,175 distinct ace-to-five lows."""
+    """One of the distinct lows of a lowball (`LOW_RANK_COUNTS`): 6,175 ace-to-five lows, 7,462
+    deuce-to-seven or ace-to-six lows."""
 
     category: int
-    """Index into `LOW_CATEGORIES` (0 no pair ... 5 four of a kind)."""
+    """Index into `LOW_CATEGORIES_BY_LOWBALL[lowball]`: for ace-to-five into `LOW_CATEGORIES`
+    (0 no pair ... 5 four of a kind); for the other two into `HIGH_CATEGORIES` (0 high card,
+    the no-pair lows, ... 8 straight flush)."""
     ranks: tuple[int, ...]
-    """The five ranks as compared and as PokerStars prints them, ace as 1: pairs first, then the
-    rest from the highest (7-6-5-4-3, 6-4-3-2-1, 3-3-5-4-1)."""
+    """The five ranks as compared and as PokerStars prints them: pairs first, then the rest from
+    the highest (7-6-5-4-3, 6-4-3-2-1, 3-3-5-4-1). The ace is 1 in ace-to-five and ace-to-six,
+    14 in deuce-to-seven (14-5-4-3-2: ace high, not a straight)."""
+    lowball: Lowball = Lowball.ACE_TO_FIVE
+    """The lowball whose low this is."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,6 +189,20 @@ def _low_class(ranks: Sequence[int]) -> LowClass:
     """The ace-to-five low made by five ranks (2..14; the ace plays as 1)."""
     pattern, ordered = _grouped(1 if rank == 14 else rank for rank in ranks)
     return LowClass(_pattern_category(pattern), ordered)
+
+
+def _lowball_class(ranks: Sequence[int], suited: bool, lowball: Lowball) -> LowClass:
+    """The deuce-to-seven or ace-to-six low made by five cards of these ranks (2..14), all of one
+    suit or not: the high-hand class of the cards with the ace where that lowball plays it (14 or
+    1), five ranks in a row being a straight (so no straight wraps round the ace: 5-4-3-2-A is
+    ace high in deuce-to-seven, K-Q-J-10-A king high in ace-to-six)."""
+    ace = 1 if lowball is Lowball.ACE_TO_SIX else 14
+    pattern, ordered = _grouped(ace if rank == 14 else rank for rank in ranks)
+    if len(pattern) == 5:
+        if ordered[0] - ordered[4] == 4:
+            return LowClass(8 if suited else 4, ordered, lowball)
+        return LowClass(5 if suited else 0, ordered, lowball)
+    return LowClass(_HIGH_CATEGORY_BY_PATTERN[_pattern_category(pattern)], ordered, lowball)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,12 +366,97 @@ def _size_tables(size: int) -> _SizeTables:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _LowballTables:
+    """Five-card classes and tables of a lowball whose straights and flushes count
+    (deuce-to-seven, ace-to-six); built the first time that lowball ranks a hand."""
+
+    classes: tuple[LowClass, ...]
+    """By `low_rank`, worst first."""
+    five_low: np.ndarray
+    """`low_rank` of five cards, not all of one suit, with the ranks of
+    `_BaseTables.five_rank_sums` (aligned with it)."""
+    flush_low: np.ndarray
+    """13-bit mask of five ranks -> `low_rank` of five cards of one suit with those ranks; -1
+    for masks of any other number of bits."""
+    flush_low_list: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _LowballSizeTables:
+    """The best deuce-to-seven or ace-to-six low of each rank multiset of one hand size, as if
+    no five of the cards were of one suit (rows as in `_SizeTables`)."""
+
+    low_by_multiset: np.ndarray
+    low_by_rank_sum: dict[int, int]
+
+
+@cache
+def _lowball_tables(lowball: Lowball) -> _LowballTables:
+    rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
+    fives = _rank_multisets(5)
+    fives = fives[np.argsort(rank_keys[fives].sum(axis=1))]  # `five_rank_sums` order
+    rank_lists = (fives + 2).tolist()
+    unsuited = [_lowball_class(ranks, False, lowball) for ranks in rank_lists]
+    # Five suited cards have distinct ranks: a straight becomes a straight flush, no pair a flush.
+    suited = {
+        sum(1 << (rank - 2) for rank in ranks): _lowball_class(ranks, True, lowball)
+        for ranks in rank_lists
+        if len(set(ranks)) == 5
+    }
+    # Worst low first: the bigger the high-style (category, ranks) the worse the low.
+    classes = sorted(
+        set(unsuited) | set(suited.values()),
+        key=lambda low: (low.category, low.ranks),
+        reverse=True,
+    )
+    assert len(classes) == LOW_RANK_COUNTS[lowball]
+    value_by_class = {low: value for value, low in enumerate(classes)}
+    flush_low_list = [-1] * (1 << 13)
+    for mask, low in suited.items():
+        flush_low_list[mask] = value_by_class[low]
+    return _LowballTables(
+        classes=tuple(classes),
+        five_low=np.array([value_by_class[low] for low in unsuited], dtype=np.int64),
+        flush_low=np.array(flush_low_list, dtype=np.int64),
+        flush_low_list=flush_low_list,
+    )
+
+
+@cache
+def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
+    base = _base_tables()
+    five_low = _lowball_tables(lowball).five_low
+    rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
+    multisets = _rank_multisets(size)
+    # The best low is the five whose high-style value is the worst: the largest `low_rank`.
+    low = np.full(len(multisets), -1, dtype=np.int64)
+    for five in itertools.combinations(range(size), 5):
+        rows = np.searchsorted(base.five_rank_sums, rank_keys[multisets[:, five]].sum(axis=1))
+        np.maximum(low, five_low[rows], out=low)
+    sums = rank_keys[multisets].sum(axis=1).tolist()
+    return _LowballSizeTables(
+        low_by_multiset=low.astype(np.int32),
+        low_by_rank_sum=dict(zip(sums, low.tolist(), strict=True)),
+    )
+
+
 def prepare_tables(*sizes: int) -> None:
     """Build the tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than on the
     first evaluation: about a tenth of a second per size, 16 MB for seven cards."""
     _base_tables()
     for size in sizes or (5, 6, 7):
         _size_tables(size)
+
+
+def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
+    """Build a lowball's tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
+    on its first evaluation; nothing to do for ace-to-five, whose tables `prepare_tables`
+    builds."""
+    prepare_tables(*sizes)
+    if lowball is not Lowball.ACE_TO_FIVE:
+        for size in sorted({5, *(sizes or (6, 7))}):
+            _lowball_size_tables(lowball, size)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -396,28 +523,37 @@ def _name(rank: int) -> str:
     return RANK_NAMES[14 if rank == 1 else rank]
 
 
+def _plural(rank: int) -> str:
+    return PLURAL_RANK_NAMES[14 if rank == 1 else rank]
+
+
 def describe_high_rank(rank: int) -> str:
     """PokerStars' words for a `high_rank` value: "two pair, Queens and Sevens"."""
     hand = high_class(rank)
-    ranks = hand.ranks
+    return _high_words(hand.category, hand.ranks)
+
+
+def _high_words(category: int, ranks: tuple[int, ...]) -> str:
+    """Words for a five-card hand of a `HIGH_CATEGORIES` index and its compared ranks (ace as 1
+    or 14)."""
     top = ranks[0]
-    match hand.category:
+    match category:
         case 0:
             return f"high card {_name(top)}"
         case 1:
-            return f"a pair of {PLURAL_RANK_NAMES[top]}"
+            return f"a pair of {_plural(top)}"
         case 2:
-            return f"two pair, {PLURAL_RANK_NAMES[top]} and {PLURAL_RANK_NAMES[ranks[2]]}"
+            return f"two pair, {_plural(top)} and {_plural(ranks[2])}"
         case 3:
-            return f"three of a kind, {PLURAL_RANK_NAMES[top]}"
+            return f"three of a kind, {_plural(top)}"
         case 4:
             return f"a straight, {_name(ranks[4])} to {_name(top)}"
         case 5:
             return f"a flush, {_name(top)} high"
         case 6:
-            return f"a full house, {PLURAL_RANK_NAMES[top]} full of {PLURAL_RANK_NAMES[ranks[3]]}"
+            return f"a full house, {_plural(top)} full of {_plural(ranks[3])}"
         case 7:
-            return f"four of a kind, {PLURAL_RANK_NAMES[top]}"
+            return f"four of a kind, {_plural(top)}"
         case _:
             if top == 14:
                 return "a Royal Flush"
@@ -434,22 +570,39 @@ def describe_high(cards: Sequence[Card]) -> str:
 # Low hands.
 
 
-def _qualifying_floor(qualifier: int | None) -> int:
+def _qualifying_floor(qualifier: int | None, lowball: Lowball) -> int:
     if qualifier is None:
         return 0
+    if lowball is not Lowball.ACE_TO_FIVE:
+        raise ValueError(f"a {lowball} low has no qualifier, not {qualifier!r}")
     floor = _base_tables().low_qualifying_floor.get(qualifier)
     if floor is None:
         raise ValueError(f"a low qualifier is None or a rank from 5 to 13, not {qualifier!r}")
     return floor
 
 
-def low_rank(cards: Sequence[Card], qualifier: int | None) -> int | None:
-    """Strength of the best ace-to-five low in 5, 6 or 7 cards: 0 (K-K-K-K-Q) to 6,174
-    (5-4-3-2-A), bigger is better. Straights and flushes do not count and pairs hurt: any pair
-    loses to every five distinct ranks. With a `qualifier` (8 in stud8) only five distinct ranks
-    no higher than it count, and a hand without them gives None; razz passes None."""
+def low_rank(
+    cards: Sequence[Card], qualifier: int | None, lowball: Lowball = Lowball.ACE_TO_FIVE
+) -> int | None:
+    """Strength of the best low in 5, 6 or 7 cards, ranked the `lowball` way; bigger is better
+    and equal values tie exactly.
+
+    Ace-to-five (razz, stud hi/lo): 0 (K-K-K-K-Q) to 6,174 (5-4-3-2-A). Straights and flushes do
+    not count and pairs hurt: any pair loses to every five distinct ranks. With a `qualifier` (8
+    in stud8) only five distinct ranks no higher than it count, and a hand without them gives
+    None; razz passes None.
+
+    Deuce-to-seven (2-7 razz) and ace-to-six (London lowball): the five cards whose high hand is
+    the worst, straights and flushes counting, 0 (the worst: a royal flush, or K-Q-J-10-9 of one
+    suit in ace-to-six) to 7,461 (7-5-4-3-2, or 6-4-3-2-A, not of one suit). Deuce-to-seven plays
+    the ace high only (5-4-3-2-A is ace high, not a straight); ace-to-six plays it low only
+    (5-4-3-2-A is a straight, A-K-Q-J-10 is king high). There is no qualifier: a `qualifier`
+    other than None is a ValueError."""
+    if lowball is not Lowball.ACE_TO_FIVE:
+        _qualifying_floor(qualifier, lowball)
+        return _lowball_rank(cards, lowball)
     size = _check_size(cards)
-    floor = _qualifying_floor(qualifier)
+    floor = _qualifying_floor(qualifier, lowball)
     try:
         value = _size_tables(size).low_by_rank_sum[_hand_key(cards) >> SUIT_COUNT_BITS]
     except KeyError:
@@ -459,30 +612,80 @@ def low_rank(cards: Sequence[Card], qualifier: int | None) -> int | None:
     return value if value >= floor else None
 
 
-def low_class(rank: int) -> LowClass:
-    """The category and ranks (ace as 1) of a `low_rank` value."""
-    if not 0 <= rank < LOW_RANK_COUNT:
-        raise ValueError(f"{rank} is not a low_rank value (0..{LOW_RANK_COUNT - 1})")
-    return _base_tables().low_classes[rank]
+def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
+    """`low_rank` of a deuce-to-seven or ace-to-six low."""
+    size = _check_size(cards)
+    total = _hand_key(cards)
+    if _base_tables().flush_suit_list[total & SUIT_COUNT_MASK] < 0:
+        # No five cards of one suit: the ranks alone decide.
+        try:
+            return _lowball_size_tables(lowball, size).low_by_rank_sum[total >> SUIT_COUNT_BITS]
+        except KeyError:
+            raise _duplicate_error(cards) from None
+    if len(set(cards)) != size:
+        raise _duplicate_error(cards)
+    # Five or more cards of one suit (3% of seven-card hands): some fives are flushes, which the
+    # rank tables do not see, so every five is ranked.
+    base = _base_tables()
+    flush_low = _lowball_tables(lowball).flush_low_list
+    five_low = _lowball_size_tables(lowball, 5).low_by_rank_sum
+    best = -1
+    for five in itertools.combinations(cards, 5):
+        key = _hand_key(five)
+        if base.flush_suit_list[key & SUIT_COUNT_MASK] >= 0:
+            mask = 0
+            for item in five:
+                mask |= _RANK_BITS[item.rank]
+            value = flush_low[mask]
+        else:
+            value = five_low[key >> SUIT_COUNT_BITS]
+        if value > best:
+            best = value
+    return best
 
 
-def low_cards(cards: Sequence[Card], qualifier: int | None) -> tuple[int, ...] | None:
-    """The five ranks of the best low, ace as 1, in PokerStars' order: (7, 6, 5, 3, 1); pairs
-    come first (3, 3, 5, 4, 1). None when no low qualifies."""
-    value = low_rank(cards, qualifier)
-    return None if value is None else low_class(value).ranks
+def low_class(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> LowClass:
+    """The category and ranks of a `low_rank` value of the `lowball` (ace as 1, except 14 in
+    deuce-to-seven)."""
+    count = LOW_RANK_COUNTS[lowball]
+    if not 0 <= rank < count:
+        raise ValueError(f"{rank} is not a {lowball} low_rank value (0..{count - 1})")
+    if lowball is Lowball.ACE_TO_FIVE:
+        return _base_tables().low_classes[rank]
+    return _lowball_tables(lowball).classes[rank]
 
 
-def describe_low_rank(rank: int) -> str:
-    """PokerStars' text for a `low_rank` value: "7,6,5,3,A"."""
-    return ",".join(RANK_CHARS[12 if rank == 1 else rank - 2] for rank in low_class(rank).ranks)
+def low_cards(
+    cards: Sequence[Card], qualifier: int | None, lowball: Lowball = Lowball.ACE_TO_FIVE
+) -> tuple[int, ...] | None:
+    """The five ranks of the best low in PokerStars' order: (7, 6, 5, 3, 1); pairs come first
+    (3, 3, 5, 4, 1). The ace is 1, except in deuce-to-seven, where it is 14 (14, 5, 4, 3, 2).
+    None when no low qualifies."""
+    value = low_rank(cards, qualifier, lowball)
+    return None if value is None else low_class(value, lowball).ranks
 
 
-def describe_low(cards: Sequence[Card], qualifier: int | None) -> str | None:
-    """PokerStars' text for the best low ("6,4,3,2,A"; razz shows it after "Lo: "), or None
-    when no low qualifies."""
-    value = low_rank(cards, qualifier)
-    return None if value is None else describe_low_rank(value)
+def describe_low_rank(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> str:
+    """The text of a `low_rank` value: the five ranks as PokerStars prints a razz low, "7,6,5,3,A"
+    (pairs first: "3,3,K,5,4"); every ace-to-five low and every deuce-to-seven or ace-to-six low
+    without a pair, straight or flush reads so ("7,5,4,3,2", "6,4,3,2,A"). A deuce-to-seven or
+    ace-to-six low that makes a hand is named as that high hand with the ranks after it, since
+    there the hand, not only the ranks, decides: "a pair of Fours (4,4,8,7,2)", "a straight, Ace
+    to Five (5,4,3,2,A)", "a flush, Seven high (7,5,4,3,2)"."""
+    low = low_class(rank, lowball)
+    text = ",".join(RANK_CHARS[12 if rank == 1 else rank - 2] for rank in low.ranks)
+    if lowball is Lowball.ACE_TO_FIVE or low.category == 0:
+        return text
+    return f"{_high_words(low.category, low.ranks)} ({text})"
+
+
+def describe_low(
+    cards: Sequence[Card], qualifier: int | None, lowball: Lowball = Lowball.ACE_TO_FIVE
+) -> str | None:
+    """The text of the best low (see `describe_low_rank`: "6,4,3,2,A"; razz shows it after
+    "Lo: "), or None when no low qualifies."""
+    value = low_rank(cards, qualifier, lowball)
+    return None if value is None else describe_low_rank(value, lowball)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,11 +736,15 @@ def high_rank_batch(card_indices: np.ndarray) -> np.ndarray:
     return result
 
 
-def low_rank_batch(card_indices: np.ndarray, qualifier: int | None) -> np.ndarray:
+def low_rank_batch(
+    card_indices: np.ndarray, qualifier: int | None, lowball: Lowball = Lowball.ACE_TO_FIVE
+) -> np.ndarray:
     """`low_rank` of every row of an (N, 5..7) `Card.index` array as an int32 array, with
-    `NO_LOW` (-1) where no low qualifies."""
+    `NO_LOW` (-1) where no low qualifies. Rows must not repeat a card (not checked)."""
     hands = _hand_array(card_indices)
-    floor = _qualifying_floor(qualifier)
+    floor = _qualifying_floor(qualifier, lowball)
+    if lowball is not Lowball.ACE_TO_FIVE:
+        return _lowball_rank_batch(hands, lowball)
     tables = _size_tables(hands.shape[1])
     result = tables.low_by_multiset[
         tables.multiset_by_rank_sum[_batch_keys(hands) >> SUIT_COUNT_BITS]
@@ -545,6 +752,42 @@ def low_rank_batch(card_indices: np.ndarray, qualifier: int | None) -> np.ndarra
     if floor:
         result[result < floor] = NO_LOW
     return result
+
+
+def _lowball_rank_batch(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
+    """`low_rank_batch` of a deuce-to-seven or ace-to-six low."""
+    base = _base_tables()
+    size = hands.shape[1]
+    total = _batch_keys(hands)
+    result = _lowball_size_tables(lowball, size).low_by_multiset[
+        _size_tables(size).multiset_by_rank_sum[total >> SUIT_COUNT_BITS]
+    ]
+    rows = np.flatnonzero(base.flush_suit[total & SUIT_COUNT_MASK] >= 0)
+    if rows.size:
+        # The few hands with five cards of one suit (3% of seven-card hands) get the best of
+        # their fives, flushes included, in a second pass.
+        result[rows] = _best_five_lowball(hands[rows], lowball)
+    return result
+
+
+def _best_five_lowball(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
+    """The best deuce-to-seven or ace-to-six `low_rank` of the fives of each row, every five
+    ranked (flushes by their rank masks)."""
+    base = _base_tables()
+    flush_low = _lowball_tables(lowball).flush_low
+    five_rows = _size_tables(5).multiset_by_rank_sum
+    five_low = _lowball_size_tables(lowball, 5).low_by_multiset
+    best = np.full(len(hands), -1, dtype=np.int32)
+    for five in itertools.combinations(range(hands.shape[1]), 5):
+        subset = hands[:, list(five)]
+        total = _batch_keys(subset)
+        value = five_low[five_rows[total >> SUIT_COUNT_BITS]]
+        suited = np.flatnonzero(base.flush_suit[total & SUIT_COUNT_MASK] >= 0)
+        if suited.size:
+            # Distinct ranks in one suit: the sum of the rank bits is their bitwise or.
+            value[suited] = flush_low[base.card_rank_bits[subset[suited]].sum(axis=1)]
+        np.maximum(best, value, out=best)
+    return best
 
 
 def high_category_batch(ranks: np.ndarray) -> np.ndarray:
