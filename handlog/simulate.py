@@ -59,6 +59,9 @@ SIMULATED_GAMES = (
 """The games the simulator plays: every game handlog replays (the first three are dealt at
 PokerStars; the others carry handlog's own names in the PokerStars shape)."""
 
+POKERSTARS_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
+"""The simulated games that PokerStars deals (in fixed limit): `handlog bench`'s set."""
+
 SIMULATED_STRUCTURES = tuple(Structure)
 """The betting structures the simulator plays: fixed, spread, pot and no limit."""
 
