@@ -9,6 +9,7 @@ combination are run by hand, see README "handlog simulate")."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections import Counter
@@ -24,7 +25,7 @@ from handlog.model import Game, Hand, Structure
 from handlog.parse import parse_text
 from handlog.parse.sites.pokerstars import GAME_NAMES, GAMES
 from handlog.printer import print_hand
-from handlog.rules.profiles import POKERSTARS
+from handlog.rules.profiles import CASINO, POKERSTARS, RuleProfile
 from handlog.rules.replay import replay
 from handlog.simulate import (
     SIMULATED_GAMES,
@@ -121,14 +122,10 @@ def test_fault_codes_by_game_and_structure() -> None:
         assert "BET_SIZE" in fault_codes(game, Structure.NO_LIMIT)
         assert ("LOW_NOT_QUALIFIED" in fault_codes(game)) == (game is Game.STUD8)
         assert ("COMMUNITY_CARD" in fault_codes(game)) == (game is not Game.STUD5)
-    uncapped = POKERSTARS.__class__(**{**_fields(POKERSTARS), "spread_capped": False})
+    uncapped = dataclasses.replace(POKERSTARS, spread_capped=False)
     assert "RAISE_CAP" not in fault_codes(Game.STUD, Structure.SPREAD, uncapped)
     # The fixed-limit codes of the PokerStars games are as before.
     assert fault_codes(Game.STUD8) == simulate.FAULT_CODES
-
-
-def _fields(profile: object) -> dict[str, object]:
-    return {name: getattr(profile, name) for name in profile.__dataclass_fields__}  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -307,3 +304,34 @@ def test_simulate_command_rejects_bad_structures(
     assert message in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("game", "structure", "profile"),
+    [
+        (Game.STUD5, Structure.SPREAD, CASINO),
+        (Game.STUD_HILO, Structure.POT_LIMIT, CASINO),
+        (Game.RAZZ, Structure.NO_LIMIT, CASINO),
+        (
+            Game.STUD,
+            Structure.SPREAD,
+            dataclasses.replace(POKERSTARS, spread_raise_at_least_last=False, spread_capped=False),
+        ),
+    ],
+    ids=["stud5-spread-casino", "stud_hilo-pot-casino", "razz-no-casino", "stud-spread-open"],
+)
+def test_other_house_rules_in_other_structures(
+    game: Game, structure: Structure, profile: RuleProfile
+) -> None:
+    """The simulator asks the profile in every structure: the casino's (no cap heads-up,
+    burns), a spread whose raises need not match the last and whose raises are not capped."""
+    options = SimulationOptions(game, 300, 8, seed=9, profile=profile, fault_rate=0.2)
+    options = dataclasses.replace(options, structure=structure)
+    for simulated in simulate_hands(options):
+        (hand,) = parse_text(simulated.text)
+        assert isinstance(hand, Hand)
+        codes = {v.code for v in replay(hand, profile).violations}
+        if simulated.fault is None:
+            assert not codes, (simulated.hand_id, codes)
+        else:
+            assert simulated.fault in codes, (simulated.hand_id, simulated.fault, codes)
