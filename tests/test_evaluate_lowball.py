@@ -405,3 +405,23 @@ def test_showing_hands_in_stud_hi_lo_any_low_highest_first():
     assert first_to_act({"threes": up("3c 3d"), "ace king": up("As Ks")}, game) == "threes"
     assert first_to_act({"ace": up("Ah 2d"), "king": up("Kc Qd")}, game) == "ace"
     assert showing_rank(up("9c 9s 4d"), game) == showing_rank(up("9c 9s 4d"), Game.STUD8)
+
+
+def test_the_new_tables_are_built_only_when_a_new_lowball_is_evaluated():
+    import subprocess
+    import sys
+
+    script = (
+        "from handlog.cards import cards\n"
+        "from handlog.rules import evaluate, replay\n"
+        "from handlog.rules.variants import Lowball\n"
+        "evaluate.prepare_tables()\n"
+        "evaluate.low_rank(cards('7c 5d 4h 3s 2c Kd Kh'), None)\n"
+        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+        "evaluate.low_rank(cards('7c 5d 4h 3s 2c Kd Kh'), None, Lowball.ACE_TO_SIX)\n"
+        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+    )
+    output = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout
+    assert output.split() == ["0", "1"]

@@ -254,6 +254,43 @@ def test_hi_lo_statistics():
     assert y["qualifying_low"] is None
 
 
+def test_eight_or_better_low_is_ranked_the_way_of_each_game():
+    # X's seven cards in each hand; razz counts five ranks ace to eight, 2-7 razz and London
+    # lowball need the best low without a pair, straight or flush to be eight high or lower
+    # (the ace high in 2-7, low in London lowball).
+    showdown = "3 Y bring_in,3 X call,4 Y check,4 X check"
+    shown = [
+        ("razz", "2c 3c 4c 5c 7c Kd Qh"),  # 7-5-4-3-2
+        ("razz", "Ac 2d 3h 4s 5c Kd Kh"),  # 5-4-3-2-A
+        ("razz", "9c 9d 4h 3s 2c Kd Kh"),  # no: four ranks to the eight
+        ("razz27", "2c 3c 4c 5c 7c Kd Qh"),  # no: a flush, or Q-5-4-3-2
+        ("razz27", "8d 6c 4h 3s 2c Kd Kh"),  # 8-6-4-3-2
+        ("razz27", "Ac 2d 3h 4s 5c Kd Kh"),  # no: K-5-4-3-2, the ace is high
+        ("razz27", "2c 3d 4h 5s 6c Kd Kh"),  # no: a straight, or K-5-4-3-2
+        ("razz_a6", "Ac 2d 3h 4s 5c Kd Kh"),  # no: a straight, or K-4-3-2-A
+        ("razz_a6", "6c 4d 3h 2s Ac Kd Kh"),  # 6-4-3-2-A
+        ("stud_hilo", "As 2d 3c 4h 8s Kd Kc"),  # 8-4-3-2-A: no qualifier, but the figure's
+        ("stud_hilo", "As 2d 9c 4h 9s Kd Kc"),  # eight still counts; no
+    ]
+    hands = [
+        {
+            "game": game,
+            "players": {
+                "X": (4, 8, {"showed": True, "won_high": True, "won_low": False, "cards": cards}),
+                "Y": (-4, 0, {"showed": True, "won_high": False, "won_low": False}),
+            },
+            "actions": showdown,
+        }
+        for game, cards in shown
+    ]
+    stats = _stats(_frames(*hands))
+    assert stats[("X", "razz")]["qualifying_low"] == pytest.approx(2 / 3)
+    assert stats[("X", "razz27")]["qualifying_low"] == pytest.approx(1 / 4)
+    assert stats[("X", "razz_a6")]["qualifying_low"] == pytest.approx(1 / 2)
+    assert stats[("X", "stud_hilo")]["qualifying_low"] == pytest.approx(1 / 2)
+    assert stats[("Y", "razz27")]["qualifying_low"] is None  # cards not known
+
+
 def test_win_rates_sessions_and_hours():
     # Hero plays 4 hands at Alpha 2 minutes apart, then a fifth 40 minutes later (a new
     # session), and one at Beta in between (another table, another session).

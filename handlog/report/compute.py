@@ -23,14 +23,28 @@ Definitions (README "Reports" repeats them for users):
 
 from __future__ import annotations
 
+from functools import partial
+
+import numpy as np
 import polars as pl
 
+from handlog.cards import DECK
+from handlog.cards import cards as parse_cards
 from handlog.report.data import Frames
+from handlog.rules import evaluate
 from handlog.rules.structures import BIG_BET_STRUCTURES
-from handlog.rules.variants import LOW_GAMES, SPLIT_GAMES
+from handlog.rules.variants import LOW_GAMES, SPLIT_GAMES, VARIANTS, Lowball
 
 _LOW_GAMES = [game.value for game in LOW_GAMES]
 """Games with a low hand: the 8-or-better low statistic."""
+_COUNTING_LOWBALLS = {
+    lowball: [game.value for game in LOW_GAMES if VARIANTS[game].lowball is lowball]
+    for lowball in (Lowball.DEUCE_TO_SEVEN, Lowball.ACE_TO_SIX)
+}
+"""Low games whose lows count straights and flushes against (2-7 razz, London lowball): there
+five ranks of eight or lower are not enough for an 8-or-better low, which the evaluator
+decides (`_eight_or_better`); the ace-to-five games need only the ranks (`_low_ranks`)."""
+_CARD_INDEX = {str(card): card.index for card in DECK}
 _SPLIT_GAMES = [game.value for game in SPLIT_GAMES]
 """Games with split pots: scoops, high and low halves, quartered pots."""
 
@@ -339,7 +353,7 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
         scoop=pl.col("showdown") & won & pl.col("_single_winner"),
         quartered=pl.col("showdown") & pl.col("won_low") & pl.col("_low_shared"),
         no_low_hand=pl.col("showdown") & pl.col("_no_low"),
-        qualifying_low=pl.col("known_seven") & (_low_ranks(lows).fill_null(0) >= 5),
+        qualifying_low=pl.col("known_seven") & _qualifying_low(lows),
     )
     flags = hand.join(third_flags, on=["hk", "player"], how="left")
     booleans = [name for name, dtype in flags.schema.items() if dtype == pl.Boolean]
@@ -365,6 +379,50 @@ def _after(flag: pl.Expr) -> pl.Expr:
     counts = flag.cast(pl.UInt32)
     after = counts.cum_sum(reverse=True) - counts
     return after - pl.when(pl.col("_last")).then(after).backward_fill()
+
+
+def _qualifying_low(cards: pl.Expr) -> pl.Expr:
+    """Whether the best low of the cards (null: not a showdown of a low game) is 8 or better
+    the way the game ranks lows: in the ace-to-five games five distinct ranks from ace to
+    eight; in 2-7 razz and London lowball the best low no pair, straight or flush, eight high
+    or lower (aces high in 2-7)."""
+    qualifying = _low_ranks(cards).fill_null(0) >= 5
+    for lowball, games in _COUNTING_LOWBALLS.items():
+        theirs = pl.col("game").is_in(games)
+        judged = (
+            pl.when(theirs)
+            .then(cards)
+            .map_batches(partial(_eight_or_better, lowball=lowball), return_dtype=pl.Boolean)
+        )
+        qualifying = pl.when(theirs).then(judged.fill_null(False)).otherwise(qualifying)
+    return qualifying
+
+
+def _eight_or_better(cards: pl.Series, lowball: Lowball) -> pl.Series:
+    """Whether the best `lowball` low of each row's cards ("As 2d 2c 7h ...", 5 to 7 of them;
+    null or any other number: false) is 8 or better, every row of a size ranked in one NumPy
+    batch (`evaluate.low_rank_batch`)."""
+    parsed = cards.str.extract_all(r"[2-9TJQKA][cdhs]")
+    sizes = parsed.list.len().fill_null(0).to_numpy().astype(np.int64)
+    flat = (
+        parsed.explode().drop_nulls().replace_strict(_CARD_INDEX, return_dtype=pl.Int64).to_numpy()
+    )
+    starts = np.cumsum(sizes) - sizes
+    result = np.zeros(len(cards), dtype=bool)
+    floor = _eight_or_better_floor(lowball)
+    for size in (5, 6, 7):
+        rows = np.flatnonzero(sizes == size)
+        if rows.size:
+            hands = flat[starts[rows, np.newaxis] + np.arange(size)]
+            result[rows] = evaluate.low_rank_batch(hands, None, lowball) >= floor
+    return pl.Series(cards.name, result)
+
+
+def _eight_or_better_floor(lowball: Lowball) -> int:
+    """The `low_rank` of the worst 8-or-better low: 8-7-6-5-3 (8-7-6-5-4 is a straight)."""
+    floor = evaluate.low_rank(parse_cards("8c 7d 6h 5s 3c"), None, lowball)
+    assert floor is not None
+    return floor
 
 
 def _low_ranks(cards: pl.Expr) -> pl.Expr:

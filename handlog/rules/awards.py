@@ -41,7 +41,7 @@ class Awards:
         self.high_winners: set[str] = set()
         """Players awarded (a share of) a pot's high half, or of a whole pot (`Replay.won_high`)."""
         self.low_winners: set[str] = set()
-        """Players awarded (a share of) a stud8 low half (`Replay.won_low`)."""
+        """Players awarded (a share of) the low half of a hi/lo pot (`Replay.won_low`)."""
 
     def expected(self, distributable: list[int]) -> tuple[dict[str, int], list[Callable[[], str]]]:
         """What each player should collect from the pots after rake (`distributable`), and
@@ -209,22 +209,25 @@ class Awards:
         def high_words(winners: list[str]) -> str:
             return player_words(winners, lambda p: evaluate.describe_high(hands[p]))
 
-        def low_words(winners: list[str], qualifier: int | None) -> str:
-            prefix = "Lo: " if qualifier is None else ""
-            return player_words(
-                winners, lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier))
-            )
-
         variant = VARIANTS[game]
         qualifier = variant.low_qualifier
+        lowball = variant.lowball
+
+        def low_words(winners: list[str]) -> str:
+            prefix = "" if variant.high else "Lo: "
+            return player_words(
+                winners,
+                lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier, lowball)),
+            )
+
         if not variant.high:
-            lows = {p: evaluate.low_rank(hands[p], qualifier) for p in players}
+            lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in players}
             best = max(lows.values())  # type: ignore[type-var]
             winners = [p for p in players if lows[p] == best]
             self.high_winners.update(winners)  # a low game: the pot's winners count as "high"
             return (
                 self._divide(amount, winners, hands, low=True),
-                lambda: f"the pot goes to {low_words(winners, qualifier)}",
+                lambda: f"the pot goes to {low_words(winners)}",
             )
         highs = {p: evaluate.high_rank(hands[p]) for p in players}
         top = max(highs.values())
@@ -235,42 +238,56 @@ class Awards:
                 self._divide(amount, high_winners, hands, low=False),
                 lambda: f"the pot goes to {high_words(high_winners)}",
             )
-        lows8 = {p: evaluate.low_rank(hands[p], qualifier) for p in players}
-        qualified = {p: v for p, v in lows8.items() if v is not None}
+        lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in players}
+        qualified = {p: v for p, v in lows.items() if v is not None}
         if not qualified:
             return (
                 self._divide(amount, high_winners, hands, low=False),
                 lambda: f"no low qualifies, the whole pot goes high to {high_words(high_winners)}",
             )
         best_low = max(qualified.values())
-        low_winners = [p for p in players if lows8[p] == best_low]
+        low_winners = [p for p in players if lows[p] == best_low]
         self.low_winners.update(low_winners)
         shares = hi_lo_shares(
-            amount, high_winners, low_winners, hands, self.profile, self.seat_index.__getitem__
+            amount,
+            high_winners,
+            low_winners,
+            hands,
+            self.profile,
+            self.seat_index.__getitem__,
+            lowball,
         )
         return (
             shares,
             lambda: (
-                f"high half to {high_words(high_winners)}, low half to "
-                f"{low_words(low_winners, qualifier)}"
+                f"high half to {high_words(high_winners)}, low half to {low_words(low_winners)}"
             ),
         )
 
     def _divide(
         self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
     ) -> dict[str, int]:
-        return divide(amount, winners, hands, low, self.profile, self.seat_index.__getitem__)
+        return divide(
+            amount,
+            winners,
+            hands,
+            low,
+            self.profile,
+            self.seat_index.__getitem__,
+            VARIANTS[self.game].lowball,
+        )
 
     def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
-        qualifier = VARIANTS[self.game].low_qualifier
-        if qualifier is None or not VARIANTS[self.game].split:
+        variant = VARIANTS[self.game]
+        qualifier = variant.low_qualifier
+        if qualifier is None or not variant.split:
             return None
         extra = got - should
         if len(extra) != 1:
             return None
         player = next(iter(extra))
         cards = self._hand(player)
-        if cards is not None and evaluate.low_rank(cards, qualifier) is None:
+        if cards is not None and evaluate.low_rank(cards, qualifier, variant.lowball) is None:
             return player
         return None
 

@@ -599,7 +599,8 @@ def low_rank(
     (5-4-3-2-A is a straight, A-K-Q-J-10 is king high). There is no qualifier: a `qualifier`
     other than None is a ValueError."""
     if lowball is not Lowball.ACE_TO_FIVE:
-        _qualifying_floor(qualifier, lowball)
+        if qualifier is not None:
+            _qualifying_floor(qualifier, lowball)  # raises: these lows have no qualifier
         return _lowball_rank(cards, lowball)
     size = _check_size(cards)
     floor = _qualifying_floor(qualifier, lowball)
@@ -612,36 +613,56 @@ def low_rank(
     return value if value >= floor else None
 
 
+_LOWBALL_LOOKUPS: dict[tuple[Lowball, int], tuple[dict[int, int], list[int]]] = {}
+"""(lowball, hand size) -> the tables `_lowball_rank` reads (`low_by_rank_sum` and the flush
+suit by suit counts), kept here once built: one dict lookup a call instead of two cached
+calls."""
+
+
 def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
     """`low_rank` of a deuce-to-seven or ace-to-six low."""
-    size = _check_size(cards)
-    total = _hand_key(cards)
-    if _base_tables().flush_suit_list[total & SUIT_COUNT_MASK] < 0:
+    size = len(cards)
+    lookups = _LOWBALL_LOOKUPS.get((lowball, size))
+    if lookups is None:
+        _check_size(cards)
+        lookups = _LOWBALL_LOOKUPS[(lowball, size)] = (
+            _lowball_size_tables(lowball, size).low_by_rank_sum,
+            _base_tables().flush_suit_list,
+        )
+    total = 0
+    for item in cards:
+        total += _CARD_KEYS[item.rank][item.suit]
+    if lookups[1][total & SUIT_COUNT_MASK] < 0:
         # No five cards of one suit: the ranks alone decide.
         try:
-            return _lowball_size_tables(lowball, size).low_by_rank_sum[total >> SUIT_COUNT_BITS]
+            return lookups[0][total >> SUIT_COUNT_BITS]
         except KeyError:
             raise _duplicate_error(cards) from None
     if len(set(cards)) != size:
         raise _duplicate_error(cards)
     # Five or more cards of one suit (3% of seven-card hands): some fives are flushes, which the
     # rank tables do not see, so every five is ranked.
-    base = _base_tables()
+    flush_suit = lookups[1]
     flush_low = _lowball_tables(lowball).flush_low_list
     five_low = _lowball_size_tables(lowball, 5).low_by_rank_sum
+    keys = [_CARD_KEYS[item.rank][item.suit] for item in cards]
+    bits = [_RANK_BITS[item.rank] for item in cards]
     best = -1
-    for five in itertools.combinations(cards, 5):
-        key = _hand_key(five)
-        if base.flush_suit_list[key & SUIT_COUNT_MASK] >= 0:
-            mask = 0
-            for item in five:
-                mask |= _RANK_BITS[item.rank]
-            value = flush_low[mask]
+    for a, b, c, d, e in _FIVE_POSITIONS[size]:
+        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
+        if flush_suit[key & SUIT_COUNT_MASK] >= 0:
+            value = flush_low[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]]
         else:
             value = five_low[key >> SUIT_COUNT_BITS]
         if value > best:
             best = value
     return best
+
+
+_FIVE_POSITIONS: dict[int, list[tuple[int, ...]]] = {
+    size: list(itertools.combinations(range(size), 5)) for size in (5, 6, 7)
+}
+"""The positions of every five of a hand of 5, 6 or 7 cards."""
 
 
 def low_class(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> LowClass:
@@ -814,13 +835,16 @@ def showing_rank(up_cards: Sequence[Card], game: str) -> tuple[int, tuple[int, .
     """Sort key of a player's face-up cards (1 to 5 with a community card) for choosing who acts
     first on 4th street and later: the biggest key acts first, in every game.
 
-    stud, stud8, stud5: quads, trips (with a pair it is a full house), two pair, pair, then high
-    cards, ace high; straights and flushes never count. Equal ranks are settled by the suit of the
-    highest card (clubs lowest, spades highest; among cards of the top rank, its best suit), the
-    higher suit acting first.
-    razz: the lowest showing hand acts first: ace low, any pair worse than no pair, compared from
-    the highest card down (7-5 beats 8-2). Equal ranks: the highest card with the lower suit acts
-    first (6c-2s before 6d-2c, the seed rule)."""
+    stud, stud8, stud5, stud_hilo: quads, trips (with a pair it is a full house), two pair,
+    pair, then high cards, ace high; straights and flushes never count. Equal ranks are settled
+    by the suit of the highest card (clubs lowest, spades highest; among cards of the top rank,
+    its best suit), the higher suit acting first.
+    razz, razz_a6 (the games whose `Variant.showing_low`): the lowest showing hand acts first:
+    ace low, any pair worse than no pair, compared from the highest card down (7-5 beats 8-2).
+    Equal ranks: the highest card with the lower suit acts first (6c-2s before 6d-2c, the seed
+    rule). razz27: the same with the ace high (`Variant.ace_low` false: 3-2 before A-2).
+    Straights and flushes do not count in a showing low either, not even five up cards of one
+    with the community card."""
     variant = _variant(game)
     if not 1 <= len(up_cards) <= 5:
         raise ValueError(f"a showing hand has 1 to 5 face-up cards, not {len(up_cards)}")
@@ -857,8 +881,9 @@ def first_to_act(up_cards_by_player: Mapping[str, Sequence[Card]], game: str) ->
 
 def bring_in_key(door_card: Card, game: str) -> tuple[int, int]:
     """Sort key of a door card for the bring-in: the biggest key brings in. stud, stud8 and
-    stud5: the lowest card, ace high, clubs before diamonds (2c before 2d). razz: the highest
-    card, king high and ace lowest, spades before clubs (Ks before Kc)."""
+    stud5 (and stud_hilo): the lowest card, ace high, clubs before diamonds (2c before 2d). razz
+    and razz_a6: the highest card, king high and ace lowest, spades before clubs (Ks before
+    Kc). razz27: the highest card, aces high (As before Ac before Ks)."""
     variant = _variant(game)
     if variant.bring_in_highest:
         rank = _low_card_rank(door_card.rank) if variant.ace_low else door_card.rank

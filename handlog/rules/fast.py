@@ -641,9 +641,10 @@ def _clean_split(
     tied = False
     variant = VARIANTS[game]
     qualifier = variant.low_qualifier
+    lowball = variant.lowball
     if not variant.high:  # a low game
         for p, cards in hands.items():
-            value = evaluate.low_rank(cards, qualifier)
+            value = evaluate.low_rank(cards, qualifier, lowball)
             strengths[cards] = (game, value, None)
             if value > best:  # type: ignore[operator]
                 winner, best, tied = p, value, False  # type: ignore[assignment]
@@ -662,7 +663,7 @@ def _clean_split(
             tied = True
         low = None
         if split:
-            low = evaluate.low_rank(cards, qualifier)
+            low = evaluate.low_rank(cards, qualifier, lowball)
             if low is not None:
                 if low > best_low:
                     low_winner, best_low, low_tied = p, low, False
@@ -673,7 +674,7 @@ def _clean_split(
         return None
     if low_winner is None:
         return {winner: amount}, (winner,), ()
-    shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile)
+    shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile, lowball=lowball)
     return shares, (winner,), (low_winner,)
 
 

@@ -20,7 +20,7 @@ from handlog.model import Action, Game, Hand, Seat, Street
 from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.variants import VARIANTS
+from handlog.rules.variants import VARIANTS, Lowball
 from handlog.rules.violations import Violation
 
 LAST_STREET = {game: variant.last_street for game, variant in VARIANTS.items()}
@@ -58,7 +58,8 @@ class Replay:
     a whole pot: in stud and razz every pot winner, in stud8 the best high hand of each pot
     (the whole pot when no low qualifies), and whoever takes a pot uncontested."""
     won_low: frozenset[str] = frozenset()
-    """Players who win (a share of) the low half of a stud8 pot; nobody in stud and razz."""
+    """Players who win (a share of) the low half of a hi/lo pot; nobody in stud and the razz
+    games."""
 
     @property
     def total_pot(self) -> int:
@@ -204,10 +205,14 @@ def describe(cards: tuple[Card, ...], game: Game) -> str:
     key: tuple[Game, int | None, int | None]
     variant = VARIANTS[game]
     if not variant.high:  # a low game: the low is the hand
-        key = (game, evaluate.low_rank(cards, variant.low_qualifier), None)
+        key = (game, evaluate.low_rank(cards, variant.low_qualifier, variant.lowball), None)
     else:
         high = evaluate.high_rank(cards)
-        low = evaluate.low_rank(cards, variant.low_qualifier) if variant.low else None
+        low = (
+            evaluate.low_rank(cards, variant.low_qualifier, variant.lowball)
+            if variant.low
+            else None
+        )
         key = (game, high, low)
     found = DESCRIPTIONS.get(key)
     if found is None:
@@ -222,14 +227,14 @@ DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
 
 def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
     """`describe` from the `evaluate.high_rank` (in a low game: `low_rank`) and the low of a
-    split game."""
+    split game, each low worded the game's `lowball` way."""
     variant = VARIANTS[game]
     if not variant.high:
-        return f"Lo: {evaluate.describe_low_rank(first)}"  # type: ignore[arg-type]
+        return f"Lo: {evaluate.describe_low_rank(first, variant.lowball)}"  # type: ignore[arg-type]
     high = evaluate.describe_high_rank(first)  # type: ignore[arg-type]
     if variant.low:
         return (
-            f"HI: {high}; LO: {evaluate.describe_low_rank(low)}"
+            f"HI: {high}; LO: {evaluate.describe_low_rank(low, variant.lowball)}"
             if low is not None
             else f"HI: {high}"
         )
@@ -271,8 +276,10 @@ def river_line(hand: Hand) -> int:
 # -- awards ------------------------------------------------------------------------------
 
 
-def _low_rank(card: Card) -> int:
-    return 1 if card.rank == 14 else card.rank
+def _low_card_order(card: Card, ace_low: bool) -> tuple[int, int]:
+    """A card's place from the lowest, for the odd chip of a low half: by rank (the ace below
+    the deuce where `ace_low`), then suit."""
+    return (1 if ace_low and card.rank == 14 else card.rank, card.suit)
 
 
 def divide(
@@ -282,18 +289,21 @@ def divide(
     low: bool,
     profile: RuleProfile,
     seat_order: Callable[[_Player], int] | None = None,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
 ) -> dict[_Player, int]:
     """`amount` shared by tied `winners` (of a pot, or of its high or low half): equal shares,
     the odd chips one each in the profile's order — clockwise (`seat_order`; None: the
     winners' own order), or by the best card, the highest by suit for a high hand (`low`
-    False), the lowest by suit for a low one."""
+    False), the lowest by suit for a low one, ranked the game's `lowball` way (the ace lowest
+    but in deuce-to-seven, where it is highest)."""
     if len(winners) == 1:
         return {winners[0]: amount}
     share, odd = divmod(amount, len(winners))
     if profile.odd_chip_tie is TieBreak.CLOCKWISE:
         ordered = sorted(winners, key=seat_order)
     elif low:
-        ordered = sorted(winners, key=lambda w: min((_low_rank(c), c.suit) for c in hands[w]))
+        ace_low = lowball is not Lowball.DEUCE_TO_SEVEN
+        ordered = sorted(winners, key=lambda w: min(_low_card_order(c, ace_low) for c in hands[w]))
     else:
         ordered = sorted(
             winners, key=lambda w: max((c.rank, c.suit) for c in hands[w]), reverse=True
@@ -308,16 +318,19 @@ def hi_lo_shares(
     hands: Mapping[_Player, Sequence[Card]],
     profile: RuleProfile,
     seat_order: Callable[[_Player], int] | None = None,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
 ) -> dict[_Player, int]:
-    """A stud8 pot of `amount` whose low qualifies: half to the high winners, half to the low
-    winners (one player may take both), the odd chip of the halving to the high half unless
-    the profile says low; each half shared by `divide`."""
+    """A hi/lo pot of `amount` with a (qualifying) low: half to the high winners, half to the
+    low winners (one player may take both), the odd chip of the halving to the high half unless
+    the profile says low; each half shared by `divide` (the low half ranked the `lowball`
+    way)."""
     low_half = amount // 2
     high_half = amount - low_half
     if not profile.odd_chip_to_high:
         high_half, low_half = low_half, high_half
     shares = divide(high_half, high_winners, hands, False, profile, seat_order)
-    for winner, share in divide(low_half, low_winners, hands, True, profile, seat_order).items():
+    low_shares = divide(low_half, low_winners, hands, True, profile, seat_order, lowball)
+    for winner, share in low_shares.items():
         shares[winner] = shares.get(winner, 0) + share
     return shares
 
