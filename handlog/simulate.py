@@ -1848,10 +1848,16 @@ class _Deal:
         # Keyed by seat index, which `divide` orders clockwise for the odd chip.
         hands = {i: self._hand_cards(i) for i in contenders}
         values = {i: self._hand_values(i) for i in contenders}
+        lowball = self.variant.lowball
         if self.razz:
             best = max(values[i][1] or 0 for i in contenders)
             winners = [i for i in contenders if (values[i][1] or 0) == best]
-            return divide(amount, winners, hands, True, self.profile), [], winners, True
+            return (
+                divide(amount, winners, hands, True, self.profile, None, lowball),
+                [],
+                winners,
+                True,
+            )
         top = max(values[i][0] for i in contenders)
         high_winners = [i for i in contenders if values[i][0] == top]
         if not self.hilo:
@@ -1862,7 +1868,7 @@ class _Deal:
             return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         best_low = max(qualified)
         low_winners = [i for i in contenders if lows8[i] == best_low]
-        shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile)
+        shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile, None, lowball)
         return shares, high_winners, low_winners, True
 
     def _showdown(self) -> None:
