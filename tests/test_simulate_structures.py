@@ -45,7 +45,7 @@ COMBINATIONS = [(game, structure) for game in SIMULATED_GAMES for structure in S
 IDS = [f"{game.value}-{structure.value}" for game, structure in COMBINATIONS]
 # Two tables a combination: eight players in cash (the community card, side pots) and three in
 # a tournament (short stacks, heads-up streets).
-TABLES = ((8, False, 250), (3, True, 150))
+TABLES = ((8, False, 200), (3, True, 100))
 
 
 def _check(
