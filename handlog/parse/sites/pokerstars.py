@@ -146,6 +146,8 @@ NOTE_NAME_ENDS = {
     NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
+FIRST_STREET_HEADERS = {Street.SECOND: "*** 2nd STREET ***", Street.THIRD: "*** 3rd STREET ***"}
+
 # Words a player understands for the grammar's terminals, for error messages.
 TERMINAL_WORDS = {
     "TABLE": "the Table line",
@@ -409,6 +411,15 @@ class _HandBuilder(TextHandBuilder):
             return
         street, rule = SECTIONS[kind]
         start = 0
+        if street is not None and not self.streets and street is not self.first_street:
+            # The grammar lets both first streets be left out (5-card stud starts at 2nd
+            # street, the others at 3rd): the game says which one must come first.
+            first = FIRST_STREET_HEADERS[self.first_street]
+            raise LineError(
+                self.relative(line),
+                f"{TERMINAL_WORDS[kind]} is out of place here (expected {first})",
+                text.split("\n", 1)[0],
+            )
         if street is not None:
             self.street = street
             self.street_put = {}
