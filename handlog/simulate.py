@@ -173,10 +173,12 @@ _MAX_ATTEMPTS = 80
 """Deals tried for one faulted hand before another fault is chosen for it."""
 
 _SHOW_VALUES = {
-    razz: {card: (1 if razz and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK}
-    for razz in (False, True)
+    ace_low: {
+        card: (1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK
+    }
+    for ace_low in (False, True)
 }
-"""Each card's rank (ace low in razz) times four plus its suit, for showing hands: the
+"""Each card's rank (ace low in the ace-low games) times four plus its suit, for showing hands: the
 biggest value is the highest card, by suit among equal ranks."""
 
 _STRENGTH_MEMO: dict[Game, dict[tuple[int, ...], float]] = {game: {} for game in Game}
@@ -595,7 +597,7 @@ class _Simulator:
         # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
         self.next_hand_id = 100_000_000_000 + self.rng.randrange(9_000) * 100_000_000
         self.codes = fault_codes(options.game, options.structure, options.profile)
-        self.hilo_game = self.variant.split
+        self.split_game = self.variant.split
         self.fixed_level: Stakes | None = None
         self.level = 0
         if options.tournament:
@@ -808,7 +810,7 @@ class _Simulator:
                 fault = rng.choice(self.codes)
                 dealt = sum(self._dealt_in(p) for p in self.seats.values())
                 while (
-                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.hilo_game)
+                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.split_game)
                 ):
                     # Two players put in the same: their pot is even (only rake can make it
                     # odd, in hi/lo cash games).
@@ -925,10 +927,11 @@ class _Deal:
         variant = self.variant = sim.variant
         self.first_street = int(variant.first_street)
         self.last_street = int(variant.last_street)
-        self.razz = not variant.high
-        """A low game: the best low takes the pot."""
+        self.low_only = not variant.high
+        """A low game (razz, 2-7 razz, London lowball): the best low takes the pot."""
         self.show_values = _SHOW_VALUES[variant.ace_low]
-        self.hilo = variant.split
+        self.split = variant.split
+        """A hi/lo game: the pot is split between the best high and the best low."""
         self.rules = sim.rules
         self.exact = sim.rules.exact_sizes
         """Fixed limit: every bet and raise exactly a bet size (else a range: spread, pot, no)."""
@@ -1136,7 +1139,7 @@ class _Deal:
             # Ace-to-five lows of the same ranks always tie; 2-7 and A-6 lows count flushes.
             if (
                 self._low_rank(mine) == self._low_rank(theirs)
-                if self.razz
+                if self.low_only
                 else evaluate.high_rank(mine) == evaluate.high_rank(theirs)
             ):
                 self.queues = {first: mine, second: theirs}
@@ -1579,7 +1582,7 @@ class _Deal:
         strength = memo.get(ranks)
         if strength is None:
             strength = memo[ranks] = _rank_strength(
-                ranks, self.razz, self.hilo, self.variant.lowball is not Lowball.DEUCE_TO_SEVEN
+                ranks, self.low_only, self.split, self.variant.lowball is not Lowball.DEUCE_TO_SEVEN
             )
         self.strength_now[player] = strength
         return strength
@@ -1849,7 +1852,7 @@ class _Deal:
         hands = {i: self._hand_cards(i) for i in contenders}
         values = {i: self._hand_values(i) for i in contenders}
         lowball = self.variant.lowball
-        if self.razz:
+        if self.low_only:
             best = max(values[i][1] or 0 for i in contenders)
             winners = [i for i in contenders if (values[i][1] or 0) == best]
             return (
@@ -1860,7 +1863,7 @@ class _Deal:
             )
         top = max(values[i][0] for i in contenders)
         high_winners = [i for i in contenders if values[i][0] == top]
-        if not self.hilo:
+        if not self.split:
             return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         lows8 = {i: values[i][1] for i in contenders}
         qualified = [v for v in lows8.values() if v is not None]
@@ -1936,7 +1939,7 @@ class _Deal:
                     lines.append(f"{names[i]} collected {self.money(amount)} from {labels[index]}")
                     collected[i] = collected.get(i, 0) + amount
         qualifier = self.variant.low_qualifier
-        if self.hilo and qualifier is not None and not any(result[3] for result in results):
+        if self.split and qualifier is not None and not any(result[3] for result in results):
             lines.append("No low hand qualified")
         if self.sim.tournament:
             for i in order:
@@ -1993,7 +1996,7 @@ class _Deal:
                     for i in eligible
                     if i in shown
                     and totals[i] == 0
-                    and (not self.hilo or self._hand_values(i)[1] is not None)
+                    and (not self.split or self._hand_values(i)[1] is not None)
                 ]
                 paid = [i for i, v in shares[index].items() if v > 0]
                 if losers and paid:
@@ -2063,7 +2066,7 @@ class _Deal:
     ) -> int | None:
         """The player who got the odd chip of a pot shared by two or more, if there is one
         chip to move and moving it changes who is paid by exactly one chip each way."""
-        if self.hilo and high_winners and low_winners:
+        if self.split and high_winners and low_winners:
             if (
                 len(high_winners) == 1
                 and len(low_winners) == 1
