@@ -309,6 +309,7 @@ def test_simulate_command_rejects_bad_structures(
 @pytest.mark.parametrize(
     ("game", "structure", "profile"),
     [
+        (Game.STUD5, Structure.FIXED, CASINO),  # the open pair's double bet on 3rd street
         (Game.STUD5, Structure.SPREAD, CASINO),
         (Game.STUD_HILO, Structure.POT_LIMIT, CASINO),
         (Game.RAZZ, Structure.NO_LIMIT, CASINO),
@@ -318,7 +319,7 @@ def test_simulate_command_rejects_bad_structures(
             dataclasses.replace(POKERSTARS, spread_raise_at_least_last=False, spread_capped=False),
         ),
     ],
-    ids=["stud5-spread-casino", "stud_hilo-pot-casino", "razz-no-casino", "stud-spread-open"],
+    ids=["stud5-fixed-casino", "stud5-spread-casino", "stud_hilo-pot-casino", "razz-no-casino", "stud-spread-open"],
 )
 def test_other_house_rules_in_other_structures(
     game: Game, structure: Structure, profile: RuleProfile
