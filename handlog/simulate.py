@@ -338,7 +338,9 @@ class StakesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """The four amounts of a fixed-limit stud game, in minor units."""
+    """The four amounts of a stud game, in minor units: `small_bet` and `big_bet` as
+    `Hand.small_bet` and `Hand.big_bet` (fixed limit: the two bets; spread limit: the spread's
+    bottom and top; pot and no limit: the smallest bet of the early and the big-bet streets)."""
 
     small_bet: int
     big_bet: int
@@ -418,7 +420,7 @@ class SimulationOptions:
     """Players seated at each table (2..8); now and then one sits out or leaves."""
     seed: int = 0
     stakes: Stakes | None = None
-    """Default: $0.04/$0.08 for cash; tournaments climb the `TOURNAMENT_LEVELS` from level I
+    """Default: `DEFAULT_STAKES` of the structure for cash ($0.04/$0.08, a $0.04-$0.16 spread); tournaments climb the `TOURNAMENT_LEVELS` from level I
     (or from the level of these stakes; stakes off the ladder stay fixed)."""
     tournament: bool = False
     fault_rate: float = 0.0
@@ -426,6 +428,7 @@ class SimulationOptions:
     profile: RuleProfile = POKERSTARS
     hero: str = "Hero"
     structure: Structure = Structure.FIXED
+    """The betting structure (`handlog.rules.structures`): fixed, spread, pot or no limit."""
 
     def check(self) -> None:
         """Raise ValueError with a clear message for options that cannot be simulated."""
