@@ -19,6 +19,7 @@ pots, open-pair double bets, showdowns, hi/lo splits, ties and (with eight playe
 community card all occur.
 
     options = SimulationOptions(Game.RAZZ, hands=10_000, players=6, seed=7)
+    london = SimulationOptions(Game.RAZZ_A6, hands=2_000, structure=Structure.POT_LIMIT)
     for hand in simulate_hands(options): ...      # SimulatedHand(hand_id, text, fault)
     summary = write_simulation(options, "razz.txt")  # and razz.txt.faults.jsonl
 
