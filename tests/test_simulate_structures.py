@@ -319,7 +319,13 @@ def test_simulate_command_rejects_bad_structures(
             dataclasses.replace(POKERSTARS, spread_raise_at_least_last=False, spread_capped=False),
         ),
     ],
-    ids=["stud5-fixed-casino", "stud5-spread-casino", "stud_hilo-pot-casino", "razz-no-casino", "stud-spread-open"],
+    ids=[
+        "stud5-fixed-casino",
+        "stud5-spread-casino",
+        "stud_hilo-pot-casino",
+        "razz-no-casino",
+        "stud-spread-open",
+    ],
 )
 def test_other_house_rules_in_other_structures(
     game: Game, structure: Structure, profile: RuleProfile
