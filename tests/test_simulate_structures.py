@@ -342,3 +342,20 @@ def test_other_house_rules_in_other_structures(
             assert not codes, (simulated.hand_id, codes)
         else:
             assert simulated.fault in codes, (simulated.hand_id, simulated.fault, codes)
+
+
+def test_a_hand_must_start_on_its_games_first_street() -> None:
+    """2nd and 3rd street are both optional in the grammar (5-card stud starts at 2nd): the
+    reader still refuses a hand without its game's first street, as before."""
+    from handlog.errors import ParseError
+
+    (simulated,) = simulate_hands(SimulationOptions(Game.STUD5, 1, 4, seed=3))
+    assert "*** 2nd STREET ***" in simulated.text
+    (hand,) = parse_text(simulated.text)
+    assert isinstance(hand, Hand) and hand.streets[0].value == 2
+    lines = simulated.text.split("\n")
+    start = lines.index("*** 2nd STREET ***")
+    end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("*** "))
+    (broken,) = parse_text("\n".join(lines[:start] + lines[end:]))  # 2nd street left out
+    assert isinstance(broken, ParseError)
+    assert "out of place here (expected *** 2nd STREET ***)" in str(broken)
