@@ -218,11 +218,11 @@ def simulated_set(
     echo: Echo | None = None,
 ) -> tuple[list[Path], float]:
     """The simulated files of `hands` hands in total, split evenly over `games` (default:
-    every game the simulator plays), simulating those not already in `data` (in parallel
+    the games PokerStars deals, in fixed limit, so that the figures stay comparable), simulating those not already in `data` (in parallel
     processes). The files and the wall-clock seconds spent simulating now (0 when reused)."""
-    from handlog.simulate import SIMULATED_GAMES
+    from handlog.simulate import POKERSTARS_GAMES
 
-    chosen = list(games or SIMULATED_GAMES)
+    chosen = list(games or POKERSTARS_GAMES)
     data.mkdir(parents=True, exist_ok=True)
     shares = [hands // len(chosen) + (index < hands % len(chosen)) for index in range(len(chosen))]
     files = [

@@ -586,7 +586,11 @@ def bench(
 def simulate(
     game: Annotated[
         str,
-        typer.Option(help="The game: stud, stud8 (hi/lo 8-or-better) or razz.", show_default=False),
+        typer.Option(
+            help="The game: stud, stud8 (hi/lo 8-or-better), razz, stud5 (5-card stud), razz27 "
+            "(2-7 razz), razz_a6 (London lowball, ace-to-six) or stud_hilo (hi/lo, any low).",
+            show_default=False,
+        ),
     ],
     hands: Annotated[int, typer.Option(help="How many hands to write.", show_default=False)],
     out: Annotated[
@@ -594,11 +598,20 @@ def simulate(
     ],
     players: Annotated[int, typer.Option(help="Players at the table, 2 to 8.")] = 8,
     seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same file.")] = 0,
+    structure: Annotated[
+        str,
+        typer.Option(
+            help="The betting structure: fixed (fixed limit), spread (spread limit), pot (pot "
+            "limit) or no (no limit)."
+        ),
+    ] = "fixed",
     stakes: Annotated[
         str | None,
         typer.Option(
-            help="Small/big bet: dollars for cash (default 0.04/0.08), chips for tournaments "
-            "(default: levels rising from 10/20).",
+            help="Small/big bet: dollars for cash (default 0.04/0.08; spread limit: the "
+            "spread's bottom/top, default 0.04/0.16; pot and no limit: the smallest bet of the "
+            "early and the big-bet streets), chips for tournaments (default: levels rising "
+            "from 10/20).",
             show_default=False,
         ),
     ] = None,
@@ -616,19 +629,24 @@ def simulate(
     """Write simulated PokerStars hand histories: legal hands dealt from real decks and played
     under the PokerStars rules, optionally with known injected faults.
 
-    Players fold, bring in, complete, raise to the cap, go all-in for less (side pots), make
-    open-pair double bets, and show down (hi/lo splits, ties, the community card with eight
-    players), with chat and table noise now and then. `handlog check` finds the simulated
+    Every stud game in every betting structure: players fold, bring in, complete, raise (to
+    the cap in fixed and spread limit; the least raise, the pot, all-in in pot and no limit),
+    go all-in for less (side pots), make open-pair double bets, and show down (hi/lo splits,
+    ties, the community card with eight players), with chat and table noise now and then. `handlog check` finds the simulated
     hands ok, and every injected fault flagged with its code. Exit code 2 for an option out
     of range, 4 when OUT cannot be written.
 
     Example: handlog simulate --game razz --hands 10000 --players 6 --seed 7 --out razz.txt
 
     Example: handlog simulate --game stud8 --hands 2000 --seed 1 --faults 0.1 --tournament --out faulty.txt
+
+    Example: handlog simulate --game razz_a6 --structure pot --hands 2000 --out london.txt
     """
-    from handlog.model import Game
+    from handlog.model import Game, Structure
+    from handlog.rules.structures import STRUCTURES
     from handlog.simulate import (
         SIMULATED_GAMES,
+        SIMULATED_STRUCTURES,
         SimulationOptions,
         StakesError,
         parse_stakes,
@@ -638,10 +656,23 @@ def simulate(
     names = {g.value: g for g in SIMULATED_GAMES}
     if game not in names:
         raise _fail(f"--game must be one of {', '.join(names)}, not {game!r}", EXIT_USAGE)
+    structures = {s.value: s for s in SIMULATED_STRUCTURES}
+    if structure not in structures:
+        raise _fail(
+            f"--structure must be one of {', '.join(structures)}, not {structure!r}", EXIT_USAGE
+        )
+    chosen_structure = Structure(structure)
     try:
-        chosen = parse_stakes(stakes, tournament) if stakes is not None else None
+        chosen = parse_stakes(stakes, tournament, chosen_structure) if stakes is not None else None
         options = SimulationOptions(
-            Game(game), hands, players, seed, chosen, tournament, fault_rate=faults
+            Game(game),
+            hands,
+            players,
+            seed,
+            chosen,
+            tournament,
+            fault_rate=faults,
+            structure=chosen_structure,
         )
         options.check()
     except (StakesError, ValueError) as error:
@@ -658,8 +689,13 @@ def simulate(
         raise _fail(f"cannot write {out}: {error.strerror or error}", EXIT_STORE) from None
     progress.done()
     size = summary.bytes / 1e6
+    label = (
+        game
+        if chosen_structure is Structure.FIXED
+        else f"{game} {STRUCTURES[chosen_structure].title}"
+    )
     text = (
-        f"wrote {summary.hands:,} {game} hands to {out} ({size:,.1f} MB) in "
+        f"wrote {summary.hands:,} {label} hands to {out} ({size:,.1f} MB) in "
         f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
     )
     if summary.faults_path is not None:

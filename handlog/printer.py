@@ -7,17 +7,12 @@ missing currency code) come out in PokerStars' own current form."""
 from __future__ import annotations
 
 from handlog.cards import format_cards
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Note, NoteKind, SeatResult, Street
+from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
-from handlog.parse.sites.pokerstars import pot_label
+from handlog.parse.sites.pokerstars import GAME_NAMES, pot_label
 
-GAME_NAMES = {
-    Game.STUD: "7 Card Stud Limit",
-    Game.STUD8: "7 Card Stud Hi/Lo Limit",
-    Game.RAZZ: "Razz Limit",
-    Game.STUD5: "5 Card Stud Limit",
-}
 STREET_HEADERS = {
+    Street.SECOND: "*** 2nd STREET ***",
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4th STREET ***",
     Street.FIFTH: "*** 5th STREET ***",
@@ -79,7 +74,7 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
         start = "PokerStars Home Game Hand #"
     else:
         start = "PokerStars Hand #" if hand.header_variant == "hand" else "PokerStars Game #"
-    name = GAME_NAMES[hand.game]
+    name = GAME_NAMES[hand.game, hand.structure]
     club = f"{{{hand.home_game}}} " if hand.home_game is not None else ""
     if hand.tournament_id is not None:
         game = f"{hand.mixed_game} ({name})" if hand.mixed_game else name

@@ -1,6 +1,13 @@
-"""Simulated PokerStars stud hand histories: legal hands of 7-card stud, stud hi/lo and razz,
-dealt from real shuffled decks and played under a rule profile, written as PokerStars text;
-optionally a share of them carries exactly one known rule violation (a sidecar names it).
+"""Simulated PokerStars stud hand histories: legal hands of every stud game handlog knows
+(7-card stud, stud hi/lo 8 or better and any low, razz, 2-7 razz, London lowball, 5-card stud)
+in every betting structure (fixed, spread, pot and no limit), dealt from real shuffled decks
+and played under a rule profile, written as PokerStars text; optionally a share of them
+carries exactly one known rule violation (a sidecar names it).
+
+Games and structures are data: the streets, the face-up cards, the bring-in, the first actor
+and how hands are compared come from the game's `Variant` (`handlog.rules.variants`), how much
+a bet or raise may be from the structure's `BettingStructure` and the very functions the replay
+uses (`handlog.rules.structures.smallest_bet`, `raise_range`).
 
 The simulator decides everything the rules decide with handlog's own evaluator
 (`handlog.rules.evaluate`) and the profile (`handlog.rules.profiles`): who brings in, who
@@ -12,6 +19,7 @@ pots, open-pair double bets, showdowns, hi/lo splits, ties and (with eight playe
 community card all occur.
 
     options = SimulationOptions(Game.RAZZ, hands=10_000, players=6, seed=7)
+    london = SimulationOptions(Game.RAZZ_A6, hands=2_000, structure=Structure.POT_LIMIT)
     for hand in simulate_hands(options): ...      # SimulatedHand(hand_id, text, fault)
     summary = write_simulation(options, "razz.txt")  # and razz.txt.faults.jsonl
 
@@ -31,15 +39,42 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from handlog.cards import DECK, Card
-from handlog.model import Game
+from handlog.model import Game, Structure
 from handlog.parse.money import format_amount
-from handlog.printer import GAME_NAMES
+from handlog.parse.sites.pokerstars import GAME_NAMES
 from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
+from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
 from handlog.rules.tables import describe, divide, hi_lo_shares
+from handlog.rules.variants import VARIANTS, Lowball
 
-SIMULATED_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
-"""The games the simulator plays (5-card stud is not dealt at PokerStars)."""
+SIMULATED_GAMES = (
+    Game.STUD,
+    Game.STUD8,
+    Game.RAZZ,
+    Game.STUD5,
+    Game.RAZZ27,
+    Game.RAZZ_A6,
+    Game.STUD_HILO,
+)
+"""The games the simulator plays: every game handlog replays (the first three are dealt at
+PokerStars; the others carry handlog's own names in the PokerStars shape)."""
+
+POKERSTARS_GAMES = (Game.STUD, Game.STUD8, Game.RAZZ)
+"""The simulated games that PokerStars deals (in fixed limit): `handlog bench`'s set."""
+
+SIMULATED_STRUCTURES = tuple(Structure)
+"""The betting structures the simulator plays: fixed, spread, pot and no limit."""
+
+DEFAULT_STAKES = {
+    Structure.FIXED: (4, 8, 1, 2),
+    Structure.SPREAD: (4, 16, 1, 2),
+    Structure.POT_LIMIT: (4, 8, 1, 2),
+    Structure.NO_LIMIT: (4, 8, 1, 2),
+}
+"""Cash stakes by structure, in cents: (small bet, big bet, ante, bring-in). Spread limit:
+a $0.04-$0.16 spread (its bottom and top); pot and no limit: the smallest bet of the early
+and of the big-bet streets."""
 
 MAX_SEATS = 8
 """PokerStars stud tables are 8-max."""
@@ -74,8 +109,12 @@ FAULTS = {
     "(highest in razz); play goes on clockwise from that player",
     "BRING_IN_AMOUNT": "the bring-in is posted for the full small bet; nobody completes",
     "OUT_OF_TURN": "on 4th street or later someone other than the best showing hand acts first",
-    "BET_SIZE": "the first bet on a big-bet street (5th-7th) is the small bet",
-    "RAISE_CAP": "after 'Betting is capped' one more full raise is made",
+    "BET_SIZE": "fixed limit: the first bet on a big-bet street (5th-7th) is the small bet; "
+    "spread limit: a bet or raise above the top of the spread; pot limit: a raise smaller than "
+    "the minimum raise, or a bet or raise above the pot; no limit: a raise smaller than the "
+    "minimum raise (none of them all-in)",
+    "RAISE_CAP": "after 'Betting is capped' one more full raise is made (fixed limit, and "
+    "spread limit where the profile caps it)",
     "CHECK_FACING_BET": "a player facing a bet (the bring-in, or a bet made for it) checks",
     "CALL_AMOUNT": "a player calls a bet for less than it costs (and is not all-in)",
     "ACTED_AFTER_FOLD": "a player who just folded checks",
@@ -135,10 +174,12 @@ _MAX_ATTEMPTS = 80
 """Deals tried for one faulted hand before another fault is chosen for it."""
 
 _SHOW_VALUES = {
-    razz: {card: (1 if razz and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK}
-    for razz in (False, True)
+    ace_low: {
+        card: (1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK
+    }
+    for ace_low in (False, True)
 }
-"""Each card's rank (ace low in razz) times four plus its suit, for showing hands: the
+"""Each card's rank (ace low in the ace-low games) times four plus its suit, for showing hands: the
 biggest value is the highest card, by suit among equal ranks."""
 
 _STRENGTH_MEMO: dict[Game, dict[tuple[int, ...], float]] = {game: {} for game in Game}
@@ -155,13 +196,21 @@ _CARD_TEXT = {card: str(card) for card in DECK}
 _SPARE = "@"
 """Stands for a card nobody was dealt in a line written before the hand is over."""
 _STREET_HEADERS = {
+    2: "*** 2nd STREET ***",
     3: "*** 3rd STREET ***",
     4: "*** 4th STREET ***",
     5: "*** 5th STREET ***",
     6: "*** 6th STREET ***",
     7: "*** RIVER ***",
 }
-_SUMMARY_STREETS = {3: "3rd Street", 4: "4th Street", 5: "5th Street", 6: "6th Street", 7: "River"}
+_SUMMARY_STREETS = {
+    2: "2nd Street",
+    3: "3rd Street",
+    4: "4th Street",
+    5: "5th Street",
+    6: "6th Street",
+    7: "River",
+}
 _ROMAN = (
     (1000, "M"),
     (900, "CM"),
@@ -290,7 +339,9 @@ class StakesError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    """The four amounts of a fixed-limit stud game, in minor units."""
+    """The four amounts of a stud game, in minor units: `small_bet` and `big_bet` as
+    `Hand.small_bet` and `Hand.big_bet` (fixed limit: the two bets; spread limit: the spread's
+    bottom and top; pot and no limit: the smallest bet of the early and the big-bet streets)."""
 
     small_bet: int
     big_bet: int
@@ -313,9 +364,13 @@ def forced_bets(small_bet: int, big_bet: int) -> tuple[int, int]:
     return ante, bring_in
 
 
-def parse_stakes(text: str, tournament: bool = False) -> Stakes:
+def parse_stakes(
+    text: str, tournament: bool = False, structure: Structure = Structure.FIXED
+) -> Stakes:
     """Stakes as "small/big": dollars for cash ("0.04/0.08", "$1/$2"), chips for tournaments
-    ("50/100"). Raises `StakesError` for anything PokerStars does not deal."""
+    ("50/100"). Fixed limit: the big bet is twice the small; spread limit: the spread's bottom
+    and top; pot and no limit: the smallest bet of the early and the big-bet streets. Raises
+    `StakesError` for anything that cannot be dealt."""
     small_text, slash, big_text = text.replace("$", "").replace(" ", "").partition("/")
     if not slash:
         raise StakesError(f"stakes are written small/big, e.g. 0.04/0.08, not {text!r}")
@@ -331,10 +386,14 @@ def parse_stakes(text: str, tournament: bool = False) -> Stakes:
             f"stakes {text!r}: the small bet must be at least 2 "
             f"{'chips' if tournament else 'cents'} (the bring-in is less than the small bet)"
         )
-    if big != 2 * small:
+    if structure is Structure.FIXED and big != 2 * small:
         raise StakesError(
             f"stakes {text!r}: in fixed-limit stud the big bet is twice the small bet"
         )
+    if structure is Structure.SPREAD and big <= small:
+        raise StakesError(f"stakes {text!r}: a spread's top must be above its bottom")
+    if big < small:
+        raise StakesError(f"stakes {text!r}: the big-bet streets' bet cannot be the smaller")
     ante, bring_in = forced_bets(small, big)
     return Stakes(small, big, ante, bring_in)
 
@@ -362,19 +421,24 @@ class SimulationOptions:
     """Players seated at each table (2..8); now and then one sits out or leaves."""
     seed: int = 0
     stakes: Stakes | None = None
-    """Default: $0.04/$0.08 for cash; tournaments climb the `TOURNAMENT_LEVELS` from level I
+    """Default: `DEFAULT_STAKES` of the structure for cash ($0.04/$0.08, a $0.04-$0.16 spread); tournaments climb the `TOURNAMENT_LEVELS` from level I
     (or from the level of these stakes; stakes off the ladder stay fixed)."""
     tournament: bool = False
     fault_rate: float = 0.0
     """Share of hands given exactly one injected violation."""
     profile: RuleProfile = POKERSTARS
     hero: str = "Hero"
+    structure: Structure = Structure.FIXED
+    """The betting structure (`handlog.rules.structures`): fixed, spread, pot or no limit."""
 
     def check(self) -> None:
         """Raise ValueError with a clear message for options that cannot be simulated."""
         if self.game not in SIMULATED_GAMES:
             names = ", ".join(game.value for game in SIMULATED_GAMES)
             raise ValueError(f"game {self.game.value!r} cannot be simulated; choose {names}")
+        if self.structure not in SIMULATED_STRUCTURES:
+            names = ", ".join(s.value for s in SIMULATED_STRUCTURES)
+            raise ValueError(f"structure {self.structure!r} cannot be simulated; choose {names}")
         if self.hands < 0:
             raise ValueError(f"hands must be 0 or more, not {self.hands}")
         if not 2 <= self.players <= MAX_SEATS:
@@ -418,11 +482,24 @@ def faults_path_for(path: str | os.PathLike[str]) -> str:
     return f"{os.fspath(path)}.faults.jsonl"
 
 
-def fault_codes(game: Game) -> tuple[str, ...]:
-    """The faults that can be injected into hands of `game` (a low half exists only in hi/lo)."""
-    if game is Game.STUD8:
-        return FAULT_CODES
-    return tuple(code for code in FAULT_CODES if code != "LOW_NOT_QUALIFIED")
+def fault_codes(
+    game: Game, structure: Structure = Structure.FIXED, profile: RuleProfile = POKERSTARS
+) -> tuple[str, ...]:
+    """The faults that can be injected into hands of `game` in `structure`: a low that fails
+    to qualify exists only in hi/lo with a qualifier, a community card only where the last
+    card is dealt face down (7-card games), the cap only in fixed limit and (by the profile)
+    spread limit."""
+    variant = VARIANTS[game]
+    rules = STRUCTURES[structure]
+    capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
+    excluded = set()
+    if not (variant.split and variant.low_qualifier is not None):
+        excluded.add("LOW_NOT_QUALIFIED")
+    if variant.face_up[-1]:
+        excluded.add("COMMUNITY_CARD")
+    if not capped:
+        excluded.add("RAISE_CAP")
+    return tuple(code for code in FAULT_CODES if code not in excluded)
 
 
 def write_simulation(
@@ -506,8 +583,14 @@ class _Simulator:
     def __init__(self, options: SimulationOptions) -> None:
         self.options = options
         self.game = options.game
+        self.variant = VARIANTS[options.game]
+        self.structure = options.structure
+        self.rules = STRUCTURES[options.structure]
         self.profile = options.profile
-        self.rng = random.Random(f"handlog-simulate/{options.game.value}/{options.seed}")
+        stream = f"handlog-simulate/{options.game.value}/{options.seed}"
+        if options.structure is not Structure.FIXED:
+            stream += f"/{options.structure.value}"
+        self.rng = random.Random(stream)
         self.tournament = options.tournament
         self.symbol = None if options.tournament else "$"
         self._money: dict[int, str] = {}
@@ -517,8 +600,8 @@ class _Simulator:
         self.clock = START_CLOCK + timedelta(minutes=self.rng.randrange(0, 600))
         # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
         self.next_hand_id = 100_000_000_000 + self.rng.randrange(9_000) * 100_000_000
-        self.codes = fault_codes(options.game)
-        self.hilo_game = options.game is Game.STUD8
+        self.codes = fault_codes(options.game, options.structure, options.profile)
+        self.split_game = self.variant.split
         self.fixed_level: Stakes | None = None
         self.level = 0
         if options.tournament:
@@ -531,7 +614,7 @@ class _Simulator:
                     self.fixed_level = options.stakes
             self.stakes = self._level_stakes()
         else:
-            self.stakes = options.stakes or Stakes(4, 8, 1, 2)
+            self.stakes = options.stakes or Stakes(*DEFAULT_STAKES[options.structure])
         self.seats: dict[int, _Player] = {}
         self.hero_seat = 1
         self.hands_left = 0
@@ -703,7 +786,7 @@ class _Simulator:
         return f"{clock.year}/{clock.month:02d}/{clock.day:02d} {clock.hour}:{clock.minute:02d}:{clock.second:02d} ET"
 
     def _header(self, hand_id: str, clock: str) -> str:
-        name = GAME_NAMES[self.game]
+        name = GAME_NAMES[self.game, self.structure]
         stakes = self.stakes
         if self.tournament:
             level = _roman(self.level + 1) if self.fixed_level is None else "I"
@@ -731,7 +814,7 @@ class _Simulator:
                 fault = rng.choice(self.codes)
                 dealt = sum(self._dealt_in(p) for p in self.seats.values())
                 while (
-                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.hilo_game)
+                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.split_game)
                 ):
                     # Two players put in the same: their pot is even (only rake can make it
                     # odd, in hi/lo cash games).
@@ -763,7 +846,9 @@ class _Simulator:
 
     def _plan(self, fault: str | None) -> _Plan:
         rng = self.rng
-        plan = _Plan(fault)
+        variant = self.variant
+        first, last = int(variant.first_street), int(variant.last_street)
+        plan = _Plan(fault, first)
         seated = [seat for seat, player in self.seats.items() if self._dealt_in(player)]
         if fault is None:
             roll = rng.random()
@@ -771,22 +856,29 @@ class _Simulator:
                 plan.family_pot = True
             elif roll < 0.10:
                 plan.passive = True
-            elif roll < 0.115 and self.game is not Game.STUD8 and len(seated) >= 2:
+            elif roll < 0.115 and not self.variant.split and len(seated) >= 2:
                 plan.tie = tuple(rng.sample(range(len(seated)), 2))  # type: ignore[assignment]
             return plan
         plan.passive = fault in _NEEDS_LATE_STREETS
-        if fault in _NEEDS_TIE and self.game is not Game.STUD8:
+        if fault in _NEEDS_TIE and not self.variant.split:
             plan.tie = tuple(rng.sample(range(len(seated)), 2))  # type: ignore[assignment]
-        if fault in ("OUT_OF_TURN", "CARDS_CHANGED", "CARD_COUNT"):
-            plan.street = rng.choice((4, 4, 5, 6, 7) if fault == "OUT_OF_TURN" else (4, 5, 6))
+        # Streets by the game's (7-card stud: 3rd to 7th, 5-card stud: 2nd to 5th).
+        later = range(first + 1, last + 1)
+        if fault == "OUT_OF_TURN":
+            plan.street = rng.choice((first + 1, *later))
+        elif fault in ("CARDS_CHANGED", "CARD_COUNT"):
+            plan.street = rng.choice([s for s in later if variant.face_up[s - 1]])
         elif fault == "BET_SIZE":
-            plan.street = rng.choice((5, 6, 7))
+            if self.rules.exact_sizes:
+                plan.street = rng.choice(sorted(variant.big_bet_streets))
+            else:
+                plan.street = rng.choice((first, *range(first, last + 1)))
         elif fault == "RAISE_CAP":
-            plan.street = rng.choice((3, 3, 4, 5))
+            plan.street = rng.choice((first, first, first + 1, first + 2))
         elif fault in ("CHECK_FACING_BET", "CALL_AMOUNT"):
-            plan.street = rng.choice((3, 3, 4, 5, 6))
+            plan.street = rng.choice((first, *range(first, last)))
         elif fault == "DUPLICATE_CARD":
-            plan.street = rng.choice((3, 4, 5, 6))
+            plan.street = rng.choice(range(first, last))
         elif fault == "COMMUNITY_CARD":
             plan.family_pot = rng.random() < 0.5
         return plan
@@ -836,9 +928,17 @@ class _Deal:
         self.rng = sim.rng
         self.random = sim.rng.random
         self.game = sim.game
-        self.razz = sim.game is Game.RAZZ
-        self.show_values = _SHOW_VALUES[self.razz]
-        self.hilo = sim.game is Game.STUD8
+        variant = self.variant = sim.variant
+        self.first_street = int(variant.first_street)
+        self.last_street = int(variant.last_street)
+        self.low_only = not variant.high
+        """A low game (razz, 2-7 razz, London lowball): the best low takes the pot."""
+        self.show_values = _SHOW_VALUES[variant.ace_low]
+        self.split = variant.split
+        """A hi/lo game: the pot is split between the best high and the best low."""
+        self.rules = sim.rules
+        self.exact = sim.rules.exact_sizes
+        """Fixed limit: every bet and raise exactly a bet size (else a range: spread, pot, no)."""
         self.profile = sim.profile
         self.stakes = sim.stakes
         self.money = sim.money
@@ -927,6 +1027,9 @@ class _Deal:
         """Bets and raises counted towards the cap (the completion is the first)."""
         self.size = self.stakes.small_bet
         """The street's bet: small on 3rd and 4th, big from 5th."""
+        self.last_raise = 0
+        """The size of the street's last full bet or raise (0 before any), as the replay
+        keeps it for `raise_range`."""
         self.double_bet = False
         """An open pair on 4th street allows the big bet (stud, by the profile)."""
         self.big_bet_made = False
@@ -960,7 +1063,7 @@ class _Deal:
         self.stack[player] -= amount
         self.put[player] += amount
         self.street_put[player] += amount
-        if self.street == 3:
+        if self.street == self.first_street:
             self.third_money[player] += amount
         if self.stack[player] <= 0:
             self.all_in[player] = True
@@ -996,7 +1099,7 @@ class _Deal:
             lines.append(f"Seat {seat}: {player.name} ({self.money(player.stack)} in chips){tail}")
         self._new_deck()
         self._antes()
-        for street in (3, 4, 5, 6, 7):
+        for street in range(self.first_street, self.last_street + 1):
             if self.live < 2:
                 break
             self.street = street
@@ -1024,23 +1127,34 @@ class _Deal:
         if max(first, second) >= self.n:
             raise _Redeal
         rng = self.rng
+        size = self.variant.cards
         for _ in range(50):
             rng.shuffle(deck)
-            mine = deck[:7]
+            mine = deck[:size]
             ranks = Counter(card.rank for card in mine)
             if max(ranks.values()) > 2:
                 continue
-            rest = deck[7:]
+            rest = deck[size:]
             theirs = []
             for card in mine:
                 match = next(c for c in rest if c.rank == card.rank)
                 rest.remove(match)
                 theirs.append(match)
-            if self.razz or evaluate.high_rank(mine) == evaluate.high_rank(theirs):
+            # Ace-to-five lows of the same ranks always tie; 2-7 and A-6 lows count flushes.
+            if (
+                self._low_rank(mine) == self._low_rank(theirs)
+                if self.low_only
+                else evaluate.high_rank(mine) == evaluate.high_rank(theirs)
+            ):
                 self.queues = {first: mine, second: theirs}
                 self.deck = rest
                 return
         raise _Redeal
+
+    def _low_rank(self, cards: list[Card]) -> int | None:
+        """The game's low (its qualifier and lowball), by the replay's evaluator."""
+        variant = self.variant
+        return evaluate.low_rank(cards, variant.low_qualifier, variant.lowball)
 
     def _draw(self, player: int = -1) -> Card:
         """The next card for `player` (a rigged one for the two tied players)."""
@@ -1088,7 +1202,9 @@ class _Deal:
             self.burns += 1
             if self.deck:
                 self.burned.append(self._draw())
-        if street == 7:
+        first = self.first_street
+        face_up = self.variant.face_up[street - 1]
+        if street == self.last_street and not face_up:
             needed = self.dealt_positions + len(live) + self.burns
             if needed > len(DECK) or (self.fault == "COMMUNITY_CARD" and len(live) >= 2):
                 if needed <= len(DECK):
@@ -1099,26 +1215,27 @@ class _Deal:
                 return
         lines.append(_STREET_HEADERS[street])
         hero = self.hero
-        if street == 3:
+        if street == first:
+            # The first deal: the down cards, then the door card (3rd street: two down and
+            # one up; 2nd street in 5-card stud: one down, one up).
             for i in live:
-                self.cards[i] = [self._draw(i), self._draw(i), self._draw(i)]
-            self.dealt_positions += 3 * len(live)
-            if self.fault == "DUPLICATE_CARD" and self.plan.street == 3:
+                self.cards[i] = [self._draw(i) for _ in range(first)]
+            self.dealt_positions += first * len(live)
+            if self.fault == "DUPLICATE_CARD" and self.plan.street == first:
                 victim, source = rng.sample(live, 2)
-                self.cards[victim][2] = self.cards[source][2]
+                self.cards[victim][-1] = self.cards[source][-1]
                 self.applied = True
             for i in live:
                 cards = self.cards[i]
-                door = cards[2]
+                door = cards[-1]
                 self.up[i] = [door]
                 self._show(i, door)
-                self.cards_text[i] = f"{text_of[cards[0]]} {text_of[cards[1]]} {text_of[door]}"
+                self.cards_text[i] = " ".join(text_of[card] for card in cards)
                 self.up_text[i] = text_of[door]
                 shown = self.cards_text[i] if i == hero else self.up_text[i]
                 lines.append(f"Dealt to {names[i]} [{shown}]")
             return
         self.dealt_positions += len(live)
-        face_up = street != 7
         fault = self.fault
         victim = bent = -1
         if fault is not None and face_up and not self.applied:
@@ -1152,7 +1269,8 @@ class _Deal:
             lines.append(f"Dealt to {names[i]} [{old}] [{new}]")
         self.strength_now = [-1.0] * self.n
         if (
-            street == 4
+            street == self.variant.open_pair_street
+            and self.exact
             and self.profile.double_bet_allowed(self.game)
             and any(_paired(self.up[i]) for i in live)
         ):
@@ -1182,22 +1300,27 @@ class _Deal:
         self.locked = set()
         self.last_aggressor = None
         self.no_raise = False
-        if street != 4:
+        self.last_raise = 0
+        if street != self.variant.open_pair_street:
             self.double_bet = False
         if len(able) < 2:
             return
         stakes = self.stakes
-        self.size = stakes.big_bet if street >= 5 else stakes.small_bet
-        self.fold_street = _FOLD_BY_STREET[street]
+        self.size = stakes.big_bet if street in self.variant.big_bet_streets else stakes.small_bet
+        # By betting round (5-card stud's 2nd street is the first, as 3rd in 7-card games).
+        self.fold_street = _FOLD_BY_STREET[street - self.first_street + 3]
         self.pending = set(able)
         started_with = len(able)
+        profile = self.profile
+        rules = self.rules
+        capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
         self.cap = (
-            self.profile.cap_bets if self.profile.cap_heads_up or started_with > 2 else 1_000_000
+            profile.cap_bets if capped and (profile.cap_heads_up or started_with > 2) else 1_000_000
         )
         self.forced_war = (
             self.fault == "RAISE_CAP" and street >= self.plan.street and not self.applied
         )
-        if street == 3:
+        if street == self.first_street:
             actor = self._bring_in()
         else:
             actor = self._first_actor(street)
@@ -1226,7 +1349,7 @@ class _Deal:
         if part is None:
             part = memo[ranks] = evaluate.showing_rank(cards, self.game)[:2]
         suit = top & 3
-        if self.razz and self.profile.razz_lower_suit_first:
+        if self.variant.showing_low and self.profile.razz_lower_suit_first:
             suit = -suit
         return (*part, suit)
 
@@ -1271,6 +1394,11 @@ class _Deal:
             and not self.auto_fold[player]
             and (self.forced_war or self.rng.random() < 0.25 * self._strength(player) ** 2)
         ):
+            if not self.exact:
+                self._sized_raise(player, self.forced_war)  # opens for any legal amount
+                self.pending = set(self.able()) - {player}
+                self.acted = {player}
+                return player
             self.pay(player, stakes.small_bet)
             self.current_bet = stakes.small_bet
             self.bets = 1
@@ -1356,11 +1484,14 @@ class _Deal:
         name = self.names[player]
         lines = self.lines
         size = self._allowed_sizes()[-1]
+        if not self.exact:
+            size = self._range(player)[0] - self.current_bet  # the least raise
         if fault == "RAISE_CAP" and self.bets >= self.cap and stack > owed + size:
             # One raise more than the cap allows, after "Betting is capped".
             total = self.current_bet + size
             self.pay(player, total - self.street_put[player])
             lines.append(f"{name}: raises {self.money(size)} to {self.money(total)}")
+            self.last_raise = size
             self.current_bet = total
             self.bets += 1
             self.pending = set(self.able()) - {player}
@@ -1369,6 +1500,8 @@ class _Deal:
             self.forced_war = False
             self.applied = True
             return True
+        if fault == "BET_SIZE" and not self.exact:
+            return self._sized_fault_bet(player, owed, may_raise)
         if (
             fault == "BET_SIZE"
             and owed == 0
@@ -1402,6 +1535,46 @@ class _Deal:
                     return True
         return False
 
+    def _range(self, player: int) -> tuple[int, int | None]:
+        """The least and the most the player may bet or raise to in a structure with a range
+        of sizes: `structures.raise_range`, given what the replay gives it."""
+        stakes = self.stakes
+        rules = self.rules
+        return raise_range(
+            rules,
+            current_bet=self.current_bet,
+            last_raise=self.last_raise,
+            least_bet=smallest_bet(rules, stakes.small_bet, self.size),
+            top=stakes.big_bet,
+            pot=sum(self.put),
+            owed=self.current_bet - self.street_put[player],
+            at_least_last=(
+                self.profile.spread_raise_at_least_last or rules.ceiling is not Ceiling.SPREAD
+            ),
+        )
+
+    def _sized_fault_bet(self, player: int, owed: int, may_raise: bool) -> bool:
+        """BET_SIZE in spread, pot and no limit: a bet or raise (not all-in) above the top of
+        the spread or the pot, or below the least raise (pot and no limit)."""
+        if not may_raise:
+            return False
+        least, most = self._range(player)
+        ceiling = self.rules.ceiling
+        over = ceiling is Ceiling.SPREAD or (ceiling is Ceiling.POT and self.rng.random() < 0.5)
+        if over:
+            assert most is not None
+            target = most + 1
+        else:
+            target = least - 1
+            if target <= self.current_bet or target <= 0:
+                return False
+        already = self.street_put[player]
+        if target - already >= self.stack[player]:
+            return False  # all-in: table stakes would allow less than the least
+        self._put_bet_or_raise(player, target, least)
+        self.applied = True
+        return True
+
     def _strength(self, player: int) -> float:
         """A rough 0..1 strength of the player's own cards, for choosing actions (not a
         rule: the rules use `evaluate`). Only the ranks count, so it is memoized by them."""
@@ -1412,19 +1585,78 @@ class _Deal:
         memo = self.sim.strength_memo
         strength = memo.get(ranks)
         if strength is None:
-            strength = memo[ranks] = _rank_strength(ranks, self.razz, self.hilo)
+            strength = memo[ranks] = _rank_strength(
+                ranks, self.low_only, self.split, self.variant.lowball is not Lowball.DEUCE_TO_SEVEN
+            )
         self.strength_now[player] = strength
         return strength
 
     def _targets(self) -> tuple[int, ...]:
         """Totals a full bet, completion or raise may be made to."""
-        if self.street == 3 and not self.completed_text:
+        if self.street == self.first_street and not self.completed_text:
             return (self.stakes.small_bet,)
         return tuple(self.current_bet + size for size in self._allowed_sizes())
+
+    def _sized_raise(self, player: int, prefer_least: bool) -> None:
+        """A completion, bet or raise in spread, pot or no limit: the least, a pot-sized one
+        (the top of the spread, the pot limit), an amount in between, or all-in (for less
+        than the least when that is all the player has: it reopens nothing)."""
+        least, most = self._range(player)
+        already = self.street_put[player]
+        everything = already + self.stack[player]
+        if prefer_least:
+            target = least
+        else:
+            rng = self.rng
+            pot_size = 2 * self.current_bet + sum(self.put) - already
+            roll = rng.random()
+            if roll < 0.45:
+                target = least
+            elif roll < 0.7:
+                target = pot_size if most is None else most
+            elif roll < 0.88:
+                high = most if most is not None else 2 * pot_size
+                target = rng.randint(least, max(least, high))
+            else:
+                target = everything
+            if most is not None:
+                target = min(target, most)
+            target = max(target, least)
+        self._put_bet_or_raise(player, min(target, everything), least)
+
+    def _put_bet_or_raise(self, player: int, target: int, least: int) -> None:
+        """Bet or raise to `target` in a structure with a range of sizes; below `least` (an
+        all-in for less) it reopens nothing, as in the replay."""
+        before = self.current_bet
+        self.pay(player, target - self.street_put[player])
+        name = self.names[player]
+        tail = self.all_in_text(player)
+        if before == 0:
+            text = f"{name}: bets {self.money(target)}{tail}"
+        else:
+            text = f"{name}: raises {self.money(target - before)} to {self.money(target)}{tail}"
+        if self.street == self.first_street:
+            self.completed_text = True
+        self.lines.append(text)
+        if target >= least or not self.all_in[player]:
+            least_bet = smallest_bet(self.rules, self.stakes.small_bet, self.size)
+            self.last_raise = target - (before if before >= least_bet else 0)
+            self._after_counted_bet(player, target, target - before)
+        else:
+            self.current_bet = max(before, target)
+            self.pending = {i for i in self.able() if self.street_put[i] < self.current_bet} - {
+                player
+            }
+            self.locked |= self.acted
+            self.acted.add(player)
+        self.last_aggressor = player
 
     def _raise(self, player: int, prefer_big: bool = False) -> None:
         """A completion, bet or raise to a size the limit allows, or all-in for less; a short
         all-in reopens the betting only from half a bet (or a full one, by the profile)."""
+        if not self.exact:
+            self._sized_raise(player, prefer_big)
+            return
         targets = self._targets()
         rng = self.rng
         if len(targets) > 1 and (prefer_big or self.big_bet_made or rng.random() < 0.6):
@@ -1452,7 +1684,7 @@ class _Deal:
             text = f"{name}: bets {self.money(target)}{tail}"
         else:
             text = f"{name}: raises {self.money(target - before)} to {self.money(target)}{tail}"
-        if self.street == 3:
+        if self.street == self.first_street:
             self.completed_text = True
         self.lines.append(text)
         short = target < targets[0]
@@ -1544,7 +1776,7 @@ class _Deal:
     # -- pots and awards -----------------------------------------------------------------
 
     def _rake(self, total: int) -> int:
-        if self.sim.tournament or self.streets[-1] == 3:
+        if self.sim.tournament or self.streets[-1] == self.first_street:
             return 0
         return min(total * RAKE_PERCENT // 100, RAKE_CAP_BIG_BETS * self.stakes.big_bet)
 
@@ -1599,17 +1831,17 @@ class _Deal:
         return cards
 
     def _hand_values(self, player: int) -> tuple[int, int | None]:
-        """(`high_rank`, `low_rank`) of a player's showdown hand: the low is razz's (no
-        qualifier) or stud hi/lo's (8 or better, None if none); worked out once a hand."""
+        """(`high_rank`, `low_rank`) of a player's showdown hand, as the game compares them
+        (its qualifier and lowball; a low None if none qualifies, or in a high-only game; the
+        high 0 in a low game); worked out once a hand."""
         found = self.values.get(player)
         if found is None:
             cards = self._hand_cards(player)
-            if self.razz:
-                found = (0, evaluate.low_rank(cards, None))
-            elif self.hilo:
-                found = (evaluate.high_rank(cards), evaluate.low_rank(cards, 8))
-            else:
-                found = (evaluate.high_rank(cards), None)
+            variant = self.variant
+            found = (
+                evaluate.high_rank(cards) if variant.high else 0,
+                self._low_rank(cards) if variant.low else None,
+            )
             self.values[player] = found
         return found
 
@@ -1623,13 +1855,19 @@ class _Deal:
         # Keyed by seat index, which `divide` orders clockwise for the odd chip.
         hands = {i: self._hand_cards(i) for i in contenders}
         values = {i: self._hand_values(i) for i in contenders}
-        if self.razz:
+        lowball = self.variant.lowball
+        if self.low_only:
             best = max(values[i][1] or 0 for i in contenders)
             winners = [i for i in contenders if (values[i][1] or 0) == best]
-            return divide(amount, winners, hands, True, self.profile), [], winners, True
+            return (
+                divide(amount, winners, hands, True, self.profile, None, lowball),
+                [],
+                winners,
+                True,
+            )
         top = max(values[i][0] for i in contenders)
         high_winners = [i for i in contenders if values[i][0] == top]
-        if not self.hilo:
+        if not self.split:
             return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         lows8 = {i: values[i][1] for i in contenders}
         qualified = [v for v in lows8.values() if v is not None]
@@ -1637,7 +1875,7 @@ class _Deal:
             return divide(amount, high_winners, hands, False, self.profile), high_winners, [], False
         best_low = max(qualified)
         low_winners = [i for i in contenders if lows8[i] == best_low]
-        shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile)
+        shares = hi_lo_shares(amount, high_winners, low_winners, hands, self.profile, None, lowball)
         return shares, high_winners, low_winners, True
 
     def _showdown(self) -> None:
@@ -1704,7 +1942,8 @@ class _Deal:
                 if amount:
                     lines.append(f"{names[i]} collected {self.money(amount)} from {labels[index]}")
                     collected[i] = collected.get(i, 0) + amount
-        if self.hilo and not any(result[3] for result in results):
+        qualifier = self.variant.low_qualifier
+        if self.split and qualifier is not None and not any(result[3] for result in results):
             lines.append("No low hand qualified")
         if self.sim.tournament:
             for i in order:
@@ -1761,7 +2000,7 @@ class _Deal:
                     for i in eligible
                     if i in shown
                     and totals[i] == 0
-                    and (not self.hilo or self._hand_values(i)[1] is not None)
+                    and (not self.split or self._hand_values(i)[1] is not None)
                 ]
                 paid = [i for i, v in shares[index].items() if v > 0]
                 if losers and paid:
@@ -1831,7 +2070,7 @@ class _Deal:
     ) -> int | None:
         """The player who got the odd chip of a pot shared by two or more, if there is one
         chip to move and moving it changes who is paid by exactly one chip each way."""
-        if self.hilo and high_winners and low_winners:
+        if self.split and high_winners and low_winners:
             if (
                 len(high_winners) == 1
                 and len(low_winners) == 1
@@ -1893,7 +2132,11 @@ class _Deal:
             start = f"Seat {self.seat_numbers[i]}: {names[i]}"
             street = self.folded_on[i]
             if street:
-                didnt = " (didn't bet)" if street == 3 and self.third_money[i] == 0 else ""
+                didnt = (
+                    " (didn't bet)"
+                    if street == self.first_street and self.third_money[i] == 0
+                    else ""
+                )
                 lines.append(f"{start} folded on the {_SUMMARY_STREETS[street]}{didnt}")
             elif not self.showdown:
                 lines.append(f"{start} collected ({self.money(sum(collected.values()))})")
@@ -1924,7 +2167,8 @@ class _Deal:
         rng = self.rng
         lines = self.lines
         sim = self.sim
-        first = next(i for i, line in enumerate(lines) if line.startswith("*** 3rd"))
+        header = _STREET_HEADERS[self.first_street]
+        first = next(i for i, line in enumerate(lines) if line == header)
         position = rng.randrange(first + 1, len(lines) + 1)
         names = self.names
         roll = rng.random()
@@ -1969,9 +2213,10 @@ class _Deal:
         lines.insert(position, line)
 
 
-def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool) -> float:
+def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool, ace_low: bool = True) -> float:
     """How good sorted ranks (2..14) look to a player: pairs, trips, straights for high;
-    few distinct cards of 8 or lower for low (razz), the better of both in hi/lo."""
+    few distinct cards of 8 or lower for low (razz; aces high in 2-7 razz), the better of
+    both in hi/lo."""
     high = 0.0
     low = 0.0
     if not razz:
@@ -1994,7 +2239,7 @@ def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool) -> float:
         ):
             high = max(high, 0.85)
     if razz or hilo:
-        lows = sorted({1 if rank == 14 else rank for rank in ranks})
+        lows = sorted({1 if rank == 14 and ace_low else rank for rank in ranks})
         useful = [rank for rank in lows if rank <= 8]
         need = min(5, len(ranks))
         if len(useful) >= need:

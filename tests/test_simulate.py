@@ -292,7 +292,7 @@ def test_headers_stakes_and_forced_bets() -> None:
     with pytest.raises(ValueError, match="players"):
         SimulationOptions(Game.STUD, 1, 9).check()
     with pytest.raises(ValueError, match="cannot be simulated"):
-        SimulationOptions(Game.STUD5, 1, 4).check()
+        SimulationOptions(Game.STUD, 1, 4, structure="limit").check()  # type: ignore[arg-type]
 
 
 # -- the command ---------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from handlog.model import (
     Site,
     Source,
     Street,
+    Structure,
 )
 from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
@@ -40,6 +41,7 @@ from handlog.parse.text import (
 )
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
+from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -56,19 +58,41 @@ def is_header(line: str) -> bool:
     return line.startswith("PokerStars ") and _HEADER_START.match(line) is not None
 
 
-# Game names as printed (lower-cased; PokerTracker re-exports upper-case them).
-GAMES = {
-    "7 card stud limit": Game.STUD,
-    "7 card stud hi/lo limit": Game.STUD8,
-    "razz limit": Game.RAZZ,
-    "5 card stud limit": Game.STUD5,
+# Game names: "<game> <structure>". PokerStars' own: "7 Card Stud", "7 Card Stud Hi/Lo",
+# "Razz", "5 Card Stud" with "Limit" (and its "Pot Limit", "No Limit" as in "Omaha Pot Limit",
+# "Hold'em No Limit"); the games PokerStars never dealt carry handlog's names in the same shape
+# ("2-7 Razz", "London Lowball", "7 Card Stud Hi/Lo Any Low"), and "Spread Limit" is handlog's.
+GAME_WORDS = {
+    Game.STUD: "7 Card Stud",
+    Game.STUD8: "7 Card Stud Hi/Lo",
+    Game.RAZZ: "Razz",
+    Game.STUD5: "5 Card Stud",
+    Game.RAZZ27: "2-7 Razz",
+    Game.RAZZ_A6: "London Lowball",
+    Game.STUD_HILO: "7 Card Stud Hi/Lo Any Low",
 }
+STRUCTURE_WORDS = {
+    Structure.FIXED: "Limit",
+    Structure.SPREAD: "Spread Limit",
+    Structure.POT_LIMIT: "Pot Limit",
+    Structure.NO_LIMIT: "No Limit",
+}
+GAME_NAMES = {
+    (game, structure): f"{game_words} {structure_words}"
+    for game, game_words in GAME_WORDS.items()
+    for structure, structure_words in STRUCTURE_WORDS.items()
+}
+"""Each game and structure's name in a header: "Razz Limit", "7 Card Stud Pot Limit"."""
+# Game names as printed (lower-cased; PokerTracker re-exports upper-case them).
+GAMES = {name.lower(): game for (game, _), name in GAME_NAMES.items()}
+GAME_STRUCTURES = {name.lower(): structure for (_, structure), name in GAME_NAMES.items()}
 
 # Each section token of the grammar: the street it opens (None: no header line) and the
 # grammar rule naming the lines that may stand in it.
 SECTIONS: dict[str, tuple[Street | None, str]] = {
     "SEAT_LINES": (None, "seat_line"),
     "ANTE_LINES": (None, "ante_line"),
+    "SECOND_STREET": (Street.SECOND, "street_line"),
     "THIRD_STREET": (Street.THIRD, "street_line"),
     "FOURTH_STREET": (Street.FOURTH, "street_line"),
     "FIFTH_STREET": (Street.FIFTH, "street_line"),
@@ -122,11 +146,14 @@ NOTE_NAME_ENDS = {
     NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
+FIRST_STREET_HEADERS = {Street.SECOND: "*** 2nd STREET ***", Street.THIRD: "*** 3rd STREET ***"}
+
 # Words a player understands for the grammar's terminals, for error messages.
 TERMINAL_WORDS = {
     "TABLE": "the Table line",
     "SEAT_LINES": "the seat lines",
     "ANTE_LINES": "the antes",
+    "SECOND_STREET": "*** 2nd STREET ***",
     "THIRD_STREET": "*** 3rd STREET ***",
     "FOURTH_STREET": "*** 4th STREET ***",
     "FIFTH_STREET": "*** 5th STREET ***",
@@ -168,6 +195,7 @@ class GameInfo:
     tournament_level: str | None = None
     mixed_game: str | None = None
     home_game: str | None = None
+    structure: Structure = Structure.FIXED
 
 
 # ---------------------------------------------------------------------------------------
@@ -244,6 +272,7 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
         tournament_level=level_text,
         mixed_game=mixed,
         home_game=home_game,
+        structure=GAME_STRUCTURES.get(game_name.lower(), Structure.FIXED),
     )
 
 
@@ -323,6 +352,7 @@ class _HandBuilder(TextHandBuilder):
         self.streets: list[Street] = []
         self.results: list[SeatResult] = []
         self.completed = False
+        self.first_street = VARIANTS[info.game].first_street if info.game else Street.THIRD
         self.ante: int | None = None
         self.bring_in: int | None = None
         self.community_card: Card | None = None
@@ -365,6 +395,7 @@ class _HandBuilder(TextHandBuilder):
             buy_in=info.buy_in,
             mixed_game=info.mixed_game,
             home_game=info.home_game,
+            structure=info.structure,
             header_variant=info.header_variant,
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
@@ -380,6 +411,15 @@ class _HandBuilder(TextHandBuilder):
             return
         street, rule = SECTIONS[kind]
         start = 0
+        if street is not None and not self.streets and street is not self.first_street:
+            # The grammar lets both first streets be left out (5-card stud starts at 2nd
+            # street, the others at 3rd): the game says which one must come first.
+            first = FIRST_STREET_HEADERS[self.first_street]
+            raise LineError(
+                self.relative(line),
+                f"{TERMINAL_WORDS[kind]} is out of place here (expected {first})",
+                text.split("\n", 1)[0],
+            )
         if street is not None:
             self.street = street
             self.street_put = {}
@@ -511,8 +551,9 @@ class _HandBuilder(TextHandBuilder):
         self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
+        # On the first street (3rd; 2nd in 5-card stud) the first bet or raise over the
+        # bring-in is the completion.
+        if self.street == self.first_street and not self.completed:
             self.completed = True
             return ActionKind.COMPLETE
         return kind
