@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from handlog.model import Game, Hand
+from handlog.model import Game, Hand, Structure
 from handlog.parse import detect_file, parse_file
 from handlog.parse.reader import split_hands
 from handlog.parse.site import SiteFormat
@@ -194,20 +194,66 @@ def site_figures(
     return figures
 
 
-def simulated_path(data: Path, game: Game, hands: int, seed: int) -> Path:
-    """Where the simulated set of one game lives: named by game, hands and seed."""
-    return data / f"sim-{game.value}-{hands}-seed{seed}.txt"
+def simulated_path(
+    data: Path, game: Game, hands: int, seed: int, structure: Structure = Structure.FIXED
+) -> Path:
+    """Where the simulated set of one game lives: named by game, hands and seed (and the
+    betting structure, when not fixed limit)."""
+    limit = "" if structure is Structure.FIXED else f"-{structure.value}"
+    return data / f"sim-{game.value}{limit}-{hands}-seed{seed}.txt"
 
 
-def _simulate(game: str, hands: int, seed: int, target: str) -> float:
+def _simulate(game: str, hands: int, seed: int, target: str, structure: str = "fixed") -> float:
     """Simulate one game's file (in a worker process); its CPU seconds."""
     from handlog.simulate import SimulationOptions, write_simulation
 
     partial = f"{target}.partial"
-    options = SimulationOptions(Game(game), hands=hands, players=SIMULATED_PLAYERS, seed=seed)
+    options = SimulationOptions(
+        Game(game),
+        hands=hands,
+        players=SIMULATED_PLAYERS,
+        seed=seed,
+        structure=Structure(structure),
+    )
     summary = write_simulation(options, partial)
     os.replace(partial, target)  # only a complete file is ever reused
     return summary.cpu_seconds
+
+
+def variant_figures(
+    hands: int, runs: int, seed: int, data: Path, echo: Echo | None = None
+) -> dict[str, Any]:
+    """Replay speed (one core, CPU time) of each game in each betting structure the
+    simulator plays: `hands` simulated hands of each (simulated once into `data`, in
+    parallel processes, and reused), parsed, then replayed `runs` times."""
+    from handlog.simulate import SIMULATED_GAMES, SIMULATED_STRUCTURES
+
+    data.mkdir(parents=True, exist_ok=True)
+    sets = [
+        (game, structure, simulated_path(data, game, hands, seed, structure))
+        for game in SIMULATED_GAMES
+        for structure in SIMULATED_STRUCTURES
+    ]
+    missing = [(g, s, p) for g, s, p in sets if not p.exists()]
+    if missing:
+        if echo:
+            echo(f"simulating {len(missing)} sets of {hands:,} hands (a game in a structure)")
+        with ProcessPoolExecutor(min(len(missing), os.cpu_count() or 1)) as pool:
+            jobs = [
+                pool.submit(_simulate, g.value, hands, seed, str(p), s.value) for g, s, p in missing
+            ]
+            for job in jobs:
+                job.result()
+    figures: dict[str, Any] = {}
+    for game, structure, path in sets:
+        kept = [hand for hand in parse_file(path) if isinstance(hand, Hand)]
+        flagged = _replay_all(kept)
+        _, cpu, _ = _time(lambda kept=kept: _replay_all(kept), runs)  # type: ignore[misc]
+        key = f"variants.{game.value}.{structure.value}"
+        figures[f"{key}.hands"] = len(kept)
+        figures[f"{key}.flagged"] = flagged
+        figures[f"{key}.hands_per_cpu_second"] = _rate(len(kept), cpu)
+    return figures
 
 
 def simulated_set(
@@ -515,12 +561,15 @@ def run_benchmarks(
     import_hands: int = 0,
     sites: Path | None = None,
     site_hands: int = 20_000,
+    variant_hands: int = 0,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
     "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
     `corpus` replicated to `hands`). The import is timed on the same set, or, when
     `import_hands` is given, on that many hands of `corpus` replicated. With `sites`, the
-    parse speed of each site format found there, on `site_hands` replicated hands."""
+    parse speed of each site format found there, on `site_hands` replicated hands. With
+    `variant_hands`, the replay speed of every game in every betting structure, on that many
+    simulated hands of each."""
 
     def say(text: str) -> None:
         if echo:
@@ -549,6 +598,9 @@ def run_benchmarks(
     del kept
     if sites is not None:
         figures.update(site_figures(sites, site_hands, runs, data, echo))
+    if variant_hands:
+        say(f"replay by game and structure: {runs} runs over {variant_hands:,} hands each")
+        figures.update(variant_figures(variant_hands, runs, seed, data, echo))
     figures.update(startup_figures())
     if include_import:
         import_files = files
@@ -586,8 +638,21 @@ _SITE_FIGURES = {
 }
 
 
+_VARIANT_FIGURES = {
+    "hands": ("hands", "hands"),
+    "flagged": ("flagged", "hands"),
+    "hands_per_cpu_second": ("replay + checks (1 core, CPU time)", "hands/CPU s"),
+}
+
+
 def _site_label(key: str) -> tuple[str, str]:
-    """Label and unit of a per-site figure ("sites.full-tilt-poker.hands"), else the key itself."""
+    """Label and unit of a per-site figure ("sites.full-tilt-poker.hands") or a per-game
+    and structure one ("variants.razz27.pot.hands"), else the key itself."""
+    if key.startswith("variants."):
+        _, game, structure, figure = (key.split(".", 3) + ["", "", ""])[:4]
+        if figure in _VARIANT_FIGURES:
+            label, unit = _VARIANT_FIGURES[figure]
+            return f"{game} {structure} limit: {label}", unit
     _, _, rest = key.partition("sites.")
     site, _, figure = rest.partition(".")
     if key.startswith("sites.") and figure in _SITE_FIGURES:

@@ -518,6 +518,13 @@ def bench(
         ),
     ] = None,
     site_hands: Annotated[int, typer.Option(help="Hands per site for --sites.")] = 20_000,
+    variant_hands: Annotated[
+        int,
+        typer.Option(
+            help="Also the replay speed of every game in every betting structure (fixed, "
+            "spread, pot, no limit), on this many simulated hands of each; 0: not measured."
+        ),
+    ] = 2_000,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
@@ -542,6 +549,8 @@ def bench(
     Example: handlog bench --source corpus --hands 20000
 
     Example: handlog bench --sites ../shared/corpus --no-import --no-pokerkit --hands 3000
+
+    Example: handlog bench --hands 3000 --no-import --no-pokerkit --variant-hands 5000
     """
     import json
 
@@ -551,8 +560,8 @@ def bench(
         raise typer.BadParameter("use simulated or corpus", param_hint="--source")
     if hands < 1 or runs < 1:
         raise typer.BadParameter("--hands and --runs must be at least 1")
-    if import_hands < 0:
-        raise typer.BadParameter("--import-hands must be 0 or more")
+    if import_hands < 0 or variant_hands < 0:
+        raise typer.BadParameter("--import-hands and --variant-hands must be 0 or more")
     if sites is not None and not sites.is_dir():
         raise typer.BadParameter(f"{sites} is not a folder", param_hint="--sites")
     from handlog.store import StoreError
@@ -570,6 +579,7 @@ def bench(
             import_hands=import_hands,
             sites=sites,
             site_hands=site_hands,
+            variant_hands=variant_hands,
         )
         typer.echo(format_table(figures))
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -87,14 +87,23 @@ def test_cli_prints_the_table_and_writes_json(
             "1",
             "--no-import",
             "--no-pokerkit",
+            "--variant-hands",
+            "20",
             "--out",
             str(out),
         ],
     )
     assert result.exit_code == 0, result.output
     assert "parse (1 core)" in result.output
+    assert "razz27 pot limit: replay + checks (1 core, CPU time)" in result.output
     written = json.loads(out.read_text(encoding="utf-8"))
     assert written["parse.hands"] == 30
+    # every game in every structure: simulated, read and replayed clean
+    variants = {k: v for k, v in written.items() if k.startswith("variants.")}
+    assert len(variants) == 7 * 4 * 3
+    assert all(v == 20 for k, v in variants.items() if k.endswith(".hands"))
+    assert all(v == 0 for k, v in variants.items() if k.endswith(".flagged"))
+    assert all(v > 0 for k, v in variants.items() if k.endswith("per_cpu_second"))
     assert (tmp_path / "bench_data" / "sim-stud8-10-seed0.txt").exists()
 
 

@@ -433,3 +433,25 @@ def test_the_new_tables_are_built_only_when_a_new_lowball_is_evaluated():
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
     assert output.split() == ["0", "1"]
+
+
+@pytest.mark.parametrize(
+    ("lowball", "reference"),
+    [(Lowball.DEUCE_TO_SEVEN, "StandardLowHand"), (Lowball.ACE_TO_FIVE, "RegularLowHand")],
+    ids=str,
+)
+def test_seven_card_lows_order_as_pokerkit_orders_them(lowball, reference):
+    """A differential check against pokerkit's own low evaluators: deuce-to-seven
+    (`StandardLowHand`) and ace-to-five (`RegularLowHand`); pokerkit has no ace-to-six low.
+    Random seven-card hands are compared in pairs: handlog's values order them as pokerkit's
+    hands do (bigger is better in both), ties included."""
+    pokerkit = pytest.importorskip("pokerkit")
+    evaluator = getattr(pokerkit, reference)
+    rng = np.random.default_rng(27)
+    hands = [[DECK[i] for i in rng.choice(52, 7, replace=False)] for _ in range(600)]
+    ours = [low_rank(hand, None, lowball) for hand in hands]
+    theirs = [evaluator.from_game("".join(str(card) for card in hand), "") for hand in hands]
+    for i in range(0, len(hands), 2):
+        a, b = ours[i], ours[i + 1]
+        x, y = theirs[i], theirs[i + 1]
+        assert (a > b, a == b, a < b) == (x > y, x == y, x < y), (hands[i], hands[i + 1])
