@@ -128,7 +128,9 @@ def arrow_schemas() -> dict[str, Any]:
             connection.execute("SET TimeZone = 'UTC'")
             connection.execute(store.SCHEMA)
             for name in store.COLUMNS:
-                _SCHEMAS[name] = connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+                _SCHEMAS[name] = (
+                    connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+                )
         finally:
             connection.close()
     return _SCHEMAS
@@ -154,7 +156,9 @@ def _once_per_part(tables: dict[str, Any]) -> dict[str, Any]:
     hands = tables.get("hands")
     if hands is None:
         return tables
-    keys = list(zip(hands.column("site").to_pylist(), hands.column("hand_id").to_pylist()))
+    keys = list(
+        zip(hands.column("site").to_pylist(), hands.column("hand_id").to_pylist(), strict=True)
+    )
     if len(set(keys)) == len(keys):
         return tables
     result = dict(tables)
@@ -164,7 +168,7 @@ def _once_per_part(tables: dict[str, Any]) -> dict[str, Any]:
             continue
         seen: set[tuple[Any, ...]] = set()
         keep = []
-        rows = zip(*(table.column(c).to_pylist() for c in columns))
+        rows = zip(*(table.column(c).to_pylist() for c in columns), strict=True)
         for index, row in enumerate(rows):
             if row not in seen:
                 seen.add(row)
@@ -456,8 +460,7 @@ class _FileState:
         self.plan = plan
         prefix = _path_hash(plan["key"])[:16]
         self.names = [
-            f"{prefix}-{sha[:24]}-{part[0] if part else 0}-{end}"
-            for part, end, sha in plan["jobs"]
+            f"{prefix}-{sha[:24]}-{part[0] if part else 0}-{end}" for part, end, sha in plan["jobs"]
         ]
         self.remaining = len(self.names)
         self.totals = dict.fromkeys(("hands", "illegal", "mis_split", "unparsed", "skipped"), 0)
@@ -638,8 +641,7 @@ def connect(dataset: Dataset) -> Any:
     )
     connection.register("_imports_arrow", imports)
     connection.execute(
-        "CREATE TABLE imports AS SELECT * FROM shape.imports UNION ALL "
-        "SELECT * FROM _imports_arrow"
+        "CREATE TABLE imports AS SELECT * FROM shape.imports UNION ALL SELECT * FROM _imports_arrow"
     )
     connection.unregister("_imports_arrow")
     return connection
