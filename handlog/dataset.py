@@ -340,7 +340,7 @@ def cluster(scheduler: str | None, workers: int | None) -> Iterator[Any]:
 
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout="10s")
+            client = Client(scheduler, timeout="5s")
         except (OSError, TimeoutError, ValueError) as error:
             raise DatasetError(
                 f"cannot reach the Dask scheduler at {scheduler} ({str(error).splitlines()[0]}):"
@@ -355,7 +355,7 @@ def cluster(scheduler: str | None, workers: int | None) -> Iterator[Any]:
         n_workers=workers or os.cpu_count() or 1,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         silence_logs=logging.ERROR,
     )
     try:
