@@ -49,6 +49,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from handlog import store
@@ -191,7 +192,6 @@ def part_task(
     module doc). Returns the part's marker: its counts and the tables written. A part
     already written (its marker there) is not done again."""
     import pyarrow as pa
-    import pyarrow.parquet as pq
 
     from handlog.importer import _work
     from handlog.parse.reader import ByteRange
@@ -214,9 +214,7 @@ def part_task(
         table = table.select(list(store.COLUMNS[table_name])).cast(schema)
         table = table.append_column("_part", pa.array([name] * table.num_rows, pa.string()))
         target = f"{root}/{table_name}/{name}.parquet"
-        _write_atomic(
-            fs, target, lambda handle, t=table: pq.write_table(t, handle, compression="zstd")
-        )
+        _write_atomic(fs, target, partial(_write_parquet, table))
         written.append(table_name)
     _maybe_die()
     done = dict(meta) | {
@@ -227,6 +225,12 @@ def part_task(
     }
     _write_json(fs, marker, done)
     return done
+
+
+def _write_parquet(table: Any, handle: Any) -> None:
+    import pyarrow.parquet as pq
+
+    pq.write_table(table, handle, compression="zstd")
 
 
 def _maybe_die() -> None:
@@ -587,13 +591,12 @@ def connect(dataset: Dataset) -> Any:
     connection.unregister("_parts_arrow")
 
     def source(table: str) -> str:
-        files = [
-            f"{prefix}{root}/{table}/{p['name']}.parquet" for p in parts if table in p["tables"]
-        ]
-        if not files:
+        # Every file of the table: those of parts without a marker (a worker killed between
+        # its tables and its marker) are left out by the joins with `_parts` below.
+        if not any(table in p["tables"] for p in parts):
             return f"(SELECT *, NULL::VARCHAR AS _part FROM shape.{table})"
-        listed = ", ".join("'" + f.replace("'", "''") + "'" for f in files)
-        return f"read_parquet([{listed}])"
+        pattern = f"{prefix}{root}/{table}/*.parquet".replace("'", "''")
+        return f"read_parquet('{pattern}')"
 
     def columns(table: str, alias: str) -> str:
         return ", ".join(f"{alias}.{c}" for c in store.COLUMNS[table])
