@@ -24,7 +24,8 @@ EXIT_CODES = """Exit codes (every command):
   3  the database is busy: another program writes it (a report reads a copy while
      an import runs)
   4  the database or an output cannot be used: not a DuckDB file or damaged,
-     read-only, its folder missing, the disk full; the line says what to do
+     read-only, its folder missing, the disk full; import --engine dask: the
+     dataset cannot be written or the scheduler reached; the line says what to do
   130  interrupted (Ctrl-C): an import keeps what it had stored"""
 
 app = typer.Typer(
