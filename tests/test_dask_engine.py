@@ -163,13 +163,16 @@ def test_the_same_hands_both_ways_give_the_same_tables_and_report(
         written[1].replace(str(dataset), "SOURCE").splitlines()
     )
 
-    # A rerun: every file unchanged, nothing written.
-    again = import_dataset(inputs, dataset, scheduler=address)
-    assert again.unchanged == len(inputs) and again.parts == 0 and again.new_hands == 0
+    # A rerun, through the CLI: every file unchanged, nothing written.
+    runner = CliRunner()
+    command = ["import", "--engine", "dask", "--scheduler", address, "--dataset", str(dataset)]
+    again = runner.invoke(app, [*command, *inputs])
+    assert again.exit_code == 0, again.output
+    assert f"{len(inputs)} files ({len(inputs)} unchanged), 0 parts" in again.output
+    assert "0 new hands" in again.output
     assert _same_tables(dataset, db)
 
     # The reading commands, through the CLI.
-    runner = CliRunner()
     flagged = rows["violations"][0][1]
     shown = runner.invoke(app, ["show", flagged, "--dataset", str(dataset), "--no-color"])
     assert shown.exit_code == 0, shown.output
