@@ -531,7 +531,15 @@ def _import_dataset(
             raise _fail(error.args[0], EXIT_USAGE) from None
     files, problems = _files(paths)
 
+    progress: dict[str, _Progress] = {}
+
+    def on_part(path: str, hands: int, share: float) -> None:
+        if not quiet:
+            progress.setdefault(path, _Progress(path)).tick(hands, share)
+
     def on_file(path: str, counts: dict[str, int]) -> None:
+        if path in progress:
+            progress.pop(path).done()
         if not quiet:
             print(
                 f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
@@ -542,7 +550,7 @@ def _import_dataset(
 
     target = Dataset(dataset)
     try:
-        summary = import_dataset(files, target, scheduler, workers, profile, on_file)
+        summary = import_dataset(files, target, scheduler, workers, profile, on_file, on_part)
     except DatasetError as error:
         raise _fail(str(error), EXIT_STORE) from None
     except KeyboardInterrupt:
@@ -550,6 +558,9 @@ def _import_dataset(
             "interrupted: the parts written are kept; run the import again to finish it",
             EXIT_INTERRUPTED,
         ) from None
+    finally:
+        for shown in progress.values():
+            shown.done()
     for failed, reason in summary.failed:
         typer.echo(
             f"handlog: {failed}: {reason} (the rest is imported; import it again once "

@@ -376,10 +376,12 @@ def import_dataset(
     workers: int | None = None,
     profile_name: str | None = None,
     on_file: Callable[[str, dict[str, int]], None] | None = None,
+    on_part: Callable[[str, int, float], None] | None = None,
 ) -> DatasetSummary:
     """Import `files` into `dataset` on a Dask cluster (see the module doc). A file that
     cannot be read, or whose part fails on every retry, is noted in `failed`; the others
-    go on. `DatasetError` when the dataset or the cluster cannot be used."""
+    go on; `on_part(path, hands, share of its parts done)` after each part, `on_file` after
+    each file. `DatasetError` when the dataset or the cluster cannot be used."""
     from distributed import as_completed
 
     started = time.perf_counter()
@@ -446,6 +448,9 @@ def import_dataset(
                 state.failure = state.failure or f"a part could not be imported: {error}"
             else:
                 state.add(done, summary)
+                if on_part is not None and "counts" in done:
+                    share = 1 - (state.remaining - 1) / len(state.names)
+                    on_part(path, int(done["counts"]["hands"]), share)
             state.remaining -= 1
             if state.remaining == 0:
                 state.finish(dataset, summary, on_file)
