@@ -390,7 +390,8 @@ def import_dataset(
     before = _distinct_hands(dataset)
     with cluster(scheduler, workers) as client:
         summary.workers = len(client.scheduler_info().get("workers", {}))
-        url = dataset.url
+        # The workers' own working folder may be another: a local folder by its full path.
+        url = dataset.url if "://" in dataset.url else os.path.abspath(dataset.url)
         plans = {
             client.submit(plan_task, url, path, pure=False, key=f"plan-{uuid.uuid4().hex}"): path
             for path in files
