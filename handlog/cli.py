@@ -24,7 +24,8 @@ EXIT_CODES = """Exit codes (every command):
   3  the database is busy: another program writes it (a report reads a copy while
      an import runs)
   4  the database or an output cannot be used: not a DuckDB file or damaged,
-     read-only, its folder missing, the disk full; the line says what to do
+     read-only, its folder missing, the disk full; import --engine dask: the
+     dataset cannot be written or the scheduler reached; the line says what to do
   130  interrupted (Ctrl-C): an import keeps what it had stored"""
 
 app = typer.Typer(
@@ -208,7 +209,13 @@ def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int
 
 @app.command()
 def check(
-    paths: PathsArgument,
+    paths: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Hand-history files, folders (searched recursively) or glob patterns.",
+            show_default=False,
+        ),
+    ] = None,
     profile: Annotated[
         str | None,
         typer.Option(
@@ -221,6 +228,15 @@ def check(
             "--json", help="Write one JSON object per hand to standard output, nothing else."
         ),
     ] = False,
+    dataset: Annotated[
+        str | None,
+        typer.Option(
+            "--dataset",
+            help="Instead of files: the flags and parse errors stored in a Parquet dataset "
+            "(handlog import --engine dask).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Parse and replay hand histories under their house rules, without storing them.
 
@@ -232,11 +248,26 @@ def check(
     Example: handlog check sample_logs/
 
     Example: handlog check --profile casino --json sample_logs/ > flags.jsonl
+
+    With --dataset (no paths): the same counts and flags from the hands a Dask import
+    stored, as they were checked then.
+
+    Example: handlog check --dataset audit/
     """
     import json
 
     from handlog.check import check_file, check_json
     from handlog.parse.sites import profile_named
+
+    if dataset is not None:
+        if paths or profile or json_lines:
+            raise _fail(
+                "--dataset reads the stored flags: give no paths, --profile or --json", EXIT_USAGE
+            )
+        _check_dataset(dataset)
+        return
+    if not paths:
+        raise _fail("give the hand histories to check (or --dataset)", EXIT_USAGE)
 
     try:
         chosen = profile_named(profile) if profile else None
@@ -278,6 +309,28 @@ def check(
         raise typer.Exit(EXIT_FINDINGS)
 
 
+def _check_dataset(dataset: str) -> None:
+    """`handlog check --dataset`: the flags stored (`handlog.dataset.stored_flags`)."""
+    from handlog.dataset import Dataset, DatasetError, reading, stored_flags
+
+    source = Dataset(dataset)
+    try:
+        if not source.exists():
+            raise DatasetError(
+                f"no handlog dataset at {dataset}: import into it first "
+                "(handlog import --engine dask --dataset ...)"
+            )
+        with reading(source) as connection:
+            counts, lines = stored_flags(connection)
+    except DatasetError as error:
+        raise _fail(str(error), EXIT_USAGE) from None
+    for line in lines:
+        print(line)
+    print(f"{dataset}: {_check_summary(Counter(counts))}")
+    if counts["flagged"] or counts["unparsed"]:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 def _check_summary(counts: Counter[str]) -> str:
     hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
     return (
@@ -295,6 +348,30 @@ DbOption = Annotated[
 ]
 
 
+DatasetOption = Annotated[
+    str | None,
+    typer.Option(
+        "--dataset",
+        help="A Parquet dataset written by `handlog import --engine dask` (a folder or an "
+        "fsspec URL), read instead of the database file.",
+        show_default=False,
+    ),
+]
+
+
+def _source(db: str | None, dataset: str | None) -> object:
+    """What a reading command reads: the --dataset, else the database file."""
+    if dataset is not None:
+        if db is not None:
+            raise _fail("give --db or --dataset, not both", EXIT_USAGE)
+        from handlog.dataset import Dataset
+
+        return Dataset(dataset)
+    from handlog.store import database_path
+
+    return database_path(db)
+
+
 @app.command("import")
 def import_(
     paths: PathsArgument,
@@ -309,6 +386,29 @@ def import_(
         int | None, typer.Option(help="Worker processes (default: one per core).")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")] = False,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="duckdb (the database file) or dask (a Parquet --dataset, written by the "
+            "workers of a Dask cluster)."
+        ),
+    ] = "duckdb",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="--engine dask: the Dask scheduler's address (tcp://host:8786); default: a "
+            "local cluster of --workers processes on this machine.",
+            show_default=False,
+        ),
+    ] = None,
+    dataset: Annotated[
+        str | None,
+        typer.Option(
+            help="--engine dask: the dataset folder (or fsspec URL every worker can write) "
+            "that receives the Parquet files.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Import hand histories into the database: parse, replay and store every hand once.
 
@@ -323,10 +423,32 @@ def import_(
     Example: handlog import sample_logs/
 
     Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
+
+    With --engine dask the ranges of whole hands are tasks on a Dask cluster (a local one,
+    or --scheduler's), each written as Parquet files into --dataset, with the same
+    guarantees (each hand once, unchanged files skipped, grown files continued, a killed
+    worker's range run again, a rerun after a crash finishing the job); report, check,
+    show and export read it with --dataset. Exit code 4 when the dataset cannot be written
+    or the scheduler reached.
+
+    Example: handlog import --engine dask --dataset audit/ sample_logs/
+
+    Example: handlog import --engine dask --scheduler tcp://10.0.0.5:8786 --dataset /shared/audit /shared/logs/
     """
     from handlog.importer import FilePlan, ImportFailed, ImportSummary, import_paths
     from handlog.store import DatabaseBusy, StoreError, database_path
 
+    if engine not in ("duckdb", "dask"):
+        raise typer.BadParameter("use duckdb or dask", param_hint="--engine")
+    if engine == "dask" or dataset is not None or scheduler is not None:
+        if engine != "dask" or dataset is None:
+            raise _fail(
+                "--dataset and --scheduler go with --engine dask, which needs --dataset", EXIT_USAGE
+            )
+        if db is not None:
+            raise _fail("give --db or --dataset, not both", EXIT_USAGE)
+        _import_dataset(paths, dataset, scheduler, workers, profile, quiet)
+        return
     files, problems = _files(paths)
     path = database_path(db)
 
@@ -392,6 +514,82 @@ def import_(
         raise typer.Exit(EXIT_FINDINGS)
 
 
+def _import_dataset(
+    paths: list[str],
+    dataset: str,
+    scheduler: str | None,
+    workers: int | None,
+    profile: str | None,
+    quiet: bool,
+) -> None:
+    """`handlog import --engine dask`: see `handlog.dataset`."""
+    from handlog.dataset import Dataset, DatasetError, import_dataset
+    from handlog.parse.sites import profile_named
+
+    if profile:
+        try:
+            profile_named(profile)
+        except KeyError as error:
+            raise _fail(error.args[0], EXIT_USAGE) from None
+    files, problems = _files(paths)
+
+    progress: dict[str, _Progress] = {}
+
+    def on_part(path: str, hands: int, share: float) -> None:
+        if not quiet:
+            progress.setdefault(path, _Progress(path)).tick(hands, share)
+
+    def on_file(path: str, counts: dict[str, int]) -> None:
+        if path in progress:
+            progress.pop(path).done()
+        if not quiet:
+            print(
+                f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
+                f"{counts['mis_split']} flagged mis-split, {counts['unparsed']} unparsed, "
+                f"{counts['skipped']} skipped",
+                flush=True,
+            )
+
+    target = Dataset(dataset)
+    try:
+        summary = import_dataset(files, target, scheduler, workers, profile, on_file, on_part)
+    except DatasetError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except KeyboardInterrupt:
+        raise _fail(
+            "interrupted: the parts written are kept; run the import again to finish it",
+            EXIT_INTERRUPTED,
+        ) from None
+    finally:
+        for shown in progress.values():
+            shown.done()
+    for failed, reason in summary.failed:
+        typer.echo(
+            f"handlog: {failed}: {reason} (the rest is imported; import it again once "
+            "fixed: nothing is stored twice)",
+            err=True,
+        )
+    not_imported = len(summary.failed) + problems
+    print(
+        f"imported into {target} on {summary.workers} Dask "
+        f"{'worker' if summary.workers == 1 else 'workers'}: {summary.files} files "
+        f"({summary.unchanged} unchanged), {summary.parts} parts "
+        f"({summary.parts_before} written before), {summary.new_hands} new hands, "
+        f"{summary.duplicates} already stored, {summary.flagged_illegal} flagged illegal, "
+        f"{summary.flagged_mis_split} flagged mis-split, {summary.unparsed} unparsed, "
+        f"{summary.skipped} skipped; {summary.seconds:.1f} s, "
+        f"{summary.hands_per_second:,.0f} hands/s"
+        + (
+            f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
+            "(named above)"
+            if not_imported
+            else ""
+        )
+    )
+    if not_imported:
+        raise typer.Exit(EXIT_FINDINGS)
+
+
 def _date(text: str | None, option: str) -> object:
     import datetime as dt
 
@@ -427,6 +625,7 @@ def report(
     format: Annotated[
         str, typer.Option("--format", "-f", help="html (one file, charts inside), md, csv or json.")
     ] = "html",
+    dataset: DatasetOption = None,
 ) -> None:
     """Write win-rates, stud statistics, sessions and flagged hands from the database.
 
@@ -440,10 +639,12 @@ def report(
     Example: handlog report
 
     Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
+
+    Example: handlog report --dataset audit/ --format md
     """
     from handlog.report import FORMATS, NoDatabase, ReportError, build
     from handlog.report.data import Filters
-    from handlog.store import DatabaseBusy, StoreError, database_path
+    from handlog.store import DatabaseBusy, StoreError
 
     if format not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
@@ -454,7 +655,7 @@ def report(
         until=_date(until, "--until"),  # type: ignore[arg-type]
     )
     try:
-        result = build(database_path(db), out, filters, format)
+        result = build(_source(db, dataset), out, filters, format)  # type: ignore[arg-type]
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except StoreError as error:
@@ -722,6 +923,7 @@ def show(
         bool | None,
         typer.Option("--color/--no-color", help="Colour the flags (default: on a terminal)."),
     ] = None,
+    dataset: DatasetOption = None,
 ) -> None:
     """Print a flagged hand as it stood in its file, its flags highlighted.
 
@@ -734,10 +936,9 @@ def show(
     Example: handlog show 35874039554 --db ~/poker.duckdb --no-color | less
     """
     from handlog.evidence import EvidenceError, lookup, terminal
-    from handlog.store import database_path
 
     try:
-        found = lookup(database_path(db), hand_id)
+        found = lookup(_source(db, dataset), hand_id)
     except EvidenceError as error:
         typer.echo(f"handlog: {error}", err=True)
         raise typer.Exit(1) from None
@@ -752,6 +953,7 @@ def export_(
     format: Annotated[
         str, typer.Option("--format", "-f", help="parquet, csv or phh (the stud hands).")
     ] = "parquet",
+    dataset: DatasetOption = None,
 ) -> None:
     """Write every stored table as Parquet or CSV files, or the hands as PHH.
 
@@ -769,10 +971,9 @@ def export_(
     Example: handlog export --db ~/poker.duckdb --format csv --out ~/stud-tables
     """
     from handlog.export import ExportError, export
-    from handlog.store import database_path
 
     try:
-        written = export(database_path(db), out, format)
+        written = export(_source(db, dataset), out, format)  # type: ignore[arg-type]
     except ExportError as error:
         typer.echo(f"handlog: {error}", err=True)
         raise typer.Exit(1) from None

@@ -352,15 +352,26 @@ def lookup(db: Any, hand_id: str) -> list[HandEvidence]:
     was not flagged."""
     from pathlib import Path
 
+    from handlog.dataset import Dataset, DatasetError
+    from handlog.dataset import connect as connect_dataset
     from handlog.store import DatabaseBusy, connect
 
-    path = Path(db)
-    if not path.exists():
-        raise EvidenceError(f"no database at {path}: import hand histories first (handlog import)")
-    try:
-        connection = connect(path, read_only=True)
-    except DatabaseBusy as error:
-        raise EvidenceError(str(error)) from None
+    if isinstance(db, Dataset):  # a Parquet dataset (handlog.dataset): the same tables
+        path: Any = db
+        try:
+            connection = connect_dataset(db)
+        except DatasetError as error:
+            raise EvidenceError(str(error)) from None
+    else:
+        path = Path(db)
+        if not path.exists():
+            raise EvidenceError(
+                f"no database at {path}: import hand histories first (handlog import)"
+            )
+        try:
+            connection = connect(path, read_only=True)
+        except DatabaseBusy as error:
+            raise EvidenceError(str(error)) from None
     try:
         keys = find(connection, hand_id)
         if not keys:

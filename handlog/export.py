@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from handlog.dataset import Dataset
+
 FORMATS = ("parquet", "csv", "phh")
 
 HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
@@ -41,7 +43,7 @@ class Exported:
     note: str = ""
 
 
-def export(db: Path, out: Path, fmt: str) -> list[Exported]:
+def export(db: Path | Dataset, out: Path, fmt: str) -> list[Exported]:
     """Write every table of the database at `db` into `out` (one folder or file per table,
     replaced if there) in `fmt` ("parquet" or "csv"). The database is only read."""
     import duckdb
@@ -50,14 +52,23 @@ def export(db: Path, out: Path, fmt: str) -> list[Exported]:
 
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if not db.exists():
-        raise ExportError(f"no database at {db}: import hand histories first (handlog import)")
-    try:
-        connection = connect(db, read_only=True)
-    except DatabaseBusy as error:
-        raise ExportError(str(error)) from None
-    except duckdb.Error as error:
-        raise ExportError(f"cannot read {db}: {error}") from None
+    if isinstance(db, Dataset):  # a Parquet dataset (handlog.dataset): the same tables
+        from handlog.dataset import DatasetError
+        from handlog.dataset import connect as connect_dataset
+
+        try:
+            connection = connect_dataset(db)
+        except DatasetError as error:
+            raise ExportError(str(error)) from None
+    else:
+        if not db.exists():
+            raise ExportError(f"no database at {db}: import hand histories first (handlog import)")
+        try:
+            connection = connect(db, read_only=True)
+        except DatabaseBusy as error:
+            raise ExportError(str(error)) from None
+        except duckdb.Error as error:
+            raise ExportError(f"cannot read {db}: {error}") from None
     out.mkdir(parents=True, exist_ok=True)
     if fmt == "phh":
         try:

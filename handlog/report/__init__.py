@@ -9,12 +9,15 @@ reads the database (read-only: a report never changes it), computes every table 
 from __future__ import annotations
 
 import time
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from handlog import evidence
+from handlog.dataset import Dataset
 from handlog.report import charts, compute, render, scaled
 from handlog.report.data import Filters, Frames, load
 from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
@@ -85,18 +88,15 @@ class _Tables:
 
 
 def build(
-    db: Path, out: Path, filters: Filters, fmt: str = "html", engine: str = "scaled"
+    db: Path | Dataset, out: Path, filters: Filters, fmt: str = "html", engine: str = "scaled"
 ) -> Report:
-    from handlog.snapshot import reading
-
     started = time.perf_counter()
     if fmt not in FORMATS:
         raise ReportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if not db.exists():
-        raise NoDatabase(f"no database at {db}: import hand histories first (handlog import)")
+    source = _source(db)
     # Even while an import writes it (`reading` then reads a copy between two commits);
     # StoreError (DatabaseBusy among them) when it cannot be read.
-    with reading(db) as connection:
+    with source as connection:
         _check_filters(connection, filters)
         if engine == "frames":
             data = _frames_tables(load(connection, filters), filters)
@@ -128,6 +128,25 @@ def build(
     paths += [chart for section in sections for chart in section.charts]
     summary = _terminal(tables, data)
     return Report(paths, summary, data.hands, time.perf_counter() - started, tables)
+
+
+def _source(db: Path | Dataset) -> AbstractContextManager[Any]:
+    """The connection a report reads: the database file's (`snapshot.reading`), or a Parquet
+    dataset's views (`handlog.dataset`, the same tables)."""
+    from handlog.snapshot import reading
+
+    if isinstance(db, Dataset):
+        from handlog.dataset import reading as dataset_reading
+
+        if not db.exists():
+            raise NoDatabase(
+                f"no handlog dataset at {db}: import into it first "
+                "(handlog import --engine dask --dataset ...)"
+            )
+        return dataset_reading(db)
+    if not db.exists():
+        raise NoDatabase(f"no database at {db}: import hand histories first (handlog import)")
+    return reading(db)
 
 
 def _check_filters(connection, filters: Filters) -> None:  # type: ignore[no-untyped-def]
