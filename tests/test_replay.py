@@ -596,3 +596,25 @@ def test_the_simulator_brings_in_as_the_profile_says():
 
     for _, small, big, bring_in in POKERSTARS.bring_ins:
         assert forced_bets(small, big)[1] == bring_in, (small, big)
+
+
+def test_an_all_in_that_leaves_chips_behind_is_flagged():
+    """The hand history says "and is all-in" but the seat's stack leaves chips: its stacks
+    and its actions disagree (OVER_STACK), and the fast path leaves it to the full replay."""
+    from handlog.rules.fast import replay_clean
+
+    text = _hand_text(STUD, "35874081088").replace(
+        "RoadDevil: calls $0.04\nMasterTrini1: raises",
+        "RoadDevil: calls $0.04 and is all-in\nMasterTrini1: raises",
+    )
+    (hand,) = parse_text(text)
+    assert isinstance(hand, Hand)
+    assert replay_clean(hand, POKERSTARS) is None
+    flagged = [(v.code, v.player, v.message) for v in replay(hand, POKERSTARS).violations]
+    assert flagged == [
+        (
+            "OVER_STACK",
+            "RoadDevil",
+            "RoadDevil is all-in by the hand history, but the seat's stack leaves $1.52 behind",
+        )
+    ]

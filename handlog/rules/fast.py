@@ -337,6 +337,8 @@ def replay_clean(
                 if owed <= 0 or amount != (owed if owed < left else left):
                     return None  # a wrong call
                 left -= amount
+                if event.all_in and left > 0:
+                    return None  # "all-in" with chips left: `_Replayer._chips_left_all_in`
                 stack[player] = left
                 put_in[player] += amount
                 street_put[player] += amount
@@ -363,6 +365,8 @@ def replay_clean(
                 left = stack[player]
                 if bets or current_bet or not 0 < amount < small_bet or amount >= left:
                     return None
+                if event.all_in:
+                    return None  # "all-in" with chips left
                 if fixed_bring_in is not None and amount != fixed_bring_in:
                     return None
                 stack[player] = left - amount
@@ -428,6 +432,8 @@ def replay_clean(
                     if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
                         return None
                 left -= put
+                if event.all_in and left > 0:
+                    return None  # "all-in" with chips left
                 stack[player] = left
                 put_in[player] += put
                 street_put[player] = total

@@ -830,8 +830,25 @@ class _Replayer:
             self._bring_in(action)
         else:
             self._bet_or_raise(action, owed)
+        if action.all_in and self.stack[player] > 0:
+            self._chips_left_all_in(action)
         if in_turn:
             self.last_actor = player
+
+    def _chips_left_all_in(self, action: Action) -> None:
+        """The hand history says the player is all-in, but the stack it seated them with
+        leaves chips behind: its stacks and its actions disagree."""
+        player = action.player
+        left = self.stack[player]
+        self.flag(
+            "OVER_STACK",
+            action.line,
+            player,
+            f"{player} is all-in by the hand history, but the seat's stack leaves "
+            f"{self.money(left)} behind",
+            self.money(left),
+            self.money(0),
+        )
 
     def _unable_to_act(self, action: Action) -> None:
         """A betting action by a player who folded, is all-in or was not dealt in."""
