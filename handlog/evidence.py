@@ -223,11 +223,11 @@ def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> 
     )
     connection.register("wanted_evidence", wanted)
     try:
+        from handlog.report.data import UNIT_SQL
+
         rows = connection.execute(
-            """
-            SELECT w.k, e.site, e.hand_id, h.game,
-                CASE WHEN h.tournament_id IS NOT NULL THEN 'chips'
-                    ELSE coalesce(h.currency, 'chips') END,
+            f"""
+            SELECT w.k, e.site, e.hand_id, h.game, {UNIT_SQL},
                 e.file, e.line, e.text, e.states
             FROM wanted_evidence w
             JOIN hand_evidence e USING (site, hand_id)

@@ -484,6 +484,10 @@ class Hand(_Record):
     spread's bottom and top). Pot and no limit: `small_bet` is the smallest bet (the 3rd
     street completion), `big_bet` the smallest bet on the big-bet streets (most sites print
     one minimum: then the same)."""
+    chips_in_hundredths: bool = False
+    """A hand without a currency whose amounts are hundredths of a chip (KingsClub's chips,
+    Winamax play money: "12,686.25"), not whole chips; money of a currency is always in
+    its minor units."""
     header_variant: str = "game"
     """Which header form the export used: "game" (`Game #`) or "hand" (`Hand #`); the
     printer needs it to write the hand back as it was."""
@@ -518,6 +522,7 @@ class Hand(_Record):
         mixed_game: str | None = None,
         home_game: str | None = None,
         structure: Structure = Structure.FIXED,
+        chips_in_hundredths: bool = False,
         header_variant: str = "game",
         source: Source | None = None,
     ) -> None:
@@ -548,6 +553,7 @@ class Hand(_Record):
         self.mixed_game = mixed_game
         self.home_game = home_game
         self.structure = structure
+        self.chips_in_hundredths = chips_in_hundredths
         self.header_variant = header_variant
         self.source = source
 

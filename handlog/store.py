@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -77,7 +77,7 @@ CREATE TABLE IF NOT EXISTS hands (
     home_game VARCHAR, table_name VARCHAR, max_seats INTEGER, start_time TIMESTAMPTZ,
     clock_text VARCHAR, players INTEGER, total_pot BIGINT, rake BIGINT, status VARCHAR,
     illegal BOOLEAN, mis_split BOOLEAN, file VARCHAR, line INTEGER, end_line INTEGER,
-    structure VARCHAR DEFAULT 'fixed',
+    structure VARCHAR DEFAULT 'fixed', chips_in_hundredths BOOLEAN DEFAULT false,
     PRIMARY KEY (site, hand_id)
 );
 """
@@ -153,6 +153,9 @@ DROP TABLE neutral_amounts;
     3: EVIDENCE_TABLE,
     # 4 -> 5: each hand's betting structure (every hand stored before was fixed limit).
     4: "ALTER TABLE hands ADD COLUMN IF NOT EXISTS structure VARCHAR DEFAULT 'fixed';",
+    # 5 -> 6: chips in hundredths (KingsClub, Winamax play money), a unit of their own in the
+    # reports. Hands stored before keep `false` (whole chips), as version 5 showed them.
+    5: "ALTER TABLE hands ADD COLUMN IF NOT EXISTS chips_in_hundredths BOOLEAN DEFAULT false;",
 }
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
@@ -307,7 +310,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "site", "hand_id", "game", "mixed_game", "currency", "small_bet", "big_bet", "ante",
         "bring_in", "tournament_id", "tournament_level", "buy_in", "home_game", "table_name",
         "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
-        "illegal", "mis_split", "file", "line", "end_line", "structure",
+        "illegal", "mis_split", "file", "line", "end_line", "structure", "chips_in_hundredths",
     ),
     "hand_players": (
         "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
@@ -419,6 +422,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             source.line if source else None,
             source.end_line if source else None,
             hand.structure.value,
+            hand.chips_in_hundredths,
         ),
     )
 

@@ -365,3 +365,30 @@ def test_big_bets_are_never_added_across_structures_and_pot_no_limit_count_bring
     assert table["fixed"]["bi_per_100"] == pytest.approx(800.0)  # 16 / 2
     assert table["no"]["bb_per_100"] is None
     assert table["no"]["bi_per_100"] == pytest.approx(-300.0)  # -12 / 4
+
+
+def test_chips_counted_in_hundredths_are_a_unit_of_their_own(tmp_path):
+    """KingsClub counts chips in hundredths ("12,686.25"): such amounts are shown with their
+    decimals and never added to whole chips (tournaments, play money elsewhere)."""
+    import duckdb
+
+    from handlog.importer import import_paths
+    from handlog.report import render
+    from handlog.report.data import UNIT_SQL
+
+    from .conftest import SITES
+
+    assert render.money(1268625, "chips/100") == "12,686.25"
+    assert render.money(-1658, "chips/100") == "-16.58"
+    assert render.money(1268625, "chips") == "1,268,625"
+    db = tmp_path / "h.duckdb"
+    files = sorted(str(p) for p in (SITES / "kingsclub").glob("*.txt"))
+    files.append(str(SITES / "pokerstars" / "side-pot.txt"))
+    import_paths(files, db, workers=1)
+    connection = duckdb.connect(str(db), read_only=True)
+    units = connection.execute(
+        f"SELECT site, {UNIT_SQL} AS unit FROM hands GROUP BY ALL ORDER BY ALL"
+    ).fetchall()
+    connection.close()
+    assert ("kingsclub", "chips/100") in units and ("pokerstars", "USD") in units
+    assert {unit for site, unit in units if site == "kingsclub"} == {"chips/100"}

@@ -4,6 +4,7 @@ new import writes."""
 from __future__ import annotations
 
 import duckdb
+import pytest
 
 from handlog.importer import import_paths
 from handlog.store import SCHEMA_VERSION, connect
@@ -60,22 +61,33 @@ def test_version_2_actions_migrate_to_neutral_amounts(tmp_path):
         migrated.close()
 
 
-def test_version_4_hands_gain_their_betting_structure(tmp_path):
-    """Every hand a version-4 handlog stored was fixed limit: the new column says so."""
+def _columns(connection) -> list[str]:  # type: ignore[no-untyped-def]
+    return [row[0] for row in connection.execute("DESCRIBE hands").fetchall()]
+
+
+@pytest.mark.parametrize(
+    ("version", "dropped"),
+    [(4, ("structure", "chips_in_hundredths")), (5, ("chips_in_hundredths",))],
+)
+def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version, dropped):
+    """Every hand a version-4 handlog stored was fixed limit and every one stored before
+    version 6 counted chips whole: the new columns say so, in the order a new database has
+    them (rows load by position)."""
     db = tmp_path / "h.duckdb"
     import_paths(SAMPLES, db, workers=1)
     connection = duckdb.connect(str(db))
     hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
-    connection.execute("ALTER TABLE hands DROP COLUMN structure")
-    connection.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    fresh = _columns(connection)
+    for column in dropped:
+        connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
+    connection.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
     connection.close()
 
     migrated = connect(db)
     try:
         assert migrated.execute(
-            "SELECT structure, count(*) FROM hands GROUP BY structure"
-        ).fetchall() == [("fixed", hands)]
-        columns = [row[0] for row in migrated.execute("DESCRIBE hands").fetchall()]
-        assert columns[-1] == "structure"  # where a new database has it: rows load by position
+            "SELECT structure, chips_in_hundredths, count(*) FROM hands GROUP BY ALL"
+        ).fetchall() == [("fixed", False, hands)]
+        assert _columns(migrated) == fresh
     finally:
         migrated.close()

@@ -22,6 +22,14 @@ if TYPE_CHECKING:
 BETTING_KINDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold")
 """The actions the statistics look at (antes, shows and collects are in other columns)."""
 
+UNIT_SQL = (
+    "CASE WHEN chips_in_hundredths THEN 'chips/100' WHEN tournament_id IS NOT NULL THEN 'chips' "
+    "ELSE coalesce(currency, 'chips') END"
+)
+"""A hand's unit of money: 'chips/100' (chips counted in hundredths, tournament or not),
+'chips' (other tournament and play chips), else its currency: amounts of two units are never
+added."""
+
 BRING_IN_SQL = (
     "coalesce(bring_in, max(bring_in) OVER (PARTITION BY site, currency, tournament_id, "
     "small_bet, big_bet, structure))"
@@ -85,8 +93,7 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
         CREATE OR REPLACE TEMP TABLE selected AS
         SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
             site, hand_id, game, mixed_game,
-            CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
-                END AS unit,
+            {UNIT_SQL} AS unit,
             small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in, tournament_id,
             concat_ws(' ', site, tournament_id, table_name) AS table_key, table_name,
             (start_time AT TIME ZONE 'UTC') AS start_utc,

@@ -56,6 +56,8 @@ def money(value: float | int | None, unit: str | None) -> str:
         return ""
     if unit is None or unit == "chips":
         return f"{round(value):,}"
+    if unit == "chips/100":  # chips counted in hundredths: "12,686.25"
+        return f"{'-' if value < 0 else ''}{abs(value) / 100:,.2f}"
     sign = CURRENCY_SIGNS.get(unit)
     minus = "-" if value < 0 else ""
     amount = f"{abs(value) / 100:,.2f}"

@@ -32,6 +32,7 @@ from handlog.report.data import (
     _STREET_NUMBER,
     BETTING_KINDS,
     BRING_IN_SQL,
+    UNIT_SQL,
     Filters,
     Frames,
     _where,
@@ -84,8 +85,7 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
         CREATE OR REPLACE TABLE work.selected AS
         SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
             site, hand_id, game,
-            CASE WHEN tournament_id IS NOT NULL THEN 'chips' ELSE coalesce(currency, 'chips')
-                END AS unit,
+            {UNIT_SQL} AS unit,
             small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in,
             concat_ws(' ', site, tournament_id, table_name) AS table_key,
             table_name, (start_time AT TIME ZONE 'UTC') AS start_utc

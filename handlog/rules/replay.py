@@ -20,7 +20,7 @@ from math import prod
 from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Hand, Street
-from handlog.parse.money import CURRENCY_SIGNS, format_amount
+from handlog.parse.money import CURRENCY_SIGNS, format_amount, format_hundredths
 from handlog.rules import evaluate
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards
@@ -109,6 +109,7 @@ class _Replayer:
         self.open_pair_street = variant.open_pair_street
         self.structure = STRUCTURES[hand.structure]
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+        self.hundredths = hand.currency is None and hand.chips_in_hundredths
         self.violations: list[Violation] = []
         seats = hand.seats
         seat_order = lineup(seats)
@@ -168,6 +169,8 @@ class _Replayer:
     # -- reporting -------------------------------------------------------------------------
 
     def money(self, value: int) -> str:
+        if self.hundredths:
+            return format_hundredths(value)
         return format_amount(value, self.symbol)
 
     def flag(

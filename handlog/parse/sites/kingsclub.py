@@ -246,6 +246,7 @@ class _HandBuilder(TextHandBuilder):
             table=self.table,
             max_seats=None,
             currency=None,
+            chips_in_hundredths=True,  # every amount, whole figures too
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=None,  # the clock has no zone

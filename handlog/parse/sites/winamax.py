@@ -394,6 +394,7 @@ class _HandBuilder(TextHandBuilder):
             tournament_level=info.tournament_level,
             buy_in=info.buy_in,
             header_variant=info.header_variant,
+            chips_in_hundredths=info.cents and info.currency is None,  # play money
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
