@@ -18,7 +18,8 @@ NATIVE_SOURCES := handlog/_native.py handlog/model.py handlog/holdings.py handlo
 	handlog/parse/sites/winning2016.py handlog/parse/sites/winamax.py \
 	handlog/parse/sites/bovada.py handlog/parse/sites/everleaf.py \
 	handlog/parse/sites/partypoker.py handlog/parse/sites/kingsclub.py \
-	handlog/parse/sites/ongame.py handlog/parse/sites/absolute.py
+	handlog/parse/sites/ongame.py handlog/parse/sites/absolute.py \
+	handlog/parse/xmlsafe.py handlog/parse/sites/ipoker.py handlog/parse/sites/merge.py
 
 $(STAMP): pyproject.toml setup.py $(NATIVE_SOURCES)
 	$(PYTHON) -m venv $(VENV)

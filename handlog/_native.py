@@ -46,6 +46,9 @@ COMPILED = (
     "handlog.parse.sites.kingsclub",
     "handlog.parse.sites.ongame",
     "handlog.parse.sites.absolute",
+    "handlog.parse.xmlsafe",
+    "handlog.parse.sites.ipoker",
+    "handlog.parse.sites.merge",
 )
 """Dotted names of the modules setup.py compiles (it reads this tuple from this file's text)."""
 

@@ -106,9 +106,9 @@ def parse(text: str, complete: bool = True) -> list[Element]:
     except HOSTILE as error:
         line = parser.parser.CurrentLineNumber  # type: ignore[attr-defined]
         raise XMLError(line, _refused(error)) from None
-    except XMLSyntaxError as error:
-        line, _ = error.position
-        raise XMLError(line, f"the XML is malformed: {_reason(error)}") from None
+    except XMLSyntaxError as malformed:  # its own name: mypyc types each `except … as`
+        line, _ = malformed.position
+        raise XMLError(line, f"the XML is malformed: {_reason(malformed)}") from None
     return builder.roots
 
 

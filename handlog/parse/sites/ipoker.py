@@ -170,8 +170,8 @@ def read_session(head: str, file: str) -> Session | ParseError:
     name = f"{found['name']} {found['limit']}"
     try:
         small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
-    except MoneyError as error:
-        return ParseError(file, general.line if general else 1, str(error))
+    except MoneyError as problem:  # each `except … as` its own name: mypyc types them
+        return ParseError(file, general.line if general else 1, str(problem))
     symbol = _money(found["small"])[:1]
     currency = CURRENCY_SYMBOLS.get(symbol)
     game = GAMES.get(found["name"]) if found["limit"] == "L" else None
@@ -248,9 +248,9 @@ def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skip
         return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
     try:
         return _Builder(chunk, session, roots[0]).build()
-    except (LookupError, ValueError) as error:
-        line = getattr(error, "line", 1)
-        return _error(chunk, line, f"the hand is not as iPoker writes it: {error}", hand_id)
+    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
+        line = getattr(problem, "line", 1)
+        return _error(chunk, line, f"the hand is not as iPoker writes it: {problem}", hand_id)
 
 
 def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:

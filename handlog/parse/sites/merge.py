@@ -175,8 +175,8 @@ def read_description(head: str, file: str) -> Description | ParseError:
     structure = STRUCTURES[match["limit"]]
     try:
         figures = [_amount(text, currency) for text in amounts]
-    except ValueError as error:
-        return ParseError(file, found.line, str(error))
+    except ValueError as problem:  # each `except … as` its own name: mypyc types them
+        return ParseError(file, found.line, str(problem))
     if structure is Structure.FIXED:
         readable = len(figures) >= 2
         small, big = figures[-2:] if readable else (0, 0)
@@ -263,9 +263,9 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
         return _Builder(chunk, description, game, kind, mixed).build()
-    except (LookupError, ValueError) as error:
-        line = getattr(error, "line", 1)
-        return _error(chunk, line, f"the hand is not as Merge writes it: {error}", hand_id)
+    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
+        line = getattr(problem, "line", 1)
+        return _error(chunk, line, f"the hand is not as Merge writes it: {problem}", hand_id)
 
 
 def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
