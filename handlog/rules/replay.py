@@ -1071,12 +1071,7 @@ class _Replayer:
             targets = tuple(self.current_bet + size for size in sizes)
             what = "raise to"
             if kind is ActionKind.BET:
-                self.flag(
-                    "BET_SIZE",
-                    action.line,
-                    player,
-                    f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
-                )
+                self._bet_facing_a_bet(action)
         # All-in for less than a size the player may bet (the big one of an open pair's
         # two): table stakes allow it; below the smallest size it is a short all-in.
         if total not in targets and not (goes_all_in and total < max(targets)):
@@ -1090,47 +1085,17 @@ class _Replayer:
                 self.money(total),
             )
         raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.current_bet)
-        if raising and player not in self.reopened_for and self.current_bet > 0:
-            self.flag(
-                "BET_SIZE",
-                action.line,
-                player,
-                f"{player} raises although a short all-in did not reopen the betting for them",
-            )
         short = goes_all_in and total < min(targets)
-        counts_as_bet = not short or self._reopens(total)
-        new_bets = self.bets + 1 if counts_as_bet else self.bets
-        if (
-            counts_as_bet
-            and new_bets > self.profile.cap_bets
-            and not (not self.profile.cap_heads_up and self.started_with <= 2)
-        ):
-            self.flag(
-                "RAISE_CAP",
-                action.line,
-                player,
-                f"{player} makes the {ordinal(new_bets)} bet on {self.street.label}; "
-                f"the cap is {self.profile.cap_bets} (a bet and {self.profile.cap_bets - 1} raises)",
-                self.profile.cap_bets,
-                new_bets,
-            )
-        self._pay(
-            player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in"
-        )
         if total - self.current_bet >= self.hand.big_bet and self.double_bet:
             self.big_bet_made = True
-        reopen = counts_as_bet
-        self.current_bet = max(self.current_bet, total)
-        self.bets = new_bets
-        self.aggressor = player
-        if reopen:
-            self.pending = self.able - {player}
-            self.reopened_for = set(self.able)
-        else:
-            # A short all-in raise: the others must still call it, but those who had
-            # already acted may not raise again.
-            self._short_all_in(player)
-        self.pending.discard(player)
+        self._settle_bet(
+            action,
+            total,
+            put,
+            raising=bool(raising) and self.current_bet > 0,
+            counts_as_bet=not short or self._reopens(total),
+            capped=True,
+        )
 
     def _sized_bet_or_raise(
         self, action: Action, owed: int, total: int, put: int, goes_all_in: bool
@@ -1158,12 +1123,7 @@ class _Replayer:
         bet_made = self.current_bet >= least_bet
         what = "raise to" if bet_made else ("complete to" if self.current_bet else "bet")
         if kind is ActionKind.BET and self.current_bet:
-            self.flag(
-                "BET_SIZE",
-                action.line,
-                player,
-                f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
-            )
+            self._bet_facing_a_bet(action)
         short = goes_all_in and total < least
         if total < least and not short:
             self.flag(
@@ -1185,16 +1145,50 @@ class _Replayer:
                 self.money(most),
                 self.money(total),
             )
-        if bet_made and player not in self.reopened_for:
+        if not short:
+            self.last_raise = total - (self.current_bet if bet_made else 0)
+        self._settle_bet(
+            action,
+            total,
+            put,
+            raising=bet_made,
+            counts_as_bet=not short,
+            capped=rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped),
+        )
+
+    def _bet_facing_a_bet(self, action: Action) -> None:
+        player = action.player
+        self.flag(
+            "BET_SIZE",
+            action.line,
+            player,
+            f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
+        )
+
+    def _settle_bet(
+        self,
+        action: Action,
+        total: int,
+        put: int,
+        *,
+        raising: bool,
+        counts_as_bet: bool,
+        capped: bool,
+    ) -> None:
+        """What every structure does once a bet, completion or raise to `total` (`put` chips)
+        is sized: a raise needs the betting reopened for the raiser; a full one counts
+        towards the cap (where `capped`) and reopens the betting, a short all-in does
+        neither; then the chips go in."""
+        player = action.player
+        profile = self.profile
+        if raising and player not in self.reopened_for:
             self.flag(
                 "BET_SIZE",
                 action.line,
                 player,
                 f"{player} raises although a short all-in did not reopen the betting for them",
             )
-        counts_as_bet = not short
         new_bets = self.bets + 1 if counts_as_bet else self.bets
-        capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
         if (
             capped
             and counts_as_bet
@@ -1211,10 +1205,11 @@ class _Replayer:
                 new_bets,
             )
         self._pay(
-            player, put, action.line, "bet" if kind is ActionKind.BET else "raised, putting in"
+            player,
+            put,
+            action.line,
+            "bet" if action.kind is ActionKind.BET else "raised, putting in",
         )
-        if counts_as_bet:
-            self.last_raise = total - (self.current_bet if bet_made else 0)
         self.current_bet = max(self.current_bet, total)
         self.bets = new_bets
         self.aggressor = player
@@ -1222,6 +1217,8 @@ class _Replayer:
             self.pending = self.able - {player}
             self.reopened_for = set(self.able)
         else:
+            # A short all-in raise: the others must still call it, but those who had
+            # already acted may not raise again.
             self._short_all_in(player)
         self.pending.discard(player)
 
