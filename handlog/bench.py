@@ -238,12 +238,7 @@ def variant_figures(
     if missing:
         if echo:
             echo(f"simulating {len(missing)} sets of {hands:,} hands (a game in a structure)")
-        with ProcessPoolExecutor(min(len(missing), os.cpu_count() or 1)) as pool:
-            jobs = [
-                pool.submit(_simulate, g.value, hands, seed, str(p), s.value) for g, s, p in missing
-            ]
-            for job in jobs:
-                job.result()
+        _simulate_all([(g, hands, seed, p, s) for g, s, p in missing])
     figures: dict[str, Any] = {}
     for game, structure, path in sets:
         kept = [hand for hand in parse_file(path) if isinstance(hand, Hand)]
@@ -285,19 +280,25 @@ def simulated_set(
         names = ", ".join(f"{share:,} {game.value}" for game, share, _ in missing)
         echo(f"simulating {names} hands into {data}/ (once: later runs reuse them)")
     start = time.perf_counter()
-    workers = min(len(missing), os.cpu_count() or 1)
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            jobs = [
-                pool.submit(_simulate, game.value, share, seed, str(path))
-                for game, share, path in missing
-            ]
-            for job in jobs:
-                job.result()
-    else:
-        for game, share, path in missing:
-            _simulate(game.value, share, seed, str(path))
+    _simulate_all([(game, share, seed, path, Structure.FIXED) for game, share, path in missing])
     return files, time.perf_counter() - start
+
+
+def _simulate_all(jobs: list[tuple[Game, int, int, Path, Structure]]) -> None:
+    """Simulate each (game, hands, seed, file, structure), in parallel processes where there
+    are cores for it."""
+    workers = min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1:
+        for game, hands, seed, path, structure in jobs:
+            _simulate(game.value, hands, seed, str(path), structure.value)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        running = [
+            pool.submit(_simulate, game.value, hands, seed, str(path), structure.value)
+            for game, hands, seed, path, structure in jobs
+        ]
+        for job in running:
+            job.result()
 
 
 # -- timing --------------------------------------------------------------------------------

@@ -248,7 +248,6 @@ class _Builder:
         self.known: list[list[Card | None]] = [[] for _ in range(count)]
         self.events: list[Event] = []
         self.streets: list[Street] = []
-        self.folded: set[int] = set()
         ante_line = self._line_of("antes")
         for player, ante in enumerate(antes):
             if ante > 0:
@@ -413,7 +412,6 @@ class _Builder:
                     )
                 )
         elif verb == "f":
-            self.folded.add(player)
             self.events.append(Action(street, name, ActionKind.FOLD, line=line))
         elif verb == "sm":
             self._showdown(player, rest, line, text)
