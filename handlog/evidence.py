@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
     from handlog.model import Hand
-    from handlog.parse.reader import ByteRange
+    from handlog.parse.reader import ByteRange, Chunk
+    from handlog.parse.site import SiteFormat
     from handlog.rules.profiles import RuleProfile
     from handlog.rules.replay import _Replayer
     from handlog.rules.violations import Violation
@@ -62,11 +63,30 @@ def hand_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[
         chunks = split_range(path, part, site.is_header, site.header_prefix)
     found: dict[int, str] = {}
     for chunk in chunks:
-        if chunk.line in wanted:
-            found[chunk.line] = chunk.text
-            if len(found) == len(wanted):
-                break
+        end = chunk.line + chunk.text.count("\n")
+        if not any(chunk.line <= line <= end for line in wanted):
+            continue
+        for piece in _as_parsed(chunk, site):
+            if piece.line in wanted:
+                found[piece.line] = piece.text
+        if len(found) == len(wanted):
+            break
     return found
+
+
+def _as_parsed(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
+    """The hands of `chunk` as the parser read them (`handlog.parse.parse_chunks`): the
+    chunk itself, or, where it could not be read whole because hands of other formats run
+    on inside it, its pieces."""
+    from handlog.errors import ParseError
+    from handlog.parse import cut_at_other_headers, parse_chunk
+
+    if site.file_context is not None:
+        return [chunk]
+    pieces = cut_at_other_headers(chunk, site)
+    if len(pieces) == 1 or not isinstance(parse_chunk(chunk, site), ParseError):
+        return [chunk]
+    return [piece for piece, _ in pieces]
 
 
 def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[str, Any]]:

@@ -27,9 +27,11 @@ from handlog.parse.sites import FORMATS, detect, recognised
 __all__ = [
     "Parsed",
     "SiteFormat",
+    "cut_at_other_headers",
     "detect_file",
     "file_context",
     "parse_chunk",
+    "parse_chunks",
     "parse_file",
     "parse_text",
 ]
@@ -76,6 +78,58 @@ def parse_chunk(chunk: Chunk, site: SiteFormat, context: object = None) -> Parse
     return parsed
 
 
+def parse_chunks(chunk: Chunk, site: SiteFormat, context: object = None) -> list[Parsed]:
+    """`parse_chunk`, and where the chunk cannot be read because hands of other formats run
+    on inside it (files of two sites, or PartyPoker's cash and tournament forms, joined into
+    one: the file is split at its own format's headers only), each of those hands read by
+    its own format. Only a chunk that fails is looked into, so this costs nothing on the
+    hands that read."""
+    parsed = parse_chunk(chunk, site, context)
+    if type(parsed) is not ParseError or not chunk.is_hand or site.file_context is not None:
+        return [parsed]
+    pieces = cut_at_other_headers(chunk, site)
+    if len(pieces) == 1:
+        return [parsed]
+    return [parse_chunk(piece, form) for piece, form in pieces]
+
+
+def cut_at_other_headers(chunk: Chunk, site: SiteFormat) -> list[tuple[Chunk, SiteFormat]]:
+    """The hand `chunk` (of `site`'s format) cut at every line that starts a hand of another
+    text format, each piece with the format its first line names. A header line among the
+    first lines of a hand, before any line of its own (PartyPoker's "Game #N starts." is
+    followed by "#Game No : N"), belongs to that hand. The evidence of a flagged hand is cut
+    out of its file the same way (`handlog.evidence`)."""
+    lines = chunk.text.split("\n")
+    cuts: list[tuple[int, SiteFormat]] = [(0, site)]
+    body = False  # whether the current piece has a line other than headers and blanks
+    for index in range(1, len(lines)):
+        line = lines[index].lstrip("\ufeff").rstrip()
+        if not line:
+            continue
+        other = _text_header_format(line)
+        if other is None:
+            body = True
+        elif body:
+            cuts.append((index, other))
+            body = False
+    pieces = []
+    for number, (start, form) in enumerate(cuts):
+        end = cuts[number + 1][0] if number + 1 < len(cuts) else len(lines)
+        text = "\n".join(lines[start:end]).rstrip().lstrip("\ufeff")
+        pieces.append((Chunk(chunk.file, chunk.line + start, text), form))
+    return pieces
+
+
+_TEXT_FORMATS = tuple(candidate for candidate in FORMATS if candidate.file_context is None)
+
+
+def _text_header_format(line: str) -> SiteFormat | None:
+    for candidate in _TEXT_FORMATS:
+        if line.startswith(candidate.header_prefix) and candidate.is_header(line):
+            return candidate
+    return None
+
+
 def parse_file(
     path: str | os.PathLike[str], start_line: int = 1, site: SiteFormat | None = None
 ) -> Iterator[Parsed]:
@@ -101,7 +155,7 @@ def parse_file(
             except StopIteration:
                 return
             if chunk.line >= start_line and (chunk.is_hand or site.file_context is None):
-                yield parse_chunk(chunk, site, context)
+                yield from parse_chunks(chunk, site, context)
     except OSError as error:  # only reading is guarded: a bug in parsing must surface
         yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
@@ -122,7 +176,7 @@ def parse_range(
             return
     for chunk in split_range(path, part, site.is_header, site.header_prefix):
         if chunk.is_hand or site.file_context is None:
-            yield parse_chunk(chunk, site, context)
+            yield from parse_chunks(chunk, site, context)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
@@ -139,9 +193,10 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
             return [replace(context, site=site.site.value)]
     chunks = split_text([normalized], file, site.is_header, site.header_prefix)
     return [
-        parse_chunk(chunk, site, context)
+        parsed
         for chunk in chunks
         if chunk.is_hand or site.file_context is None
+        for parsed in parse_chunks(chunk, site, context)
     ]
 
 
