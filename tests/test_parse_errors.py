@@ -134,3 +134,26 @@ def test_files_that_are_not_exports_handlog_reads(tmp_path, content, words):
 def test_unreadable_file_is_an_error_value(tmp_path):
     items = list(parse_file(tmp_path / "missing.txt"))
     assert len(items) == 1 and "cannot read" in items[0].message
+
+
+def test_hands_after_a_long_preface_are_found_and_the_preface_named(tmp_path):
+    """Notes pasted above the hands (here 500 lines) do not hide them: the format is looked
+    for in a file's first `DETECT_LINES` lines, and the preface is one error."""
+    preface = [f"note {number}: played tight today" for number in range(500)]
+    items, _ = _corrupt(tmp_path, lambda lines: preface + [""] + lines)
+    hands = [item for item in items if isinstance(item, Hand)]
+    errors = [item for item in items if isinstance(item, ParseError)]
+    assert len(hands) == HANDS
+    assert [(error.line, error.message) for error in errors] == [
+        (1, "500 lines of text that belong to no PokerStars hand (no hand header above them)")
+    ]
+
+
+def test_a_file_of_text_with_no_hand_says_how_far_it_was_read(tmp_path):
+    from handlog.parse.sites import DETECT_LINES
+
+    target = tmp_path / "notes.txt"
+    target.write_text("\n".join(f"line {n}" for n in range(DETECT_LINES + 10)), encoding="utf-8")
+    (error,) = parse_file(target)
+    assert isinstance(error, ParseError) and error.line == 1
+    assert f"no hand header in the first {DETECT_LINES:,} lines" in error.message

@@ -22,7 +22,7 @@ from handlog.parse.reader import (
     split_text,
 )
 from handlog.parse.site import Parsed, SiteFormat
-from handlog.parse.sites import FORMATS, detect, recognised
+from handlog.parse.sites import DETECT_LINES, FORMATS, detect, recognised
 
 __all__ = [
     "Parsed",
@@ -182,7 +182,7 @@ def parse_range(
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     """Every hand in `text`, its format detected from it (for tests and round trips)."""
     normalized = text.replace("\r\n", "\n").replace("\r", "\n")
-    site = detect(normalized[:HEAD_CHARACTERS].split("\n"))
+    site = detect(normalized.split("\n"))
     if site is None:
         chunk = next(split_text([normalized], file, lambda line: False, "\0"), None)
         return [] if chunk is None else [_not_a_hand(chunk, None)]
@@ -230,7 +230,7 @@ def _not_a_hand(chunk: Chunk, site_name: str | None) -> ParseError:
         readable = ", ".join(candidate.name for candidate in FORMATS)
         message = (
             "no hand history of a site handlog reads starts here (no hand header in the first "
-            f"lines); handlog reads {readable}"
+            f"{DETECT_LINES:,} lines); handlog reads {readable}"
         )
     else:
         count = chunk.text.count("\n") + 1

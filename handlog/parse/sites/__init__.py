@@ -55,8 +55,10 @@ RECOGNISED = {
 }
 """How exports handlog does not read yet begin, for a message that names what a file is."""
 
-DETECT_LINES = 40
-"""How many non-blank lines at the top of a file are looked at for a hand header."""
+DETECT_LINES = 10_000
+"""How many non-blank lines at the top of a file are looked at for a hand header: enough for
+a long preface (an iPoker session's header, notes pasted above the hands), at most some
+40 MB read (only each line's start is looked at) from a file that holds no hand."""
 
 
 def detect(lines: Iterable[str]) -> SiteFormat | None:
