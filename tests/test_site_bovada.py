@@ -310,6 +310,8 @@ def test_dealt_lines_show_opponents_down_cards():
         ("Seat+4 : Bets 100", "Seat+4 : D bets 100"),
         ("Seat+1 : Calls 100", "Seat+1 : Call 100"),
         ("Seat+1 : Checks\n*** RIVER", "Seat+1 : Checks(timeout)\n*** RIVER"),
+        # Tournament exports of 2012 write the loser's summary line "lose with".
+        ("Seat+4:   lost with High Card", "Seat+4:   lose with High Card"),
     ],
 )
 def test_other_spellings_give_the_same_records(line, spelling):

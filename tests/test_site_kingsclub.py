@@ -346,6 +346,51 @@ def test_labels_as_they_are_when_the_first_street_has_a_header():
     assert parse_text(printed) == [hand]
 
 
+SHORT_ALL_IN_COMPLETION = """\
+#102: Limit Razz - 40/80
+2021-01-02 15:50:00
+Table 'x'
+Seat 1: A (1,000)
+Seat 2: B (30)
+Seat 3: C (1,000)
+A: posts ante 10
+B: posts ante 10
+C: posts ante 10
+*** 3RD STREET ***
+Dealt to A: [X X Kc]
+Dealt to B: [X X 5s]
+Dealt to C: [2c 3d 4h]
+A brings in for 10
+B bets 20, and is all in
+C raises to 40
+A calls 40
+*** 4TH STREET ***
+Dealt to A: [Qs]
+Dealt to C: [5c]
+C bets 40
+A folds
+*** SUMMARY ***
+Seat 1: A (950) -50
+Seat 2: B (0) -30
+Seat 3: C (1,079) +79
+Rake 1
+C wins pot (129)
+"""
+
+
+def test_a_short_all_in_completion_leaves_the_completion_to_the_next_player():
+    # B's all-in for 20 is less than the completion to 40: C's "raises to 40" completes.
+    hand = _one(SHORT_ALL_IN_COMPLETION)
+    kinds = [(a.player, a.kind, a.to_amount) for a in hand.actions if a.street is Street.THIRD]
+    assert ("B", ActionKind.COMPLETE, 2000) in kinds  # hundredths
+    assert ("C", ActionKind.COMPLETE, 4000) in kinds
+    # C completes to 40 as the rules allow (before the fix it read as a raise short of 60);
+    # the hand, cut short, never shows B's cards, so only its split is questioned.
+    codes = [v.code for v in replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations]
+    assert codes == ["SPLIT_AMOUNT"]
+    assert parse_text(kingsclub.print_hand(hand)) == [hand]
+
+
 def test_a_show_before_6th_street_is_read_as_the_whole_hand_by_the_replay():
     # KingsClub shows an all-in player's cards as soon as the betting is over, which can be
     # before the last up cards are dealt. The SHOW record holds what the line shows; the

@@ -142,7 +142,7 @@ SMALL_BET_BY_ANTE = {1: 5, 5: 25, 125: 500}
 _TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?")
 _SEAT_SHOWED = re.compile(
     r"Seat[+ ](?P<seat>\d+): +(?P<high>HI )?(?:(?P<won>[$€£]?\d[\d,]*(?:\.\d+)?) +)?"
-    r"(?P<lost>lost )?with (?P<description>[^\[]*?) ?\[(?P<cards>[^\]-]+)-[^\]]*\]"
+    r"(?P<lost>los[te] )?with (?P<description>[^\[]*?) ?\[(?P<cards>[^\]-]+)-[^\]]*\]"
     r"(?: LOW? (?P<low>[$€£]?\d[\d,]*(?:\.\d+)?) \[[^\]]*\])?$"
 )
 

@@ -334,6 +334,10 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         left = self.left[player] - chips
         self.left[player] = left
+        if kind is ActionKind.COMPLETE and total < self.small_bet:
+            # An all-in for less than the completion is not the completion: the next player
+            # to put in more completes (RULES: a short all-in reopens nothing).
+            self.completed = False
         self.events.append(
             Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
         )
