@@ -12,9 +12,15 @@ fields of handlog's own: `_rake`, `_site`, `_hand_id`.
 The antes, burns and pushing of chips are left to the reader, as PHH allows.
 
 Hands are written many to a file (`.phhs`, PHH's TOML tables `[1]`, `[2]`, ...), a file per
-site and game and per `HANDS_PER_FILE` hands. Not written (counted, with a reason): hands
-with a community card (PHH's stud variants have no way to say which card was shared) and
-hands of games that PHH has no stud variant for.
+site and game and per `HANDS_PER_FILE` hands. Not written (counted, with a reason): hands of
+games that PHH has no stud variant for, and hands PHH's stud variants cannot play as they
+were played: with a community card (no way to say which card was shared), with a double bet
+on 4th street (the open-pair option, which F7S does not have), with an up card the site did
+not print (the bring-in and who acts first are decided from the up cards), or flagged
+illegal by the replay (no rules engine can play them as written). So every hand written
+plays through pokerkit (tests/test_phh.py, on the corpus too); a hand whose pots were
+mis-split is written with the finishing stacks the site paid, which pokerkit's play then
+differs from, as handlog's flag says.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ STREETS = ("third", "fourth", "fifth", "sixth", "seventh")
 """The 7-card games' betting streets; the cards dealt on each: 3, 1, 1, 1, 1."""
 _FIRST_CARD = {"third": 0, "fourth": 3, "fifth": 4, "sixth": 5, "seventh": 6}
 _LAST_CARD = {"third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7}
+_UP_CARD = {"third": 2, "fourth": 0, "fifth": 0, "sixth": 0}
+"""Where the face-up card is among the cards each street deals (7th street's is face down)."""
 
 
 @dataclass
@@ -97,6 +105,8 @@ def hand_phh(hand: dict[str, Any]) -> str | Skip:
             by_street[action["street"]].append(action)
             if action["kind"] == "fold":
                 folded_on.setdefault(action["player"], STREETS.index(action["street"]))
+    if hand["illegal"]:
+        return Skip("flagged illegal")
     lines: list[str] = []
     live = [p["player"] for p in players]
     dealt_cards = 0
@@ -110,6 +120,8 @@ def hand_phh(hand: dict[str, Any]) -> str | Skip:
         for player in live:
             dealt = cards[player][_FIRST_CARD[street] : _LAST_CARD[street]]
             dealt += ["??"] * (_LAST_CARD[street] - _FIRST_CARD[street] - len(dealt))
+            if street in _UP_CARD and dealt[_UP_CARD[street]] == "??":
+                return Skip("an up card the site did not print")
             lines.append(f"d dh p{index[player]} {''.join(dealt)}")
         put: dict[str, int] = {}
         for action in by_street[street]:
@@ -123,7 +135,9 @@ def hand_phh(hand: dict[str, Any]) -> str | Skip:
                 put[player] = before + amount
                 lines.append(f"{label} pb")
             elif kind in ("complete", "bet", "raise"):
-                to = action["to_amount"] if action["to_amount"] is not None else before + amount
+                to = _bet_to(action, before)
+                if street == "fourth" and to - max(put.values(), default=0) > hand["small_bet"]:
+                    return Skip("a bet or raise of the big bet on 4th street (open pair)")
                 put[player] = to
                 lines.append(f"{label} cbr {to}")
             elif kind in ("call", "check"):
@@ -210,8 +224,12 @@ def _hands(
         """
         CREATE OR REPLACE TEMP TABLE phh_batch AS
         SELECT site, hand_id, game, ante, bring_in, small_bet, big_bet, table_name,
-            currency, tournament_id, start_time AT TIME ZONE 'UTC' AS start_time, rake
-        FROM hands WHERE site = ? AND game = ? AND structure = 'fixed'
+            currency, tournament_id, start_time AT TIME ZONE 'UTC' AS start_time, rake,
+            EXISTS (
+                SELECT 1 FROM violations v
+                WHERE v.site = h.site AND v.hand_id = h.hand_id AND NOT v.mis_split
+            ) AS illegal
+        FROM hands h WHERE site = ? AND game = ? AND structure = 'fixed'
         ORDER BY start_time, hand_id LIMIT ? OFFSET ?
         """,
         [site, game, BATCH_HANDS, offset],
@@ -219,7 +237,7 @@ def _hands(
     hands: dict[str, dict[str, Any]] = {}
     columns = (
         "site", "hand_id", "game", "ante", "bring_in", "small_bet", "big_bet", "table_name",
-        "currency", "tournament_id", "start_time", "rake",
+        "currency", "tournament_id", "start_time", "rake", "illegal",
     )  # fmt: skip
     for row in connection.execute("SELECT * FROM phh_batch").fetchall():
         hand = dict(zip(columns, row, strict=True))
@@ -261,6 +279,13 @@ def _hands(
         )
     connection.execute("DROP TABLE phh_batch")
     return list(hands.values())
+
+
+def _bet_to(action: dict[str, Any], before: int) -> int:
+    """The street total a completion, bet or raise brings its player to."""
+    if action["to_amount"] is not None:
+        return int(action["to_amount"])
+    return before + (action["amount"] or 0)
 
 
 def _toml(text: str) -> str:
