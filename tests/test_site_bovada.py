@@ -332,3 +332,67 @@ def test_a_short_ante_all_in():
         Street.ANTES,
     )
     assert hand.ante == 10
+
+
+# A 2012 tournament hand in the form of that year's MTT exports: the loser mucks at the
+# showdown ("Mucks [...]", "[Mucked] [... ]" in the summary), busts ("Ranking 3") and leaves
+# ("Stand"); another seat sits out and comes back ("Re-join", no "Seat " before the verb).
+MUCKED_AND_RANKED = """\
+Bovada Hand #2700000001: 7CARD Tournament #1500001 TBL#2, Fixed Limit- Level 3 (0/0) - 2012-06-17 23:00:00
+Seat+1: 185 in chips
+Seat+2 [ME]: 800 in chips
+Seat+3: 600 in chips
+Seat+1 : Ante chip 10
+Seat+2 [ME] : Ante chip 10
+Seat+3 : Ante chip 10
+*** HOLE CARDS ***
+Seat+1 : Card dealt to a spot [7h 2h 8h]
+Seat+2 [ME] : Card dealt to a spot [As Ad Kd]
+Seat+3 : Card dealt to a spot [Qs 5c Jd]
+Seat+1 : Big blind/Bring in 25
+Seat+2 [ME] : Raises 50
+Seat+3 : Folds
+Seat+3 : Sit out
+Seat+1 : Call 25
+Seat+1 : Card dealt to a spot [3d]
+Seat+2 [ME] : Card dealt to a spot [3c]
+Seat+2 [ME] : Bets 50
+Seat+1 : Call 50
+Seat+1 : Card dealt to a spot [Jc]
+Seat+2 [ME] : Card dealt to a spot [9h]
+Seat+2 [ME] : Bets 100
+Seat+1 : All-in 75
+Seat+2 [ME] : Return uncalled portion of bet 25
+Seat+1 : Card dealt to a spot [4s]
+Seat+2 [ME] : Card dealt to a spot [2s]
+Seat+1 : Card dealt to a spot [9c]
+Seat+2 [ME] : Card dealt to a spot [8c]
+Seat+2 [ME] : Showdown [As Ad Kd 9h 8c] (One pair)
+Seat+1 : Mucks [7h 2h 8h 3d Jc 4s 9c] (High Card)
+Seat+2 [ME] : Hand Result 380
+Seat+1 : Ranking 3
+Seat+1 : Stand
+Seat+3 : Re-join
+*** SUMMARY ***
+Total Pot(380)
+Seat 1:   [Mucked] [7h 2h 8h 3d Jc 4s 9c ]
+Seat 2:  380  with One pair [As Ad Kd 3c 9h 2s 8c-As Ad Kd 9h 8c]
+Seat 3:  Folded on the 3rd STREET
+"""
+
+
+def test_a_mucked_loser_his_finishing_place_and_the_short_seat_events():
+    hand = _one(MUCKED_AND_RANKED)
+    muck = next(a for a in hand.actions if a.kind is ActionKind.MUCK)
+    assert (muck.player, muck.street, muck.description) == ("Seat+1", Street.SHOWDOWN, "High Card")
+    assert " ".join(map(str, muck.cards)) == "7h 2h 8h 3d Jc 4s 9c"
+    result = next(r for r in hand.results if r.seat == 1)
+    assert (result.mucked, result.showed, result.won) == (muck.cards, (), None)
+    notes = [(n.kind, n.player) for n in hand.notes]
+    assert (NoteKind.FINISHED_TOURNAMENT, "Seat+1") in notes
+    assert (NoteKind.LEAVES, "Seat+1") in notes
+    assert (NoteKind.RETURNED, "Seat+3") in notes
+    replayed = replay(hand, bovada.BOVADA, bovada.TRAITS)
+    assert replayed.violations == ()
+    assert replayed.net == {"Seat+1": -185, "[ME]": 195, "Seat+3": -10}
+    assert parse_text(bovada.print_hand(hand)) == [hand]

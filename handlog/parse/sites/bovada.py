@@ -132,6 +132,7 @@ NOTE_KINDS = {
     "ENTERS": NoteKind.JOINS,
     "LEAVES": NoteKind.LEAVES,
     "REJOINS": NoteKind.RETURNED,
+    "RANKED": NoteKind.FINISHED_TOURNAMENT,
 }
 
 # Stakes by ante, from the real hands, for a hand whose betting never shows the small bet
@@ -564,6 +565,12 @@ class _HandBuilder(TextHandBuilder):
         return cards(text[open_at:close]), description
 
     def _showdown(self, text: str, line: int) -> None:
+        self._shown_at_showdown(ActionKind.SHOW, text, line)
+
+    def _mucks(self, text: str, line: int) -> None:
+        self._shown_at_showdown(ActionKind.MUCK, text, line)
+
+    def _shown_at_showdown(self, kind: ActionKind, text: str, line: int) -> None:
         player = self._name(text, line)
         printed, description = self._shown(text[text.find(" : ") :])
         # The line prints the best five (hi/lo: the high five, then the low five); the
@@ -575,7 +582,7 @@ class _HandBuilder(TextHandBuilder):
             Action(
                 Street.SHOWDOWN,
                 player,
-                ActionKind.SHOW,
+                kind,
                 cards=held,
                 description=description,
                 line=line,
@@ -639,6 +646,13 @@ class _HandBuilder(TextHandBuilder):
         self.results.append(
             SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
         )
+
+    def _seat_mucked(self, text: str, line: int) -> None:
+        number, name = self._summary_seat(text, line)
+        printed = cards(text[text.index("[Mucked] [") + 10 : text.rindex("]")].strip())
+        held = self.held.get(name, ())
+        mucked = held if held and set(printed) <= set(held) else printed
+        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
@@ -707,11 +721,13 @@ _HANDLERS = {
     "FOLDS": _HandBuilder._folds,
     "UNCALLED_BET": _HandBuilder._uncalled_bet,
     "SHOWDOWN": _HandBuilder._showdown,
+    "MUCKS": _HandBuilder._mucks,
     "DOES_NOT_SHOW": _HandBuilder._does_not_show,
     "HAND_RESULT": _HandBuilder._hand_result,
     "SEAT_FOLDED": _HandBuilder._seat_folded,
     "SEAT_DOES_NOT_SHOW": _HandBuilder._seat_does_not_show,
     "SEAT_SHOWED": _HandBuilder._seat_showed,
+    "SEAT_MUCKED": _HandBuilder._seat_mucked,
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
 
@@ -793,8 +809,8 @@ def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignor
         return f"{name} : Folds"
     if kind is ActionKind.UNCALLED_BET_RETURNED:
         return f"{name} : Return uncalled portion of bet {amount}"
-    if kind in (ActionKind.SHOW, ActionKind.DOES_NOT_SHOW):
-        verb = "Showdown" if kind is ActionKind.SHOW else "Does not show"
+    if kind in (ActionKind.SHOW, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
+        verb = {ActionKind.SHOW: "Showdown", ActionKind.MUCK: "Mucks"}.get(kind, "Does not show")
         tail = f" ({action.description})" if action.description is not None else ""
         return f"{name} : {verb} [{format_cards(action.cards)}]{tail}"
     if kind is ActionKind.COLLECT:
@@ -809,6 +825,8 @@ def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
         return f"{head}Folded on the {FOLDED_ON_TEXT[result.folded_on]}"
     if result.collected_without_showdown:
         return f"{head}{money(result.won)} [Does not show]"
+    if result.mucked:
+        return f"{head} [Mucked] [{format_cards(result.mucked)} ]"
     won = f"{money(result.won)}  " if result.won is not None else " "
     lost = "lost " if result.lost else ""
     shown = format_cards(result.showed)
