@@ -23,7 +23,22 @@ from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError
-from handlog.model import Action, ActionKind, Event, Seat, Street
+from handlog.model import (
+    PRINTED,
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Printed,
+    Seat,
+    SeatResult,
+    Site,
+    Source,
+    Street,
+    Structure,
+)
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
@@ -334,6 +349,102 @@ class TextHandBuilder:
         """Each player's chips in on the current street (a site resets it at each street)."""
         self.current_bet = 0
         """The most anyone has in on the current street (reset with `street_put`)."""
+        # What every hand's record takes from its lines, filled by the site's handlers and
+        # assembled by `hand`.
+        self.table = ""
+        self.max_seats: int | None = None
+        self.streets: list[Street] = []
+        """The street headers read, in order."""
+        self.results: list[SeatResult] = []
+        self.first_street = Street.THIRD
+        """The game's first street (2nd in 5-card stud): a site sets it from the header."""
+        self.completed = False
+        """Whether the first street's bring-in has been completed."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.community_card: Card | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.main_pot: int | None = None
+        self.side_pots: tuple[int, ...] = ()
+
+    def deal(
+        self,
+        player: str,
+        previous: tuple[Card, ...],
+        new: tuple[Card, ...],
+        line: int,
+        hidden: int = -1,
+    ) -> Dealt:
+        """Append a dealing line's record: `previous` the earlier cards it repeats, `new`
+        the cards of this street it shows. `hidden`, the cards of this street it does not
+        show, is counted when a site does not say (-1): the street deals the first street's
+        card count on the first street and one card on each later one."""
+        street = self.street
+        if hidden < 0:
+            hidden = (int(street) if street == self.first_street else 1) - len(new)
+            if hidden < 0 or street > Street.SEVENTH:
+                hidden = 0
+        dealt = Dealt(street, player, previous, new, line, hidden)
+        self.events.append(dealt)
+        return dealt
+
+    def hand(
+        self,
+        site: Site,
+        hand_id: str,
+        game: Game,
+        small_bet: int,
+        big_bet: int,
+        currency: str | None,
+        start_time: datetime | None,
+        printed: Printed = PRINTED,
+        events: list[Event] | None = None,
+        tournament_id: str | None = None,
+        tournament_level: str | None = None,
+        buy_in: str | None = None,
+        mixed_game: str | None = None,
+        home_game: str | None = None,
+        structure: Structure = Structure.FIXED,
+        chips_in_hundredths: bool = False,
+        whole: Chunk | None = None,
+    ) -> Hand:
+        """The hand's record: what the header gave (the arguments) and what the lines
+        gave (this builder's seats, events, streets, results, pots, antes …); `events`
+        replaces the builder's own when a site rewrites them at the end, `whole` is the
+        hand's whole text when the builder read only a part of it (its `source`)."""
+        chunk = self.chunk if whole is None else whole
+        return Hand(
+            site=site,
+            hand_id=hand_id,
+            game=game,
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=currency,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            start_time=start_time,
+            seats=tuple(self.seats),
+            events=tuple(self.events if events is None else events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            main_pot=self.main_pot,
+            side_pots=self.side_pots,
+            community_card=self.community_card,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=tournament_id,
+            tournament_level=tournament_level,
+            buy_in=buy_in,
+            mixed_game=mixed_game,
+            home_game=home_game,
+            structure=structure,
+            chips_in_hundredths=chips_in_hundredths,
+            printed=printed,
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
 
     def put_chips(
         self,

@@ -34,10 +34,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import format_amount, minor_units
@@ -287,16 +287,11 @@ class _HandBuilder(TextHandBuilder):
         self.brand = brand
         self.clock = clock
         self.start_time = start_time
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.money_in_on_street = False
         self.held: dict[str, tuple[Card, ...]] = {}
         """Each player's cards so far, in deal order, as the dealing lines printed them."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake: int | None = None
+        self.printed_rake: int | None = None
+        """The rake as the summary prints it (None: it prints none)."""
         self.currency: str | None = None
         self.completed_to: int | None = None
         """What the stakes are read from: the first completion, the first big bet or raise
@@ -316,7 +311,7 @@ class _HandBuilder(TextHandBuilder):
                 if collect.pot is None:
                     self.events[index] = _with_pot(collect, 0)
         collected = sum(collect.amount or 0 for _, collect in self.collects)
-        rake = self.rake
+        rake = self.printed_rake
         if rake is None:
             # "Total Pot($150)" with no rake, though $3 was kept (hand #2844383701: 147
             # collected, each half $73.50): the summary leaves out a rake it took.
@@ -324,30 +319,19 @@ class _HandBuilder(TextHandBuilder):
             rake = max(0, self.total_pot - collected)
         small, big = self._stakes()
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        self.table = info.table
+        self.rake = rake
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=info.table,
-            max_seats=None,
             currency=self.currency,
             small_bet=small,
             big_bet=big,
             start_time=self.start_time,
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed(self.brand, self.clock),
             tournament_id=info.tournament_id,
             tournament_level=info.tournament_level,
-            header_variant=self.brand,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _stakes(self) -> tuple[int, int]:
@@ -480,7 +464,7 @@ class _HandBuilder(TextHandBuilder):
                 text,
             )
         self.held[player] = earlier + new
-        self.events.append(Dealt(self.street, player, earlier, new, line))
+        self.deal(player, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         player = self._name(text, line)
@@ -616,7 +600,7 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
         self.total_pot = self._amount(found["total"])
         if found["rake"] is not None:
-            self.rake = self._amount(found["rake"])
+            self.printed_rake = self._amount(found["rake"])
 
     def _summary_seat(self, text: str, line: int) -> tuple[int, str]:
         colon = text.index(":")

@@ -28,9 +28,9 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     Site,
-    Source,
     Street,
 )
 from handlog.parse import grammar
@@ -260,15 +260,10 @@ class _HandBuilder(TextHandBuilder):
         super().__init__(chunk, GRAMMAR)
         self.hand_id = hand_id
         self.info = info
-        self.table = ""
-        self.streets: list[Street] = []
-        self.completed = False
         self.returned = 0
         """Bets nobody called, returned without a line (for the total pot)."""
         self.put_in = 0
         self.collected = 0
-        self.ante: int | None = None
-        self.bring_in: int | None = None
         self.known: dict[str, dict[int, Card]] = {}
         """Each player's cards seen dealt, by deal position."""
         self.printed: dict[str, tuple[Card, ...]] = {}
@@ -279,35 +274,25 @@ class _HandBuilder(TextHandBuilder):
             self._section(kind, text, line)
         self._street_end()
         info = self.info
-        chunk = self.chunk
         total = self.put_in - self.returned
         year, month, day = (int(part) for part in info.date.split("/"))
         hour, minute, second = (int(part) for part in info.time.split(":"))
         clock = f"{info.date} - {info.time}"
-        return Hand(
+        self.max_seats = info.max_seats
+        # Not printed: what the betting left in the pot, and what was not paid out of it
+        # (never below nothing: more paid out than was in is for the replay to flag).
+        self.total_pot = total
+        self.rake = max(0, total - self.collected)
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=info.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             # Everleaf's clock is UTC (it prints no zone).
             start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
-            clock_text=clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=(),
-            # Not printed: what the betting left in the pot, and what was not paid out of it
-            # (never below nothing: more paid out than was in is for the replay to flag).
-            total_pot=total,
-            rake=max(0, total - self.collected),
-            ante=self.ante,
-            bring_in=self.bring_in,
-            header_variant="game",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("game", clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -401,7 +386,7 @@ class _HandBuilder(TextHandBuilder):
         self.printed[name] = earlier + new
         # Each line carries the cards printed for the player on earlier streets (the hero's
         # every card, an opponent's up cards), as the other sites' dealing lines repeat them.
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         player = self._name_before(text, " posts bring-in ", line)

@@ -24,10 +24,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
@@ -410,19 +410,10 @@ class _HandBuilder(TextHandBuilder):
         self.known: dict[str, dict[int, Card]] = {}
         """Each player's cards seen dealt, by deal position, for putting shown cards back in
         deal order."""
-        self.streets: list[Street] = []
         self.first_header_line = 0
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the current street (antes apart), for "raises to"."""
-        self.ante: int | None = info.ante
-        self.bring_in: int | None = None
-        self.community_card: Card | None = None
-        self.total_pot = 0
-        self.rake = 0
-        self.main_pot: int | None = None
-        self.side_pots: tuple[int, ...] = ()
+        self.ante = info.ante
 
     # -- driving -------------------------------------------------------------------------
 
@@ -441,35 +432,21 @@ class _HandBuilder(TextHandBuilder):
                 None,
             )
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        self.table = info.table
+        self.max_seats = info.max_seats
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # skipped above when None
-            table=info.table,
-            max_seats=info.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=parse_clock(self.clock),
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=self.main_pot,
-            side_pots=self.side_pots,
-            community_card=self.community_card,
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed(info.header_variant, self.clock),
             tournament_id=info.tournament_id,
             # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
             # Sit & Go", "Big Game of the Week"); the records have no field for the name.
             buy_in=info.tournament_name,
-            header_variant=info.header_variant,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -610,7 +587,7 @@ class _HandBuilder(TextHandBuilder):
         if self.street is self.first_street:
             # The hero's first line: down cards, then the door card, all dealt now.
             dealt = first + new
-            self.events.append(Dealt(self.street, name, (), dealt, line))
+            self.deal(name, (), dealt, line)
             known = self.known.setdefault(name, {})
             if len(dealt) > 1:  # the hero's: down cards, then the door card
                 for position, card in enumerate(dealt):
@@ -618,7 +595,7 @@ class _HandBuilder(TextHandBuilder):
             else:
                 known.setdefault(self.door_position, dealt[0])
         else:
-            self.events.append(Dealt(self.street, name, first, new, line))
+            self.deal(name, first, new, line)
             if len(new) == 1:
                 self.known.setdefault(name, {}).setdefault(int(self.street) - 1, new[0])
 

@@ -50,10 +50,10 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import MoneyError, format_hundredths, hundredths
@@ -215,19 +215,12 @@ class _HandBuilder(TextHandBuilder):
         self.small_bet = small
         self.big_bet = big
         self.clock = ""
-        self.table = ""
         self.tournament_id: str | None = None
-        self.streets: list[Street] = []
         self.headerless_first = False
-        self.completed = False
         self.street_put: dict[str, int] = {}
         self.left: dict[str, int] = {}
         """Each player's chips behind, for all-ins the text does not mark."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.rake = 0
         self.collected = 0
-        self.results: list[SeatResult] = []
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -238,30 +231,18 @@ class _HandBuilder(TextHandBuilder):
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
-        chunk = self.chunk
-        return Hand(
+        self.total_pot = self.collected + self.rake
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=self.game,
-            table=self.table,
-            max_seats=None,
             currency=None,
             chips_in_hundredths=True,  # every amount, whole figures too
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=None,  # the clock has no zone
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.collected + self.rake,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed("game", self.clock),
             tournament_id=self.tournament_id,
-            header_variant="game",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -387,7 +368,7 @@ class _HandBuilder(TextHandBuilder):
         self.printed[name] = earlier + new
         # Each record carries the cards printed for the player on earlier streets (the
         # hero's every card, an opponent's up cards), as other sites' dealing lines repeat them.
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         self._put(ActionKind.BRING_IN, text, " brings in for ", line)

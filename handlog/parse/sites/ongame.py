@@ -34,10 +34,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse import grammar
@@ -282,24 +282,17 @@ class _HandBuilder(TextHandBuilder):
         self.info = info
         self.header = header
         self.start = start
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.hand_put: dict[str, int] = {}
         """Each player's chips in on the streets before this one, antes excluded (OnGame's
         "raises X to Y" prints Y as the player's total for the hand)."""
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
         self.pots: list[int] = []
-        self.rake = 0
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
         header = self.header
         start = self.start
         tournament = header["tournament"] is not None
@@ -307,32 +300,22 @@ class _HandBuilder(TextHandBuilder):
         # Main and side pots as printed (before rake) only when there is a side pot: a lone
         # main pot is the total pot.
         side = len(pots) > 1
-        return Hand(
+        self.table = info.table
+        self.total_pot = sum(pots)
+        self.main_pot = pots[0] if side else None
+        self.side_pots = tuple(pots[1:]) if side else ()
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=info.table,
-            max_seats=None,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=_start_time(start),
-            clock_text=start.string[12:],
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=sum(pots),
-            rake=self.rake,
-            main_pot=pots[0] if side else None,
-            side_pots=tuple(pots[1:]) if side else (),
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed("tournament" if tournament else "hand", start.string[12:]),
             tournament_id=header["tid"] if tournament else None,
             buy_in=header["buy_in"] if tournament else None,
             mixed_game=header["name"] if tournament else None,
-            header_variant="tournament" if tournament else "hand",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -425,7 +408,7 @@ class _HandBuilder(TextHandBuilder):
             return  # every card face down to another player: nothing to record
         earlier = self.printed.get(name, ())
         self.printed[name] = earlier + new
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _bring_in(self, text: str, line: int) -> None:
         big = text.rfind(" big bring in ")

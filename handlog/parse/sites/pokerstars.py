@@ -17,15 +17,14 @@ from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
     ActionKind,
-    Dealt,
     Game,
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
     Structure,
 )
@@ -347,19 +346,8 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.clock = clock
-        self.table = ""
-        self.max_seats: int | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
-        self.first_street = VARIANTS[info.game].first_street if info.game else Street.THIRD
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.community_card: Card | None = None
-        self.total_pot = 0
-        self.rake = 0
-        self.main_pot: int | None = None
-        self.side_pots: tuple[int, ...] = ()
+        if info.game is not None:
+            self.first_street = VARIANTS[info.game].first_street
 
     # -- driving -------------------------------------------------------------------------
 
@@ -367,37 +355,21 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
-        return Hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
-            start_time=parse_clock(self.clock),
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=self.main_pot,
-            side_pots=self.side_pots,
-            community_card=self.community_card,
-            ante=self.ante,
-            bring_in=self.bring_in,
+        return self.hand(
+            SITE,
+            self.hand_id,
+            info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            info.small_bet,
+            info.big_bet,
+            info.currency,
+            parse_clock(self.clock),
+            Printed(info.header_variant, self.clock),
             tournament_id=info.tournament_id,
             tournament_level=info.tournament_level,
             buy_in=info.buy_in,
             mixed_game=info.mixed_game,
             home_game=info.home_game,
             structure=info.structure,
-            header_variant=info.header_variant,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -542,7 +514,7 @@ class _HandBuilder(TextHandBuilder):
                 if len(groups) == 2:
                     previous = cards(groups[0])
                 last = len(text) - len(groups[-1]) - 3
-        self.events.append(Dealt(self.street, name, previous, cards(text[last + 2 : -1]), line))
+        self.deal(name, previous, cards(text[last + 2 : -1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")

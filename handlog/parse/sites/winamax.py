@@ -42,10 +42,10 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import MoneyError
@@ -349,53 +349,31 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.cents = info.cents
-        self.table = ""
-        self.max_seats: int | None = None
         self.tournament_id: str | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (bring-in included)."""
         self.brought_in: dict[str, int] = {}
         """The bring-in of the street's bring-in player (Winamax's raise figures leave it out)."""
         self.left: dict[str, int] = {}
         """Each player's chips behind, to know who is all-in (not always printed)."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
 
     def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=start,  # type: ignore[arg-type]
-            clock_text=clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed(info.header_variant, clock),
             tournament_id=self.tournament_id,
             tournament_level=info.tournament_level,
             buy_in=info.buy_in,
-            header_variant=info.header_variant,
             chips_in_hundredths=info.cents and info.currency is None,  # play money
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -521,7 +499,7 @@ class _HandBuilder(TextHandBuilder):
             # replay knows the 7th-street card is dealt face down.
             return
         previous = _known(groups[0]) if len(groups) == 2 else ()
-        self.events.append(Dealt(self.street, name, previous, new, line))
+        self.deal(name, previous, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         at = text.rfind(" brings in ")

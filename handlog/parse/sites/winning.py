@@ -30,10 +30,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
@@ -291,19 +291,10 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.split = split
-        self.table = ""
-        self.max_seats: int | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (for the street totals)."""
         self.collectors: set[str] = set()
         """Players with a "collected" line."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
         self.running_main: int | None = None
         self.running_sides: list[int] = []
 
@@ -311,40 +302,27 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
         split = self.split
         year, month, day, hour, minute, second, zone = split.groups()[5:12]
         # Main and side pots as the showdown prints them (after all betting), only when
         # there is a side pot: a lone main pot is the total pot.
         main_pot = self.running_main if self.running_sides else None
-        return Hand(
+        self.main_pot = main_pot
+        self.side_pots = tuple(self.running_sides) if main_pot is not None else ()
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=utc_time(
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
-            clock_text=split["clock"],
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=main_pot,
-            side_pots=tuple(self.running_sides) if main_pot is not None else (),
-            ante=self.ante,
-            bring_in=self.bring_in,
+            printed=Printed("hand", split["clock"]),
             tournament_id=info.tournament_id,
             tournament_level=info.tournament_level,
             buy_in=info.buy_in,
-            header_variant="hand",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -476,9 +454,7 @@ class _HandBuilder(TextHandBuilder):
                     previous = cards(groups[0])
                 seat = self.seated[name]
                 last = len(text) - len(groups[-1]) - 3
-        self.events.append(
-            Dealt(self.street, seat.name, previous, cards(text[last + 2 : -1]), line)
-        )
+        self.deal(seat.name, previous, cards(text[last + 2 : -1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " brings in ", line)
