@@ -23,28 +23,15 @@ from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError
-from handlog.model import (
-    PRINTED,
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Source,
-    Street,
-    Structure,
-)
+from handlog.model import Action, ActionKind, Dealt, Hand, Printed, Source, Street, Structure
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
     from lark import Lark
+
+    from handlog.model import Event, Game, Seat, SeatResult, Site
 
 TIME_ZONES = {
     "ET": "America/New_York",
@@ -367,6 +354,15 @@ class TextHandBuilder:
         self.rake = 0
         self.main_pot: int | None = None
         self.side_pots: tuple[int, ...] = ()
+        # What some headers say besides the game, stakes and clock (a site sets those its
+        # header has).
+        self.tournament_id: str | None = None
+        self.tournament_level: str | None = None
+        self.buy_in: str | None = None
+        self.mixed_game: str | None = None
+        self.home_game: str | None = None
+        self.structure = Structure.FIXED
+        self.chips_in_hundredths = False
 
     def deal(
         self,
@@ -398,19 +394,13 @@ class TextHandBuilder:
         big_bet: int,
         currency: str | None,
         start_time: datetime | None,
-        printed: Printed = PRINTED,
+        printed: Printed,
         events: list[Event] | None = None,
-        tournament_id: str | None = None,
-        tournament_level: str | None = None,
-        buy_in: str | None = None,
-        mixed_game: str | None = None,
-        home_game: str | None = None,
-        structure: Structure = Structure.FIXED,
-        chips_in_hundredths: bool = False,
         whole: Chunk | None = None,
     ) -> Hand:
-        """The hand's record: what the header gave (the arguments) and what the lines
-        gave (this builder's seats, events, streets, results, pots, antes …); `events`
+        """The hand's record: what the header gave (the arguments, and the tournament, mixed
+        game, structure … the site set on the builder) and what the lines gave (this
+        builder's seats, events, streets, results, pots, antes …); `events`
         replaces the builder's own when a site rewrites them at the end, `whole` is the
         hand's whole text when the builder read only a part of it (its `source`)."""
         chunk = self.chunk if whole is None else whole
@@ -435,13 +425,13 @@ class TextHandBuilder:
             community_card=self.community_card,
             ante=self.ante,
             bring_in=self.bring_in,
-            tournament_id=tournament_id,
-            tournament_level=tournament_level,
-            buy_in=buy_in,
-            mixed_game=mixed_game,
-            home_game=home_game,
-            structure=structure,
-            chips_in_hundredths=chips_in_hundredths,
+            tournament_id=self.tournament_id,
+            tournament_level=self.tournament_level,
+            buy_in=self.buy_in,
+            mixed_game=self.mixed_game,
+            home_game=self.home_game,
+            structure=self.structure,
+            chips_in_hundredths=self.chips_in_hundredths,
             printed=printed,
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )

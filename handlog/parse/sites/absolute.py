@@ -252,6 +252,7 @@ class _HandBuilder(TextHandBuilder):
             # A collect line names no half; the summary says which one a player won.
             events = [self._with_half(event) for event in events]
         zone = split["zone"] or "ET"
+        self.tournament_id = info.tournament_id
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -270,7 +271,6 @@ class _HandBuilder(TextHandBuilder):
             ),
             printed=Printed("stage", split["clock"]),
             events=events,
-            tournament_id=info.tournament_id,
         )
 
     def _with_half(self, event: Event) -> Event:

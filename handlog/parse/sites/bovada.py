@@ -321,6 +321,8 @@ class _HandBuilder(TextHandBuilder):
         info = self.info
         self.table = info.table
         self.rake = rake
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -330,8 +332,6 @@ class _HandBuilder(TextHandBuilder):
             big_bet=big,
             start_time=self.start_time,
             printed=Printed(self.brand, self.clock),
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
         )
 
     def _stakes(self) -> tuple[int, int]:

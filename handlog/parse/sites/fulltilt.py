@@ -434,6 +434,10 @@ class _HandBuilder(TextHandBuilder):
         info = self.info
         self.table = info.table
         self.max_seats = info.max_seats
+        self.tournament_id = info.tournament_id
+        # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
+        # Sit & Go", "Big Game of the Week"); the records have no field for the name.
+        self.buy_in = info.tournament_name
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -443,10 +447,6 @@ class _HandBuilder(TextHandBuilder):
             big_bet=info.big_bet,
             start_time=parse_clock(self.clock),
             printed=Printed(info.header_variant, self.clock),
-            tournament_id=info.tournament_id,
-            # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
-            # Sit & Go", "Big Game of the Week"); the records have no field for the name.
-            buy_in=info.tournament_name,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:

@@ -215,7 +215,6 @@ class _HandBuilder(TextHandBuilder):
         self.small_bet = small
         self.big_bet = big
         self.clock = ""
-        self.tournament_id: str | None = None
         self.headerless_first = False
         self.street_put: dict[str, int] = {}
         self.left: dict[str, int] = {}
@@ -232,17 +231,16 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         self.total_pot = self.collected + self.rake
+        self.chips_in_hundredths = True  # every amount, whole figures too
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=self.game,
             currency=None,
-            chips_in_hundredths=True,  # every amount, whole figures too
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=None,  # the clock has no zone
             printed=Printed("game", self.clock),
-            tournament_id=self.tournament_id,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:

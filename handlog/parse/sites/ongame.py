@@ -304,6 +304,9 @@ class _HandBuilder(TextHandBuilder):
         self.total_pot = sum(pots)
         self.main_pot = pots[0] if side else None
         self.side_pots = tuple(pots[1:]) if side else ()
+        self.tournament_id = header["tid"] if tournament else None
+        self.buy_in = header["buy_in"] if tournament else None
+        self.mixed_game = header["name"] if tournament else None
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -313,9 +316,6 @@ class _HandBuilder(TextHandBuilder):
             big_bet=info.big_bet,
             start_time=_start_time(start),
             printed=Printed("tournament" if tournament else "hand", start.string[12:]),
-            tournament_id=header["tid"] if tournament else None,
-            buy_in=header["buy_in"] if tournament else None,
-            mixed_game=header["name"] if tournament else None,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:

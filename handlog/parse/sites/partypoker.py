@@ -362,6 +362,9 @@ class _HandBuilder(TextHandBuilder):
             ]
         self.total_pot = self.put_total
         self.rake = self.put_total - self.collected_total
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -372,9 +375,6 @@ class _HandBuilder(TextHandBuilder):
             start_time=start,
             printed=Printed(self.variant, clock),
             events=events,
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
             whole=whole,
         )
 

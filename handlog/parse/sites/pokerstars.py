@@ -355,6 +355,12 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        self.mixed_game = info.mixed_game
+        self.home_game = info.home_game
+        self.structure = info.structure
         return self.hand(
             SITE,
             self.hand_id,
@@ -364,12 +370,6 @@ class _HandBuilder(TextHandBuilder):
             info.currency,
             parse_clock(self.clock),
             Printed(info.header_variant, self.clock),
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            mixed_game=info.mixed_game,
-            home_game=info.home_game,
-            structure=info.structure,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:

@@ -349,7 +349,6 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.cents = info.cents
-        self.tournament_id: str | None = None
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (bring-in included)."""
         self.brought_in: dict[str, int] = {}
@@ -361,6 +360,9 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        self.chips_in_hundredths = info.cents and info.currency is None  # play money
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -370,10 +372,6 @@ class _HandBuilder(TextHandBuilder):
             big_bet=info.big_bet,
             start_time=start,  # type: ignore[arg-type]
             printed=Printed(info.header_variant, clock),
-            tournament_id=self.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            chips_in_hundredths=info.cents and info.currency is None,  # play money
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:

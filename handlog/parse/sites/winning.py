@@ -309,6 +309,9 @@ class _HandBuilder(TextHandBuilder):
         main_pot = self.running_main if self.running_sides else None
         self.main_pot = main_pot
         self.side_pots = tuple(self.running_sides) if main_pot is not None else ()
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -320,9 +323,6 @@ class _HandBuilder(TextHandBuilder):
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
             printed=Printed("hand", split["clock"]),
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
