@@ -524,6 +524,24 @@ class TextHandBuilder:
         # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
         self.names_longest_first = sorted(self.seated, key=len, reverse=True)
 
+    def dealt_brackets(self, text: str, start: int, line: int) -> tuple[str, list[str]]:
+        """A dealing line's player (the name at `text[start:]`, as the seat list names
+        it) and the texts of its bracketed card groups, in order: "Dealt to NAME [cards]" or
+        "Dealt to NAME [cards] [cards]". The brackets are read from the right first; a name
+        that itself ends in brackets ("PC [Mittel]") fails that and is found by matching the
+        seat names instead."""
+        last = text.rfind(" [")
+        head = text[start:last]
+        seat = self.seated.get(head)
+        if seat is not None:
+            return seat.name, [text[last + 2 : -1]]
+        opening = head.rfind(" [")
+        seat = self.seated.get(head[:opening]) if opening > 0 and head[-1] == "]" else None
+        if seat is not None:
+            return seat.name, [head[opening + 2 : -1], text[last + 2 : -1]]
+        name = self.player_prefix(text, start, " [", line)
+        return name, text[start + len(name) + 2 : -1].split("] [")
+
     def player(self, name: str, line: int, text: str) -> str:
         """The seat list's own string for `name`; an error if nobody of that name sits."""
         seat = self.seated.get(name)

@@ -562,28 +562,9 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
-        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
-        # fails that and is found by matching the seat names instead.
-        last = text.rfind(" [")
-        head = text[9:last]
-        first: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is not None:
-            name = seat.name
-        else:
-            opening = head.rfind(" [")
-            seat = self.seated.get(head[:opening]) if opening > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name = seat.name
-                first = cards(head[opening + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) == 2:
-                    first = cards(groups[0])
-                last = len(text) - len(groups[-1]) - 3
-        new = cards(text[last + 2 : -1])
+        name, groups = self.dealt_brackets(text, 9, line)
+        first = cards(groups[0]) if len(groups) == 2 else ()
+        new = cards(groups[-1])
         if self.street is self.first_street:
             # The hero's first line: down cards, then the door card, all dealt now.
             dealt = first + new

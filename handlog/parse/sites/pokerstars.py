@@ -493,28 +493,9 @@ class _HandBuilder(TextHandBuilder):
         self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
-        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
-        # fails that and is found by matching the seat names instead.
-        last = text.rfind(" [")
-        head = text[9:last]
-        previous: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is not None:
-            name = seat.name
-        else:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name = seat.name
-                previous = cards(head[first + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) == 2:
-                    previous = cards(groups[0])
-                last = len(text) - len(groups[-1]) - 3
-        self.deal(name, previous, cards(text[last + 2 : -1]), line)
+        name, groups = self.dealt_brackets(text, 9, line)
+        previous = cards(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")

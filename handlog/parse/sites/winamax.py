@@ -474,22 +474,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]"; a name that itself
-        # ends in brackets is found by matching the seat names.
-        last = text.rfind(" [")
-        head = text[9:last]
-        groups: list[str]
-        seat = self.seated.get(head)
-        if seat is not None:
-            name, groups = seat.name, [text[last + 2 : -1]]
-        else:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name, groups = seat.name, [head[first + 2 : -1], text[last + 2 : -1]]
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
+        name, groups = self.dealt_brackets(text, 9, line)
         new = _known(groups[-1])
         if not new:
             # "[X X Kc 6d 7d 2d] [X]": an opponent's down card on 7th street. The line shows

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from handlog.cards import Card, cards, format_cards
+from handlog.cards import cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
@@ -432,29 +432,11 @@ class _HandBuilder(TextHandBuilder):
         self.running_sides.append(minor_units(text[text.index(") ") + 2 : text.index(" | ")]))
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]": the seat list says
-        # where the name ends (a name may end in brackets itself).
-        # where the name ends (a name may end in brackets itself). The brackets are read
-        # from the right first; a name that fails that is found in the seat list.
-        last = text.rfind(" [")
-        head = text[9:last]
-        previous: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is None:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                previous = cards(head[first + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) > 2:
-                    raise LineError(self.relative(line), "more than two groups of cards", text)
-                if len(groups) == 2:
-                    previous = cards(groups[0])
-                seat = self.seated[name]
-                last = len(text) - len(groups[-1]) - 3
-        self.deal(seat.name, previous, cards(text[last + 2 : -1]), line)
+        name, groups = self.dealt_brackets(text, 9, line)
+        if len(groups) > 2:
+            raise LineError(self.relative(line), "more than two groups of cards", text)
+        previous = cards(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " brings in ", line)
