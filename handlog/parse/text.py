@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
-from handlog.errors import ParseError
+from handlog.errors import ParseError, Skipped
 from handlog.model import Action, ActionKind, Dealt, Hand, Printed, Source, Street, Structure
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
@@ -146,6 +146,39 @@ def parse_error(chunk: Chunk, error: LineError, hand_id: str | None) -> ParseErr
     )
 
 
+def read_hand(
+    chunk: Chunk,
+    syntax: SectionGrammar,
+    header_split: re.Pattern[str],
+    read: Callable[[re.Match[str], str], Hand | Skipped],
+    hand_id_group: str | int = "number",
+) -> Hand | ParseError | Skipped:
+    """What every text site does with one hand's text: the header (its first line) split by
+    the site's `header_split` (a header it does not match is an error worded for a player,
+    naming `syntax.site_name`), the hand number from its `hand_id_group`, and `read` given
+    the split and the body (the lines after the header, each ending in "\n") to make the
+    record or `Skipped`. A `LineError` becomes the hand's `ParseError`; a Lark error
+    escaping `read` (from reading the header's game part with the grammar) an error of the
+    header."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    hand_id: str | None = None
+    try:
+        split = header_split.match(header)
+        if split is None:
+            raise syntax.header_error(header)
+        hand_id = split[hand_id_group]
+        try:
+            return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
+        except UnexpectedInput as error:
+            raise syntax.header_error(header) from error
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
 _LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
 
 
@@ -177,6 +210,10 @@ class SectionGrammar:
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
         self._sequence_known = False
+
+    def header_error(self, header: str) -> LineError:
+        """The error for a hand header (line 1) not in a form the site writes."""
+        return LineError(1, f"the hand header is not in a form {self.site_name} writes", header)
 
     def parser(self) -> Lark:
         return grammar.load(self.name, "header", "body")

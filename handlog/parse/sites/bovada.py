@@ -43,7 +43,13 @@ from handlog.model import (
 from handlog.parse.money import format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error, utc_time
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    read_hand,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -231,24 +237,11 @@ def _game_info(start: str, game_part: str) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Bovada writes", header)
-        hand_id = split["number"]
-        try:
-            info = _game_info(f"{split['brand']} Hand #", split["game"])
-        except UnexpectedInput as error:
-            raise LineError(1, "the hand header is not in a form Bovada writes", header) from error
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+        info = _game_info(f"{split['brand']} Hand #", split["game"])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
         start_time = utc_time(
             int(split["y"]),
@@ -259,10 +252,12 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             int(split["s"]),
             "ET",  # Bovada's clock is US Eastern (it prints no zone)
         )
-        builder = _HandBuilder(chunk, hand_id, info, split["brand"], split["clock"], start_time)
+        builder = _HandBuilder(
+            chunk, split["number"], info, split["brand"], split["clock"], start_time
+        )
         return builder.build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 # ---------------------------------------------------------------------------------------

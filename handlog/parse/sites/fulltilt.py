@@ -38,7 +38,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -363,37 +363,25 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand` (every stud-family game of `GAMES`,
     5-card stud too), a `ParseError`, or `Skipped` for a hand of another game (by the name
     its header prints)."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Full Tilt Poker writes", header)
-        hand_id = split["number"]
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
         try:
             info = _game_info(split["game"], split["start"])
-        except (UnexpectedInput, MoneyError) as error:
-            raise LineError(
-                1, "the hand header is not in a form Full Tilt Poker writes", header
-            ) from error
+        except MoneyError as error:
+            raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         if split["partial"]:
             raise LineError(
                 1,
                 "Full Tilt marks this hand (partial): the player joined during it and the "
                 "export holds only part of it",
-                header,
+                split.string,
             )
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 class _HandBuilder(TextHandBuilder):

@@ -65,7 +65,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
 )
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -182,27 +182,19 @@ TRAITS = SiteTraits(
 def parse_hand(chunk: Chunk, games: Mapping[str, Game] = GAMES) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game not in `games` (by default the games handlog replays)."""
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    found = _HEADER.match(header)
-    hand_id = None
-    try:
-        if found is None:
-            raise LineError(1, "the hand header is not in a form KingsClub writes", header)
-        hand_id = found[1]
+
+    def read(found: re.Match[str], body: str) -> Hand | Skipped:
         game = games.get(found[2])
         if game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, found[2])
+            return Skipped(chunk.file, chunk.line, found[1], found[2])
         try:
             small_bet, big_bet = hundredths(found[3]), hundredths(found[4])
         except MoneyError as error:
-            raise LineError(1, str(error), header) from None
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            raise LineError(1, str(error), found.string) from None
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, game, small_bet, big_bet).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, found[1], game, small_bet, big_bet).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
 class _HandBuilder(TextHandBuilder):

@@ -55,7 +55,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -243,27 +243,21 @@ def _start_time(found: re.Match[str]) -> datetime | None:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    text = chunk.text
-    lines = text.split("\n", 3)
-    found = _HEADER.match(lines[0])
-    hand_id = None
-    try:
-        if found is None:
-            raise LineError(1, "the hand header is not in a form OnGame writes", lines[0])
-        hand_id = found["id"]
+
+    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+        lines = chunk.text.split("\n", 3)
         if len(lines) < 3:
             raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
         info = _game_info(lines[2])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, found["id"], info.game_name)
         start = _START.match(lines[1])
         if start is None:
             raise LineError(2, "the 'Start hand:' line is not in a form OnGame writes", lines[1])
-        newline = text.find("\n")
-        tokens = GRAMMAR.tokens(text[newline + 1 :] + "\n", chunk)
-        return _HandBuilder(chunk, hand_id, info, found, start).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, found["id"], info, found, start).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER, read, "id")
 
 
 class _HandBuilder(TextHandBuilder):

@@ -56,7 +56,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -284,23 +284,14 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Winamax writes", header)
-        hand_id = split["number"]
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
         try:
             info = _game_info(split["start"], split["game"])
-        except (UnexpectedInput, MoneyError) as error:
-            raise LineError(1, "the hand header is not in a form Winamax writes", header) from error
+        except MoneyError as error:
+            raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         start = utc_time(
             int(split["y"]),
             int(split["mo"]),
@@ -310,13 +301,15 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             int(split["s"]),
             split["zone"],
         )
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
-        tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info).build(tokens, split["clock"], start)
-    except LineError as error:
-        if error.text is None:
-            error.text = header
-        return parse_error(chunk, error, hand_id)
+        try:
+            tokens = GRAMMAR.tokens(body, chunk)
+            return _HandBuilder(chunk, split["number"], info).build(tokens, split["clock"], start)
+        except LineError as error:  # an error naming no line's text names the header
+            if error.text is None:
+                error.text = split.string
+            raise
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> tuple[int | None, str | None]:
