@@ -123,3 +123,38 @@ def test_the_skeleton_takes_the_source_from_the_whole_hand():
     hands = [h for h in parse_text(text, str(path)) if isinstance(h, Hand)]
     assert hands and hands[0].site is Site.PARTYPOKER
     assert hands[0].source is not None and hands[0].source.line == 1
+
+
+@pytest.mark.parametrize(
+    ("site", "name", "line", "changed", "message"),
+    [
+        (
+            "pokerstars",
+            "stud.txt",
+            "Seat 5: trs2758 folded on the 5th Street",
+            "Seat 5: nobody folded on the 5th Street",
+            "the summary names 'nobody', who is not in the seat list",
+        ),
+        (
+            "pokerstars",
+            "stud.txt",
+            "Seat 5: trs2758 folded on the 5th Street",
+            "Seat 3: trs2758 folded on the 5th Street",
+            "the summary puts trs2758 in seat 3, but trs2758 sits in seat 5",
+        ),
+        (
+            "winamax",
+            "razz-uncalled-bet-in-pot.txt",
+            "Seat 4: Player0 won 258€",
+            "Seat 4: Player9 won 258€",
+            "the summary names 'Player9', who is not in the seat list",
+        ),
+    ],
+)
+def test_every_site_reads_a_summary_seat_alike(site, name, line, changed, message):
+    path = SITES / site / name
+    text = path.read_text(encoding="utf-8")
+    assert line in text
+    results = parse_text(text.replace(line, changed), str(path))
+    errors = [r for r in results if not isinstance(r, Hand)]
+    assert [e.message for e in errors][:1] == [message]

@@ -579,6 +579,38 @@ class TextHandBuilder:
         name = self.player_prefix(text, start, " [", line)
         return name, text[start + len(name) + 2 : -1].split("] [")
 
+    def summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, int]:
+        """A summary line "Seat N: NAME<marker>…": the seat number, the player as the seat
+        list names them, and where `marker` starts. The name is what stands between
+        "Seat N: " and the marker or, for a name with the marker's words in it, the longest
+        seated name the marker follows. A name not in the seat list, or a seat that is not
+        the player's, is an error."""
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        at = text.find(marker, start)
+        seat = self.seated.get(text[start:at]) if at >= 0 else None
+        if seat is None:
+            for candidate in self.names_longest_first:
+                if text.startswith(candidate + marker, start):
+                    seat, at = self.seated[candidate], start + len(candidate)
+                    break
+        if seat is None:
+            named = text[start:at] if at >= 0 else text[start:]
+            raise LineError(
+                self.relative(line),
+                f"the summary names {named!r}, who is not in the seat list",
+                text,
+            )
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
+                f"seat {seat.number}",
+                text,
+            )
+        return number, seat.name, at
+
     def player(self, name: str, line: int, text: str) -> str:
         """The seat list's own string for `name`; an error if nobody of that name sits."""
         seat = self.seated.get(name)

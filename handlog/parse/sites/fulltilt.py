@@ -778,32 +778,9 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words from `marker` on of a summary seat line; the
-        name is what stands between "Seat N: " and `marker`."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        at = text.find(marker, start)
-        seat = self.seated.get(text[start:at])
-        if seat is None:  # a name with the marker's words in it: match the seat list
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line),
-                f"the summary names {text[start:at]!r}, who is not in the seat list",
-                text,
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
-        return number, seat.name, text[at:]
+        """Seat number, player and the words from `marker` on of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at:]
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")

@@ -616,32 +616,8 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name of a summary seat line; the
-        name is what stands between "Seat N: " and `marker` ("folded on the" ...)."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        at = text.find(marker, start)
-        name = text[start:at]
-        seat = self.seated.get(name)
-        if seat is None:  # a name with the marker's words in it: match the seat list
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line),
-                f"the summary names {name!r}, who is not in the seat list",
-                text,
-            )
-        name = seat.name
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
-                text,
-            )
+        """Seat number, player and the words after the name of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
         return number, name, text[at + 1 :]
 
     def _seat_folded(self, text: str, line: int) -> None:

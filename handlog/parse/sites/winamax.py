@@ -569,27 +569,9 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name of a summary seat line."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        seat = None
-        for candidate in self.names_longest_first:
-            if text.startswith(candidate + marker, start):
-                seat = self.seated[candidate]
-                break
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player who is not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in seat "
-                f"{seat.number}",
-                text,
-            )
-        return number, seat.name, text[start + len(seat.name) + len(marker) :]
+        """Seat number, player and the words after `marker` of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")

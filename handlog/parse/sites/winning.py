@@ -523,32 +523,9 @@ class _HandBuilder(TextHandBuilder):
         self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name (from the space before
-        `marker`'s words) of a summary seat line."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        seat = None
-        at = text.find(marker, start)
-        if at >= 0:
-            seat = self.seated.get(text[start:at])
-        if seat is None:
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
-        return number, seat.name, text[at + len(marker) :]
+        """Seat number, player and the words after `marker` of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on the ")
