@@ -595,8 +595,15 @@ class TextHandBuilder:
                 if text.startswith(candidate + marker, start):
                     seat, at = self.seated[candidate], start + len(candidate)
                     break
+        named = text[start:at] if at >= 0 else text[start:]
+        return number, self.summary_player(seat, number, named, line, text), at
+
+    def summary_player(
+        self, seat: Seat | None, number: int, named: str, line: int, text: str
+    ) -> str:
+        """The seat list's name for the player a summary line puts in seat `number`: `seat`,
+        found by the name `named`; an error when nobody of that name sits, or sits there."""
         if seat is None:
-            named = text[start:at] if at >= 0 else text[start:]
             raise LineError(
                 self.relative(line),
                 f"the summary names {named!r}, who is not in the seat list",
@@ -609,7 +616,7 @@ class TextHandBuilder:
                 f"seat {seat.number}",
                 text,
             )
-        return number, seat.name, at
+        return seat.name
 
     def player(self, name: str, line: int, text: str) -> str:
         """The seat list's own string for `name`; an error if nobody of that name sits."""

@@ -504,18 +504,8 @@ class _HandBuilder(TextHandBuilder):
         number = int(text[5:colon])
         net_at = text.index("), net: ", colon)
         open_paren = text.rindex(" (", colon, net_at)
-        seat = self.seated.get(text[colon + 2 : open_paren])
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
+        named = text[colon + 2 : open_paren]
+        name = self.summary_player(self.seated.get(named), number, named, line, text)
         # The stack after the hand is the site's own figure (the records keep the stack
         # before it); the net is kept for the replay to compare with its own.
         bracket = text.find(", [", net_at)
@@ -533,7 +523,7 @@ class _HandBuilder(TextHandBuilder):
             if close + 1 < len(text):
                 description = text[close + 3 : -1]
         self.results.append(
-            SeatResult(number, seat.name, showed=shown, description=description, net=net, line=line)
+            SeatResult(number, name, showed=shown, description=description, net=net, line=line)
         )
 
 
