@@ -305,6 +305,12 @@ class Dealt(_Record):
     """Cards dealt on this street as the line shows them."""
     line: int = field(default=0, compare=False, repr=False)
     """1-based line in the hand's file (`Hand.source.file`); 0 for records not read from text."""
+    hidden: int = 0
+    """Cards dealt to the player on this street that the line does not show: an opponent's
+    face-down cards, whatever the site prints for them (PokerStars leaves them out, KingsClub
+    and iPoker print `X`, Merge `null`). `new` plus `hidden` is every card the street dealt
+    the player. The replay does not read it (the deal positions say which cards are down).
+    After `line`, so that builders passing the line by position are unchanged."""
 
     def __init__(
         self,
@@ -313,12 +319,14 @@ class Dealt(_Record):
         previous: tuple[Card, ...],
         new: tuple[Card, ...],
         line: int = 0,
+        hidden: int = 0,
     ) -> None:
         self.street = street
         self.player = player
         self.previous = previous
         self.new = new
         self.line = line
+        self.hidden = hidden
 
 
 @dataclass(frozen=True)
@@ -437,6 +445,29 @@ class PlayerCards(_Record):
 
 
 @dataclass(frozen=True)
+class Printed(_Record):
+    """Facts about a hand that only a printer needs, to write it back as the site did: kept
+    apart from what the rules read (`Hand.printed`)."""
+
+    header_variant: str = "game"
+    """Which header form the export used, in the site's own terms (PokerStars "game" for
+    `Game #`, "hand" for `Hand #`; Full Tilt "2006"; Winamax "short" …)."""
+    clock_text: str = ""
+    """The date and time exactly as printed, e.g. "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"."""
+
+    def __init__(self, header_variant: str = "game", clock_text: str = "") -> None:
+        self.header_variant = header_variant
+        self.clock_text = clock_text
+
+
+if __file__.endswith(".py"):  # as source: before `PRINTED` is made (see the note at the top)
+    records.swap_inits(Printed)
+
+PRINTED = Printed()
+"""The printer-only facts of a hand built without a site's text (the defaults)."""
+
+
+@dataclass(frozen=True)
 class Hand(_Record):
     """One hand, exactly as the hand history tells it (nothing here is checked or derived
     from poker rules; the replay does that)."""
@@ -451,9 +482,8 @@ class Hand(_Record):
     small_bet: int
     big_bet: int
     start_time: datetime | None
-    """Start time in UTC, from the Eastern (ET) clock when printed, else the first clock."""
-    clock_text: str
-    """The date and time exactly as printed, e.g. "2009/07/16 2:36:31 CET [2009/07/15 20:36:31 ET]"."""
+    """Start time in UTC, from the Eastern (ET) clock when printed, else the first clock (the
+    clock as printed is in `printed`)."""
     seats: tuple[Seat, ...]
     events: tuple[Event, ...]
     """Every dealing, action and note line in file order."""
@@ -488,9 +518,9 @@ class Hand(_Record):
     """A hand without a currency whose amounts are hundredths of a chip (KingsClub's chips,
     Winamax play money: "12,686.25"), not whole chips; money of a currency is always in
     its minor units."""
-    header_variant: str = "game"
-    """Which header form the export used: "game" (`Game #`) or "hand" (`Hand #`); the
-    printer needs it to write the hand back as it was."""
+    printed: Printed = PRINTED
+    """What only a printer needs (the header form, the clock as printed); the rules never
+    read it."""
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __init__(
@@ -504,7 +534,6 @@ class Hand(_Record):
         small_bet: int,
         big_bet: int,
         start_time: datetime | None,
-        clock_text: str,
         seats: tuple[Seat, ...],
         events: tuple[Event, ...],
         streets: tuple[Street, ...],
@@ -523,9 +552,20 @@ class Hand(_Record):
         home_game: str | None = None,
         structure: Structure = Structure.FIXED,
         chips_in_hundredths: bool = False,
-        header_variant: str = "game",
+        printed: Printed = PRINTED,
         source: Source | None = None,
+        *,
+        clock_text: str | None = None,
+        header_variant: str | None = None,
     ) -> None:
+        # `clock_text` and `header_variant` (keywords only, not fields): the printer-only
+        # facts as builders gave them before `printed` held them, folded into `printed`; for
+        # the XML readers until they pass `printed` themselves.
+        if clock_text is not None or header_variant is not None:
+            printed = Printed(
+                printed.header_variant if header_variant is None else header_variant,
+                printed.clock_text if clock_text is None else clock_text,
+            )
         self.site = site
         self.hand_id = hand_id
         self.game = game
@@ -535,7 +575,6 @@ class Hand(_Record):
         self.small_bet = small_bet
         self.big_bet = big_bet
         self.start_time = start_time
-        self.clock_text = clock_text
         self.seats = seats
         self.events = events
         self.streets = streets
@@ -554,8 +593,18 @@ class Hand(_Record):
         self.home_game = home_game
         self.structure = structure
         self.chips_in_hundredths = chips_in_hundredths
-        self.header_variant = header_variant
+        self.printed = printed
         self.source = source
+
+    @property
+    def clock_text(self) -> str:
+        """The date and time exactly as printed (`printed.clock_text`)."""
+        return self.printed.clock_text
+
+    @property
+    def header_variant(self) -> str:
+        """The header form the export used (`printed.header_variant`)."""
+        return self.printed.header_variant
 
     @property
     def actions(self) -> tuple[Action, ...]:
@@ -575,5 +624,21 @@ class Hand(_Record):
         return Source(file, item.line, item.line)
 
 
+def _fold_printed(arguments: dict[str, object]) -> None:
+    """`Hand`'s keywords `clock_text` and `header_variant` folded into `printed`, as its
+    written-out `__init__` does (for `records.swap_init_folding`, running as source)."""
+    clock_text = arguments.pop("clock_text", None)
+    header_variant = arguments.pop("header_variant", None)
+    if clock_text is None and header_variant is None:
+        return
+    printed = arguments.get("printed", PRINTED)
+    assert isinstance(printed, Printed)
+    arguments["printed"] = Printed(
+        printed.header_variant if header_variant is None else str(header_variant),
+        printed.clock_text if clock_text is None else str(clock_text),
+    )
+
+
 if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
-    records.swap_inits(Source, Seat, Action, Dealt, Note, SeatResult, PlayerCards, Hand)
+    records.swap_inits(Source, Seat, Action, Dealt, Note, SeatResult, PlayerCards)
+    records.swap_init_folding(Hand, _fold_printed)

@@ -22,14 +22,16 @@ from typing import TYPE_CHECKING, Any
 from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
-from handlog.errors import ParseError
-from handlog.model import Action, ActionKind, Event, Seat, Street
+from handlog.errors import ParseError, Skipped
+from handlog.model import Action, ActionKind, Dealt, Hand, Printed, Source, Street, Structure
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
     from lark import Lark
+
+    from handlog.model import Event, Game, Seat, SeatResult, Site
 
 TIME_ZONES = {
     "ET": "America/New_York",
@@ -144,6 +146,39 @@ def parse_error(chunk: Chunk, error: LineError, hand_id: str | None) -> ParseErr
     )
 
 
+def read_hand(
+    chunk: Chunk,
+    syntax: SectionGrammar,
+    header_split: re.Pattern[str],
+    read: Callable[[re.Match[str], str], Hand | Skipped],
+    hand_id_group: str | int = "number",
+) -> Hand | ParseError | Skipped:
+    """What every text site does with one hand's text: the header (its first line) split by
+    the site's `header_split` (a header it does not match is an error worded for a player,
+    naming `syntax.site_name`), the hand number from its `hand_id_group`, and `read` given
+    the split and the body (the lines after the header, each ending in "\n") to make the
+    record or `Skipped`. A `LineError` becomes the hand's `ParseError`; a Lark error
+    escaping `read` (from reading the header's game part with the grammar) an error of the
+    header."""
+    from lark.exceptions import UnexpectedInput
+
+    text = chunk.text
+    newline = text.find("\n")
+    header = text[:newline] if newline >= 0 else text
+    hand_id: str | None = None
+    try:
+        split = header_split.match(header)
+        if split is None:
+            raise syntax.header_error(header)
+        hand_id = split[hand_id_group]
+        try:
+            return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
+        except UnexpectedInput as error:
+            raise syntax.header_error(header) from error
+    except LineError as error:
+        return parse_error(chunk, error, hand_id)
+
+
 _LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
 
 
@@ -175,6 +210,10 @@ class SectionGrammar:
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
         self._sequence_known = False
+
+    def header_error(self, header: str) -> LineError:
+        """The error for a hand header (line 1) not in a form the site writes."""
+        return LineError(1, f"the hand header is not in a form {self.site_name} writes", header)
 
     def parser(self) -> Lark:
         return grammar.load(self.name, "header", "body")
@@ -334,6 +373,105 @@ class TextHandBuilder:
         """Each player's chips in on the current street (a site resets it at each street)."""
         self.current_bet = 0
         """The most anyone has in on the current street (reset with `street_put`)."""
+        # What every hand's record takes from its lines, filled by the site's handlers and
+        # assembled by `hand`.
+        self.table = ""
+        self.max_seats: int | None = None
+        self.streets: list[Street] = []
+        """The street headers read, in order."""
+        self.results: list[SeatResult] = []
+        self.first_street = Street.THIRD
+        """The game's first street (2nd in 5-card stud): a site sets it from the header."""
+        self.completed = False
+        """Whether the first street's bring-in has been completed."""
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+        self.community_card: Card | None = None
+        self.total_pot = 0
+        self.rake = 0
+        self.main_pot: int | None = None
+        self.side_pots: tuple[int, ...] = ()
+        # What some headers say besides the game, stakes and clock (a site sets those its
+        # header has).
+        self.tournament_id: str | None = None
+        self.tournament_level: str | None = None
+        self.buy_in: str | None = None
+        self.mixed_game: str | None = None
+        self.home_game: str | None = None
+        self.structure = Structure.FIXED
+        self.chips_in_hundredths = False
+
+    def deal(
+        self,
+        player: str,
+        previous: tuple[Card, ...],
+        new: tuple[Card, ...],
+        line: int,
+        hidden: int = -1,
+    ) -> Dealt:
+        """Append a dealing line's record: `previous` the earlier cards it repeats, `new`
+        the cards of this street it shows. `hidden`, the cards of this street it does not
+        show, is counted when a site does not say (-1): the street deals the first street's
+        card count on the first street and one card on each later one."""
+        street = self.street
+        if hidden < 0:
+            hidden = (int(street) if street == self.first_street else 1) - len(new)
+            if hidden < 0 or street > Street.SEVENTH:
+                hidden = 0
+        dealt = Dealt(street, player, previous, new, line, hidden)
+        self.events.append(dealt)
+        return dealt
+
+    def hand(
+        self,
+        site: Site,
+        hand_id: str,
+        game: Game,
+        small_bet: int,
+        big_bet: int,
+        currency: str | None,
+        start_time: datetime | None,
+        printed: Printed,
+        events: list[Event] | None = None,
+        whole: Chunk | None = None,
+    ) -> Hand:
+        """The hand's record: what the header gave (the arguments, and the tournament, mixed
+        game, structure … the site set on the builder) and what the lines gave (this
+        builder's seats, events, streets, results, pots, antes …); `events`
+        replaces the builder's own when a site rewrites them at the end, `whole` is the
+        hand's whole text when the builder read only a part of it (its `source`)."""
+        chunk = self.chunk if whole is None else whole
+        return Hand(
+            site=site,
+            hand_id=hand_id,
+            game=game,
+            table=self.table,
+            max_seats=self.max_seats,
+            currency=currency,
+            small_bet=small_bet,
+            big_bet=big_bet,
+            start_time=start_time,
+            seats=tuple(self.seats),
+            events=tuple(self.events if events is None else events),
+            streets=tuple(self.streets),
+            results=tuple(self.results),
+            total_pot=self.total_pot,
+            rake=self.rake,
+            main_pot=self.main_pot,
+            side_pots=self.side_pots,
+            community_card=self.community_card,
+            ante=self.ante,
+            bring_in=self.bring_in,
+            tournament_id=self.tournament_id,
+            tournament_level=self.tournament_level,
+            buy_in=self.buy_in,
+            mixed_game=self.mixed_game,
+            home_game=self.home_game,
+            structure=self.structure,
+            chips_in_hundredths=self.chips_in_hundredths,
+            printed=printed,
+            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
 
     def put_chips(
         self,
@@ -422,6 +560,63 @@ class TextHandBuilder:
         """Call when the seat list is complete."""
         # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
         self.names_longest_first = sorted(self.seated, key=len, reverse=True)
+
+    def dealt_brackets(self, text: str, start: int, line: int) -> tuple[str, list[str]]:
+        """A dealing line's player (the name at `text[start:]`, as the seat list names
+        it) and the texts of its bracketed card groups, in order: "Dealt to NAME [cards]" or
+        "Dealt to NAME [cards] [cards]". The brackets are read from the right first; a name
+        that itself ends in brackets ("PC [Mittel]") fails that and is found by matching the
+        seat names instead."""
+        last = text.rfind(" [")
+        head = text[start:last]
+        seat = self.seated.get(head)
+        if seat is not None:
+            return seat.name, [text[last + 2 : -1]]
+        opening = head.rfind(" [")
+        seat = self.seated.get(head[:opening]) if opening > 0 and head[-1] == "]" else None
+        if seat is not None:
+            return seat.name, [head[opening + 2 : -1], text[last + 2 : -1]]
+        name = self.player_prefix(text, start, " [", line)
+        return name, text[start + len(name) + 2 : -1].split("] [")
+
+    def summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, int]:
+        """A summary line "Seat N: NAME<marker>…": the seat number, the player as the seat
+        list names them, and where `marker` starts. The name is what stands between
+        "Seat N: " and the marker or, for a name with the marker's words in it, the longest
+        seated name the marker follows. A name not in the seat list, or a seat that is not
+        the player's, is an error."""
+        colon = text.index(": ")
+        number = int(text[5:colon])
+        start = colon + 2
+        at = text.find(marker, start)
+        seat = self.seated.get(text[start:at]) if at >= 0 else None
+        if seat is None:
+            for candidate in self.names_longest_first:
+                if text.startswith(candidate + marker, start):
+                    seat, at = self.seated[candidate], start + len(candidate)
+                    break
+        named = text[start:at] if at >= 0 else text[start:]
+        return number, self.summary_player(seat, number, named, line, text), at
+
+    def summary_player(
+        self, seat: Seat | None, number: int, named: str, line: int, text: str
+    ) -> str:
+        """The seat list's name for the player a summary line puts in seat `number`: `seat`,
+        found by the name `named`; an error when nobody of that name sits, or sits there."""
+        if seat is None:
+            raise LineError(
+                self.relative(line),
+                f"the summary names {named!r}, who is not in the seat list",
+                text,
+            )
+        if seat.number != number:
+            raise LineError(
+                self.relative(line),
+                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
+                f"seat {seat.number}",
+                text,
+            )
+        return seat.name
 
     def player(self, name: str, line: int, text: str) -> str:
         """The seat list's own string for `name`; an error if nobody of that name sits."""

@@ -31,10 +31,10 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse import grammar
@@ -47,7 +47,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -208,23 +208,15 @@ def _game_info(part: str) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Absolute writes", header)
-        hand_id = split["number"]
+
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
         info = _game_info(split["game"])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info, split).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, split["number"], info, split).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 class _HandBuilder(TextHandBuilder):
@@ -235,14 +227,6 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.split = split
-        self.table = ""
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
         self.pocket: dict[str, int] = {}
         """How many cards each player's last Pocket line showed (hidden ones too)."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -254,19 +238,17 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
         split = self.split
         events = self.events
         if any(len(halves) == 1 for halves in self.halves.values()):
             # A collect line names no half; the summary says which one a player won.
             events = [self._with_half(event) for event in events]
         zone = split["zone"] or "ET"
-        return Hand(
+        self.tournament_id = info.tournament_id
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=None,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
@@ -279,18 +261,8 @@ class _HandBuilder(TextHandBuilder):
                 int(split["s"]),
                 zone,
             ),
-            clock_text=split["clock"],
-            seats=tuple(self.seats),
-            events=tuple(events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            header_variant="stage",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("stage", split["clock"]),
+            events=events,
         )
 
     def _with_half(self, event: Event) -> Event:
@@ -397,7 +369,7 @@ class _HandBuilder(TextHandBuilder):
         previous = tuple(card for card in row[:before] if card is not None)
         new = tuple(card for card in row[before:] if card is not None)
         if new:
-            self.events.append(Dealt(self.street, name, previous, new, line))
+            self.deal(name, previous, new, line)
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order. Absolute prints them so (the Pocket lines and the

@@ -34,16 +34,22 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import LineError, SectionGrammar, TextHandBuilder, parse_error, utc_time
+from handlog.parse.text import (
+    LineError,
+    SectionGrammar,
+    TextHandBuilder,
+    read_hand,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -232,24 +238,11 @@ def _game_info(start: str, game_part: str) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Bovada writes", header)
-        hand_id = split["number"]
-        try:
-            info = _game_info(f"{split['brand']} Hand #", split["game"])
-        except UnexpectedInput as error:
-            raise LineError(1, "the hand header is not in a form Bovada writes", header) from error
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+        info = _game_info(f"{split['brand']} Hand #", split["game"])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
         start_time = utc_time(
             int(split["y"]),
@@ -260,10 +253,12 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             int(split["s"]),
             "ET",  # Bovada's clock is US Eastern (it prints no zone)
         )
-        builder = _HandBuilder(chunk, hand_id, info, split["brand"], split["clock"], start_time)
+        builder = _HandBuilder(
+            chunk, split["number"], info, split["brand"], split["clock"], start_time
+        )
         return builder.build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 # ---------------------------------------------------------------------------------------
@@ -288,16 +283,11 @@ class _HandBuilder(TextHandBuilder):
         self.brand = brand
         self.clock = clock
         self.start_time = start_time
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.money_in_on_street = False
         self.held: dict[str, tuple[Card, ...]] = {}
         """Each player's cards so far, in deal order, as the dealing lines printed them."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake: int | None = None
+        self.printed_rake: int | None = None
+        """The rake as the summary prints it (None: it prints none)."""
         self.currency: str | None = None
         self.completed_to: int | None = None
         """What the stakes are read from: the first completion, the first big bet or raise
@@ -317,7 +307,7 @@ class _HandBuilder(TextHandBuilder):
                 if collect.pot is None:
                     self.events[index] = _with_pot(collect, 0)
         collected = sum(collect.amount or 0 for _, collect in self.collects)
-        rake = self.rake
+        rake = self.printed_rake
         if rake is None:
             # "Total Pot($150)" with no rake, though $3 was kept (hand #2844383701: 147
             # collected, each half $73.50): the summary leaves out a rake it took.
@@ -325,30 +315,19 @@ class _HandBuilder(TextHandBuilder):
             rake = max(0, self.total_pot - collected)
         small, big = self._stakes()
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        self.table = info.table
+        self.rake = rake
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=info.table,
-            max_seats=None,
             currency=self.currency,
             small_bet=small,
             big_bet=big,
             start_time=self.start_time,
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            header_variant=self.brand,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed(self.brand, self.clock),
         )
 
     def _stakes(self) -> tuple[int, int]:
@@ -481,7 +460,7 @@ class _HandBuilder(TextHandBuilder):
                 text,
             )
         self.held[player] = earlier + new
-        self.events.append(Dealt(self.street, player, earlier, new, line))
+        self.deal(player, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         player = self._name(text, line)
@@ -623,7 +602,7 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
         self.total_pot = self._amount(found["total"])
         if found["rake"] is not None:
-            self.rake = self._amount(found["rake"])
+            self.printed_rake = self._amount(found["rake"])
 
     def _summary_seat(self, text: str, line: int) -> tuple[int, str]:
         colon = text.index(":")

@@ -28,9 +28,9 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     Site,
-    Source,
     Street,
 )
 from handlog.parse import grammar
@@ -42,7 +42,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -229,24 +229,18 @@ def _game_info(line: str) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    text = chunk.text
-    lines = text.split("\n", 3)
-    found = _HEADER.match(lines[0])
-    hand_id = None
-    try:
-        if found is None:
-            raise LineError(1, "the hand header is not in a form Everleaf writes", lines[0])
-        hand_id = found[1]
+
+    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+        lines = chunk.text.split("\n", 3)
         if len(lines) < 3:
             raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
         info = _game_info(lines[2])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        newline = text.find("\n")
-        tokens = GRAMMAR.tokens(text[newline + 1 :] + "\n", chunk)
-        return _HandBuilder(chunk, hand_id, info).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+            return Skipped(chunk.file, chunk.line, found[1], info.game_name)
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, found[1], info).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -260,15 +254,10 @@ class _HandBuilder(TextHandBuilder):
         super().__init__(chunk, GRAMMAR)
         self.hand_id = hand_id
         self.info = info
-        self.table = ""
-        self.streets: list[Street] = []
-        self.completed = False
         self.returned = 0
         """Bets nobody called, returned without a line (for the total pot)."""
         self.put_in = 0
         self.collected = 0
-        self.ante: int | None = None
-        self.bring_in: int | None = None
         self.known: dict[str, dict[int, Card]] = {}
         """Each player's cards seen dealt, by deal position."""
         self.printed: dict[str, tuple[Card, ...]] = {}
@@ -279,35 +268,25 @@ class _HandBuilder(TextHandBuilder):
             self._section(kind, text, line)
         self._street_end()
         info = self.info
-        chunk = self.chunk
         total = self.put_in - self.returned
         year, month, day = (int(part) for part in info.date.split("/"))
         hour, minute, second = (int(part) for part in info.time.split(":"))
         clock = f"{info.date} - {info.time}"
-        return Hand(
+        self.max_seats = info.max_seats
+        # Not printed: what the betting left in the pot, and what was not paid out of it
+        # (never below nothing: more paid out than was in is for the replay to flag).
+        self.total_pot = total
+        self.rake = max(0, total - self.collected)
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=info.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             # Everleaf's clock is UTC (it prints no zone).
             start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
-            clock_text=clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=(),
-            # Not printed: what the betting left in the pot, and what was not paid out of it
-            # (never below nothing: more paid out than was in is for the replay to flag).
-            total_pot=total,
-            rake=max(0, total - self.collected),
-            ante=self.ante,
-            bring_in=self.bring_in,
-            header_variant="game",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("game", clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -401,7 +380,7 @@ class _HandBuilder(TextHandBuilder):
         self.printed[name] = earlier + new
         # Each line carries the cards printed for the player on earlier streets (the hero's
         # every card, an opponent's up cards), as the other sites' dealing lines repeat them.
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         player = self._name_before(text, " posts bring-in ", line)

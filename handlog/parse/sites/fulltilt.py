@@ -24,10 +24,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
@@ -38,7 +38,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -363,37 +363,25 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand` (every stud-family game of `GAMES`,
     5-card stud too), a `ParseError`, or `Skipped` for a hand of another game (by the name
     its header prints)."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Full Tilt Poker writes", header)
-        hand_id = split["number"]
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
         try:
             info = _game_info(split["game"], split["start"])
-        except (UnexpectedInput, MoneyError) as error:
-            raise LineError(
-                1, "the hand header is not in a form Full Tilt Poker writes", header
-            ) from error
+        except MoneyError as error:
+            raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         if split["partial"]:
             raise LineError(
                 1,
                 "Full Tilt marks this hand (partial): the player joined during it and the "
                 "export holds only part of it",
-                header,
+                split.string,
             )
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 class _HandBuilder(TextHandBuilder):
@@ -410,19 +398,10 @@ class _HandBuilder(TextHandBuilder):
         self.known: dict[str, dict[int, Card]] = {}
         """Each player's cards seen dealt, by deal position, for putting shown cards back in
         deal order."""
-        self.streets: list[Street] = []
         self.first_header_line = 0
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the current street (antes apart), for "raises to"."""
-        self.ante: int | None = info.ante
-        self.bring_in: int | None = None
-        self.community_card: Card | None = None
-        self.total_pot = 0
-        self.rake = 0
-        self.main_pot: int | None = None
-        self.side_pots: tuple[int, ...] = ()
+        self.ante = info.ante
 
     # -- driving -------------------------------------------------------------------------
 
@@ -441,35 +420,21 @@ class _HandBuilder(TextHandBuilder):
                 None,
             )
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        self.table = info.table
+        self.max_seats = info.max_seats
+        self.tournament_id = info.tournament_id
+        # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
+        # Sit & Go", "Big Game of the Week"); the records have no field for the name.
+        self.buy_in = info.tournament_name
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # skipped above when None
-            table=info.table,
-            max_seats=info.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=parse_clock(self.clock),
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=self.main_pot,
-            side_pots=self.side_pots,
-            community_card=self.community_card,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
-            # Sit & Go", "Big Game of the Week"); the records have no field for the name.
-            buy_in=info.tournament_name,
-            header_variant=info.header_variant,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed(info.header_variant, self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -585,32 +550,13 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
-        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
-        # fails that and is found by matching the seat names instead.
-        last = text.rfind(" [")
-        head = text[9:last]
-        first: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is not None:
-            name = seat.name
-        else:
-            opening = head.rfind(" [")
-            seat = self.seated.get(head[:opening]) if opening > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name = seat.name
-                first = cards(head[opening + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) == 2:
-                    first = cards(groups[0])
-                last = len(text) - len(groups[-1]) - 3
-        new = cards(text[last + 2 : -1])
+        name, groups = self.dealt_brackets(text, 9, line)
+        first = cards(groups[0]) if len(groups) == 2 else ()
+        new = cards(groups[-1])
         if self.street is self.first_street:
             # The hero's first line: down cards, then the door card, all dealt now.
             dealt = first + new
-            self.events.append(Dealt(self.street, name, (), dealt, line))
+            self.deal(name, (), dealt, line)
             known = self.known.setdefault(name, {})
             if len(dealt) > 1:  # the hero's: down cards, then the door card
                 for position, card in enumerate(dealt):
@@ -618,7 +564,7 @@ class _HandBuilder(TextHandBuilder):
             else:
                 known.setdefault(self.door_position, dealt[0])
         else:
-            self.events.append(Dealt(self.street, name, first, new, line))
+            self.deal(name, first, new, line)
             if len(new) == 1:
                 self.known.setdefault(name, {}).setdefault(int(self.street) - 1, new[0])
 
@@ -832,32 +778,9 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words from `marker` on of a summary seat line; the
-        name is what stands between "Seat N: " and `marker`."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        at = text.find(marker, start)
-        seat = self.seated.get(text[start:at])
-        if seat is None:  # a name with the marker's words in it: match the seat list
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line),
-                f"the summary names {text[start:at]!r}, who is not in the seat list",
-                text,
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
-        return number, seat.name, text[at:]
+        """Seat number, player and the words from `marker` on of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at:]
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")

@@ -50,10 +50,10 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import MoneyError, format_hundredths, hundredths
@@ -65,7 +65,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    parse_error,
+    read_hand,
 )
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -182,27 +182,19 @@ TRAITS = SiteTraits(
 def parse_hand(chunk: Chunk, games: Mapping[str, Game] = GAMES) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game not in `games` (by default the games handlog replays)."""
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    found = _HEADER.match(header)
-    hand_id = None
-    try:
-        if found is None:
-            raise LineError(1, "the hand header is not in a form KingsClub writes", header)
-        hand_id = found[1]
+
+    def read(found: re.Match[str], body: str) -> Hand | Skipped:
         game = games.get(found[2])
         if game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, found[2])
+            return Skipped(chunk.file, chunk.line, found[1], found[2])
         try:
             small_bet, big_bet = hundredths(found[3]), hundredths(found[4])
         except MoneyError as error:
-            raise LineError(1, str(error), header) from None
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            raise LineError(1, str(error), found.string) from None
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, game, small_bet, big_bet).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, found[1], game, small_bet, big_bet).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
 class _HandBuilder(TextHandBuilder):
@@ -215,19 +207,11 @@ class _HandBuilder(TextHandBuilder):
         self.small_bet = small
         self.big_bet = big
         self.clock = ""
-        self.table = ""
-        self.tournament_id: str | None = None
-        self.streets: list[Street] = []
         self.headerless_first = False
-        self.completed = False
         self.street_put: dict[str, int] = {}
         self.left: dict[str, int] = {}
         """Each player's chips behind, for all-ins the text does not mark."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.rake = 0
         self.collected = 0
-        self.results: list[SeatResult] = []
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -238,30 +222,17 @@ class _HandBuilder(TextHandBuilder):
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
-        chunk = self.chunk
-        return Hand(
+        self.total_pot = self.collected + self.rake
+        self.chips_in_hundredths = True  # every amount, whole figures too
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=self.game,
-            table=self.table,
-            max_seats=None,
             currency=None,
-            chips_in_hundredths=True,  # every amount, whole figures too
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=None,  # the clock has no zone
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.collected + self.rake,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=self.tournament_id,
-            header_variant="game",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("game", self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -391,7 +362,7 @@ class _HandBuilder(TextHandBuilder):
         self.printed[name] = earlier + new
         # Each record carries the cards printed for the player on earlier streets (the
         # hero's every card, an opponent's up cards), as other sites' dealing lines repeat them.
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         self._put(ActionKind.BRING_IN, text, " brings in for ", line)

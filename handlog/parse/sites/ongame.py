@@ -34,10 +34,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse import grammar
@@ -55,7 +55,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -243,27 +243,21 @@ def _start_time(found: re.Match[str]) -> datetime | None:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    text = chunk.text
-    lines = text.split("\n", 3)
-    found = _HEADER.match(lines[0])
-    hand_id = None
-    try:
-        if found is None:
-            raise LineError(1, "the hand header is not in a form OnGame writes", lines[0])
-        hand_id = found["id"]
+
+    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+        lines = chunk.text.split("\n", 3)
         if len(lines) < 3:
             raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
         info = _game_info(lines[2])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, found["id"], info.game_name)
         start = _START.match(lines[1])
         if start is None:
             raise LineError(2, "the 'Start hand:' line is not in a form OnGame writes", lines[1])
-        newline = text.find("\n")
-        tokens = GRAMMAR.tokens(text[newline + 1 :] + "\n", chunk)
-        return _HandBuilder(chunk, hand_id, info, found, start).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        tokens = GRAMMAR.tokens(body, chunk)
+        return _HandBuilder(chunk, found["id"], info, found, start).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER, read, "id")
 
 
 class _HandBuilder(TextHandBuilder):
@@ -282,24 +276,17 @@ class _HandBuilder(TextHandBuilder):
         self.info = info
         self.header = header
         self.start = start
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.hand_put: dict[str, int] = {}
         """Each player's chips in on the streets before this one, antes excluded (OnGame's
         "raises X to Y" prints Y as the player's total for the hand)."""
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
         self.pots: list[int] = []
-        self.rake = 0
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
         header = self.header
         start = self.start
         tournament = header["tournament"] is not None
@@ -307,32 +294,22 @@ class _HandBuilder(TextHandBuilder):
         # Main and side pots as printed (before rake) only when there is a side pot: a lone
         # main pot is the total pot.
         side = len(pots) > 1
-        return Hand(
+        self.table = info.table
+        self.total_pot = sum(pots)
+        self.main_pot = pots[0] if side else None
+        self.side_pots = tuple(pots[1:]) if side else ()
+        self.tournament_id = header["tid"] if tournament else None
+        self.buy_in = header["buy_in"] if tournament else None
+        self.mixed_game = header["name"] if tournament else None
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=info.table,
-            max_seats=None,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=_start_time(start),
-            clock_text=start.string[12:],
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=sum(pots),
-            rake=self.rake,
-            main_pot=pots[0] if side else None,
-            side_pots=tuple(pots[1:]) if side else (),
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=header["tid"] if tournament else None,
-            buy_in=header["buy_in"] if tournament else None,
-            mixed_game=header["name"] if tournament else None,
-            header_variant="tournament" if tournament else "hand",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("tournament" if tournament else "hand", start.string[12:]),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -425,7 +402,7 @@ class _HandBuilder(TextHandBuilder):
             return  # every card face down to another player: nothing to record
         earlier = self.printed.get(name, ())
         self.printed[name] = earlier + new
-        self.events.append(Dealt(self.street, name, earlier, new, line))
+        self.deal(name, earlier, new, line)
 
     def _bring_in(self, text: str, line: int) -> None:
         big = text.rfind(" big bring in ")
@@ -527,18 +504,8 @@ class _HandBuilder(TextHandBuilder):
         number = int(text[5:colon])
         net_at = text.index("), net: ", colon)
         open_paren = text.rindex(" (", colon, net_at)
-        seat = self.seated.get(text[colon + 2 : open_paren])
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
+        named = text[colon + 2 : open_paren]
+        name = self.summary_player(self.seated.get(named), number, named, line, text)
         # The stack after the hand is the site's own figure (the records keep the stack
         # before it); the net is kept for the replay to compare with its own.
         bracket = text.find(", [", net_at)
@@ -556,7 +523,7 @@ class _HandBuilder(TextHandBuilder):
             if close + 1 < len(text):
                 description = text[close + 3 : -1]
         self.results.append(
-            SeatResult(number, seat.name, showed=shown, description=description, net=net, line=line)
+            SeatResult(number, name, showed=shown, description=description, net=net, line=line)
         )
 
 

@@ -49,9 +49,9 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
@@ -332,10 +332,6 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.variant = variant
-        self.table = ""
-        self.max_seats: int | None = None
-        self.streets: list[Street] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         self.current_bet = 0
         self.left: dict[str, int] = {}
@@ -343,8 +339,6 @@ class _HandBuilder(TextHandBuilder):
         """The cards each player's "Dealt to" lines have shown so far."""
         self.put_total = 0
         self.collected_total = 0
-        self.ante: int | None = None
-        self.bring_in: int | None = None
 
     def build(
         self,
@@ -366,30 +360,22 @@ class _HandBuilder(TextHandBuilder):
                 else e
                 for e in events
             ]
-        return Hand(
+        self.total_pot = self.put_total
+        self.rake = self.put_total - self.collected_total
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=start,
-            clock_text=clock,
-            seats=tuple(self.seats),
-            events=tuple(events),
-            streets=tuple(self.streets),
-            results=(),
-            total_pot=self.put_total,
-            rake=self.put_total - self.collected_total,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            header_variant=self.variant,
-            source=Source(whole.file, whole.line, whole.line + whole.text.count("\n")),
+            printed=Printed(self.variant, clock),
+            events=events,
+            whole=whole,
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -472,7 +458,7 @@ class _HandBuilder(TextHandBuilder):
         new = cards(text[at + 3 : -2])
         previous = self.held.get(name, ())
         self.held[name] = previous + new
-        self.events.append(Dealt(self.street, name, previous, new, line))
+        self.deal(name, previous, new, line)
 
     def _opens(self, text: str, line: int) -> None:
         self.player(text[:-6], line, text)  # announces the first actor: no record

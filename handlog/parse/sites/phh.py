@@ -48,6 +48,7 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
@@ -296,7 +297,6 @@ class _Builder:
             small_bet,
             big_bet,
             start,
-            start.strftime("%Y/%m/%d %H:%M:%S UTC") if start is not None else "",
             seats,
             tuple(self.events),
             tuple(self.streets),
@@ -305,6 +305,9 @@ class _Builder:
             rake,
             ante=largest_ante,
             bring_in=posted[0] if posted else None,
+            printed=Printed(
+                clock_text=start.strftime("%Y/%m/%d %H:%M:%S UTC") if start is not None else ""
+            ),
             source=Source(
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
             ),
@@ -454,7 +457,10 @@ class _Builder:
             new = tuple(c for c, up in zip(dealt, _FACE_UP[deal], strict=True) if up and c)
         if new:
             street = _STREETS[deal]
-            self.events.append(Dealt(street, self.names[player], previous, new, line=line))  # type: ignore[arg-type]
+            hidden = len(dealt) - len(new)  # "????" and the down cards an opponent's line omits
+            self.events.append(
+                Dealt(street, self.names[player], previous, new, line, hidden)  # type: ignore[arg-type]
+            )
 
     def _showdown(self, player: int, rest: str | None, line: int, text: str) -> None:
         name = self.names[player]

@@ -17,15 +17,14 @@ from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
     ActionKind,
-    Dealt,
     Game,
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
     Structure,
 )
@@ -36,7 +35,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import POKERSTARS
@@ -293,30 +292,15 @@ def parse_clock(clock: str) -> datetime | None:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form PokerStars writes", header)
-        hand_id = split["number"]
-        try:
-            info = _game_info(split["game"], split["start"])
-        except UnexpectedInput as error:
-            raise LineError(
-                1, "the hand header is not in a form PokerStars writes", header
-            ) from error
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+        info = _game_info(split["game"], split["start"])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info, split["clock"]).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> int | None:
@@ -347,19 +331,8 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.clock = clock
-        self.table = ""
-        self.max_seats: int | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
-        self.first_street = VARIANTS[info.game].first_street if info.game else Street.THIRD
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.community_card: Card | None = None
-        self.total_pot = 0
-        self.rake = 0
-        self.main_pot: int | None = None
-        self.side_pots: tuple[int, ...] = ()
+        if info.game is not None:
+            self.first_street = VARIANTS[info.game].first_street
 
     # -- driving -------------------------------------------------------------------------
 
@@ -367,37 +340,21 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
-        return Hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
-            start_time=parse_clock(self.clock),
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=self.main_pot,
-            side_pots=self.side_pots,
-            community_card=self.community_card,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            mixed_game=info.mixed_game,
-            home_game=info.home_game,
-            structure=info.structure,
-            header_variant=info.header_variant,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        self.mixed_game = info.mixed_game
+        self.home_game = info.home_game
+        self.structure = info.structure
+        return self.hand(
+            SITE,
+            self.hand_id,
+            info.game,  # type: ignore[arg-type]  # parse_hand skipped None
+            info.small_bet,
+            info.big_bet,
+            info.currency,
+            parse_clock(self.clock),
+            Printed(info.header_variant, self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -521,28 +478,9 @@ class _HandBuilder(TextHandBuilder):
         self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]". Try reading the
-        # brackets from the right first; a name that itself ends in brackets ("PC [Mittel]")
-        # fails that and is found by matching the seat names instead.
-        last = text.rfind(" [")
-        head = text[9:last]
-        previous: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is not None:
-            name = seat.name
-        else:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name = seat.name
-                previous = cards(head[first + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) == 2:
-                    previous = cards(groups[0])
-                last = len(text) - len(groups[-1]) - 3
-        self.events.append(Dealt(self.street, name, previous, cards(text[last + 2 : -1]), line))
+        name, groups = self.dealt_brackets(text, 9, line)
+        previous = cards(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
@@ -678,32 +616,8 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name of a summary seat line; the
-        name is what stands between "Seat N: " and `marker` ("folded on the" ...)."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        at = text.find(marker, start)
-        name = text[start:at]
-        seat = self.seated.get(name)
-        if seat is None:  # a name with the marker's words in it: match the seat list
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line),
-                f"the summary names {name!r}, who is not in the seat list",
-                text,
-            )
-        name = seat.name
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
-                text,
-            )
+        """Seat number, player and the words after the name of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
         return number, name, text[at + 1 :]
 
     def _seat_folded(self, text: str, line: int) -> None:

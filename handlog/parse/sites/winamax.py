@@ -42,10 +42,10 @@ from handlog.model import (
     Event,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import MoneyError
@@ -56,7 +56,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -284,23 +284,14 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Winamax writes", header)
-        hand_id = split["number"]
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
         try:
             info = _game_info(split["start"], split["game"])
-        except (UnexpectedInput, MoneyError) as error:
-            raise LineError(1, "the hand header is not in a form Winamax writes", header) from error
+        except MoneyError as error:
+            raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         start = utc_time(
             int(split["y"]),
             int(split["mo"]),
@@ -310,13 +301,15 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             int(split["s"]),
             split["zone"],
         )
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
-        tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info).build(tokens, split["clock"], start)
-    except LineError as error:
-        if error.text is None:
-            error.text = header
-        return parse_error(chunk, error, hand_id)
+        try:
+            tokens = GRAMMAR.tokens(body, chunk)
+            return _HandBuilder(chunk, split["number"], info).build(tokens, split["clock"], start)
+        except LineError as error:  # an error naming no line's text names the header
+            if error.text is None:
+                error.text = split.string
+            raise
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> tuple[int | None, str | None]:
@@ -349,53 +342,29 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.cents = info.cents
-        self.table = ""
-        self.max_seats: int | None = None
-        self.tournament_id: str | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (bring-in included)."""
         self.brought_in: dict[str, int] = {}
         """The bring-in of the street's bring-in player (Winamax's raise figures leave it out)."""
         self.left: dict[str, int] = {}
         """Each player's chips behind, to know who is all-in (not always printed)."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
 
     def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> Hand:
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
-        return Hand(
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        self.chips_in_hundredths = info.cents and info.currency is None  # play money
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=start,  # type: ignore[arg-type]
-            clock_text=clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=self.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            header_variant=info.header_variant,
-            chips_in_hundredths=info.cents and info.currency is None,  # play money
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed(info.header_variant, clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -498,22 +467,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]"; a name that itself
-        # ends in brackets is found by matching the seat names.
-        last = text.rfind(" [")
-        head = text[9:last]
-        groups: list[str]
-        seat = self.seated.get(head)
-        if seat is not None:
-            name, groups = seat.name, [text[last + 2 : -1]]
-        else:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                name, groups = seat.name, [head[first + 2 : -1], text[last + 2 : -1]]
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
+        name, groups = self.dealt_brackets(text, 9, line)
         new = _known(groups[-1])
         if not new:
             # "[X X Kc 6d 7d 2d] [X]": an opponent's down card on 7th street. The line shows
@@ -521,7 +475,7 @@ class _HandBuilder(TextHandBuilder):
             # replay knows the 7th-street card is dealt face down.
             return
         previous = _known(groups[0]) if len(groups) == 2 else ()
-        self.events.append(Dealt(self.street, name, previous, new, line))
+        self.deal(name, previous, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
         at = text.rfind(" brings in ")
@@ -615,27 +569,9 @@ class _HandBuilder(TextHandBuilder):
             raise LineError(self.relative(line), str(error), text) from None
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name of a summary seat line."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        seat = None
-        for candidate in self.names_longest_first:
-            if text.startswith(candidate + marker, start):
-                seat = self.seated[candidate]
-                break
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player who is not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in seat "
-                f"{seat.number}",
-                text,
-            )
-        return number, seat.name, text[start + len(seat.name) + len(marker) :]
+        """Seat number, player and the words after `marker` of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")

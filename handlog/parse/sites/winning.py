@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from handlog.cards import Card, cards, format_cards
+from handlog.cards import cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
@@ -30,10 +30,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
@@ -44,7 +44,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    parse_error,
+    read_hand,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -241,30 +241,15 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
 
-    text = chunk.text
-    newline = text.find("\n")
-    header = text[:newline] if newline >= 0 else text
-    split = _HEADER_SPLIT.match(header)
-    hand_id = None
-    try:
-        if split is None:
-            raise LineError(1, "the hand header is not in a form Winning / ACR writes", header)
-        hand_id = split["number"]
-        try:
-            info = _game_info(split["start"], split["game"], split["separator"])
-        except UnexpectedInput as error:
-            raise LineError(
-                1, "the hand header is not in a form Winning / ACR writes", header
-            ) from error
+    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+        info = _game_info(split["start"], split["game"], split["separator"])
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
-        body = text[newline + 1 :] + "\n" if newline >= 0 else ""
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, info, split).build(tokens)
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        return _HandBuilder(chunk, split["number"], info, split).build(tokens)
+
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> int | None:
@@ -291,19 +276,10 @@ class _HandBuilder(TextHandBuilder):
         self.hand_id = hand_id
         self.info = info
         self.split = split
-        self.table = ""
-        self.max_seats: int | None = None
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (for the street totals)."""
         self.collectors: set[str] = set()
         """Players with a "collected" line."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
         self.running_main: int | None = None
         self.running_sides: list[int] = []
 
@@ -311,40 +287,27 @@ class _HandBuilder(TextHandBuilder):
         for kind, text, line in tokens:
             self._section(kind, text, line)
         info = self.info
-        chunk = self.chunk
         split = self.split
         year, month, day, hour, minute, second, zone = split.groups()[5:12]
         # Main and side pots as the showdown prints them (after all betting), only when
         # there is a side pot: a lone main pot is the total pot.
         main_pot = self.running_main if self.running_sides else None
-        return Hand(
+        self.main_pot = main_pot
+        self.side_pots = tuple(self.running_sides) if main_pot is not None else ()
+        self.tournament_id = info.tournament_id
+        self.tournament_level = info.tournament_level
+        self.buy_in = info.buy_in
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            table=self.table,
-            max_seats=self.max_seats,
             currency=info.currency,
             small_bet=info.small_bet,
             big_bet=info.big_bet,
             start_time=utc_time(
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
-            clock_text=split["clock"],
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            main_pot=main_pot,
-            side_pots=tuple(self.running_sides) if main_pot is not None else (),
-            ante=self.ante,
-            bring_in=self.bring_in,
-            tournament_id=info.tournament_id,
-            tournament_level=info.tournament_level,
-            buy_in=info.buy_in,
-            header_variant="hand",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("hand", split["clock"]),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -454,31 +417,11 @@ class _HandBuilder(TextHandBuilder):
         self.running_sides.append(minor_units(text[text.index(") ") + 2 : text.index(" | ")]))
 
     def _dealt(self, text: str, line: int) -> None:
-        # "Dealt to NAME [cards]" or "Dealt to NAME [cards] [cards]": the seat list says
-        # where the name ends (a name may end in brackets itself).
-        # where the name ends (a name may end in brackets itself). The brackets are read
-        # from the right first; a name that fails that is found in the seat list.
-        last = text.rfind(" [")
-        head = text[9:last]
-        previous: tuple[Card, ...] = ()
-        seat = self.seated.get(head)
-        if seat is None:
-            first = head.rfind(" [")
-            seat = self.seated.get(head[:first]) if first > 0 and head[-1] == "]" else None
-            if seat is not None:
-                previous = cards(head[first + 2 : -1])
-            else:
-                name = self.player_prefix(text, 9, " [", line)
-                groups = text[9 + len(name) + 2 : -1].split("] [")
-                if len(groups) > 2:
-                    raise LineError(self.relative(line), "more than two groups of cards", text)
-                if len(groups) == 2:
-                    previous = cards(groups[0])
-                seat = self.seated[name]
-                last = len(text) - len(groups[-1]) - 3
-        self.events.append(
-            Dealt(self.street, seat.name, previous, cards(text[last + 2 : -1]), line)
-        )
+        name, groups = self.dealt_brackets(text, 9, line)
+        if len(groups) > 2:
+            raise LineError(self.relative(line), "more than two groups of cards", text)
+        previous = cards(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " brings in ", line)
@@ -580,32 +523,9 @@ class _HandBuilder(TextHandBuilder):
         self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after the name (from the space before
-        `marker`'s words) of a summary seat line."""
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        start = colon + 2
-        seat = None
-        at = text.find(marker, start)
-        if at >= 0:
-            seat = self.seated.get(text[start:at])
-        if seat is None:
-            for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
-                    seat, at = self.seated[candidate], start + len(candidate)
-                    break
-        if seat is None:
-            raise LineError(
-                self.relative(line), "the summary names a player not in the seat list", text
-            )
-        if seat.number != number:
-            raise LineError(
-                self.relative(line),
-                f"the summary puts {seat.name} in seat {number}, but {seat.name} sits in "
-                f"seat {seat.number}",
-                text,
-            )
-        return number, seat.name, text[at + len(marker) :]
+        """Seat number, player and the words after `marker` of a summary seat line."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on the ")

@@ -33,10 +33,10 @@ from handlog.model import (
     Hand,
     Note,
     NoteKind,
+    Printed,
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.parse.money import minor_units
@@ -165,19 +165,12 @@ class _HandBuilder(TextHandBuilder):
         chips = _TOURNAMENT_TABLE.search(table) is not None or table.startswith("PM ")
         self.currency = None if chips else "USD"
         self.sign = "" if chips else "$"
-        self.streets: list[Street] = []
-        self.results: list[SeatResult] = []
-        self.completed = False
         self.street_put: dict[str, int] = {}
         self.current_bet = 0
         self.dealt_at: dict[str, int] = {}
         """Where in `events` each player's `Dealt` record of the current street is."""
         self.known: dict[str, list[Card]] = {}
         """The cards seen of each player so far, in deal order (for `Dealt.previous`)."""
-        self.ante: int | None = None
-        self.bring_in: int | None = None
-        self.total_pot = 0
-        self.rake = 0
         self.ended = False
         """Whether the "Game ended at" line was read: every hand ends with it."""
 
@@ -196,27 +189,17 @@ class _HandBuilder(TextHandBuilder):
                 "line; it looks truncated",
             )
         game_id = self.game_id
-        return Hand(
+        self.table = game_id["table"]
+        self.max_seats = int(game_id["max"]) if game_id["max"] else None
+        return self.hand(
             site=SITE,
             hand_id=self.hand_id,
             game=self.game,
-            table=game_id["table"],
-            max_seats=int(game_id["max"]) if game_id["max"] else None,
             currency=self.currency,
             small_bet=self.money(game_id["small"]),
             big_bet=self.money(game_id["big"]),
             start_time=None,
-            clock_text=self.clock,
-            seats=tuple(self.seats),
-            events=tuple(self.events),
-            streets=tuple(self.streets),
-            results=tuple(self.results),
-            total_pot=self.total_pot,
-            rake=self.rake,
-            ante=self.ante,
-            bring_in=self.bring_in,
-            header_variant="game",
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            printed=Printed("game", self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -299,12 +282,18 @@ class _HandBuilder(TextHandBuilder):
         at = self.dealt_at.get(name)
         if at is None:
             self.dealt_at[name] = len(self.events)
-            self.events.append(Dealt(self.street, name, tuple(known), (card,), line))
+            self.deal(name, tuple(known), (card,), line)
         else:
             dealt = self.events[at]
             assert type(dealt) is Dealt
+            # One more card of the street seen: one fewer hidden.
             self.events[at] = Dealt(
-                self.street, name, dealt.previous, (*dealt.new, card), dealt.line
+                self.street,
+                name,
+                dealt.previous,
+                (*dealt.new, card),
+                dealt.line,
+                max(0, dealt.hidden - 1),
             )
         known.append(card)
 
