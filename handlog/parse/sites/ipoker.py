@@ -45,7 +45,18 @@ from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, mi
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import utc_time
-from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.parse.xmlsafe import (
+    Element,
+    Problem,
+    XMLError,
+    escape,
+    hand_error,
+    hand_number,
+    parse,
+    preamble,
+    read_hand,
+    unlike,
+)
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -149,14 +160,11 @@ _GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL) (?P<small>\S+)/(?P<big
 
 def read_session(head: str, file: str) -> Session | ParseError:
     """The session header before the first hand of a file, or the file's one error."""
-    at = head.find(MARK)
-    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
-    if at >= 0 and not preamble.strip():
-        preamble = head[:at]
+    before = preamble(head, MARK)
     try:
-        roots = parse(preamble, complete=False)
+        roots = parse(before, complete=False)
     except XMLError as error:
-        return ParseError(file, error.line, error.message, text=_line(preamble, error.line))
+        return ParseError(file, error.line, error.message, text=_line(before, error.line))
     general = _find(roots, "general")
     fields = {child.tag: child.text.strip() for child in general.children} if general else {}
     gametype = fields.get("gametype", "")
@@ -184,7 +192,7 @@ def read_session(head: str, file: str) -> Session | ParseError:
         fields.get("tablename", ""),
         fields.get("nickname", ""),
         gametype,
-        preamble,
+        before,
     )
 
 
@@ -222,54 +230,21 @@ def _card(text: str) -> Card | None:
     return found  # type: ignore[return-value]
 
 
-def hand_element(chunk: Chunk) -> tuple[str, int]:
-    """The text of the hand element in a chunk (from `<game` to its `</game>`, closed if the
-    chunk ends before it, as when the next hand starts on the same line), and its column."""
-    text = chunk.text
-    start = text.find("<game ")
-    end = text.find("</game>", start)
-    element = text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
-    return element, start
-
-
 def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skipped:
     """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
     handlog does not replay."""
-    found = re.search(r'<game gamecode="([^"]*)"', chunk.text)
-    hand_id = found[1] if found else None
+    hand_id = hand_number(chunk.text, MARK)
     if not isinstance(session, Session):
-        return _error(chunk, 1, "no iPoker session header before this hand", hand_id)
+        return hand_error(chunk, 1, "no iPoker session header before this hand", hand_id)
     if session.game is None:
         return Skipped(chunk.file, chunk.line, hand_id, session.game_name)
-    element, _ = hand_element(chunk)
+    game = read_hand(chunk, hand_id)
+    if isinstance(game, ParseError):
+        return game
     try:
-        roots = parse(element)
-    except XMLError as error:
-        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
-    try:
-        return _Builder(chunk, session, roots[0]).build()
-    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
-        line = getattr(problem, "line", 1)
-        return _error(chunk, line, f"the hand is not as iPoker writes it: {problem}", hand_id)
-
-
-def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
-    lines = chunk.text.split("\n")
-    return ParseError(
-        chunk.file,
-        chunk.line + line - 1,
-        message,
-        hand_id=hand_id,
-        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
-        hand_line=chunk.line,
-        raw=chunk.text,
-    )
-
-
-class _Problem(ValueError):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
+        return _Builder(chunk, session, game).build()
+    except (LookupError, ValueError) as problem:
+        return unlike(chunk, problem, "iPoker", hand_id)
 
 
 class _Builder:
@@ -296,7 +271,7 @@ class _Builder:
         game, session = self.game, self.session
         general = game.find("general")
         if general is None:
-            raise _Problem(game.line, "the hand has no <general>")
+            raise Problem(game.line, "the hand has no <general>")
         players = general.find("players")
         seats: list[Seat] = []
         wins: dict[str, int] = {}
@@ -320,7 +295,7 @@ class _Builder:
             bets[name] = _amount(player.get("bet"))
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
-            raise _Problem(game.line, "the hand has no players")
+            raise Problem(game.line, "the hand has no players")
         names = {seat.name for seat in seats}
         streets: list[Street] = []
         put_in = 0
@@ -330,7 +305,7 @@ class _Builder:
             street = Street.ANTES if number == 0 else self.streets.get(number)
             if street is None:
                 if round_.children:
-                    raise _Problem(
+                    raise Problem(
                         round_.line, f"a round numbered {number} in a {self.session.game_name} game"
                     )
                 continue
@@ -399,13 +374,13 @@ class _Builder:
     def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
         player = cards.get("player")
         if player not in names:
-            raise _Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
+            raise Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
         if street == Street.ANTES:
-            raise _Problem(cards.line, "cards dealt with the antes")
+            raise Problem(cards.line, "cards dealt with the antes")
         try:
             shown = [_card(token) for token in cards.text.split()]
         except (KeyError, ValueError):
-            raise _Problem(
+            raise Problem(
                 cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
             ) from None
         first = self.first_cards
@@ -413,7 +388,7 @@ class _Builder:
         # its 4th card, 5-card stud's 3rd street card its 3rd)
         positions = list(range(first)) if street == self.first else [int(street) - 1]
         if len(shown) != len(positions):
-            raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")
+            raise Problem(cards.line, f"{len(shown)} cards on {street.label}")
         row = self.known[player]
         for position, seen in zip(positions, shown, strict=True):
             row[position] = seen
@@ -428,7 +403,7 @@ class _Builder:
     ) -> Action:
         player = action.get("player")
         if player not in names:
-            raise _Problem(action.line, f"an action by {player!r}, who has no seat")
+            raise Problem(action.line, f"an action by {player!r}, who has no seat")
         code = int(action.get("type"))
         chips = _amount(action.get("sum"))
         line = self.at(action)
@@ -465,7 +440,7 @@ class _Builder:
             else:
                 kind = ActionKind.RAISE
         else:
-            raise _Problem(action.line, f"an action of type {code}, which iPoker does not write")
+            raise Problem(action.line, f"an action of type {code}, which iPoker does not write")
         return Action(
             street, player, kind, chips, total, all_in=code == ALL_IN, raise_by=raise_by, line=line
         )
@@ -491,9 +466,12 @@ class _Builder:
                 self.events.append(Action(Street.SHOWDOWN, name, ActionKind.MUCK, line=line))
 
 
+_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})")
+
+
 def _time(clock: str) -> datetime | None:
     """The start time, read as UTC (fpdb's reading of the same hand agrees)."""
-    found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", clock)
+    found = _TIME.fullmatch(clock)
     if found is None:
         return None
     year, month, day, hour, minute, second = (int(part) for part in found.groups())
@@ -527,7 +505,7 @@ def print_hand(hand: Hand) -> str:
         "<session>",
         "<general>",
         f"<gametype>{GAME_NAMES[hand.game]} L {money(hand.small_bet)}/{money(hand.big_bet)}</gametype>",
-        f"<tablename>{_escape(hand.table)}</tablename>",
+        f"<tablename>{escape(hand.table)}</tablename>",
         "</general>",
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
@@ -539,7 +517,7 @@ def print_hand(hand: Hand) -> str:
         win = won.get(seat.name, 0)
         bet = win - nets[seat.name] if seat.name in nets else put.get(seat.name)
         lines.append(
-            f'<player seat="{seat.number}" name="{_escape(seat.name)}" chips="{money(seat.stack)}" '
+            f'<player seat="{seat.number}" name="{escape(seat.name)}" chips="{money(seat.stack)}" '
             f'win="{money(win)}" bet="{money(bet)}"/>'
         )
     lines += ["</players>", "</general>", '<round no="0">']
@@ -594,7 +572,7 @@ def _cards_xml(word: str, event: Dealt, first_cards: int) -> str:
     tokens = [_card_text(card) for card in event.new]
     if first_cards:
         tokens = ["X"] * (first_cards - len(tokens)) + tokens
-    return f'<cards type="{word}" player="{_escape(event.player)}">{" ".join(tokens)}</cards>'
+    return f'<cards type="{word}" player="{escape(event.player)}">{" ".join(tokens)}</cards>'
 
 
 def _card_text(card: Card) -> str:
@@ -604,15 +582,7 @@ def _card_text(card: Card) -> str:
 
 
 def _action_xml(number: int, player: str, code: int, chips: str) -> str:
-    return (
-        f'<action no="{number}" player="{_escape(player)}" type="{code}" sum="{chips}" cards=""/>'
-    )
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
 FORMAT = SiteFormat(

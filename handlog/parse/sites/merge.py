@@ -52,7 +52,18 @@ from handlog.parse.money import CURRENCY_SYMBOLS
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import utc_time
-from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.parse.xmlsafe import (
+    Element,
+    Problem,
+    XMLError,
+    escape,
+    hand_error,
+    hand_number,
+    parse,
+    preamble,
+    read_hand,
+    unlike,
+)
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -156,10 +167,8 @@ LIMIT_WORDS = {structure: words for words, structure in STRUCTURES.items()}
 
 def read_description(head: str, file: str) -> Description | ParseError:
     """The `<description>` before the first hand of a file, or the file's one error."""
-    at = head.find(MARK)
-    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
     try:
-        roots = parse(preamble, complete=False)
+        roots = parse(preamble(head, MARK), complete=False, keep_text=False)
     except XMLError as error:
         return ParseError(file, error.line, error.message)
     found = next((root for root in roots if root.tag == "description"), None)
@@ -234,25 +243,15 @@ def _card(text: str) -> Card | None:
     return found  # type: ignore[return-value]
 
 
-def hand_element(chunk: Chunk) -> str:
-    text = chunk.text
-    start = text.find("<game ")
-    end = text.find("</game>", start)
-    return text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
-
-
 def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | Skipped:
     """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
     handlog does not replay."""
-    found = re.search(r'<game id="([^"]*)"', chunk.text)
-    hand_id = found[1] if found else None
+    hand_id = hand_number(chunk.text, MARK)
     if not isinstance(description, Description):
-        return _error(chunk, 1, "no Merge <description> before this hand", hand_id)
-    try:
-        roots = parse(hand_element(chunk))
-    except XMLError as error:
-        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
-    game = roots[0]
+        return hand_error(chunk, 1, "no Merge <description> before this hand", hand_id)
+    game = read_hand(chunk, hand_id, keep_text=False)  # Merge says everything in attributes
+    if isinstance(game, ParseError):
+        return game
     code = game.get("gametype")
     mixed = code in MIXED_CODES
     if mixed:
@@ -263,28 +262,8 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
         return _Builder(chunk, description, game, kind, mixed).build()
-    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
-        line = getattr(problem, "line", 1)
-        return _error(chunk, line, f"the hand is not as Merge writes it: {problem}", hand_id)
-
-
-def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
-    lines = chunk.text.split("\n")
-    return ParseError(
-        chunk.file,
-        chunk.line + line - 1,
-        message,
-        hand_id=hand_id,
-        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
-        hand_line=chunk.line,
-        raw=chunk.text,
-    )
-
-
-class _Problem(ValueError):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
+    except (LookupError, ValueError) as problem:
+        return unlike(chunk, problem, "Merge", hand_id)
 
 
 class _Builder:
@@ -315,7 +294,7 @@ class _Builder:
         seat = element.get("player")
         name = self.names.get(seat)
         if name is None:
-            raise _Problem(element.line, f"seat {seat} has nobody in it")
+            raise Problem(element.line, f"seat {seat} has nobody in it")
         return name
 
     def build(self) -> Hand:
@@ -337,7 +316,7 @@ class _Builder:
             self.names[player.get("seat")] = name
             self.known[name] = [None] * 7
         if not seats:
-            raise _Problem(game.line, "the hand has no players")
+            raise Problem(game.line, "the hand has no players")
         streets: list[Street] = []
         shows: list[tuple[str, ActionKind, int]] = []
         winners: list[Element] = []
@@ -348,7 +327,7 @@ class _Builder:
             name = round_.get("id")
             street = ROUNDS.get(name)
             if street is None:
-                raise _Problem(round_.line, f"a round {name!r}")
+                raise Problem(round_.line, f"a round {name!r}")
             folded_game = folded_game or name == "END_OF_FOLDED_GAME"
             if Street.THIRD <= street <= Street.SEVENTH:
                 if street != self.street:
@@ -476,7 +455,7 @@ class _Builder:
         elif kind in ("BET", "CALL", "BRING_IN", "ALL_IN"):  # chips added
             total = before + chips
         else:
-            raise _Problem(event.line, f"an event of type {kind!r}")
+            raise Problem(event.line, f"an event of type {kind!r}")
         self.totals[player] = total
         if kind == "BRING_IN":
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
@@ -495,7 +474,7 @@ class _Builder:
         try:
             shown = [_card(text) for text in element.get("cards").split(",")]
         except ValueError:
-            raise _Problem(element.line, f"{element.get('cards')!r} are not cards") from None
+            raise Problem(element.line, f"{element.get('cards')!r} are not cards") from None
         row = self.known[name]
         for position, seen in enumerate(shown[:7]):
             if seen is not None and row[position] is None:
@@ -506,7 +485,7 @@ class _Builder:
             return
         positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
         if len(shown) > positions[-1] + 1:
-            raise _Problem(element.line, f"{len(shown)} cards on {street.label}")
+            raise Problem(element.line, f"{len(shown)} cards on {street.label}")
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
@@ -517,8 +496,11 @@ class _Builder:
             self.events.append(Dealt(street, name, earlier, new, self.at(element)))
 
 
+_TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
+
+
 def _time(text: str) -> datetime | None:
-    found = re.fullmatch(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})", text)
+    found = _TIME.fullmatch(text)
     if found is None:
         return None
     year, month, day, hour, minute, second = (int(part) for part in found.groups())
@@ -555,18 +537,18 @@ def print_hand(hand: Hand) -> str:
         figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
         stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
     lines = [
-        f'<description type="{_escape(hand.mixed_game or DESCRIPTIONS[hand.game])}" '
+        f'<description type="{escape(hand.mixed_game or DESCRIPTIONS[hand.game])}" '
         f'stakes="{stakes}"/>',
         f'<game id="{hand.hand_id}" starttime="{hand.clock_text}" numholecards="7" {game_attrs}'
         f'{seats} realmoney="{"true" if hand.currency else "false"}" '
-        f'data="|{_escape(hand.table)}||{hand.hand_id}|false">',
+        f'data="|{escape(hand.table)}||{hand.hand_id}|false">',
         "<players>",
     ]
     antes = {a.player: a.amount or 0 for a in hand.actions if a.kind is ActionKind.ANTE}
     for seat in hand.seats:
         balance = seat.stack - (antes.get(seat.name, 0) if not hand.currency else 0)
         lines.append(
-            f'<player seat="{seat.number}" nickname="{_escape(seat.name)}" '
+            f'<player seat="{seat.number}" nickname="{escape(seat.name)}" '
             f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
     lines += ["</players>", '<round id="BLINDS">']
@@ -636,12 +618,6 @@ def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
         slots[-1] = str(event.new[-1])
         kind = "DRAW_DRAWN_CARDS"
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
 
 
 FORMAT = SiteFormat(
