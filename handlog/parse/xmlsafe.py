@@ -12,7 +12,7 @@ error of a hand that cannot be read (its line, the line's text, the raw hand kep
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from xml.parsers.expat import ErrorString, ExpatError, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
@@ -24,18 +24,23 @@ from handlog.parse.reader import Chunk
 HOSTILE = (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden)
 
 
-@dataclass(slots=True)
 class Element:
     """One XML element: its tag, attributes, text, children and the line it starts on
     (counted from the first line of the text given to `parse`)."""
 
-    tag: str
-    attrib: dict[str, str]
-    line: int
-    children: list[Element] = field(default_factory=list)
-    text: str = ""
-    """The character data directly inside the element (all of it, children's left out);
-    "" when `parse` was asked not to keep text."""
+    def __init__(self, tag: str, attrib: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attrib = attrib
+        self.line = line
+        self.text = ""
+        """The character data directly inside the element (all of it, children's left out);
+        "" when `parse` was asked not to keep text."""
+        self.inner: list[Element] | None = None
+        """Its children once it has one: most elements have none, and get no list."""
+
+    @property
+    def children(self) -> Sequence[Element]:
+        return self.inner if self.inner is not None else ()
 
     def find(self, tag: str) -> Element | None:
         return next((child for child in self.children if child.tag == tag), None)
@@ -76,7 +81,11 @@ class _Tree:
         element = Element(tag, attrib, self.expat.CurrentLineNumber)
         stack = self.stack
         if stack:
-            stack[-1].children.append(element)
+            parent = stack[-1]
+            if parent.inner is None:
+                parent.inner = [element]
+            else:
+                parent.inner.append(element)
         else:
             self.roots.append(element)
         stack.append(element)

@@ -24,6 +24,7 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -196,7 +197,7 @@ def read_session(head: str, file: str) -> Session | ParseError:
     )
 
 
-def _find(roots: list[Element], tag: str) -> Element | None:
+def _find(roots: Sequence[Element], tag: str) -> Element | None:
     for root in roots:
         if root.tag == tag:
             return root
