@@ -45,6 +45,7 @@ from handlog.model import (
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.stakes import BIG, FIRST, SMALL, Levels, Shown, StakesUnknown, fixed_stakes
 from handlog.parse.text import utc_time
 from handlog.parse.xmlsafe import (
     Element,
@@ -147,16 +148,27 @@ class Session:
     game: Game | None
     small_bet: int
     big_bet: int
+    """The stakes the game type prints; 0 when it prints none (a tournament's stakes change
+    by level: each hand's come from its own actions, `handlog.parse.stakes`)."""
     currency: str | None
+    """None for tournament chips (whatever `<currency>` says)."""
     table: str
     hero: str
     gametype: str
-    """As printed: "7 Card Stud L $0.05/$0.10"."""
+    """As printed: "7 Card Stud L $0.05/$0.10", "7 Card Stud L" in a tournament."""
     head: str
     """The file's text before the first hand, for the printer."""
+    tournament_id: str | None
+    """A tournament's number: the first number after the name in `<tablename>` ("$5 Limit 7
+    Card Stud, 699476041, 699476041")."""
+    buy_in: str | None
+    """A tournament's `<buyin>` as printed: "$5+$0.50"."""
+    levels: Levels
+    """The stakes the hands of this pass showed, for a hand nobody bets in."""
 
 
-_GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL) (?P<small>\S+)/(?P<big>\S+)$")
+_GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL)(?: (?P<small>\S+)/(?P<big>\S+))?$")
+"""The game, its limit and (except in a tournament) its stakes."""
 
 
 def read_session(head: str, file: str) -> Session | ParseError:
@@ -177,12 +189,18 @@ def read_session(head: str, file: str) -> Session | ParseError:
             f"the session's game type {gametype!r} is not in a form iPoker writes",
         )
     name = f"{found['name']} {found['limit']}"
-    try:
-        small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
-    except MoneyError as problem:  # each `except … as` its own name: mypyc types them
-        return ParseError(file, general.line if general else 1, str(problem))
-    symbol = _money(found["small"])[:1]
-    currency = CURRENCY_SYMBOLS.get(symbol)
+    small = big = 0
+    if found["small"] is not None:
+        try:
+            small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
+        except MoneyError as problem:  # each `except … as` its own name: mypyc types them
+            return ParseError(file, general.line if general else 1, str(problem))
+    table = fields.get("tablename", "")
+    tournament = "tournamentname" in fields or "buyin" in fields or found["small"] is None
+    currency = None
+    if not tournament:
+        currency = CURRENCY_SYMBOLS.get(_money(found["small"])[:1])
+    numbers = [part.strip() for part in table.split(",")[1:] if part.strip().isdigit()]
     game = GAMES.get(found["name"]) if found["limit"] == "L" else None
     return Session(
         name,
@@ -190,10 +208,13 @@ def read_session(head: str, file: str) -> Session | ParseError:
         small,
         big,
         currency,
-        fields.get("tablename", ""),
+        table,
         fields.get("nickname", ""),
         gametype,
         before,
+        (numbers[0] if numbers else None) if tournament else None,
+        fields.get("buyin") if tournament else None,
+        Levels(),
     )
 
 
@@ -244,6 +265,8 @@ def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skip
         return game
     try:
         return _Builder(chunk, session, game).build()
+    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
+        return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "iPoker", hand_id)
 
@@ -258,6 +281,8 @@ class _Builder:
         self.first = self.streets[2]
         """The first street: its deal has two or three cards, its completion no bet before."""
         self.first_cards = FIRST_CARDS.get(kind, 3) if kind else 3
+        self.small_bet = session.small_bet
+        self.big_bet = session.big_bet
         self.events: list[Action | Dealt] = []
         self.known: dict[str, list[Card | None]] = {}
         self.folded: set[str] = set()
@@ -297,6 +322,8 @@ class _Builder:
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
             raise Problem(game.line, "the hand has no players")
+        if not session.small_bet:  # a tournament's: from the hand's own actions
+            self.small_bet, self.big_bet = self._stakes()
         names = {seat.name for seat in seats}
         streets: list[Street] = []
         put_in = 0
@@ -352,8 +379,8 @@ class _Builder:
             table=session.table,
             max_seats=None,
             currency=session.currency,
-            small_bet=session.small_bet,
-            big_bet=session.big_bet,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
             start_time=_time(clock),
             clock_text=clock,
             seats=tuple(seats),
@@ -367,10 +394,65 @@ class _Builder:
             rake=max(0, put_in - collected),
             ante=ante,
             bring_in=bring_in,
+            tournament_id=session.tournament_id,
+            buy_in=session.buy_in,
             source=Source(
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
             ),
         )
+
+    def _stakes(self) -> tuple[int, int]:
+        """The small and big bet of a hand whose session prints none, from its actions (a
+        pass before the hand is built: a completion is told from a raise by them), else an
+        earlier hand's at its ante and bring-in (`handlog.parse.stakes`)."""
+        shown = Shown()
+        ante = bring_in = None
+        first = int(self.first)
+        double = self.session.game in IPOKER.open_pair_double_bet
+        doors: dict[str, str] = {}
+        """Each player's first up card's rank, for an open pair on the next street."""
+        for round_ in self.game.all("round"):
+            number = int(round_.get("no", "-1"))
+            street = 0 if number == 0 else int(self.streets.get(number, -1))
+            if street < 0:
+                continue
+            kind = FIRST if street == first else SMALL if street == first + 1 else BIG
+            open_pair = False
+            for cards in round_.all("cards"):
+                tokens = cards.text.split()
+                up = tokens[-1][1:] if tokens and tokens[-1] != "X" else ""
+                if street == first:
+                    doors[cards.get("player")] = up
+                elif kind == SMALL and double and up and doors.get(cards.get("player")) == up:
+                    open_pair = True
+            totals: dict[str, int] = {}
+            for action in sorted(round_.all("action"), key=lambda a: int(a.get("no"))):
+                code = int(action.get("type"))
+                chips = _amount(action.get("sum"))
+                player = action.get("player")
+                if code == ANTE:
+                    ante = max(ante or 0, chips)
+                    continue
+                before = totals.get(player, 0)
+                facing = max(totals.values(), default=0)
+                if code == RAISE_TO:
+                    total = chips
+                elif code == RAISE_BY:
+                    total = facing + chips
+                elif code in (BET, CALL, ALL_IN, BRING_IN):
+                    total = before + chips
+                else:
+                    continue
+                totals[player] = total
+                if code == BRING_IN:
+                    bring_in = chips
+                elif code == CALL or total <= facing:
+                    continue
+                elif kind == FIRST and facing <= (bring_in or 0):
+                    shown.complete(total, all_in=code == ALL_IN)
+                elif kind != FIRST and facing == 0:
+                    shown.bet(kind, total, open_pair, all_in=code == ALL_IN)
+        return self.session.levels.stakes(shown, ante, bring_in)
 
     def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
         player = cards.get("player")
@@ -433,7 +515,7 @@ class _Builder:
         if code == CALL or (code == ALL_IN and total <= facing):
             kind = ActionKind.CALL
         elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
-            bring_in_only = street == self.first and facing < self.session.small_bet
+            bring_in_only = street == self.first and facing < self.small_bet
             if bring_in_only:
                 kind = ActionKind.COMPLETE
             elif facing == 0:
@@ -501,12 +583,21 @@ def print_hand(hand: Hand) -> str:
             won[action.player] = won.get(action.player, 0) + (action.amount or 0)
         elif action.amount is not None:
             put[action.player] = put.get(action.player, 0) + action.amount
+    stakes = f" {money(hand.small_bet)}/{money(hand.big_bet)}"
+    tournament: list[str] = []
+    if hand.currency is None and (hand.tournament_id or hand.buy_in):
+        tournament.append("<tournamentname></tournamentname>")
+        if hand.buy_in is not None:
+            tournament.append(f"<buyin>{escape(hand.buy_in)}</buyin>")
+        if shown_stakes(hand) == (hand.small_bet, hand.big_bet):
+            stakes = ""  # as a tournament prints it: its actions show the stakes
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         "<session>",
         "<general>",
-        f"<gametype>{GAME_NAMES[hand.game]} L {money(hand.small_bet)}/{money(hand.big_bet)}</gametype>",
+        f"<gametype>{GAME_NAMES[hand.game]} L{stakes}</gametype>",
         f"<tablename>{escape(hand.table)}</tablename>",
+        *tournament,
         "</general>",
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
@@ -547,6 +638,22 @@ def print_hand(hand: Hand) -> str:
         lines.append("</round>")
     lines += ["</game>", "</session>"]
     return "\n".join(lines)
+
+
+def shown_stakes(hand: Hand) -> tuple[int, int] | None:
+    """The stakes a hand's record shows by its completion or its first bet on a big-bet
+    street (never a small-street bet: an open pair may have doubled it), for the printer to
+    know whether a tournament hand printed without stakes reads back with its own."""
+    completion = big = None
+    first = int(hand.streets[0]) if hand.streets else 0
+    for action in hand.actions:
+        if action.all_in:
+            continue
+        if action.kind is ActionKind.COMPLETE and completion is None:
+            completion = action.to_amount
+        elif action.kind is ActionKind.BET and int(action.street) >= first + 2 and big is None:
+            big = action.amount
+    return fixed_stakes(completion, None, big)
 
 
 def _code(action: Action) -> tuple[int, int | None]:
