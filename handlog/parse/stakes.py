@@ -25,6 +25,8 @@ there that the whole file would have read.
 
 from __future__ import annotations
 
+from handlog.model import ActionKind, Hand
+
 FIRST, SMALL, BIG = 0, 1, 2
 """Street classes: the first street (bring-in, completion), the small-bet street after it,
 the big-bet streets."""
@@ -112,3 +114,19 @@ class Levels:
 
 def _figure(value: int | None) -> str:
     return "none" if value is None else f"{value:,}"
+
+
+def shown_stakes(hand: Hand) -> tuple[int, int] | None:
+    """The stakes a hand's record shows by its completion or its first bet on a big-bet
+    street (never a small-street bet: an open pair may have doubled it), for the printer to
+    know whether a tournament hand printed without stakes reads back with its own."""
+    completion = big = None
+    first = int(hand.streets[0]) if hand.streets else 0
+    for action in hand.actions:
+        if action.all_in:
+            continue
+        if action.kind is ActionKind.COMPLETE and completion is None:
+            completion = action.to_amount
+        elif action.kind is ActionKind.BET and int(action.street) >= first + 2 and big is None:
+            big = action.amount
+    return fixed_stakes(completion, None, big)

@@ -45,7 +45,15 @@ from handlog.model import (
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.stakes import BIG, FIRST, SMALL, Levels, Shown, StakesUnknown, fixed_stakes
+from handlog.parse.stakes import (
+    BIG,
+    FIRST,
+    SMALL,
+    Levels,
+    Shown,
+    StakesUnknown,
+    shown_stakes,
+)
 from handlog.parse.text import utc_time
 from handlog.parse.xmlsafe import (
     Element,
@@ -638,22 +646,6 @@ def print_hand(hand: Hand) -> str:
         lines.append("</round>")
     lines += ["</game>", "</session>"]
     return "\n".join(lines)
-
-
-def shown_stakes(hand: Hand) -> tuple[int, int] | None:
-    """The stakes a hand's record shows by its completion or its first bet on a big-bet
-    street (never a small-street bet: an open pair may have doubled it), for the printer to
-    know whether a tournament hand printed without stakes reads back with its own."""
-    completion = big = None
-    first = int(hand.streets[0]) if hand.streets else 0
-    for action in hand.actions:
-        if action.all_in:
-            continue
-        if action.kind is ActionKind.COMPLETE and completion is None:
-            completion = action.to_amount
-        elif action.kind is ActionKind.BET and int(action.street) >= first + 2 and big is None:
-            big = action.amount
-    return fixed_stakes(completion, None, big)
 
 
 def _code(action: Action) -> tuple[int, int | None]:
