@@ -597,3 +597,24 @@ def test_tournament_hands_print_and_parse_back_equal(tmp_path):
         assert ("<gametype>7 Card Stud L</gametype>" in text) is shown
         [again] = parse_text(text)
         assert again == hand
+
+
+def test_the_neutral_stakes_rules():
+    from handlog.parse.stakes import BIG, FIRST, SMALL, Levels, Shown, StakesUnknown, fixed_stakes
+
+    assert fixed_stakes(60, None, None) == (60, 120)
+    assert fixed_stakes(None, None, 2000) == (1000, 2000)
+    assert fixed_stakes(None, None, 1001) is None  # half a chip is not a small bet
+    assert fixed_stakes(150, 150, 300) == (150, 300)
+    shown = Shown()
+    shown.bet(SMALL, 400, open_pair=True)  # maybe the double bet: not read
+    shown.bet(BIG, 500, all_in=True)  # maybe short: not read
+    assert shown.stakes() is None
+    shown.bet(BIG, 400)
+    assert shown.stakes() == (200, 400)
+    assert FIRST not in (SMALL, BIG)
+    levels = Levels()
+    assert levels.stakes(shown, 25, 50) == (200, 400)
+    assert levels.stakes(Shown(), 25, 50) == (200, 400)  # learned from the earlier hand
+    with pytest.raises(StakesUnknown, match="no earlier hand at ante 1,000 / bring-in none"):
+        levels.stakes(Shown(), 1000, None)
