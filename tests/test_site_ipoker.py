@@ -392,3 +392,229 @@ def test_a_raise_by_is_the_raise_size_over_the_bet_faced(tmp_path):
     assert (raise_.amount, raise_.to_amount, raise_.raise_by) == (20, 20, 10)
     assert parse_text(ipoker.print_hand(hand)) == [hand]
     assert [c.replay.violations for c in check_file(str(path))][1] == ()
+
+
+# ---------------------------------------------------------------------------------------
+# Tournament sessions: no stakes in the game type, chips with thousands commas, each hand's
+# stakes from its own actions (or an earlier hand's at the same ante and bring-in)
+
+
+def _player(seat: int, name: str, chips: str, win: str, bet: str) -> str:
+    return (
+        f'<player seat="{seat}" name="{name}" chips="{chips}" dealer="0" win="{win}" bet="{bet}"/>'
+    )
+
+
+def _act(no: int, player: str, code: int, chips: str) -> str:
+    return f'<action no="{no}" player="{player}" type="{code}" sum="{chips}" cards=""/>'
+
+
+def _tournament_hand(code: str, players: list[str], rounds: dict[int, list[str]]) -> str:
+    body = "".join(f'<round no="{n}">{"".join(items)}</round>\n' for n, items in rounds.items())
+    return (
+        f'<game gamecode="{code}">\n<general><startdate>2012-03-19 20:46:31</startdate>\n'
+        f"<players>{''.join(players)}</players></general>\n{body}</game>\n"
+    )
+
+
+def _antes(ante: str) -> list[str]:
+    return [_act(n, p, 15, ante) for n, p in ((1, "Ann"), (2, "Bob"), (3, "Cat"))]
+
+
+def _cards(street: str, player: str, cards: str) -> str:
+    return f'<cards type="{street}" player="{player}">{cards}</cards>'
+
+
+TOURNAMENT_HEAD = """<?xml version="1.0" encoding="utf-8"?>
+<session sessioncode="1">
+<general>
+<gametype>7 Card Stud L</gametype>
+<tablename>$5 Limit 7 Card Stud, 699476041, 699476041</tablename>
+<currency>USD</currency><nickname>Ann</nickname><bets>1,250</bets>
+<awardpoints>3</awardpoints><tournamentname>$5 Limit 7 Card Stud</tournamentname><place>2</place><buyin>$5+$0.50</buyin> <totalbuyin>$5.50</totalbuyin> <win>$16.40</win> <awardpoints>3</awardpoints>}
+</general>
+"""
+COMPLETED = _tournament_hand(  # Bob brings in 25, Ann completes to 100, bets 100 then 200
+    "101",
+    [
+        _player(1, "Ann", "1,500", "630", "410"),
+        _player(3, "Bob", "2,000", "0", "210"),
+        _player(5, "Cat", "1,000", "0", "10"),
+    ],
+    {
+        0: _antes("10"),
+        2: [
+            _cards("Third Street", "Ann", "X X HK"),
+            _cards("Third Street", "Bob", "X X C3"),
+            _cards("Third Street", "Cat", "X X SQ"),
+            _act(4, "Bob", 16, "25"),
+            _act(5, "Cat", 0, "0"),
+            _act(6, "Ann", 5, "100"),
+            _act(7, "Bob", 3, "75"),
+        ],
+        3: [
+            _cards("Fourth Street", "Ann", "D5"),
+            _cards("Fourth Street", "Bob", "S7"),
+            _act(8, "Ann", 5, "100"),
+            _act(9, "Bob", 3, "100"),
+        ],
+        4: [
+            _cards("Fifth Street", "Ann", "C8"),
+            _cards("Fifth Street", "Bob", "H2"),
+            _act(10, "Ann", 5, "200"),
+            _act(11, "Bob", 0, "0"),
+        ],
+    },
+)
+BIG_BET_ONLY = _tournament_hand(  # called bring-in, 4th checked (open sixes), 200 on 5th
+    "102",
+    [
+        _player(1, "Ann", "1,280", "0", "235"),
+        _player(3, "Bob", "1,790", "0", "35"),
+        _player(5, "Cat", "990", "705", "435"),
+    ],
+    {
+        0: _antes("10"),
+        2: [
+            _cards("Third Street", "Ann", "X X SA"),
+            _cards("Third Street", "Bob", "X X D4"),
+            _cards("Third Street", "Cat", "X X H6"),
+            _act(4, "Bob", 16, "25"),
+            _act(5, "Cat", 3, "25"),
+            _act(6, "Ann", 3, "25"),
+        ],
+        3: [
+            _cards("Fourth Street", "Ann", "C9"),
+            _cards("Fourth Street", "Bob", "H5"),
+            _cards("Fourth Street", "Cat", "S6"),
+            _act(7, "Cat", 4, "0"),
+            _act(8, "Ann", 4, "0"),
+            _act(9, "Bob", 4, "0"),
+        ],
+        4: [
+            _cards("Fifth Street", "Ann", "DK"),
+            _cards("Fifth Street", "Bob", "C7"),
+            _cards("Fifth Street", "Cat", "D3"),
+            _act(10, "Cat", 5, "200"),
+            _act(11, "Ann", 3, "200"),
+            _act(12, "Bob", 0, "0"),
+        ],
+        5: [
+            _cards("Sixth Street", "Ann", "HJ"),
+            _cards("Sixth Street", "Cat", "S10"),
+            _act(13, "Cat", 5, "200"),
+            _act(14, "Ann", 0, "0"),
+        ],
+    },
+)
+
+
+def _nobody_bets(code: str, ante: str, bring_in: str) -> str:
+    """Bob brings in, Cat and Ann fold: Bob wins the antes and his bring-in."""
+    pot = 3 * int(ante) + int(bring_in)
+    return _tournament_hand(
+        code,
+        [
+            _player(1, "Ann", "1,045", "0", ante),
+            _player(3, "Bob", "1,555", str(pot), str(int(ante) + int(bring_in))),
+            _player(5, "Cat", "1,260", "0", ante),
+        ],
+        {
+            0: _antes(ante),
+            2: [
+                _cards("Third Street", "Ann", "X X HQ"),
+                _cards("Third Street", "Bob", "X X C2"),
+                _cards("Third Street", "Cat", "X X D10"),
+                _act(4, "Bob", 16, bring_in),
+                _act(5, "Cat", 0, "0"),
+                _act(6, "Ann", 0, "0"),
+            ],
+        },
+    )
+
+
+TOURNAMENT = (
+    TOURNAMENT_HEAD
+    + COMPLETED
+    + BIG_BET_ONLY
+    + _nobody_bets("103", "10", "25")
+    + _nobody_bets("104", "20", "50")
+    + "</session>\n"
+)
+
+
+def test_a_tournament_session_reads_each_hands_stakes_from_its_actions(tmp_path):
+    path = tmp_path / "stt.xml"
+    path.write_text(TOURNAMENT)
+    items = list(parse_file(path))
+    hands = [i for i in items if isinstance(i, Hand)]
+    assert [h.hand_id for h in hands] == ["101", "102", "103"]
+    for hand in hands:
+        assert (hand.small_bet, hand.big_bet) == (100, 200)
+        assert hand.currency is None  # tournament chips, whatever <currency> says
+        assert (hand.tournament_id, hand.buy_in) == ("699476041", "$5+$0.50")
+        assert (hand.ante, hand.bring_in) == (10, 25)
+    assert [s.stack for s in hands[0].seats] == [1500, 2000, 1000]  # "1,500": commas read
+    kinds = [(a.player, a.kind) for a in hands[0].actions if a.street is Street.THIRD]
+    assert ("Ann", ActionKind.COMPLETE) in kinds
+    [error] = [i for i in items if isinstance(i, ParseError)]
+    assert error.hand_id == "104"
+    assert error.message == (
+        "the stakes of this tournament hand are printed nowhere: nobody completed or bet, "
+        "and no earlier hand at ante 20 / bring-in 50"
+    )
+
+
+def test_tournament_hands_replay_clean_with_the_files_own_nets(tmp_path):
+    path = tmp_path / "stt.xml"
+    path.write_text(TOURNAMENT)
+    checked = [item for item in check_file(str(path)) if item.hand is not None]
+    assert len(checked) == 3
+    for item in checked:
+        assert item.replay is not None, item
+        assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
+        assert sum(item.replay.net.values()) == -item.hand.rake
+        assert {r.player: r.net for r in item.hand.results} == item.replay.net
+
+
+def test_a_hand_nobody_bets_in_alone_in_its_file_is_one_error(tmp_path):
+    path = tmp_path / "one.xml"
+    path.write_text(TOURNAMENT_HEAD + _nobody_bets("103", "10", "25") + "</session>\n")
+    [error] = list(parse_file(path))
+    assert isinstance(error, ParseError)
+    assert "no earlier hand at ante 10 / bring-in 25" in error.message
+
+
+def test_tournament_hands_print_and_parse_back_equal(tmp_path):
+    path = tmp_path / "stt.xml"
+    path.write_text(TOURNAMENT)
+    hands = [i for i in parse_file(path) if isinstance(i, Hand)]
+    for hand in hands:
+        text = ipoker.print_hand(hand)
+        # stakes left out as a tournament prints them when the actions show them; the hand
+        # nobody bets in keeps the stakes it learned in its game type
+        shown = hand.hand_id != "103"
+        assert ("<gametype>7 Card Stud L</gametype>" in text) is shown
+        [again] = parse_text(text)
+        assert again == hand
+
+
+def test_the_neutral_stakes_rules():
+    from handlog.parse.stakes import BIG, FIRST, SMALL, Levels, Shown, StakesUnknown, fixed_stakes
+
+    assert fixed_stakes(60, None, None) == (60, 120)
+    assert fixed_stakes(None, None, 2000) == (1000, 2000)
+    assert fixed_stakes(None, None, 1001) is None  # half a chip is not a small bet
+    assert fixed_stakes(150, 150, 300) == (150, 300)
+    shown = Shown()
+    shown.bet(SMALL, 400, open_pair=True)  # maybe the double bet: not read
+    shown.bet(BIG, 500, all_in=True)  # maybe short: not read
+    assert shown.stakes() is None
+    shown.bet(BIG, 400)
+    assert shown.stakes() == (200, 400)
+    assert FIRST not in (SMALL, BIG)
+    levels = Levels()
+    assert levels.stakes(shown, 25, 50) == (200, 400)
+    assert levels.stakes(Shown(), 25, 50) == (200, 400)  # learned from the earlier hand
+    with pytest.raises(StakesUnknown, match="no earlier hand at ante 1,000 / bring-in none"):
+        levels.stakes(Shown(), 1000, None)

@@ -272,3 +272,216 @@ def test_tournament_balances_are_printed_after_the_ante(tmp_path):
     (checked,) = check_file(str(path))
     assert checked.replay.violations == ()  # Hero's all-in is exactly his stack
     assert parse_text(merge.print_hand(hand)) == [hand]
+
+
+# ---------------------------------------------------------------------------------------
+# Tournament files: `stakes="Limit"` and no figures, each hand's stakes from its own events
+# (or an earlier hand's at the same ante and bring-in), chips printed as `$1550.00`
+
+SEATS = {"Ann": 0, "Bob": 1, "Cat": 2}
+
+
+def _merge_hand(
+    code: str, balances: dict[str, int], ante: int, rounds: list[tuple[str, list[str]]]
+) -> str:
+    players = "".join(
+        f'<player seat="{SEATS[n]}" nickname="{n}" balance="${b}.00" dealtin="true"/>\n'
+        for n, b in balances.items()
+    )
+    antes = "".join(_ev("ANTE", n, ante) for n in balances)
+    body = "".join(f'<round id="{name}">\n{"".join(items)}</round>\n' for name, items in rounds)
+    return (
+        f'<game id="{code}" starttime="20110622121826" numholecards="7" gametype="77" '
+        f'multigametype="41" realmoney="true" '
+        f'data="20110622|$200 Freeroll - HORSE - 12%3A00|36447024-1|{code}|true">\n'
+        f'<players dealer="2">\n{players}'
+        '<player seat="3" nickname="Dan" balance="$0.00" dealtin="true"/>\n</players>\n'
+        f'<round id="BLINDS">\n{antes}</round>\n{body}</game>\n'
+    )
+
+
+def _ev(kind: str, name: str, amount: int | None = None) -> str:
+    chips = f' amount="{amount}.00"' if amount is not None else ""
+    return f'<event type="{kind}" player="{SEATS[name]}"{chips}/>\n'
+
+
+def _up(name: str, cards: str) -> str:
+    return f'<cards type="DRAW_DRAWN_CARDS" cards="{cards}" player="{SEATS[name]}"/>\n'
+
+
+def _won(name: str, amount: int) -> str:
+    return f'<winner amount="{amount}.00" uncalled="false" potnumber="1" player="{SEATS[name]}" pottype="n"/>\n'
+
+
+MERGE_COMPLETED = _merge_hand(  # Bob brings in 25, Ann completes to 100, bets 100 then 200
+    "36487050-1",
+    {"Ann": 1490, "Bob": 1990, "Cat": 990},
+    10,
+    [
+        (
+            "BRING_IN",
+            [
+                _ev("BRING_IN", "Bob", 25),
+                _up("Ann", "null,null,Kh"),
+                _up("Bob", "null,null,3c"),
+                _up("Cat", "null,null,Qs"),
+            ],
+        ),
+        ("THIRD_STREET", [_ev("FOLD", "Cat"), _ev("COMPLETE", "Ann", 100), _ev("CALL", "Bob", 75)]),
+        (
+            "FOURTH_STREET",
+            [
+                _ev("BET", "Ann", 100),
+                _ev("CALL", "Bob", 100),
+                _up("Ann", "null,null,Kh,5d"),
+                _up("Bob", "null,null,3c,7s"),
+            ],
+        ),
+        (
+            "FIFTH_STREET",
+            [
+                _ev("BET", "Ann", 200),
+                _ev("FOLD", "Bob"),
+                _up("Ann", "null,null,Kh,5d,8c"),
+                _up("Bob", "null,null,3c,7s,2h"),
+            ],
+        ),
+        ("END_OF_FOLDED_GAME", [_won("Ann", 630)]),
+    ],
+)
+MERGE_BIG_BET_ONLY = _merge_hand(  # bring-in called, 4th checked (open sixes), 200 on 5th
+    "36487050-2",
+    {"Ann": 1710, "Bob": 1780, "Cat": 980},
+    10,
+    [
+        (
+            "BRING_IN",
+            [
+                _ev("BRING_IN", "Bob", 25),
+                _up("Ann", "null,null,As"),
+                _up("Bob", "null,null,4d"),
+                _up("Cat", "null,null,6h"),
+            ],
+        ),
+        ("THIRD_STREET", [_ev("CALL", "Cat", 25), _ev("CALL", "Ann", 25)]),
+        (
+            "FOURTH_STREET",
+            [
+                _ev("CHECK", "Cat"),
+                _ev("CHECK", "Ann"),
+                _ev("CHECK", "Bob"),
+                _up("Ann", "null,null,As,9c"),
+                _up("Bob", "null,null,4d,5h"),
+                _up("Cat", "null,null,6h,6s"),
+            ],
+        ),
+        (
+            "FIFTH_STREET",
+            [
+                _ev("BET", "Cat", 200),
+                _ev("CALL", "Ann", 200),
+                _ev("FOLD", "Bob"),
+                _up("Ann", "null,null,As,9c,Kd"),
+                _up("Bob", "null,null,4d,5h,7c"),
+                _up("Cat", "null,null,6h,6s,3d"),
+            ],
+        ),
+        (
+            "SIXTH_STREET",
+            [
+                _ev("BET", "Cat", 200),
+                _ev("FOLD", "Ann"),
+                _up("Ann", "null,null,As,9c,Kd,Jh"),
+                _up("Cat", "null,null,6h,6s,3d,Ts"),
+            ],
+        ),
+        ("END_OF_FOLDED_GAME", [_won("Cat", 705)]),
+    ],
+)
+
+
+def _merge_nobody_bets(code: str, ante: int, bring_in: int) -> str:
+    """Bob brings in, Cat and Ann fold: Bob wins the antes and his bring-in."""
+    return _merge_hand(
+        code,
+        {"Ann": 1000, "Bob": 1000, "Cat": 1000},
+        ante,
+        [
+            (
+                "BRING_IN",
+                [
+                    _ev("BRING_IN", "Bob", bring_in),
+                    _up("Ann", "null,null,Qh"),
+                    _up("Bob", "null,null,2c"),
+                    _up("Cat", "null,null,Td"),
+                ],
+            ),
+            ("THIRD_STREET", [_ev("FOLD", "Cat"), _ev("FOLD", "Ann")]),
+            ("END_OF_FOLDED_GAME", [_won("Bob", 3 * ante + bring_in)]),
+        ],
+    )
+
+
+MERGE_TOURNAMENT_HEAD = '<description type="HORSE Tournament" stakes="Limit"/>\n'
+MERGE_TOURNAMENT = (
+    MERGE_TOURNAMENT_HEAD
+    + MERGE_COMPLETED
+    + MERGE_BIG_BET_ONLY
+    + _merge_nobody_bets("36487050-3", 10, 25)
+    + _merge_nobody_bets("36487050-4", 20, 50)
+)
+
+
+def test_a_tournament_file_reads_each_hands_stakes_from_its_events(tmp_path):
+    path = tmp_path / "horse.xml"
+    path.write_text(MERGE_TOURNAMENT)
+    items = list(parse_file(path))
+    hands = [i for i in items if isinstance(i, Hand)]
+    assert [h.hand_id for h in hands] == ["36487050-1", "36487050-2", "36487050-3"]
+    for hand in hands:
+        assert (hand.small_bet, hand.big_bet) == (100, 200)
+        assert hand.currency is None  # chips, although printed "$1490.00"
+        assert (hand.tournament_id, hand.mixed_game) == ("36447024-1", "HORSE")
+        assert hand.table == "$200 Freeroll - HORSE - 12:00"  # URL-decoded
+        assert (hand.ante, hand.bring_in) == (10, 25)
+        # balances after the ante; Dan, busted, is listed dealt in but takes no part
+        assert [(s.name, s.sitting_out) for s in hand.seats][-1] == ("Dan", True)
+    assert [s.stack for s in hands[0].seats] == [1500, 2000, 1000, 0]
+    [error] = [i for i in items if isinstance(i, ParseError)]
+    assert error.hand_id == "36487050-4"
+    assert error.message == (
+        "the stakes of this tournament hand are printed nowhere: nobody completed or bet, "
+        "and no earlier hand at ante 20 / bring-in 50"
+    )
+
+
+def test_tournament_hands_replay_clean_and_nets_sum_to_minus_the_rake(tmp_path):
+    path = tmp_path / "horse.xml"
+    path.write_text(MERGE_TOURNAMENT)
+    checked = [item for item in check_file(str(path)) if item.hand is not None]
+    assert len(checked) == 3
+    for item in checked:
+        assert item.replay is not None, item
+        assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
+        assert sum(item.replay.net.values()) == -item.hand.rake == 0
+
+
+def test_a_tournament_hand_nobody_bets_in_alone_in_its_file_is_one_error(tmp_path):
+    path = tmp_path / "one.xml"
+    path.write_text(MERGE_TOURNAMENT_HEAD + _merge_nobody_bets("36487050-3", 10, 25))
+    [error] = list(parse_file(path))
+    assert isinstance(error, ParseError)
+    assert "no earlier hand at ante 10 / bring-in 25" in error.message
+
+
+def test_tournament_hands_print_and_parse_back_equal_merge(tmp_path):
+    path = tmp_path / "horse.xml"
+    path.write_text(MERGE_TOURNAMENT)
+    hands = [i for i in parse_file(path) if isinstance(i, Hand)]
+    for hand in hands:
+        text = merge.print_hand(hand)
+        shown = hand.hand_id != "36487050-3"  # the hand nobody bets in prints its stakes
+        assert ('stakes="Limit"' in text) is shown
+        assert "HORSE Tournament" in text
+        [again] = parse_text(text)
+        assert again == hand

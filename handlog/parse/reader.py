@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from itertools import compress, count
 from pathlib import Path
 from typing import IO, Any
 
@@ -226,11 +227,9 @@ def split_text(
         complete, rest = pending[:cut], pending[cut:]
         complete = _strip_line_ends(complete)
         position = 0
-        for start in _line_starts(complete, prefix):
+        for start in _header_starts(complete, is_header, prefix):
             if start == 0 and in_hand:
                 continue  # the header of the hand carried over from the last block
-            if not is_header(complete[start : complete.find("\n", start)]):
-                continue
             piece = complete[position:start]
             chunk = _chunk(file, pending_line, piece, in_hand)
             if chunk is not None:
@@ -365,6 +364,24 @@ def split_range(
     )
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     yield from split_text([text], str(path), is_header, prefix, part.first_line)
+
+
+def _header_starts(text: str, is_header: Callable[[str], bool], prefix: str) -> Iterator[int]:
+    """Offsets of the header lines of `text` (which ends with a newline): the lines that
+    start with `prefix` and that `is_header` accepts."""
+    if not prefix:
+        # A hand may start anywhere on its line (the XML formats): every line is a candidate,
+        # so they are tested in one pass, and only the offsets of the headers are counted.
+        lines = text.split("\n")
+        at = previous = 0
+        for index in compress(count(), map(is_header, lines)):
+            at += sum(map(len, lines[previous:index])) + index - previous
+            previous = index
+            yield at
+        return
+    for start in _line_starts(text, prefix):
+        if is_header(text[start : text.find("\n", start)]):
+            yield start
 
 
 def _line_starts(text: str, prefix: str) -> Iterator[int]:

@@ -4,29 +4,43 @@ before anything is expanded or fetched. Elements keep the line they start on.
 
 A hand history never needs a DTD or an entity of its own; a file that declares one is
 refused whole, with one error naming its file and line.
+
+Also what the XML sites share around their own builders: cutting a hand's `<game>` element
+from its chunk, its number before it is read, the text before the first hand, and the one
+error of a hand that cannot be read (its line, the line's text, the raw hand kept).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from xml.etree.ElementTree import ParseError as XMLSyntaxError
+from collections.abc import Sequence
+from xml.parsers.expat import ErrorString, ExpatError, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
+from handlog.errors import ParseError
+from handlog.parse.reader import Chunk
+
 HOSTILE = (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden)
 
 
-@dataclass(slots=True)
 class Element:
     """One XML element: its tag, attributes, text, children and the line it starts on
     (counted from the first line of the text given to `parse`)."""
 
-    tag: str
-    attrib: dict[str, str]
-    line: int
-    children: list[Element] = field(default_factory=list)
-    text: str = ""
+    def __init__(self, tag: str, attrib: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attrib = attrib
+        self.line = line
+        self.text = ""
+        """The character data directly inside the element (all of it, children's left out);
+        "" when `parse` was asked not to keep text."""
+        self.inner: list[Element] | None = None
+        """Its children once it has one: most elements have none, and get no list."""
+
+    @property
+    def children(self) -> Sequence[Element]:
+        return self.inner if self.inner is not None else ()
 
     def find(self, tag: str) -> Element | None:
         return next((child for child in self.children if child.tag == tag), None)
@@ -47,69 +61,75 @@ class XMLError(Exception):
         self.message = message
 
 
-class _Builder:
-    def __init__(self) -> None:
-        self.parser: DefusedXMLParser | None = None
+class _NoTarget:
+    """ElementTree's parser's target: nothing, so that it sets no callbacks of its own."""
+
+
+_NO_TARGET = _NoTarget()
+
+
+class _Tree:
+    """Builds the elements from expat's callbacks: one call per start and end tag, and (when
+    text is kept) one per run of text between tags, expat buffering the pieces of a run."""
+
+    def __init__(self, expat: XMLParserType) -> None:
+        self.expat = expat  # for the line each element starts on
         self.stack: list[Element] = []
         self.roots: list[Element] = []
-        self.parts: list[str] = []
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
-        line = self.parser.parser.CurrentLineNumber if self.parser is not None else 0  # type: ignore[attr-defined]
-        if self.parts:
-            self._text()
-        element = Element(tag, attrib, line)
-        if self.stack:
-            self.stack[-1].children.append(element)
+        element = Element(tag, attrib, self.expat.CurrentLineNumber)
+        stack = self.stack
+        if stack:
+            parent = stack[-1]
+            if parent.inner is None:
+                parent.inner = [element]
+            else:
+                parent.inner.append(element)
         else:
             self.roots.append(element)
-        self.stack.append(element)
+        stack.append(element)
 
     def end(self, tag: str) -> None:
-        if self.parts:
-            self._text()
         self.stack.pop()
 
     def data(self, data: str) -> None:
-        self.parts.append(data)
-
-    def _text(self) -> None:
-        if self.parts and self.stack:
-            self.stack[-1].text += "".join(self.parts)
-        self.parts = []
-
-    def close(self) -> None:
-        return None
+        if self.stack:
+            self.stack[-1].text += data
 
 
-def parse(text: str, complete: bool = True) -> list[Element]:
+def parse(text: str, complete: bool = True, keep_text: bool = True) -> list[Element]:
     """The top-level elements of `text` (a document or a fragment of several elements); with
     `complete` False, elements still open at the end are kept as read so far (a session's
-    header before its first hand). Raises `XMLError` for malformed or refused XML."""
-    builder = _Builder()
-    parser = DefusedXMLParser(
-        target=builder, forbid_dtd=True, forbid_entities=True, forbid_external=True
+    header before its first hand). With `keep_text` False the elements' text is not read (a
+    format that says everything in attributes: no call per run of text). Raises `XMLError`
+    for malformed or refused XML."""
+    defused = DefusedXMLParser(
+        target=_NO_TARGET, forbid_dtd=True, forbid_entities=True, forbid_external=True
     )
-    builder.parser = parser
     # defusedxml has put its guards (DTD, entity and external-reference handlers) on the
-    # expat parser; the element handlers are set straight on it too, past ElementTree's
-    # name fixing, which took a quarter of the time of a hand.
-    expat = parser.parser  # type: ignore[attr-defined]
+    # expat parser; the element handlers are set straight on it, past ElementTree's name
+    # fixing and its tree, and the text is fed to expat in one call. ElementTree's default
+    # handler goes (its DOCTYPE and entity bookkeeping for its own tree: a DTD is refused,
+    # and expat expands the five predefined entities itself): without it, text nobody
+    # reads costs no call.
+    expat: XMLParserType = defused.parser  # type: ignore[attr-defined]
+    tree = _Tree(expat)
+    expat.DefaultHandlerExpand = None
     expat.ordered_attributes = False
-    expat.StartElementHandler = builder.start
-    expat.EndElementHandler = builder.end
-    expat.CharacterDataHandler = builder.data
+    expat.StartElementHandler = tree.start
+    expat.EndElementHandler = tree.end
+    if keep_text:
+        expat.buffer_text = True  # a run of text in one call, not one per line
+        expat.CharacterDataHandler = tree.data
     try:
-        parser.feed(text)
-        if complete:
-            parser.close()
+        expat.Parse(text, complete)
     except HOSTILE as error:
-        line = parser.parser.CurrentLineNumber  # type: ignore[attr-defined]
-        raise XMLError(line, _refused(error)) from None
-    except XMLSyntaxError as malformed:  # its own name: mypyc types each `except … as`
-        line, _ = malformed.position
-        raise XMLError(line, f"the XML is malformed: {_reason(malformed)}") from None
-    return builder.roots
+        raise XMLError(expat.CurrentLineNumber, _refused(error)) from None
+    except ExpatError as malformed:  # its own name: mypyc types each `except … as`
+        reason = ErrorString(malformed.code)
+        raise XMLError(malformed.lineno, f"the XML is malformed: {reason}") from None
+    return tree.roots
 
 
 def _refused(error: Exception) -> str:
@@ -124,6 +144,77 @@ def _refused(error: Exception) -> str:
     )
 
 
-def _reason(error: XMLSyntaxError) -> str:
-    message = str(error)
-    return message.rsplit(":", 1)[0] if ": line " in message else message
+# ---------------------------------------------------------------------------------------
+# The hand skeleton the XML sites share
+
+
+def preamble(head: str, mark: str) -> str:
+    """The text of a file before the line of its first hand (`mark` starts a hand), or
+    before the hand itself when it starts on the file's first line."""
+    at = head.find(mark)
+    text = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
+    return head[:at] if at >= 0 and not text.strip() else text
+
+
+def hand_number(text: str, mark: str) -> str | None:
+    """The value of the attribute `mark` ends with (`<game id="`), read before the XML is,
+    for the error of a hand that cannot be read; None when it is not there, or not closed."""
+    at = text.find(mark)
+    if at < 0:
+        return None
+    start = at + len(mark)
+    end = text.find('"', start)
+    return text[start:end] if end >= 0 else None
+
+
+def hand_element(text: str) -> str:
+    """The hand's `<game>` element in a chunk's text: from `<game ` to its `</game>`, closed
+    if the chunk ends before it (as when the next hand starts on the same line)."""
+    start = text.find("<game ")
+    end = text.find("</game>", start)
+    return text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
+
+
+def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Element | ParseError:
+    """The `<game>` element of a hand's chunk, or the hand's one error."""
+    try:
+        return parse(hand_element(chunk.text), keep_text=keep_text)[0]
+    except XMLError as error:
+        message = f"the hand's XML cannot be read: {error.message}"
+        return hand_error(chunk, error.line, message, hand_id)
+
+
+class Problem(ValueError):
+    """What a site's builder finds that its site does not write, at a line of the hand."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def unlike(chunk: Chunk, problem: Exception, site: str, hand_id: str | None) -> ParseError:
+    """The error of a hand whose XML reads but is not as `site` writes it (a `Problem` at its
+    line, another `LookupError` or `ValueError` at the hand's first)."""
+    line = problem.line if isinstance(problem, Problem) else 1
+    return hand_error(chunk, line, f"the hand is not as {site} writes it: {problem}", hand_id)
+
+
+def hand_error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
+    """A hand's one error at `line` of its chunk, with that line's text and the raw hand."""
+    lines = chunk.text.split("\n")
+    return ParseError(
+        chunk.file,
+        chunk.line + line - 1,
+        message,
+        hand_id=hand_id,
+        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
+        hand_line=chunk.line,
+        raw=chunk.text,
+    )
+
+
+def escape(text: str) -> str:
+    """Text for an attribute value or element text."""
+    return (
+        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    )

@@ -24,6 +24,7 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -44,8 +45,28 @@ from handlog.model import (
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.stakes import (
+    BIG,
+    FIRST,
+    SMALL,
+    Levels,
+    Shown,
+    StakesUnknown,
+    shown_stakes,
+)
 from handlog.parse.text import utc_time
-from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.parse.xmlsafe import (
+    Element,
+    Problem,
+    XMLError,
+    escape,
+    hand_error,
+    hand_number,
+    parse,
+    preamble,
+    read_hand,
+    unlike,
+)
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -135,28 +156,36 @@ class Session:
     game: Game | None
     small_bet: int
     big_bet: int
+    """The stakes the game type prints; 0 when it prints none (a tournament's stakes change
+    by level: each hand's come from its own actions, `handlog.parse.stakes`)."""
     currency: str | None
+    """None for tournament chips (whatever `<currency>` says)."""
     table: str
     hero: str
     gametype: str
-    """As printed: "7 Card Stud L $0.05/$0.10"."""
+    """As printed: "7 Card Stud L $0.05/$0.10", "7 Card Stud L" in a tournament."""
     head: str
     """The file's text before the first hand, for the printer."""
+    tournament_id: str | None
+    """A tournament's number: the first number after the name in `<tablename>` ("$5 Limit 7
+    Card Stud, 699476041, 699476041")."""
+    buy_in: str | None
+    """A tournament's `<buyin>` as printed: "$5+$0.50"."""
+    levels: Levels
+    """The stakes the hands of this pass showed, for a hand nobody bets in."""
 
 
-_GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL) (?P<small>\S+)/(?P<big>\S+)$")
+_GAMETYPE = re.compile(r"(?P<name>.*?) (?P<limit>L|NL|PL)(?: (?P<small>\S+)/(?P<big>\S+))?$")
+"""The game, its limit and (except in a tournament) its stakes."""
 
 
 def read_session(head: str, file: str) -> Session | ParseError:
     """The session header before the first hand of a file, or the file's one error."""
-    at = head.find(MARK)
-    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
-    if at >= 0 and not preamble.strip():
-        preamble = head[:at]
+    before = preamble(head, MARK)
     try:
-        roots = parse(preamble, complete=False)
+        roots = parse(before, complete=False)
     except XMLError as error:
-        return ParseError(file, error.line, error.message, text=_line(preamble, error.line))
+        return ParseError(file, error.line, error.message, text=_line(before, error.line))
     general = _find(roots, "general")
     fields = {child.tag: child.text.strip() for child in general.children} if general else {}
     gametype = fields.get("gametype", "")
@@ -168,12 +197,18 @@ def read_session(head: str, file: str) -> Session | ParseError:
             f"the session's game type {gametype!r} is not in a form iPoker writes",
         )
     name = f"{found['name']} {found['limit']}"
-    try:
-        small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
-    except MoneyError as problem:  # each `except … as` its own name: mypyc types them
-        return ParseError(file, general.line if general else 1, str(problem))
-    symbol = _money(found["small"])[:1]
-    currency = CURRENCY_SYMBOLS.get(symbol)
+    small = big = 0
+    if found["small"] is not None:
+        try:
+            small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
+        except MoneyError as problem:  # each `except … as` its own name: mypyc types them
+            return ParseError(file, general.line if general else 1, str(problem))
+    table = fields.get("tablename", "")
+    tournament = "tournamentname" in fields or "buyin" in fields or found["small"] is None
+    currency = None
+    if not tournament:
+        currency = CURRENCY_SYMBOLS.get(_money(found["small"])[:1])
+    numbers = [part.strip() for part in table.split(",")[1:] if part.strip().isdigit()]
     game = GAMES.get(found["name"]) if found["limit"] == "L" else None
     return Session(
         name,
@@ -181,14 +216,17 @@ def read_session(head: str, file: str) -> Session | ParseError:
         small,
         big,
         currency,
-        fields.get("tablename", ""),
+        table,
         fields.get("nickname", ""),
         gametype,
-        preamble,
+        before,
+        (numbers[0] if numbers else None) if tournament else None,
+        fields.get("buyin") if tournament else None,
+        Levels(),
     )
 
 
-def _find(roots: list[Element], tag: str) -> Element | None:
+def _find(roots: Sequence[Element], tag: str) -> Element | None:
     for root in roots:
         if root.tag == tag:
             return root
@@ -222,54 +260,23 @@ def _card(text: str) -> Card | None:
     return found  # type: ignore[return-value]
 
 
-def hand_element(chunk: Chunk) -> tuple[str, int]:
-    """The text of the hand element in a chunk (from `<game` to its `</game>`, closed if the
-    chunk ends before it, as when the next hand starts on the same line), and its column."""
-    text = chunk.text
-    start = text.find("<game ")
-    end = text.find("</game>", start)
-    element = text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
-    return element, start
-
-
 def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skipped:
     """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
     handlog does not replay."""
-    found = re.search(r'<game gamecode="([^"]*)"', chunk.text)
-    hand_id = found[1] if found else None
+    hand_id = hand_number(chunk.text, MARK)
     if not isinstance(session, Session):
-        return _error(chunk, 1, "no iPoker session header before this hand", hand_id)
+        return hand_error(chunk, 1, "no iPoker session header before this hand", hand_id)
     if session.game is None:
         return Skipped(chunk.file, chunk.line, hand_id, session.game_name)
-    element, _ = hand_element(chunk)
+    game = read_hand(chunk, hand_id)
+    if isinstance(game, ParseError):
+        return game
     try:
-        roots = parse(element)
-    except XMLError as error:
-        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
-    try:
-        return _Builder(chunk, session, roots[0]).build()
-    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
-        line = getattr(problem, "line", 1)
-        return _error(chunk, line, f"the hand is not as iPoker writes it: {problem}", hand_id)
-
-
-def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
-    lines = chunk.text.split("\n")
-    return ParseError(
-        chunk.file,
-        chunk.line + line - 1,
-        message,
-        hand_id=hand_id,
-        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
-        hand_line=chunk.line,
-        raw=chunk.text,
-    )
-
-
-class _Problem(ValueError):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
+        return _Builder(chunk, session, game).build()
+    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
+        return hand_error(chunk, 1, str(unknown), hand_id)
+    except (LookupError, ValueError) as problem:
+        return unlike(chunk, problem, "iPoker", hand_id)
 
 
 class _Builder:
@@ -282,6 +289,8 @@ class _Builder:
         self.first = self.streets[2]
         """The first street: its deal has two or three cards, its completion no bet before."""
         self.first_cards = FIRST_CARDS.get(kind, 3) if kind else 3
+        self.small_bet = session.small_bet
+        self.big_bet = session.big_bet
         self.events: list[Action | Dealt] = []
         self.known: dict[str, list[Card | None]] = {}
         self.folded: set[str] = set()
@@ -296,7 +305,7 @@ class _Builder:
         game, session = self.game, self.session
         general = game.find("general")
         if general is None:
-            raise _Problem(game.line, "the hand has no <general>")
+            raise Problem(game.line, "the hand has no <general>")
         players = general.find("players")
         seats: list[Seat] = []
         wins: dict[str, int] = {}
@@ -320,7 +329,9 @@ class _Builder:
             bets[name] = _amount(player.get("bet"))
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
-            raise _Problem(game.line, "the hand has no players")
+            raise Problem(game.line, "the hand has no players")
+        if not session.small_bet:  # a tournament's: from the hand's own actions
+            self.small_bet, self.big_bet = self._stakes()
         names = {seat.name for seat in seats}
         streets: list[Street] = []
         put_in = 0
@@ -330,7 +341,7 @@ class _Builder:
             street = Street.ANTES if number == 0 else self.streets.get(number)
             if street is None:
                 if round_.children:
-                    raise _Problem(
+                    raise Problem(
                         round_.line, f"a round numbered {number} in a {self.session.game_name} game"
                     )
                 continue
@@ -376,8 +387,8 @@ class _Builder:
             table=session.table,
             max_seats=None,
             currency=session.currency,
-            small_bet=session.small_bet,
-            big_bet=session.big_bet,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
             start_time=_time(clock),
             clock_text=clock,
             seats=tuple(seats),
@@ -391,21 +402,76 @@ class _Builder:
             rake=max(0, put_in - collected),
             ante=ante,
             bring_in=bring_in,
+            tournament_id=session.tournament_id,
+            buy_in=session.buy_in,
             source=Source(
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
             ),
         )
 
+    def _stakes(self) -> tuple[int, int]:
+        """The small and big bet of a hand whose session prints none, from its actions (a
+        pass before the hand is built: a completion is told from a raise by them), else an
+        earlier hand's at its ante and bring-in (`handlog.parse.stakes`)."""
+        shown = Shown()
+        ante = bring_in = None
+        first = int(self.first)
+        double = self.session.game in IPOKER.open_pair_double_bet
+        doors: dict[str, str] = {}
+        """Each player's first up card's rank, for an open pair on the next street."""
+        for round_ in self.game.all("round"):
+            number = int(round_.get("no", "-1"))
+            street = 0 if number == 0 else int(self.streets.get(number, -1))
+            if street < 0:
+                continue
+            kind = FIRST if street == first else SMALL if street == first + 1 else BIG
+            open_pair = False
+            for cards in round_.all("cards"):
+                tokens = cards.text.split()
+                up = tokens[-1][1:] if tokens and tokens[-1] != "X" else ""
+                if street == first:
+                    doors[cards.get("player")] = up
+                elif kind == SMALL and double and up and doors.get(cards.get("player")) == up:
+                    open_pair = True
+            totals: dict[str, int] = {}
+            for action in sorted(round_.all("action"), key=lambda a: int(a.get("no"))):
+                code = int(action.get("type"))
+                chips = _amount(action.get("sum"))
+                player = action.get("player")
+                if code == ANTE:
+                    ante = max(ante or 0, chips)
+                    continue
+                before = totals.get(player, 0)
+                facing = max(totals.values(), default=0)
+                if code == RAISE_TO:
+                    total = chips
+                elif code == RAISE_BY:
+                    total = facing + chips
+                elif code in (BET, CALL, ALL_IN, BRING_IN):
+                    total = before + chips
+                else:
+                    continue
+                totals[player] = total
+                if code == BRING_IN:
+                    bring_in = chips
+                elif code == CALL or total <= facing:
+                    continue
+                elif kind == FIRST and facing <= (bring_in or 0):
+                    shown.complete(total, all_in=code == ALL_IN)
+                elif kind != FIRST and facing == 0:
+                    shown.bet(kind, total, open_pair, all_in=code == ALL_IN)
+        return self.session.levels.stakes(shown, ante, bring_in)
+
     def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
         player = cards.get("player")
         if player not in names:
-            raise _Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
+            raise Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
         if street == Street.ANTES:
-            raise _Problem(cards.line, "cards dealt with the antes")
+            raise Problem(cards.line, "cards dealt with the antes")
         try:
             shown = [_card(token) for token in cards.text.split()]
         except (KeyError, ValueError):
-            raise _Problem(
+            raise Problem(
                 cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
             ) from None
         first = self.first_cards
@@ -413,7 +479,7 @@ class _Builder:
         # its 4th card, 5-card stud's 3rd street card its 3rd)
         positions = list(range(first)) if street == self.first else [int(street) - 1]
         if len(shown) != len(positions):
-            raise _Problem(cards.line, f"{len(shown)} cards on {street.label}")
+            raise Problem(cards.line, f"{len(shown)} cards on {street.label}")
         row = self.known[player]
         for position, seen in zip(positions, shown, strict=True):
             row[position] = seen
@@ -428,7 +494,7 @@ class _Builder:
     ) -> Action:
         player = action.get("player")
         if player not in names:
-            raise _Problem(action.line, f"an action by {player!r}, who has no seat")
+            raise Problem(action.line, f"an action by {player!r}, who has no seat")
         code = int(action.get("type"))
         chips = _amount(action.get("sum"))
         line = self.at(action)
@@ -457,7 +523,7 @@ class _Builder:
         if code == CALL or (code == ALL_IN and total <= facing):
             kind = ActionKind.CALL
         elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
-            bring_in_only = street == self.first and facing < self.session.small_bet
+            bring_in_only = street == self.first and facing < self.small_bet
             if bring_in_only:
                 kind = ActionKind.COMPLETE
             elif facing == 0:
@@ -465,7 +531,7 @@ class _Builder:
             else:
                 kind = ActionKind.RAISE
         else:
-            raise _Problem(action.line, f"an action of type {code}, which iPoker does not write")
+            raise Problem(action.line, f"an action of type {code}, which iPoker does not write")
         return Action(
             street, player, kind, chips, total, all_in=code == ALL_IN, raise_by=raise_by, line=line
         )
@@ -491,9 +557,12 @@ class _Builder:
                 self.events.append(Action(Street.SHOWDOWN, name, ActionKind.MUCK, line=line))
 
 
+_TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})")
+
+
 def _time(clock: str) -> datetime | None:
     """The start time, read as UTC (fpdb's reading of the same hand agrees)."""
-    found = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})", clock)
+    found = _TIME.fullmatch(clock)
     if found is None:
         return None
     year, month, day, hour, minute, second = (int(part) for part in found.groups())
@@ -522,12 +591,21 @@ def print_hand(hand: Hand) -> str:
             won[action.player] = won.get(action.player, 0) + (action.amount or 0)
         elif action.amount is not None:
             put[action.player] = put.get(action.player, 0) + action.amount
+    stakes = f" {money(hand.small_bet)}/{money(hand.big_bet)}"
+    tournament: list[str] = []
+    if hand.currency is None and (hand.tournament_id or hand.buy_in):
+        tournament.append("<tournamentname></tournamentname>")
+        if hand.buy_in is not None:
+            tournament.append(f"<buyin>{escape(hand.buy_in)}</buyin>")
+        if shown_stakes(hand) == (hand.small_bet, hand.big_bet):
+            stakes = ""  # as a tournament prints it: its actions show the stakes
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         "<session>",
         "<general>",
-        f"<gametype>{GAME_NAMES[hand.game]} L {money(hand.small_bet)}/{money(hand.big_bet)}</gametype>",
-        f"<tablename>{_escape(hand.table)}</tablename>",
+        f"<gametype>{GAME_NAMES[hand.game]} L{stakes}</gametype>",
+        f"<tablename>{escape(hand.table)}</tablename>",
+        *tournament,
         "</general>",
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
@@ -539,7 +617,7 @@ def print_hand(hand: Hand) -> str:
         win = won.get(seat.name, 0)
         bet = win - nets[seat.name] if seat.name in nets else put.get(seat.name)
         lines.append(
-            f'<player seat="{seat.number}" name="{_escape(seat.name)}" chips="{money(seat.stack)}" '
+            f'<player seat="{seat.number}" name="{escape(seat.name)}" chips="{money(seat.stack)}" '
             f'win="{money(win)}" bet="{money(bet)}"/>'
         )
     lines += ["</players>", "</general>", '<round no="0">']
@@ -594,7 +672,7 @@ def _cards_xml(word: str, event: Dealt, first_cards: int) -> str:
     tokens = [_card_text(card) for card in event.new]
     if first_cards:
         tokens = ["X"] * (first_cards - len(tokens)) + tokens
-    return f'<cards type="{word}" player="{_escape(event.player)}">{" ".join(tokens)}</cards>'
+    return f'<cards type="{word}" player="{escape(event.player)}">{" ".join(tokens)}</cards>'
 
 
 def _card_text(card: Card) -> str:
@@ -604,15 +682,7 @@ def _card_text(card: Card) -> str:
 
 
 def _action_xml(number: int, player: str, code: int, chips: str) -> str:
-    return (
-        f'<action no="{number}" player="{_escape(player)}" type="{code}" sum="{chips}" cards=""/>'
-    )
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
 FORMAT = SiteFormat(

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
+from urllib.parse import quote, unquote
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
@@ -51,8 +52,28 @@ from handlog.model import (
 from handlog.parse.money import CURRENCY_SYMBOLS
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.stakes import (
+    BIG,
+    FIRST,
+    SMALL,
+    Levels,
+    Shown,
+    StakesUnknown,
+    shown_stakes,
+)
 from handlog.parse.text import utc_time
-from handlog.parse.xmlsafe import Element, XMLError, parse
+from handlog.parse.xmlsafe import (
+    Element,
+    Problem,
+    XMLError,
+    escape,
+    hand_error,
+    hand_number,
+    parse,
+    preamble,
+    read_hand,
+    unlike,
+)
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -142,9 +163,17 @@ class Description:
     big_bet: int
     currency: str | None
     version: str | None
+    tournament: bool
+    """A tournament's file (`type="HORSE Tournament"`): amounts are chips, whatever their
+    `$` and `realmoney` say."""
+    levels: Levels
+    """The stakes the hands of this pass showed, for a fixed-limit hand whose stakes are
+    printed nowhere (`stakes="Limit"`) and nobody bets in."""
 
 
-_STAKES = re.compile(r"(?P<limit>Limit|No Limit|Pot Limit) \(?(?P<amounts>[^)]*)\)?$")
+_STAKES = re.compile(r"(?P<limit>Limit|No Limit|Pot Limit)(?: \(?(?P<amounts>[^)]*)\)?)?$")
+TOURNAMENT = " Tournament"
+"""How a tournament's `<description type=…>` ends."""
 STRUCTURES = {
     "Limit": Structure.FIXED,
     "No Limit": Structure.NO_LIMIT,
@@ -156,10 +185,8 @@ LIMIT_WORDS = {structure: words for words, structure in STRUCTURES.items()}
 
 def read_description(head: str, file: str) -> Description | ParseError:
     """The `<description>` before the first hand of a file, or the file's one error."""
-    at = head.find(MARK)
-    preamble = head if at < 0 else head[: head.rfind("\n", 0, at) + 1]
     try:
-        roots = parse(preamble, complete=False)
+        roots = parse(preamble(head, MARK), complete=False, keep_text=False)
     except XMLError as error:
         return ParseError(file, error.line, error.message)
     found = next((root for root in roots if root.tag == "description"), None)
@@ -169,15 +196,18 @@ def read_description(head: str, file: str) -> Description | ParseError:
     match = _STAKES.match(stakes)
     if match is None:
         return ParseError(file, found.line, f"stakes {stakes!r} are not in a form Merge writes")
-    amounts = match["amounts"].split("/")
-    symbol = amounts[-1][:1]
-    currency = CURRENCY_SYMBOLS.get(symbol)
+    amounts = match["amounts"].split("/") if match["amounts"] else []
+    tournament = found.get("type").endswith(TOURNAMENT)
+    currency = CURRENCY_SYMBOLS.get(amounts[-1][:1]) if amounts and not tournament else None
     structure = STRUCTURES[match["limit"]]
     try:
         figures = [_amount(text, currency) for text in amounts]
     except ValueError as problem:  # each `except … as` its own name: mypyc types them
         return ParseError(file, found.line, str(problem))
-    if structure is Structure.FIXED:
+    if structure is Structure.FIXED and not figures:
+        readable = True  # a tournament's: each hand's from its own actions (small_bet 0)
+        small = big = 0
+    elif structure is Structure.FIXED:
         readable = len(figures) >= 2
         small, big = figures[-2:] if readable else (0, 0)
     else:
@@ -193,6 +223,8 @@ def read_description(head: str, file: str) -> Description | ParseError:
         big,
         currency,
         found.attrib.get("version"),
+        tournament,
+        Levels(),
     )
 
 
@@ -234,25 +266,15 @@ def _card(text: str) -> Card | None:
     return found  # type: ignore[return-value]
 
 
-def hand_element(chunk: Chunk) -> str:
-    text = chunk.text
-    start = text.find("<game ")
-    end = text.find("</game>", start)
-    return text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
-
-
 def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | Skipped:
     """One `<game>` element to a `Hand`, a `ParseError`, or `Skipped` for a hand of a game
     handlog does not replay."""
-    found = re.search(r'<game id="([^"]*)"', chunk.text)
-    hand_id = found[1] if found else None
+    hand_id = hand_number(chunk.text, MARK)
     if not isinstance(description, Description):
-        return _error(chunk, 1, "no Merge <description> before this hand", hand_id)
-    try:
-        roots = parse(hand_element(chunk))
-    except XMLError as error:
-        return _error(chunk, error.line, f"the hand's XML cannot be read: {error.message}", hand_id)
-    game = roots[0]
+        return hand_error(chunk, 1, "no Merge <description> before this hand", hand_id)
+    game = read_hand(chunk, hand_id, keep_text=False)  # Merge says everything in attributes
+    if isinstance(game, ParseError):
+        return game
     code = game.get("gametype")
     mixed = code in MIXED_CODES
     if mixed:
@@ -263,28 +285,10 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
         return _Builder(chunk, description, game, kind, mixed).build()
-    except (LookupError, ValueError) as problem:  # not `error`: typed XMLError above (mypyc)
-        line = getattr(problem, "line", 1)
-        return _error(chunk, line, f"the hand is not as Merge writes it: {problem}", hand_id)
-
-
-def _error(chunk: Chunk, line: int, message: str, hand_id: str | None) -> ParseError:
-    lines = chunk.text.split("\n")
-    return ParseError(
-        chunk.file,
-        chunk.line + line - 1,
-        message,
-        hand_id=hand_id,
-        text=lines[line - 1][:200] if 0 < line <= len(lines) else None,
-        hand_line=chunk.line,
-        raw=chunk.text,
-    )
-
-
-class _Problem(ValueError):
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(message)
-        self.line = line
+    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
+        return hand_error(chunk, 1, str(unknown), hand_id)
+    except (LookupError, ValueError) as problem:
+        return unlike(chunk, problem, "Merge", hand_id)
 
 
 class _Builder:
@@ -304,6 +308,8 @@ class _Builder:
         self.street = Street.ANTES
         self.revealed: set[str] = set()
         """Players whose cards a SHOWN or MUCKED list revealed."""
+        self.small_bet = description.small_bet
+        self.big_bet = description.big_bet
 
     def at(self, element: Element) -> int:
         return self.chunk.line + element.line - 1
@@ -315,7 +321,7 @@ class _Builder:
         seat = element.get("player")
         name = self.names.get(seat)
         if name is None:
-            raise _Problem(element.line, f"seat {seat} has nobody in it")
+            raise Problem(element.line, f"seat {seat} has nobody in it")
         return name
 
     def build(self) -> Hand:
@@ -337,7 +343,9 @@ class _Builder:
             self.names[player.get("seat")] = name
             self.known[name] = [None] * 7
         if not seats:
-            raise _Problem(game.line, "the hand has no players")
+            raise Problem(game.line, "the hand has no players")
+        if not self.small_bet:  # a tournament's: from the hand's own actions
+            self.small_bet, self.big_bet = self._stakes()
         streets: list[Street] = []
         shows: list[tuple[str, ActionKind, int]] = []
         winners: list[Element] = []
@@ -348,7 +356,7 @@ class _Builder:
             name = round_.get("id")
             street = ROUNDS.get(name)
             if street is None:
-                raise _Problem(round_.line, f"a round {name!r}")
+                raise Problem(round_.line, f"a round {name!r}")
             folded_game = folded_game or name == "END_OF_FOLDED_GAME"
             if Street.THIRD <= street <= Street.SEVENTH:
                 if street != self.street:
@@ -376,7 +384,16 @@ class _Builder:
                         bring_in = record.amount
                 elif child.tag == "winner":
                     winners.append(child)
-        if game.get("realmoney") == "false":
+        tournament = self.description.tournament
+        if tournament:
+            # A busted player is listed with nothing and dealt in (`balance="$0.00"`), but
+            # takes no part.
+            involved = {event.player for event in self.events}
+            seats = [
+                s if s.name in involved else Seat(s.number, s.name, s.stack, True, s.line)
+                for s in seats
+            ]
+        if game.get("realmoney") == "false" or tournament:
             # Tournament balances are printed after the ante is taken: the stack the hand
             # started with has the ante back.
             antes = {
@@ -429,15 +446,25 @@ class _Builder:
             )
         total = put_in - returned
         start = game.get("starttime")
+        data = game.get("data").split("|")
+        table = data[1] if len(data) > 1 else ""
+        tournament_id = None
+        if tournament:
+            # date | tournament name, URL-encoded | tournament id | hand id | true
+            table = unquote(table)
+            tournament_id = data[2] if len(data) > 2 and data[2] else None
+        mixed_game = None
+        if self.mixed:
+            mixed_game = self.description.game_type.removesuffix(TOURNAMENT)
         return Hand(
             site=SITE,
             hand_id=game.get("id"),
             game=self.kind,
-            table=game.get("data").split("|")[1] if "|" in game.get("data") else "",
+            table=table,
             max_seats=int(game.get("seats")) if game.get("seats") else None,
             currency=self.description.currency,
-            small_bet=self.description.small_bet,
-            big_bet=self.description.big_bet,
+            small_bet=self.small_bet,
+            big_bet=self.big_bet,
             start_time=_time(start),
             clock_text=start,
             seats=tuple(seats),
@@ -448,7 +475,8 @@ class _Builder:
             rake=max(0, total - collected),
             ante=ante,
             bring_in=bring_in,
-            mixed_game=self.description.game_type if self.mixed else None,
+            tournament_id=tournament_id,
+            mixed_game=mixed_game,
             structure=self.description.structure,
             source=Source(
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
@@ -476,13 +504,13 @@ class _Builder:
         elif kind in ("BET", "CALL", "BRING_IN", "ALL_IN"):  # chips added
             total = before + chips
         else:
-            raise _Problem(event.line, f"an event of type {kind!r}")
+            raise Problem(event.line, f"an event of type {kind!r}")
         self.totals[player] = total
         if kind == "BRING_IN":
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
             action = ActionKind.CALL
-        elif street == Street.THIRD and facing < self.description.small_bet:
+        elif street == Street.THIRD and facing < self.small_bet:
             action = ActionKind.COMPLETE
         elif facing == 0:
             action = ActionKind.BET
@@ -490,12 +518,42 @@ class _Builder:
             action = ActionKind.RAISE
         return Action(street, player, action, chips, total, all_in=kind == "ALL_IN", line=line)
 
+    def _stakes(self) -> tuple[int, int]:
+        """The small and big bet of a hand whose description prints none, from its events
+        (a pass before the hand is built: a completion is told from a raise by them), else
+        an earlier hand's at its ante and bring-in (`handlog.parse.stakes`)."""
+        shown = Shown()
+        ante = bring_in = None
+        double = self.kind in MERGE.open_pair_double_bet
+        for round_ in self.game.all("round"):
+            street = ROUNDS.get(round_.get("id"), Street.SHOWDOWN)
+            if street > Street.SEVENTH:
+                continue
+            kind = FIRST if street <= Street.THIRD else SMALL if street == Street.FOURTH else BIG
+            open_pair = False
+            if kind == SMALL and double:
+                for cards in round_.all("cards"):
+                    held = cards.get("cards").split(",")
+                    up = [c[:1] for c in held[2:4] if c and c != "null"]
+                    open_pair = open_pair or (len(up) == 2 and up[0] == up[1])
+            for event in round_.all("event"):
+                what = event.get("type")
+                if what == "ANTE":
+                    ante = max(ante or 0, self.money(event.get("amount")))
+                elif what == "BRING_IN":
+                    bring_in = self.money(event.get("amount"))
+                elif what == "COMPLETE":
+                    shown.complete(self.money(event.get("amount")))
+                elif what == "BET" and kind != FIRST:
+                    shown.bet(kind, self.money(event.get("amount")), open_pair)
+        return self.description.levels.stakes(shown, ante, bring_in)
+
     def _cards(self, street: Street, element: Element) -> None:
         name = self.player(element)
         try:
             shown = [_card(text) for text in element.get("cards").split(",")]
         except ValueError:
-            raise _Problem(element.line, f"{element.get('cards')!r} are not cards") from None
+            raise Problem(element.line, f"{element.get('cards')!r} are not cards") from None
         row = self.known[name]
         for position, seen in enumerate(shown[:7]):
             if seen is not None and row[position] is None:
@@ -506,7 +564,7 @@ class _Builder:
             return
         positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
         if len(shown) > positions[-1] + 1:
-            raise _Problem(element.line, f"{len(shown)} cards on {street.label}")
+            raise Problem(element.line, f"{len(shown)} cards on {street.label}")
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
@@ -517,8 +575,11 @@ class _Builder:
             self.events.append(Dealt(street, name, earlier, new, self.at(element)))
 
 
+_TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
+
+
 def _time(text: str) -> datetime | None:
-    found = re.fullmatch(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})", text)
+    found = _TIME.fullmatch(text)
     if found is None:
         return None
     year, month, day, hour, minute, second = (int(part) for part in found.groups())
@@ -548,25 +609,42 @@ def print_hand(hand: Hand) -> str:
     code = CODES[hand.game]
     game_attrs = f'gametype="75" multigametype="{code}"' if mixed else f'gametype="{code}"'
     seats = f' seats="{hand.max_seats}"' if hand.max_seats else ""
-    if hand.structure is Structure.FIXED:
+    tournament = hand.currency is None and hand.tournament_id is not None
+    kind = hand.mixed_game or DESCRIPTIONS[hand.game]
+    data = f"|{escape(hand.table)}||{hand.hand_id}|false"
+    if tournament:
+        kind += TOURNAMENT
+        data = (
+            f"|{escape(quote(hand.table))}|{escape(hand.tournament_id or '')}|{hand.hand_id}|true"
+        )
+    if (
+        hand.structure is Structure.FIXED
+        and tournament
+        and shown_stakes(hand)
+        == (
+            hand.small_bet,
+            hand.big_bet,
+        )
+    ):
+        stakes = "Limit"  # as a tournament prints it: its actions show the stakes
+    elif hand.structure is Structure.FIXED:
         stakes = f"Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"
     else:
         # ante / bring-in / smallest bet, the forced bets as seen (the records keep no other)
         figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
         stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
     lines = [
-        f'<description type="{_escape(hand.mixed_game or DESCRIPTIONS[hand.game])}" '
-        f'stakes="{stakes}"/>',
+        f'<description type="{escape(kind)}" stakes="{stakes}"/>',
         f'<game id="{hand.hand_id}" starttime="{hand.clock_text}" numholecards="7" {game_attrs}'
         f'{seats} realmoney="{"true" if hand.currency else "false"}" '
-        f'data="|{_escape(hand.table)}||{hand.hand_id}|false">',
+        f'data="{data}">',
         "<players>",
     ]
     antes = {a.player: a.amount or 0 for a in hand.actions if a.kind is ActionKind.ANTE}
     for seat in hand.seats:
         balance = seat.stack - (antes.get(seat.name, 0) if not hand.currency else 0)
         lines.append(
-            f'<player seat="{seat.number}" nickname="{_escape(seat.name)}" '
+            f'<player seat="{seat.number}" nickname="{escape(seat.name)}" '
             f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
     lines += ["</players>", '<round id="BLINDS">']
@@ -636,12 +714,6 @@ def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
         slots[-1] = str(event.new[-1])
         kind = "DRAW_DRAWN_CARDS"
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
-
-
-def _escape(text: str) -> str:
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
 
 
 FORMAT = SiteFormat(
