@@ -160,8 +160,6 @@ def read_hand(
     record or `Skipped`. A `LineError` becomes the hand's `ParseError`; a Lark error
     escaping `read` (from reading the header's game part with the grammar) an error of the
     header."""
-    from lark.exceptions import UnexpectedInput
-
     text = chunk.text
     newline = text.find("\n")
     header = text[:newline] if newline >= 0 else text
@@ -173,10 +171,17 @@ def read_hand(
         hand_id = split[hand_id_group]
         try:
             return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
-        except UnexpectedInput as error:
-            raise syntax.header_error(header) from error
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        except _lark_input_error() as lark_error:  # looked up only when something is raised
+            raise syntax.header_error(header) from lark_error
+    except LineError as line_error:
+        return parse_error(chunk, line_error, hand_id)
+
+
+def _lark_input_error() -> type[Exception]:
+    """Lark's error for text its grammar does not accept (Lark is imported on first use)."""
+    from lark.exceptions import UnexpectedInput
+
+    return UnexpectedInput
 
 
 _LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
@@ -415,8 +420,9 @@ class TextHandBuilder:
         card count on the first street and one card on each later one."""
         street = self.street
         if hidden < 0:
-            hidden = (int(street) if street == self.first_street else 1) - len(new)
-            if hidden < 0 or street > Street.SEVENTH:
+            # Identity, not ==: an IntEnum comparison is a Python-level call per line.
+            hidden = (int(street) if street is self.first_street else 1) - len(new)
+            if hidden < 0:
                 hidden = 0
         dealt = Dealt(street, player, previous, new, line, hidden)
         self.events.append(dealt)
