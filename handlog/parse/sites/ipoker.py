@@ -36,6 +36,7 @@ from handlog.model import (
     Dealt,
     Game,
     Hand,
+    Printed,
     Seat,
     SeatResult,
     Site,
@@ -390,7 +391,7 @@ class _Builder:
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=_time(clock),
-            clock_text=clock,
+            printed=Printed(clock_text=clock),
             seats=tuple(seats),
             events=tuple(self.events),
             streets=tuple(streets),
@@ -487,7 +488,8 @@ class _Builder:
         if new:
             earlier = self.printed.get(player, ())
             self.printed[player] = earlier + new
-            self.events.append(Dealt(street, player, earlier, new, self.at(cards)))
+            hidden = len(shown) - len(new)  # the street's cards printed as X
+            self.events.append(Dealt(street, player, earlier, new, self.at(cards), hidden))
 
     def _action(
         self, street: Street, action: Element, totals: dict[str, int], names: set[str]

@@ -43,6 +43,7 @@ from handlog.model import (
     Dealt,
     Game,
     Hand,
+    Printed,
     Seat,
     Site,
     Source,
@@ -466,7 +467,7 @@ class _Builder:
             small_bet=self.small_bet,
             big_bet=self.big_bet,
             start_time=_time(start),
-            clock_text=start,
+            printed=Printed(clock_text=start),
             seats=tuple(seats),
             events=tuple(self.events),
             streets=tuple(streets),
@@ -572,7 +573,8 @@ class _Builder:
         if new:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
-            self.events.append(Dealt(street, name, earlier, new, self.at(element)))
+            hidden = len(positions) - len(new)  # the street's cards listed as null
+            self.events.append(Dealt(street, name, earlier, new, self.at(element), hidden))
 
 
 _TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
