@@ -27,7 +27,9 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
-def compare(before: dict[str, list[dict[str, object]]], after: dict[str, list[dict[str, object]]]) -> list[str]:
+def compare(
+    before: dict[str, list[dict[str, object]]], after: dict[str, list[dict[str, object]]]
+) -> list[str]:
     problems = []
     for name in sorted(set(before) | set(after)):
         old, new = before.get(name), after.get(name)
@@ -40,6 +42,7 @@ def compare(before: dict[str, list[dict[str, object]]], after: dict[str, list[di
         if old and list(old[0]) != list(new[0]):
             problems.append(f"{name}: columns {list(old[0])} before, {list(new[0])} after")
             continue
+
         # Rows are matched after rounding floats, so that 1e-15 differences sort alike.
         def rounded(row: dict[str, object]) -> dict[str, object]:
             return {k: round(v, 6) if isinstance(v, float) else v for k, v in row.items()}
@@ -49,7 +52,9 @@ def compare(before: dict[str, list[dict[str, object]]], after: dict[str, list[di
         for a, b in zip(old_sorted, new_sorted, strict=True):
             bad = [k for k in a if not _same(a[k], b[k])]
             if bad:
-                problems.append(f"{name}: {bad[0]} {a[bad[0]]!r} before, {b[bad[0]]!r} after in {a}")
+                problems.append(
+                    f"{name}: {bad[0]} {a[bad[0]]!r} before, {b[bad[0]]!r} after in {a}"
+                )
                 break
     return problems
 
