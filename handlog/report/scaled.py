@@ -5,8 +5,8 @@ all the rows at once (the "frames" engine) a million hands need some 8 GB; here 
 `compute` functions run over parts of the rows, read from DuckDB (which does the joins and
 filters) only as wide as they need to be, and the parts' results are put together:
 
-* win-rates and sessions (`prepare`): the player rows in parts by player (a hash of the
-  name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
+* win-rates and sessions (`prepare`): the player rows (read once, four narrow columns) in
+  parts by player (a hash of the name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
   win-rate table groups by player, so no group spans two parts; the median session
   interval (the last hand of a one-hand session) is taken over every part's sessions
   before `compute.winrate_figures`;
@@ -137,23 +137,23 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
 
 
 def _add_up_winrates(data: Scaled) -> None:
-    # As many parts as the stored player rows need (more than those selected, if any
-    # filter is on: counting them would cost a join).
-    counted = data.connection.execute("SELECT count(*) FROM hand_players").fetchall()
-    parts = max(1, math.ceil(int(counted[0][0]) / CHUNK_ROWS))
+    # The player rows, narrow (hand, player, net, rake), read in one pass: a pass per part
+    # would join hand_players with the hands once per part.
+    everyone = _query(
+        data.connection,
+        f"""
+        SELECT s.hk, p.player, p.net, p.rake_share
+        FROM hand_players p JOIN work.selected s USING (site, hand_id)
+        WHERE {DEALT}
+        """,
+    ).with_columns(pl.col("player").cast(pl.Categorical))
+    parts = max(1, math.ceil(everyone.height / CHUNK_ROWS))
+    bucket = pl.col("player").cast(pl.String).hash() % parts
     sums: dict[str, list[pl.DataFrame]] = {name: [] for name in _TABLES}
     means: list[pl.Series] = []
     empty = pl.DataFrame()
     for part in range(parts):
-        players = _query(
-            data.connection,
-            f"""
-            SELECT s.hk, p.player, p.net, p.rake_share
-            FROM hand_players p JOIN work.selected s USING (site, hand_id)
-            WHERE {DEALT} AND hash(p.player) % $parts = $part
-            """,
-            {"parts": parts, "part": part},
-        ).with_columns(pl.col("player").cast(pl.Categorical))
+        players = everyone.filter(bucket == part) if parts > 1 else everyone
         rows, session_means = compute.player_sessions(
             Frames(data.selected, players, empty, empty, empty)
         )
@@ -161,6 +161,7 @@ def _add_up_winrates(data: Scaled) -> None:
         for name, by in _TABLES.items():
             chosen = rows.with_columns(unit=pl.lit("bb")) if name == "by_game" else rows
             sums[name].append(compute.winrate_sums(chosen, by))
+    del everyone
     data.fallback_seconds = compute.session_fallback(pl.concat(means))
     data.sums = {name: pl.concat(frames) for name, frames in sums.items()}
 
