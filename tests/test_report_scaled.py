@@ -68,7 +68,10 @@ def _same(expected: pl.DataFrame, actual: pl.DataFrame, name: str) -> None:
     ids=["all", "player", "game"],
 )
 def test_every_table_equals_the_all_rows_computation(db, tmp_path, monkeypatch, filters):
-    monkeypatch.setattr(scaled, "SLICE_HANDS", 97)  # many slices, hands cut at odd places
+    # Many parts: hands cut at odd places for the statistics, players spread over parts
+    # for the win-rates (sessions and their median interval across parts).
+    monkeypatch.setattr(scaled, "CHUNK_HANDS", 97)
+    monkeypatch.setattr(scaled, "CHUNK_ROWS", 500)
     reference = build(db, tmp_path / "frames", filters, "json", engine="frames")
     result = build(db, tmp_path / "scaled", filters, "json", engine="scaled")
     assert result.hands == reference.hands > 0

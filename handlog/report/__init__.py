@@ -217,23 +217,22 @@ def _frames_tables(frames: Frames, filters: Filters) -> _Tables:
 
 
 def _scaled_tables(connection, filters: Filters) -> _Tables:  # type: ignore[no-untyped-def]
-    """Every table aggregated in DuckDB and over slices of hands (`scaled`)."""
+    """Every table from parts of the rows at a time (`scaled`)."""
     data = scaled.prepare(connection, filters)
     try:
         player = filters.player
-        players = scaled.winrates(data, ["player"], player).sort(
+        players = scaled.winrates(data, "players", player).sort(
             ["hands", "player"], descending=[True, False]
         )
-        games = scaled.winrates(data, ["player", "game", "stakes"], player)
-        days = scaled.winrates(data, ["player", "day"], player).sort("player", "day")
+        games = scaled.winrates(data, "games", player)
+        days = scaled.winrates(data, "days", player).sort("player", "day")
         sessions = scaled.sessions(data, player)
         focus = _focus(players, filters)
         statistics = scaled.statistics(data, focus)
         stats = statistics.stats
         if player:
             stats = stats.filter(pl.col("player") == player)
-        chart_rows = scaled.chart_rows(data, focus, statistics.showdowns)
-        chart_games = scaled.winrates(data, ["player", "game"], players=focus, unit="bb")
+        chart_games = scaled.winrates(data, "by_game", players=focus)
         violations, parse_errors = scaled.flags(data)
         return _Tables(
             data.hands,
@@ -245,7 +244,7 @@ def _scaled_tables(connection, filters: Filters) -> _Tables:  # type: ignore[no-
             violations,
             parse_errors,
             focus,
-            chart_rows,
+            statistics.chart_rows,
             chart_games,
         )
     finally:

@@ -58,27 +58,42 @@ LAST_STREET = {"stud5": 5}
 """The street of the showdown by game; 7th street for every 7-card game."""
 
 
+BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
+    pl.col("net") / pl.col("big_bet")
+)
+"""A row's net in big bets (`bb`): fixed and spread limit only."""
+
+
 def player_hands(frames: Frames) -> pl.DataFrame:
     """One row per player per hand with the hand's columns, `bb`, `session` and `seconds`."""
-    hands = frames.hands.select(
-        "hk",
-        "site",
-        "hand_id",
-        "game",
-        "unit",
-        "small_bet",
-        "big_bet",
-        "structure",
-        "bring_in",
-        "table_key",
-        "table_name",
-        "start_utc",
-        "status",
-    )
+    rows, means = player_sessions(frames)
+    return rows.with_columns(pl.col("seconds").fill_null(session_fallback(means)))
+
+
+HAND_COLUMNS = (
+    "hk",
+    "site",
+    "game",
+    "unit",
+    "small_bet",
+    "big_bet",
+    "structure",
+    "bring_in",
+    "table_key",
+    "table_name",
+    "start_utc",
+)
+"""The columns of `Frames.hands` that `player_sessions` reads."""
+
+
+def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
+    """`player_hands`' rows, but `seconds` null where the hand lasts `session_fallback`
+    (the only hand of a session), and the mean interval of each session (null for those),
+    of which that fallback is the median. Separate so that the rows of different players
+    can be taken in parts (`report.scaled`) and the median over all of them taken after."""
+    hands = frames.hands.select(HAND_COLUMNS)
     rows = frames.players.join(hands, on="hk", how="inner").with_columns(
-        bb=pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
-            pl.col("net") / pl.col("big_bet")
-        ),
+        bb=BIG_BETS,
         bi=pl.when(pl.col("bring_in") > 0).then(pl.col("net") / pl.col("bring_in")),
         day=pl.col("start_utc").dt.date(),
     )
@@ -103,28 +118,60 @@ def player_hands(frames: Frames) -> pl.DataFrame:
     )
     rows = rows.with_columns(interval=following.cast(pl.Float64))
     mean_interval = pl.col("interval").mean().over("session")
-    median = rows.group_by("session").agg(pl.col("interval").mean())["interval"].median()
-    fallback = float(median) if median is not None else DEFAULT_HAND_SECONDS  # type: ignore[arg-type]
-    return rows.with_columns(
-        seconds=pl.col("interval").fill_null(mean_interval).fill_null(fallback)
-    ).drop("interval")
+    means = rows.group_by("session").agg(pl.col("interval").mean())["interval"]
+    return rows.with_columns(seconds=pl.col("interval").fill_null(mean_interval)).drop(
+        "interval"
+    ), means
+
+
+def session_fallback(means: pl.Series) -> float:
+    """How long the only hand of a session lasts: the median of the sessions' mean hand
+    intervals (`player_sessions`), or DEFAULT_HAND_SECONDS when no session has one."""
+    median = means.median()
+    return float(median) if median is not None else DEFAULT_HAND_SECONDS  # type: ignore[arg-type]
 
 
 def winrates(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Hands, net, big bets/100 with its 95% interval, $/100, $/hour, rake, sd for each
     group of `by` (the unit is always part of the group: amounts of different currencies or
     chips are never added, nor big bets of different betting structures)."""
+    return winrate_figures(winrate_sums(rows, by), by, DEFAULT_HAND_SECONDS)
+
+
+def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """`winrates`' groups before the figures: the hands' `seconds` as known_seconds and
+    unknown_seconds (hands whose `seconds` is null: they last the fallback)."""
     keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
-    table = rows.group_by(keys).agg(
+    return rows.group_by(keys).agg(
         hands=pl.len(),
         net=pl.col("net").sum(),
         rake=pl.col("rake_share").sum(),
         bb_per_100=pl.col("bb").mean() * 100,
         sd_bb=pl.col("bb").std(),
         bi_per_100=pl.col("bi").mean() * 100,
-        hours=pl.col("seconds").sum() / 3600,
+        known_seconds=pl.col("seconds").sum(),
+        unknown_seconds=pl.col("seconds").null_count(),
         first=pl.col("start_utc").min(),
         last=pl.col("start_utc").max(),
+    )
+
+
+def winrate_figures(sums: pl.DataFrame, by: list[str], fallback: float) -> pl.DataFrame:
+    """`winrates` from `winrate_sums` (of one part of the rows or several: groups that hold
+    a player never span two parts), the unknown seconds counted as `fallback` each."""
+    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
+    hours = (pl.col("known_seconds") + pl.col("unknown_seconds") * fallback) / 3600
+    table = sums.select(
+        *keys,
+        "hands",
+        "net",
+        "rake",
+        "bb_per_100",
+        "sd_bb",
+        "bi_per_100",
+        hours.alias("hours"),
+        "first",
+        "last",
     )
     half = Z95 * 100 * pl.col("sd_bb") / pl.col("hands").cast(pl.Float64).sqrt()
     return table.with_columns(

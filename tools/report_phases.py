@@ -1,0 +1,100 @@
+"""Time each phase of `handlog report`'s scaled engine: wall and CPU seconds (this process and
+its threads) for prepare, win-rates, sessions, statistics, charts and render, and the peak
+memory (resident set) reached by the end of each.
+
+    python tools/report_phases.py DB [OUT] [--format html|json]
+
+Runs the same steps as `report.build(..., engine="scaled")` in the same order (no filters),
+writing the report to OUT (default: a temporary folder), and prints one line per phase.
+"""
+
+from __future__ import annotations
+
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+
+from handlog import report
+from handlog.report import render, scaled
+from handlog.report.data import Filters
+from handlog.snapshot import reading
+
+_PHASES: list[tuple[str, float, float, int]] = []
+
+
+@contextmanager
+def phase(name: str) -> Iterator[None]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    _PHASES.append((name, time.perf_counter() - wall, time.process_time() - cpu, peak))
+
+
+def main() -> int:
+    arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
+    fmt = "json" if "--format=json" in sys.argv or "json" in sys.argv[1:] else "html"
+    db = Path(arguments[0])
+    out = Path(arguments[1]) if len(arguments) > 1 else Path(tempfile.mkdtemp())
+    filters = Filters()
+    started = time.perf_counter(), time.process_time()
+    with reading(db) as connection:
+        with phase("prepare"):
+            data = scaled.prepare(connection, filters)
+        try:
+            with phase("winrates"):
+                players = scaled.winrates(data, "players").sort(
+                    ["hands", "player"], descending=[True, False]
+                )
+                games = scaled.winrates(data, "games")
+                days = scaled.winrates(data, "days").sort("player", "day")
+            with phase("sessions"):
+                sessions = scaled.sessions(data)
+            focus = report._focus(players, filters)
+            with phase("statistics"):
+                statistics = scaled.statistics(data, focus)
+            with phase("chart games"):
+                chart_rows = statistics.chart_rows
+                chart_games = scaled.winrates(data, "by_game", players=focus)
+            with phase("flags"):
+                violations, parse_errors = scaled.flags(data)
+        finally:
+            data.close()
+    tables = report._Tables(
+        data.hands,
+        players,
+        games,
+        days,
+        sessions,
+        statistics.stats,
+        violations,
+        parse_errors,
+        focus,
+        chart_rows,
+        chart_games,
+    )
+    out.mkdir(parents=True, exist_ok=True)
+    with phase("charts"):
+        sections, _, _ = report._sections(tables, out)
+    with phase("render"):
+        if fmt == "html":
+            render.html_page("handlog report", "", sections, out)
+        else:
+            render.json_file({}, sections, out)
+    for name, wall, cpu, peak in _PHASES:
+        print(f"{name:12} {wall:7.2f} s wall {cpu:7.2f} s CPU, peak so far {peak:,} MB")
+    wall = time.perf_counter() - started[0]
+    cpu = time.process_time() - started[1]
+    print(
+        f"{'total':12} {wall:7.2f} s wall {cpu:7.2f} s CPU ({data.hands:,} hands, {pl.__version__})"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
