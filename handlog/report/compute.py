@@ -310,11 +310,13 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
         voluntary_after=_after(pl.col("voluntary")),
     )
     # A steal: completing when only the bring-in and folds came before, with at most two
-    # players other than the bring-in left to act after the completer.
+    # players other than the bring-in left to act after the completer. (The counts are
+    # unsigned: no subtraction, which would wrap where more acted than were dealt in.)
     steal_chance = (
         (pl.col("index") > 0)
         & (pl.col("voluntary_before") == 0)
-        & ((pl.col("dealt") - pl.col("index") - 1) <= 2)
+        & (pl.col("index") < pl.col("dealt"))
+        & (pl.col("dealt") <= pl.col("index") + 3)
     )
     third = third.with_columns(steal_chance=steal_chance)
     third = third.with_columns(steal=pl.col("steal_chance") & pl.col("aggressive"))
