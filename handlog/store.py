@@ -259,6 +259,23 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         connection = duckdb.connect(str(path), read_only=read_only)
     except (duckdb.Error, OSError) as error:
         raise store_error(error, path) from None
+    if read_only and _older_schema(connection):
+        # Written by an older handlog: upgraded once (a report, `show` or `export` would
+        # otherwise ask it for columns it does not have yet), then read as asked.
+        connection.close()
+        try:
+            connect(path).close()
+        except DatabaseBusy:
+            raise
+        except StoreError as error:
+            raise StoreError(
+                f"{path} was written by an older handlog and must be upgraded before it is "
+                f"read, which failed: {error}"
+            ) from None
+        try:
+            connection = duckdb.connect(str(path), read_only=True)
+        except (duckdb.Error, OSError) as again:
+            raise store_error(again, path) from None
     if not read_only:
         try:
             _migrate(connection)
@@ -268,6 +285,17 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
                 raise KeyboardInterrupt from None  # Ctrl-C, which DuckDB turns into an error
             raise store_error(error, path) from None
     return connection
+
+
+def _older_schema(connection: duckdb.DuckDBPyConnection) -> bool:
+    """Whether a handlog database's schema is older than this handlog's."""
+    import duckdb
+
+    try:
+        row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except duckdb.Error:
+        return False  # no meta table: not a handlog database (yet), read as it is
+    return row is not None and int(row[0]) < SCHEMA_VERSION
 
 
 def rollback(connection: duckdb.DuckDBPyConnection) -> None:

@@ -91,3 +91,31 @@ def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version, dropp
         assert _columns(migrated) == fresh
     finally:
         migrated.close()
+
+
+def test_reading_an_older_database_upgrades_it_first(tmp_path):
+    """`report`, `show` and `export` open the database read-only; one written by an older
+    handlog is upgraded first instead of failing on a column it does not have yet (a
+    DuckDB traceback before)."""
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db))
+    connection.execute("ALTER TABLE hands DROP COLUMN chips_in_hundredths")
+    connection.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    connection.close()
+
+    result = CliRunner().invoke(
+        app, ["report", "--db", str(db), "--format", "md", "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    reader = connect(db, read_only=True)
+    try:
+        version = reader.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        assert version == (str(SCHEMA_VERSION),)
+    finally:
+        reader.close()
