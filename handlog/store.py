@@ -292,10 +292,11 @@ def _older_schema(connection: duckdb.DuckDBPyConnection) -> bool:
     import duckdb
 
     try:
-        row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        # fetchall: a result left unfinished would hold the connection for what comes next
+        rows = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
     except duckdb.Error:
         return False  # no meta table: not a handlog database (yet), read as it is
-    return row is not None and int(row[0]) < SCHEMA_VERSION
+    return bool(rows) and int(rows[0][0]) < SCHEMA_VERSION
 
 
 def rollback(connection: duckdb.DuckDBPyConnection) -> None:
