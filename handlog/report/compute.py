@@ -410,17 +410,20 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
             (pl.col("_winners") == 1).alias("_single_winner"),
         ]
     )
-    # Only showdowns of low games with all seven cards known need their ranks read: the
-    # string work is done on those rows alone (the others see a null).
     unknown = pl.col("cards").fill_null("??").str.contains("?", literal=True)
     known_seven = pl.col("showdown") & ~unknown
     hand = hand.with_columns(known_seven=known_seven)
-    lows = pl.when(pl.col("known_seven") & pl.col("game").is_in(_LOW_GAMES)).then(pl.col("cards"))
+    # Only showdowns of low games with all seven cards known need their ranks read: the
+    # string work is done on those rows alone, taken out and the answers put back in place
+    # (false elsewhere).
+    read = hand.select(pl.arg_where(pl.col("known_seven") & pl.col("game").is_in(_LOW_GAMES)))
+    judged = hand[read.to_series()].select(_qualifying_low(pl.col("cards"))).to_series()
+    qualifying = pl.repeat(False, hand.height, dtype=pl.Boolean, eager=True)
     hand = hand.with_columns(
         scoop=pl.col("showdown") & won & pl.col("_single_winner"),
         quartered=pl.col("showdown") & pl.col("won_low") & pl.col("_low_shared"),
         no_low_hand=pl.col("showdown") & pl.col("_no_low"),
-        qualifying_low=pl.col("known_seven") & _qualifying_low(lows),
+        qualifying_low=qualifying.scatter(read.to_series(), judged),
     )
     flags = hand.join(third_flags, on="_pair", how="left", maintain_order="left").drop("_pair")
     booleans = [name for name, dtype in flags.schema.items() if dtype == pl.Boolean]
@@ -494,12 +497,11 @@ def _eight_or_better_floor(lowball: Lowball) -> int:
 
 def _low_ranks(cards: pl.Expr) -> pl.Expr:
     """How many distinct ranks from ace to eight the cards hold ("As 2d 2c 7h ..." -> 3):
-    five or more is a qualifying 8-or-better low (and a razz hand of eight or better)."""
-    return (
-        cards.fill_null("")
-        .str.extract_all(r"[A2-8](?:[cdhs])")
-        .list.eval(pl.element().str.slice(0, 1))
-        .list.n_unique()
+    five or more is a qualifying 8-or-better low (and a razz hand of eight or better). One
+    search per rank, where splitting every row into a list of cards took half as long again."""
+    text = cards.fill_null("")
+    return pl.sum_horizontal(
+        text.str.contains(f"{rank}[cdhs]").cast(pl.UInt32) for rank in "A2345678"
     )
 
 
