@@ -139,12 +139,20 @@ _GUARDS = DefusedXMLParser(
 own, bound once, with no ElementTree parser set up per hand."""
 
 
+_NAMES: dict[str, str] = {}
+"""The tag and attribute names every `guarded_expat` parser has read, one string each: expat
+gives each parser a dict of its own by default, which every hand would fill again (decoding,
+hashing, inserting each name); shared, a name read before is the same string, its hash known."""
+
+
 def guarded_expat() -> XMLParserType:
     """A fresh expat parser set up as `parse` sets up its own (namespaces as ElementTree reads
     them, attributes as a dict, no default handler) with defusedxml's guards on it: a DTD, an
     entity declaration or an external entity raises. The caller sets its own element handlers
     and reads with `read_guarded`: a format whose builder is fed by expat's calls, no tree."""
-    expat = ParserCreate(None, "}")
+    if len(_NAMES) > 10_000:  # a file of ever new names: the dict is not let grow
+        _NAMES.clear()
+    expat = ParserCreate(None, "}", _NAMES)
     expat.StartDoctypeDeclHandler = _GUARDS.defused_start_doctype_decl
     expat.EntityDeclHandler = _GUARDS.defused_entity_decl
     expat.UnparsedEntityDeclHandler = _GUARDS.defused_unparsed_entity_decl
