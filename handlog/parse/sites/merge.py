@@ -334,7 +334,13 @@ class _Read:
         expat = self.expat
         expat.StartElementHandler = self.start
         expat.EndElementHandler = self.end
-        read_guarded(expat, text)
+        try:
+            read_guarded(expat, text)
+        finally:
+            # The parser holds this reader's methods: let go of them, and both are freed by
+            # their counts when done with (no cycle left for the garbage collector to find).
+            expat.StartElementHandler = None
+            expat.EndElementHandler = None
 
     def start(self, tag: str, attrib: dict[str, str]) -> None:
         depth = self.depth + 1
