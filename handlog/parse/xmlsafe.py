@@ -13,7 +13,7 @@ error of a hand that cannot be read (its line, the line's text, the raw hand kep
 from __future__ import annotations
 
 from collections.abc import Sequence
-from xml.parsers.expat import ErrorString, ExpatError, XMLParserType
+from xml.parsers.expat import ErrorString, ExpatError, ParserCreate, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
@@ -130,6 +130,47 @@ def parse(text: str, complete: bool = True, keep_text: bool = True) -> list[Elem
         reason = ErrorString(malformed.code)
         raise XMLError(malformed.lineno, f"the XML is malformed: {reason}") from None
     return tree.roots
+
+
+_GUARDS = DefusedXMLParser(
+    target=_NO_TARGET, forbid_dtd=True, forbid_entities=True, forbid_external=True
+)
+"""Whose guard handlers (they only raise) every `guarded_expat` parser is given: defusedxml's
+own, bound once, with no ElementTree parser set up per hand."""
+
+
+_NAMES: dict[str, str] = {}
+"""The tag and attribute names every `guarded_expat` parser has read, one string each: expat
+gives each parser a dict of its own by default, which every hand would fill again (decoding,
+hashing, inserting each name); shared, a name read before is the same string, its hash known."""
+
+
+def guarded_expat() -> XMLParserType:
+    """A fresh expat parser set up as `parse` sets up its own (namespaces as ElementTree reads
+    them, attributes as a dict, no default handler) with defusedxml's guards on it: a DTD, an
+    entity declaration or an external entity raises. The caller sets its own element handlers
+    and reads with `read_guarded`: a format whose builder is fed by expat's calls, no tree."""
+    if len(_NAMES) > 10_000:  # a file of ever new names: the dict is not let grow
+        _NAMES.clear()
+    expat = ParserCreate(None, "}", _NAMES)
+    expat.StartDoctypeDeclHandler = _GUARDS.defused_start_doctype_decl
+    expat.EntityDeclHandler = _GUARDS.defused_entity_decl
+    expat.UnparsedEntityDeclHandler = _GUARDS.defused_unparsed_entity_decl
+    expat.ExternalEntityRefHandler = _GUARDS.defused_external_entity_ref_handler
+    expat.buffer_text = True
+    expat.ordered_attributes = False
+    return expat
+
+
+def read_guarded(expat: XMLParserType, text: str) -> None:
+    """Feeds the whole of `text` to a `guarded_expat` parser; raises `XMLError` (as `parse`
+    does) for malformed or refused XML."""
+    try:
+        expat.Parse(text, True)
+    except HOSTILE as refused:
+        raise XMLError(expat.CurrentLineNumber, _refused(refused)) from None
+    except ExpatError as bad:  # its own name: mypyc types each `except … as`
+        raise XMLError(bad.lineno, f"the XML is malformed: {ErrorString(bad.code)}") from None
 
 
 def _refused(error: Exception) -> str:

@@ -64,15 +64,16 @@ from handlog.parse.stakes import (
 )
 from handlog.parse.text import utc_time
 from handlog.parse.xmlsafe import (
-    Element,
     Problem,
     XMLError,
     escape,
+    guarded_expat,
+    hand_element,
     hand_error,
     hand_number,
     parse,
     preamble,
-    read_hand,
+    read_guarded,
     unlike,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -273,32 +274,114 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
     hand_id = hand_number(chunk.text, MARK)
     if not isinstance(description, Description):
         return hand_error(chunk, 1, "no Merge <description> before this hand", hand_id)
-    game = read_hand(chunk, hand_id, keep_text=False)  # Merge says everything in attributes
-    if isinstance(game, ParseError):
-        return game
-    code = game.get("gametype")
+    read = _Read()
+    try:
+        read.read(hand_element(chunk.text))
+    except XMLError as error:
+        message = f"the hand's XML cannot be read: {error.message}"
+        return hand_error(chunk, error.line, message, hand_id)
+    code = read.game.get("gametype", "")
     mixed = code in MIXED_CODES
     if mixed:
-        code = game.get("multigametype")
+        code = read.game.get("multigametype", "")
     kind = GAME_CODES.get(code)
     if kind is None or not description.readable:
         name = description.game_type if not mixed else f"{description.game_type} game {code}"
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
-        return _Builder(chunk, description, game, kind, mixed).build()
+        return _Builder(chunk, description, read, kind, mixed).build()
     except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
         return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "Merge", hand_id)
 
 
+Tag = tuple[dict[str, str], int]
+"""An element's attributes and the line of the hand's text it starts on."""
+
+
+class _Round:
+    """A `<round>` as read: its cards, its events, its winners (each in the order written)."""
+
+    def __init__(self, attrib: dict[str, str], line: int) -> None:
+        self.id = attrib.get("id", "")
+        self.line = line
+        self.cards: list[Tag] = []
+        self.events: list[Tag] = []
+        self.winners: list[Tag] = []
+
+
+class _Read:
+    """What the builder reads of a `<game>`, taken from expat's start and end calls with no
+    tree in between (Merge says everything in attributes: no text is read): the game's
+    attributes, its first `<players>`' `<player>`s, its `<round>`s with their `<cards>`,
+    `<event>`s and `<winner>`s. Only those children count, as the builder reads them: other
+    elements, and these at another depth, are passed over."""
+
+    def __init__(self) -> None:
+        self.expat = guarded_expat()
+        self.depth = 0
+        self.game: dict[str, str] = {}
+        self.line = 1
+        self.players: list[Tag] = []
+        self.rounds: list[_Round] = []
+        self.round: _Round | None = None
+        self.in_players = False
+        self.had_players = False
+
+    def read(self, text: str) -> None:
+        """Reads the hand's `<game>` element; raises `XMLError`."""
+        expat = self.expat
+        expat.StartElementHandler = self.start
+        expat.EndElementHandler = self.end
+        try:
+            read_guarded(expat, text)
+        finally:
+            # The parser holds this reader's methods: let go of them, and both are freed by
+            # their counts when done with (no cycle left for the garbage collector to find).
+            expat.StartElementHandler = None
+            expat.EndElementHandler = None
+
+    def start(self, tag: str, attrib: dict[str, str]) -> None:
+        depth = self.depth + 1
+        self.depth = depth
+        if depth == 3:
+            round_ = self.round
+            if round_ is not None:
+                if tag == "event":
+                    round_.events.append((attrib, self.expat.CurrentLineNumber))
+                elif tag == "cards":
+                    round_.cards.append((attrib, self.expat.CurrentLineNumber))
+                elif tag == "winner":
+                    round_.winners.append((attrib, self.expat.CurrentLineNumber))
+            elif self.in_players and tag == "player":
+                self.players.append((attrib, self.expat.CurrentLineNumber))
+        elif depth == 2:
+            if tag == "round":
+                round_ = _Round(attrib, self.expat.CurrentLineNumber)
+                self.rounds.append(round_)
+                self.round = round_
+            elif tag == "players" and not self.had_players:
+                self.in_players = self.had_players = True
+        elif depth == 1:
+            self.game = attrib
+            self.line = self.expat.CurrentLineNumber
+
+    def end(self, tag: str) -> None:
+        if self.depth == 2:
+            self.round = None
+            self.in_players = False
+        self.depth -= 1
+
+
 class _Builder:
     def __init__(
-        self, chunk: Chunk, description: Description, game: Element, kind: Game, mixed: bool
+        self, chunk: Chunk, description: Description, read: _Read, kind: Game, mixed: bool
     ) -> None:
         self.chunk = chunk
         self.description = description
-        self.game = game
+        self.read = read
+        self.game = read.game
         self.kind = kind
         self.mixed = mixed
         self.events: list[Action | Dealt] = []
@@ -312,49 +395,48 @@ class _Builder:
         self.small_bet = description.small_bet
         self.big_bet = description.big_bet
 
-    def at(self, element: Element) -> int:
-        return self.chunk.line + element.line - 1
+    def at(self, line: int) -> int:
+        return self.chunk.line + line - 1
 
     def money(self, text: str) -> int:
         return _amount(text, self.description.currency)
 
-    def player(self, element: Element) -> str:
-        seat = element.get("player")
+    def player(self, element: Tag) -> str:
+        seat = element[0].get("player", "")
         name = self.names.get(seat)
         if name is None:
-            raise Problem(element.line, f"seat {seat} has nobody in it")
+            raise Problem(element[1], f"seat {seat} has nobody in it")
         return name
 
     def build(self) -> Hand:
         game = self.game
-        players = game.find("players")
         seats: list[Seat] = []
-        for player in players.all("player") if players else []:
-            name = player.get("nickname")
-            sitting_out = player.get("dealtin") == "false"
+        for player, player_line in self.read.players:
+            name = player.get("nickname", "")
+            sitting_out = player.get("dealtin", "") == "false"
             seats.append(
                 Seat(
-                    int(player.get("seat")),
+                    int(player.get("seat", "")),
                     name,
-                    self.money(player.get("balance")),
+                    self.money(player.get("balance", "")),
                     sitting_out,
-                    self.at(player),
+                    self.at(player_line),
                 )
             )
-            self.names[player.get("seat")] = name
+            self.names[player.get("seat", "")] = name
             self.known[name] = [None] * 7
         if not seats:
-            raise Problem(game.line, "the hand has no players")
+            raise Problem(self.read.line, "the hand has no players")
         if not self.small_bet:  # a tournament's: from the hand's own actions
             self.small_bet, self.big_bet = self._stakes()
         streets: list[Street] = []
         shows: list[tuple[str, ActionKind, int]] = []
-        winners: list[Element] = []
+        winners: list[Tag] = []
         folded_game = False
         put_in = 0
         ante = bring_in = None
-        for round_ in game.all("round"):
-            name = round_.get("id")
+        for round_ in self.read.rounds:
+            name = round_.id
             street = ROUNDS.get(name)
             if street is None:
                 raise Problem(round_.line, f"a round {name!r}")
@@ -365,26 +447,23 @@ class _Builder:
                     streets.append(street)
                 self.street = street
             # Each round lists its cards after its betting: the deal is put first, as dealt.
-            for child in round_.children:
-                if child.tag == "cards":
-                    self._cards(street, child)
-            for child in round_.children:
-                if child.tag == "event":
-                    kind = child.get("type")
-                    if kind in ("SHOW", "MUCK"):
-                        shows.append((self.player(child), ActionKind[kind], self.at(child)))
-                        continue
-                    if kind in ("CHAT", "PLAYER_OUT"):
-                        continue
-                    record = self._action(kind, child)
-                    self.events.append(record)
-                    put_in += record.amount or 0
-                    if record.kind is ActionKind.ANTE:
-                        ante = max(ante or 0, record.amount or 0)
-                    elif record.kind is ActionKind.BRING_IN:
-                        bring_in = record.amount
-                elif child.tag == "winner":
-                    winners.append(child)
+            for listed in round_.cards:
+                self._cards(street, listed)
+            for event in round_.events:
+                kind = event[0].get("type", "")
+                if kind in ("SHOW", "MUCK"):
+                    shows.append((self.player(event), ActionKind[kind], self.at(event[1])))
+                    continue
+                if kind in ("CHAT", "PLAYER_OUT"):
+                    continue
+                record = self._action(kind, event)
+                self.events.append(record)
+                put_in += record.amount or 0
+                if record.kind is ActionKind.ANTE:
+                    ante = max(ante or 0, record.amount or 0)
+                elif record.kind is ActionKind.BRING_IN:
+                    bring_in = record.amount
+            winners += round_.winners
         tournament = self.description.tournament
         if tournament:
             # A busted player is listed with nothing and dealt in (`balance="$0.00"`), but
@@ -394,7 +473,7 @@ class _Builder:
                 s if s.name in involved else Seat(s.number, s.name, s.stack, True, s.line)
                 for s in seats
             ]
-        if game.get("realmoney") == "false" or tournament:
+        if game.get("realmoney", "") == "false" or tournament:
             # Tournament balances are printed after the ante is taken: the stack the hand
             # started with has the ante back.
             antes = {
@@ -407,10 +486,10 @@ class _Builder:
                 for s in seats
             ]
         returned = collected = 0
-        last = self.events[-1].line if self.events else self.at(game)
+        last = self.events[-1].line if self.events else self.at(self.read.line)
         for winner in winners:
-            if winner.get("uncalled") == "true":
-                chips = self.money(winner.get("amount"))
+            if winner[0].get("uncalled", "") == "true":
+                chips = self.money(winner[0].get("amount", ""))
                 returned += chips
                 self.events.append(
                     Action(
@@ -418,7 +497,7 @@ class _Builder:
                         self.player(winner),
                         ActionKind.UNCALLED_BET_RETURNED,
                         chips,
-                        line=self.at(winner),
+                        line=self.at(winner[1]),
                     )
                 )
         if not folded_game:
@@ -427,13 +506,13 @@ class _Builder:
                 if kind is ActionKind.MUCK and name not in self.revealed:
                     cards = ()  # mucked face down
                 self.events.append(Action(Street.SHOWDOWN, name, kind, cards=cards, line=line))
-        pots = {w.get("potnumber") for w in winners if w.get("uncalled") != "true"}
+        pots = {w.get("potnumber", "") for w, _ in winners if w.get("uncalled", "") != "true"}
         for winner in winners:
-            if winner.get("uncalled") == "true":
+            if winner[0].get("uncalled", "") == "true":
                 continue
-            chips = self.money(winner.get("amount"))
+            chips = self.money(winner[0].get("amount", ""))
             collected += chips
-            pot = None if len(pots) < 2 else int(winner.get("potnumber")) - 1
+            pot = None if len(pots) < 2 else int(winner[0].get("potnumber", "")) - 1
             self.events.append(
                 Action(
                     Street.SHOWDOWN,
@@ -441,13 +520,13 @@ class _Builder:
                     ActionKind.COLLECT,
                     chips,
                     pot=pot,
-                    half=HALVES.get(winner.get("pottype")),
-                    line=self.at(winner) or last,
+                    half=HALVES.get(winner[0].get("pottype", "")),
+                    line=self.at(winner[1]) or last,
                 )
             )
         total = put_in - returned
-        start = game.get("starttime")
-        data = game.get("data").split("|")
+        start = game.get("starttime", "")
+        data = game.get("data", "").split("|")
         table = data[1] if len(data) > 1 else ""
         tournament_id = None
         if tournament:
@@ -459,10 +538,10 @@ class _Builder:
             mixed_game = self.description.game_type.removesuffix(TOURNAMENT)
         return Hand(
             site=SITE,
-            hand_id=game.get("id"),
+            hand_id=game.get("id", ""),
             game=self.kind,
             table=table,
-            max_seats=int(game.get("seats")) if game.get("seats") else None,
+            max_seats=int(game["seats"]) if game.get("seats") else None,
             currency=self.description.currency,
             small_bet=self.small_bet,
             big_bet=self.big_bet,
@@ -484,19 +563,18 @@ class _Builder:
             ),
         )
 
-    def _action(self, kind: str, event: Element) -> Action:
+    def _action(self, kind: str, event: Tag) -> Action:
         player = self.player(event)
-        line = self.at(event)
+        line = self.at(event[1])
         street = self.street
+        amount = event[0].get("amount", "")
         if kind == "ANTE":
-            return Action(
-                Street.ANTES, player, ActionKind.ANTE, self.money(event.get("amount")), line=line
-            )
+            return Action(Street.ANTES, player, ActionKind.ANTE, self.money(amount), line=line)
         if kind == "FOLD":
             return Action(street, player, ActionKind.FOLD, line=line)
         if kind == "CHECK":
             return Action(street, player, ActionKind.CHECK, line=line)
-        chips = self.money(event.get("amount"))
+        chips = self.money(amount)
         before = self.totals.get(player, 0)
         facing = max(self.totals.values(), default=0)
         if kind in ("RAISE", "COMPLETE"):  # street totals
@@ -505,7 +583,7 @@ class _Builder:
         elif kind in ("BET", "CALL", "BRING_IN", "ALL_IN"):  # chips added
             total = before + chips
         else:
-            raise Problem(event.line, f"an event of type {kind!r}")
+            raise Problem(event[1], f"an event of type {kind!r}")
         self.totals[player] = total
         if kind == "BRING_IN":
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
@@ -526,46 +604,49 @@ class _Builder:
         shown = Shown()
         ante = bring_in = None
         double = self.kind in MERGE.open_pair_double_bet
-        for round_ in self.game.all("round"):
-            street = ROUNDS.get(round_.get("id"), Street.SHOWDOWN)
+        for round_ in self.read.rounds:
+            street = ROUNDS.get(round_.id, Street.SHOWDOWN)
             if street > Street.SEVENTH:
                 continue
             kind = FIRST if street <= Street.THIRD else SMALL if street == Street.FOURTH else BIG
             open_pair = False
             if kind == SMALL and double:
-                for cards in round_.all("cards"):
-                    held = cards.get("cards").split(",")
+                for cards, _ in round_.cards:
+                    held = cards.get("cards", "").split(",")
                     up = [c[:1] for c in held[2:4] if c and c != "null"]
                     open_pair = open_pair or (len(up) == 2 and up[0] == up[1])
-            for event in round_.all("event"):
-                what = event.get("type")
+            for event, _ in round_.events:
+                what = event.get("type", "")
                 if what == "ANTE":
-                    ante = max(ante or 0, self.money(event.get("amount")))
+                    ante = max(ante or 0, self.money(event.get("amount", "")))
                 elif what == "BRING_IN":
-                    bring_in = self.money(event.get("amount"))
+                    bring_in = self.money(event.get("amount", ""))
                 elif what == "COMPLETE":
-                    shown.complete(self.money(event.get("amount")))
+                    shown.complete(self.money(event.get("amount", "")))
                 elif what == "BET" and kind != FIRST:
-                    shown.bet(kind, self.money(event.get("amount")), open_pair)
+                    shown.bet(kind, self.money(event.get("amount", "")), open_pair)
         return self.description.levels.stakes(shown, ante, bring_in)
 
-    def _cards(self, street: Street, element: Element) -> None:
+    def _cards(self, street: Street, element: Tag) -> None:
         name = self.player(element)
+        attrib, at = element
+        listed = attrib.get("cards", "")
         try:
-            shown = [_card(text) for text in element.get("cards").split(",")]
+            shown = [_card(text) for text in listed.split(",")]
         except ValueError:
-            raise Problem(element.line, f"{element.get('cards')!r} are not cards") from None
+            raise Problem(at, f"{listed!r} are not cards") from None
         row = self.known[name]
         for position, seen in enumerate(shown[:7]):
             if seen is not None and row[position] is None:
                 row[position] = seen
-        if element.get("type") in ("SHOWN", "MUCKED"):
+        kind = attrib.get("type", "")
+        if kind in ("SHOWN", "MUCKED"):
             self.revealed.add(name)
-        if element.get("type") not in ("HOLE", "DRAW_DRAWN_CARDS") or street > Street.SEVENTH:
+        if kind not in ("HOLE", "DRAW_DRAWN_CARDS") or street > Street.SEVENTH:
             return
         positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
         if len(shown) > positions[-1] + 1:
-            raise Problem(element.line, f"{len(shown)} cards on {street.label}")
+            raise Problem(at, f"{len(shown)} cards on {street.label}")
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
@@ -574,7 +655,7 @@ class _Builder:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
             hidden = len(positions) - len(new)  # the street's cards listed as null
-            self.events.append(Dealt(street, name, earlier, new, self.at(element), hidden))
+            self.events.append(Dealt(street, name, earlier, new, self.at(at), hidden))
 
 
 _TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
