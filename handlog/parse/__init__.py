@@ -22,7 +22,7 @@ from handlog.parse.reader import (
     split_text,
 )
 from handlog.parse.site import Parsed, SiteFormat
-from handlog.parse.sites import DETECT_LINES, FORMATS, detect, recognised
+from handlog.parse.sites import DETECT_LINES, FORMATS, detect, header_format, recognised
 
 __all__ = [
     "Parsed",
@@ -106,7 +106,7 @@ def cut_at_other_headers(chunk: Chunk, site: SiteFormat) -> list[tuple[Chunk, Si
         line = lines[index].lstrip("\ufeff").rstrip()
         if not line:
             continue
-        other = _text_header_format(line)
+        other = header_format(line, _TEXT_FORMATS)
         if other is None:
             body = True
         elif body:
@@ -121,13 +121,6 @@ def cut_at_other_headers(chunk: Chunk, site: SiteFormat) -> list[tuple[Chunk, Si
 
 
 _TEXT_FORMATS = tuple(candidate for candidate in FORMATS if candidate.file_context is None)
-
-
-def _text_header_format(line: str) -> SiteFormat | None:
-    for candidate in _TEXT_FORMATS:
-        if line.startswith(candidate.header_prefix) and candidate.is_header(line):
-            return candidate
-    return None
 
 
 def parse_file(

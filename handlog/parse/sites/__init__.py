@@ -70,12 +70,20 @@ def detect(lines: Iterable[str]) -> SiteFormat | None:
         line = raw.lstrip("\ufeff").rstrip()
         if not line:
             continue
-        for candidate in FORMATS:
-            if line.startswith(candidate.header_prefix) and candidate.is_header(line):
-                return candidate
+        found = header_format(line)
+        if found is not None:
+            return found
         seen += 1
         if seen >= DETECT_LINES:
             break
+    return None
+
+
+def header_format(line: str, formats: tuple[SiteFormat, ...] = FORMATS) -> SiteFormat | None:
+    """The first of `formats` whose hand header `line` (stripped) is, if any."""
+    for candidate in formats:
+        if line.startswith(candidate.header_prefix) and candidate.is_header(line):
+            return candidate
     return None
 
 
