@@ -7,9 +7,12 @@ from __future__ import annotations
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from handlog.importer import ImportSummary
 
 EXIT_CODES = """Exit codes (every command):
 
@@ -435,7 +438,7 @@ def import_(
 
     Example: handlog import --engine dask --scheduler tcp://10.0.0.5:8786 --dataset /shared/audit /shared/logs/
     """
-    from handlog.importer import FilePlan, ImportFailed, ImportSummary, import_paths
+    from handlog.importer import FilePlan, ImportFailed, import_paths
     from handlog.store import DatabaseBusy, StoreError, database_path
 
     if engine not in ("duckdb", "dask"):
@@ -472,12 +475,7 @@ def import_(
     def finish(summary: ImportSummary, stopped: bool = False) -> None:
         for shown in progress.values():
             shown.done()
-        for failed, reason in summary.failed:
-            typer.echo(
-                f"handlog: {failed}: {reason} (the rest is imported; import it again once "
-                "fixed: nothing is stored twice)",
-                err=True,
-            )
+        _echo_failed(summary)
         not_imported = len(summary.failed) + problems
         print(
             ("import stopped; before, into " if stopped else "imported into ")
@@ -563,12 +561,7 @@ def _import_dataset(
     finally:
         for shown in progress.values():
             shown.done()
-    for failed, reason in summary.failed:
-        typer.echo(
-            f"handlog: {failed}: {reason} (the rest is imported; import it again once "
-            "fixed: nothing is stored twice)",
-            err=True,
-        )
+    _echo_failed(summary)
     not_imported = len(summary.failed) + problems
     print(
         f"imported into {target} on {summary.workers} Dask "
@@ -994,3 +987,13 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _echo_failed(summary: ImportSummary) -> None:
+    """One line for each file an import could not store (either engine's summary)."""
+    for failed, reason in summary.failed:
+        typer.echo(
+            f"handlog: {failed}: {reason} (the rest is imported; import it again once "
+            "fixed: nothing is stored twice)",
+            err=True,
+        )

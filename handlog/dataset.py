@@ -47,12 +47,13 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 from handlog import store
+from handlog.importer import ImportSummary
 
 MARK = "_handlog_dataset.json"
 """The file that makes a folder a handlog dataset (its format version)."""
@@ -287,25 +288,12 @@ def plan_task(url: str, path: str) -> dict[str, Any]:
 
 
 @dataclass
-class DatasetSummary:
-    files: int = 0
-    unchanged: int = 0
+class DatasetSummary(ImportSummary):
+    """An import's summary (`handlog.importer.ImportSummary`) and the Dask run's own figures."""
+
     parts: int = 0
     parts_before: int = 0
-    hands: int = 0
-    new_hands: int = 0
-    duplicates: int = 0
-    flagged_illegal: int = 0
-    flagged_mis_split: int = 0
-    unparsed: int = 0
-    skipped: int = 0
     workers: int = 0
-    failed: list[tuple[str, str]] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def hands_per_second(self) -> float:
-        return self.hands / self.seconds if self.seconds else 0.0
 
 
 def _open_for_writing(dataset: Dataset) -> None:
@@ -537,17 +525,17 @@ def _distinct_hands(dataset: Dataset) -> int:
 
 
 def _parts(dataset: Dataset) -> list[dict[str, Any]]:
-    fs, root = dataset.filesystem()
-    folder = f"{root}/{PARTS}"
-    if not fs.exists(folder):
-        return []
-    markers = [path for path in fs.ls(folder, detail=False) if str(path).endswith(".json")]
-    return [_read_json(fs, path) for path in sorted(markers)]
+    return _json_files(dataset, PARTS)
 
 
 def _manifests(dataset: Dataset) -> list[dict[str, Any]]:
+    return _json_files(dataset, IMPORTS)
+
+
+def _json_files(dataset: Dataset, name: str) -> list[dict[str, Any]]:
+    """The JSON files in the dataset's folder `name`, read, in name order."""
     fs, root = dataset.filesystem()
-    folder = f"{root}/{IMPORTS}"
+    folder = f"{root}/{name}"
     if not fs.exists(folder):
         return []
     found = [path for path in fs.ls(folder, detail=False) if str(path).endswith(".json")]
