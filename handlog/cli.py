@@ -975,6 +975,16 @@ def export_(
         typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
 
 
+def _echo_failed(summary: ImportSummary) -> None:
+    """One line for each file an import could not store (either engine's summary)."""
+    for failed, reason in summary.failed:
+        typer.echo(
+            f"handlog: {failed}: {reason} (the rest is imported; import it again once "
+            "fixed: nothing is stored twice)",
+            err=True,
+        )
+
+
 def main() -> None:
     import gc
 
@@ -987,13 +997,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def _echo_failed(summary: ImportSummary) -> None:
-    """One line for each file an import could not store (either engine's summary)."""
-    for failed, reason in summary.failed:
-        typer.echo(
-            f"handlog: {failed}: {reason} (the rest is imported; import it again once "
-            "fixed: nothing is stored twice)",
-            err=True,
-        )
