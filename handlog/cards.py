@@ -61,6 +61,7 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(2, 15) for sui
 """All 52 cards, in `Card.index` order."""
 
 _BY_TEXT: dict[str, Card] = {str(card): card for card in DECK}
+_TEXT: dict[Card, str] = {card: str(card) for card in DECK}
 # Some exports (and people) write tens as "10" and use lower-case ranks; accept both.
 for _card in DECK:
     _BY_TEXT[_card.rank_char.lower() + _card.suit_char] = _card
@@ -99,4 +100,5 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def format_cards(items: tuple[Card, ...] | list[Card]) -> str:
     """The inverse of `cards`: "Kd 4s Ac"."""
-    return " ".join(map(str, items))
+    text = _TEXT
+    return " ".join([text[item] for item in items])

@@ -463,8 +463,9 @@ class Printed(_Record):
 if __file__.endswith(".py"):  # as source: before `PRINTED` is made (see the note at the top)
     records.swap_inits(Printed)
 
-PRINTED = Printed()
-"""The printer-only facts of a hand built without a site's text (the defaults)."""
+PRINTED = Printed("", "")
+"""A hand built without a site's text (simulated, say) has no printer-only facts: a printer
+writes its site's current header form and the clock from `Hand.start_time`."""
 
 
 @dataclass(frozen=True)
@@ -554,18 +555,7 @@ class Hand(_Record):
         chips_in_hundredths: bool = False,
         printed: Printed = PRINTED,
         source: Source | None = None,
-        *,
-        clock_text: str | None = None,
-        header_variant: str | None = None,
     ) -> None:
-        # `clock_text` and `header_variant` (keywords only, not fields): the printer-only
-        # facts as builders gave them before `printed` held them, folded into `printed`; for
-        # the XML readers until they pass `printed` themselves.
-        if clock_text is not None or header_variant is not None:
-            printed = Printed(
-                printed.header_variant if header_variant is None else header_variant,
-                printed.clock_text if clock_text is None else clock_text,
-            )
         self.site = site
         self.hand_id = hand_id
         self.game = game
@@ -624,21 +614,5 @@ class Hand(_Record):
         return Source(file, item.line, item.line)
 
 
-def _fold_printed(arguments: dict[str, object]) -> None:
-    """`Hand`'s keywords `clock_text` and `header_variant` folded into `printed`, as its
-    written-out `__init__` does (for `records.swap_init_folding`, running as source)."""
-    clock_text = arguments.pop("clock_text", None)
-    header_variant = arguments.pop("header_variant", None)
-    if clock_text is None and header_variant is None:
-        return
-    printed = arguments.get("printed", PRINTED)
-    assert isinstance(printed, Printed)
-    arguments["printed"] = Printed(
-        printed.header_variant if header_variant is None else str(header_variant),
-        printed.clock_text if clock_text is None else str(clock_text),
-    )
-
-
 if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
-    records.swap_inits(Source, Seat, Action, Dealt, Note, SeatResult, PlayerCards)
-    records.swap_init_folding(Hand, _fold_printed)
+    records.swap_inits(Source, Seat, Action, Dealt, Note, SeatResult, PlayerCards, Hand)

@@ -10,6 +10,7 @@ from handlog.cards import format_cards
 from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.parse.sites.pokerstars import GAME_NAMES, pot_label
+from handlog.parse.text import local_time
 
 STREET_HEADERS = {
     Street.SECOND: "*** 2nd STREET ***",
@@ -28,6 +29,8 @@ SUMMARY_STREET_NAMES = {
     Street.SIXTH: "6th Street",
     Street.SEVENTH: "River",
 }
+_MONEY: dict[str | None, dict[int, str]] = {}
+"""Amounts as printed, by currency sign: hands repeat the same few amounts."""
 
 
 def print_hands(hands: list[Hand]) -> str:
@@ -38,9 +41,15 @@ def print_hands(hands: list[Hand]) -> str:
 def print_hand(hand: Hand) -> str:
     """One hand as PokerStars text, without a trailing newline."""
     symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    known = _MONEY.setdefault(symbol, {})
+    if len(known) > 100_000:
+        known.clear()
 
     def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
+        text = known.get(value or 0)
+        if text is None:
+            text = known[value or 0] = format_amount(value or 0, symbol)
+        return text
 
     lines = [_header(hand, money), f"Table '{hand.table}' {hand.max_seats or 8}-max"]
     for seat in hand.seats:
@@ -69,24 +78,38 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
+def clock(hand: Hand) -> str:
+    """The clock as printed, or (for a hand built without text) PokerStars' Eastern-time
+    clock from its start time, e.g. "2024/01/01 13:19:27 ET"."""
+    if hand.clock_text or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "ET")
+    return (
+        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
+        f"{moment.hour}:{moment.minute:02d}:{moment.second:02d} ET"
+    )
+
+
 def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
     if hand.home_game is not None:
         start = "PokerStars Home Game Hand #"
+    elif hand.header_variant == "game":  # the older form; "hand" and none: today's
+        start = "PokerStars Game #"
     else:
-        start = "PokerStars Hand #" if hand.header_variant == "hand" else "PokerStars Game #"
+        start = "PokerStars Hand #"
     name = GAME_NAMES[hand.game, hand.structure]
     club = f"{{{hand.home_game}}} " if hand.home_game is not None else ""
     if hand.tournament_id is not None:
         game = f"{hand.mixed_game} ({name})" if hand.mixed_game else name
         return (
             f"{start}{hand.hand_id}: {club}Tournament #{hand.tournament_id}, {hand.buy_in} {game}"
-            f" - {hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {hand.clock_text}"
+            f" - {hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {clock(hand)}"
         )
     stakes = f"{money(hand.small_bet)}/{money(hand.big_bet)}"
     if hand.currency:
         stakes += f" {hand.currency}"
     game = f"{hand.mixed_game} ({name}, {stakes})" if hand.mixed_game else f"{name} ({stakes})"
-    return f"{start}{hand.hand_id}:  {club}{game} - {hand.clock_text}"
+    return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
 
 
 def _event(event: Action | Dealt | Note, money, current_bet: int, side_pots: int) -> str:  # type: ignore[no-untyped-def]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, dataclass_transform
 
@@ -72,13 +71,7 @@ def source_init(cls: type) -> Any:
         (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
         for f in dataclasses.fields(cls)
     ]
-    # Keyword-only parameters after the fields are not fields: names the written-out
-    # `__init__` folds into fields itself (see `swap_init_folding`).
-    found = [
-        (p.name, p.default)
-        for p in list(written.parameters.values())[1:]
-        if p.kind is not inspect.Parameter.KEYWORD_ONLY
-    ]
+    found = [(p.name, p.default) for p in list(written.parameters.values())[1:]]
     if found != expected:
         raise TypeError(f"{cls.__qualname__}.__init__ takes {found}, its fields are {expected}")
     return _generated_init(cls, slots=False)
@@ -88,17 +81,3 @@ def swap_inits(*classes: type) -> None:
     """Give each of `classes` its `source_init` (for a module running as Python source)."""
     for cls in classes:
         cls.__init__ = source_init(cls)  # type: ignore[misc]
-
-
-def swap_init_folding(cls: type, fold: Callable[[dict[str, Any]], None]) -> None:
-    """Give `cls` its `source_init` for a written-out `__init__` that also takes keyword-only
-    parameters that are not fields: `fold` turns those keywords (popped from the keyword
-    arguments it is given) into fields' keywords before the fields are stored."""
-    init = source_init(cls)
-
-    def __init__(self: object, *args: Any, **kwargs: Any) -> None:
-        fold(kwargs)
-        init(self, *args, **kwargs)
-
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = __init__  # type: ignore[misc]

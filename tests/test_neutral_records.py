@@ -83,19 +83,21 @@ def test_hands_differing_only_in_printed_facts_are_different_records():
     assert dataclasses.replace(other, printed=hand.printed) == hand
 
 
-def test_the_old_keywords_fold_into_printed():
-    """The XML readers still pass `clock_text=` (until they pass `printed`)."""
+def test_a_hand_built_without_text_has_no_printer_facts():
+    """`Hand` takes its fields and nothing else; left out, `printed` is `PRINTED`: no header
+    form and no clock text, so a printer writes its site's current form."""
     hand = _hands(SITES / "pokerstars" / "stud.txt")[0]
     fields = {f.name: getattr(hand, f.name) for f in dataclasses.fields(Hand)}
     del fields["printed"]
-    folded = Hand(**fields, clock_text="12:00", header_variant="hand")
-    assert folded.printed == Printed("hand", "12:00")
-    assert Hand(**fields, clock_text="12:00").printed == Printed("game", "12:00")
     assert Hand(**fields).printed is PRINTED
+    assert Printed("", "") == PRINTED
+    with pytest.raises(TypeError):
+        Hand(**fields, clock_text="12:00")  # type: ignore[call-arg]
 
 
-def test_the_source_init_check_still_refuses_a_missing_field():
-    """Keyword-only parameters after the fields are allowed; a field left out is not."""
+def test_the_source_init_check_refuses_parameters_that_are_not_the_fields():
+    """A written-out `__init__` must take exactly the fields: one left out, or one more
+    (even keyword-only), is refused."""
 
     @dataclasses.dataclass(frozen=True)
     class Pair:

@@ -99,6 +99,12 @@ def utc_time(
     return local.astimezone(UTC)
 
 
+def local_time(moment: datetime, zone: str) -> datetime:
+    """The inverse of `utc_time`, for printers: `moment` (UTC) on a site's clock in `zone` (one
+    of `TIME_ZONES`), without its time zone."""
+    return moment.astimezone(_zone(zone)).replace(tzinfo=None)
+
+
 def card_error(text: str, relative: int) -> LineError | None:
     """The error for the first bracketed token of `text` that is not a card, if any."""
     for bracket in BRACKETS.findall(text):
