@@ -1,8 +1,9 @@
 """Simulated PokerStars stud hand histories: legal hands of every stud game handlog knows
 (7-card stud, stud hi/lo 8 or better and any low, razz, 2-7 razz, London lowball, 5-card stud)
 in every betting structure (fixed, spread, pot and no limit), dealt from real shuffled decks
-and played under a rule profile, written as PokerStars text; optionally a share of them
-carries exactly one known rule violation (a sidecar names it).
+and played under a rule profile, built as `Hand` records that a site's printer writes (PokerStars
+by default); optionally a share of them carries exactly one known rule violation (a sidecar
+names it).
 
 Games and structures are data: the streets, the face-up cards, the bring-in, the first actor
 and how hands are compared come from the game's `Variant` (`handlog.rules.variants`), how much
@@ -20,7 +21,7 @@ community card all occur.
 
     options = SimulationOptions(Game.RAZZ, hands=10_000, players=6, seed=7)
     london = SimulationOptions(Game.RAZZ_A6, hands=2_000, structure=Structure.POT_LIMIT)
-    for hand in simulate_hands(options): ...      # SimulatedHand(hand_id, text, fault)
+    for hand in simulate_hands(options): ...      # SimulatedHand(hand_id, text, fault, hand)
     summary = write_simulation(options, "razz.txt")  # and razz.txt.faults.jsonl
 
 The same options and seed give the same bytes.
@@ -39,9 +40,25 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from handlog.cards import DECK, Card
-from handlog.model import Game, Structure
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Event,
+    Game,
+    Hand,
+    Note,
+    NoteKind,
+    Seat,
+    SeatResult,
+    Site,
+    Street,
+    Structure,
+)
 from handlog.parse.money import format_amount
-from handlog.parse.sites.pokerstars import GAME_NAMES
+from handlog.parse.site import SiteFormat
+from handlog.parse.sites import format_for
+from handlog.parse.text import utc_time
 from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
 from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
@@ -192,25 +209,8 @@ _SHOWING_MEMO: dict[Game, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] = 
 _FOLD_BY_STREET = {3: 0.85, 4: 1.0, 5: 1.1, 6: 0.9, 7: 0.8}
 """How readily a weak hand folds to a bet, by street (weighted by looseness and strength)."""
 
-_CARD_TEXT = {card: str(card) for card in DECK}
-_SPARE = "@"
-"""Stands for a card nobody was dealt in a line written before the hand is over."""
-_STREET_HEADERS = {
-    2: "*** 2nd STREET ***",
-    3: "*** 3rd STREET ***",
-    4: "*** 4th STREET ***",
-    5: "*** 5th STREET ***",
-    6: "*** 6th STREET ***",
-    7: "*** RIVER ***",
-}
-_SUMMARY_STREETS = {
-    2: "2nd Street",
-    3: "3rd Street",
-    4: "4th Street",
-    5: "5th Street",
-    6: "6th Street",
-    7: "River",
-}
+_STREETS = {int(street): street for street in Street}
+"""Streets by number (0: the antes)."""
 _ROMAN = (
     (1000, "M"),
     (900, "CM"),
@@ -426,10 +426,25 @@ class SimulationOptions:
     tournament: bool = False
     fault_rate: float = 0.0
     """Share of hands given exactly one injected violation."""
-    profile: RuleProfile = POKERSTARS
+    profile: RuleProfile | None = None
+    """The house rules the hands are played under; None: the site's own profile."""
     hero: str = "Hero"
     structure: Structure = Structure.FIXED
     """The betting structure (`handlog.rules.structures`): fixed, spread, pot or no limit."""
+    site: Site = Site.POKERSTARS
+    """Whose hands: the site's printer writes them (and its profile is the default)."""
+
+    def site_format(self) -> SiteFormat:
+        """The site's format (its printer and profile), or ValueError if it cannot print."""
+        found = format_for(self.site)
+        if found is None or found.print_hand is None:
+            raise ValueError(f"handlog has no printer for {self.site.value} hands")
+        return found
+
+    @property
+    def rules(self) -> RuleProfile:
+        """The profile the hands are played under: `profile`, else the site's."""
+        return self.profile if self.profile is not None else self.site_format().profile
 
     def check(self) -> None:
         """Raise ValueError with a clear message for options that cannot be simulated."""
@@ -447,6 +462,7 @@ class SimulationOptions:
             )
         if not 0.0 <= self.fault_rate <= 1.0:
             raise ValueError(f"the fault rate is a share from 0 to 1, not {self.fault_rate}")
+        self.site_format()
 
 
 @dataclass(frozen=True, slots=True)
@@ -455,9 +471,13 @@ class SimulatedHand:
 
     hand_id: str
     text: str
-    """The hand as PokerStars text, without a trailing newline."""
-    fault: str | None = None
+    """The hand as the site's printer writes it (PokerStars text by default), without a
+    trailing newline."""
+    fault: str | None
     """The violation code injected into it, if any."""
+    hand: Hand
+    """The hand's records, as the simulator built them: what the printer wrote (parsing
+    `text` gives records equal to these)."""
 
 
 @dataclass(slots=True)
@@ -586,21 +606,23 @@ class _Simulator:
         self.variant = VARIANTS[options.game]
         self.structure = options.structure
         self.rules = STRUCTURES[options.structure]
-        self.profile = options.profile
+        self.profile = options.rules
         stream = f"handlog-simulate/{options.game.value}/{options.seed}"
         if options.structure is not Structure.FIXED:
             stream += f"/{options.structure.value}"
         self.rng = random.Random(stream)
         self.tournament = options.tournament
-        self.symbol = None if options.tournament else "$"
-        self._money: dict[int, str] = {}
+        printer = options.site_format().print_hand
+        assert printer is not None
+        self.print_hand = printer
+        """The site's printer, which writes each hand's records as text."""
         self.strength_memo = _STRENGTH_MEMO[options.game]
         self.showing_memo = _SHOWING_MEMO[options.game]
         self.names = self._name_pool(400)
         self.clock = START_CLOCK + timedelta(minutes=self.rng.randrange(0, 600))
         # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
         self.next_hand_id = 100_000_000_000 + self.rng.randrange(9_000) * 100_000_000
-        self.codes = fault_codes(options.game, options.structure, options.profile)
+        self.codes = fault_codes(options.game, options.structure, self.profile)
         self.split_game = self.variant.split
         self.fixed_level: Stakes | None = None
         self.level = 0
@@ -653,12 +675,6 @@ class _Simulator:
                 seen.add(name)
                 names.append(name)
         return names
-
-    def money(self, value: int) -> str:
-        text = self._money.get(value)
-        if text is None:
-            text = self._money[value] = format_amount(value, self.symbol)
-        return text
 
     # -- sessions ----------------------------------------------------------------------
 
@@ -780,23 +796,47 @@ class _Simulator:
             for player in self.seats.values():
                 player.sitting_out = 0
 
-    def _next_clock(self) -> str:
+    def _next_clock(self) -> None:
+        """The next hand's Eastern-time clock (`self.clock`)."""
         self.clock += timedelta(seconds=self.rng.randrange(15, 80))
-        clock = self.clock
-        return f"{clock.year}/{clock.month:02d}/{clock.day:02d} {clock.hour}:{clock.minute:02d}:{clock.second:02d} ET"
 
-    def _header(self, hand_id: str, clock: str) -> str:
-        name = GAME_NAMES[self.game, self.structure]
+    def _hand(self, deal: _Deal, total_pot: int, rake: int) -> Hand:
+        """The hand's record from what the deal built: the table, stakes and clock from the
+        run, seats, events, streets, results and pots from the deal."""
         stakes = self.stakes
-        if self.tournament:
-            level = _roman(self.level + 1) if self.fixed_level is None else "I"
-            return (
-                f"PokerStars Hand #{hand_id}: Tournament #{self.tournament_id}, {self.buy_in} "
-                f"{name} - Level {level} ({stakes.small_bet}/{stakes.big_bet}) - {clock}"
-            )
-        return (
-            f"PokerStars Hand #{hand_id}:  {name} "
-            f"({self.money(stakes.small_bet)}/{self.money(stakes.big_bet)} USD) - {clock}"
+        clock = self.clock
+        tournament = self.tournament
+        level = None
+        if tournament:
+            level = "Level " + (_roman(self.level + 1) if self.fixed_level is None else "I")
+        several = len(deal.pots_after_rake) > 1
+        return Hand(
+            site=self.options.site,
+            hand_id=deal.hand_id,
+            game=self.game,
+            table=self.table,
+            max_seats=MAX_SEATS,
+            currency=None if tournament else "USD",
+            small_bet=stakes.small_bet,
+            big_bet=stakes.big_bet,
+            start_time=utc_time(
+                clock.year, clock.month, clock.day, clock.hour, clock.minute, clock.second, "ET"
+            ),
+            seats=tuple(deal.seat_records),
+            events=tuple(item for item in deal.items if type(item) is not Street),  # type: ignore[misc]
+            streets=tuple(item for item in deal.items if type(item) is Street),  # type: ignore[misc]
+            results=tuple(deal.results),
+            total_pot=total_pot,
+            rake=rake,
+            main_pot=deal.pots_after_rake[0] if several else None,
+            side_pots=tuple(deal.pots_after_rake[1:]) if several else (),
+            community_card=deal.community,
+            ante=deal.ante_seen,
+            bring_in=deal.bring_in_seen,
+            tournament_id=self.tournament_id if tournament else None,
+            tournament_level=level,
+            buy_in=self.buy_in if tournament else None,
+            structure=self.structure,
         )
 
     # -- the loop ----------------------------------------------------------------------
@@ -808,7 +848,7 @@ class _Simulator:
             self._before_hand()
             self.next_hand_id += rng.randrange(1, 40)
             hand_id = str(self.next_hand_id)
-            clock = self._next_clock()
+            self._next_clock()
             fault = None
             if rng.random() < options.fault_rate:
                 fault = rng.choice(self.codes)
@@ -819,21 +859,22 @@ class _Simulator:
                     # Two players put in the same: their pot is even (only rake can make it
                     # odd, in hi/lo cash games).
                     fault = rng.choice(self.codes)
-            deal = self._play(hand_id, clock, fault)
+            deal = self._play(hand_id, fault)
             self._after_hand(deal)
-            yield SimulatedHand(hand_id, deal.text, deal.plan.fault)
+            assert deal.hand is not None  # built by every deal that was played
+            yield SimulatedHand(hand_id, deal.text, deal.plan.fault, deal.hand)
 
     def _seated(self) -> list[tuple[int, _Player]]:
         return sorted(self.seats.items())
 
-    def _play(self, hand_id: str, clock: str, fault: str | None) -> _Deal:
+    def _play(self, hand_id: str, fault: str | None) -> _Deal:
         """Deal and play one hand; a fault that this deal cannot carry is dealt again, and
         after many tries replaced by another."""
         attempts = 0
         while True:
             attempts += 1
             plan = self._plan(fault)
-            deal = _Deal(self, hand_id, clock, plan)
+            deal = _Deal(self, hand_id, plan)
             try:
                 deal.play()
             except _Redeal:
@@ -918,12 +959,13 @@ def _roman(number: int) -> str:
 
 
 class _Deal:
-    """One hand: deal, bet, show down, award, and write it.
+    """One hand: deal, bet, show down, award, and build its records (`self.hand`), which the
+    site's printer writes (`self.text`).
 
     Players are indexed 0..n-1 in seat order (the players dealt in); every rule decision
     mirrors RULES.md and the profile. Fault hooks (`self.fault`) bend exactly one thing."""
 
-    def __init__(self, sim: _Simulator, hand_id: str, clock: str, plan: _Plan) -> None:
+    def __init__(self, sim: _Simulator, hand_id: str, plan: _Plan) -> None:
         self.sim = sim
         self.rng = sim.rng
         self.random = sim.rng.random
@@ -941,12 +983,10 @@ class _Deal:
         """Fixed limit: every bet and raise exactly a bet size (else a range: spread, pot, no)."""
         self.profile = sim.profile
         self.stakes = sim.stakes
-        self.money = sim.money
         self.plan = plan
         self.fault = plan.fault
         self.applied = False
         self.hand_id = hand_id
-        self.clock = clock
         seated = sim._seated()
         self.all_seated = seated
         players = [(seat, p) for seat, p in seated if sim._dealt_in(p)]
@@ -967,16 +1007,22 @@ class _Deal:
         self.all_in = [False] * n
         self.cards: list[list[Card]] = [[] for _ in range(n)]
         self.up: list[list[Card]] = [[] for _ in range(n)]
-        self.cards_text = [""] * n
-        """Each player's cards as printed so far ("Kd 4s Ac")."""
-        self.up_text = [""] * n
         self.show_ranks: list[tuple[int, ...]] = [()] * n
         """Ranks of each player's up cards (ace low in razz), highest first."""
         self.show_top = [0] * n
         """The biggest rank * 4 + suit among each player's up cards."""
         self.auto_fold = [sim.tournament and p.sitting_out > 0 for p in self.players]
         self.live = n
-        self.lines: list[str] = []
+        self.items: list[Event | Street] = []
+        """The hand's events in order, with each street whose header stands there (the
+        printer writes a header for it)."""
+        self.street_of = _STREETS[0]
+        """The street the events now being added belong to."""
+        self.seat_records: list[Seat] = []
+        self.results: list[SeatResult] = []
+        self.ante_seen: int | None = None
+        self.bring_in_seen: int | None = None
+        self.pots_after_rake: list[int] = []
         self.community: Card | None = None
         self.dealt_positions = 0
         self.burns = 0
@@ -990,13 +1036,13 @@ class _Deal:
         self.busted: list[int] = []
         self.sitting_out_next: int | None = None
         self.text = ""
+        self.hand: Hand | None = None
         self.collected: dict[int, int] = {}
         """What each player collects, as the hand history says."""
         self.total = 0
         self.rake = 0
-        self.pot_line = ""
-        self.shown: dict[int, str] = {}
-        """Cards (as text) of the players at showdown, shown or mucked."""
+        self.shown: dict[int, tuple[Card, ...]] = {}
+        """Cards of the players at showdown, shown or mucked."""
         self.descriptions: dict[int, str] = {}
         """Hand descriptions of the players who showed."""
         self.showdown = False
@@ -1015,9 +1061,9 @@ class _Deal:
         self.fold_street = 1.0
         self.last_aggressor: int | None = None
         self.patches: list[int] = []
-        """Lines holding a `_SPARE` placeholder for a card nobody was dealt (card faults),
-        filled in once the hand is over."""
-        self.seat_line_index: dict[int, int] = {}
+        """Where in `items` a dealing record is to show a card nobody was dealt (the card
+        faults), put in once the hand is over."""
+        self.seat_index: dict[int, int] = {}
         # The betting round.
         self.street = 0
         """The street being played (0 while the antes are posted)."""
@@ -1034,8 +1080,8 @@ class _Deal:
         """An open pair on 4th street allows the big bet (stud, by the profile)."""
         self.big_bet_made = False
         self.completed_text = False
-        """Whether a bet or raise line was written on 3rd street: the parser reads the first
-        one as the completion, later ones as raises."""
+        """Whether a bet or raise was made on the first street: the first one is the
+        completion, later ones raises."""
         self.pending: set[int] = set()
         """Players who still have to act before the street is over."""
         self.locked: set[int] = set()
@@ -1068,8 +1114,55 @@ class _Deal:
         if self.stack[player] <= 0:
             self.all_in[player] = True
 
-    def all_in_text(self, player: int) -> str:
-        return " and is all-in" if self.all_in[player] else ""
+    def add(self, kind: ActionKind, player: int, amount: int | None = None) -> None:
+        """An action that puts nothing in (or, for returns and collects, `amount` out)."""
+        self.items.append(Action(self.street_of, self.names[player], kind, amount))
+
+    def put_in(
+        self,
+        kind: ActionKind,
+        player: int,
+        amount: int,
+        raise_by: int | None = None,
+        all_in: bool | None = None,
+    ) -> None:
+        """Pay `amount` from the player's stack and record it: the chips added and the
+        player's street total after them (`raise_by` for a raise, the size over the bet it
+        faced); all-in when the stack is empty, unless `all_in` says otherwise."""
+        self.pay(player, amount)
+        self.items.append(
+            Action(
+                self.street_of,
+                self.names[player],
+                kind,
+                amount,
+                None if kind is ActionKind.ANTE else self.street_put[player],
+                self.all_in[player] if all_in is None else all_in,
+                raise_by=raise_by,
+            )
+        )
+
+    def bet_or_raise(self, player: int, target: int, all_in: bool | None = None) -> None:
+        """A bet (nothing to match yet) or a raise of the bet to match, to the street total
+        `target`; on the first street the first one is the completion."""
+        before = self.current_bet
+        if self.street == self.first_street and not self.completed_text:
+            self.completed_text = True
+            kind = ActionKind.COMPLETE
+        else:
+            kind = ActionKind.BET if before == 0 else ActionKind.RAISE
+        raise_by = None if before == 0 else target - before
+        self.put_in(kind, player, target - self.street_put[player], raise_by, all_in)
+
+    def street_header(self, street: Street) -> None:
+        """The events that follow belong to `street`, whose header stands here."""
+        self.street_of = street
+        self.items.append(street)
+
+    def note(self, kind: NoteKind, player: int | None, text: str) -> None:
+        self.items.append(
+            Note(self.street_of, kind, None if player is None else self.names[player], text)
+        )
 
     def next_after(self, player: int) -> int:
         pending = self.pending
@@ -1083,20 +1176,14 @@ class _Deal:
     # -- the hand ------------------------------------------------------------------------
 
     def play(self) -> None:
-        """Play the hand and write its text (`self.text`); `_Redeal` if it cannot be played
-        as planned."""
+        """Play the hand and build its records (`self.hand`) and text (`self.text`);
+        `_Redeal` if it cannot be played as planned."""
         sim = self.sim
-        lines = self.lines
-        lines.append(sim._header(self.hand_id, self.clock))
-        lines.append(f"Table '{sim.table}' {MAX_SEATS}-max")
         dealt_seats = set(self.seat_numbers)
         for seat, player in self.all_seated:
-            if seat not in dealt_seats or (player.sitting_out and sim.tournament):
-                tail = " is sitting out"
-            else:
-                tail = " "
-            self.seat_line_index[seat] = len(lines)
-            lines.append(f"Seat {seat}: {player.name} ({self.money(player.stack)} in chips){tail}")
+            sitting_out = seat not in dealt_seats or bool(player.sitting_out and sim.tournament)
+            self.seat_index[seat] = len(self.seat_records)
+            self.seat_records.append(Seat(seat, player.name, player.stack, sitting_out))
         self._new_deck()
         self._antes()
         for street in range(self.first_street, self.last_street + 1):
@@ -1180,21 +1267,19 @@ class _Deal:
                 self.applied = True
                 continue
             amount = min(ante, self.stack[i])
-            self.pay(i, amount)
-            self.lines.append(
-                f"{self.names[i]}: posts the ante {self.money(amount)}{self.all_in_text(i)}"
-            )
+            self.put_in(ActionKind.ANTE, i, amount)
+            if self.ante_seen is None or amount > self.ante_seen:
+                self.ante_seen = amount
         self.street_put = [0] * self.n
 
     # -- dealing -------------------------------------------------------------------------
 
     def _deal(self, street: int) -> None:
         """The street's header and cards: three each on 3rd street, then one each (face
-        down on 7th, or one community card when the deck is short), and the "Dealt to"
-        lines: the hero sees all their cards, the others' up cards only."""
-        lines = self.lines
+        down on 7th, or one community card when the deck is short), and the dealing records:
+        the hero sees all their cards, the others' up cards only."""
+        items = self.items
         names = self.names
-        text_of = _CARD_TEXT
         live = self.in_hand()
         rng = self.rng
         if self.profile.burns:
@@ -1210,10 +1295,11 @@ class _Deal:
                 if needed <= len(DECK):
                     self.applied = True
                 self.community = self._draw()
-                lines.append(f"*** RIVER *** [{text_of[self.community]}]")
+                self.street_header(_STREETS[street])
                 self.strength_now = [-1.0] * self.n
                 return
-        lines.append(_STREET_HEADERS[street])
+        self.street_header(_STREETS[street])
+        street_of = self.street_of
         hero = self.hero
         if street == first:
             # The first deal: the down cards, then the door card (3rd street: two down and
@@ -1230,10 +1316,10 @@ class _Deal:
                 door = cards[-1]
                 self.up[i] = [door]
                 self._show(i, door)
-                self.cards_text[i] = " ".join(text_of[card] for card in cards)
-                self.up_text[i] = text_of[door]
-                shown = self.cards_text[i] if i == hero else self.up_text[i]
-                lines.append(f"Dealt to {names[i]} [{shown}]")
+                if i == hero:
+                    items.append(Dealt(street_of, names[i], (), tuple(cards)))
+                else:
+                    items.append(Dealt(street_of, names[i], (), (door,), 0, first - 1))
             return
         self.dealt_positions += len(live)
         fault = self.fault
@@ -1249,24 +1335,18 @@ class _Deal:
                 self.applied = True
             else:
                 card = self._draw(i)
-            self.cards[i].append(card)
-            new = text_of[card]
-            old = self.cards_text[i] if i == hero else self.up_text[i]
-            self.cards_text[i] = f"{self.cards_text[i]} {new}"
+            cards = self.cards[i]
+            old = tuple(cards) if i == hero else tuple(self.up[i])
+            cards.append(card)
             if face_up:
                 self.up[i].append(card)
                 self._show(i, card)
-                self.up_text[i] = f"{self.up_text[i]} {new}"
             elif i != hero:
                 continue
             if i == bent:
                 self.applied = True
-                if fault == "CARDS_CHANGED":
-                    old = _SPARE + old[2:]  # the first card shown again, changed
-                else:
-                    new = f"{_SPARE} {new}"  # two cards dealt on one street
-                self.patches.append(len(lines))
-            lines.append(f"Dealt to {names[i]} [{old}] [{new}]")
+                self.patches.append(len(items))
+            items.append(Dealt(street_of, names[i], old, (card,)))
         self.strength_now = [-1.0] * self.n
         if (
             street == self.variant.open_pair_street
@@ -1275,7 +1355,7 @@ class _Deal:
             and any(_paired(self.up[i]) for i in live)
         ):
             self.double_bet = True
-            lines.append("Pair on board - a double bet is allowed")
+            self.note(NoteKind.DOUBLE_BET_ALLOWED, None, "Pair on board - a double bet is allowed")
 
     def _show(self, player: int, card: Card) -> None:
         """Note a new up card in the player's showing-hand ranks."""
@@ -1379,14 +1459,13 @@ class _Deal:
                 raise _Redeal
             player = self.rng.choice(others)
             self.applied = True
-        name = self.names[player]
         stack = self.stack[player]
         if self.fault == "BRING_IN_AMOUNT":
             if stack <= stakes.small_bet:
                 raise _Redeal
-            self.pay(player, stakes.small_bet)
+            self.put_in(ActionKind.BRING_IN, player, stakes.small_bet)
+            self.bring_in_seen = stakes.small_bet
             self.current_bet = stakes.small_bet
-            self.lines.append(f"{name}: brings in for {self.money(stakes.small_bet)}")
             self.no_raise = True  # a completion after it would read as a wrong completion
             self.applied = True
         elif (
@@ -1399,21 +1478,15 @@ class _Deal:
                 self.pending = set(self.able()) - {player}
                 self.acted = {player}
                 return player
-            self.pay(player, stakes.small_bet)
+            self.bet_or_raise(player, stakes.small_bet)
             self.current_bet = stakes.small_bet
             self.bets = 1
-            self.completed_text = True
             self.last_aggressor = player
-            self.lines.append(
-                f"{name}: bets {self.money(stakes.small_bet)}{self.all_in_text(player)}"
-            )
         else:
             amount = min(stakes.bring_in, stack)
-            self.pay(player, amount)
+            self.put_in(ActionKind.BRING_IN, player, amount)
+            self.bring_in_seen = amount
             self.current_bet = amount
-            self.lines.append(
-                f"{name}: brings in for {self.money(amount)}{self.all_in_text(player)}"
-            )
         self.pending = set(self.able()) - {player}
         self.acted = {player}
         return player
@@ -1481,16 +1554,13 @@ class _Deal:
         """Play a faulted action if this is the place for it; whether it was played."""
         fault = self.fault
         stack = self.stack[player]
-        name = self.names[player]
-        lines = self.lines
         size = self._allowed_sizes()[-1]
         if not self.exact:
             size = self._range(player)[0] - self.current_bet  # the least raise
         if fault == "RAISE_CAP" and self.bets >= self.cap and stack > owed + size:
             # One raise more than the cap allows, after "Betting is capped".
             total = self.current_bet + size
-            self.pay(player, total - self.street_put[player])
-            lines.append(f"{name}: raises {self.money(size)} to {self.money(total)}")
+            self.bet_or_raise(player, total, all_in=False)
             self.last_raise = size
             self.current_bet = total
             self.bets += 1
@@ -1509,8 +1579,7 @@ class _Deal:
             and stack > self.stakes.big_bet
         ):
             amount = self.stakes.small_bet  # the small bet on a big-bet street
-            self.pay(player, amount)
-            lines.append(f"{name}: bets {self.money(amount)}")
+            self.bet_or_raise(player, amount, all_in=False)
             self._after_counted_bet(player, amount, amount)
             self.applied = True
             return True
@@ -1520,15 +1589,14 @@ class _Deal:
                 return True
             if owed > 0 and stack > owed:
                 if fault == "CHECK_FACING_BET":
-                    lines.append(f"{name}: checks ")
+                    self.add(ActionKind.CHECK, player)
                     self.pending.discard(player)
                     self.acted.add(player)
                     self.applied = True
                     return True
                 if owed >= 2:
                     amount = owed - max(1, owed // 2)
-                    self.pay(player, amount)
-                    lines.append(f"{name}: calls {self.money(amount)}")
+                    self.put_in(ActionKind.CALL, player, amount, all_in=False)
                     self.pending.discard(player)
                     self.acted.add(player)
                     self.applied = True
@@ -1628,16 +1696,7 @@ class _Deal:
         """Bet or raise to `target` in a structure with a range of sizes; below `least` (an
         all-in for less) it reopens nothing, as in the replay."""
         before = self.current_bet
-        self.pay(player, target - self.street_put[player])
-        name = self.names[player]
-        tail = self.all_in_text(player)
-        if before == 0:
-            text = f"{name}: bets {self.money(target)}{tail}"
-        else:
-            text = f"{name}: raises {self.money(target - before)} to {self.money(target)}{tail}"
-        if self.street == self.first_street:
-            self.completed_text = True
-        self.lines.append(text)
+        self.bet_or_raise(player, target)
         if target >= least or not self.all_in[player]:
             least_bet = smallest_bet(self.rules, self.stakes.small_bet, self.size)
             self.last_raise = target - (before if before >= least_bet else 0)
@@ -1675,18 +1734,8 @@ class _Deal:
                 target = targets[0]
                 if target - already > stack:
                     target = already + stack
-        put = target - already
         before = self.current_bet
-        self.pay(player, put)
-        name = self.names[player]
-        tail = self.all_in_text(player)
-        if before == 0:
-            text = f"{name}: bets {self.money(target)}{tail}"
-        else:
-            text = f"{name}: raises {self.money(target - before)} to {self.money(target)}{tail}"
-        if self.street == self.first_street:
-            self.completed_text = True
-        self.lines.append(text)
+        self.bet_or_raise(player, target)
         short = target < targets[0]
         increment = target - before
         if self.profile.all_in_reopens_at_half_bet:
@@ -1714,21 +1763,15 @@ class _Deal:
         self.acted = {player}
         self.last_aggressor = player
         if self.bets == self.profile.cap_bets and self.cap == self.profile.cap_bets:
-            self.lines.append("Betting is capped")
+            self.note(NoteKind.BETTING_CAPPED, None, "Betting is capped")
 
     def _call(self, player: int, owed: int) -> None:
-        stack = self.stack[player]
-        if owed < stack:
-            self.pay(player, owed)
-            self.lines.append(f"{self.names[player]}: calls {self.money(owed)}")
-        else:
-            self.pay(player, stack)
-            self.lines.append(f"{self.names[player]}: calls {self.money(stack)} and is all-in")
+        self.put_in(ActionKind.CALL, player, min(owed, self.stack[player]))
         self.pending.discard(player)
         self.acted.add(player)
 
     def _check(self, player: int) -> None:
-        self.lines.append(f"{self.names[player]}: checks ")
+        self.add(ActionKind.CHECK, player)
         self.pending.discard(player)
         self.acted.add(player)
         if (
@@ -1737,7 +1780,7 @@ class _Deal:
             and not self.pending
             and self.live > 1
         ):
-            self.lines.pop()  # the street ends without this player's check
+            self.items.pop()  # the street ends without this player's check
             self.applied = True
 
     def _fold(self, player: int) -> None:
@@ -1747,9 +1790,9 @@ class _Deal:
         self.live -= 1
         self.pending.discard(player)
         self.locked.discard(player)
-        self.lines.append(f"{self.names[player]}: folds ")
+        self.add(ActionKind.FOLD, player)
         if self.fault == "ACTED_AFTER_FOLD" and not self.applied:
-            self.lines.append(f"{self.names[player]}: checks ")
+            self.add(ActionKind.CHECK, player)
             self.applied = True
 
     def _return_uncalled(self) -> None:
@@ -1766,7 +1809,7 @@ class _Deal:
         if self.fault == "UNCALLED_RETURN" and not self.applied and due >= 2:
             returned = due - max(1, due // 2)
             self.applied = True
-        self.lines.append(f"Uncalled bet ({self.money(returned)}) returned to {self.names[top]}")
+        self.add(ActionKind.UNCALLED_BET_RETURNED, top, returned)
         self.stack[top] += returned
         self.put[top] -= returned
         street_put[top] -= returned
@@ -1791,13 +1834,13 @@ class _Deal:
             folded = [i for i in range(self.n) if self.folded_on[i]]
             collector = self.rng.choice(folded)
             self.applied = True
-        self.lines.append(f"{self.names[collector]} collected {self.money(amount)} from pot")
+        self.add(ActionKind.COLLECT, collector, amount)
         if self.rng.random() < 0.3:
-            self.lines.append(f"{self.names[winner]}: doesn't show hand ")
+            self.add(ActionKind.DOES_NOT_SHOW, winner)
         self.collected = {collector: amount}
         self.total = total
         self.rake = rake
-        self.pot_line = f"Total pot {self.money(total)} | Rake {self.money(rake)} "
+        self.pots_after_rake = [amount]
 
     def _pots(self) -> list[tuple[int, list[int]]]:
         """Main and side pots from what everyone put in: a level at each all-in player
@@ -1880,8 +1923,7 @@ class _Deal:
 
     def _showdown(self) -> None:
         """Pots from contributions, rake from the main pot, the winners of each pot (or half)
-        by the cards, shows and mucks, collects, and the total-pot line."""
-        lines = self.lines
+        by the cards, shows and mucks, collects, and the pots."""
         rng = self.rng
         names = self.names
         contenders = self.in_hand()
@@ -1922,48 +1964,59 @@ class _Deal:
         ]
         shares = [dict(result[0]) for result in results]
         self._fault_awards(pots, shares, shown, results)
-        lines.append("*** SHOW DOWN ***")
+        self.street_header(Street.SHOWDOWN)
+        items = self.items
         descriptions: dict[int, str] = {}
-        card_texts: dict[int, str] = {}
         for i in order:
-            card_texts[i] = self.cards_text[i]
             if i in shown:
                 words = describe(tuple(self._hand_cards(i)), self.game)
                 if self.fault == "HAND_DESCRIPTION" and not self.applied:
                     words = self._wrong_description(i, words)
                 descriptions[i] = words
-                lines.append(f"{names[i]}: shows [{card_texts[i]}] ({words})")
+                items.append(
+                    Action(
+                        Street.SHOWDOWN,
+                        names[i],
+                        ActionKind.SHOW,
+                        cards=tuple(self.cards[i]),
+                        description=words,
+                    )
+                )
             else:
-                lines.append(f"{names[i]}: mucks hand ")
-        labels = _pot_labels(len(pots))
+                self.add(ActionKind.MUCK, i)
         collected: dict[int, int] = {}
+        several = len(pots) > 1
         for index in reversed(range(len(pots))):
             for i, amount in sorted(shares[index].items()):
                 if amount:
-                    lines.append(f"{names[i]} collected {self.money(amount)} from {labels[index]}")
+                    items.append(
+                        Action(
+                            Street.SHOWDOWN,
+                            names[i],
+                            ActionKind.COLLECT,
+                            amount,
+                            pot=index if several else None,
+                        )
+                    )
                     collected[i] = collected.get(i, 0) + amount
         qualifier = self.variant.low_qualifier
         if self.split and qualifier is not None and not any(result[3] for result in results):
-            lines.append("No low hand qualified")
+            self.note(NoteKind.NO_LOW_HAND, None, "No low hand qualified")
         if self.sim.tournament:
             for i in order:
                 if self.stack[i] + collected.get(i, 0) == 0:
                     place = self.sim.entrants - len(self.busted)
-                    lines.append(f"{names[i]} finished the tournament in {ordinal(place)} place")
+                    self.note(
+                        NoteKind.FINISHED_TOURNAMENT,
+                        i,
+                        f"{names[i]} finished the tournament in {ordinal(place)} place",
+                    )
                     self.busted.append(self.seat_numbers[i])
         self.collected = collected
         self.total = total
         self.rake = rake
-        if len(pots) == 1:
-            self.pot_line = f"Total pot {self.money(total)} | Rake {self.money(rake)} "
-        else:
-            parts = [f"Total pot {self.money(total)} Main pot {self.money(after_rake[0])}."]
-            several = len(pots) > 2
-            for number, amount in enumerate(after_rake[1:], 1):
-                label = f"Side pot-{number}" if several else "Side pot"
-                parts.append(f" {label} {self.money(amount)}.")
-            self.pot_line = "".join(parts) + f" | Rake {self.money(rake)} "
-        self.shown = {i: card_texts[i] for i in contenders}
+        self.pots_after_rake = after_rake
+        self.shown = {i: tuple(self.cards[i]) for i in contenders}
         self.descriptions = descriptions
         self.showdown = True
 
@@ -2090,24 +2143,17 @@ class _Deal:
     # -- finishing -----------------------------------------------------------------------
 
     def _finish(self) -> None:
-        """The pot faults, spare cards, noise, the summary, the text and final stacks."""
-        lines = self.lines
+        """The pot faults, spare cards, noise, the summary, the records, the text and final
+        stacks."""
         names = self.names
         rng = self.rng
         fault = self.fault
         total, rake = self.total, self.rake
-        pot_line = self.pot_line
         if fault == "POT_TOTAL":
-            delta = self.stakes.ante or 1
-            pot_line = pot_line.replace(
-                f"Total pot {self.money(total)}", f"Total pot {self.money(total + delta)}", 1
-            )
+            total += self.stakes.ante or 1
             self.applied = True
         elif fault == "RAKE":
-            wrong = rake - 1 if rake > 0 else rake + 1
-            pot_line = pot_line.replace(
-                f"| Rake {self.money(rake)} ", f"| Rake {self.money(wrong)} "
-            )
+            rake = rake - 1 if rake > 0 else rake + 1
             self.applied = True
         # Cards nobody was dealt, for the card faults that show one.
         if self.patches:
@@ -2118,45 +2164,56 @@ class _Deal:
             if not spare:
                 self.applied = False
                 return
+            items = self.items
             for index in self.patches:
-                lines[index] = lines[index].replace(_SPARE, _CARD_TEXT[rng.choice(spare)], 1)
+                dealt = items[index]
+                assert type(dealt) is Dealt
+                card = rng.choice(spare)
+                if fault == "CARDS_CHANGED":  # the first card shown again, changed
+                    previous, new = (card, *dealt.previous[1:]), dealt.new
+                else:  # two cards dealt on one street
+                    previous, new = dealt.previous, (card, *dealt.new)
+                items[index] = Dealt(dealt.street, dealt.player, previous, new)
         # Noise: chat, connections, joins and leaves, now and then.
         if rng.random() < 0.12:
             self._noise()
-        lines.append("*** SUMMARY ***")
-        lines.append(pot_line)
-        if self.community is not None:
-            lines.append(f"Board [{_CARD_TEXT[self.community]}]")
         collected = self.collected
+        results = self.results
         for i in range(self.n):
-            start = f"Seat {self.seat_numbers[i]}: {names[i]}"
+            seat = self.seat_numbers[i]
             street = self.folded_on[i]
             if street:
-                didnt = (
-                    " (didn't bet)"
-                    if street == self.first_street and self.third_money[i] == 0
-                    else ""
+                did_not_bet = street == self.first_street and self.third_money[i] == 0
+                results.append(
+                    SeatResult(seat, names[i], folded_on=_STREETS[street], did_not_bet=did_not_bet)
                 )
-                lines.append(f"{start} folded on the {_SUMMARY_STREETS[street]}{didnt}")
             elif not self.showdown:
-                lines.append(f"{start} collected ({self.money(sum(collected.values()))})")
+                won = sum(collected.values())
+                results.append(SeatResult(seat, names[i], won=won, collected_without_showdown=True))
             elif i in self.descriptions:
                 won = collected.get(i, 0)
-                outcome = f"won ({self.money(won)})" if won else "lost"
-                lines.append(
-                    f"{start} showed [{self.shown[i]}] and {outcome} with {self.descriptions[i]}"
+                results.append(
+                    SeatResult(
+                        seat,
+                        names[i],
+                        showed=self.shown[i],
+                        won=won or None,
+                        lost=not won,
+                        description=self.descriptions[i],
+                    )
                 )
             else:
-                lines.append(f"{start} mucked [{self.shown[i]}]")
+                results.append(SeatResult(seat, names[i], mucked=self.shown[i]))
         if fault == "OVER_STACK":
             biggest = max(range(self.n), key=self.put.__getitem__)
             printed = self.put[biggest] - 1
             if printed > self.stakes.ante and printed < self.start[biggest]:
-                seat = self.seat_numbers[biggest]
-                index = self.seat_line_index[seat]
-                lines[index] = f"Seat {seat}: {names[biggest]} ({self.money(printed)} in chips) "
+                index = self.seat_index[self.seat_numbers[biggest]]
+                seat_record = self.seat_records[index]
+                self.seat_records[index] = Seat(seat_record.number, seat_record.name, printed)
                 self.applied = True
-        self.text = "\n".join(lines)
+        hand = self.hand = self.sim._hand(self, total, rake)
+        self.text = self.sim.print_hand(hand)
         final = {}
         for i in range(self.n):
             final[self.seat_numbers[i]] = self.start[i] - self.put[i] + collected.get(i, 0)
@@ -2165,24 +2222,32 @@ class _Deal:
     def _noise(self) -> None:
         """One line that is not play: chat, a connection, someone joining or leaving."""
         rng = self.rng
-        lines = self.lines
+        items = self.items
         sim = self.sim
-        header = _STREET_HEADERS[self.first_street]
-        first = next(i for i, line in enumerate(lines) if line == header)
-        position = rng.randrange(first + 1, len(lines) + 1)
+        # Positions as lines of the hand's text: the header, the table and the seat lines
+        # stand before the events, a street header before each street's.
+        before = 2 + len(self.all_seated)
+        first = before + items.index(_STREETS[self.first_street])
+        lines = before + len(items)
+        position = rng.randrange(first + 1, lines + 1)
         names = self.names
         roll = rng.random()
         who = rng.randrange(self.n)
+        kind = NoteKind.CHAT
+        text = rng.choice(_CHAT) if roll < 0.45 else ""
         if roll < 0.45:
-            line = f'{names[who]} said, "{rng.choice(_CHAT)}"'
+            pass
         elif roll < 0.6:
-            line = f"{names[who]} is disconnected "
+            kind = NoteKind.DISCONNECTED
+            text = f"{names[who]} is disconnected"
             if rng.random() < 0.7:
-                lines.insert(position, line)
-                position = rng.randrange(position + 1, len(lines) + 1)
-                line = f"{names[who]} is connected "
+                self._insert(position - before, NoteKind.DISCONNECTED, who, text)
+                lines += 1
+                position = rng.randrange(position + 1, lines + 1)
+                kind = NoteKind.CONNECTED
+                text = f"{names[who]} is connected"
         elif roll < 0.7:
-            line = f'{names[who]} said, "{rng.choice(_CHAT)}"'
+            text = rng.choice(_CHAT)
         elif roll < 0.85 and not sim.tournament:
             empty = [s for s in range(1, MAX_SEATS + 1) if s not in sim.seats]
             if not empty or len(sim.seats) >= sim.options.players:
@@ -2191,7 +2256,10 @@ class _Deal:
             taken = {p.name for p in sim.seats.values()} | {p.name for _, p in sim.joining}
             joiner = sim._new_player(taken)
             self.joining.append((seat, joiner))
-            line = f"{joiner.name} joins the table at seat #{seat} "
+            kind = NoteKind.JOINS
+            text = f"{joiner.name} joins the table at seat #{seat}"
+            self._insert(position - before, kind, None, text, joiner.name)
+            return
         else:
             # A player who is out of the hand leaves or sits out (never the hero).
             out = [
@@ -2205,12 +2273,26 @@ class _Deal:
             seat = self.seat_numbers[who]
             if rng.random() < 0.5 and len(sim.seats) > 2 and not sim.tournament:
                 self.leaving.append(seat)
-                line = f"{names[who]} leaves the table"
+                kind = NoteKind.LEAVES
+                text = f"{names[who]} leaves the table"
             else:
                 self.sitting_out_next = seat
-                line = f"{names[who]} is sitting out"
-            position = len(lines)
-        lines.insert(position, line)
+                kind = NoteKind.SITTING_OUT
+                text = f"{names[who]} is sitting out"
+            position = lines
+        self._insert(position - before, kind, who, text)
+
+    def _insert(
+        self, index: int, kind: NoteKind, player: int | None, text: str, name: str | None = None
+    ) -> None:
+        """A note at `index` of the events, on the street whose header stands before it."""
+        items = self.items
+        street = next(
+            (item for item in reversed(items[:index]) if type(item) is Street), Street.ANTES
+        )
+        if player is not None:
+            name = self.names[player]
+        items.insert(index, Note(street, kind, name, text))  # type: ignore[arg-type]
 
 
 def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool, ace_low: bool = True) -> float:
@@ -2252,14 +2334,6 @@ def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool, ace_low: bool
 def _paired(cards: list[Card]) -> bool:
     ranks = [card.rank for card in cards]
     return len(set(ranks)) != len(ranks)
-
-
-def _pot_labels(count: int) -> list[str]:
-    if count == 1:
-        return ["pot"]
-    if count == 2:
-        return ["main pot", "side pot"]
-    return ["main pot"] + [f"side pot-{number}" for number in range(1, count)]
 
 
 def ordinal(number: int) -> str:

@@ -7,6 +7,7 @@ The simulated sets are written to files and read back the way `handlog check` re
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -17,13 +18,16 @@ from typer.testing import CliRunner
 
 from handlog.check import CheckedHand, check_file
 from handlog.cli import app
-from handlog.model import ActionKind, Game, Hand, NoteKind, Street
+from handlog.model import PRINTED, ActionKind, Game, Hand, NoteKind, Street
 from handlog.parse import parse_text
+from handlog.printer import print_hand
 from handlog.rules.profiles import CASINO
 from handlog.rules.replay import replay
 from handlog.rules.violations import CODES
 from handlog.simulate import (
     FAULT_CODES,
+    SIMULATED_GAMES,
+    SIMULATED_STRUCTURES,
     SimulationOptions,
     Stakes,
     StakesError,
@@ -255,6 +259,49 @@ def test_fault_vocabulary_is_the_replays() -> None:
 
 
 # -- determinism and options ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["cash", "tournament"])
+def test_the_text_reads_back_as_the_simulated_records(tournament: bool) -> None:
+    """The simulator builds records and the site's printer writes them: the text parses to
+    those very records (the printer-only facts apart, which a hand built without text does
+    not have), and the parsed hand prints as the same text. Every game and structure, a
+    third of the hands faulted (the faults are in the records, not edits of the text)."""
+    count = 0
+    for game in SIMULATED_GAMES:
+        for structure in SIMULATED_STRUCTURES:
+            options = SimulationOptions(
+                game, 30, 8, seed=41, tournament=tournament, fault_rate=0.3, structure=structure
+            )
+            for simulated in simulate_hands(options):
+                assert simulated.hand.printed is PRINTED
+                (parsed,) = parse_text(simulated.text)
+                assert isinstance(parsed, Hand), parsed
+                assert parsed == dataclasses.replace(simulated.hand, printed=parsed.printed)
+                assert print_hand(parsed) == simulated.text
+                count += 1
+    assert count == 30 * len(SIMULATED_GAMES) * len(SIMULATED_STRUCTURES)
+
+
+def test_the_records_replay_as_the_simulator_played_them() -> None:
+    """Simulator and replay agree on the records themselves, before any text: every decision
+    of a clean hand is legal, every pot goes where the replay sends it, and a faulted hand
+    is flagged with its code."""
+    for game in SIMULATED_GAMES:
+        options = SimulationOptions(game, 150, 8, seed=43, fault_rate=0.2)
+        for simulated in simulate_hands(options):
+            result = replay(simulated.hand, options.rules)
+            codes = {violation.code for violation in result.violations}
+            if simulated.fault is None:
+                assert not codes, (simulated.hand_id, result.violations[:3])
+                paid = {player: amount for player, amount in result.collected.items() if amount}
+                due = {
+                    player: amount for player, amount in result.expected_collect.items() if amount
+                }
+                assert paid == due, simulated.hand_id
+                assert sum(result.net.values()) == -simulated.hand.rake
+            else:
+                assert simulated.fault in codes, (simulated.hand_id, simulated.fault, codes)
 
 
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
