@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from handlog.errors import ParseError, Skipped
-from handlog.model import Hand, Site
+from handlog.model import Game, Hand, Site, Structure
 from handlog.parse.reader import Chunk
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
@@ -45,6 +45,10 @@ class SiteFormat:
     header_bytes: re.Pattern[bytes] | None = None
     """A newline and the start of a hand header in the file's bytes, for cutting a file into
     ranges of whole hands that workers read apart; None: the file is read whole."""
+    deals: tuple[tuple[Game, Structure, bool], ...] = ()
+    """The (game, betting structure, tournament) forms of hand the site deals and its parser
+    reads, which its printer writes from any site-neutral record: what `handlog simulate
+    --site` offers (tests/test_simulated_sites.py checks each)."""
     encodings: tuple[str, ...] = ("utf-8", "cp1252")
     """The encodings it is exported in, for the README (files are decoded by their bytes)."""
     file_context: Callable[[str, str], object] | None = None

@@ -727,4 +727,9 @@ FORMAT = SiteFormat(
     traits=PRINTS_EVERYTHING,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    deals=tuple(
+        (game, structure, tournament)
+        for game, structure in GAME_NAMES
+        for tournament in (False, True)
+    ),
 )

@@ -1,0 +1,76 @@
+"""Any site's printer writes the simulator's records: the simulator builds site-neutral `Hand`
+records (no printer-only facts), the site's printer writes them in its own format, and the
+site's parser reads every hand back to records that the replay, under the site's profile and
+traits, finds legal with the same per-player nets as the simulator's own records.
+
+Each format names the forms of hand it deals (`SiteFormat.deals`: game, betting structure,
+cash or tournament); every one is simulated here, and `handlog simulate --site` offers them."""
+
+from __future__ import annotations
+
+import pytest
+
+from handlog.model import Game, Hand, Structure
+from handlog.parse import parse_text
+from handlog.parse.site import SiteFormat
+from handlog.parse.sites import FORMATS, format_for
+from handlog.rules.replay import replay
+from handlog.simulate import SimulationOptions, simulate_hands
+
+HANDS = 24
+"""Hands per form: 8-handed (side pots, the community card now and then) and heads-up."""
+
+FORMS = [
+    (candidate, game, structure, tournament)
+    for candidate in FORMATS
+    if candidate.deals
+    for game, structure, tournament in candidate.deals
+]
+
+
+def _name(form: tuple[SiteFormat, Game, Structure, bool]) -> str:
+    candidate, game, structure, tournament = form
+    kind = "tournament" if tournament else "cash"
+    return f"{candidate.site.value}-{game.value}-{structure.value}-{kind}"
+
+
+@pytest.mark.parametrize("form", FORMS, ids=[_name(form) for form in FORMS])
+def test_simulated_hands_print_and_read_back(
+    form: tuple[SiteFormat, Game, Structure, bool],
+) -> None:
+    candidate, game, structure, tournament = form
+    assert format_for(candidate.site) is candidate, "a site's forms are on its first format"
+    read = 0
+    for players, seed in ((8, 61), (2, 62)):
+        options = SimulationOptions(
+            game,
+            HANDS // 2,
+            players,
+            seed=seed,
+            tournament=tournament,
+            structure=structure,
+            site=candidate.site,
+        )
+        for simulated in simulate_hands(options):
+            ours = replay(simulated.hand, options.rules, candidate.traits)
+            assert not ours.violations, (simulated.hand_id, ours.violations[:2])
+            parsed = parse_text(simulated.text, f"{simulated.hand_id}.txt")
+            assert len(parsed) == 1, (simulated.text, parsed)
+            hand = parsed[0]
+            assert isinstance(hand, Hand), (hand, simulated.text)
+            assert (hand.site, hand.hand_id, hand.game, hand.structure) == (
+                candidate.site,
+                simulated.hand_id,
+                game,
+                structure,
+            )
+            theirs = replay(hand, candidate.profile, candidate.traits)
+            assert not theirs.violations, (theirs.violations[:2], simulated.text)
+            assert theirs.net == ours.net, simulated.text
+            read += 1
+    assert read == HANDS
+
+
+def test_the_simulator_prints_pokerstars_by_default() -> None:
+    (simulated,) = simulate_hands(SimulationOptions(Game.RAZZ, 1))
+    assert simulated.text.startswith("PokerStars Hand #")
