@@ -829,9 +829,16 @@ def simulate(
             "listed in OUT.faults.jsonl as {hand_id, code}."
         ),
     ] = 0.0,
+    site: Annotated[
+        str,
+        typer.Option(
+            help="Whose hand histories: the site's printer writes them and its house rules are "
+            "played (pokerstars deals every game and structure; other sites the forms they deal)."
+        ),
+    ] = "pokerstars",
 ) -> None:
-    """Write simulated PokerStars hand histories: legal hands dealt from real decks and played
-    under the PokerStars rules, optionally with known injected faults.
+    """Write simulated hand histories: legal hands dealt from real decks and played under the
+    site's house rules (PokerStars by default), optionally with known injected faults.
 
     Every stud game in every betting structure: players fold, bring in, complete, raise (to
     the cap in fixed and spread limit; the least raise, the pot, all-in in pot and no limit),
@@ -845,8 +852,11 @@ def simulate(
     Example: handlog simulate --game stud8 --hands 2000 --seed 1 --faults 0.1 --tournament --out faulty.txt
 
     Example: handlog simulate --game razz_a6 --structure pot --hands 2000 --out london.txt
+
+    Example: handlog simulate --game stud8 --site fulltilt --hands 1000 --out fulltilt.txt
     """
-    from handlog.model import Game, Structure
+    from handlog.model import Game, Site, Structure
+    from handlog.parse.sites import format_for
     from handlog.rules.structures import STRUCTURES
     from handlog.simulate import (
         SIMULATED_GAMES,
@@ -866,6 +876,10 @@ def simulate(
             f"--structure must be one of {', '.join(structures)}, not {structure!r}", EXIT_USAGE
         )
     chosen_structure = Structure(structure)
+    formats = {member: format_for(member) for member in Site}
+    sites = {member.value: member for member, found in formats.items() if found and found.deals}
+    if site not in sites:
+        raise _fail(f"--site must be one of {', '.join(sites)}, not {site!r}", EXIT_USAGE)
     try:
         chosen = parse_stakes(stakes, tournament, chosen_structure) if stakes is not None else None
         options = SimulationOptions(
@@ -877,6 +891,7 @@ def simulate(
             tournament,
             fault_rate=faults,
             structure=chosen_structure,
+            site=sites[site],
         )
         options.check()
     except (StakesError, ValueError) as error:

@@ -62,7 +62,16 @@ from handlog.parse.text import utc_time
 from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
 from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
-from handlog.rules.tables import describe, divide, hi_lo_shares
+from handlog.rules.tables import (
+    build_pots,
+    cards_needed,
+    describe,
+    divide,
+    fixed_sizes,
+    has_pair,
+    hi_lo_shares,
+    showing_keys,
+)
 from handlog.rules.variants import VARIANTS, Lowball
 
 SIMULATED_GAMES = (
@@ -190,22 +199,8 @@ that two players hold the same ranks (a tie); in stud hi/lo the halves do it."""
 _MAX_ATTEMPTS = 80
 """Deals tried for one faulted hand before another fault is chosen for it."""
 
-_SHOW_VALUES = {
-    ace_low: {
-        card: (1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK
-    }
-    for ace_low in (False, True)
-}
-"""Each card's rank (ace low in the ace-low games) times four plus its suit, for showing hands: the
-biggest value is the highest card, by suit among equal ranks."""
-
 _STRENGTH_MEMO: dict[Game, dict[tuple[int, ...], float]] = {game: {} for game in Game}
 """`_rank_strength` by game and sorted ranks (at most ~50,000 rank multisets a game)."""
-_SHOWING_MEMO: dict[Game, dict[tuple[int, ...], tuple[int, tuple[int, ...]]]] = {
-    game: {} for game in Game
-}
-"""The rank part of `evaluate.showing_rank` by game and ranks (highest first)."""
-
 _FOLD_BY_STREET = {3: 0.85, 4: 1.0, 5: 1.1, 6: 0.9, 7: 0.8}
 """How readily a weak hand folds to a bet, by street (weighted by looseness and strength)."""
 
@@ -462,7 +457,9 @@ class SimulationOptions:
             )
         if not 0.0 <= self.fault_rate <= 1.0:
             raise ValueError(f"the fault rate is a share from 0 to 1, not {self.fault_rate}")
-        self.site_format()
+        problem = form_error(self.site_format(), self.game, self.structure, self.tournament)
+        if problem is not None:
+            raise ValueError(problem)
 
 
 @dataclass(frozen=True, slots=True)
@@ -495,6 +492,19 @@ class SimulationSummary:
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.cpu_seconds if self.cpu_seconds else 0.0
+
+
+def form_error(site: SiteFormat, game: Game, structure: Structure, tournament: bool) -> str | None:
+    """Why `site` cannot be simulated dealing this form of hand (one it does not deal, by its
+    `SiteFormat.deals`), or None."""
+    if (game, structure, tournament) in site.deals:
+        return None
+    kind = "tournament" if tournament else "cash"
+    dealt = sorted({f"{g.value} {s.value}{' tournament' if t else ''}" for g, s, t in site.deals})
+    return (
+        f"{site.name} does not deal {game.value} {structure.value}-limit {kind} hands; it "
+        f"deals: {', '.join(dealt) or 'none that handlog can print yet'}"
+    )
 
 
 def faults_path_for(path: str | os.PathLike[str]) -> str:
@@ -617,7 +627,6 @@ class _Simulator:
         self.print_hand = printer
         """The site's printer, which writes each hand's records as text."""
         self.strength_memo = _STRENGTH_MEMO[options.game]
-        self.showing_memo = _SHOWING_MEMO[options.game]
         self.names = self._name_pool(400)
         self.clock = START_CLOCK + timedelta(minutes=self.rng.randrange(0, 600))
         # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
@@ -975,7 +984,7 @@ class _Deal:
         self.last_street = int(variant.last_street)
         self.low_only = not variant.high
         """A low game (razz, 2-7 razz, London lowball): the best low takes the pot."""
-        self.show_values = _SHOW_VALUES[variant.ace_low]
+        self.showing = showing_keys(sim.game, sim.profile)
         self.split = variant.split
         """A hi/lo game: the pot is split between the best high and the best low."""
         self.rules = sim.rules
@@ -1007,10 +1016,6 @@ class _Deal:
         self.all_in = [False] * n
         self.cards: list[list[Card]] = [[] for _ in range(n)]
         self.up: list[list[Card]] = [[] for _ in range(n)]
-        self.show_ranks: list[tuple[int, ...]] = [()] * n
-        """Ranks of each player's up cards (ace low in razz), highest first."""
-        self.show_top = [0] * n
-        """The biggest rank * 4 + suit among each player's up cards."""
         self.auto_fold = [sim.tournament and p.sitting_out > 0 for p in self.players]
         self.live = n
         self.items: list[Event | Street] = []
@@ -1024,7 +1029,6 @@ class _Deal:
         self.bring_in_seen: int | None = None
         self.pots_after_rake: list[int] = []
         self.community: Card | None = None
-        self.dealt_positions = 0
         self.burns = 0
         self.burned: list[Card] = []
         self.streets: list[int] = []
@@ -1290,7 +1294,8 @@ class _Deal:
         first = self.first_street
         face_up = self.variant.face_up[street - 1]
         if street == self.last_street and not face_up:
-            needed = self.dealt_positions + len(live) + self.burns
+            folded_on = {i: _STREETS[self.folded_on[i]] for i in range(self.n) if self.folded_on[i]}
+            needed = cards_needed(range(self.n), folded_on, street, self.burns)
             if needed > len(DECK) or (self.fault == "COMMUNITY_CARD" and len(live) >= 2):
                 if needed <= len(DECK):
                     self.applied = True
@@ -1306,7 +1311,6 @@ class _Deal:
             # one up; 2nd street in 5-card stud: one down, one up).
             for i in live:
                 self.cards[i] = [self._draw(i) for _ in range(first)]
-            self.dealt_positions += first * len(live)
             if self.fault == "DUPLICATE_CARD" and self.plan.street == first:
                 victim, source = rng.sample(live, 2)
                 self.cards[victim][-1] = self.cards[source][-1]
@@ -1315,13 +1319,11 @@ class _Deal:
                 cards = self.cards[i]
                 door = cards[-1]
                 self.up[i] = [door]
-                self._show(i, door)
                 if i == hero:
                     items.append(Dealt(street_of, names[i], (), tuple(cards)))
                 else:
                     items.append(Dealt(street_of, names[i], (), (door,), 0, first - 1))
             return
-        self.dealt_positions += len(live)
         fault = self.fault
         victim = bent = -1
         if fault is not None and face_up and not self.applied:
@@ -1340,7 +1342,6 @@ class _Deal:
             cards.append(card)
             if face_up:
                 self.up[i].append(card)
-                self._show(i, card)
             elif i != hero:
                 continue
             if i == bent:
@@ -1352,19 +1353,10 @@ class _Deal:
             street == self.variant.open_pair_street
             and self.exact
             and self.profile.double_bet_allowed(self.game)
-            and any(_paired(self.up[i]) for i in live)
+            and any(has_pair(self.up[i]) for i in live)
         ):
             self.double_bet = True
             self.note(NoteKind.DOUBLE_BET_ALLOWED, None, "Pair on board - a double bet is allowed")
-
-    def _show(self, player: int, card: Card) -> None:
-        """Note a new up card in the player's showing-hand ranks."""
-        value = self.show_values[card]
-        self.show_ranks[player] = tuple(
-            sorted((*self.show_ranks[player], value >> 2), reverse=True)
-        )
-        if value > self.show_top[player]:
-            self.show_top[player] = value
 
     # -- betting -------------------------------------------------------------------------
 
@@ -1414,24 +1406,12 @@ class _Deal:
             self._act(actor)
 
     def _showing_key(self, player: int, with_community: bool) -> tuple[object, ...]:
-        """`evaluate.showing_rank` of the player's up cards, with the suit of the highest
-        card turned the profile's way in razz; the rank part is memoized by the ranks."""
-        ranks = self.show_ranks[player]
-        top = self.show_top[player]
+        """The replay's key of the player's showing cards (`tables.ShowingKeys`), with the
+        community card on 7th street."""
         cards = self.up[player]
         if with_community and self.community is not None:
-            value = self.show_values[self.community]
-            ranks = tuple(sorted((*ranks, value >> 2), reverse=True))
-            top = max(top, value)
             cards = [*cards, self.community]
-        memo = self.sim.showing_memo
-        part = memo.get(ranks)
-        if part is None:
-            part = memo[ranks] = evaluate.showing_rank(cards, self.game)[:2]
-        suit = top & 3
-        if self.variant.showing_low and self.profile.razz_lower_suit_first:
-            suit = -suit
-        return (*part, suit)
+        return self.showing.key(cards)
 
     def _first_actor(self, street: int) -> int:
         """The best showing hand acts first (with the community card on 7th street); equal
@@ -1492,12 +1472,16 @@ class _Deal:
         return player
 
     def _allowed_sizes(self) -> tuple[int, ...]:
+        """The sizes fixed limit allows now, as the replay has them (`tables.fixed_sizes`)."""
         stakes = self.stakes
-        if self.double_bet:
-            if self.big_bet_made and not self.profile.small_raise_after_big_bet:
-                return (stakes.big_bet,)
-            return (stakes.small_bet, stakes.big_bet)
-        return (self.size,)
+        return fixed_sizes(
+            self.size,
+            stakes.small_bet,
+            stakes.big_bet,
+            self.double_bet,
+            self.big_bet_made,
+            self.profile,
+        )
 
     def _act(self, player: int) -> None:
         """One action by the player whose turn it is: the fault if it is due here, else a
@@ -1843,29 +1827,17 @@ class _Deal:
         self.pots_after_rake = [amount]
 
     def _pots(self) -> list[tuple[int, list[int]]]:
-        """Main and side pots from what everyone put in: a level at each all-in player
-        still in the hand and at the most anyone still in put in; each pot's eligible
-        players are those still in who put in at least its level."""
-        put = self.put
-        contenders = [i for i in self.in_hand() if put[i] > 0]
-        levels = sorted(
-            {put[i] for i in contenders if self.all_in[i]} | {max(put[i] for i in contenders)}
-        )
-        pots: list[tuple[int, list[int]]] = []
-        previous = 0
-        for level in levels:
-            amount = sum(min(p, level) - min(p, previous) for p in put)
-            eligible = [i for i in contenders if put[i] >= level]
-            if amount > 0:
-                if pots and pots[-1][1] == eligible:
-                    pots[-1] = (pots[-1][0] + amount, eligible)
-                else:
-                    pots.append((amount, eligible))
-            previous = level
-        leftover = sum(max(0, p - previous) for p in put)
-        if leftover:
-            pots[-1] = (pots[-1][0] + leftover, pots[-1][1])
-        return pots
+        """Main and side pots from what everyone put in, as the replay builds them
+        (`tables.build_pots`), with each pot's eligible players by index."""
+        names = self.names
+        index = {name: i for i, name in enumerate(names)}
+        put = dict(zip(names, self.put, strict=True))
+        folded = {names[i] for i in range(self.n) if self.folded_on[i]}
+        all_in = {names[i] for i in range(self.n) if self.all_in[i]}
+        return [
+            (pot.amount, [index[name] for name in pot.eligible])
+            for pot in build_pots(names, put, folded, all_in)
+        ]
 
     def _hand_cards(self, player: int) -> list[Card]:
         cards = self.cards[player]
@@ -2329,11 +2301,6 @@ def _rank_strength(ranks: tuple[int, ...], razz: bool, hilo: bool, ace_low: bool
         else:
             low = len(useful) / (need * 3)
     return max(high, low)
-
-
-def _paired(cards: list[Card]) -> bool:
-    ranks = [card.rank for card in cards]
-    return len(set(ranks)) != len(ranks)
 
 
 def ordinal(number: int) -> str:

@@ -18,8 +18,9 @@ from typer.testing import CliRunner
 
 from handlog.check import CheckedHand, check_file
 from handlog.cli import app
-from handlog.model import PRINTED, ActionKind, Game, Hand, NoteKind, Street
+from handlog.model import PRINTED, ActionKind, Game, Hand, NoteKind, Site, Street, Structure
 from handlog.parse import parse_text
+from handlog.parse.sites import FORMATS, format_for
 from handlog.printer import print_hand
 from handlog.rules.profiles import CASINO
 from handlog.rules.replay import replay
@@ -34,6 +35,7 @@ from handlog.simulate import (
     fault_codes,
     faults_path_for,
     forced_bets,
+    form_error,
     parse_stakes,
     simulate_hands,
     write_simulation,
@@ -377,6 +379,25 @@ def test_simulate_command_end_to_end(tmp_path: Path) -> None:
     assert runner.invoke(app, ["check", str(clean)]).exit_code == 0
 
 
+def test_a_form_the_site_does_not_deal_is_refused_by_name() -> None:
+    """A site deals the forms its format names (`SiteFormat.deals`); any other is one clear
+    error that says what it does deal."""
+    stars = format_for(Site.POKERSTARS)
+    assert stars is not None
+    assert form_error(stars, Game.STUD8, Structure.NO_LIMIT, True) is None
+    narrow = dataclasses.replace(stars, deals=((Game.RAZZ, Structure.FIXED, False),))
+    assert form_error(narrow, Game.STUD8, Structure.FIXED, True) == (
+        "PokerStars does not deal stud8 fixed-limit tournament hands; it deals: razz fixed"
+    )
+    assert form_error(dataclasses.replace(stars, deals=()), Game.RAZZ, Structure.FIXED, False)
+    others = [f for f in FORMATS if f.deals and f.site is not Site.POKERSTARS]
+    for other in others:
+        game, structure, tournament = other.deals[0]
+        options = SimulationOptions(game, 1, structure=structure, tournament=tournament)
+        (simulated,) = simulate_hands(dataclasses.replace(options, site=other.site))
+        assert simulated.hand.site is other.site
+
+
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -386,6 +407,7 @@ def test_simulate_command_end_to_end(tmp_path: Path) -> None:
         (["--game", "stud", "--stakes", "cheap"], "small/big"),
         (["--game", "holdem"], "--game must be one of stud, stud8, razz"),
         (["--game", "razz", "--faults", "1.5"], "fault rate"),
+        (["--game", "razz", "--site", "pokerrrstars"], "--site must be one of pokerstars"),
     ],
 )
 def test_simulate_command_rejects_bad_options(

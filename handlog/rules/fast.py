@@ -48,9 +48,6 @@ from handlog.rules.tables import (
     DECK_SIZE,
     DESCRIPTIONS,
     LAST_STREET,
-    SHOWING_KEYS,
-    SHOWING_PRIMES,
-    SHOWING_VALUES,
     UP_CARDS_BEFORE,
     UP_POSITIONS,
     Pot,
@@ -58,10 +55,12 @@ from handlog.rules.tables import (
     build_pots,
     cards_needed,
     describe,
+    fixed_sizes,
     has_pair,
     hi_lo_shares,
     known_cards,
     lineup,
+    showing_keys,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.variants import VARIANTS
@@ -126,10 +125,10 @@ def replay_clean(
     reopen_at_half = profile.all_in_reopens_at_half_bet
     bring_in_values = BRING_IN_VALUES[game]
     variant = VARIANTS[game]
-    suit_sign = -1 if variant.showing_low and profile.razz_lower_suit_first else 1
-    showing_primes = SHOWING_PRIMES[variant.ace_low]
-    showing_values = SHOWING_VALUES[variant.ace_low]
-    showing_memo = SHOWING_KEYS[game, suit_sign]
+    showing = showing_keys(game, profile)
+    showing_primes = showing.primes
+    showing_values = showing.values
+    showing_memo = showing.memo
     open_pair_street = variant.open_pair_street
     ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
 
@@ -300,11 +299,8 @@ def replay_clean(
                             code = up_primes[p] * 4 + (up_top[p] & 3)
                         key = showing_memo.get(code)
                         if key is None:
-                            showing = (
-                                [*up_cards[p], community] if with_community else [*up_cards[p]]
-                            )
-                            ranks = evaluate.showing_rank(showing, game)[:2]  # type: ignore[arg-type]
-                            key = showing_memo[code] = (*ranks, suit_sign * (code & 3))
+                            cards = [*up_cards[p], community] if with_community else [*up_cards[p]]
+                            key = showing.work_out(code, cards)  # type: ignore[arg-type]
                         if not ties_by_suit:
                             key = key[:2]  # equal ranks: the lowest seat (`dealt_in` order)
                         if expected_first < 0 or key > best_key:  # type: ignore[operator]
@@ -394,13 +390,14 @@ def replay_clean(
                     return None  # over the stack, or an all-in that raises nothing
                 if short_all_in:
                     return None  # a bet after a short all-in: whether it may raise
-                if double_bet:
-                    if big_bet_made and not profile.small_raise_after_big_bet:
-                        sizes: tuple[int, ...] = (big_bet,)
-                    else:
-                        sizes = (small_bet, big_bet)
-                else:
-                    sizes = (big_bet if street in big_bet_streets else small_bet,)
+                sizes = fixed_sizes(
+                    big_bet if street in big_bet_streets else small_bet,
+                    small_bet,
+                    big_bet,
+                    double_bet,
+                    big_bet_made,
+                    profile,
+                )
                 if kind is _COMPLETE:
                     least = small_bet
                     if total != small_bet and not (put == left and total < least):

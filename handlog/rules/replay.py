@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable
-from math import prod
 
 from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Hand, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount, format_hundredths
-from handlog.rules import evaluate
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -32,9 +30,6 @@ from handlog.rules.tables import (
     CARDS_PER_PLAYER,
     DECK_SIZE,
     LAST_STREET,
-    SHOWING_KEYS,
-    SHOWING_PRIMES,
-    SHOWING_VALUES,
     UP_CARDS_BEFORE,
     UP_POSITIONS,
     Pot,
@@ -42,11 +37,13 @@ from handlog.rules.tables import (
     build_pots,
     cards_needed,
     describe,
+    fixed_sizes,
     has_pair,
     known_cards,
     lineup,
     ordinal,
     river_line,
+    showing_keys,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS
@@ -99,13 +96,7 @@ class _Replayer:
         self.up_cards_before = UP_CARDS_BEFORE[game]
         self.up_positions = UP_POSITIONS[game]
         self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
-        self.showing_values = SHOWING_VALUES[variant.ace_low]
-        self.showing_primes = SHOWING_PRIMES[variant.ace_low]
-        # evaluate.showing_rank negates the suit in the low games (the lower suit first); by
-        # default the replay turns it round again (see RuleProfile.razz_lower_suit_first).
-        low = variant.showing_low
-        self.showing_suit_sign = -1 if low and profile.razz_lower_suit_first else 1
-        self.showing_memo = SHOWING_KEYS[game, self.showing_suit_sign]
+        self.showing = showing_keys(game, profile)
         self.open_pair_street = variant.open_pair_street
         self.structure = STRUCTURES[hand.structure]
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
@@ -126,7 +117,7 @@ class _Replayer:
         self.able: set[str] = set()
         """Dealt in, not folded, not all-in: the players who can still act."""
         self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
-        self.showing_keys: dict[str, tuple[object, ...]] = {}
+        self.showing_by_player: dict[str, tuple[object, ...]] = {}
         """Showing-hand key of each player's up cards, dropped when they change."""
         self.door: dict[str, Card] = {}
         self.anted: set[str] = set()
@@ -353,22 +344,6 @@ class _Replayer:
         dealt = sum(self.face_up[: int(self.street)])
         return all(len(self.up_cards[p]) >= dealt for p in self._in_hand())
 
-    def _showing_key(self, cards: list[Card]) -> tuple[object, ...]:
-        """`evaluate.showing_rank` of a player's up cards, in razz with the suit turned round
-        unless the profile says that the lower suit acts first. Every player needs one on
-        every street, so it comes from a memo by the product of the ranks' primes (which
-        names the multiset of ranks) and the suit of the card with the biggest value (rank,
-        then suit): a few tens of thousands of keys cover every showing hand."""
-        code = prod(map(self.showing_primes.__getitem__, cards)) * 4 + (
-            max(map(self.showing_values.__getitem__, cards)) & 3
-        )
-        memo = self.showing_memo
-        found = memo.get(code)
-        if found is None:
-            ranks = evaluate.showing_rank(cards, self.game)[:2]
-            found = memo[code] = (*ranks, self.showing_suit_sign * (code & 3))
-        return found
-
     def _first_actor(self) -> str | None:
         """Who acts first on a later street, from the showing hands; None when some player's
         up cards are not printed (the first to act is then taken as the hand says)."""
@@ -376,7 +351,7 @@ class _Replayer:
             return None
         community = self.hand.community_card
         with_community = self.street == _SEVENTH and community is not None
-        cached = self.showing_keys
+        cached = self.showing_by_player
         folded = self.folded
         keys: dict[str, tuple[object, ...]] = {}
         for p in self.dealt_in:
@@ -386,11 +361,11 @@ class _Replayer:
             if not ups:
                 continue
             if with_community:
-                keys[p] = self._showing_key([*ups, community])  # type: ignore[list-item]
+                keys[p] = self.showing.key([*ups, community])  # type: ignore[list-item]
             else:
                 key = cached.get(p)
                 if key is None:
-                    key = cached[p] = self._showing_key(ups)
+                    key = cached[p] = self.showing.key(ups)
                 keys[p] = key
         if not keys:
             return None
@@ -463,7 +438,7 @@ class _Replayer:
                 door = new[-1]
                 self.door[player] = door
                 self.up_cards[player] = [door]
-                self.showing_keys.pop(player, None)
+                self.showing_by_player.pop(player, None)
         elif new:
             position = event.street - 1
             if self.face_up[position]:
@@ -474,7 +449,7 @@ class _Replayer:
                     ups[index] = new[-1]
                 else:
                     ups.append(new[-1])
-                self.showing_keys.pop(player, None)
+                self.showing_by_player.pop(player, None)
         # The card checks, by the street the line is on. Nearly every line deals one card
         # never seen before, after repeating the player's earlier cards as they were seen: that
         # case is settled here; anything else goes to `_check_dealt_cards`, which flags.
@@ -1016,12 +991,15 @@ class _Replayer:
         self.pending.discard(player)
 
     def _allowed_sizes(self) -> tuple[int, ...]:
-        size = self._bet_size()
-        if self.double_bet:
-            if self.big_bet_made and not self.profile.small_raise_after_big_bet:
-                return (self.hand.big_bet,)
-            return (self.hand.small_bet, self.hand.big_bet)
-        return (size,)
+        hand = self.hand
+        return fixed_sizes(
+            self._bet_size(),
+            hand.small_bet,
+            hand.big_bet,
+            self.double_bet,
+            self.big_bet_made,
+            self.profile,
+        )
 
     def _bet_or_raise(self, action: Action, owed: int) -> None:
         player = action.player

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from math import prod
 from operator import attrgetter
 from typing import TypeVar
 
@@ -162,11 +163,50 @@ SHOWING_PRIMES = {
 """A prime for each card's rank (ace low where `Variant.ace_low`): the product of a hand's
 primes names its multiset of ranks, whatever the order and the number of cards."""
 
-SHOWING_KEYS: dict[tuple[Game, int], dict[int, tuple[object, ...]]] = {
-    (game, sign): {} for game in VARIANTS for sign in (1, -1)
-}
-"""Showing-hand keys (`_Replayer._showing_key`) by the product of the ranks' primes times four
-plus the suit of the top card, for each game and each sign of the suit."""
+
+class ShowingKeys:
+    """Who acts first on a later street: the player whose showing (face-up) cards have the
+    biggest key, `evaluate.showing_rank`'s rank part and then the suit of the top card, its
+    sign turned by the profile in the low games (`showing_keys`). Keys are remembered by a
+    code, the product of the ranks' primes times four plus the top card's suit: a few tens of
+    thousands of codes cover every showing hand of a game. The replay, its fast path (which
+    keeps each player's code as the cards come) and the simulator all read them here."""
+
+    def __init__(self, game: Game, sign: int) -> None:
+        ace_low = VARIANTS[game].ace_low
+        self.game = game
+        self.sign = sign
+        self.primes = SHOWING_PRIMES[ace_low]
+        self.values = SHOWING_VALUES[ace_low]
+        self.memo: dict[int, tuple[object, ...]] = {}
+
+    def key(self, cards: list[Card]) -> tuple[object, ...]:
+        """The key of a player's showing cards."""
+        code = prod(map(self.primes.__getitem__, cards)) * 4 + (
+            max(map(self.values.__getitem__, cards)) & 3
+        )
+        found = self.memo.get(code)
+        if found is None:
+            found = self.work_out(code, cards)
+        return found
+
+    def work_out(self, code: int, cards: list[Card]) -> tuple[object, ...]:
+        """The key of `cards`, whose code is `code`, worked out and remembered."""
+        ranks = evaluate.showing_rank(cards, self.game)[:2]
+        found = self.memo[code] = (*ranks, self.sign * (code & 3))
+        return found
+
+
+_SHOWING = {(game, sign): ShowingKeys(game, sign) for game in VARIANTS for sign in (1, -1)}
+
+
+def showing_keys(game: Game, profile: RuleProfile) -> ShowingKeys:
+    """The showing-hand keys of `game` under `profile`: `evaluate.showing_rank` makes the lower
+    suit the bigger in the low games, and the profile turns that round unless the lower suit
+    acts first there (`RuleProfile.razz_lower_suit_first`)."""
+    sign = -1 if VARIANTS[game].showing_low and profile.razz_lower_suit_first else 1
+    return _SHOWING[game, sign]
+
 
 OPEN_PAIR_STREET = {game: variant.open_pair_street for game, variant in VARIANTS.items()}
 
@@ -239,6 +279,25 @@ def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
             else f"HI: {high}"
         )
     return high
+
+
+def fixed_sizes(
+    size: int,
+    small_bet: int,
+    big_bet: int,
+    double_bet: bool,
+    big_bet_made: bool,
+    profile: RuleProfile,
+) -> tuple[int, ...]:
+    """The sizes a bet or raise may have in fixed limit: the street's `size` (the small bet
+    on the early streets, the big bet on the others); after an open pair on 4th street
+    (`double_bet`) the small or the big bet, and only the big once a big bet has been made,
+    unless the profile allows a small raise after it."""
+    if double_bet:
+        if big_bet_made and not profile.small_raise_after_big_bet:
+            return (big_bet,)
+        return (small_bet, big_bet)
+    return (size,)
 
 
 def has_pair(cards: list[Card] | tuple[Card, ...]) -> bool:
