@@ -72,6 +72,7 @@ from handlog.rules.tables import (
     hi_lo_shares,
     showing_keys,
 )
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS, Lowball
 
 SIMULATED_GAMES = (
@@ -513,12 +514,17 @@ def faults_path_for(path: str | os.PathLike[str]) -> str:
 
 
 def fault_codes(
-    game: Game, structure: Structure = Structure.FIXED, profile: RuleProfile = POKERSTARS
+    game: Game,
+    structure: Structure = Structure.FIXED,
+    profile: RuleProfile = POKERSTARS,
+    traits: SiteTraits = PRINTS_EVERYTHING,
 ) -> tuple[str, ...]:
     """The faults that can be injected into hands of `game` in `structure`: a low that fails
     to qualify exists only in hi/lo with a qualifier, a community card only where the last
     card is dealt face down (7-card games), the cap only in fixed limit and (by the profile)
-    spread limit."""
+    spread limit; and only what the site prints (its `traits`) can show a fault: no
+    uncalled-bet fault without the line, no total or rake fault without the total pot, no
+    description fault in wording handlog does not compare, no award fault without awards."""
     variant = VARIANTS[game]
     rules = STRUCTURES[structure]
     capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
@@ -529,7 +535,21 @@ def fault_codes(
         excluded.add("COMMUNITY_CARD")
     if not capped:
         excluded.add("RAISE_CAP")
+    if traits.uncalled_bets is not UncalledBets.LINE:
+        excluded.add("UNCALLED_RETURN")
+    if not traits.prints_total_pot:
+        excluded |= {"POT_TOTAL", "RAKE"}
+    if not traits.describes_hands:
+        excluded.add("HAND_DESCRIPTION")
+    if not traits.prints_awards:
+        excluded |= _AWARD_FAULTS
     return tuple(code for code in FAULT_CODES if code not in excluded)
+
+
+_AWARD_FAULTS = frozenset(
+    {"WRONG_WINNER", "SPLIT_AMOUNT", "LOW_NOT_QUALIFIED", "ODD_CHIP", "NOT_ELIGIBLE"}
+)
+"""Faults in who is paid what, which a site that prints no awards cannot show."""
 
 
 def write_simulation(
@@ -622,7 +642,8 @@ class _Simulator:
             stream += f"/{options.structure.value}"
         self.rng = random.Random(stream)
         self.tournament = options.tournament
-        printer = options.site_format().print_hand
+        self.format = options.site_format()
+        printer = self.format.print_hand
         assert printer is not None
         self.print_hand = printer
         """The site's printer, which writes each hand's records as text."""
@@ -631,7 +652,7 @@ class _Simulator:
         self.clock = START_CLOCK + timedelta(minutes=self.rng.randrange(0, 600))
         # Hand numbers: a block per (game, seed) so that separate runs rarely collide.
         self.next_hand_id = 100_000_000_000 + self.rng.randrange(9_000) * 100_000_000
-        self.codes = fault_codes(options.game, options.structure, self.profile)
+        self.codes = fault_codes(options.game, options.structure, self.profile, self.format.traits)
         self.split_game = self.variant.split
         self.fixed_level: Stakes | None = None
         self.level = 0
@@ -819,6 +840,8 @@ class _Simulator:
         if tournament:
             level = "Level " + (_roman(self.level + 1) if self.fixed_level is None else "I")
         several = len(deal.pots_after_rake) > 1
+        if self.format.traits.total_pot_after_rake:
+            total_pot -= rake  # the total as the site prints it (Winning, Winamax)
         return Hand(
             site=self.options.site,
             hand_id=deal.hand_id,
@@ -888,11 +911,25 @@ class _Simulator:
                 deal.play()
             except _Redeal:
                 continue
-            if plan.fault is None or deal.applied:
+            if plan.fault is None or (deal.applied and self._carried(deal)):
                 return deal
             if attempts >= _MAX_ATTEMPTS:
                 fault = self.rng.choice(self.codes)
                 attempts = 0
+
+    def _carried(self, deal: _Deal) -> bool:
+        """Whether the site's text still shows the injected fault to the replay: a site that
+        does not print something (PartyPoker shows no opponent's cards) cannot carry a fault
+        in it, and the deal is dealt again (or the fault replaced), so that every fault the
+        sidecar lists is one `handlog check` can flag."""
+        from handlog.parse import parse_text
+        from handlog.rules.replay import replay
+
+        parsed = parse_text(deal.text)
+        if len(parsed) != 1 or not isinstance(parsed[0], Hand):
+            return False
+        result = replay(parsed[0], self.profile, self.format.traits)
+        return any(violation.code == deal.plan.fault for violation in result.violations)
 
     def _plan(self, fault: str | None) -> _Plan:
         rng = self.rng
