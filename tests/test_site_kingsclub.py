@@ -515,3 +515,14 @@ def test_a_community_card_before_7th_street_is_an_error():
     text = NAMES_AND_FORCED_COMPLETION.replace("*** 5TH STREET ***", "*** 5TH STREET *** [Ah]")
     (error,) = parse_text(text)
     assert isinstance(error, ParseError)
+
+
+def test_a_stack_below_zero_after_the_hand_is_read_and_the_replay_flags_it():
+    # PC's seat says 2,000 but he puts in 2,250 (the ante, then calls to 2,000) and loses
+    # it: the summary's stack after the hand is below zero, and the replay says why.
+    text = NAMES_AND_FORCED_COMPLETION.replace(
+        "Seat 1: PC [Mittel] (12,686.25)", "Seat 1: PC [Mittel] (2,000)"
+    ).replace("Seat 1: PC [Mittel] (10,436.25) -2,250", "Seat 1: PC [Mittel] (-250) -2,250")
+    hand = _one(text)
+    violations = replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
+    assert ("OVER_STACK", "PC [Mittel]") in [(v.code, v.player) for v in violations]
