@@ -465,3 +465,64 @@ def test_hundredths():
     assert format_hundredths(-1658) == "-16.58"
     with pytest.raises(MoneyError):
         hundredths("1.005")
+
+
+def _simulated(game: Game, hands: int, players: int, seed: int):
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    return list(
+        simulate_hands(SimulationOptions(game, hands, players, seed=seed, site=Site.KINGSCLUB))
+    )
+
+
+def test_a_simulated_hand_is_written_in_kingsclubs_forms():
+    returns = community = 0
+    for simulated in _simulated(Game.RAZZ, 12, 8, 61) + _simulated(Game.STUD8, 12, 8, 7):
+        text = simulated.text
+        lines = text.splitlines()
+        assert (
+            lines[0]
+            == f"#{simulated.hand_id}: {kingsclub.GAME_NAMES[simulated.hand.game]} - 0.04/0.08"
+        )
+        start = simulated.hand.start_time
+        assert start is not None and lines[1] == start.strftime("%Y-%m-%d %H:%M:%S")  # in UTC
+        summary = lines.index("*** SUMMARY ***")
+        assert all(" wins pot (" in line for line in lines[summary + 1 :] if " wins pot" in line)
+        assert not any(" wins pot (" in line for line in lines[:summary])
+        hand = _one(text)
+        assert not any(a.kind is ActionKind.UNCALLED_BET_RETURNED for a in hand.actions)
+        returns += any(a.kind is ActionKind.UNCALLED_BET_RETURNED for a in simulated.hand.actions)
+        assert hand.community_card == simulated.hand.community_card
+        if hand.community_card is not None:
+            assert f"*** 6TH STREET *** [{hand.community_card}]" in lines
+            assert not any(line.endswith(": [X]") for line in lines)
+            community += 1
+    assert returns and community  # both cases were met
+
+
+def test_a_community_card_before_7th_street_is_an_error():
+    # With a labelled first street, "*** 6TH STREET ***" opens 6th street: no community card.
+    dealt = "Dealt to A: [Qs]\nDealt to B: [5c]\n"
+    text = LABELLED_FIRST_STREET.replace(
+        dealt,
+        f"{dealt}B checks\nA checks\n*** 5TH STREET ***\nDealt to A: [Qd]\nDealt to B: [6c]\n"
+        "B checks\nA checks\n*** 6TH STREET *** [Ah]\nDealt to A: [Jd]\nDealt to B: [7c]\n",
+    )
+    (error,) = parse_text(text)
+    assert isinstance(error, ParseError)
+    assert error.line == 24 and "community card on 6th street" in error.message
+    # A card on a label that never opens 7th street is no KingsClub line.
+    text = NAMES_AND_FORCED_COMPLETION.replace("*** 5TH STREET ***", "*** 5TH STREET *** [Ah]")
+    (error,) = parse_text(text)
+    assert isinstance(error, ParseError)
+
+
+def test_a_stack_below_zero_after_the_hand_is_read_and_the_replay_flags_it():
+    # PC's seat says 2,000 but he puts in 2,250 (the ante, then calls to 2,000) and loses
+    # it: the summary's stack after the hand is below zero, and the replay says why.
+    text = NAMES_AND_FORCED_COMPLETION.replace(
+        "Seat 1: PC [Mittel] (12,686.25)", "Seat 1: PC [Mittel] (2,000)"
+    ).replace("Seat 1: PC [Mittel] (10,436.25) -2,250", "Seat 1: PC [Mittel] (-250) -2,250")
+    hand = _one(text)
+    violations = replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
+    assert ("OVER_STACK", "PC [Mittel]") in [(v.code, v.player) for v in violations]

@@ -261,3 +261,73 @@ def test_an_ante_posted_with_of_reads_the_same():
     plain = _one(HAND)
     worded = _one(HAND.replace("Hero posts ante [", "Hero posts ante of ["))
     assert worded == plain
+
+
+def test_partys_forms_for_another_sites_tournament_facts():
+    assert partypoker._buy_in("$1.10+$0.10 USD") == "$1.20 USD"
+    assert partypoker._buy_in("$20+$1.50 USD") == "$21.50 USD"
+    assert partypoker._buy_in("1,000+100") == "1,100"
+    assert partypoker._buy_in("$6 USD") == "$6 USD"  # Party's own: kept
+    assert partypoker._level("Level IV") == "4"
+    assert partypoker._level("Match Round I, Level XIV") == "14"
+    assert partypoker._level("2") == "2"
+
+
+def _simulated(game: Game, hands: int, players: int, seed: int, tournament: bool = False):
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    options = SimulationOptions(
+        game, hands, players, seed=seed, tournament=tournament, site=Site.PARTYPOKER
+    )
+    return list(simulate_hands(options))
+
+
+def test_a_simulated_hand_is_written_in_partys_current_forms():
+    for simulated in _simulated(Game.STUD, 6, 8, 5, tournament=True):
+        lines = simulated.text.splitlines()
+        assert lines[0] == f"#Game No : {simulated.hand_id}"  # tournaments: no "starts" line
+        assert re.fullmatch(
+            r"FL 7 Card Stud \$\d+(?:\.\d\d)? USD Buy-in Trny:\d+ Level:\d+  "
+            r"Stakes-Antes\(\d+/\d+-\d+\) - [A-Z][a-z]+day, [A-Z][a-z]+ \d{1,2}, "
+            r"\d\d:\d\d:\d\d E[SD]T \d{4}",
+            lines[2],
+        ), lines[2]
+        (hand,) = parse_text(simulated.text, "sim.txt")
+        assert isinstance(hand, Hand)
+        assert hand.start_time == simulated.hand.start_time  # the Eastern clock, read back
+        assert "Dealt to Hero" in simulated.text
+        dealt = {e.player for e in hand.events if type(e) is Dealt}
+        assert dealt <= {"Hero"}  # Party prints the hero's cards only
+    cash = _simulated(Game.RAZZ, 12, 8, 61)
+    assert all(s.text.startswith(f"Game #{s.hand_id} starts.\n\n") for s in cash)
+    assert all(" USD FL Razz - " in s.text.splitlines()[4] for s in cash)
+
+
+def test_an_uncalled_bet_is_collected_with_the_pot_and_a_community_card_read_back():
+    uncalled = community = 0
+    for simulated in _simulated(Game.RAZZ, 12, 8, 61) + _simulated(Game.STUD8, 12, 8, 7):
+        (hand,) = parse_text(simulated.text, "sim.txt")
+        assert isinstance(hand, Hand)
+        returned = {
+            a.player: a.amount or 0
+            for a in simulated.hand.actions
+            if a.kind is ActionKind.UNCALLED_BET_RETURNED
+        }
+        collected: dict[str, int] = {}
+        for action in simulated.hand.actions:
+            if action.kind is ActionKind.COLLECT:
+                collected[action.player] = collected.get(action.player, 0) + (action.amount or 0)
+        for player, amount in returned.items():
+            collected[player] = collected.get(player, 0) + amount
+        read: dict[str, int] = {}
+        for action in hand.actions:
+            assert action.kind is not ActionKind.UNCALLED_BET_RETURNED
+            if action.kind is ActionKind.COLLECT:
+                read[action.player] = read.get(action.player, 0) + (action.amount or 0)
+        assert read == collected
+        uncalled += bool(returned)
+        assert hand.community_card == simulated.hand.community_card
+        if hand.community_card is not None:
+            assert f"** Dealing River ** [ {hand.community_card} ]" in simulated.text
+            community += 1
+    assert uncalled and community  # both cases were met

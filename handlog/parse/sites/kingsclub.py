@@ -19,6 +19,8 @@ differently, and how it becomes the neutral records:
   completes writes "bets" with no bring-in line).
 - The first betting round has no header; "*** 3RD STREET ***" opens 4th street … "*** 6TH
   STREET ***" 7th street. The records hold the true streets.
+- When the deck runs short, the 7th-street card is one community card, written on the
+  street's label as PokerStars writes it ("*** 6TH STREET *** [5c]"; no "[X]" lines then).
 - Opponents' down cards are "X" ("[X X Tc]", 7th street "[X]"): hidden cards make no record.
 - All-in players' cards are shown as soon as no more betting can happen, before the last
   cards are dealt: such a show is recorded on the street where it stands; shows after the
@@ -55,6 +57,7 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk
@@ -65,6 +68,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    local_time,
     read_hand,
 )
 from handlog.rules.profiles import RuleProfile
@@ -260,6 +264,14 @@ class _HandBuilder(TextHandBuilder):
                         text[: start - 1],
                     )
                 street = Street(street + 1)
+            if start > 20:  # "*** 6TH STREET *** [5c]": the community card
+                if street is not Street.SEVENTH:
+                    raise LineError(
+                        self.relative(line),
+                        f"a community card on {street.label}: it is dealt on 7th street only",
+                        text[: start - 1],
+                    )
+                self.community_card = cards(text[20 : start - 2])[0]
             line += 1
         if street is not None:
             self._new_street(street)
@@ -476,12 +488,20 @@ def seat_nets(hand: Hand) -> dict[str, int]:
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand as KingsClub text, which parses back to an equal record."""
+    """A hand as KingsClub text, which parses back to an equal record.
+
+    A hand built without KingsClub's text (`printed` is `PRINTED`: a simulated one) is
+    written in KingsClub's forms: the clock from its start time in UTC (KingsClub's clock
+    names no zone), opponents' down cards as "X", every pot won in the summary ("wins pot",
+    after the seats' nets and the rake), and no line for what KingsClub does not print: an
+    uncalled bet (it goes back silently), a muck or a "doesn't show", table events and chat.
+    Amounts are written in hundredths, as KingsClub's are read (a record's cents or chips
+    are its hundredths)."""
     money = format_hundredths
     name = GAME_NAMES[hand.game]
     lines = [
         f"#{hand.hand_id}: {name} - {money(hand.small_bet)}/{money(hand.big_bet)}",
-        hand.clock_text,
+        hand.clock_text or _clock(hand),
         f"Table '{hand.table}'",
     ]
     lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
@@ -490,11 +510,16 @@ def print_hand(hand: Hand) -> str:
         by_street.setdefault(event.street, []).append(event)
     folded: set[str] = set()
     dealt_in = {e.player for e in hand.events if type(e) is Dealt}
-    for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
-        if street in LABELS:
+    collects: list[Action] = []
+    betting = [street for street in hand.streets if street is not Street.SHOWDOWN]
+    # The showdown has no label; the summary's events are the pots won, written last.
+    for street in (Street.ANTES, *betting, Street.SHOWDOWN, Street.SUMMARY):
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"{LABELS[street]} [{hand.community_card}]")
+        elif street in LABELS:
             lines.append(LABELS[street])
         events = by_street.get(street, [])
-        if street is Street.SEVENTH:
+        if street is Street.SEVENTH and hand.community_card is None:
             # Opponents' face-down 7th-street cards make no record: "[X]" for each player still
             # in whose own line is not there, in seat order.
             dealt = {e.player: e for e in events if type(e) is Dealt}
@@ -508,7 +533,13 @@ def print_hand(hand: Hand) -> str:
             if type(event) is Dealt:
                 lines.append(_dealt_line(event))
             elif type(event) is Action:
-                if event.kind is ActionKind.FOLD:
+                kind = event.kind
+                if kind is ActionKind.COLLECT:
+                    collects.append(event)  # in the summary
+                    continue
+                if kind in _NOT_PRINTED:
+                    continue
+                if kind is ActionKind.FOLD:
                     folded.add(event.player)
                 lines.append(_action_line(event))
     lines.append("*** SUMMARY ***")
@@ -522,8 +553,22 @@ def print_hand(hand: Hand) -> str:
         )
     if hand.rake:
         lines.append(f"Rake {money(hand.rake)}")
-    lines.extend(_action_line(event) for event in by_street.get(Street.SUMMARY, ()))  # type: ignore[arg-type]
+    lines.extend(_action_line(event) for event in collects)
     return "\n".join(lines)
+
+
+_NOT_PRINTED = frozenset(
+    {ActionKind.UNCALLED_BET_RETURNED, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW}
+)
+"""Actions KingsClub has no line for: an uncalled bet goes back silently, and nobody is
+said to muck or not to show."""
+
+
+def _clock(hand: Hand) -> str:
+    """KingsClub's clock ("2021-01-02 15:48:40", no zone) of the start time, in UTC."""
+    if hand.start_time is None:
+        raise ValueError("a KingsClub hand prints its clock: this hand has no start time")
+    return local_time(hand.start_time, "UTC").strftime("%Y-%m-%d %H:%M:%S")
 
 
 def _dealt_line(event: Dealt) -> str:
@@ -569,4 +614,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    deals=tuple((game, Structure.FIXED, False) for game in GAMES.values()),
 )

@@ -14,6 +14,8 @@ prints differently, and how it is read:
   and a $10 completion takes the raiser to $20); nothing prints a raise size (`raise_by` is
   None). "double bets" is the open-pair big bet on 4th street; "is all-In [x]" is a call, bet
   or raise as the chips it adds make it.
+- When the deck runs short, the 7th-street card is one community card, printed on the
+  street's header line as Party prints a board card ("** Dealing River ** [ 5c ]").
 - "X opens" announces the first actor of a street: it makes no record (the printer writes
   it back before the street's first action).
 - Only the player's own cards are dealt in text, and only the new ones ("Dealt to Hero
@@ -37,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -53,15 +56,18 @@ from handlog.model import (
     Seat,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    TIME_ZONES,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    local_time,
     parse_error,
     utc_time,
 )
@@ -397,6 +403,8 @@ class _HandBuilder(TextHandBuilder):
             self.streets.append(street)
             start = text.index("\n") + 1
             line += 1
+            if kind == "RIVER" and start > 20:  # "** Dealing River ** [ 5c ]"
+                self.community_card = cards(text[22 : start - 3])[0]
         self.lines(rule, text, start, line)
         if kind == "SEAT_LINES":
             self.seats_done()
@@ -632,12 +640,52 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 Money = Callable[[int | None], str]
+BETTING_KINDS = frozenset(
+    {
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+        ActionKind.CHECK,
+        ActionKind.FOLD,
+    }
+)
+"""The actions the "X opens" line announces the first of, on each street."""
+MONTH_NAMES = tuple(MONTHS)
+NOTE_FORMS = {
+    NoteKind.JOINS: " has joined the table",
+    NoteKind.LEAVES: " has left the table",
+    NoteKind.DISCONNECTED: " is disconnected",
+    NoteKind.CONNECTED: " is connected",
+    NoteKind.SITTING_OUT: " is sitting out",
+}
+"""Party's words for a table event of a hand built without Party's text (its note text is
+another site's); chat and the dealer's announcements have no Party line."""
+_PLACE = re.compile(r"\b(\d+(?:st|nd|rd|th)) place")
+_SPLIT_BUY_IN = re.compile(
+    r"(?P<sign>[$€£]?)(?P<fee>\d[\d,]*(?:\.\d+)?)"  # the buy-in "$1.10"
+    r"\+[$€£]?(?P<rake>\d[\d,]*(?:\.\d+)?)"  # the fee "+$0.10"
+    r"(?P<code> [A-Z]{3})?$"
+)
+"""Another site's buy-in and fee ("$1.10+$0.10 USD"), which Party prints as one sum."""
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand back as PartyPoker text (parse → print → parse gives an equal record)."""
+    """A hand back as PartyPoker text (parse → print → parse gives an equal record).
+
+    A hand built without Party's text (`printed` is `PRINTED`: a simulated one) is written
+    in Party's current forms: the 2012 header ("Game #N starts." for cash, "#Game No : N"
+    first in tournaments, "FL" before the game), the Eastern clock from its start time,
+    the tournament's buy-in as one sum and its level as a number; only the hero's cards
+    (the player whose cards are all seen); an uncalled bet collected with the pot
+    (`UncalledBets.IN_POT`); table events in Party's words, and no line for what Party
+    does not print (chat, the dealer's announcements, a muck without cards but "does not
+    show cards.")."""
     tournament = hand.tournament_id is not None
     code = hand.currency
+    neutral = not hand.header_variant
 
     def money(value: int | None) -> str:
         value = value or 0
@@ -647,53 +695,132 @@ def print_hand(hand: Hand) -> str:
         figure = f"{whole:,}.{cents:02d}" if cents else f"{whole:,}"
         return f"{CURRENCY_SIGNS.get(code, '')}{figure} {code}"
 
-    clock = hand.clock_text
+    clock = hand.clock_text or _clock(hand)
     name = GAME_NAMES[hand.game]
+    variant = hand.header_variant or ("plain" if tournament else "starts")
     lines = []
-    if hand.header_variant == "starts":
+    if variant == "starts":
         lines += [f"Game #{hand.hand_id} starts.", ""]
     lines += [f"#Game No : {hand.hand_id}", f"***** Hand History for Game {hand.hand_id} *****"]
+    level = _level(hand.tournament_level)
     if tournament:
         stakes = f"{hand.small_bet:,}/{hand.big_bet:,}-{hand.ante or 0:,}"
-        level = f"Trny:{hand.tournament_id} Level:{hand.tournament_level}"
-        lines.append(f"FL {name} {hand.buy_in} Buy-in {level}  Stakes-Antes({stakes}) - {clock}")
+        trny = f"Trny:{hand.tournament_id} Level:{level}"
+        buy_in = _buy_in(hand.buy_in)
+        lines.append(f"FL {name} {buy_in} Buy-in {trny}  Stakes-Antes({stakes}) - {clock}")
     else:
         small, big = money(hand.small_bet), money(hand.big_bet)
-        lines.append(f"{small.removesuffix(f' {code}')}/{big} {name} - {clock}")
+        limit = "FL " if neutral else ""
+        lines.append(f"{small.removesuffix(f' {code}')}/{big} {limit}{name} - {clock}")
     lines.append(f"Table {hand.table} (Real Money)")
     lines.append("Seat 0 is the button")
     lines.append(f"Total number of players : {len(hand.seats)}/{hand.max_seats or 8}")
     lines.extend(f"Seat {s.number}: {s.name} ( {money(s.stack)} )" for s in hand.seats)
     if tournament:
-        lines.append(f"Trny:{hand.tournament_id} Level:{hand.tournament_level}")
+        lines.append(f"Trny:{hand.tournament_id} Level:{level}")
         lines.append(f"Stakes-Antes({hand.small_bet:,}/{hand.big_bet:,}-{hand.ante or 0:,})")
+    # Party prints only the hero's cards: not those of a player with a card dealt unseen.
+    unseen = {e.player for e in hand.events if type(e) is Dealt and e.hidden > 0}
+    # An uncalled bet stays in the pot: the bettor collects it with (or as) a win.
+    returned: dict[str, int] = {}
+    for event in hand.events:
+        if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
+            returned[event.player] = returned.get(event.player, 0) + (event.amount or 0)
     by_street: dict[Street, list[Event]] = {}
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
-    for event in by_street.get(Street.ANTES, ()):
-        lines.append(_event_line(event, money, hand))
-    for street in hand.streets:
-        lines.append(STREET_HEADERS[street])
-        opened = False
+    for street in (Street.ANTES, *hand.streets):
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"{STREET_HEADERS[street]} [ {hand.community_card} ]")
+        elif street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+        opened = street is Street.ANTES
         for event in by_street.get(street, ()):
-            if (
-                not opened
-                and type(event) is Action
-                and event.kind
-                in (
-                    ActionKind.BRING_IN,
-                    ActionKind.COMPLETE,
-                    ActionKind.BET,
-                    ActionKind.RAISE,
-                    ActionKind.CALL,
-                    ActionKind.CHECK,
-                    ActionKind.FOLD,
-                )
-            ):
-                lines.append(f"{event.player} opens")
-                opened = True
+            if type(event) is Dealt and event.player in unseen:
+                continue
+            if type(event) is Note and neutral:
+                text = _note_text(event)
+                if text is not None:
+                    lines.append(text)
+                continue
+            if type(event) is Action:
+                if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+                    continue
+                if event.kind is ActionKind.COLLECT and event.player in returned:
+                    event = replace(event, amount=(event.amount or 0) + returned.pop(event.player))
+                if not opened and event.kind in BETTING_KINDS:
+                    lines.append(f"{event.player} opens")
+                    opened = True
             lines.append(_event_line(event, money, hand))
+    several = hand.main_pot is not None
+    for player, amount in returned.items():  # a bettor who wins nothing else
+        pot = len(hand.side_pots) + 1 if several else None
+        collect = Action(Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=pot)
+        lines.append(_event_line(collect, money, hand))
     return "\n".join(lines)
+
+
+def _clock(hand: Hand) -> str:
+    """Party's Eastern clock of a hand's start time: "Monday, February 27, 09:51:26 EST 2012"."""
+    if hand.start_time is None:
+        raise ValueError("a PartyPoker hand prints its clock: this hand has no start time")
+    moment = local_time(hand.start_time, "ET")
+    zone = hand.start_time.astimezone(ZoneInfo(TIME_ZONES["ET"])).tzname() or "ET"
+    return (
+        f"{WEEKDAYS[moment.weekday()]}, {MONTH_NAMES[moment.month - 1]} {moment.day}, "
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} {zone} {moment.year}"
+    )
+
+
+def _buy_in(text: str | None) -> str:
+    """A buy-in as Party prints it, one sum ("$6 USD"): another site's "$1.10+$0.10 USD" is
+    added up; Party's own is kept."""
+    found = _SPLIT_BUY_IN.match(text or "")
+    if found is None:
+        return text or "0"
+    sign, code = found["sign"], found["code"] or ""
+    total = minor_units(f"{sign}{found['fee']}") + minor_units(f"{sign}{found['rake']}")
+    if not sign:  # chips
+        return f"{total:,}{code}"
+    whole, cents = divmod(total, 100)
+    figure = f"{whole:,}.{cents:02d}" if cents else f"{whole:,}"
+    return f"{sign}{figure}{code}"
+
+
+def _level(text: str | None) -> str:
+    """A tournament level as Party prints it, a number ("2"): another site's "Level IV" is
+    read as one; Party's own is kept."""
+    words = (text or "").split()
+    if not words:
+        return "1"
+    last = words[-1]
+    if last.isdigit():
+        return last
+    if all(letter in _ROMAN for letter in last):
+        total = 0
+        for index, letter in enumerate(last):
+            value = _ROMAN[letter]
+            following = _ROMAN[last[index + 1]] if index + 1 < len(last) else 0
+            total += -value if value < following else value
+        return str(total)
+    return text or "1"
+
+
+def _note_text(note: Note) -> str | None:
+    """A note of a hand built without Party's text in Party's words; None where Party
+    prints no such line."""
+    kind = note.kind
+    if kind is NoteKind.NO_LOW_HAND:
+        return "There was no qualifying low hand"
+    if note.player is None:
+        return None
+    form = NOTE_FORMS.get(kind)
+    if form is not None:
+        return f"{note.player}{form}"
+    if kind is NoteKind.FINISHED_TOURNAMENT:
+        place = _PLACE.search(note.text)
+        return f"{note.player} finished in {place[1]} place" if place else None
+    return None
 
 
 def _event_line(event: Event, money: Money, hand: Hand) -> str:
@@ -729,11 +856,12 @@ def _event_line(event: Event, money: Money, hand: Hand) -> str:
         return f"{name} checks"
     if kind is ActionKind.FOLD:
         return f"{name} folds"
-    if kind is ActionKind.DOES_NOT_SHOW:
+    if kind is ActionKind.DOES_NOT_SHOW or (kind is ActionKind.MUCK and not event.cards):
         return f"{name} does not show cards."
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
         verb = "shows" if kind is ActionKind.SHOW else "doesn't show"
         high, _, low = (event.description or "").partition(LOW)
+        high = high.removeprefix("HI: ")  # another site's hi/lo wording: Party's is bare
         shown = ", ".join(str(c) for c in event.cards)
         line = f"{name} {verb} [ {shown} ]{high}."
         return line + (f"\n{name} shows{low}  for low." if low else "")
@@ -791,6 +919,11 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=re.compile(rb"\n\x00*Game #\d+ starts\."),
+    deals=tuple(
+        (game, Structure.FIXED, tournament)
+        for tournament in (False, True)
+        for game in (Game.STUD, Game.STUD8, Game.RAZZ)
+    ),
     encodings=("utf-8", "cp1252"),
 )
 """Cash exports: each hand starts with "Game #N starts."."""
