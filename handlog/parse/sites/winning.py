@@ -635,7 +635,7 @@ def print_hand(hand: Hand) -> str:
         # record may carry it after the tournament's number ("251332389 3").
         table = table.removeprefix(f"{hand.tournament_id} ")
     if hand.tournament_level is not None:
-        level = _level_number(hand.tournament_level) if neutral else hand.tournament_level
+        level = level_number(hand.tournament_level) if neutral else hand.tournament_level
         buy_in = hand.buy_in
         if neutral and buy_in is not None:
             buy_in = buy_in.removesuffix(f" {hand.currency or 'USD'}")
@@ -697,7 +697,7 @@ def clock(hand: Hand) -> str:
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 
 
-def _level_number(level: str) -> str:
+def level_number(level: str) -> str:
     """A site-neutral tournament level ("Level IV", PokerStars' words) as Winning numbers
     it ("4"); a level in another form as it stands."""
     numeral = level.removeprefix("Level ")
