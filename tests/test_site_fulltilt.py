@@ -851,3 +851,62 @@ def test_chat_between_the_seats_and_the_antes():
         "hi all",
     )
     assert len(_actions(hand, ActionKind.ANTE)) == 4
+
+
+# ---------------------------------------------------------------------------------------
+# Site-neutral hands (the simulator's) printed as Full Tilt text
+
+
+def _simulated(
+    game: Game, tournament: bool, hands: int, seed: int = 61, players: int = 8
+) -> list[Hand]:
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    options = SimulationOptions(
+        game, hands, players, seed=seed, tournament=tournament, site=Site.FULL_TILT
+    )
+    return [simulated.hand for simulated in simulate_hands(options)]
+
+
+def test_a_simulated_tournament_hand_reads_back_with_its_clock_name_and_table() -> None:
+    for record in _simulated(Game.STUD5, tournament=True, hands=12):
+        text = fulltilt.print_hand(record)
+        header = text.partition("\n")[0]
+        # "$1.10+$0.10 USD" in Full Tilt's words, the table by its number, the ET clock
+        assert re.search(
+            r": \$[\d.]+ \+ \$[\d.]+ Tournament \(\d+\), Table \d+ \(8 max\) - ", header
+        )
+        assert re.search(r" - \d\d:\d\d:\d\d ET - \d{4}/\d\d/\d\d$", header), header
+        hand = _one(text)
+        assert hand.start_time == record.start_time
+        assert hand.tournament_id == record.tournament_id
+        assert f"{hand.tournament_id} {hand.table}" == record.table
+        assert replay(hand, fulltilt.FULL_TILT_PROFILE, fulltilt.TRAITS).net == (
+            replay(record, fulltilt.FULL_TILT_PROFILE, fulltilt.TRAITS).net
+        )
+
+
+def test_a_simulated_hand_s_notes_are_written_in_full_tilt_s_words() -> None:
+    words = {
+        NoteKind.CHAT: ": ",
+        NoteKind.JOINS: " sits down",
+        NoteKind.LEAVES: " stands up",
+        NoteKind.DISCONNECTED: " has been disconnected",
+        NoteKind.CONNECTED: " has reconnected",
+        NoteKind.SITTING_OUT: " is sitting out",
+    }
+    seen: set[NoteKind] = set()
+    for record in _simulated(Game.STUD8, tournament=False, hands=150, seed=5, players=6):
+        notes = [n for n in record.notes if n.kind in words]
+        if not notes:
+            continue
+        text = fulltilt.print_hand(record)
+        for note in notes:
+            seen.add(note.kind)
+            assert f"\n{note.player}{words[note.kind]}" in text, (note, text)
+        hand = _one(text)
+        assert [(n.kind, n.player) for n in hand.notes if n.kind in words] == [
+            (n.kind, n.player) for n in notes
+        ]
+        assert "doesn't show" not in text and "a double bet is allowed" not in text
+    assert {NoteKind.CHAT, NoteKind.JOINS, NoteKind.DISCONNECTED} <= seen, seen

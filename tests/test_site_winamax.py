@@ -312,3 +312,69 @@ def test_a_raise_after_the_bring_ins_short_raise_keeps_no_size():
         None,
     )
     assert _one(winamax.print_hand(hand)) == hand
+
+
+# ---------------------------------------------------------------------------------------
+# Site-neutral hands (the simulator's) printed as Winamax text
+
+
+def _simulated(game: Game, tournament: bool, hands: int = 40, seed: int = 61) -> list[Hand]:
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    options = SimulationOptions(game, hands, 8, seed=seed, tournament=tournament, site=Site.WINAMAX)
+    return [simulated.hand for simulated in simulate_hands(options)]
+
+
+def _after_rake(hand: Hand) -> Hand:
+    """The simulator's record with its total pot after the rake, as Winamax's traits read it
+    (the simulator writes it before the rake, PokerStars' meaning)."""
+    from dataclasses import replace
+
+    return replace(hand, total_pot=hand.total_pot - hand.rake)
+
+
+def test_a_simulated_uncalled_bet_stays_in_the_pot_and_nets_are_unchanged() -> None:
+    seen = 0
+    for game in (Game.STUD, Game.STUD8):
+        for record in _simulated(game, tournament=True):
+            returned = sum(
+                a.amount or 0 for a in record.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED
+            )
+            if not returned:
+                continue
+            seen += 1
+            text = winamax.print_hand(record)
+            assert "Uncalled" not in text and "returned" not in text
+            hand = _one(text)
+            assert hand.total_pot == record.total_pot + returned
+            assert not any(a.kind is ActionKind.UNCALLED_BET_RETURNED for a in hand.actions)
+            ours = replay(record, winamax.WINAMAX, winamax.TRAITS)
+            theirs = replay(hand, winamax.WINAMAX, winamax.TRAITS)
+            assert not ours.violations and not theirs.violations, (theirs.violations, text)
+            assert theirs.net == ours.net, text
+    assert seen >= 5
+
+
+def test_a_simulated_hand_reads_back_with_its_clock_tournament_and_community_card() -> None:
+    records = _simulated(Game.STUD, tournament=True, hands=12)
+    hand = _one(winamax.print_hand(records[-1]))
+    record = records[-1]
+    assert hand.start_time == record.start_time
+    assert hand.tournament_id == record.tournament_id
+    # "$5+$0.50 USD" as Winamax writes a buy-in: "5$ + 0.50$"
+    assert re.fullmatch(r"\d+(?:\.\d\d)?\$ \+ \d+(?:\.\d\d)?\$", hand.buy_in or ""), hand.buy_in
+    ours = [winamax.units(part, True) for part in (record.buy_in or "")[:-4].split("+")]
+    assert [winamax.units(part, True) for part in hand.buy_in.split(" + ")] == ours
+    assert hand.tournament_level is not None and hand.tournament_level.isdigit()
+    # Eight players to 7th street: one community card, written after the street's header.
+    shared = [r for r in _simulated(Game.STUD, tournament=False, hands=60) if r.community_card]
+    assert shared
+    for record in shared:
+        fixed = _after_rake(record)
+        text = winamax.print_hand(fixed)
+        assert f"*** 7th STREET *** [{record.community_card}]" in text
+        hand = _one(text)
+        assert hand.community_card == record.community_card
+        theirs = replay(hand, winamax.WINAMAX, winamax.TRAITS)
+        assert not theirs.violations, (theirs.violations, text)
+        assert theirs.net == replay(fixed, winamax.WINAMAX, winamax.TRAITS).net

@@ -662,3 +662,57 @@ def test_round_trip_with_any_player_names(chosen, data):
     text = module.print_hand(renamed)
     assert _one(text) == renamed, text
     assert module.print_hand(_one(text)) == text
+
+
+# ---------------------------------------------------------------------------------------
+# Site-neutral hands (the simulator's) printed as Winning / ACR text
+
+
+def _simulated(game: Game, tournament: bool, hands: int) -> list[Hand]:
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    options = SimulationOptions(game, hands, 8, seed=61, tournament=tournament, site=Site.WINNING)
+    return [simulated.hand for simulated in simulate_hands(options)]
+
+
+def _read(text: str) -> Hand:
+    items = parse_text(text)
+    assert len(items) == 1 and isinstance(items[0], Hand), items
+    return items[0]
+
+
+def test_a_simulated_tournament_hand_reads_back_with_its_clock_level_and_table() -> None:
+    for record in _simulated(Game.RAZZ, tournament=True, hands=24):
+        text = winning.print_hand(record)
+        assert text.startswith(f"Game Hand #{record.hand_id} - ")
+        assert text.count("*** SHOW DOWN ***") <= 1
+        hand = _read(text)
+        assert hand.start_time == record.start_time
+        assert hand.tournament_id == record.tournament_id
+        # "Level IV" as Winning numbers it, the table by its own number
+        level = (record.tournament_level or "").removeprefix("Level ")
+        roman = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6, "VII": 7, "VIII": 8}
+        assert hand.tournament_level == str(roman[level])
+        assert f"{hand.tournament_id} {hand.table}" == record.table
+        ours = replay(record, winning.PROFILE, winning.TRAITS)
+        theirs = replay(hand, winning.PROFILE, winning.TRAITS)
+        assert not theirs.violations, (theirs.violations, text)
+        assert theirs.net == ours.net
+
+
+def test_a_simulated_community_card_is_written_after_the_7th_street_header() -> None:
+    from dataclasses import replace
+
+    shared = [r for r in _simulated(Game.STUD, tournament=False, hands=60) if r.community_card]
+    assert shared
+    for record in shared:
+        # The total pot after the rake, as Winning's traits read it (the simulator writes it
+        # before the rake, PokerStars' meaning).
+        record = replace(record, total_pot=record.total_pot - record.rake)
+        text = winning.print_hand(record)
+        assert f"*** 7th STREET *** [{record.community_card}]" in text
+        hand = _read(text)
+        assert hand.community_card == record.community_card
+        theirs = replay(hand, winning.PROFILE, winning.TRAITS)
+        assert not theirs.violations, (theirs.violations, text)
+        assert theirs.net == replay(record, winning.PROFILE, winning.TRAITS).net

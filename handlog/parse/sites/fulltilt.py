@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    PRINTED,
     Action,
     ActionKind,
     Dealt,
@@ -29,6 +30,7 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
@@ -38,6 +40,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -898,6 +901,7 @@ def print_hand(hand: Hand) -> str:
     (the dealer's "is low with", the pot in street headers) are written from the records or
     left out."""
     symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    neutral = hand.printed == PRINTED
 
     def money(value: int | None) -> str:
         return _format_money(value or 0, symbol)
@@ -921,16 +925,18 @@ def print_hand(hand: Hand) -> str:
             if announce is not None and type(event) is Action and event.kind is not ActionKind.ANTE:
                 lines.append(announce)
                 announce = None
-            lines.append(_event(event, money, first_street, len(hand.side_pots)))
+            line = _event(event, money, first_street, len(hand.side_pots), neutral)
+            if line is not None:
+                lines.append(line)
     lines.append("*** SUMMARY ***")
     lines.append(_total_pot(hand, money))
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
-    lines.extend(
-        _event(event, money, first_street, len(hand.side_pots))
-        for event in by_street.get(Street.SUMMARY, ())
-    )
+    for event in by_street.get(Street.SUMMARY, ()):
+        line = _event(event, money, first_street, len(hand.side_pots), neutral)
+        if line is not None:
+            lines.append(line)
     return "\n".join(lines)
 
 
@@ -949,7 +955,14 @@ def _format_money(value: int, symbol: str | None) -> str:
 
 def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
     start = "FullTiltPoker Game #" if hand.header_variant == "2006" else "Full Tilt Poker Game #"
-    tournament = f"{hand.buy_in} ({hand.tournament_id}), " if hand.tournament_id is not None else ""
+    tournament = ""
+    table = hand.table
+    if hand.tournament_id is not None:
+        tournament = f"{_tournament_name(hand)} ({hand.tournament_id}), "
+        if hand.printed == PRINTED:
+            # Full Tilt names a tournament's table by its number alone ("Table 1"); a
+            # site-neutral record may carry it after the tournament's number ("251332389 3").
+            table = table.removeprefix(f"{hand.tournament_id} ")
     size = ""
     if hand.max_seats == 2:
         size = " (heads up)"
@@ -959,10 +972,39 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
     stake = money if hand.currency is not None else str
     ante = f" Ante {stake(hand.ante)}" if hand.ante is not None else ""
     return (
-        f"{start}{hand.hand_id}: {tournament}Table {hand.table}{size} - "
+        f"{start}{hand.hand_id}: {tournament}Table {table}{size} - "
         f"{stake(hand.small_bet)}/{stake(hand.big_bet)}{ante} - {_GAME_NAMES[hand.game]} - "
-        f"{hand.clock_text}"
+        f"{clock(hand)}"
     )
+
+
+def clock(hand: Hand) -> str:
+    """The clock as printed, or (for a hand built without text) Full Tilt's Eastern-time
+    clock from its start time, e.g. "05:46:00 ET - 2011/02/19"."""
+    if hand.clock_text or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "ET")
+    return (
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} ET - "
+        f"{moment.year}/{moment.month:02d}/{moment.day:02d}"
+    )
+
+
+def _tournament_name(hand: Hand) -> str:
+    """The tournament's name as the header prints it. Full Tilt's names hold the buy-in
+    ("$2 + $0.10 Heads Up Sit & Go"), which a record read from Full Tilt keeps in `buy_in`
+    as printed; a site-neutral buy-in in PokerStars' form ("$1.10+$0.10 USD") is written in
+    Full Tilt's ("$1.10 + $0.10 Tournament")."""
+    buy_in = hand.buy_in or ""
+    if hand.printed != PRINTED:
+        return buy_in
+    parts = buy_in.removesuffix(f" {hand.currency or 'USD'}").split("+")
+    try:
+        amounts = [minor_units(part) for part in parts]
+    except MoneyError:
+        return f"{buy_in} Tournament" if buy_in else "Tournament"
+    symbol = buy_in[:1] if buy_in[:1] in CURRENCY_SYMBOLS else None
+    return " + ".join(_format_money(amount, symbol) for amount in amounts) + " Tournament"
 
 
 def _bring_in_announcement(hand: Hand, events: list[Action | Dealt | Note]) -> str | None:
@@ -981,7 +1023,11 @@ def _bring_in_announcement(hand: Hand, events: list[Action | Dealt | Note]) -> s
     return f"{first.player} is {word} with [{door}]"
 
 
-def _event(event: Action | Dealt | Note, money, first_street: Street, side_pots: int) -> str:  # type: ignore[no-untyped-def]
+def _event(  # type: ignore[no-untyped-def]
+    event: Action | Dealt | Note, money, first_street: Street, side_pots: int, neutral: bool
+) -> str | None:
+    """One event's line; None for one Full Tilt has no line for (a site-neutral record's
+    "doesn't show" and dealer notes Full Tilt does not print)."""
     if type(event) is Dealt:
         new = event.new
         if event.street is first_street and len(new) > 1:
@@ -992,9 +1038,41 @@ def _event(event: Action | Dealt | Note, money, first_street: Street, side_pots:
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f"{event.player}: {event.text}"
-        return event.text
+        return _note(event) if neutral else event.text
     assert type(event) is Action
+    if event.kind is ActionKind.DOES_NOT_SHOW:
+        return None
     return _action(event, money, side_pots)
+
+
+_NOTE_WORDS = {
+    NoteKind.JOINS: " sits down",
+    NoteKind.LEAVES: " stands up",
+    NoteKind.CONNECTED: " has reconnected",
+    NoteKind.DISCONNECTED: " has been disconnected",
+    NoteKind.SITTING_OUT: " is sitting out",
+    NoteKind.RETURNED: " has returned",
+    NoteKind.TIMED_OUT: " has timed out",
+    NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
+    NoteKind.WINS_TOURNAMENT: " wins the tournament",
+}
+
+
+def _note(note: Note) -> str | None:
+    """A site-neutral note in Full Tilt's words (its text is another site's line); None for
+    the dealer's notes Full Tilt does not print (a double bet allowed, betting capped)."""
+    if note.kind is NoteKind.NO_LOW_HAND:
+        return "No low hand qualified"
+    words = _NOTE_WORDS.get(note.kind)
+    if words is None or note.player is None:
+        return None
+    line = f"{note.player}{words}"
+    if note.kind is NoteKind.FINISHED_TOURNAMENT:
+        # "… finished the tournament in 5th place": the place, when the note says it
+        place = note.text.rfind(" in ")
+        if place >= 0 and note.text.endswith(" place"):
+            line += note.text[place:]
+    return line
 
 
 def _pot_words(pot: int | None, side_pots: int) -> str:
@@ -1080,5 +1158,8 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in _GAME_NAMES for tournament in (False, True)
+    ),
     encodings=("utf-8", "utf-16"),
 )

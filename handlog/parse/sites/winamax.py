@@ -30,32 +30,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    PRINTED,
     Action,
     ActionKind,
     Dealt,
     Event,
     Game,
     Hand,
+    Note,
     Printed,
     Seat,
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.sites.winning import level_number
 from handlog.parse.text import (
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -393,6 +398,9 @@ class _HandBuilder(TextHandBuilder):
                 line += 1
             elif street is not Street.ANTES and street is not Street.SHOWDOWN:
                 self.streets.append(street)
+                header = text[: start - 1]
+                if street is Street.SEVENTH and header.endswith("]"):
+                    self.community_card = cards(header[-3:-1])[0]
             line += 1
         self.lines(rule, text, start, line)
         if kind == "SEAT_LINES":
@@ -670,7 +678,11 @@ FOLDED_WORDS = {
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand back as Winamax text (parse → print → parse gives an equal record)."""
+    """A hand back as Winamax text (parse → print → parse gives an equal record). A
+    site-neutral hand (the simulator's: no printed text) is first put in Winamax's terms
+    (`_in_winamax_terms`)."""
+    if hand.printed == PRINTED:
+        hand = _in_winamax_terms(hand)
     tournament = hand.buy_in is not None or hand.tournament_id is not None
     cents = not tournament
     sign = SIGNS.get(hand.currency or "", "")
@@ -703,11 +715,14 @@ def print_hand(hand: Hand) -> str:
     folded: set[str] = set()
     headers = STREET_HEADERS[variant]
     for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
-        if street in headers:
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"{headers[street]} [{hand.community_card}]")
+        elif street in headers:
             lines.append(headers[street])
-        if street is Street.SEVENTH:
+        if street is Street.SEVENTH and hand.community_card is None:
             # The opponents' face-down 7th card makes no record ("[X]"): write it back for
-            # those still in whose own line is not there.
+            # those still in whose own line is not there (none is dealt with a community
+            # card).
             dealt_here = {e.player for e in by_street.get(street, ()) if type(e) is Dealt}
             lines.extend(
                 f"Dealt to {name} [X X {format_cards(up)}] [X]"
@@ -739,6 +754,129 @@ def print_hand(hand: Hand) -> str:
     lines.append(f"Total pot {money(hand.total_pot)} | {rake}")
     lines.extend(_result_line(result, money) for result in hand.results)
     return "\n".join(lines)
+
+
+def _in_winamax_terms(hand: Hand) -> Hand:
+    """A site-neutral record as Winamax would have printed it, for the printer:
+
+    - the clock from the start time (UTC), today's long game names;
+    - a tournament's table named "<name>(<tournament number>)#<table>", which is where
+      Winamax prints the tournament's number, its buy-in in Winamax's form ("1.10$ +
+      0.10$") and its level as a number ("Level IV": 4);
+    - no uncalled-bet line: the bet stays in the pot and its bettor collects it (added to
+      the bettor's collect and summary line, or a side pot of its own when the bettor won
+      nothing else), and the total pot counts it;
+    - no line for what Winamax does not print: mucks (and a mucker's summary line), "doesn't
+      show", table notes and chat.
+
+    Chips and nets are unchanged: the bettor gets the same chips back, from the pot."""
+    returned: dict[str, int] = {}
+    events: list[Event] = []
+    for event in hand.events:
+        if type(event) is Note:
+            continue
+        if type(event) is Action:
+            if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+                returned[event.player] = returned.get(event.player, 0) + (event.amount or 0)
+                continue
+            if event.kind in (ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
+                continue
+        events.append(event)
+    if returned:
+        events = _collect_returned(events, returned, hand)
+    results = []
+    for result in hand.results:
+        back = returned.get(result.player, 0)
+        if back:
+            result = replace(result, won=(result.won or 0) + back, lost=False)
+            if not result.showed and result.folded_on is None:
+                result = replace(result, collected_without_showdown=True, mucked=())
+        if not result.showed and result.folded_on is None and result.won is None:
+            continue  # mucked, or sat out: Winamax prints no summary line for it
+        results.append(result)
+    table = hand.table
+    buy_in = hand.buy_in
+    level = hand.tournament_level
+    if hand.tournament_id is not None:
+        number = table.removeprefix(f"{hand.tournament_id} ")
+        table = f"Tournament({hand.tournament_id})#{number.zfill(3)}"
+        buy_in = _buy_in(hand.buy_in or "")
+        level = level_number(level) if level is not None else None
+    return replace(
+        hand,
+        table=table,
+        buy_in=buy_in,
+        tournament_level=level,
+        # A record read from Winamax text lists no SHOW DOWN among its streets (the printer
+        # writes the header where the showdown's lines are); a site-neutral one may.
+        streets=tuple(street for street in hand.streets if street is not Street.SHOWDOWN),
+        events=tuple(events),
+        results=tuple(results),
+        total_pot=hand.total_pot + sum(returned.values()),
+        printed=Printed("long", clock(hand)),
+    )
+
+
+def _collect_returned(events: list[Event], returned: dict[str, int], hand: Hand) -> list[Event]:
+    """`events` with each uncalled bet of `returned` collected from the pot by its bettor:
+    added to the bettor's collect from the last pot the bettor won (the one the unmatched
+    chips stand in; split between its halves in hi/lo, the odd chip to the high half), or
+    for a bettor who collects nothing else a collect of its own, from a side pot of its own,
+    after the last collect."""
+    collects: dict[str, list[tuple[int, Action]]] = {}
+    for index, event in enumerate(events):
+        if type(event) is Action and event.kind is ActionKind.COLLECT:
+            collects.setdefault(event.player, []).append((index, event))
+    pots = [e.pot for e in events if type(e) is Action and e.kind is ActionKind.COLLECT]
+    next_pot = max((pot for pot in pots if pot is not None), default=0) + 1
+    at_end: list[Event] = []
+    for player, amount in returned.items():
+        own = collects.get(player)
+        if not own:
+            street = hand.streets[-1] if hand.streets else Street.THIRD
+            at_end.append(Action(street, player, ActionKind.COLLECT, amount, pot=next_pot))
+            next_pot += 1
+            continue
+        last_pot = max(collect.pot or 0 for _, collect in own)
+        # the high half first: it takes the odd chip
+        targets = sorted(
+            (pair for pair in own if (pair[1].pot or 0) == last_pot),
+            key=lambda pair: pair[1].half != "high",
+        )
+        shares = [amount - amount // 2, amount // 2] if len(targets) == 2 else [amount]
+        for (index, collect), share in zip(targets, shares, strict=False):
+            events[index] = replace(collect, amount=(collect.amount or 0) + share)
+    if at_end:
+        indexes = [index for pairs in collects.values() for index, _ in pairs]
+        last = max(indexes, default=len(events) - 1)
+        events[last + 1 : last + 1] = at_end
+    return events
+
+
+def clock(hand: Hand) -> str:
+    """The clock as printed, or (for a hand built without text) Winamax's UTC clock from its
+    start time, e.g. "2016/11/12 23:04:10 UTC"."""
+    if hand.clock_text or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "UTC")
+    return (
+        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} UTC"
+    )
+
+
+def _buy_in(buy_in: str) -> str:
+    """A buy-in in PokerStars' form ("$1.10+$0.10 USD") as Winamax prints one ("1.10$ +
+    0.10$"); another form as it stands."""
+    parts = buy_in.rsplit(" ", 1)[0].split("+") if " " in buy_in else buy_in.split("+")
+    sign = buy_in[:1]
+    if sign not in CURRENCIES:
+        return buy_in or "0"
+    try:
+        amounts = [units(part, True) for part in parts]
+    except MoneyError:
+        return buy_in
+    return " + ".join(amount_text(amount, True, sign) for amount in amounts)
 
 
 def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
@@ -837,4 +975,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    deals=tuple((game, Structure.FIXED, True) for game in LONG_NAMES),
 )

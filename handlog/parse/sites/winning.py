@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from handlog.cards import cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    PRINTED,
     Action,
     ActionKind,
     Dealt,
@@ -35,6 +36,7 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
 from handlog.parse.reader import Chunk
@@ -44,6 +46,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -339,6 +342,8 @@ class _HandBuilder(TextHandBuilder):
                 line += 1
             elif street is not Street.SHOWDOWN:
                 self.streets.append(street)
+                if street is Street.SEVENTH and text.startswith(" [", 18):
+                    self.community_card = cards(text[20:22])[0]
             else:
                 self.running_main = None
                 self.running_sides = []
@@ -613,27 +618,39 @@ def print_hand(hand: Hand) -> str:
     """A hand as Winning / ACR 2019+ text (parse → print → parse gives equal records).
     What the records do not keep comes out in one fixed form: the running pot lines are
     left out but at showdown (where they give the main and side pots), and the rake and
-    jackpot fee are printed as one rake."""
+    jackpot fee are printed as one rake. A site-neutral hand (the simulator's: no printed
+    text) gets the UTC clock from its start time, its tournament level as a number and its
+    table by its own number; notes Winning has no line for are left out. The total pot is
+    printed as the record holds it, which under Winning's traits is after the rake."""
     symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    neutral = hand.printed == PRINTED
 
     def money(value: int | None) -> str:
         return format_amount(value or 0, symbol)
 
     game_name = GAME_NAMES[hand.game]
+    table = hand.table
+    if neutral and hand.tournament_id is not None:
+        # Winning names a tournament's table by its number ("Table '25'"); a site-neutral
+        # record may carry it after the tournament's number ("251332389 3").
+        table = table.removeprefix(f"{hand.tournament_id} ")
     if hand.tournament_level is not None:
-        name = f"{hand.buy_in} " if hand.buy_in else ""
+        level = level_number(hand.tournament_level) if neutral else hand.tournament_level
+        buy_in = hand.buy_in
+        if neutral and buy_in is not None:
+            buy_in = buy_in.removesuffix(f" {hand.currency or 'USD'}")
+        name = f"{buy_in} " if buy_in else ""
         tournament = f"{name}Tournament #{hand.tournament_id} - " if hand.tournament_id else ""
         header = (
             f"Game Hand #{hand.hand_id} - {tournament}{game_name} (Fixed Limit) - Level "
-            f"{hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {hand.clock_text}"
+            f"{level} ({hand.small_bet}/{hand.big_bet}) - {clock(hand)}"
         )
-        table = f"Table '{hand.table}'"
+        table = f"Table '{table}'"
     else:
         header = (
             f"Hand #{hand.hand_id} - {game_name}(Fixed Limit) - "
-            f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}"
+            f"{money(hand.small_bet)}/{money(hand.big_bet)} - {clock(hand)}"
         )
-        table = hand.table
     lines = [header, f"{table} {hand.max_seats or 8}-max"]
     for seat in hand.seats:
         tail = " is sitting out" if seat.sitting_out else ""
@@ -641,22 +658,68 @@ def print_hand(hand: Hand) -> str:
     by_street: dict[Street, list[Action | Dealt | Note]] = {}
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
-    streets = list(hand.streets)
+    # A record read from Winning text lists no SHOW DOWN among its streets (the header
+    # stands where the showdown's lines or its pots do); a site-neutral one may.
+    streets: list[Street] = [street for street in hand.streets if street is not Street.SHOWDOWN]
     if Street.SHOWDOWN in by_street or hand.main_pot is not None:
         streets.append(Street.SHOWDOWN)
     for street in (Street.ANTES, *streets):
-        if street in STREET_HEADERS:
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
+        elif street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
         if street is Street.SHOWDOWN and hand.main_pot is not None:
             lines.append(f"Main pot {money(hand.main_pot)} | Rake {money(0)}")
             for number, side in enumerate(hand.side_pots, 1):
                 lines.append(f"Side pot({number}) {money(side)} | Rake {money(0)}")
         for event in by_street.get(street, ()):
-            lines.append(_event(event, money))
+            line = _neutral_event(event, street) if neutral else _event(event, money)
+            if line is not None:
+                lines.append(line if line else _event(event, money))
     lines.append("*** SUMMARY ***")
     lines.append(f"Total pot {money(hand.total_pot)} | Rake {money(hand.rake)}")
     lines.extend(_result(result, money) for result in hand.results)
     return "\n".join(lines)
+
+
+def clock(hand: Hand) -> str:
+    """The clock as printed, or (for a hand built without text) Winning's UTC clock from its
+    start time, e.g. "2019/07/28 16:15:58 UTC"."""
+    if hand.clock_text or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "UTC")
+    return (
+        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} UTC"
+    )
+
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def level_number(level: str) -> str:
+    """A site-neutral tournament level ("Level IV", PokerStars' words) as Winning numbers
+    it ("4"); a level in another form as it stands."""
+    numeral = level.removeprefix("Level ")
+    if not numeral or any(letter not in _ROMAN for letter in numeral):
+        return numeral
+    total = 0
+    for index, letter in enumerate(numeral):
+        value = _ROMAN[letter]
+        following = _ROMAN[numeral[index + 1]] if index + 1 < len(numeral) else 0
+        total += -value if value < following else value
+    return str(total)
+
+
+def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
+    """For a site-neutral hand: "" where the event is written as any other, a note's line in
+    Winning's words, or None for a note Winning has no line for (only "sits out" exists,
+    and not at showdown)."""
+    if type(event) is not Note:
+        return ""
+    if event.kind is NoteKind.SITTING_OUT and event.player and street is not Street.SHOWDOWN:
+        return f"{event.player} sits out"
+    return None
 
 
 def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
@@ -726,6 +789,11 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    # Tournaments only for now: the simulator's cash records carry the total pot before the
+    # rake (PokerStars' meaning), which Winning's traits read as after it, so the simulator's
+    # own records do not replay clean under them. Its cash hands print and read back alike
+    # once that total is after the rake (the printer writes the total as the record has it).
+    deals=tuple((game, Structure.FIXED, True) for game in GAME_NAMES),
 )
 
 TOURNAMENT_FORMAT = SiteFormat(
