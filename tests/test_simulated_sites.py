@@ -8,6 +8,8 @@ cash or tournament); every one is simulated here, and `handlog simulate --site` 
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from handlog.model import Game, Hand, Structure
@@ -69,6 +71,31 @@ def test_simulated_hands_print_and_read_back(
             assert theirs.net == ours.net, simulated.text
             read += 1
     assert read == HANDS
+
+
+SITES = [candidate for candidate in FORMATS if candidate.deals]
+
+
+@pytest.mark.parametrize("candidate", SITES, ids=[c.site.value for c in SITES])
+def test_every_injected_fault_shows_in_the_sites_text(candidate: SiteFormat) -> None:
+    """Faults go only where the site's text can show them (its traits, and a check of each
+    faulted hand's text): every hand the simulator says it faulted is flagged with that code
+    once read back from the site's text, and the other hands are not flagged."""
+    game, structure, tournament = candidate.deals[0]
+    options = SimulationOptions(
+        game, 60, 6, seed=71, tournament=tournament, structure=structure, site=candidate.site
+    )
+    faulted = 0
+    for simulated in simulate_hands(dataclasses.replace(options, fault_rate=0.5)):
+        (hand,) = parse_text(simulated.text)
+        assert isinstance(hand, Hand), hand
+        codes = {v.code for v in replay(hand, candidate.profile, candidate.traits).violations}
+        if simulated.fault is None:
+            assert not codes, (simulated.hand_id, codes)
+        else:
+            assert simulated.fault in codes, (simulated.fault, codes, simulated.text)
+            faulted += 1
+    assert faulted >= 15
 
 
 def test_the_simulator_prints_pokerstars_by_default() -> None:

@@ -975,5 +975,7 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple((game, Structure.FIXED, True) for game in LONG_NAMES),
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in LONG_NAMES for tournament in (False, True)
+    ),
 )

@@ -793,7 +793,9 @@ FORMAT = SiteFormat(
     # rake (PokerStars' meaning), which Winning's traits read as after it, so the simulator's
     # own records do not replay clean under them. Its cash hands print and read back alike
     # once that total is after the rake (the printer writes the total as the record has it).
-    deals=tuple((game, Structure.FIXED, True) for game in GAME_NAMES),
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
+    ),
 )
 
 TOURNAMENT_FORMAT = SiteFormat(
