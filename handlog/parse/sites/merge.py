@@ -779,6 +779,8 @@ def print_hand(hand: Hand) -> str:
             f'<player seat="{seat.number}" nickname="{escape(seat.name)}" '
             f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
+    rows: dict[str, list[Card | None]] = {}
+    """Each player's cards so far by position, as the deal printed them."""
     lines += ["</players>", '<round id="BLINDS">']
     for action in hand.actions:
         if action.kind is ActionKind.ANTE:
@@ -802,7 +804,8 @@ def print_hand(hand: Hand) -> str:
                 lines.append(_event(played.kind.name, number, money(played.amount)))
         for event in hand.events:
             if type(event) is Dealt and event.street == street and event.new:
-                lines.append(_cards_xml(street, event, seat_of))
+                row = rows.setdefault(event.player, [None] * 7)
+                lines.append(_cards_xml(street, event, seat_of, row))
         if street == Street.SEVENTH and hand.community_card is not None:
             lines.append(f'<cards type="{COMMUNITY}" cards="{hand.community_card}"/>')
         lines.append("</round>")
@@ -860,16 +863,19 @@ def _event(kind: str, seat: int, amount: str | None = None) -> str:
     return f'<event type="{kind}" player="{seat}"{money}/>'
 
 
-def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
-    """A dealt record as Merge lists it: every card so far, `null` for the unseen ones."""
-    slots: list[str] = ["null"] * int(street)
+def _cards_xml(
+    street: Street, event: Dealt, seat_of: dict[str, int], row: list[Card | None]
+) -> str:
+    """A dealt record as Merge lists it: every card so far (`row`, updated with the street's
+    new ones), `null` for the unseen ones (a 4th street pair of up cards is an open pair)."""
     if street == Street.THIRD:
         for index, seen in enumerate(event.new):
-            slots[3 - len(event.new) + index] = str(seen)
+            row[3 - len(event.new) + index] = seen
         kind = "HOLE" if len(event.new) == 3 else "DRAW_DRAWN_CARDS"
     else:
-        slots[-1] = str(event.new[-1])
+        row[int(street) - 1] = event.new[-1]
         kind = "DRAW_DRAWN_CARDS"
+    slots = ["null" if seen is None else str(seen) for seen in row[: int(street)]]
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
