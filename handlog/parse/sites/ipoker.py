@@ -26,7 +26,7 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -610,14 +610,63 @@ def print_hand(hand: Hand) -> str:
     line); an uncalled bet is in the player's `win` and `bet`; a community card is a `<cards>`
     element of the last round with no player. Notes and "doesn't show" have no form and are
     left out, as are the pot lines (each player's `win` and `bet` say it all)."""
+    return f"{_session_head(hand, alone=True)}\n{_game_element(hand)}\n</session>"
+
+
+def print_file(hands: Iterable[Hand]) -> Iterator[str]:
+    """A file of hands as iPoker writes one: a single session, its header from the first
+    hand (a tournament's without stakes: each hand's come from its own actions or an earlier
+    hand's), then every hand's `<game>`; read one hand at a time."""
+    started = False
+    for hand in hands:
+        if not started:
+            yield _session_head(hand, alone=False) + "\n"
+            started = True
+        yield _game_element(hand) + "\n"
+    if started:
+        yield "</session>\n"
+
+
+def _money_text(value: int | None, sign: str) -> str:
+    value = value or 0
+    if not sign:
+        return str(value)
+    whole, cents = divmod(value, 100)
+    return f"{sign}{whole}.{cents:02d}" if cents else f"{sign}{whole}"
+
+
+def _session_head(hand: Hand, alone: bool) -> str:
+    """The session header for `hand`: alone in its file, or the first of many."""
+    sign = CURRENCY_SIGNS.get(hand.currency or "", "")
+    stakes = f" {_money_text(hand.small_bet, sign)}/{_money_text(hand.big_bet, sign)}"
+    tournament: list[str] = []
+    table = hand.table
+    if hand.currency is None and (hand.tournament_id or hand.buy_in):
+        tournament.append("<tournamentname></tournamentname>")
+        if hand.buy_in is not None:
+            tournament.append(f"<buyin>{escape(_buy_in(hand.buy_in))}</buyin>")
+        if not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet):
+            stakes = ""  # as a tournament prints it: its actions show the stakes
+        if hand.header_variant == "":
+            table = _tournament_table(hand)
+    lines = [
+        '<?xml version="1.0" encoding="utf-8"?>',
+        "<session>",
+        "<general>",
+        f"<gametype>{GAME_NAMES[hand.game]} L{stakes}</gametype>",
+        f"<tablename>{escape(table)}</tablename>",
+        *tournament,
+        "</general>",
+    ]
+    return "\n".join(lines)
+
+
+def _game_element(hand: Hand) -> str:
+    """The hand's `<game>` element."""
     sign = CURRENCY_SIGNS.get(hand.currency or "", "")
 
     def money(value: int | None) -> str:
-        value = value or 0
-        if not sign:
-            return str(value)
-        whole, cents = divmod(value, 100)
-        return f"{sign}{whole}.{cents:02d}" if cents else f"{sign}{whole}"
+        return _money_text(value, sign)
 
     neutral = hand.header_variant == ""
     put: dict[str, int] = {}
@@ -628,28 +677,10 @@ def print_hand(hand: Hand) -> str:
             won[action.player] = won.get(action.player, 0) + (action.amount or 0)
         elif action.kind in MONEY_IN_KINDS:
             put[action.player] = put.get(action.player, 0) + (action.amount or 0)
-    stakes = f" {money(hand.small_bet)}/{money(hand.big_bet)}"
-    tournament: list[str] = []
-    table = hand.table
-    if hand.currency is None and (hand.tournament_id or hand.buy_in):
-        tournament.append("<tournamentname></tournamentname>")
-        if hand.buy_in is not None:
-            tournament.append(f"<buyin>{escape(_buy_in(hand.buy_in))}</buyin>")
-        if shown_stakes(hand) == (hand.small_bet, hand.big_bet):
-            stakes = ""  # as a tournament prints it: its actions show the stakes
-        if neutral:
-            table = _tournament_table(hand)
     clock = hand.clock_text
     if not clock and hand.start_time is not None:
         clock = local_time(hand.start_time, ZONE).strftime(CLOCK)
     lines = [
-        '<?xml version="1.0" encoding="utf-8"?>',
-        "<session>",
-        "<general>",
-        f"<gametype>{GAME_NAMES[hand.game]} L{stakes}</gametype>",
-        f"<tablename>{escape(table)}</tablename>",
-        *tournament,
-        "</general>",
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
         f"<startdate>{clock}</startdate>",
@@ -711,7 +742,7 @@ def print_hand(hand: Hand) -> str:
             code, chips = _code(event, neutral)
             lines.append(_action_xml(number, event.player, code, money(chips)))
         lines.append("</round>")
-    lines += ["</game>", "</session>"]
+    lines.append("</game>")
     return "\n".join(lines)
 
 
@@ -811,6 +842,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
     file_context=read_session,
+    print_file=print_file,
     deals=tuple(
         (game, Structure.FIXED, tournament)
         for game in GAMES.values()

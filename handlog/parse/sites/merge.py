@@ -33,6 +33,7 @@ What the site writes differently:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -721,6 +722,26 @@ def print_hand(hand: Hand) -> str:
     a bring-in); an uncalled bet is a winner with `uncalled="true"`; a community card is a
     `COMMUNITY` card list of the 7th street round. Notes and "doesn't show" have no form and
     are left out, as are the pot totals (the winners' amounts say them)."""
+    description, game = _parts(hand, alone=True)
+    return f"{description}\n{game}"
+
+
+def print_file(hands: Iterable[Hand]) -> Iterator[str]:
+    """A file of hands as Merge writes one: the `<description>` of the first hand (a
+    tournament's without stakes: each hand's come from its own events or an earlier hand's),
+    then every hand's `<game>`; read one hand at a time."""
+    started = False
+    for hand in hands:
+        description, game = _parts(hand, alone=False)
+        if not started:
+            yield description + "\n"
+            started = True
+        yield game + "\n"
+
+
+def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
+    """The `<description>` for `hand` (alone in its file, or the first of many) and its
+    `<game>` element."""
     sign = {"USD": "$", "EUR": "€", "GBP": "£"}.get(hand.currency or "", "")
 
     def money(value: int | None) -> str:
@@ -749,11 +770,7 @@ def print_hand(hand: Hand) -> str:
     if (
         hand.structure is Structure.FIXED
         and tournament
-        and shown_stakes(hand)
-        == (
-            hand.small_bet,
-            hand.big_bet,
-        )
+        and (not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet))
     ):
         stakes = "Limit"  # as a tournament prints it: its actions show the stakes
     elif hand.structure is Structure.FIXED:
@@ -834,7 +851,7 @@ def print_hand(hand: Hand) -> str:
                 f'player="{at}" pottype="{POT_TYPES[action.half]}"/>'
             )
     lines += ["</round>", "</game>"]
-    return "\n".join(lines)
+    return lines[0], "\n".join(lines[1:])
 
 
 ZONE = "UTC"
@@ -891,6 +908,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
     file_context=read_description,
+    print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet
     # streets (the simulator's is twice the early one) is lost: read back, a short all-in
