@@ -570,17 +570,27 @@ def write_simulation(
         sidecar = None
         if faults_path is not None:
             sidecar = files.enter_context(open(faults_path, "w", encoding="utf-8", newline="\n"))
-        for count, hand in enumerate(simulate_hands(options), 1):
-            text = hand.text + "\n\n\n\n"
+
+        def counted() -> Iterator[SimulatedHand]:
+            for count, hand in enumerate(simulate_hands(options), 1):
+                yield hand
+                if hand.fault is not None:
+                    summary.faults[hand.fault] += 1
+                    if sidecar is not None:
+                        line = json.dumps({"hand_id": hand.hand_id, "code": hand.fault})
+                        sidecar.write(line + "\n")
+                if progress is not None and count % 1000 == 0:
+                    progress(count)
+                summary.hands = count
+
+        print_file = options.site_format().print_file
+        if print_file is None:
+            pieces: Iterator[str] = (hand.text + "\n\n\n\n" for hand in counted())
+        else:  # a file that wraps its hands (an XML session): the site writes it whole
+            pieces = print_file(hand.hand for hand in counted())
+        for text in pieces:
             out.write(text)
             summary.bytes += len(text.encode("utf-8"))
-            if hand.fault is not None:
-                summary.faults[hand.fault] += 1
-                if sidecar is not None:
-                    sidecar.write(json.dumps({"hand_id": hand.hand_id, "code": hand.fault}) + "\n")
-            if progress is not None and count % 1000 == 0:
-                progress(count)
-            summary.hands = count
     summary.seconds = time.perf_counter() - wall
     summary.cpu_seconds = time.process_time() - cpu
     return summary

@@ -618,3 +618,114 @@ def test_the_neutral_stakes_rules():
     assert levels.stakes(Shown(), 25, 50) == (200, 400)  # learned from the earlier hand
     with pytest.raises(StakesUnknown, match="no earlier hand at ante 1,000 / bring-in none"):
         levels.stakes(Shown(), 1000, None)
+
+
+def _simulated(game: Game, seed: int, *, tournament: bool = False, players: int = 8):
+    from handlog.simulate import SimulationOptions, simulate_hands
+
+    options = SimulationOptions(
+        game, 80, players, seed=seed, tournament=tournament, site=Site.IPOKER
+    )
+    return simulate_hands(options)
+
+
+def test_a_neutral_hand_is_written_in_ipokers_own_form():
+    from handlog.parse.text import local_time
+
+    hands = list(_simulated(Game.STUD, 61))
+    raised = next(s for s in hands if any(a.kind is ActionKind.RAISE for a in s.hand.actions))
+    hand, text = raised.hand, raised.text
+    assert hand.clock_text == "" and hand.start_time is not None
+    clock = local_time(hand.start_time, "UTC").strftime("%Y-%m-%d %H:%M:%S")
+    assert f"<startdate>{clock}</startdate>" in text
+    raise_ = next(a for a in hand.actions if a.kind is ActionKind.RAISE and not a.all_in)
+    assert f'player="{raise_.player}" type="23" sum="$0.' in text  # a raise-to, never type 6
+    assert 'type="6"' not in text
+    [parsed] = parse_text(text)
+    assert parsed.start_time == hand.start_time
+    # An uncalled bet is in the player's win and bet (iPoker prints no return line).
+    returned = next(
+        s for s in hands if any(a.kind is ActionKind.UNCALLED_BET_RETURNED for a in s.hand.actions)
+    )
+    back = next(a for a in returned.hand.actions if a.kind is ActionKind.UNCALLED_BET_RETURNED)
+    [parsed] = parse_text(returned.text)
+    assert not any(a.kind is ActionKind.UNCALLED_BET_RETURNED for a in parsed.actions)
+    collected = sum(a.amount or 0 for a in parsed.actions if a.kind is ActionKind.COLLECT)
+    assert collected == back.amount + sum(
+        a.amount or 0 for a in returned.hand.actions if a.kind is ActionKind.COLLECT
+    )
+
+
+def test_a_neutral_showdown_is_printed_in_the_deal_and_read_as_shows():
+    from handlog.rules.replay import replay
+
+    for simulated in _simulated(Game.STUD8, 62, players=2):
+        shows = {a.player: a.cards for a in simulated.hand.actions if a.kind is ActionKind.SHOW}
+        if len(shows) == 2:
+            break
+    else:
+        raise AssertionError("no heads-up showdown in 80 hands")
+    [parsed] = parse_text(simulated.text)
+    assert {a.player: a.cards for a in parsed.actions if a.kind is ActionKind.SHOW} == shows
+    assert not replay(parsed, ipoker.IPOKER, ipoker.TRAITS).violations
+
+
+def test_a_community_card_is_a_last_round_card_with_no_player_and_read_back():
+    from handlog.rules.replay import replay
+
+    simulated = next(s for s in _simulated(Game.RAZZ, 61) if s.hand.community_card)
+    assert f'<cards type="River">{ipoker._card_text(simulated.hand.community_card)}</cards>' in (
+        simulated.text
+    )
+    [parsed] = parse_text(simulated.text)
+    assert parsed.community_card == simulated.hand.community_card
+    assert not replay(parsed, ipoker.IPOKER, ipoker.TRAITS).violations
+    # only on the last street: a card with no player on 6th street is an error
+    early = '<round no="5">\n<cards type="Sixth Street">H3</cards>'
+    [error] = parse_text(simulated.text.replace('<round no="5">', early, 1))
+    assert isinstance(error, ParseError) and "who has no seat" in error.message
+    twice = re.sub(r'(<cards type="River">\w+</cards>)', r"\1\n\1", simulated.text)
+    [error] = parse_text(twice)
+    assert isinstance(error, ParseError) and "a second community card" in error.message
+
+
+def test_a_neutral_tournament_hand_names_its_tournament_as_ipoker_does():
+    simulated = next(iter(_simulated(Game.STUD, 61, tournament=True)))
+    hand = simulated.hand
+    assert hand.buy_in and hand.buy_in.endswith(" USD")
+    assert f"<buyin>{hand.buy_in.removesuffix(' USD')}</buyin>" in simulated.text
+    [parsed] = parse_text(simulated.text)
+    assert parsed.tournament_id == hand.tournament_id
+    assert parsed.currency is None
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["cash", "tournament"])
+def test_a_simulated_file_is_one_session_and_reads_back(tmp_path, tournament):
+    from handlog.rules.replay import replay
+    from handlog.simulate import SimulationOptions, simulate_hands, write_simulation
+
+    options = SimulationOptions(Game.STUD, 60, 2, seed=5, tournament=tournament, site=Site.IPOKER)
+    path = tmp_path / "simulated.xml"
+    summary = write_simulation(options, path)
+    text = path.read_text(encoding="utf-8")
+    assert summary.hands == 60 and summary.bytes == len(text.encode("utf-8"))
+    assert text.count("<session>") == 1 and text.count("<game gamecode=") == 60
+    records = {s.hand_id: s.hand for s in simulate_hands(options)}
+    read = errors = 0
+    for item in parse_file(path):
+        if isinstance(item, ParseError):
+            # a tournament's stakes come from each hand's actions (or an earlier hand's at the
+            # same ante and bring-in): a hand nobody completes in (a bet may be a double bet,
+            # or short) at a new level prints them nowhere
+            assert tournament and "printed nowhere" in item.message
+            actions = records[item.hand_id].actions
+            assert not any(a.kind is ActionKind.COMPLETE and not a.all_in for a in actions)
+            errors += 1
+            continue
+        record = records[item.hand_id]
+        assert (item.small_bet, item.big_bet) == (record.small_bet, record.big_bet)
+        ours = replay(record, options.rules, ipoker.TRAITS)
+        theirs = replay(item, ipoker.IPOKER, ipoker.TRAITS)
+        assert not theirs.violations and theirs.net == ours.net
+        read += 1
+    assert read + errors == 60 and read >= 50

@@ -11,7 +11,7 @@ declared traits and rule profile.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from handlog.errors import ParseError, Skipped
@@ -58,6 +58,12 @@ class SiteFormat:
     with it as a second argument. The text before the first hand is then that context, not
     a stray; a `ParseError` returned is the file's one error (a refused DTD, say) and none
     of its hands are read. None: `parse_hand` gets the chunk alone."""
+
+    print_file: Callable[[Iterable[Hand]], Iterator[str]] | None = None
+    """For formats whose file wraps its hands (an XML session with one header): a file of
+    these hands, piece by piece (its head, each hand, its tail), taking the hands one at a
+    time (`handlog.simulate.write_simulation` writes simulated files with it). None: each
+    hand's `print_hand` text, the hands apart by blank lines."""
 
     @property
     def header_marker(self) -> bytes | None:

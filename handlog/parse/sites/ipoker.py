@@ -19,18 +19,21 @@ through `handlog.parse.xmlsafe` (no DTD, no entities). What the site writes diff
 - `5 Card Stud L` sessions are 5-card stud: round 2 is its first street ("Second Street",
   one card down and one up), rounds 3 to 5 deal one card up each ("Third Street",
   "Fourth Street", "River"). A 7-card game's rounds 2 to 6 are 3rd to 7th street.
+- A community card (the deck runs short on 7th street) is a `<cards>` of the last round with
+  no player: the form of iPoker's boards (no corpus hand has one).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    MONEY_IN_KINDS,
     Action,
     ActionKind,
     Dealt,
@@ -42,6 +45,7 @@ from handlog.model import (
     Site,
     Source,
     Street,
+    Structure,
 )
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
@@ -55,7 +59,7 @@ from handlog.parse.stakes import (
     StakesUnknown,
     shown_stakes,
 )
-from handlog.parse.text import utc_time
+from handlog.parse.text import local_time, utc_time
 from handlog.parse.xmlsafe import (
     Element,
     Problem,
@@ -114,6 +118,9 @@ STUD5_WORDS = {
 }
 """5-card stud's (its last street is the river)."""
 GAME_WORDS = {Game.STUD5: STUD5_WORDS}
+COMMUNITY_GAMES = frozenset({Game.STUD, Game.STUD8, Game.RAZZ})
+"""The games whose last card is dealt face down: with too few cards left for every player,
+one community card (a `<cards>` of the last round with no player)."""
 FIRST_CARDS = {Game.STUD5: 2}
 """Cards dealt on the first street (3 unless named here): one or two down, one up."""
 SUITS = {"H": "h", "D": "d", "C": "c", "S": "s"}
@@ -298,6 +305,9 @@ class _Builder:
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the deal printed them so far (the earlier ones of a
         `Dealt` record)."""
+        self.last = max(self.streets.values())
+        self.community: Card | None = None
+        """The card dealt face up to all on the last street (`<cards>` with no player)."""
 
     def at(self, element: Element) -> int:
         return self.chunk.line + element.line - 1
@@ -401,6 +411,7 @@ class _Builder:
             ),
             total_pot=put_in,
             rake=max(0, put_in - collected),
+            community_card=self.community,
             ante=ante,
             bring_in=bring_in,
             tournament_id=session.tournament_id,
@@ -465,6 +476,19 @@ class _Builder:
 
     def _dealt(self, street: Street, cards: Element, names: set[str]) -> None:
         player = cards.get("player")
+        if not player and street == self.last and self.session.game in COMMUNITY_GAMES:
+            # no player: the community card, when the deck runs short on the last street
+            if self.community is not None:
+                raise Problem(cards.line, "a second community card")
+            tokens = cards.text.split()
+            try:
+                community = _card(tokens[0]) if len(tokens) == 1 else None
+            except (KeyError, ValueError):
+                community = None
+            if community is None:
+                raise Problem(cards.line, f"{cards.text.strip()!r} is not one community card")
+            self.community = community
+            return
         if player not in names:
             raise Problem(cards.line, f"cards dealt to {player!r}, who has no seat")
         if street == Street.ANTES:
@@ -551,7 +575,8 @@ class _Builder:
                 continue
             row = self.known[name]
             cards = tuple(known for known in row if known is not None)
-            if streets and len(cards) == int(max(streets)):
+            held = int(max(streets)) - (self.community is not None) if streets else 0
+            if streets and len(cards) == held:
                 self.events.append(
                     Action(Street.SHOWDOWN, name, ActionKind.SHOW, cards=cards, line=line)
                 )
@@ -576,42 +601,89 @@ def _time(clock: str) -> datetime | None:
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand as an iPoker session of one game, which parses back to an equal record."""
+    """A hand as an iPoker session of one game, which parses back to an equal record: a hand
+    iPoker printed, or any site-neutral record (a simulated one), written in iPoker's form.
+
+    What a neutral record says that iPoker writes otherwise: the clock is `start_time` on
+    iPoker's (UTC) clock; a raise is a raise-to (23), an all-in (7) the chips it adds; the
+    cards a player shows at the showdown are printed in the deal (iPoker writes no show
+    line); an uncalled bet is in the player's `win` and `bet`; a community card is a `<cards>`
+    element of the last round with no player. Notes and "doesn't show" have no form and are
+    left out, as are the pot lines (each player's `win` and `bet` say it all)."""
+    return f"{_session_head(hand, alone=True)}\n{_game_element(hand)}\n</session>"
+
+
+def print_file(hands: Iterable[Hand]) -> Iterator[str]:
+    """A file of hands as iPoker writes one: a single session, its header from the first
+    hand (a tournament's without stakes: each hand's come from its own actions or an earlier
+    hand's), then every hand's `<game>`; read one hand at a time."""
+    started = False
+    for hand in hands:
+        if not started:
+            yield _session_head(hand, alone=False) + "\n"
+            started = True
+        yield _game_element(hand) + "\n"
+    if started:
+        yield "</session>\n"
+
+
+def _money_text(value: int | None, sign: str) -> str:
+    value = value or 0
+    if not sign:
+        return str(value)
+    whole, cents = divmod(value, 100)
+    return f"{sign}{whole}.{cents:02d}" if cents else f"{sign}{whole}"
+
+
+def _session_head(hand: Hand, alone: bool) -> str:
+    """The session header for `hand`: alone in its file, or the first of many."""
     sign = CURRENCY_SIGNS.get(hand.currency or "", "")
-
-    def money(value: int | None) -> str:
-        value = value or 0
-        if not sign:
-            return str(value)
-        whole, cents = divmod(value, 100)
-        return f"{sign}{whole}.{cents:02d}" if cents else f"{sign}{whole}"
-
-    put: dict[str, int] = {}
-    won: dict[str, int] = {}
-    for action in hand.actions:
-        if action.kind is ActionKind.COLLECT:
-            won[action.player] = won.get(action.player, 0) + (action.amount or 0)
-        elif action.amount is not None:
-            put[action.player] = put.get(action.player, 0) + action.amount
-    stakes = f" {money(hand.small_bet)}/{money(hand.big_bet)}"
+    stakes = f" {_money_text(hand.small_bet, sign)}/{_money_text(hand.big_bet, sign)}"
     tournament: list[str] = []
+    table = hand.table
     if hand.currency is None and (hand.tournament_id or hand.buy_in):
         tournament.append("<tournamentname></tournamentname>")
         if hand.buy_in is not None:
-            tournament.append(f"<buyin>{escape(hand.buy_in)}</buyin>")
-        if shown_stakes(hand) == (hand.small_bet, hand.big_bet):
+            tournament.append(f"<buyin>{escape(_buy_in(hand.buy_in))}</buyin>")
+        if not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet):
             stakes = ""  # as a tournament prints it: its actions show the stakes
+        if hand.header_variant == "":
+            table = _tournament_table(hand)
     lines = [
         '<?xml version="1.0" encoding="utf-8"?>',
         "<session>",
         "<general>",
         f"<gametype>{GAME_NAMES[hand.game]} L{stakes}</gametype>",
-        f"<tablename>{escape(hand.table)}</tablename>",
+        f"<tablename>{escape(table)}</tablename>",
         *tournament,
         "</general>",
+    ]
+    return "\n".join(lines)
+
+
+def _game_element(hand: Hand) -> str:
+    """The hand's `<game>` element."""
+    sign = CURRENCY_SIGNS.get(hand.currency or "", "")
+
+    def money(value: int | None) -> str:
+        return _money_text(value, sign)
+
+    neutral = hand.header_variant == ""
+    put: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for action in hand.actions:
+        if action.kind is ActionKind.COLLECT or action.kind is ActionKind.UNCALLED_BET_RETURNED:
+            # iPoker's `win` counts a bet nobody called, and its `bet` the whole of it
+            won[action.player] = won.get(action.player, 0) + (action.amount or 0)
+        elif action.kind in MONEY_IN_KINDS:
+            put[action.player] = put.get(action.player, 0) + (action.amount or 0)
+    clock = hand.clock_text
+    if not clock and hand.start_time is not None:
+        clock = local_time(hand.start_time, ZONE).strftime(CLOCK)
+    lines = [
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
-        f"<startdate>{hand.clock_text}</startdate>",
+        f"<startdate>{clock}</startdate>",
         "<players>",
     ]
     nets = {result.player: result.net for result in hand.results if result.net is not None}
@@ -630,28 +702,109 @@ def print_hand(hand: Hand) -> str:
             lines.append(_action_xml(number, action.player, ANTE, money(action.amount)))
     lines.append("</round>")
     words = GAME_WORDS.get(hand.game, STREET_WORDS)
+    rounds = GAME_STREETS.get(hand.game, STREETS)
+    first_street = rounds[2]
     first_cards = FIRST_CARDS.get(hand.game, 3)
-    for number, street in GAME_STREETS.get(hand.game, STREETS).items():
+    rows = _card_rows(hand, first_street, first_cards)
+    hidden_last = hand.game in COMMUNITY_GAMES
+    last_street = max(rounds.values())
+    in_hand: list[str] = []
+    """The players dealt in, in the order of their first cards."""
+    folded: set[str] = set()
+    for round_number, street in rounds.items():
         if street not in hand.streets:
             continue
-        lines.append(f'<round no="{number}">')
-        for event in hand.events:
-            if event.street != street:
+        lines.append(f'<round no="{round_number}">')
+        dealt = {e.player for e in hand.events if type(e) is Dealt and e.street == street}
+        if street == first_street:
+            in_hand = [e.player for e in hand.events if type(e) is Dealt and e.street == street]
+        for player in in_hand:
+            row = rows.get(player)
+            if row is None or player in folded:
                 continue
-            if type(event) is Dealt:
-                first = street == hand.streets[0]
-                lines.append(_cards_xml(words[street], event, first_cards if first else 0))
-            elif type(event) is Action:
-                number += 1
-                code, chips = _code(event)
-                lines.append(_action_xml(number, event.player, code, money(chips)))
+            first = street == first_street
+            positions = list(range(first_cards)) if first else [int(street) - 1]
+            known = [row[position] for position in positions]
+            face_down = street == last_street and hidden_last and hand.community_card is None
+            if player in dealt or any(known) or face_down:
+                tokens = " ".join("X" if c is None else _card_text(c) for c in known)
+                lines.append(
+                    f'<cards type="{words[street]}" player="{escape(player)}">{tokens}</cards>'
+                )
+        if street == last_street and hand.community_card is not None:
+            lines.append(f'<cards type="{words[street]}">{_card_text(hand.community_card)}</cards>')
+        for event in hand.events:
+            if event.street != street or type(event) is not Action or event.kind not in PLAYED:
+                continue
+            if event.kind is ActionKind.FOLD:
+                folded.add(event.player)
+            number += 1
+            code, chips = _code(event, neutral)
+            lines.append(_action_xml(number, event.player, code, money(chips)))
         lines.append("</round>")
-    lines += ["</game>", "</session>"]
+    lines.append("</game>")
     return "\n".join(lines)
 
 
-def _code(action: Action) -> tuple[int, int | None]:
+ZONE = "UTC"
+"""iPoker's clock (`<startdate>`), as `_time` reads it."""
+CLOCK = "%Y-%m-%d %H:%M:%S"
+PLAYED = frozenset(
+    {
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+        ActionKind.CHECK,
+        ActionKind.FOLD,
+    }
+)
+"""The actions of a betting round that iPoker writes (the antes have their own round; shows,
+mucks, collects and returned bets are in the deal and the player lines)."""
+
+
+def _card_rows(hand: Hand, first_street: Street, first_cards: int) -> dict[str, list[Card | None]]:
+    """Each player's cards by position (None: never seen), from the deal and from what the
+    player showed (iPoker prints shown cards where they were dealt)."""
+    rows: dict[str, list[Card | None]] = {}
+    for event in hand.events:
+        if type(event) is Dealt:
+            row = rows.setdefault(event.player, [None] * 7)
+            if event.street == first_street:
+                positions = list(range(first_cards))[first_cards - len(event.new) :]
+            else:
+                positions = [int(event.street) - 1] * len(event.new)
+            for position, dealt in zip(positions, event.new, strict=False):
+                row[position] = dealt
+        elif type(event) is Action and event.kind is ActionKind.SHOW and event.cards:
+            row = rows.setdefault(event.player, [None] * 7)
+            for position, shown in enumerate(event.cards[:7]):
+                row[position] = shown
+    return rows
+
+
+def _buy_in(text: str) -> str:
+    """A buy-in as iPoker writes it: "$5+$0.50", without a currency code after it."""
+    head, _, code = text.rpartition(" ")
+    return head if head and code.isalpha() and code.isupper() else text
+
+
+def _tournament_table(hand: Hand) -> str:
+    """A neutral tournament hand's `<tablename>` as iPoker writes it: the tournament's name,
+    its number and the table's ("$5 Limit 7 Card Stud, 699476041, 699476041")."""
+    number = hand.tournament_id or ""
+    words = hand.table.split()
+    table = words[-1] if words and words[-1].isdigit() else number
+    prize = _buy_in(hand.buy_in or "").partition("+")[0]
+    name = f"{prize} Limit {GAME_NAMES[hand.game]}".strip()
+    return f"{name}, {number}, {table}" if number else hand.table
+
+
+def _code(action: Action, neutral: bool) -> tuple[int, int | None]:
     kind = action.kind
+    if kind is ActionKind.BRING_IN:
+        return BRING_IN, action.amount
     if action.all_in:
         return ALL_IN, action.amount
     if kind is ActionKind.FOLD:
@@ -660,21 +813,11 @@ def _code(action: Action) -> tuple[int, int | None]:
         return CHECK, 0
     if kind is ActionKind.CALL:
         return CALL, action.amount
-    if kind is ActionKind.BRING_IN:
-        return BRING_IN, action.amount
-    if action.raise_by is not None:
+    if action.raise_by is not None and not neutral:
         return RAISE_BY, action.raise_by
     if kind is ActionKind.RAISE:
         return RAISE_TO, action.to_amount
     return BET, action.amount  # a bet or a completion
-
-
-def _cards_xml(word: str, event: Dealt, first_cards: int) -> str:
-    """A `<cards>` element: on the first street (`first_cards` dealt) hidden cards as `X`."""
-    tokens = [_card_text(card) for card in event.new]
-    if first_cards:
-        tokens = ["X"] * (first_cards - len(tokens)) + tokens
-    return f'<cards type="{word}" player="{escape(event.player)}">{" ".join(tokens)}</cards>'
 
 
 def _card_text(card: Card) -> str:
@@ -699,4 +842,10 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
     file_context=read_session,
+    print_file=print_file,
+    deals=tuple(
+        (game, Structure.FIXED, tournament)
+        for game in GAMES.values()
+        for tournament in (False, True)
+    ),
 )

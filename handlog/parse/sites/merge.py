@@ -13,8 +13,11 @@ What the site writes differently:
 - `RAISE` and `COMPLETE` amounts are street totals; `BET`, `CALL`, `BRING_IN` and `ALL_IN`
   the chips the action adds.
 - Winners `<winner amount potnumber pottype="n|h|l" uncalled>`: an uncalled bet is sometimes
-  listed apart with `uncalled="true"` (read as the uncalled bet returned, as the site says)
-  and sometimes counted in the amount won (left in the pot and collected with it).
+  listed apart with `uncalled="true"` (read as the uncalled bet returned, as the site says,
+  on the street of the player's last bet, before any later street's cards) and sometimes
+  counted in the amount won (left in the pot and collected with it).
+- A community card (the deck runs short on 7th street) is `<cards type="COMMUNITY">` in the
+  SEVENTH_STREET round, the form of Merge's boards (no corpus hand has one).
 - Tournament balances (`realmoney="false"`) are printed after the ante: the ante is added
   back for the stack the hand started with.
 - `gametype` 39/41 stud, 43/45 stud/8, 47/49 razz; a mixed game (75, 77) names the game of
@@ -30,6 +33,7 @@ What the site writes differently:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
@@ -62,7 +66,7 @@ from handlog.parse.stakes import (
     StakesUnknown,
     shown_stakes,
 )
-from handlog.parse.text import utc_time
+from handlog.parse.text import local_time, utc_time
 from handlog.parse.xmlsafe import (
     Problem,
     XMLError,
@@ -120,6 +124,10 @@ STREET_ROUNDS = {
     Street.SIXTH: "SIXTH_STREET",
     Street.SEVENTH: "SEVENTH_STREET",
 }
+BETS = frozenset({ActionKind.BRING_IN, ActionKind.COMPLETE, ActionKind.BET, ActionKind.RAISE})
+"""The actions that make a bet others may leave uncalled."""
+COMMUNITY = "COMMUNITY"
+"""The `<cards type=…>` of a card dealt to all (Merge's board cards)."""
 HALVES = {"h": "high", "l": "low", "n": None}
 POT_TYPES = {half: code for code, half in HALVES.items()}
 
@@ -394,6 +402,8 @@ class _Builder:
         """Players whose cards a SHOWN or MUCKED list revealed."""
         self.small_bet = description.small_bet
         self.big_bet = description.big_bet
+        self.community: Card | None = None
+        """The card dealt face up to all on 7th street (`<cards type="COMMUNITY">`)."""
 
     def at(self, line: int) -> int:
         return self.chunk.line + line - 1
@@ -491,15 +501,16 @@ class _Builder:
             if winner[0].get("uncalled", "") == "true":
                 chips = self.money(winner[0].get("amount", ""))
                 returned += chips
-                self.events.append(
-                    Action(
-                        self.street,
-                        self.player(winner),
-                        ActionKind.UNCALLED_BET_RETURNED,
-                        chips,
-                        line=self.at(winner[1]),
-                    )
+                name = self.player(winner)
+                street = self._bet_street(name)
+                # returned when that street's betting ended, before any later street's deal
+                at = len(self.events)
+                while at and self.events[at - 1].street > street:
+                    at -= 1
+                returned_bet = Action(
+                    street, name, ActionKind.UNCALLED_BET_RETURNED, chips, line=self.at(winner[1])
                 )
+                self.events.insert(at, returned_bet)
         if not folded_game:
             for name, kind, line in shows:
                 cards = tuple(c for c in self.known[name] if c is not None)
@@ -553,6 +564,7 @@ class _Builder:
             results=(),
             total_pot=total,
             rake=max(0, total - collected),
+            community_card=self.community,
             ante=ante,
             bring_in=bring_in,
             tournament_id=tournament_id,
@@ -562,6 +574,14 @@ class _Builder:
                 self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
             ),
         )
+
+    def _bet_street(self, player: str) -> Street:
+        """The street of `player`'s last bet, where a bet nobody called is returned (later
+        streets may have been dealt with nobody left to bet: to an all-in player)."""
+        for event in reversed(self.events):
+            if type(event) is Action and event.player == player and event.kind in BETS:
+                return event.street
+        return self.street
 
     def _action(self, kind: str, event: Tag) -> Action:
         player = self.player(event)
@@ -628,8 +648,11 @@ class _Builder:
         return self.description.levels.stakes(shown, ante, bring_in)
 
     def _cards(self, street: Street, element: Tag) -> None:
-        name = self.player(element)
         attrib, at = element
+        if attrib.get("type", "") == COMMUNITY:
+            self._community(street, element)
+            return
+        name = self.player(element)
         listed = attrib.get("cards", "")
         try:
             shown = [_card(text) for text in listed.split(",")]
@@ -657,6 +680,22 @@ class _Builder:
             hidden = len(positions) - len(new)  # the street's cards listed as null
             self.events.append(Dealt(street, name, earlier, new, self.at(at), hidden))
 
+    def _community(self, street: Street, element: Tag) -> None:
+        """The card dealt face up to all on 7th street when the deck runs short."""
+        attrib, at = element
+        listed = attrib.get("cards", "")
+        if street != Street.SEVENTH:
+            raise Problem(at, f"a community card on {street.label}")
+        if self.community is not None:
+            raise Problem(at, "a second community card")
+        try:
+            community = _card(listed) if "," not in listed else None
+        except ValueError:
+            community = None
+        if community is None:
+            raise Problem(at, f"{listed!r} is not one community card")
+        self.community = community
+
 
 _TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
 
@@ -674,7 +713,35 @@ def _time(text: str) -> datetime | None:
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand as a Merge file of one game, which parses back to an equal record."""
+    """A hand as a Merge file of one game, which parses back to an equal record: a hand Merge
+    printed, or any site-neutral record (a simulated one), written in Merge's form.
+
+    What a neutral record says that Merge writes otherwise: the clock is `start_time` on
+    Merge's (UTC) clock; players are referenced by seat; a raise or a completion is a street
+    total, an all-in the chips it adds (a forced bet that puts a player all in stays an ante or
+    a bring-in); an uncalled bet is a winner with `uncalled="true"`; a community card is a
+    `COMMUNITY` card list of the 7th street round. Notes and "doesn't show" have no form and
+    are left out, as are the pot totals (the winners' amounts say them)."""
+    description, game = _parts(hand, alone=True)
+    return f"{description}\n{game}"
+
+
+def print_file(hands: Iterable[Hand]) -> Iterator[str]:
+    """A file of hands as Merge writes one: the `<description>` of the first hand (a
+    tournament's without stakes: each hand's come from its own events or an earlier hand's),
+    then every hand's `<game>`; read one hand at a time."""
+    started = False
+    for hand in hands:
+        description, game = _parts(hand, alone=False)
+        if not started:
+            yield description + "\n"
+            started = True
+        yield game + "\n"
+
+
+def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
+    """The `<description>` for `hand` (alone in its file, or the first of many) and its
+    `<game>` element."""
     sign = {"USD": "$", "EUR": "€", "GBP": "£"}.get(hand.currency or "", "")
 
     def money(value: int | None) -> str:
@@ -703,11 +770,7 @@ def print_hand(hand: Hand) -> str:
     if (
         hand.structure is Structure.FIXED
         and tournament
-        and shown_stakes(hand)
-        == (
-            hand.small_bet,
-            hand.big_bet,
-        )
+        and (not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet))
     ):
         stakes = "Limit"  # as a tournament prints it: its actions show the stakes
     elif hand.structure is Structure.FIXED:
@@ -716,9 +779,12 @@ def print_hand(hand: Hand) -> str:
         # ante / bring-in / smallest bet, the forced bets as seen (the records keep no other)
         figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
         stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
+    clock = hand.clock_text
+    if not clock and hand.start_time is not None:
+        clock = local_time(hand.start_time, ZONE).strftime(CLOCK)
     lines = [
         f'<description type="{escape(kind)}" stakes="{stakes}"/>',
-        f'<game id="{hand.hand_id}" starttime="{hand.clock_text}" numholecards="7" {game_attrs}'
+        f'<game id="{hand.hand_id}" starttime="{clock}" numholecards="7" {game_attrs}'
         f'{seats} realmoney="{"true" if hand.currency else "false"}" '
         f'data="{data}">',
         "<players>",
@@ -730,28 +796,35 @@ def print_hand(hand: Hand) -> str:
             f'<player seat="{seat.number}" nickname="{escape(seat.name)}" '
             f'balance="{money(balance)}" dealtin="{"false" if seat.sitting_out else "true"}"/>'
         )
+    rows: dict[str, list[Card | None]] = {}
+    """Each player's cards so far by position, as the deal printed them."""
     lines += ["</players>", '<round id="BLINDS">']
     for action in hand.actions:
         if action.kind is ActionKind.ANTE:
             lines.append(_event("ANTE", seat_of[action.player], money(action.amount)))
     lines.append("</round>")
     for street in hand.streets:
-        lines.append(f'<round id="{"THIRD_STREET" if street == 3 else STREET_ROUNDS[street]}">')
+        if street not in ROUND_NAMES:
+            continue  # the showdown: its round is END_OF_GAME, below
+        lines.append(f'<round id="{ROUND_NAMES[street]}">')
         for played in hand.actions:
-            if played.street != street or played.kind is ActionKind.UNCALLED_BET_RETURNED:
+            if played.street != street or played.kind not in PLAYED:
                 continue
             number = seat_of[played.player]
             if played.kind in (ActionKind.FOLD, ActionKind.CHECK):
                 lines.append(_event(played.kind.name, number))
-            elif played.all_in:
+            elif played.all_in and played.kind is not ActionKind.BRING_IN:
                 lines.append(_event("ALL_IN", number, money(played.amount)))
             elif played.kind in (ActionKind.RAISE, ActionKind.COMPLETE):  # street totals
                 lines.append(_event(played.kind.name, number, money(played.to_amount)))
             else:
                 lines.append(_event(played.kind.name, number, money(played.amount)))
         for event in hand.events:
-            if type(event) is Dealt and event.street == street:
-                lines.append(_cards_xml(street, event, seat_of))
+            if type(event) is Dealt and event.street == street and event.new:
+                row = rows.setdefault(event.player, [None] * 7)
+                lines.append(_cards_xml(street, event, seat_of, row))
+        if street == Street.SEVENTH and hand.community_card is not None:
+            lines.append(f'<cards type="{COMMUNITY}" cards="{hand.community_card}"/>')
         lines.append("</round>")
     showdown = [a for a in hand.actions if a.street == Street.SHOWDOWN]
     lines.append('<round id="END_OF_GAME">')
@@ -778,7 +851,28 @@ def print_hand(hand: Hand) -> str:
                 f'player="{at}" pottype="{POT_TYPES[action.half]}"/>'
             )
     lines += ["</round>", "</game>"]
-    return "\n".join(lines)
+    return lines[0], "\n".join(lines[1:])
+
+
+ZONE = "UTC"
+"""Merge's clock (`starttime`), as `_time` reads it."""
+CLOCK = "%Y%m%d%H%M%S"
+ROUND_NAMES = {Street.THIRD: "THIRD_STREET", **STREET_ROUNDS}
+"""The round each betting street is written in (a bring-in in THIRD_STREET: both are read as
+3rd street)."""
+PLAYED = frozenset(
+    {
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+        ActionKind.CHECK,
+        ActionKind.FOLD,
+    }
+)
+"""The events of a betting round (the antes have their round, shows, mucks and winners the
+last one)."""
 
 
 def _event(kind: str, seat: int, amount: str | None = None) -> str:
@@ -786,16 +880,19 @@ def _event(kind: str, seat: int, amount: str | None = None) -> str:
     return f'<event type="{kind}" player="{seat}"{money}/>'
 
 
-def _cards_xml(street: Street, event: Dealt, seat_of: dict[str, int]) -> str:
-    """A dealt record as Merge lists it: every card so far, `null` for the unseen ones."""
-    slots: list[str] = ["null"] * int(street)
+def _cards_xml(
+    street: Street, event: Dealt, seat_of: dict[str, int], row: list[Card | None]
+) -> str:
+    """A dealt record as Merge lists it: every card so far (`row`, updated with the street's
+    new ones), `null` for the unseen ones (a 4th street pair of up cards is an open pair)."""
     if street == Street.THIRD:
         for index, seen in enumerate(event.new):
-            slots[3 - len(event.new) + index] = str(seen)
+            row[3 - len(event.new) + index] = seen
         kind = "HOLE" if len(event.new) == 3 else "DRAW_DRAWN_CARDS"
     else:
-        slots[-1] = str(event.new[-1])
+        row[int(street) - 1] = event.new[-1]
         kind = "DRAW_DRAWN_CARDS"
+    slots = ["null" if seen is None else str(seen) for seen in row[: int(street)]]
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
@@ -811,4 +908,13 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
     file_context=read_description,
+    print_file=print_file,
+    # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
+    # stakes name one smallest bet for every street, so the smallest bet of the big-bet
+    # streets (the simulator's is twice the early one) is lost: read back, a short all-in
+    # bet between the two is a full bet (the next raise falls short), and a pot-limit bet
+    # of that smallest bet may exceed the pot.
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in CODES for tournament in (False, True)
+    ),
 )
