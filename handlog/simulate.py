@@ -63,6 +63,7 @@ from handlog.rules import evaluate
 from handlog.rules.profiles import POKERSTARS, RuleProfile, TieBreak
 from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
 from handlog.rules.tables import (
+    after_rake,
     build_pots,
     cards_needed,
     describe,
@@ -1949,16 +1950,10 @@ class _Deal:
         total = sum(self.put)
         rake = self._rake(total)
         pots = self._pots()
-        # Rake comes out of the main pot (and the next ones if it is bigger than that).
-        after_rake = [amount for amount, _ in pots]
-        left = rake
-        for index, amount in enumerate(after_rake):
-            taken = min(left, amount)
-            after_rake[index] = amount - taken
-            left -= taken
+        after = after_rake([amount for amount, _ in pots], rake)  # as the replay takes it
         everyone = set(contenders)
         winners_full: set[int] = set()
-        for (_, eligible), amount in zip(pots, after_rake, strict=True):
+        for (_, eligible), amount in zip(pots, after, strict=True):
             full_shares = self._split(amount, eligible, everyone)[0]
             winners_full.update(i for i, v in full_shares.items() if v)
         must_show = self.fault in (
@@ -1979,7 +1974,7 @@ class _Deal:
         }
         results = [
             self._split(amount, eligible, shown)
-            for (_, eligible), amount in zip(pots, after_rake, strict=True)
+            for (_, eligible), amount in zip(pots, after, strict=True)
         ]
         shares = [dict(result[0]) for result in results]
         self._fault_awards(pots, shares, shown, results)
@@ -2034,7 +2029,7 @@ class _Deal:
         self.collected = collected
         self.total = total
         self.rake = rake
-        self.pots_after_rake = after_rake
+        self.pots_after_rake = after
         self.shown = {i: tuple(self.cards[i]) for i in contenders}
         self.descriptions = descriptions
         self.showdown = True

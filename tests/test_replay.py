@@ -12,6 +12,7 @@ from handlog.model import Action, ActionKind, Hand
 from handlog.parse import parse_file, parse_text
 from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.replay import replay
+from handlog.rules.tables import after_rake
 from handlog.rules.violations import CODES
 
 from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES, pokerstars_corpus_files, site_fixture_files
@@ -618,3 +619,12 @@ def test_an_all_in_that_leaves_chips_behind_is_flagged():
             "RoadDevil is all-in by the hand history, but the seat's stack leaves $1.52 behind",
         )
     ]
+
+
+def test_a_rake_bigger_than_the_main_pot_comes_out_of_the_side_pots_too() -> None:
+    """One rule for replay and simulator (`tables.after_rake`): a short all-in's main pot can
+    be smaller than the rake, and the rest of the rake comes out of the next pots, so that
+    the pots paid still add up to the total less the rake."""
+    assert after_rake([10, 100, 40], 15) == [0, 95, 40]
+    assert after_rake([10, 100], 0) == [10, 100]
+    assert after_rake([30, 100], 200) == [0, 0]

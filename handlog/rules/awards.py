@@ -12,6 +12,7 @@ from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import (
     Pot,
+    after_rake,
     divide,
     hi_lo_shares,
 )
@@ -167,7 +168,8 @@ class Awards:
 
     def distributable(self) -> list[int]:
         """Each pot after rake. PokerStars prints main and side pots after rake; use those
-        when their number matches the pots built, else take the rake from the main pot."""
+        when their number matches the pots built, else take the rake from the main pot
+        (and the next ones when it is bigger: `tables.after_rake`)."""
         hand = self.hand
         amounts = [pot.amount for pot in self.pots]
         if not amounts:
@@ -179,9 +181,7 @@ class Awards:
             and sum(printed) + hand.rake == sum(amounts)
         ):
             return [int(p) for p in printed]
-        rake = hand.rake if self.profile.rake_before_split else 0
-        amounts[0] = max(0, amounts[0] - rake)
-        return amounts
+        return after_rake(amounts, hand.rake if self.profile.rake_before_split else 0)
 
     def _hand(self, player: str) -> tuple[Card, ...] | None:
         """The cards a player's showdown hand is made of, or None when they cannot be

@@ -300,6 +300,18 @@ def fixed_sizes(
     return (size,)
 
 
+def after_rake(amounts: list[int], rake: int) -> list[int]:
+    """Each pot after the rake, which comes out of the main pot first and, when it is bigger
+    than that (a short all-in's small main pot), out of the next pots in turn."""
+    left = rake
+    result = []
+    for amount in amounts:
+        taken = min(left, amount)
+        result.append(amount - taken)
+        left -= taken
+    return result
+
+
 def has_pair(cards: list[Card] | tuple[Card, ...]) -> bool:
     ranks = [c.rank for c in cards]
     return len(ranks) != len(set(ranks))
