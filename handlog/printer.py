@@ -10,7 +10,7 @@ from handlog.cards import format_cards
 from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.parse.sites.pokerstars import GAME_NAMES, pot_label
-from handlog.parse.text import local_time
+from handlog.parse.text import printed_clock
 
 STREET_HEADERS = {
     Street.SECOND: "*** 2nd STREET ***",
@@ -81,13 +81,7 @@ def print_hand(hand: Hand) -> str:
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) PokerStars' Eastern-time
     clock from its start time, e.g. "2024/01/01 13:19:27 ET"."""
-    if hand.clock_text or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "ET")
-    return (
-        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
-        f"{moment.hour}:{moment.minute:02d}:{moment.second:02d} ET"
-    )
+    return printed_clock(hand, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
 
 
 def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]

@@ -701,14 +701,10 @@ def test_a_simulated_tournament_hand_reads_back_with_its_clock_level_and_table()
 
 
 def test_a_simulated_community_card_is_written_after_the_7th_street_header() -> None:
-    from dataclasses import replace
-
     shared = [r for r in _simulated(Game.STUD, tournament=False, hands=60) if r.community_card]
     assert shared
     for record in shared:
-        # The total pot after the rake, as Winning's traits read it (the simulator writes it
-        # before the rake, PokerStars' meaning).
-        record = replace(record, total_pot=record.total_pot - record.rake)
+        # The simulator keeps the total pot after the rake, as Winning prints it.
         text = winning.print_hand(record)
         assert f"*** 7th STREET *** [{record.community_card}]" in text
         hand = _read(text)

@@ -105,6 +105,39 @@ def local_time(moment: datetime, zone: str) -> datetime:
     return moment.astimezone(_zone(zone)).replace(tzinfo=None)
 
 
+def printed_clock(hand: Hand, zone: str, form: str) -> str:
+    """A printer's clock: the hand's own, as printed; for a hand built without text (no clock
+    text), its start time on the site's clock in `zone`, written by `form`, a `str.format`
+    template of `t`, that time (with its zone: `%Z` gives "EST" or "EDT"), e.g.
+    "{t:%Y/%m/%d %H:%M:%S} UTC" or, for an hour without its leading zero,
+    "{t.year}/{t:%m/%d} {t.hour}:{t:%M:%S} ET"; "" for a hand with neither."""
+    if hand.clock_text or hand.start_time is None:
+        return hand.clock_text
+    return form.format(t=hand.start_time.astimezone(_zone(zone)))
+
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def level_number(level: str | None) -> str | None:
+    """A tournament level's number from its words: "Level IV" (PokerStars', and so a
+    simulated hand's), "Match Round I, Level IV" or "4" give "4"; None for no level, and a
+    level in other words as it stands."""
+    if not level:
+        return None
+    numeral = level.split()[-1]
+    if numeral.isdigit():
+        return numeral
+    if any(letter not in _ROMAN for letter in numeral):
+        return level
+    total = 0
+    for index, letter in enumerate(numeral):
+        value = _ROMAN[letter]
+        following = _ROMAN[numeral[index + 1]] if index + 1 < len(numeral) else 0
+        total += -value if value < following else value
+    return str(total)
+
+
 def card_error(text: str, relative: int) -> LineError | None:
     """The error for the first bracketed token of `text` that is not a card, if any."""
     for bracket in BRACKETS.findall(text):

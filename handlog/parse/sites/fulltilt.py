@@ -40,7 +40,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    local_time,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -981,13 +981,7 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Full Tilt's Eastern-time
     clock from its start time, e.g. "05:46:00 ET - 2011/02/19"."""
-    if hand.clock_text or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "ET")
-    return (
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} ET - "
-        f"{moment.year}/{moment.month:02d}/{moment.day:02d}"
-    )
+    return printed_clock(hand, "ET", "{t:%H:%M:%S} ET - {t:%Y/%m/%d}")
 
 
 def _tournament_name(hand: Hand) -> str:

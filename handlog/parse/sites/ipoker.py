@@ -59,7 +59,7 @@ from handlog.parse.stakes import (
     StakesUnknown,
     shown_stakes,
 )
-from handlog.parse.text import local_time, utc_time
+from handlog.parse.text import printed_clock, utc_time
 from handlog.parse.xmlsafe import (
     Element,
     Problem,
@@ -677,9 +677,7 @@ def _game_element(hand: Hand) -> str:
             won[action.player] = won.get(action.player, 0) + (action.amount or 0)
         elif action.kind in MONEY_IN_KINDS:
             put[action.player] = put.get(action.player, 0) + (action.amount or 0)
-    clock = hand.clock_text
-    if not clock and hand.start_time is not None:
-        clock = local_time(hand.start_time, ZONE).strftime(CLOCK)
+    clock = printed_clock(hand, ZONE, CLOCK)
     lines = [
         f'<game gamecode="{hand.hand_id}">',
         "<general>",
@@ -748,7 +746,7 @@ def _game_element(hand: Hand) -> str:
 
 ZONE = "UTC"
 """iPoker's clock (`<startdate>`), as `_time` reads it."""
-CLOCK = "%Y-%m-%d %H:%M:%S"
+CLOCK = "{t:%Y-%m-%d %H:%M:%S}"
 PLAYED = frozenset(
     {
         ActionKind.BRING_IN,

@@ -66,7 +66,7 @@ from handlog.parse.stakes import (
     StakesUnknown,
     shown_stakes,
 )
-from handlog.parse.text import local_time, utc_time
+from handlog.parse.text import printed_clock, utc_time
 from handlog.parse.xmlsafe import (
     Problem,
     XMLError,
@@ -779,9 +779,7 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
         # ante / bring-in / smallest bet, the forced bets as seen (the records keep no other)
         figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
         stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
-    clock = hand.clock_text
-    if not clock and hand.start_time is not None:
-        clock = local_time(hand.start_time, ZONE).strftime(CLOCK)
+    clock = printed_clock(hand, ZONE, CLOCK)
     lines = [
         f'<description type="{escape(kind)}" stakes="{stakes}"/>',
         f'<game id="{hand.hand_id}" starttime="{clock}" numholecards="7" {game_attrs}'
@@ -856,7 +854,7 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
 
 ZONE = "UTC"
 """Merge's clock (`starttime`), as `_time` reads it."""
-CLOCK = "%Y%m%d%H%M%S"
+CLOCK = "{t:%Y%m%d%H%M%S}"
 ROUND_NAMES = {Street.THIRD: "THIRD_STREET", **STREET_ROUNDS}
 """The round each betting street is written in (a bring-in in THIRD_STREET: both are read as
 3rd street)."""

@@ -39,7 +39,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -62,13 +61,13 @@ from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, mi
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
-    TIME_ZONES,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    local_time,
+    level_number,
     parse_error,
+    printed_clock,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -122,7 +121,6 @@ MONTHS = {
         1,
     )
 }
-WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 
 SECTIONS: dict[str, tuple[Street | None, str]] = {
     "SEAT_LINES": (None, "seat_line"),
@@ -652,7 +650,6 @@ BETTING_KINDS = frozenset(
     }
 )
 """The actions the "X opens" line announces the first of, on each street."""
-MONTH_NAMES = tuple(MONTHS)
 NOTE_FORMS = {
     NoteKind.JOINS: " has joined the table",
     NoteKind.LEAVES: " has left the table",
@@ -669,7 +666,6 @@ _SPLIT_BUY_IN = re.compile(
     r"(?P<code> [A-Z]{3})?$"
 )
 """Another site's buy-in and fee ("$1.10+$0.10 USD"), which Party prints as one sum."""
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 def print_hand(hand: Hand) -> str:
@@ -764,12 +760,7 @@ def _clock(hand: Hand) -> str:
     """Party's Eastern clock of a hand's start time: "Monday, February 27, 09:51:26 EST 2012"."""
     if hand.start_time is None:
         raise ValueError("a PartyPoker hand prints its clock: this hand has no start time")
-    moment = local_time(hand.start_time, "ET")
-    zone = hand.start_time.astimezone(ZoneInfo(TIME_ZONES["ET"])).tzname() or "ET"
-    return (
-        f"{WEEKDAYS[moment.weekday()]}, {MONTH_NAMES[moment.month - 1]} {moment.day}, "
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} {zone} {moment.year}"
-    )
+    return printed_clock(hand, "ET", "{t:%A, %B} {t.day}, {t:%H:%M:%S %Z %Y}")
 
 
 def _buy_in(text: str | None) -> str:
@@ -790,20 +781,7 @@ def _buy_in(text: str | None) -> str:
 def _level(text: str | None) -> str:
     """A tournament level as Party prints it, a number ("2"): another site's "Level IV" is
     read as one; Party's own is kept."""
-    words = (text or "").split()
-    if not words:
-        return "1"
-    last = words[-1]
-    if last.isdigit():
-        return last
-    if all(letter in _ROMAN for letter in last):
-        total = 0
-        for index, letter in enumerate(last):
-            value = _ROMAN[letter]
-            following = _ROMAN[last[index + 1]] if index + 1 < len(last) else 0
-            total += -value if value < following else value
-        return str(total)
-    return text or "1"
+    return level_number(text) or "1"
 
 
 def _note_text(note: Note) -> str | None:

@@ -54,13 +54,13 @@ from handlog.model import (
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites.winning import level_number
 from handlog.parse.text import (
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    local_time,
+    level_number,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -801,7 +801,7 @@ def _in_winamax_terms(hand: Hand) -> Hand:
         number = table.removeprefix(f"{hand.tournament_id} ")
         table = f"Tournament({hand.tournament_id})#{number.zfill(3)}"
         buy_in = _buy_in(hand.buy_in or "")
-        level = level_number(level) if level is not None else None
+        level = level_number(level)
     return replace(
         hand,
         table=table,
@@ -856,13 +856,7 @@ def _collect_returned(events: list[Event], returned: dict[str, int], hand: Hand)
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winamax's UTC clock from its
     start time, e.g. "2016/11/12 23:04:10 UTC"."""
-    if hand.clock_text or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "UTC")
-    return (
-        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} UTC"
-    )
+    return printed_clock(hand, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
 def _buy_in(buy_in: str) -> str:

@@ -46,7 +46,8 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    local_time,
+    level_number,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -685,30 +686,7 @@ def print_hand(hand: Hand) -> str:
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winning's UTC clock from its
     start time, e.g. "2019/07/28 16:15:58 UTC"."""
-    if hand.clock_text or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "UTC")
-    return (
-        f"{moment.year}/{moment.month:02d}/{moment.day:02d} "
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} UTC"
-    )
-
-
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
-def level_number(level: str) -> str:
-    """A site-neutral tournament level ("Level IV", PokerStars' words) as Winning numbers
-    it ("4"); a level in another form as it stands."""
-    numeral = level.removeprefix("Level ")
-    if not numeral or any(letter not in _ROMAN for letter in numeral):
-        return numeral
-    total = 0
-    for index, letter in enumerate(numeral):
-        value = _ROMAN[letter]
-        following = _ROMAN[numeral[index + 1]] if index + 1 < len(numeral) else 0
-        total += -value if value < following else value
-    return str(total)
+    return printed_clock(hand, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
 def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
