@@ -6,7 +6,7 @@ all the rows at once (the "frames" engine) a million hands need some 8 GB; here 
 filters) only as wide as they need to be, and the parts' results are put together:
 
 * win-rates and sessions (`prepare`): the player rows (read once, four narrow columns) in
-  parts by player (a hash of the name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
+  parts by player (the code of the name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
   win-rate table groups by player, so no group spans two parts; the median session
   interval (the last hand of a one-hand session) is taken over every part's sessions
   before `compute.winrate_figures`;
@@ -152,12 +152,20 @@ def _add_up_winrates(data: Scaled) -> None:
         """,
     ).with_columns(pl.col("player").cast(pl.Categorical))
     parts = max(1, math.ceil(everyone.height / CHUNK_ROWS))
-    bucket = pl.col("player").cast(pl.String).hash() % parts
+    # Cut once into the parts (a filter per part went over all the rows each time), by
+    # the players' categorical codes (one code per name: a player's rows stay together).
+    bucket = (pl.col("player").to_physical() % parts).alias("_part")
+    cut = (
+        everyone.with_columns(bucket).partition_by("_part", include_key=False)
+        if parts > 1
+        else [everyone]
+    )
+    del everyone
     sums: dict[str, list[pl.DataFrame]] = {name: [] for name in _TABLES}
     means: list[pl.Series] = []
     empty = pl.DataFrame()
-    for part in range(parts):
-        players = everyone.filter(bucket == part) if parts > 1 else everyone
+    while cut:
+        players = cut.pop()
         rows, session_means = compute.player_sessions(
             Frames(data.selected, players, empty, empty, empty)
         )
@@ -165,7 +173,7 @@ def _add_up_winrates(data: Scaled) -> None:
         for name, by in _TABLES.items():
             chosen = rows.with_columns(unit=pl.lit("bb")) if name == "by_game" else rows
             sums[name].append(compute.winrate_sums(chosen, by))
-    del everyone
+        del players, rows
     data.fallback_seconds = compute.session_fallback(pl.concat(means))
     data.sums = {name: pl.concat(frames) for name, frames in sums.items()}
 
