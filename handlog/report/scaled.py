@@ -6,14 +6,15 @@ all the rows at once (the "frames" engine) a million hands need some 8 GB; here 
 filters) only as wide as they need to be, and the parts' results are put together:
 
 * win-rates and sessions (`prepare`): the player rows (read once, four narrow columns) in
-  parts by player (the code of the name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
-  win-rate table groups by player, so no group spans two parts; the median session
-  interval (the last hand of a one-hand session) is taken over every part's sessions
-  before `compute.winrate_figures`;
+  parts by player (the code of the name), `compute.player_sessions` and
+  `compute.winrate_sums` on each part: every win-rate table groups by player, so no group
+  spans two parts; the median session interval (the last hand of a one-hand session) is
+  taken over every part's sessions before `compute.winrate_figures`;
 * stud statistics (`statistics`): `compute.hand_flags` over parts of CHUNK_HANDS hands
   (every statistic looks at one hand at a time), their counts
   (`compute.stud_counts`, `compute.aggression_counts`) added up over the parts and the
-  ratios taken at the end (`compute.stud_ratios`).
+  ratios taken at the end (`compute.stud_ratios`); each part is read from DuckDB in a
+  thread while the one before is computed (`_parts`).
 
 tests/test_report_scaled.py requires every table to equal the frames engine's on the
 same hands, with parts small enough that there are many.
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -234,42 +237,12 @@ class Statistics:
 
 def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
     """The stud statistics of every player and game, part by part (see the module doc),
-    and the rows of `chart_players`' hands for the charts."""
+    and the rows of `chart_players`' hands for the charts. Each part's rows are read from
+    DuckDB in a thread while the part before is computed (`_parts`)."""
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
-    # Parts in the order of (site, hand id), not of play: the store keeps each file's hands
-    # and their actions together, hand ids rising, so DuckDB reads only the blocks of
-    # actions whose hand ids fall in the part's range (3x less than for a part in play
-    # order, whose hands are spread over the whole table).
-    for first in range(1, data.hands + 1, CHUNK_HANDS):
-        span = {"first": first, "last": first + CHUNK_HANDS - 1}
-        rows = _query(
-            data.connection,
-            f"""
-            SELECT s.hk, p.player, s.game, p.net, s.structure, s.big_bet, p.collected,
-                p.cards, p.won_high, p.won_low
-            FROM hand_players p JOIN work.selected s USING (site, hand_id)
-            WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
-            """,
-            span,
-        ).with_columns(pl.col("player").cast(pl.Categorical))
-        actions = (
-            _query(
-                data.connection,
-                f"""
-                SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
-                    a.player, a.kind
-                FROM actions a JOIN work.selected s USING (site, hand_id)
-                WHERE a.kind IN ({_KINDS}) AND s.part_order BETWEEN $first AND $last
-                """,
-                span,
-            )
-            .with_columns(pl.col("player").cast(pl.Categorical))
-            # By hand and sequence as one integer (hk positive, seq any INTEGER in the low
-            # 32 bits' range): a third of the time of sorting by the two columns.
-            .sort(pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq"))
-        )
+    for rows, actions in _parts(data):
         frames = Frames(pl.DataFrame(), rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
         as_text = pl.col("player").cast(pl.String)
@@ -283,6 +256,8 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
                 how="left",
             )
         )
+        # Freed before the part after next is read.
+        del rows, actions, frames, flags, chosen
     keys = ["player", "game"]
     if counts:
         counted = pl.concat(counts).group_by(keys).agg(pl.all().sum())
@@ -313,6 +288,72 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
         )
     stats = compute.stud_ratios(counted, aggressive)
     return Statistics(stats, chart.sort("player", "hk"))
+
+
+def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """The player rows and betting actions of each part of CHUNK_HANDS hands (`_read_part`),
+    the next part read in a thread (with a connection of its own to the database: a
+    cursor) while the caller computes this one: DuckDB and Polars work outside the GIL, so
+    the reads of one part and the Polars work of another share the two cores. One part
+    read ahead at most, so that memory stays bounded."""
+    firsts = range(1, data.hands + 1, CHUNK_HANDS)
+    if not firsts:
+        return
+    with (
+        data.connection.cursor() as cursor,
+        ThreadPoolExecutor(1, "handlog-report-read") as reader,
+    ):
+        coming = reader.submit(_read_part, cursor, firsts[0])
+        try:
+            for first in firsts[1:]:
+                part = coming.result()
+                coming = reader.submit(_read_part, cursor, first)
+                yield part
+                del part
+            yield coming.result()
+        finally:
+            # The caller stopped early (an error): the cursor is not closed under a read.
+            wait([coming])
+
+
+def _read_part(
+    connection: duckdb.DuckDBPyConnection, first: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The player rows and betting actions of the CHUNK_HANDS hands from `first` in the
+    order of (site, hand id), as `compute.hand_flags` reads them (actions by hand and
+    sequence)."""
+    # Parts in the order of (site, hand id), not of play: the store keeps each file's hands
+    # and their actions together, hand ids rising, so DuckDB reads only the blocks of
+    # actions whose hand ids fall in the part's range (3x less than for a part in play
+    # order, whose hands are spread over the whole table).
+    span = {"first": first, "last": first + CHUNK_HANDS - 1}
+    rows = _query(
+        connection,
+        f"""
+        SELECT s.hk, p.player, s.game, p.net, s.structure, s.big_bet, p.collected,
+            p.cards, p.won_high, p.won_low
+        FROM hand_players p JOIN work.selected s USING (site, hand_id)
+        WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
+        """,
+        span,
+    ).with_columns(pl.col("player").cast(pl.Categorical))
+    actions = (
+        _query(
+            connection,
+            f"""
+            SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
+                a.player, a.kind
+            FROM actions a JOIN work.selected s USING (site, hand_id)
+            WHERE a.kind IN ({_KINDS}) AND s.part_order BETWEEN $first AND $last
+            """,
+            span,
+        )
+        .with_columns(pl.col("player").cast(pl.Categorical))
+        # By hand and sequence as one integer (hk positive, seq any INTEGER in the low
+        # 32 bits' range): a third of the time of sorting by the two columns.
+        .sort(pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq"))
+    )
+    return rows, actions
 
 
 def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
