@@ -49,7 +49,8 @@ if TYPE_CHECKING:
 CHUNK_HANDS = 100_000
 """Hands per part of the statistics: about 770,000 player rows and 2.6 million betting
 actions of simulated 8-player hands. At a million hands, parts of 200,000 took the peak
-to 2.36 GB; with these it stays below the win-rates' (1.84 GB)."""
+to 2.36 GB; with these (and MEMORY_LIMIT) the whole report peaks at 1.6-1.8 GB, two parts
+in memory at a time (one computed, the next one read)."""
 
 CHUNK_ROWS = 2_000_000
 """Player rows per part of the win-rates (one player's rows are never cut)."""
