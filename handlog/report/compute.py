@@ -293,10 +293,16 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     # categorical codes of `rows` and `frames.actions` are not the same.
     players = rows.select(pl.col("player").unique()).with_row_index("_pid")
     pair = pl.col("hk").cast(pl.Int64) * players.height + pl.col("_pid").cast(pl.Int64)
+    hk = pl.col("hk")
+    if frames.actions["hk"].is_sorted():
+        # As they should be (see below); marked so, the group-bys and joins by hand below
+        # take Polars' paths for sorted keys (a part of 100,000 hands: 0.93 -> 0.79 CPU s).
+        # Checked, not assumed: a wrong mark would give wrong answers.
+        hk = hk.set_sorted()
     actions = (
         frames.actions.select("hk", "street", "player", "kind")
         .join(players, on="player", how="left", maintain_order="left")
-        .select("hk", "street", "kind", _pair=pair)
+        .select(hk, "street", "kind", _pair=pair)
     )
     # Per hand: its first betting street (3rd, or 2nd in 5-card stud), its last street with
     # an action and how many players were dealt in.

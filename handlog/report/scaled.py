@@ -6,14 +6,15 @@ all the rows at once (the "frames" engine) a million hands need some 8 GB; here 
 filters) only as wide as they need to be, and the parts' results are put together:
 
 * win-rates and sessions (`prepare`): the player rows (read once, four narrow columns) in
-  parts by player (a hash of the name), `compute.player_sessions` and `compute.winrate_sums` on each part: every
-  win-rate table groups by player, so no group spans two parts; the median session
-  interval (the last hand of a one-hand session) is taken over every part's sessions
-  before `compute.winrate_figures`;
+  parts by player (the code of the name), `compute.player_sessions` and
+  `compute.winrate_sums` on each part: every win-rate table groups by player, so no group
+  spans two parts; the median session interval (the last hand of a one-hand session) is
+  taken over every part's sessions before `compute.winrate_figures`;
 * stud statistics (`statistics`): `compute.hand_flags` over parts of CHUNK_HANDS hands
   (every statistic looks at one hand at a time), their counts
   (`compute.stud_counts`, `compute.aggression_counts`) added up over the parts and the
-  ratios taken at the end (`compute.stud_ratios`).
+  ratios taken at the end (`compute.stud_ratios`); each part is read from DuckDB in a
+  thread while the one before is computed (`_parts`).
 
 tests/test_report_scaled.py requires every table to equal the frames engine's on the
 same hands, with parts small enough that there are many.
@@ -23,6 +24,8 @@ from __future__ import annotations
 
 import math
 import tempfile
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,13 +49,16 @@ if TYPE_CHECKING:
 CHUNK_HANDS = 100_000
 """Hands per part of the statistics: about 770,000 player rows and 2.6 million betting
 actions of simulated 8-player hands. At a million hands, parts of 200,000 took the peak
-to 2.36 GB; with these it stays below the win-rates' (1.84 GB)."""
+to 2.36 GB; with these (and MEMORY_LIMIT) the whole report peaks at 1.6-1.8 GB, two parts
+in memory at a time (one computed, the next one read)."""
 
 CHUNK_ROWS = 2_000_000
 """Player rows per part of the win-rates (one player's rows are never cut)."""
 
-MEMORY_LIMIT = "1GB"
-"""DuckDB's buffer pool while a report runs (it spills to a temporary folder beyond)."""
+MEMORY_LIMIT = "400MB"
+"""DuckDB's buffer pool while a report runs (it spills to a temporary folder beyond). The
+pool keeps what it read until this limit: at 1 GB a report on a million hands peaked at
+2.06-2.14 GB; at 400 MB at 1.6-1.8 GB, no slower (its sorts and joins fit)."""
 
 DEALT = "(NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0)"
 """A player dealt in, as `data.load` selects them."""
@@ -150,12 +156,20 @@ def _add_up_winrates(data: Scaled) -> None:
         """,
     ).with_columns(pl.col("player").cast(pl.Categorical))
     parts = max(1, math.ceil(everyone.height / CHUNK_ROWS))
-    bucket = pl.col("player").cast(pl.String).hash() % parts
+    # Cut once into the parts (a filter per part went over all the rows each time), by
+    # the players' categorical codes (one code per name: a player's rows stay together).
+    bucket = (pl.col("player").to_physical() % parts).alias("_part")
+    cut = (
+        everyone.with_columns(bucket).partition_by("_part", include_key=False)
+        if parts > 1
+        else [everyone]
+    )
+    del everyone
     sums: dict[str, list[pl.DataFrame]] = {name: [] for name in _TABLES}
     means: list[pl.Series] = []
     empty = pl.DataFrame()
-    for part in range(parts):
-        players = everyone.filter(bucket == part) if parts > 1 else everyone
+    while cut:
+        players = cut.pop()
         rows, session_means = compute.player_sessions(
             Frames(data.selected, players, empty, empty, empty)
         )
@@ -163,7 +177,7 @@ def _add_up_winrates(data: Scaled) -> None:
         for name, by in _TABLES.items():
             chosen = rows.with_columns(unit=pl.lit("bb")) if name == "by_game" else rows
             sums[name].append(compute.winrate_sums(chosen, by))
-    del everyone
+        del players, rows
     data.fallback_seconds = compute.session_fallback(pl.concat(means))
     data.sums = {name: pl.concat(frames) for name, frames in sums.items()}
 
@@ -224,42 +238,12 @@ class Statistics:
 
 def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
     """The stud statistics of every player and game, part by part (see the module doc),
-    and the rows of `chart_players`' hands for the charts."""
+    and the rows of `chart_players`' hands for the charts. Each part's rows are read from
+    DuckDB in a thread while the part before is computed (`_parts`)."""
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
-    # Parts in the order of (site, hand id), not of play: the store keeps each file's hands
-    # and their actions together, hand ids rising, so DuckDB reads only the blocks of
-    # actions whose hand ids fall in the part's range (3x less than for a part in play
-    # order, whose hands are spread over the whole table).
-    for first in range(1, data.hands + 1, CHUNK_HANDS):
-        span = {"first": first, "last": first + CHUNK_HANDS - 1}
-        rows = _query(
-            data.connection,
-            f"""
-            SELECT s.hk, p.player, s.game, p.net, s.structure, s.big_bet, p.collected,
-                p.cards, p.won_high, p.won_low
-            FROM hand_players p JOIN work.selected s USING (site, hand_id)
-            WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
-            """,
-            span,
-        ).with_columns(pl.col("player").cast(pl.Categorical))
-        actions = (
-            _query(
-                data.connection,
-                f"""
-                SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
-                    a.player, a.kind
-                FROM actions a JOIN work.selected s USING (site, hand_id)
-                WHERE a.kind IN ({_KINDS}) AND s.part_order BETWEEN $first AND $last
-                """,
-                span,
-            )
-            .with_columns(pl.col("player").cast(pl.Categorical))
-            # By hand and sequence as one integer (hk positive, seq any INTEGER in the low
-            # 32 bits' range): a third of the time of sorting by the two columns.
-            .sort(pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq"))
-        )
+    for rows, actions in _parts(data):
         frames = Frames(pl.DataFrame(), rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
         as_text = pl.col("player").cast(pl.String)
@@ -273,6 +257,8 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
                 how="left",
             )
         )
+        # Freed before the part after next is read.
+        del rows, actions, frames, flags, chosen
     keys = ["player", "game"]
     if counts:
         counted = pl.concat(counts).group_by(keys).agg(pl.all().sum())
@@ -303,6 +289,75 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
         )
     stats = compute.stud_ratios(counted, aggressive)
     return Statistics(stats, chart.sort("player", "hk"))
+
+
+def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """The player rows and betting actions of each part of CHUNK_HANDS hands (`_read_part`),
+    the next part read in a thread (with a connection of its own to the database: a
+    cursor) while the caller computes this one: DuckDB and Polars work outside the GIL, so
+    the reads of one part and the Polars work of another share the two cores. One part
+    read ahead at most, so that memory stays bounded."""
+    firsts = range(1, data.hands + 1, CHUNK_HANDS)
+    if not firsts:
+        return
+    with (
+        data.connection.cursor() as cursor,
+        ThreadPoolExecutor(1, "handlog-report-read") as reader,
+    ):
+        coming = reader.submit(_read_part, cursor, firsts[0])
+        try:
+            for first in firsts[1:]:
+                part = coming.result()
+                coming = reader.submit(_read_part, cursor, first)
+                yield part
+                del part
+            yield coming.result()
+        finally:
+            # The caller stopped early (an error): the cursor is not closed under a read.
+            wait([coming])
+
+
+def _read_part(
+    connection: duckdb.DuckDBPyConnection, first: int
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The player rows and betting actions of the CHUNK_HANDS hands from `first` in the
+    order of (site, hand id), as `compute.hand_flags` reads them (actions by hand and
+    sequence)."""
+    # Parts in the order of (site, hand id), not of play: the store keeps each file's hands
+    # and their actions together, hand ids rising, so DuckDB reads only the blocks of
+    # actions whose hand ids fall in the part's range (3x less than for a part in play
+    # order, whose hands are spread over the whole table).
+    span = {"first": first, "last": first + CHUNK_HANDS - 1}
+    rows = _query(
+        connection,
+        f"""
+        SELECT s.hk, p.player, s.game, p.net, s.structure, s.big_bet, p.collected,
+            p.cards, p.won_high, p.won_low
+        FROM hand_players p JOIN work.selected s USING (site, hand_id)
+        WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
+        """,
+        span,
+    ).with_columns(pl.col("player").cast(pl.Categorical))
+    # By hand, here in the reading thread: `compute.hand_flags` sorts them so, and Polars
+    # skips a sort of a column it knows sorted and groups it faster.
+    rows = rows.sort("hk")
+    actions = (
+        _query(
+            connection,
+            f"""
+            SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
+                a.player, a.kind
+            FROM actions a JOIN work.selected s USING (site, hand_id)
+            WHERE a.kind IN ({_KINDS}) AND s.part_order BETWEEN $first AND $last
+            """,
+            span,
+        )
+        .with_columns(pl.col("player").cast(pl.Categorical))
+        # By hand and sequence as one integer (hk positive, seq any INTEGER in the low
+        # 32 bits' range): a third of the time of sorting by the two columns.
+        .sort(pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq"))
+    )
+    return rows, actions
 
 
 def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
