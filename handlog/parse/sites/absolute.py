@@ -393,6 +393,8 @@ class _HandBuilder(TextHandBuilder):
         amount = minor_units(rest.rstrip("."))
         self.bring_in = amount
         self.street_put[name] = amount
+        if amount > self.current_bet:  # the bet the next player faces
+            self.current_bet = amount
         self.events.append(
             Action(self.street, name, ActionKind.BRING_IN, amount, amount, line=line)
         )
