@@ -386,6 +386,8 @@ class _HandBuilder(TextHandBuilder):
         size = len(shown)
         if all(position < size and shown[position] is seen for position, seen in known.items()):
             return shown
+        if any(position >= size for position in known):
+            return shown  # fewer cards than were seen dealt: no deal order to put them in
         return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
@@ -626,7 +628,7 @@ def print_hand(hand: Hand) -> str:
         lines[at:at] = [STREET_HEADERS[Street.SEVENTH], *_community_lines(hand, slots)]
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
-    own = hand.header_variant == "stage"
+    own = hand.site is SITE and hand.header_variant == "stage"
     for result in hand.results:
         start = f"Seat {result.seat}: {result.player} "
         if result.folded_on is not None:
@@ -648,9 +650,10 @@ muck is the summary's."""
 
 
 def _clock(hand: Hand) -> str:
-    """The clock as printed, or (a hand built without text) its start time on Absolute's
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Absolute's
     Eastern clock: "2009-03-18 19:10:00 (ET)"."""
-    if hand.clock_text or hand.start_time is None:
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     moment = local_time(hand.start_time, "ET")
     return f"{moment:%Y-%m-%d %H:%M:%S} (ET)"

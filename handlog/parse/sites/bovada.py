@@ -800,7 +800,8 @@ def print_hand(hand: Hand) -> str:
         return format_amount(value or 0, symbol)
 
     game = GAME_NAMES[hand.game]
-    brand = hand.header_variant if hand.header_variant not in ("", "game") else "Bovada"
+    own_brand = hand.site is SITE and hand.header_variant not in ("", "game")
+    brand = hand.header_variant if own_brand else "Bovada"
     clock = _clock(hand)
     table = _table_number(hand)
     if hand.tournament_id is not None:
@@ -862,9 +863,10 @@ connections among them, have no Bovada line)."""
 
 
 def _clock(hand: Hand) -> str:
-    """The clock as printed, or (a hand built without text) its start time on Bovada's
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Bovada's
     Eastern clock: "2012-09-19 13:11:08"."""
-    if hand.clock_text or hand.start_time is None:
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return f"{local_time(hand.start_time, 'ET'):%Y-%m-%d %H:%M:%S}"
 

@@ -422,8 +422,13 @@ class _HandBuilder(TextHandBuilder):
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
-        than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
-        return in_deal_order(self.known.get(player, {}), shown)
+        than they were dealt): `text.in_deal_order` with the cards seen dealt so far. Fewer
+        cards than were seen dealt have no deal order to be put in: as shown."""
+        known = self.known.get(player, {})
+        size = len(shown)
+        if any(position >= size for position in known):
+            return shown
+        return in_deal_order(known, shown)
 
     def _shows(self, text: str, line: int) -> None:
         self._showdown(ActionKind.SHOW, " shows [ ", text, line)
@@ -575,9 +580,10 @@ NOTE_LINES = {kind: ending for kind, ending in NOTE_ENDS.values()}
 
 
 def _clock(hand: Hand) -> str:
-    """The clock as printed, or (a hand built without text) its start time on Everleaf's
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Everleaf's
     clock, which is UTC: "2011/08/12 - 13:09:06"."""
-    if hand.clock_text or hand.start_time is None:
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return f"{local_time(hand.start_time, 'UTC'):%Y/%m/%d - %H:%M:%S}"
 

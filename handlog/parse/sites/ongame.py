@@ -571,9 +571,11 @@ def print_hand(hand: Hand) -> str:
     def money(value: int | None) -> str:
         return format_amount(value or 0, symbol)
 
-    if hand.header_variant == "tournament" or (
-        hand.header_variant == "" and hand.tournament_id is not None
-    ):
+    if hand.site is SITE and hand.header_variant:
+        in_tournament = hand.header_variant == "tournament"
+    else:  # a hand not read from OnGame text
+        in_tournament = hand.tournament_id is not None
+    if in_tournament:
         name = f' "{hand.mixed_game}",' if hand.mixed_game is not None else ""
         number = f" {hand.tournament_id}" if hand.tournament_id is not None else ""
         buy_in = f", buy-in: {hand.buy_in}" if hand.buy_in is not None else ""
@@ -679,9 +681,10 @@ MONTH_NAMES = {number: name for name, number in MONTHS.items()}
 
 
 def _clock(hand: Hand) -> str:
-    """The clock as printed, or (a hand built without text) its start time in UTC, in
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time in UTC, in
     OnGame's form: "Sat Aug 28 17:33:38 GMT+0000 2010"."""
-    if hand.clock_text or hand.start_time is None:
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     moment = local_time(hand.start_time, "UTC")
     return (
