@@ -129,3 +129,65 @@ def test_bovada_stakes_are_at_least_what_an_all_in_went_over() -> None:
     assert (hand.small_bet, hand.big_bet) == (47, 94)
     (all_in,) = [a for a in hand.actions if a.all_in]
     assert all_in.kind is ActionKind.BET
+
+
+FAULTS = ("CARD_COUNT", "OVER_STACK", "WRONG_WINNER", "DUPLICATE_CARD")
+"""Faults each of these sites can print: the hand reads back and the replay finds them (two
+new cards on a street made Bovada's parser stop; a stack below nothing after the hand made
+OnGame's summary line unreadable)."""
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+@pytest.mark.parametrize("site", SITES, ids=[site.value for site in SITES])
+def test_a_simulated_fault_reads_back_and_is_flagged(site: Site, fault: str) -> None:
+    found = format_for(site)
+    assert found is not None
+    options = SimulationOptions(Game.STUD, 60, 8, seed=5, fault_rate=1.0, site=site)
+    faulted = [s for s in simulate_hands(options) if s.fault == fault]
+    assert faulted
+    for simulated in faulted:
+        hand = _read(simulated)
+        codes = {v.code for v in replay(hand, found.profile, found.traits).violations}
+        assert fault in codes, (codes, simulated.text)
+
+
+def test_bovada_two_cards_on_a_street_read_and_flagged() -> None:
+    # Under street headers the hero gets two cards on 4th street and holds eight on the
+    # river: the replay's CARD_COUNT, not a parse error.
+    streets = [
+        ("*** 3RD STREET ***", "[2h 3h Kd]", "[4c 5c 2c]"),
+        ("*** 4TH STREET ***", "[Ks 9d]", "[7c]"),
+        ("*** 5TH STREET ***", "[Qd]", "[8c]"),
+        ("*** 6TH STREET ***", "[Jd]", "[9c]"),
+        ("*** RIVER ***", "[Td]", "[Tc]"),
+    ]
+    lines = [
+        "Bovada Hand #8 TBL#4 7CARD Fixed Limit - 2024-01-01 12:00:00",
+        "Seat+1 [ME]: $5 in chips",
+        "Seat+2: $5 in chips",
+        "Seat+1 [ME] : Ante chip $0.01",
+        "Seat+2 : Ante chip $0.01",
+    ]
+    for header, mine, theirs in streets:
+        lines += [
+            header,
+            f"Seat+1 [ME] : Card dealt to a spot {mine}",
+            f"Seat+2 : Card dealt to a spot {theirs}",
+        ]
+        if header == "*** 3RD STREET ***":
+            lines += ["Seat+2 : Bring_in chip $0.02", "Seat+1 [ME] : Calls $0.02"]
+        else:
+            lines += ["Seat+1 [ME] : Checks", "Seat+2 : Checks"]
+    lines += [
+        "Seat+1 [ME] : Showdown [Kd Ks Qd Jd Td 9d 2h 3h] (Straight)",
+        "Seat+2 : Showdown [2c 4c 5c 7c 8c 9c Tc] (Flush)",
+        "Seat+2 : Hand result $0.06",
+        "*** SUMMARY ***",
+        "Total Pot($0.06) | Rake ($0)",
+    ]
+    (hand,) = parse_text("\n".join(lines))
+    assert isinstance(hand, Hand), hand
+    found = format_for(Site.BOVADA)
+    assert found is not None
+    codes = {v.code for v in replay(hand, found.profile, found.traits).violations}
+    assert "CARD_COUNT" in codes

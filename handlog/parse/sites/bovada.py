@@ -474,9 +474,8 @@ class _HandBuilder(TextHandBuilder):
         earlier = self.held.get(player, ())
         if self.headed:
             # Under a street header the card is that street's (a hand not dealt by Bovada
-            # may print only the cards its records knew: an opponent's up cards).
-            if len(earlier) + len(new) > 7:
-                raise LineError(self.relative(line), f"{player} is dealt an eighth card", text)
+            # may print only the cards its records knew: an opponent's up cards). Too many
+            # cards on a street are the replay's to flag (CARD_COUNT).
             self.held[player] = earlier + new
             self.deal(player, earlier, new, line)
             return

@@ -663,8 +663,11 @@ def print_hand(hand: Hand) -> str:
         result = results.get(seat.name)
         shown_net = result.net if result is not None and result.net is not None else net
         sign = "+" if shown_net >= 0 else "-"
+        # The stack after the hand (not a record's field; never below nothing, which
+        # OnGame cannot print: a seat that put in more than its stack is the replay's to
+        # flag, from the seat line).
         line = (
-            f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}), net: "
+            f"Seat {seat.number}: {seat.name} ({money(max(0, seat.stack + net))}), net: "
             f"{sign}{money(abs(shown_net))}"
         )
         if result is not None and result.showed:
