@@ -658,6 +658,11 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"{label}: {money(amount)} won by {winners}")
     lines.append(f"Rake taken: {money(hand.rake)}")
     results = {result.player: result for result in hand.results}
+    shows = {
+        action.player: action
+        for action in hand.actions
+        if action.kind is ActionKind.SHOW and action.cards
+    }
     for seat in hand.seats:
         net = collected[seat.name] - put_in[seat.name]
         result = results.get(seat.name)
@@ -670,13 +675,24 @@ def print_hand(hand: Hand) -> str:
             f"Seat {seat.number}: {seat.name} ({money(max(0, seat.stack + net))}), net: "
             f"{sign}{money(abs(shown_net))}"
         )
-        if result is not None and result.showed:
-            line += f", [{', '.join(str(c) for c in result.showed)}]"
-            if result.description is not None:
-                line += f" ({result.description})"
+        shown, description = _shown(result, shows.get(seat.name))
+        if shown:
+            line += f", [{', '.join(str(c) for c in shown)}]"
+            if description is not None:
+                line += f" ({description})"
         lines.append(line)
     lines.append(f"***** End of hand {hand.hand_id} *****")
     return "\n".join(lines)
+
+
+def _shown(result: SeatResult | None, show: Action | None) -> tuple[tuple[Card, ...], str | None]:
+    """The cards (and words) a seat's summary line shows: the summary's, else (a hand of a
+    site that prints no summary) the showdown's."""
+    if result is not None and result.showed:
+        return result.showed, result.description
+    if show is not None:
+        return show.cards, show.description
+    return (), None
 
 
 WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
