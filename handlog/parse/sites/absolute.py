@@ -651,8 +651,8 @@ muck is the summary's."""
 
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
-    another site) its start time on Absolute's
-    Eastern clock: "2009-03-18 19:10:00 (ET)"."""
+    another site) its start time on Absolute's Eastern clock: "2009-03-18 19:10:00
+    (ET)"."""
     if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     moment = local_time(hand.start_time, "ET")

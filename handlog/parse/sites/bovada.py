@@ -799,8 +799,9 @@ def print_hand(hand: Hand) -> str:
         return format_amount(value or 0, symbol)
 
     game = GAME_NAMES[hand.game]
-    own_brand = hand.site is SITE and hand.header_variant not in ("", "game")
-    brand = hand.header_variant if own_brand else "Bovada"
+    brand = hand.header_variant if _read_from_bovada(hand) else "Bovada"
+    if brand == "game":  # a record's default header form, not a brand
+        brand = "Bovada"
     clock = _clock(hand)
     table = _table_number(hand)
     if hand.tournament_id is not None:
@@ -812,8 +813,8 @@ def print_hand(hand: Hand) -> str:
         ]
     else:
         lines = [f"{brand} Hand #{hand.hand_id} TBL#{table} {game} Fixed Limit - {clock}"]
-    printed = _printed_names(hand)
-    own = all(seat.name == HERO or seat.name == f"Seat+{seat.number}" for seat in hand.seats)
+    own = _read_from_bovada(hand)
+    printed = _printed_names(hand, own)
     for seat in hand.seats:
         lines.append(f"{printed[seat.name]}: {money(seat.stack)} in chips")
     current = Street.ANTES
@@ -863,8 +864,7 @@ connections among them, have no Bovada line)."""
 
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
-    another site) its start time on Bovada's
-    Eastern clock: "2012-09-19 13:11:08"."""
+    another site) its start time on Bovada's Eastern clock: "2012-09-19 13:11:08"."""
     if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return f"{local_time(hand.start_time, 'ET'):%Y-%m-%d %H:%M:%S}"
@@ -899,11 +899,16 @@ def _level_number(level: str | None) -> str | None:
     return str(total)
 
 
-def _printed_names(hand: Hand) -> dict[str, str]:
+def _read_from_bovada(hand: Hand) -> bool:
+    """Whether the hand was read from Bovada text (its notes are Bovada's lines), not
+    simulated or read from another site."""
+    return hand.site is SITE and hand.header_variant != ""
+
+
+def _printed_names(hand: Hand, own: bool) -> dict[str, str]:
     """Each player's name as Bovada prints it: by seat, "Seat+3"; the hero "Seat+3 [ME]".
-    In a hand not read from Bovada text the hero is the one player whose first-street
-    cards the records show in full (none hidden)."""
-    own = all(seat.name == HERO or seat.name == f"Seat+{seat.number}" for seat in hand.seats)
+    In a hand not read from Bovada text (`own` false) the hero is the one player whose
+    first-street cards the records show in full (none hidden)."""
     heroes = (
         set()
         if own

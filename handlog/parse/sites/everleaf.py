@@ -581,8 +581,8 @@ NOTE_LINES = {kind: ending for kind, ending in NOTE_ENDS.values()}
 
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
-    another site) its start time on Everleaf's
-    clock, which is UTC: "2011/08/12 - 13:09:06"."""
+    another site) its start time on Everleaf's clock, which is UTC: "2011/08/12 -
+    13:09:06"."""
     if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return f"{local_time(hand.start_time, 'UTC'):%Y/%m/%d - %H:%M:%S}"

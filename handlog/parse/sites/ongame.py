@@ -701,8 +701,8 @@ MONTH_NAMES = {number: name for name, number in MONTHS.items()}
 
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
-    another site) its start time in UTC, in
-    OnGame's form: "Sat Aug 28 17:33:38 GMT+0000 2010"."""
+    another site) its start time in UTC, in OnGame's form: "Sat Aug 28 17:33:38 GMT+0000
+    2010"."""
     if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     moment = local_time(hand.start_time, "UTC")
