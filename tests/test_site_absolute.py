@@ -291,3 +291,35 @@ def test_round_trip_with_any_player_names(chosen, data):
     text = absolute.print_hand(renamed)
     assert _one(text) == renamed, text
     assert absolute.print_hand(_one(text)) == text
+
+
+def test_a_show_of_fewer_cards_than_were_seen_dealt_is_kept_as_shown():
+    # A's door card (deal position 2) is among two cards shown: there is no deal order to
+    # put them in (the parser stopped with StopIteration here).
+    text = "\n".join(
+        [
+            "Stage #1: 7 Card Stud  Normal $0.02/$0.04 - 2009-03-18 19:10:00 (ET)",
+            "Seat 1 - A ($1 in chips)",
+            "Seat 2 - B ($1 in chips)",
+            "A - Ante $0.01",
+            "B - Ante $0.01",
+            "*** 3rd STREET ***",
+            "A - Pocket [H H Qh]",
+            "B - Pocket [H H 2c]",
+            "B - Bring-In $0.01",
+            "A - Calls $0.01",
+            "*** SHOW DOWN ***",
+            "A - Shows [Qh 5c] (High card)",
+            "A Collects $0.04 from main pot",
+            "*** SUMMARY ***",
+            "Total Pot($0.04) | Rake ($0)",
+            "Seat 1: A won Total ($0.04) with High card [Qh 5c]",
+            "Seat 2: B Folded on the 3rd STREET",
+        ]
+    )
+    (hand,) = parse_text(text)
+    assert isinstance(hand, Hand), hand
+    (show,) = [a for a in hand.actions if a.kind is ActionKind.SHOW]
+    assert [str(c) for c in show.cards] == ["Qh", "5c"]
+    (result,) = [r for r in hand.results if r.player == "A"]
+    assert [str(c) for c in result.showed] == ["Qh", "5c"]

@@ -239,3 +239,32 @@ def test_more_paid_out_than_the_pot_held_is_flagged():
     assert [(v.code, v.expected, v.actual) for v in violations] == [
         ("SPLIT_AMOUNT", "PC [Mittel] $0.33", "PC [Mittel] $0.40")
     ]
+
+
+def test_a_show_of_fewer_cards_than_were_seen_dealt_is_kept_as_shown():
+    # A's door card (deal position 2) is among two cards shown: there is no deal order to
+    # put them in (the parser stopped with StopIteration here).
+    text = "\n".join(
+        [
+            "Everleaf Gaming Game #1",
+            "***** Hand history for game #1 *****",
+            "$0.02/$0.04 7 Card Stud - 2011/08/12 - 13:09:06",
+            "Table X",
+            "Total number of players: 2",
+            "Seat 1: A (  $ 1.00 USD )",
+            "Seat 2: B (  $ 1.00 USD )",
+            "A: posts ante [$ 0.01 USD]",
+            "B: posts ante [$ 0.01 USD]",
+            "** Dealing down cards **",
+            "Dealt to A [ Qh ].",
+            "Dealt to B [ 2c ].",
+            "B posts bring-in $0.01.",
+            "A calls [$ 0.01 USD]",
+            "A shows [ Qh, 5c ] high card",
+            "A wins $ 0.04 USD from main pot",
+        ]
+    )
+    (hand,) = parse_text(text)
+    assert isinstance(hand, Hand), hand
+    (show,) = [a for a in hand.actions if a.kind is ActionKind.SHOW]
+    assert [str(c) for c in show.cards] == ["Qh", "5c"]

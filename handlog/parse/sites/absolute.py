@@ -36,17 +36,20 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse import grammar
 from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -243,6 +246,10 @@ class _HandBuilder(TextHandBuilder):
         if any(len(halves) == 1 for halves in self.halves.values()):
             # A collect line names no half; the summary says which one a player won.
             events = [self._with_half(event) for event in events]
+        # A river dealing one card to every player left: the community card.
+        self.community_card = community_card(events)
+        if self.community_card is not None:
+            events = without_river_deals(events)
         zone = split["zone"] or "ET"
         self.tournament_id = info.tournament_id
         return self.hand(
@@ -379,6 +386,8 @@ class _HandBuilder(TextHandBuilder):
         size = len(shown)
         if all(position < size and shown[position] is seen for position, seen in known.items()):
             return shown
+        if any(position >= size for position in known):
+            return shown  # fewer cards than were seen dealt: no deal order to put them in
         return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
@@ -386,6 +395,8 @@ class _HandBuilder(TextHandBuilder):
         amount = minor_units(rest.rstrip("."))
         self.bring_in = amount
         self.street_put[name] = amount
+        if amount > self.current_bet:  # the bet the next player faces
+            self.current_bet = amount
         self.events.append(
             Action(self.street, name, ActionKind.BRING_IN, amount, amount, line=line)
         )
@@ -558,7 +569,13 @@ def _pocket_cards(text: str) -> tuple[Card | None, ...]:
 def print_hand(hand: Hand) -> str:
     """A hand as Absolute text (parse → print → parse gives equal records). Each street's
     Pocket lines are written from the dealt records: a player's cards so far, `H` for the
-    ones not seen, one line per player dealt on that street."""
+    ones not seen, one line per player dealt on that street.
+
+    A hand not read from Absolute text (simulated, say) is written in the same form: its
+    clock from the start time on Absolute's Eastern clock, no line for what Absolute does
+    not print (an uncalled bet goes back silently, mucks and notes are left out), a raise
+    as its size over the bet faced, the summary's seat lines in Absolute's words and a
+    community card dealt on each river Pocket line (`sites.community`)."""
     symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
 
     def money(value: int | None) -> str:
@@ -567,7 +584,7 @@ def print_hand(hand: Hand) -> str:
     tourney = f"Tourney ID {hand.tournament_id} " if hand.tournament_id is not None else ""
     lines = [
         f"Stage #{hand.hand_id}: {tourney}{GAME_NAMES[hand.game]}  Normal "
-        f"{money(hand.small_bet)}/{money(hand.big_bet)} - {hand.clock_text}"
+        f"{money(hand.small_bet)}/{money(hand.big_bet)} - {_clock(hand)}"
     ]
     if hand.table:
         lines.append(f"Table: {hand.table}")
@@ -576,11 +593,15 @@ def print_hand(hand: Hand) -> str:
     )
     slots: dict[str, list[str]] = {}
     current = Street.ANTES
+    current_bet = 0  # the bet to match on this street, for raise sizes not recorded
     for event in hand.events:
         street = event.street
         if street != current and street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
             current = street
+            current_bet = 0
+            if street is Street.SEVENTH and hand.community_card is not None:
+                lines.extend(_community_lines(hand, slots))
         elif street != current and street is Street.SHOWDOWN:
             lines.append("*** SHOW DOWN ***")
             current = street
@@ -593,18 +614,73 @@ def print_hand(hand: Hand) -> str:
             row.extend(_card(card) for card in event.new)
             lines.append(f"{event.player} - Pocket [{' '.join(row)}]")
             continue
-        assert type(event) is Action
-        lines.append(_action_line(event, money))
+        if type(event) is not Action or event.kind in SILENT_KINDS:
+            continue  # no Absolute line for it
+        lines.append(_action_line(event, money, current_bet))
+        if event.to_amount is not None and event.kind is not ActionKind.CALL:
+            current_bet = max(current_bet, event.to_amount)
+    if (
+        Street.SEVENTH in hand.streets
+        and hand.community_card is not None
+        and STREET_HEADERS[Street.SEVENTH] not in lines
+    ):
+        at = lines.index("*** SHOW DOWN ***") if "*** SHOW DOWN ***" in lines else len(lines)
+        lines[at:at] = [STREET_HEADERS[Street.SEVENTH], *_community_lines(hand, slots)]
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
+    own = hand.site is SITE and hand.header_variant == "stage"
     for result in hand.results:
         start = f"Seat {result.seat}: {result.player} "
         if result.folded_on is not None:
             lines.append(f"{start}Folded on the {FOLDED_NAMES[result.folded_on]}")
             continue
         won = f"won Total ({money(result.won)}) " if result.won is not None else ""
-        lines.append(f"{start}{won}{result.description or ''}".rstrip())
+        if own:
+            lines.append(f"{start}{won}{result.description or ''}".rstrip())
+        else:
+            lines.append(f"{start}{won}{_outcome(result)}".rstrip())
     return "\n".join(lines)
+
+
+SILENT_KINDS = frozenset(
+    {ActionKind.UNCALLED_BET_RETURNED, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW}
+)
+"""What Absolute prints no line for: an uncalled bet goes back silently (its trait); a
+muck is the summary's."""
+
+
+def _clock(hand: Hand) -> str:
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Absolute's Eastern clock: "2009-03-18 19:10:00
+    (ET)"."""
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "ET")
+    return f"{moment:%Y-%m-%d %H:%M:%S} (ET)"
+
+
+def _community_lines(hand: Hand, slots: dict[str, list[str]]) -> list[str]:
+    """The community card on the Pocket line of every player left on the river."""
+    lines = []
+    card = _card(hand.community_card) if hand.community_card is not None else ""
+    for player in river_players(hand):
+        row = slots.setdefault(player, [])
+        row.extend(["H"] * (6 - len(row)))
+        row.append(card)
+        lines.append(f"{player} - Pocket [{' '.join(row)}]")
+    return lines
+
+
+def _outcome(result: SeatResult) -> str:
+    """A seat's showdown in Absolute's words, for a hand not read from Absolute text:
+    "with Two pair [cards]", "lost with …", "Mucked [cards]"."""
+    if result.showed:
+        lost = "" if result.won is not None else "lost "
+        description = f"{result.description} " if result.description else ""
+        return f"{lost}with {description}[{' '.join(_card(card) for card in result.showed)}]"
+    if result.mucked:
+        return f"Mucked [{' '.join(_card(card) for card in result.mucked)}]"
+    return "" if result.won is not None else "Mucked"
 
 
 def _card(card: Card) -> str:
@@ -618,16 +694,26 @@ def _amount(value: int, symbol: str | None) -> str:
     return format_amount(value, symbol)
 
 
-def _action_line(action: Action, money) -> str:  # type: ignore[no-untyped-def]
+def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignore[no-untyped-def]
+    """One action line; `current_bet` is the bet it faced (a raise prints its size over
+    that bet, then the street total)."""
     name = action.player
     kind = action.kind
     if kind is ActionKind.ANTE:
         return f"{name} - Ante {money(action.amount)}"
     if kind is ActionKind.BRING_IN:
         return f"{name} - Bring-In {money(action.amount)}"
-    if kind in (ActionKind.RAISE, ActionKind.COMPLETE) and action.raise_by is not None:
+    raise_by = action.raise_by
+    if (
+        raise_by is None
+        and kind is ActionKind.RAISE
+        and action.to_amount is not None
+        and not action.all_in
+    ):
+        raise_by = action.to_amount - current_bet
+    if kind in (ActionKind.RAISE, ActionKind.COMPLETE) and raise_by is not None:
         verb = "All-In(Raise)" if action.all_in else "Raises"
-        return f"{name} - {verb} {money(action.raise_by)} to {money(action.to_amount)}"
+        return f"{name} - {verb} {money(raise_by)} to {money(action.to_amount)}"
     if action.all_in and kind in (
         ActionKind.BET,
         ActionKind.RAISE,
@@ -663,4 +749,8 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    # Fixed limit ("Normal") stud, stud/8 and razz, at cash tables and in tournaments.
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
+    ),
 )

@@ -20,6 +20,7 @@ others, and how it becomes the neutral records:
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +31,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Note,
@@ -39,14 +41,17 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse.money import format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -294,10 +299,17 @@ class _HandBuilder(TextHandBuilder):
         (5th street on, or a double bet), the first small bet or raise (3rd or 4th street)."""
         self.big_bet_seen: int | None = None
         self.small_bet_seen: int | None = None
+        self.all_in_small = 0
+        """The most an all-in went over the bet faced on 3rd or 4th street, and on 5th
+        street on (`all_in_big`): the least the bet sizes can be."""
+        self.all_in_big = 0
         self.collects: list[tuple[int, Action]] = []
         """The collects and their indexes in `events` (their pots are settled at the end)."""
         self.side_pot_collected = False
         self.by_number: dict[int, Seat] = {}
+        self.headed = False
+        """Whether the lines read are under a street header (not the older exports' one
+        `*** HOLE CARDS ***` section, where a street starts where its cards are dealt)."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
         for kind, text, line in tokens:
@@ -314,6 +326,15 @@ class _HandBuilder(TextHandBuilder):
             # Never below nothing: more paid out than the pot held is for the replay to flag.
             rake = max(0, self.total_pot - collected)
         small, big = self._stakes()
+        community = community_card(self.events)
+        if community is not None:
+            # A river dealing one card to every player left: the community card, which is
+            # no player's own (the showdown lines took it from what each was dealt).
+            self.community_card = community
+            self.events = [
+                _without_card(event, community) for event in without_river_deals(self.events)
+            ]
+            self.results = [_result_without_card(result, community) for result in self.results]
         info = self.info
         self.table = info.table
         self.rake = rake
@@ -338,12 +359,16 @@ class _HandBuilder(TextHandBuilder):
             small = self.big_bet_seen // 2
         if small is None:
             small = self.small_bet_seen
-        if small is None:
-            small = SMALL_BET_BY_ANTE.get(self.ante or 0)
+        if small is not None:
+            return small, 2 * small
+        small = SMALL_BET_BY_ANTE.get(self.ante or 0)
         if small is None:
             # Nothing to go by: just above the bring-in (or the ante), so that the forced
             # bet reads as a bring-in; no bet was made that the size could be checked on.
             small = (self.bring_in or self.ante or 1) + 1
+        # Only all-ins went over a bet (for less than a full bet, or they would have
+        # shown the stakes): the bets are at least that big.
+        small = max(small, self.all_in_small, (self.all_in_big + 1) // 2)
         return small, 2 * small
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -352,6 +377,7 @@ class _HandBuilder(TextHandBuilder):
         start = 0
         if street is not None:
             start = text.index("\n") + 1
+            self.headed = kind != "HOLE_CARDS"
             if street is Street.SUMMARY:
                 self.street = street
                 total_end = text.index("\n", start)
@@ -446,6 +472,13 @@ class _HandBuilder(TextHandBuilder):
         player = self._name(text, line)
         new = cards(text[text.rindex("[") + 1 : -1])
         earlier = self.held.get(player, ())
+        if self.headed:
+            # Under a street header the card is that street's (a hand not dealt by Bovada
+            # may print only the cards its records knew: an opponent's up cards). Too many
+            # cards on a street are the replay's to flag (CARD_COUNT).
+            self.held[player] = earlier + new
+            self.deal(player, earlier, new, line)
+            return
         # The street a card line belongs to: the player's card count after it (3 on the
         # first street). Exports without street headers start each street here.
         street = Street(len(earlier) + len(new)) if earlier else Street.THIRD
@@ -488,9 +521,21 @@ class _HandBuilder(TextHandBuilder):
         player = self._name(text, line)
         chips, total = self._raise_amounts(text)
         kind = self._completion_or(ActionKind.RAISE)
-        if not all_in:
+        if all_in:
+            self._all_in_over(kind, total)
+        else:
             self._seen_bet(kind, total, False)
         self._put(kind, player, line, chips, total, all_in)
+
+    def _all_in_over(self, kind: ActionKind, total: int) -> None:
+        """Note an all-in bet, completion or raise taking the player to the street `total`:
+        no full bet, but the bet sizes are at least what it went over the bet faced by
+        (for the stakes of a hand whose betting shows no full bet)."""
+        size = total if kind is ActionKind.COMPLETE else total - self.current_bet
+        if self.street >= Street.FIFTH:
+            self.all_in_big = max(self.all_in_big, size)
+        else:
+            self.all_in_small = max(self.all_in_small, size)
 
     def _all_in_raise(self, text: str, line: int) -> None:
         self._raises(text, line, all_in=True)
@@ -517,6 +562,8 @@ class _HandBuilder(TextHandBuilder):
             kind = self._completion_or(ActionKind.BET)
         else:
             kind = self._completion_or(ActionKind.RAISE)
+        if kind is not ActionKind.BRING_IN and kind is not ActionKind.CALL:
+            self._all_in_over(kind, total)
         self._put(kind, player, line, amount, None, True)
 
     def _calls(self, text: str, line: int) -> None:
@@ -679,6 +726,24 @@ def _with_pot(action: Action, pot: int) -> Action:
     )
 
 
+def _without_card(event: Event, card: Card) -> Event:
+    """A showdown action without `card` among its cards."""
+    if type(event) is not Action or card not in event.cards:
+        return event
+    return dataclasses.replace(event, cards=tuple(c for c in event.cards if c != card))
+
+
+def _result_without_card(result: SeatResult, card: Card) -> SeatResult:
+    """A summary seat line's record without `card` among its cards."""
+    if card not in result.showed and card not in result.mucked:
+        return result
+    return dataclasses.replace(
+        result,
+        showed=tuple(c for c in result.showed if c != card),
+        mucked=tuple(c for c in result.mucked if c != card),
+    )
+
+
 def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
     def handle(builder: _HandBuilder, text: str, line: int) -> None:
         builder._note(kind, text, line)
@@ -719,25 +784,37 @@ GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS
 
 def print_hand(hand: Hand) -> str:
     """A hand as Bovada text (the current form, with street headers), which parses back to
-    an equal record."""
+    an equal record.
+
+    A hand not read from Bovada text (simulated, say) is written in the same form, as far
+    as its records go: players named by their seats ("Seat+3", the one whose down cards the
+    records show "Seat+3 [ME]"), each street's cards as the records know them (Bovada
+    prints every card; a record holds an opponent's up cards only), the clock from the
+    start time on Bovada's Eastern clock, the table number and level as Bovada writes
+    them, only the notes Bovada has a line for, and a community card dealt on each river
+    line (`sites.community`)."""
     symbol = "$" if hand.currency else None
 
     def money(value: int | None) -> str:
         return format_amount(value or 0, symbol)
 
     game = GAME_NAMES[hand.game]
-    brand = hand.header_variant if hand.header_variant != "game" else "Bovada"
+    brand = hand.header_variant if _read_from_bovada(hand) else "Bovada"
+    if brand == "game":  # a record's default header form, not a brand
+        brand = "Bovada"
+    clock = _clock(hand)
+    table = _table_number(hand)
     if hand.tournament_id is not None:
-        level = f"- Level {hand.tournament_level} (0/0)" if hand.tournament_level else ""
+        level_number = _level_number(hand.tournament_level)
+        level = f"- Level {level_number} (0/0)" if level_number else ""
         lines = [
             f"{brand} Hand #{hand.hand_id}: {game} Tournament #{hand.tournament_id} "
-            f"TBL#{hand.table}, Fixed Limit{level} - {hand.clock_text}"
+            f"TBL#{table}, Fixed Limit{level} - {clock}"
         ]
     else:
-        lines = [
-            f"{brand} Hand #{hand.hand_id} TBL#{hand.table} {game} Fixed Limit - {hand.clock_text}"
-        ]
-    printed = {seat.name: _printed_name(seat) for seat in hand.seats}
+        lines = [f"{brand} Hand #{hand.hand_id} TBL#{table} {game} Fixed Limit - {clock}"]
+    own = _read_from_bovada(hand)
+    printed = _printed_names(hand, own)
     for seat in hand.seats:
         lines.append(f"{printed[seat.name]}: {money(seat.stack)} in chips")
     current = Street.ANTES
@@ -746,23 +823,118 @@ def print_hand(hand: Hand) -> str:
         if street != current and Street.THIRD <= street <= Street.SEVENTH:
             lines.append(STREET_HEADERS[street])
             current = street
+            if street is Street.SEVENTH and hand.community_card is not None:
+                lines.extend(_community_lines(hand, printed))
         if isinstance(event, Note):
-            lines.append(event.text)
+            if own:
+                lines.append(event.text)
+            elif event.player in printed and event.kind in NOTE_LINES:
+                lines.append(f"{printed[event.player]} : {NOTE_LINES[event.kind]}")
             continue
         name = printed.get(event.player, event.player)
         if isinstance(event, Dealt):
-            lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
-        else:
+            if event.new:
+                lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
+        elif event.cards or event.kind not in (ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
             lines.append(_action(event, name, money, hand))
+    if (
+        Street.SEVENTH in hand.streets
+        and hand.community_card is not None
+        and STREET_HEADERS[Street.SEVENTH] not in lines
+    ):
+        lines.append(STREET_HEADERS[Street.SEVENTH])
+        lines.extend(_community_lines(hand, printed))
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
     for result in hand.results:
-        lines.append(_result(result, money))
+        line = _result(result, money)
+        if line:
+            lines.append(line)
     return "\n".join(lines)
 
 
-def _printed_name(seat: Seat) -> str:
-    return f"Seat+{seat.number}{HERO_MARK}" if seat.name == HERO else seat.name
+NOTE_LINES = {
+    NoteKind.SITTING_OUT: "Sit out",
+    NoteKind.LEAVES: "Table leave user",
+    NoteKind.RETURNED: "Re-join",
+}
+"""Bovada's words for the notes of a hand not read from Bovada text (the others, chat and
+connections among them, have no Bovada line)."""
+
+
+def _clock(hand: Hand) -> str:
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Bovada's Eastern clock: "2012-09-19 13:11:08"."""
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
+        return hand.clock_text
+    return f"{local_time(hand.start_time, 'ET'):%Y-%m-%d %H:%M:%S}"
+
+
+def _table_number(hand: Hand) -> str:
+    """The table as Bovada's `TBL#` prints it: one word (a tournament's table without the
+    tournament number before it; words joined by "-")."""
+    table = hand.table
+    if hand.tournament_id is not None and table.startswith(f"{hand.tournament_id} "):
+        table = table[len(hand.tournament_id) + 1 :]
+    return "-".join(table.replace(",", " ").split()) or "0"
+
+
+_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def _level_number(level: str | None) -> str | None:
+    """A tournament level as Bovada's number: "3" as read, "Level IV" (PokerStars') 4."""
+    if level is None:
+        return None
+    word = level.rpartition(" ")[2]
+    if word.isdigit():
+        return word
+    if not word or any(letter not in _ROMAN_VALUES for letter in word):
+        return None
+    total = 0
+    for index, letter in enumerate(word):
+        value = _ROMAN_VALUES[letter]
+        following = _ROMAN_VALUES[word[index + 1]] if index + 1 < len(word) else 0
+        total += -value if value < following else value
+    return str(total)
+
+
+def _read_from_bovada(hand: Hand) -> bool:
+    """Whether the hand was read from Bovada text (its notes are Bovada's lines), not
+    simulated or read from another site."""
+    return hand.site is SITE and hand.header_variant != ""
+
+
+def _printed_names(hand: Hand, own: bool) -> dict[str, str]:
+    """Each player's name as Bovada prints it: by seat, "Seat+3"; the hero "Seat+3 [ME]".
+    In a hand not read from Bovada text (`own` false) the hero is the one player whose
+    first-street cards the records show in full (none hidden)."""
+    heroes = (
+        set()
+        if own
+        else {
+            event.player
+            for event in hand.events
+            if type(event) is Dealt
+            and not event.previous
+            and event.hidden == 0
+            and len(event.new) > 1
+        }
+    )
+    names = {}
+    for seat in hand.seats:
+        hero = seat.name == HERO or (len(heroes) == 1 and seat.name in heroes)
+        names[seat.name] = f"Seat+{seat.number}{HERO_MARK}" if hero else f"Seat+{seat.number}"
+    return names
+
+
+def _community_lines(hand: Hand, printed: dict[str, str]) -> list[str]:
+    """The community card on the river line of every player left."""
+    card = f"[{hand.community_card}]"
+    return [
+        f"{printed.get(player, player)} : Card dealt to a spot {card}"
+        for player in river_players(hand)
+    ]
 
 
 def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignore[no-untyped-def]
@@ -799,6 +971,7 @@ def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignor
 
 
 def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+    """A seat's summary line; "" for a seat Bovada has no line for (mucked unseen)."""
     head = f"Seat+{result.seat}:  "
     if result.folded_on is not None:
         return f"{head}Folded on the {FOLDED_ON_TEXT[result.folded_on]}"
@@ -806,6 +979,8 @@ def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
         return f"{head}{money(result.won)} [Does not show]"
     if result.mucked:
         return f"{head} [Mucked] [{format_cards(result.mucked)} ]"
+    if not result.showed:
+        return ""
     won = f"{money(result.won)}  " if result.won is not None else " "
     lost = "lost " if result.lost else ""
     shown = format_cards(result.showed)
@@ -823,4 +998,8 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    # Fixed-limit 7-card stud and stud hi/lo, at cash tables and in tournaments.
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
+    ),
 )

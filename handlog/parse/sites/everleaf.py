@@ -32,16 +32,19 @@ from handlog.model import (
     Seat,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse import grammar
 from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -277,6 +280,10 @@ class _HandBuilder(TextHandBuilder):
         # (never below nothing: more paid out than was in is for the replay to flag).
         self.total_pot = total
         self.rake = max(0, total - self.collected)
+        # A river dealing one card to every player left: the community card.
+        self.community_card = community_card(self.events)
+        if self.community_card is not None:
+            self.events = without_river_deals(self.events)
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -415,8 +422,13 @@ class _HandBuilder(TextHandBuilder):
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
-        than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
-        return in_deal_order(self.known.get(player, {}), shown)
+        than they were dealt): `text.in_deal_order` with the cards seen dealt so far. Fewer
+        cards than were seen dealt have no deal order to be put in: as shown."""
+        known = self.known.get(player, {})
+        size = len(shown)
+        if any(position >= size for position in known):
+            return shown
+        return in_deal_order(known, shown)
 
     def _shows(self, text: str, line: int) -> None:
         self._showdown(ActionKind.SHOW, " shows [ ", text, line)
@@ -506,7 +518,12 @@ GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_W
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand as Everleaf text (the new format), which parses back to an equal record."""
+    """A hand as Everleaf text (the new format), which parses back to an equal record.
+
+    A hand not read from Everleaf text (simulated, say) is written in the same form: its
+    clock from the start time (Everleaf's clock is UTC), no line for what Everleaf does not
+    print (an uncalled bet goes back silently; no summary), only the notes Everleaf has a
+    line for, and a community card dealt on each river line (`sites.community`)."""
     sign = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
     word = {"USD": "USD", "EUR": "EURO", "GBP": "GBP"}.get(hand.currency or "", "")
 
@@ -521,26 +538,59 @@ def print_hand(hand: Hand) -> str:
         f"Everleaf Gaming Game #{hand.hand_id}",
         f"***** Hand history for game #{hand.hand_id} *****",
         f"{bare(hand.small_bet)}/{bare(hand.big_bet)} {GAME_NAMES[hand.game]}{max_seats} - "
-        f"{hand.clock_text}",
+        f"{_clock(hand)}",
         f"Table {hand.table}",
         f"Total number of players: {len(hand.seats)}",
     ]
     for seat in hand.seats:
         lines.append(f"Seat {seat.number}: {seat.name} (  {spaced(seat.stack)} )")
+    seated = {seat.name for seat in hand.seats}
     current = Street.ANTES
     for event in hand.events:
         street = event.street
         if street != current and Street.THIRD <= street <= Street.SEVENTH:
             lines.append(STREET_HEADERS[street])
             current = street
+            if street is Street.SEVENTH and hand.community_card is not None:
+                lines.extend(_community_lines(hand))
         if type(event) is Dealt:
-            shown = ", ".join(str(card) for card in event.new)
-            lines.append(f"Dealt to {event.player} [ {shown} ].")
+            if event.new:
+                shown = ", ".join(str(card) for card in event.new)
+                lines.append(f"Dealt to {event.player} [ {shown} ].")
         elif type(event) is Note:
-            lines.append(event.text)
-        else:
-            lines.append(_action(event, bare, spaced))  # type: ignore[arg-type]
+            ending = NOTE_LINES.get(event.kind)
+            if ending is not None and event.player in seated:
+                lines.append(f"{event.player}{ending}")
+        elif type(event) is Action and event.kind is not ActionKind.UNCALLED_BET_RETURNED:
+            line = _action(event, bare, spaced)
+            if line:
+                lines.append(line)
+    if (
+        Street.SEVENTH in hand.streets
+        and hand.community_card is not None
+        and STREET_HEADERS[Street.SEVENTH] not in lines
+    ):
+        lines.append(STREET_HEADERS[Street.SEVENTH])
+        lines.extend(_community_lines(hand))
     return "\n".join(lines)
+
+
+NOTE_LINES = {kind: ending for kind, ending in NOTE_ENDS.values()}
+"""The notes Everleaf has a line for: the player's name, then these words."""
+
+
+def _clock(hand: Hand) -> str:
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time on Everleaf's clock, which is UTC: "2011/08/12 -
+    13:09:06"."""
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
+        return hand.clock_text
+    return f"{local_time(hand.start_time, 'UTC'):%Y/%m/%d - %H:%M:%S}"
+
+
+def _community_lines(hand: Hand) -> list[str]:
+    """The community card on the river line of every player left."""
+    return [f"Dealt to {player} [ {hand.community_card} ]." for player in river_players(hand)]
 
 
 def _number(value: int, symbol: str | None, suffix: str) -> str:
@@ -569,6 +619,8 @@ def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def
         return f"{name} checks"
     if kind is ActionKind.FOLD:
         return f"{name} folds"
+    if kind is ActionKind.MUCK and not action.cards:
+        return ""  # Everleaf prints a muck with its cards only
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
         verb = "shows" if kind is ActionKind.SHOW else "mucks"
         shown = ", ".join(str(card) for card in action.cards)
@@ -593,5 +645,9 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    # Fixed-limit stud, stud/8 and razz: cash (dollars, euros) and tournament chips.
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
+    ),
     encodings=("cp1252", "utf-8"),
 )

@@ -39,6 +39,7 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
+    Structure,
 )
 from handlog.parse import grammar
 from handlog.parse.money import (
@@ -50,11 +51,13 @@ from handlog.parse.money import (
 )
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    local_time,
     read_hand,
     utc_time,
 )
@@ -301,6 +304,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_id = header["tid"] if tournament else None
         self.buy_in = header["buy_in"] if tournament else None
         self.mixed_game = header["name"] if tournament else None
+        # A river dealing one card to every player left: the community card.
+        self.community_card = community_card(self.events)
+        if self.community_card is not None:
+            self.events = without_river_deals(self.events)
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -553,13 +560,22 @@ GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS
 def print_hand(hand: Hand) -> str:
     """A hand as OnGame text (parse → print → parse gives equal records). The site's own
     figures the records do not keep (each seat's stack after the hand and its net) are
-    worked out from the records; the `User:` and `Button:` lines are left out."""
+    worked out from the records; the `User:` and `Button:` lines are left out.
+
+    A hand not read from OnGame text (simulated, say) is written in the same form: its clock
+    from the start time (UTC, "GMT+0000"), its pots before the rake (the rake taken from the
+    main pot), an uncalled bet returned without a line (OnGame prints none), and only the
+    notes OnGame has a line for ("sits out")."""
     symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
 
     def money(value: int | None) -> str:
         return format_amount(value or 0, symbol)
 
-    if hand.header_variant == "tournament":
+    if hand.site is SITE and hand.header_variant:
+        in_tournament = hand.header_variant == "tournament"
+    else:  # a hand not read from OnGame text
+        in_tournament = hand.tournament_id is not None
+    if in_tournament:
         name = f' "{hand.mixed_game}",' if hand.mixed_game is not None else ""
         number = f" {hand.tournament_id}" if hand.tournament_id is not None else ""
         buy_in = f", buy-in: {hand.buy_in}" if hand.buy_in is not None else ""
@@ -571,7 +587,7 @@ def print_hand(hand: Hand) -> str:
     players = f"Players in round: {len(hand.seats)}"
     lines = [
         f"***** History for hand {hand.hand_id}{tournament} *****",
-        f"Start hand: {hand.clock_text}",
+        f"Start hand: {_clock(hand)}",
         f"Table: {hand.table} [0] (LIMIT {GAME_NAMES[hand.game]} {money(hand.small_bet)}/"
         f"{money(hand.big_bet)}{ante}, {kind})",
         players,
@@ -579,6 +595,7 @@ def print_hand(hand: Hand) -> str:
     lines.extend(f"Seat {seat.number}: {seat.name} ({money(seat.stack)})" for seat in hand.seats)
     put_in = {seat.name: 0 for seat in hand.seats}
     collected = {seat.name: 0 for seat in hand.seats}
+    seated = set(put_in)
     hand_put: dict[str, int] = {}
     street_put: dict[str, int] = {}
     current = Street.ANTES
@@ -592,16 +609,27 @@ def print_hand(hand: Hand) -> str:
             street_put = {}
             lines.extend(("---", STREET_HEADERS[street]))
             current = street
+            if street is Street.SEVENTH and hand.community_card is not None:
+                lines.extend(
+                    f"Dealing to {player}: [{hand.community_card}]"
+                    for player in river_players(hand)
+                )
         if type(event) is Note:
-            lines.append(event.text)
+            if event.kind is NoteKind.SITTING_OUT and event.player in seated:
+                lines.append(f"{event.player} sits out")
             continue
         if type(event) is Dealt:
-            lines.append(_dealt_line(event, hand))
+            if event.new or event.hidden:
+                lines.append(_dealt_line(event, hand))
             continue
         assert type(event) is Action
         if event.kind is ActionKind.COLLECT:
             pots.setdefault(event.pot or 0, []).append(event)
             collected[event.player] = collected.get(event.player, 0) + (event.amount or 0)
+            continue
+        if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+            # OnGame prints no line for it: the bet goes back silently (its trait).
+            put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
             continue
         if event.kind in (ActionKind.SHOW, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
             continue
@@ -613,11 +641,15 @@ def print_hand(hand: Hand) -> str:
     # Streets dealt with no line on them (everyone all-in) still have their header.
     printed = {line for line in lines if line in STREET_HEADERS.values()}
     for street in hand.streets:
-        if STREET_HEADERS[street] not in printed:
+        if street in STREET_HEADERS and STREET_HEADERS[street] not in printed:
             lines.extend(("---", STREET_HEADERS[street]))
+            if street is Street.SEVENTH and hand.community_card is not None:
+                lines.extend(
+                    f"Dealing to {player}: [{hand.community_card}]"
+                    for player in river_players(hand)
+                )
     lines.extend(("---", "Summary:"))
-    amounts = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else [hand.total_pot]
-    for index, amount in enumerate(amounts):
+    for index, amount in enumerate(_pots_before_rake(hand)):
         label = "Main pot" if index == 0 else f"Side pot {index}"
         winners = ", ".join(
             f"{c.player} ({money(c.amount)}{' ' + c.half.capitalize() if c.half else ''})"
@@ -626,28 +658,75 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"{label}: {money(amount)} won by {winners}")
     lines.append(f"Rake taken: {money(hand.rake)}")
     results = {result.player: result for result in hand.results}
+    shows = {
+        action.player: action
+        for action in hand.actions
+        if action.kind is ActionKind.SHOW and action.cards
+    }
     for seat in hand.seats:
         net = collected[seat.name] - put_in[seat.name]
         result = results.get(seat.name)
         shown_net = result.net if result is not None and result.net is not None else net
         sign = "+" if shown_net >= 0 else "-"
+        # The stack after the hand (not a record's field; never below nothing, which
+        # OnGame cannot print: a seat that put in more than its stack is the replay's to
+        # flag, from the seat line).
         line = (
-            f"Seat {seat.number}: {seat.name} ({money(seat.stack + net)}), net: "
+            f"Seat {seat.number}: {seat.name} ({money(max(0, seat.stack + net))}), net: "
             f"{sign}{money(abs(shown_net))}"
         )
-        if result is not None and result.showed:
-            line += f", [{', '.join(str(c) for c in result.showed)}]"
-            if result.description is not None:
-                line += f" ({result.description})"
+        shown, description = _shown(result, shows.get(seat.name))
+        if shown:
+            line += f", [{', '.join(str(c) for c in shown)}]"
+            if description is not None:
+                line += f" ({description})"
         lines.append(line)
     lines.append(f"***** End of hand {hand.hand_id} *****")
     return "\n".join(lines)
 
 
+def _shown(result: SeatResult | None, show: Action | None) -> tuple[tuple[Card, ...], str | None]:
+    """The cards (and words) a seat's summary line shows: the summary's, else (a hand of a
+    site that prints no summary) the showdown's."""
+    if result is not None and result.showed:
+        return result.showed, result.description
+    if show is not None:
+        return show.cards, show.description
+    return (), None
+
+
+WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTH_NAMES = {number: name for name, number in MONTHS.items()}
+
+
+def _clock(hand: Hand) -> str:
+    """The clock as printed, or (a hand built without its text: simulated, or read from
+    another site) its start time in UTC, in OnGame's form: "Sat Aug 28 17:33:38 GMT+0000
+    2010"."""
+    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
+        return hand.clock_text
+    moment = local_time(hand.start_time, "UTC")
+    return (
+        f"{WEEKDAYS[moment.weekday()]} {MONTH_NAMES[moment.month]} {moment.day} "
+        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} GMT+0000 {moment.year}"
+    )
+
+
+def _pots_before_rake(hand: Hand) -> list[int]:
+    """The pots as OnGame prints them: before the rake. A hand's main and side pots are
+    after the rake when they add up to the total less the rake (PokerStars'): the rake is
+    then the main pot's."""
+    if hand.main_pot is None:
+        return [hand.total_pot]
+    pots = [hand.main_pot, *hand.side_pots]
+    if sum(pots) != hand.total_pot and sum(pots) + hand.rake == hand.total_pot:
+        pots[0] += hand.rake
+    return pots
+
+
 def _dealt_line(event: Dealt, hand: Hand) -> str:
-    shown = [str(card) for card in event.new]
-    if event.street is Street.THIRD and len(shown) == 1:
-        shown = ["-", "-", *shown]
+    # Face-down cards first (an opponent's "-"), as OnGame deals them.
+    shown = ["-"] * event.hidden + [str(card) for card in event.new]
     return f"Dealing to {event.player}: [{', '.join(shown)}]"
 
 
@@ -686,4 +765,8 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
+    # Fixed limit ("LIMIT") stud, stud/8 and razz, at cash tables and in tournaments.
+    deals=tuple(
+        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
+    ),
 )
