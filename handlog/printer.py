@@ -7,7 +7,7 @@ missing currency code) come out in PokerStars' own current form."""
 from __future__ import annotations
 
 from handlog.cards import format_cards
-from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Street
+from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Site, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount
 from handlog.parse.sites.pokerstars import GAME_NAMES, pot_label
 from handlog.parse.text import printed_clock
@@ -81,7 +81,7 @@ def print_hand(hand: Hand) -> str:
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) PokerStars' Eastern-time
     clock from its start time, e.g. "2024/01/01 13:19:27 ET"."""
-    return printed_clock(hand, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
+    return printed_clock(hand, Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
 
 
 def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]

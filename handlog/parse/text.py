@@ -23,7 +23,17 @@ from mypy_extensions import mypyc_attr
 
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import Action, ActionKind, Dealt, Hand, Printed, Source, Street, Structure
+from handlog.model import (
+    Action,
+    ActionKind,
+    Dealt,
+    Hand,
+    Printed,
+    Site,
+    Source,
+    Street,
+    Structure,
+)
 from handlog.parse import grammar
 from handlog.parse.money import MoneyError
 from handlog.parse.reader import Chunk
@@ -105,13 +115,14 @@ def local_time(moment: datetime, zone: str) -> datetime:
     return moment.astimezone(_zone(zone)).replace(tzinfo=None)
 
 
-def printed_clock(hand: Hand, zone: str, form: str) -> str:
-    """A printer's clock: the hand's own, as printed; for a hand built without text (no clock
-    text), its start time on the site's clock in `zone`, written by `form`, a `str.format`
-    template of `t`, that time (with its zone: `%Z` gives "EST" or "EDT"), e.g.
-    "{t:%Y/%m/%d %H:%M:%S} UTC" or, for an hour without its leading zero,
-    "{t.year}/{t:%m/%d} {t.hour}:{t:%M:%S} ET"; "" for a hand with neither."""
-    if hand.clock_text or hand.start_time is None:
+def printed_clock(hand: Hand, site: Site, zone: str, form: str) -> str:
+    """A printer's clock: the hand's own, as `site` printed it; for a hand built without
+    text (simulated) or read from another site, its start time on the site's clock in
+    `zone`, written by `form`, a `str.format` template of `t`, that time (with its zone: `%Z`
+    gives "EST" or "EDT"), e.g. "{t:%Y/%m/%d %H:%M:%S} UTC" or, for an hour without its
+    leading zero, "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET"; the clock text as it is for a hand
+    with no start time."""
+    if (hand.site is site and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return form.format(t=hand.start_time.astimezone(_zone(zone)))
 

@@ -49,7 +49,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    local_time,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -653,10 +653,7 @@ def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Absolute's Eastern clock: "2009-03-18 19:10:00
     (ET)"."""
-    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "ET")
-    return f"{moment:%Y-%m-%d %H:%M:%S} (ET)"
+    return printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S} (ET)")
 
 
 def _community_lines(hand: Hand, slots: dict[str, list[str]]) -> list[str]:

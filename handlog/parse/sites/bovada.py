@@ -51,7 +51,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
-    local_time,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -865,9 +865,7 @@ connections among them, have no Bovada line)."""
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Bovada's Eastern clock: "2012-09-19 13:11:08"."""
-    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
-        return hand.clock_text
-    return f"{local_time(hand.start_time, 'ET'):%Y-%m-%d %H:%M:%S}"
+    return printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S}")
 
 
 def _table_number(hand: Hand) -> str:

@@ -44,7 +44,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
-    local_time,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -583,9 +583,7 @@ def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Everleaf's clock, which is UTC: "2011/08/12 -
     13:09:06"."""
-    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
-        return hand.clock_text
-    return f"{local_time(hand.start_time, 'UTC'):%Y/%m/%d - %H:%M:%S}"
+    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d - %H:%M:%S}")
 
 
 def _community_lines(hand: Hand) -> list[str]:

@@ -981,7 +981,7 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Full Tilt's Eastern-time
     clock from its start time, e.g. "05:46:00 ET - 2011/02/19"."""
-    return printed_clock(hand, "ET", "{t:%H:%M:%S} ET - {t:%Y/%m/%d}")
+    return printed_clock(hand, SITE, "ET", "{t:%H:%M:%S} ET - {t:%Y/%m/%d}")
 
 
 def _tournament_name(hand: Hand) -> str:

@@ -677,7 +677,7 @@ def _game_element(hand: Hand) -> str:
             won[action.player] = won.get(action.player, 0) + (action.amount or 0)
         elif action.kind in MONEY_IN_KINDS:
             put[action.player] = put.get(action.player, 0) + (action.amount or 0)
-    clock = printed_clock(hand, ZONE, CLOCK)
+    clock = printed_clock(hand, SITE, ZONE, CLOCK)
     lines = [
         f'<game gamecode="{hand.hand_id}">',
         "<general>",

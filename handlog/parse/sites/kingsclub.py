@@ -568,7 +568,7 @@ def _clock(hand: Hand) -> str:
     """KingsClub's clock ("2021-01-02 15:48:40", no zone) of the start time, in UTC."""
     if hand.start_time is None:
         raise ValueError("a KingsClub hand prints its clock: this hand has no start time")
-    return printed_clock(hand, "UTC", "{t:%Y-%m-%d %H:%M:%S}")
+    return printed_clock(hand, SITE, "UTC", "{t:%Y-%m-%d %H:%M:%S}")
 
 
 def _dealt_line(event: Dealt) -> str:

@@ -779,7 +779,7 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
         # ante / bring-in / smallest bet, the forced bets as seen (the records keep no other)
         figures = (hand.ante or 0, hand.bring_in or 0, hand.small_bet)
         stakes = f"{LIMIT_WORDS[hand.structure]} ({'/'.join(stake(f) for f in figures)})"
-    clock = printed_clock(hand, ZONE, CLOCK)
+    clock = printed_clock(hand, SITE, ZONE, CLOCK)
     lines = [
         f'<description type="{escape(kind)}" stakes="{stakes}"/>',
         f'<game id="{hand.hand_id}" starttime="{clock}" numholecards="7" {game_attrs}'

@@ -57,7 +57,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
-    local_time,
+    printed_clock,
     read_hand,
     utc_time,
 )
@@ -695,21 +695,11 @@ def _shown(result: SeatResult | None, show: Action | None) -> tuple[tuple[Card, 
     return (), None
 
 
-WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTH_NAMES = {number: name for name, number in MONTHS.items()}
-
-
 def _clock(hand: Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time in UTC, in OnGame's form: "Sat Aug 28 17:33:38 GMT+0000
     2010"."""
-    if (hand.site is SITE and hand.clock_text) or hand.start_time is None:
-        return hand.clock_text
-    moment = local_time(hand.start_time, "UTC")
-    return (
-        f"{WEEKDAYS[moment.weekday()]} {MONTH_NAMES[moment.month]} {moment.day} "
-        f"{moment.hour:02d}:{moment.minute:02d}:{moment.second:02d} GMT+0000 {moment.year}"
-    )
+    return printed_clock(hand, SITE, "UTC", "{t:%a %b} {t.day} {t:%H:%M:%S} GMT+0000 {t.year}")
 
 
 def _pots_before_rake(hand: Hand) -> list[int]:

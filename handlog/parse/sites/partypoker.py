@@ -760,7 +760,7 @@ def _clock(hand: Hand) -> str:
     """Party's Eastern clock of a hand's start time: "Monday, February 27, 09:51:26 EST 2012"."""
     if hand.start_time is None:
         raise ValueError("a PartyPoker hand prints its clock: this hand has no start time")
-    return printed_clock(hand, "ET", "{t:%A, %B} {t.day}, {t:%H:%M:%S %Z %Y}")
+    return printed_clock(hand, SITE, "ET", "{t:%A, %B} {t.day}, {t:%H:%M:%S %Z %Y}")
 
 
 def _buy_in(text: str | None) -> str:

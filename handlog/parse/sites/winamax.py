@@ -856,7 +856,7 @@ def _collect_returned(events: list[Event], returned: dict[str, int], hand: Hand)
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winamax's UTC clock from its
     start time, e.g. "2016/11/12 23:04:10 UTC"."""
-    return printed_clock(hand, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
+    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
 def _buy_in(buy_in: str) -> str:

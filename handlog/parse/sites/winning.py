@@ -686,7 +686,7 @@ def print_hand(hand: Hand) -> str:
 def clock(hand: Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winning's UTC clock from its
     start time, e.g. "2019/07/28 16:15:58 UTC"."""
-    return printed_clock(hand, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
+    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
 def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
