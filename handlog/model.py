@@ -164,6 +164,19 @@ MONEY_IN_KINDS = frozenset(
 )
 """Actions that put chips into the pot."""
 
+BETTING_KINDS = frozenset(
+    {
+        ActionKind.BRING_IN,
+        ActionKind.COMPLETE,
+        ActionKind.BET,
+        ActionKind.RAISE,
+        ActionKind.CALL,
+        ActionKind.CHECK,
+        ActionKind.FOLD,
+    }
+)
+"""The actions of a betting round (the antes and the showdown apart)."""
+
 
 class NoteKind(StrEnum):
     """Lines that are not actions: table events, chat and the dealer's announcements."""

@@ -51,6 +51,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    level_number,
     printed_clock,
     read_hand,
     utc_time,
@@ -805,8 +806,8 @@ def print_hand(hand: Hand) -> str:
     clock = _clock(hand)
     table = _table_number(hand)
     if hand.tournament_id is not None:
-        level_number = _level_number(hand.tournament_level)
-        level = f"- Level {level_number} (0/0)" if level_number else ""
+        number = level_number(hand.tournament_level)
+        level = f"- Level {number} (0/0)" if number and number.isdigit() else ""
         lines = [
             f"{brand} Hand #{hand.hand_id}: {game} Tournament #{hand.tournament_id} "
             f"TBL#{table}, Fixed Limit{level} - {clock}"
@@ -875,26 +876,6 @@ def _table_number(hand: Hand) -> str:
     if hand.tournament_id is not None and table.startswith(f"{hand.tournament_id} "):
         table = table[len(hand.tournament_id) + 1 :]
     return "-".join(table.replace(",", " ").split()) or "0"
-
-
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
-
-
-def _level_number(level: str | None) -> str | None:
-    """A tournament level as Bovada's number: "3" as read, "Level IV" (PokerStars') 4."""
-    if level is None:
-        return None
-    word = level.rpartition(" ")[2]
-    if word.isdigit():
-        return word
-    if not word or any(letter not in _ROMAN_VALUES for letter in word):
-        return None
-    total = 0
-    for index, letter in enumerate(word):
-        value = _ROMAN_VALUES[letter]
-        following = _ROMAN_VALUES[word[index + 1]] if index + 1 < len(word) else 0
-        total += -value if value < following else value
-    return str(total)
 
 
 def _read_from_bovada(hand: Hand) -> bool:

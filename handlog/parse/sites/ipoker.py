@@ -33,6 +33,7 @@ from datetime import datetime
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    BETTING_KINDS,
     MONEY_IN_KINDS,
     Action,
     ActionKind,
@@ -732,7 +733,11 @@ def _game_element(hand: Hand) -> str:
         if street == last_street and hand.community_card is not None:
             lines.append(f'<cards type="{words[street]}">{_card_text(hand.community_card)}</cards>')
         for event in hand.events:
-            if event.street != street or type(event) is not Action or event.kind not in PLAYED:
+            if (
+                event.street != street
+                or type(event) is not Action
+                or event.kind not in BETTING_KINDS
+            ):
                 continue
             if event.kind is ActionKind.FOLD:
                 folded.add(event.player)
@@ -747,17 +752,6 @@ def _game_element(hand: Hand) -> str:
 ZONE = "UTC"
 """iPoker's clock (`<startdate>`), as `_time` reads it."""
 CLOCK = "{t:%Y-%m-%d %H:%M:%S}"
-PLAYED = frozenset(
-    {
-        ActionKind.BRING_IN,
-        ActionKind.COMPLETE,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.CALL,
-        ActionKind.CHECK,
-        ActionKind.FOLD,
-    }
-)
 """The actions of a betting round that iPoker writes (the antes have their own round; shows,
 mucks, collects and returned bets are in the deal and the player lines)."""
 

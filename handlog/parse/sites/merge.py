@@ -42,6 +42,7 @@ from urllib.parse import quote, unquote
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    BETTING_KINDS,
     Action,
     ActionKind,
     Dealt,
@@ -806,7 +807,7 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
             continue  # the showdown: its round is END_OF_GAME, below
         lines.append(f'<round id="{ROUND_NAMES[street]}">')
         for played in hand.actions:
-            if played.street != street or played.kind not in PLAYED:
+            if played.street != street or played.kind not in BETTING_KINDS:
                 continue
             number = seat_of[played.player]
             if played.kind in (ActionKind.FOLD, ActionKind.CHECK):
@@ -858,17 +859,6 @@ CLOCK = "{t:%Y%m%d%H%M%S}"
 ROUND_NAMES = {Street.THIRD: "THIRD_STREET", **STREET_ROUNDS}
 """The round each betting street is written in (a bring-in in THIRD_STREET: both are read as
 3rd street)."""
-PLAYED = frozenset(
-    {
-        ActionKind.BRING_IN,
-        ActionKind.COMPLETE,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.CALL,
-        ActionKind.CHECK,
-        ActionKind.FOLD,
-    }
-)
 """The events of a betting round (the antes have their round, shows, mucks and winners the
 last one)."""
 

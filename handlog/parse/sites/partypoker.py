@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
+    BETTING_KINDS,
     Action,
     ActionKind,
     Dealt,
@@ -638,17 +639,6 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 Money = Callable[[int | None], str]
-BETTING_KINDS = frozenset(
-    {
-        ActionKind.BRING_IN,
-        ActionKind.COMPLETE,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.CALL,
-        ActionKind.CHECK,
-        ActionKind.FOLD,
-    }
-)
 """The actions the "X opens" line announces the first of, on each street."""
 NOTE_FORMS = {
     NoteKind.JOINS: " has joined the table",
