@@ -12,6 +12,7 @@ from handlog.model import ActionKind, Dealt, Game, Hand, Site, Street
 from handlog.parse import parse_text
 from handlog.parse.sites import absolute, bovada, format_for
 from handlog.parse.sites.community import community_card
+from handlog.parse.text import level_number
 from handlog.rules.replay import replay
 from handlog.simulate import SimulatedHand, SimulationOptions, simulate_hands
 
@@ -82,11 +83,12 @@ def test_bovada_names_a_simulated_hand_s_players_by_seat_and_the_hero_me() -> No
 
 
 def test_bovada_writes_a_tournament_level_as_its_number() -> None:
-    assert bovada._level_number("Level IV") == "4"
-    assert bovada._level_number("Level XIV") == "14"
-    assert bovada._level_number("3") == "3"
-    assert bovada._level_number(None) is None
-    assert bovada._level_number("Level ?") is None
+    assert level_number("Level IV") == "4"
+    assert level_number("Level XIV") == "14"
+    assert level_number("Match Round I, Level IV") == "4"
+    assert level_number("3") == "3"
+    assert level_number(None) is None
+    assert level_number("Level ?") == "Level ?"  # words it does not know, as they stand
     options = SimulationOptions(Game.STUD8, 1, 4, seed=3, tournament=True, site=Site.BOVADA)
     (simulated,) = simulate_hands(options)
     assert simulated.hand.tournament_level == "Level I"
