@@ -581,7 +581,7 @@ def connect(dataset: Dataset) -> Any:
         }
     )
     connection.register("_parts_arrow", part_table)
-    connection.execute("CREATE TEMP TABLE _parts AS SELECT * FROM _parts_arrow")
+    connection.execute("CREATE TABLE _parts AS SELECT * FROM _parts_arrow")
     connection.unregister("_parts_arrow")
 
     def source(table: str) -> str:
@@ -597,7 +597,7 @@ def connect(dataset: Dataset) -> Any:
 
     # Each hand's first copy: the part it is taken from.
     connection.execute(f"""
-        CREATE TEMP TABLE _winners AS
+        CREATE TABLE _winners AS
         SELECT h.site, h.hand_id, h._part FROM {source("hands")} h JOIN _parts p USING (_part)
         QUALIFY row_number() OVER (
             PARTITION BY h.site, h.hand_id ORDER BY p.key, p.generation, p.pos, h.line) = 1""")
