@@ -9,15 +9,17 @@ cash or tournament); every one is simulated here, and `handlog simulate --site` 
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
-from handlog.model import Game, Hand, Structure
-from handlog.parse import parse_text
+from handlog.errors import ParseError
+from handlog.model import ActionKind, Game, Hand, Structure
+from handlog.parse import parse_file, parse_text
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import FORMATS, format_for
 from handlog.rules.replay import replay
-from handlog.simulate import SimulationOptions, simulate_hands
+from handlog.simulate import SimulationOptions, simulate_hands, write_simulation
 
 HANDS = 24
 """Hands per form: 8-handed (side pots, the community card now and then) and heads-up."""
@@ -104,6 +106,55 @@ def _by_seat(hand: Hand, net: dict[str, int]) -> dict[int, int]:
     """Each seat's net: the players of `hand`, known by their seat numbers."""
     seats = {seat.name: seat.number for seat in hand.seats}
     return {seats[name]: amount for name, amount in net.items()}
+
+
+FILES = [
+    (candidate, tournament)
+    for candidate in SITES
+    if candidate.print_file is not None
+    for tournament in sorted({t for _, _, t in candidate.deals})
+]
+SESSION_HEADS = {"iPoker": "<session>", "Merge": "<description "}
+"""What a file of each format that wraps its hands (an XML session) holds once."""
+
+
+@pytest.mark.parametrize(
+    ("candidate", "tournament"),
+    FILES,
+    ids=[f"{c.site.value}-{'tournament' if t else 'cash'}" for c, t in FILES],
+)
+def test_a_simulated_file_is_one_session_and_reads_back(
+    tmp_path: Path, candidate: SiteFormat, tournament: bool
+) -> None:
+    """A format whose file wraps its hands (`SiteFormat.print_file`) writes one session for
+    the whole simulated file, read back with each hand's stakes and nets. In a tournament
+    the stakes come from each hand's actions (or an earlier hand's at the same ante and
+    bring-in): a hand nobody completes in at a new level prints them nowhere, as in a real
+    file, and is one clear error."""
+    game = Game.STUD
+    options = SimulationOptions(game, 60, 2, seed=5, tournament=tournament, site=candidate.site)
+    path = tmp_path / "simulated.xml"
+    summary = write_simulation(options, path)
+    text = path.read_text(encoding="utf-8")
+    assert summary.hands == 60 and summary.bytes == len(text.encode("utf-8"))
+    assert text.count(SESSION_HEADS[candidate.name]) == 1
+    records = {s.hand_id: s.hand for s in simulate_hands(options)}
+    read = errors = 0
+    for item in parse_file(path):
+        if isinstance(item, ParseError):
+            assert tournament and "printed nowhere" in item.message
+            actions = records[item.hand_id].actions
+            assert not any(a.kind is ActionKind.COMPLETE and not a.all_in for a in actions)
+            errors += 1
+            continue
+        assert isinstance(item, Hand)
+        record = records[item.hand_id]
+        assert (item.small_bet, item.big_bet) == (record.small_bet, record.big_bet)
+        ours = replay(record, options.rules, candidate.traits)
+        theirs = replay(item, candidate.profile, candidate.traits)
+        assert not theirs.violations and theirs.net == ours.net
+        read += 1
+    assert read + errors == 60 and read >= 50
 
 
 def test_the_simulator_prints_pokerstars_by_default() -> None:
