@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from handlog import records
+from handlog.cards import card
 from handlog.model import PRINTED, Dealt, Hand, Printed, Site, Street
 from handlog.parse import parse_file, parse_text
+from handlog.parse.text import in_deal_order
 from handlog.rules.variants import VARIANTS
 
 from .conftest import SITES
@@ -160,3 +162,11 @@ def test_every_site_reads_a_summary_seat_alike(site, name, line, changed, messag
     results = parse_text(text.replace(line, changed), str(path))
     errors = [r for r in results if not isinstance(r, Hand)]
     assert [e.message for e in errors][:1] == [message]
+
+
+def test_in_deal_order_leaves_a_show_of_fewer_cards_than_were_dealt_as_shown():
+    """Every text site's one helper (`parse.text.in_deal_order`): a card seen dealt at a
+    position past the cards shown leaves the show as it is (it stopped with StopIteration)."""
+    known = {0: card("Qh"), 2: card("5c")}
+    assert in_deal_order(known, (card("Qh"), card("5c"))) == (card("Qh"), card("5c"))
+    assert in_deal_order({1: card("Qh")}, (card("Qh"), card("5c"))) == (card("5c"), card("Qh"))

@@ -164,13 +164,15 @@ def in_deal_order(known: Mapping[int, Card], shown: tuple[Card, ...]) -> tuple[C
     """Cards a site shows out of deal order (Full Tilt and Everleaf list the down cards in
     their own order), put back in deal order: each card already seen dealt (`known`: deal
     position → card) at its position, the others in the free positions in the order shown.
-    The shown cards as they are when they are not all the known ones and more."""
+    The shown cards as they are when they are not all the known ones and more, or fewer than
+    a known card's position (a show of fewer cards than were seen dealt has no deal order)."""
     if not known or not set(known.values()) <= set(shown):
         return shown
     slots: list[Card | None] = [None] * len(shown)
     for position, card in known.items():
-        if position < len(slots):
-            slots[position] = card
+        if position >= len(slots):
+            return shown
+        slots[position] = card
     placed = set(known.values())
     rest = iter(card for card in shown if card not in placed)
     return tuple(card if card is not None else next(rest) for card in slots)

@@ -386,8 +386,6 @@ class _HandBuilder(TextHandBuilder):
         size = len(shown)
         if all(position < size and shown[position] is seen for position, seen in known.items()):
             return shown
-        if any(position >= size for position in known):
-            return shown  # fewer cards than were seen dealt: no deal order to put them in
         return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:

@@ -422,13 +422,8 @@ class _HandBuilder(TextHandBuilder):
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
-        than they were dealt): `text.in_deal_order` with the cards seen dealt so far. Fewer
-        cards than were seen dealt have no deal order to be put in: as shown."""
-        known = self.known.get(player, {})
-        size = len(shown)
-        if any(position >= size for position in known):
-            return shown
-        return in_deal_order(known, shown)
+        than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
+        return in_deal_order(self.known.get(player, {}), shown)
 
     def _shows(self, text: str, line: int) -> None:
         self._showdown(ActionKind.SHOW, " shows [ ", text, line)
