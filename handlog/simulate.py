@@ -1079,7 +1079,6 @@ class _Deal:
         self.community: Card | None = None
         self.burns = 0
         self.burned: list[Card] = []
-        self.streets: list[int] = []
         self.deck: list[Card] = []
         self.queues: dict[int, list[Card]] = {}
         self.final_stacks: dict[int, int] = {}
@@ -1242,7 +1241,6 @@ class _Deal:
             if self.live < 2:
                 break
             self.street = street
-            self.streets.append(street)
             self._deal(street)
             self._betting(street)
             self._return_uncalled()
@@ -1851,7 +1849,7 @@ class _Deal:
     # -- pots and awards -----------------------------------------------------------------
 
     def _rake(self, total: int) -> int:
-        if self.sim.tournament or self.streets[-1] == self.first_street:
+        if self.sim.tournament or self.street == self.first_street:
             return 0
         return min(total * RAKE_PERCENT // 100, RAKE_CAP_BIG_BETS * self.stakes.big_bet)
 
@@ -2248,9 +2246,8 @@ class _Deal:
         roll = rng.random()
         who = rng.randrange(self.n)
         kind = NoteKind.CHAT
-        text = rng.choice(_CHAT) if roll < 0.45 else ""
-        if roll < 0.45:
-            pass
+        if roll < 0.45 or 0.6 <= roll < 0.7:  # chat (two bands: as the lines always came)
+            text = rng.choice(_CHAT)
         elif roll < 0.6:
             kind = NoteKind.DISCONNECTED
             text = f"{names[who]} is disconnected"
@@ -2260,8 +2257,6 @@ class _Deal:
                 position = rng.randrange(position + 1, lines + 1)
                 kind = NoteKind.CONNECTED
                 text = f"{names[who]} is connected"
-        elif roll < 0.7:
-            text = rng.choice(_CHAT)
         elif roll < 0.85 and not sim.tournament:
             empty = [s for s in range(1, MAX_SEATS + 1) if s not in sim.seats]
             if not empty or len(sim.seats) >= sim.options.players:

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from handlog.model import BETTING_KINDS as _BETTING_ACTIONS
 from handlog.model import Street
 
 if TYPE_CHECKING:
     import duckdb
 
-BETTING_KINDS = ("bring_in", "complete", "bet", "raise", "call", "check", "fold")
+BETTING_KINDS = tuple(sorted(kind.value for kind in _BETTING_ACTIONS))
 """The actions the statistics look at (antes, shows and collects are in other columns)."""
 
 UNIT_SQL = (

@@ -37,7 +37,7 @@ from typing import Final
 
 from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Game, Hand, Street, Structure
+from handlog.model import BETTING_KINDS, Action, ActionKind, Dealt, Game, Hand, Street, Structure
 from handlog.rules import evaluate
 from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
@@ -78,9 +78,7 @@ _COLLECT: Final = ActionKind.COLLECT
 _SHOW: Final = ActionKind.SHOW
 _COMPLETE: Final = ActionKind.COMPLETE
 _BET: Final = ActionKind.BET
-_BETTING_KINDS: Final = frozenset(
-    {_BRING_IN, _COMPLETE, _BET, ActionKind.RAISE, _CALL, _CHECK, _FOLD}
-)
+_BETTING_KINDS: Final = BETTING_KINDS
 _SHOWDOWN_KINDS: Final = frozenset({_SHOW, ActionKind.MUCK})
 _OPENING_KINDS: Final = frozenset({_BRING_IN, _COMPLETE})
 _NEXT_STREET: Final = {street: Street(street + 1) for street in Street if street + 1 in set(Street)}
