@@ -91,3 +91,18 @@ def test_the_charts_are_drawn_from_the_same_rows(db, tmp_path):
         assert (tmp_path / "frames" / chart).read_bytes() == (
             tmp_path / "scaled" / chart
         ).read_bytes(), chart
+
+
+def test_hand_columns_by_position_or_by_join() -> None:
+    """`compute.with_hand_columns` takes a row's hand by position when the hands are
+    numbered 1..n, and joins them otherwise: the same rows either way."""
+    from handlog.report import compute
+
+    hands = pl.DataFrame({"hk": [1, 2, 3], "game": ["stud", "razz", "stud8"]})
+    rows = pl.DataFrame({"hk": [3, 1, 3, 2], "player": ["a", "b", "c", "d"]})
+    by_position = compute.with_hand_columns(hands, rows, ["game"])
+    assert by_position["game"].to_list() == ["stud8", "stud", "stud8", "razz"]
+    gapped = hands.with_columns(pl.col("hk") * 10)
+    joined = compute.with_hand_columns(gapped, rows.with_columns(pl.col("hk") * 10), ["game"])
+    assert joined["game"].to_list() == by_position["game"].to_list()
+    assert joined["player"].to_list() == ["a", "b", "c", "d"]

@@ -77,7 +77,7 @@ def _frames(*hands: dict) -> Frames:
 def _stats(frames: Frames) -> dict[str, dict]:
     rows = compute.player_hands(frames)
     flags = compute.hand_flags(frames, rows)
-    table = compute.stud_stats(frames, rows, flags)
+    table = compute.stud_stats(frames, flags)
     return {(r["player"], r["game"]): r for r in table.to_dicts()}  # type: ignore[misc]
 
 

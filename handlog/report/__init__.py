@@ -188,7 +188,7 @@ def _frames_tables(frames: Frames, filters: Filters) -> _Tables:
         how="left",
     )
     rows = _stakes(rows)
-    stats = compute.stud_stats(frames, rows, flags)
+    stats = compute.stud_stats(frames, flags)
     if filters.player:
         rows = rows.filter(pl.col("player") == filters.player)
         stats = stats.filter(pl.col("player") == filters.player)

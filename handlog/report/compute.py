@@ -23,6 +23,7 @@ Definitions (README "Reports" repeats them for users):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 import numpy as np
@@ -91,19 +92,20 @@ def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
     (the only hand of a session), and the mean interval of each session (null for those),
     of which that fallback is the median. Separate so that the rows of different players
     can be taken in parts (`report.scaled`) and the median over all of them taken after."""
-    hands = frames.hands.select(HAND_COLUMNS)
-    rows = frames.players.join(hands, on="hk", how="inner").with_columns(
+    rows = with_hand_columns(frames.hands, frames.players, HAND_COLUMNS[1:]).with_columns(
         bb=BIG_BETS,
         bi=pl.when(pl.col("bring_in") > 0).then(pl.col("net") / pl.col("bring_in")),
         day=pl.col("start_utc").dt.date(),
     )
     # Sessions need each player's hands at each table together and in time order; the order
     # of players and tables does not matter, so sort by small integer codes (categorical
-    # codes) instead of comparing strings: 2-3x faster on a million rows.
+    # codes) instead of comparing strings: 2-3x faster on a million rows. Time order is hk
+    # order (hk numbers the hands by start time; hands of unknown time last, where each is
+    # a session of its own whatever its place, as its gaps are unknown).
     rows = rows.with_columns(
         _player=pl.col("player").cast(pl.Categorical).to_physical(),
         _table=pl.col("table_key").cast(pl.Categorical).to_physical(),
-    ).sort("_player", "_table", "start_utc", "hk")
+    ).sort("_player", "_table", "hk")
     gap = (pl.col("start_utc") - pl.col("start_utc").shift(1)).dt.total_seconds()
     new_session = (
         (pl.col("_player") != pl.col("_player").shift(1))
@@ -122,6 +124,21 @@ def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
     return rows.with_columns(seconds=pl.col("interval").fill_null(mean_interval)).drop(
         "interval"
     ), means
+
+
+def with_hand_columns(
+    hands: pl.DataFrame, rows: pl.DataFrame, columns: Sequence[str]
+) -> pl.DataFrame:
+    """`rows` (each with the `hk` of a hand of `hands`) with the hand's `columns` added. The
+    hands are numbered 1..n in `hk` order (`data.load` and `scaled.prepare` number them so),
+    so a row's hand is row hk - 1 of `hands`: taken by position, where a hash join of two
+    million rows with a million hands took twice as long. Checked, not assumed: hands
+    numbered otherwise are joined."""
+    keys = hands["hk"]
+    if keys.len() and keys[0] == 1 and bool((keys.diff().drop_nulls() == 1).all()):
+        added = hands.select(columns)[rows["hk"].cast(pl.Int64) - 1]
+        return pl.concat([rows, added], how="horizontal")
+    return rows.join(hands.select("hk", *columns), on="hk", how="inner", maintain_order="left")
 
 
 def session_fallback(means: pl.Series) -> float:
@@ -188,10 +205,10 @@ def sessions(rows: pl.DataFrame) -> pl.DataFrame:
     return table.sort("player", "first").drop("session")
 
 
-def stud_stats(frames: Frames, rows: pl.DataFrame, per_hand: pl.DataFrame) -> pl.DataFrame:
+def stud_stats(frames: Frames, per_hand: pl.DataFrame) -> pl.DataFrame:
     """Per player and game: the stud statistics (see README "Reports" for definitions), from
     the per-hand flags of `hand_flags`."""
-    return stud_ratios(stud_counts(per_hand), aggression_counts(frames, rows))
+    return stud_ratios(stud_counts(per_hand), aggression_counts(frames))
 
 
 STAT_COUNTS = {
@@ -288,22 +305,19 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     event. Built from running counts over the actions of each hand's first street."""
     # One integer per (hand, player) pair, made once: every group-by and join below is on it
     # instead of on two columns, one of them text (a part of 100,000 hands: 1.26 -> 1.08
-    # CPU s for the flags and their counts).
-    # The player's number comes from a join with the part's (small) list of players: the
-    # categorical codes of `rows` and `frames.actions` are not the same.
-    players = rows.select(pl.col("player").unique()).with_row_index("_pid")
-    pair = pl.col("hk").cast(pl.Int64) * players.height + pl.col("_pid").cast(pl.Int64)
+    # CPU s for the flags and their counts). The player's half is the name's categorical
+    # code: Polars (1.32 on) numbers categories once per process, so that the codes of
+    # `rows` and `frames.actions` agree.
+    pair = (pl.col("hk").cast(pl.Int64) * (1 << 32)) + pl.col("player").cast(
+        pl.Categorical
+    ).to_physical().cast(pl.Int64)
     hk = pl.col("hk")
     if frames.actions["hk"].is_sorted():
         # As they should be (see below); marked so, the group-bys and joins by hand below
         # take Polars' paths for sorted keys (a part of 100,000 hands: 0.93 -> 0.79 CPU s).
         # Checked, not assumed: a wrong mark would give wrong answers.
         hk = hk.set_sorted()
-    actions = (
-        frames.actions.select("hk", "street", "player", "kind")
-        .join(players, on="player", how="left", maintain_order="left")
-        .select(hk, "street", "kind", _pair=pair)
-    )
+    actions = frames.actions.select(hk, "street", "kind", _pair=pair)
     # Per hand: its first betting street (3rd, or 2nd in 5-card stud), its last street with
     # an action and how many players were dealt in.
     streets = (
@@ -371,9 +385,7 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     hand = (
         rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
         .sort("hk")
-        .join(players, on="player", how="left", maintain_order="left")
         .with_columns(_pair=pair)
-        .drop("_pid")
         .join(folds, on="_pair", how="left", maintain_order="left")
         .join(
             streets.select("hk", "last_action_street"), on="hk", how="left", maintain_order="left"
@@ -511,13 +523,12 @@ def _low_ranks(cards: pl.Expr) -> pl.Expr:
     )
 
 
-def aggression_counts(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
+def aggression_counts(frames: Frames) -> pl.DataFrame:
     """Per player, game and street: aggressive actions (completions, bets, raises), calls
     and all actions but the bring-in (sums: the counts of parts add up)."""
-    games = rows.select("hk", "game").unique()
+    actions = frames.actions.filter(pl.col("kind") != "bring_in")
     return (
-        frames.actions.filter(pl.col("kind") != "bring_in")
-        .join(games, on="hk", how="inner")
+        with_hand_columns(frames.hands, actions, ["game"])
         .group_by("player", "game", "street")
         .agg(
             aggressive=pl.col("kind").is_in(AGGRESSIVE).sum().cast(pl.Int64),

@@ -244,12 +244,14 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
     for rows, actions in _parts(data):
-        frames = Frames(pl.DataFrame(), rows, actions, pl.DataFrame(), pl.DataFrame())
+        frames = Frames(data.selected, rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
-        as_text = pl.col("player").cast(pl.String)
+        as_text = pl.col("player", "game").cast(pl.String)
         counts.append(compute.stud_counts(flags).with_columns(as_text))
-        aggression.append(compute.aggression_counts(frames, rows).with_columns(as_text))
-        chosen = rows.filter(as_text.is_in(chart_players)).with_columns(bb=compute.BIG_BETS)
+        aggression.append(compute.aggression_counts(frames).with_columns(as_text))
+        chosen = rows.filter(pl.col("player").cast(pl.String).is_in(chart_players)).with_columns(
+            bb=compute.BIG_BETS
+        )
         charts.append(
             chosen.select("hk", "player", "bb").join(
                 flags.select("hk", "player", pl.col("showdown").alias("went_to_showdown")),
@@ -304,11 +306,11 @@ def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
         data.connection.cursor() as cursor,
         ThreadPoolExecutor(1, "handlog-report-read") as reader,
     ):
-        coming = reader.submit(_read_part, cursor, firsts[0])
+        coming = reader.submit(_read_part, cursor, data.selected, firsts[0])
         try:
             for first in firsts[1:]:
                 part = coming.result()
-                coming = reader.submit(_read_part, cursor, first)
+                coming = reader.submit(_read_part, cursor, data.selected, first)
                 yield part
                 del part
             yield coming.result()
@@ -318,11 +320,13 @@ def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
 
 
 def _read_part(
-    connection: duckdb.DuckDBPyConnection, first: int
+    connection: duckdb.DuckDBPyConnection, hands: pl.DataFrame, first: int
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The player rows and betting actions of the CHUNK_HANDS hands from `first` in the
     order of (site, hand id), as `compute.hand_flags` reads them (actions by hand and
-    sequence)."""
+    sequence); the rows with the columns of their hand in `hands` that the statistics
+    and charts read (taken from there, not read again from DuckDB: the game as a
+    categorical, not as text on every row)."""
     # Parts in the order of (site, hand id), not of play: the store keeps each file's hands
     # and their actions together, hand ids rising, so DuckDB reads only the blocks of
     # actions whose hand ids fall in the part's range (3x less than for a part in play
@@ -331,8 +335,7 @@ def _read_part(
     rows = _query(
         connection,
         f"""
-        SELECT s.hk, p.player, s.game, p.net, s.structure, s.big_bet, p.collected,
-            p.cards, p.won_high, p.won_low
+        SELECT s.hk, p.player, p.net, p.collected, p.cards, p.won_high, p.won_low
         FROM hand_players p JOIN work.selected s USING (site, hand_id)
         WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
         """,
@@ -340,7 +343,7 @@ def _read_part(
     ).with_columns(pl.col("player").cast(pl.Categorical))
     # By hand, here in the reading thread: `compute.hand_flags` sorts them so, and Polars
     # skips a sort of a column it knows sorted and groups it faster.
-    rows = rows.sort("hk")
+    rows = compute.with_hand_columns(hands, rows.sort("hk"), ["game", "structure", "big_bet"])
     actions = (
         _query(
             connection,
