@@ -570,11 +570,11 @@ def flag_counts(frames: Frames) -> dict[str, pl.DataFrame]:
     return {
         "by_code": violations.group_by("kind", "code")
         .agg(pl.len().alias("flags"), hands)
-        .sort("kind", "flags", descending=[False, True]),
+        .sort("kind", "flags", "code", descending=[False, True, False]),
         "by_site": violations.group_by("site").agg(pl.len().alias("flags"), hands).sort("site"),
         "by_table": violations.group_by("site", "table_name")
         .agg(pl.len().alias("flags"), hands)
-        .sort("flags", descending=True),
+        .sort("flags", "site", "table_name", descending=[True, False, False]),
         "by_day": violations.group_by("day").agg(pl.len().alias("flags"), hands).sort("day"),
     }
 
