@@ -1,11 +1,13 @@
 """Time each phase of `handlog report`'s scaled engine: wall and CPU seconds (this process and
-its threads) for prepare, win-rates, sessions, statistics, charts and render, and the peak
-memory (resident set) reached by the end of each.
+its threads) for prepare, win-rates, sessions, flags, the page (charts, evidence, cells),
+statistics, the cumulative chart and render, and the peak memory (resident set) reached by
+the end of each.
 
     python tools/report_phases.py DB [OUT] [--format html|json]
 
-Runs the same steps as `report.build(..., engine="scaled")` in the same order (no filters),
-writing the report to OUT (default: a temporary folder), and prints one line per phase.
+Runs the same steps as `report.build(..., engine="scaled")` (no filters), writing the report
+to OUT (default: a temporary folder), and prints one line per phase. The steps run one after
+the other here; the report makes the page while the statistics are computed.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def main() -> int:
     out = Path(arguments[1]) if len(arguments) > 1 else Path(tempfile.mkdtemp())
     filters = Filters()
     started = time.perf_counter(), time.process_time()
+    out.mkdir(parents=True, exist_ok=True)
     with reading(db) as connection:
         with phase("prepare"):
             data = scaled.prepare(connection, filters)
@@ -56,31 +59,30 @@ def main() -> int:
             with phase("sessions"):
                 sessions = scaled.sessions(data)
             focus = report._focus(players, filters)
+            with phase("flags"):
+                chart_games = scaled.winrates(data, "by_game", players=focus)
+                violations, parse_errors = scaled.flags(data)
+            tables = report._Tables(
+                data.hands,
+                players,
+                games,
+                days,
+                sessions,
+                violations,
+                parse_errors,
+                focus,
+                chart_games,
+            )
+            # One after the other here, to time each; `handlog report` makes the page
+            # while the statistics are computed.
+            with phase("page"):
+                sections = report._page(connection, tables, out, fmt)
             with phase("statistics"):
                 statistics = scaled.statistics(data, focus)
-            with phase("chart games"):
-                chart_rows = statistics.chart_rows
-                chart_games = scaled.winrates(data, "by_game", players=focus)
-            with phase("flags"):
-                violations, parse_errors = scaled.flags(data)
         finally:
             data.close()
-    tables = report._Tables(
-        data.hands,
-        players,
-        games,
-        days,
-        sessions,
-        statistics.stats,
-        violations,
-        parse_errors,
-        focus,
-        chart_rows,
-        chart_games,
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    with phase("charts"):
-        sections, _, _ = report._sections(tables, out)
+    with phase("cumulative"):
+        report._add_statistics(sections, tables, statistics, out)
     with phase("render"):
         if fmt == "html":
             render.html_page("handlog report", "", sections, out)

@@ -38,6 +38,17 @@ class Table:
     link: str | None = None
     """In HTML, this column's cells link to the element whose id is in the frame's
     `anchor` column (no link where it is null)."""
+    _html: tuple[pl.DataFrame, str] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+
+    def html(self) -> str:
+        """`html_table`, made once for this frame: a report writes its tables' HTML while
+        the statistics are computed, kept as one text each (a million hands' tables: about
+        a million cells, ten times the memory as strings of their own)."""
+        if self._html is None or self._html[0] is not self.frame:
+            self._html = (self.frame, html_table(self))
+        return self._html[1]
 
 
 @dataclass
@@ -172,30 +183,7 @@ def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Pat
         for chart in section.charts:
             data = base64.b64encode(chart.read_bytes()).decode("ascii")
             parts.append(f'<img alt="{e(chart.stem)}" src="data:image/png;base64,{data}">')
-        for table in section.tables:
-            parts.append(f"<h3>{e(table.title)}</h3>")
-            if table.note:
-                parts.append(f'<p class="note">{e(table.note)}</p>')
-            headers, columns = columns_for_people(table)
-            if not columns or not columns[0]:
-                parts.append("<p>(none)</p>")
-                continue
-            parts.append("<table><thead><tr>")
-            parts += [f"<th>{e(h)}</th>" for h in headers]
-            parts.append("</tr></thead><tbody>")
-            shown = len(columns[0])
-            anchors: list[str | None] = [None] * shown
-            if table.link is not None and "anchor" in table.frame.columns:
-                anchors = table.frame["anchor"].head(shown).to_list()
-            tds = [
-                _html_cells(texts, kind, anchors if name == table.link else None)
-                for texts, (name, _, kind) in zip(columns, table.columns, strict=True)
-            ]
-            parts += [f"<tr>{''.join(row)}</tr>" for row in zip(*tds, strict=True)]
-            parts.append("</tbody></table>")
-            more = _more(table)
-            if more:
-                parts.append(f'<p class="note">{e(more)}</p>')
+        parts += [table.html() for table in section.tables]
         if section.html:
             parts.append(section.html)
     parts.append("</body></html>")
@@ -222,6 +210,37 @@ def _html_cells(texts: list[str], kind: str, anchors: list[str | None] | None) -
     if kind in _PLAIN_KINDS:
         return [f"<td>{text}</td>" for text in texts]
     return [f"<td>{e(text)}</td>" for text in texts]
+
+
+def html_table(table: Table) -> str:
+    """The table in HTML (its title, note, rows and how many more the CSV has): the cells
+    that come from a hand history escaped; at most `limit` rows."""
+    e = html.escape
+    parts = [f"<h3>{e(table.title)}</h3>"]
+    if table.note:
+        parts.append(f'<p class="note">{e(table.note)}</p>')
+    headers, columns = columns_for_people(table)
+    if not columns or not columns[0]:
+        parts.append("<p>(none)</p>")
+        return "\n".join(parts)
+    parts.append("<table><thead><tr>")
+    parts += [f"<th>{e(h)}</th>" for h in headers]
+    parts.append("</tr></thead><tbody>")
+    shown = len(columns[0])
+    anchors: list[str | None] = [None] * shown
+    if table.link is not None and "anchor" in table.frame.columns:
+        anchors = table.frame["anchor"].head(shown).to_list()
+    tds = [
+        _html_cells(texts, kind, anchors if name == table.link else None)
+        for texts, (name, _, kind) in zip(columns, table.columns, strict=True)
+    ]
+    del columns
+    parts += [f"<tr>{''.join(row)}</tr>" for row in zip(*tds, strict=True)]
+    parts.append("</tbody></table>")
+    more = _more(table)
+    if more:
+        parts.append(f'<p class="note">{e(more)}</p>')
+    return "\n".join(parts)
 
 
 def _linked(text: str, anchor: str | None) -> str:

@@ -26,6 +26,7 @@ import math
 import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,11 +47,12 @@ from handlog.report.data import (
 if TYPE_CHECKING:
     import duckdb
 
-CHUNK_HANDS = 100_000
-"""Hands per part of the statistics: about 770,000 player rows and 2.6 million betting
+CHUNK_HANDS = 80_000
+"""Hands per part of the statistics: about 620,000 player rows and 2.1 million betting
 actions of simulated 8-player hands. At a million hands, parts of 200,000 took the peak
-to 2.36 GB; with these (and MEMORY_LIMIT) the whole report peaks at 1.6-1.8 GB, two parts
-in memory at a time (one computed, the next one read)."""
+to 2.36 GB; parts of 100,000 to 1.8-1.9 GB once the page was made beside the statistics
+(`report._scaled_tables`); with these (and MEMORY_LIMIT) the whole report peaks at about
+1.6-1.7 GB, two parts in memory at a time (one computed, the next one read)."""
 
 CHUNK_ROWS = 2_000_000
 """Player rows per part of the win-rates (one player's rows are never cut)."""
@@ -236,14 +238,17 @@ class Statistics:
     """hk, player, bb and went_to_showdown of the chart players' hands."""
 
 
-def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
+def statistics(
+    data: Scaled, chart_players: list[str], reader: duckdb.DuckDBPyConnection | None = None
+) -> Statistics:
     """The stud statistics of every player and game, part by part (see the module doc),
     and the rows of `chart_players`' hands for the charts. Each part's rows are read from
-    DuckDB in a thread while the part before is computed (`_parts`)."""
+    DuckDB in a thread while the part before is computed (`_parts`), with `reader` (a
+    cursor of `data.connection`; by default one made here)."""
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
-    for rows, actions in _parts(data):
+    for rows, actions in _parts(data, reader):
         frames = Frames(data.selected, rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
         as_text = pl.col("player", "game").cast(pl.String)
@@ -293,7 +298,9 @@ def statistics(data: Scaled, chart_players: list[str]) -> Statistics:
     return Statistics(stats, chart.sort("player", "hk"))
 
 
-def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+def _parts(
+    data: Scaled, reader: duckdb.DuckDBPyConnection | None
+) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
     """The player rows and betting actions of each part of CHUNK_HANDS hands (`_read_part`),
     the next part read in a thread (with a connection of its own to the database: a
     cursor) while the caller computes this one: DuckDB and Polars work outside the GIL, so
@@ -303,14 +310,14 @@ def _parts(data: Scaled) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
     if not firsts:
         return
     with (
-        data.connection.cursor() as cursor,
-        ThreadPoolExecutor(1, "handlog-report-read") as reader,
+        data.connection.cursor() if reader is None else nullcontext(reader) as cursor,
+        ThreadPoolExecutor(1, "handlog-report-read") as pool,
     ):
-        coming = reader.submit(_read_part, cursor, data.selected, firsts[0])
+        coming = pool.submit(_read_part, cursor, data.selected, firsts[0])
         try:
             for first in firsts[1:]:
                 part = coming.result()
-                coming = reader.submit(_read_part, cursor, data.selected, first)
+                coming = pool.submit(_read_part, cursor, data.selected, first)
                 yield part
                 del part
             yield coming.result()
