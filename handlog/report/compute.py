@@ -363,29 +363,37 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
         steal_won=pl.col("steal") & (pl.col("voluntary_after") == 0),
         three_bet_chance=pl.col("bets_before") == 1,
     )
-    third_flags = third.group_by("_pair").agg(
-        vpip=pl.col("voluntary").any(),
-        aggressive_first=pl.col("aggressive").any(),
-        had_bring_in=(pl.col("index") == 0).any(),
-        completed_bring_in=((pl.col("index") == 0) & pl.col("aggressive")).any(),
-        steal_chance=pl.col("steal_chance").any(),
-        steal=pl.col("steal").any(),
-        steal_won=pl.col("steal_won").any(),
-        steal_faced=pl.col("steal_faced").any(),
-        fold_to_steal=(pl.col("steal_faced") & (pl.col("kind") == "fold")).any(),
-        three_bet_chance=pl.col("three_bet_chance").any(),
-        three_bet=(pl.col("three_bet_chance") & (pl.col("kind") == "raise")).any(),
+    # Per pair, sorted by pair: the group-bys and joins by pair below then take Polars'
+    # paths for sorted keys (several times faster than hashing).
+    third_flags = (
+        third.sort("_pair")
+        .group_by("_pair")
+        .agg(
+            vpip=pl.col("voluntary").any(),
+            aggressive_first=pl.col("aggressive").any(),
+            had_bring_in=(pl.col("index") == 0).any(),
+            completed_bring_in=((pl.col("index") == 0) & pl.col("aggressive")).any(),
+            steal_chance=pl.col("steal_chance").any(),
+            steal=pl.col("steal").any(),
+            steal_won=pl.col("steal_won").any(),
+            steal_faced=pl.col("steal_faced").any(),
+            fold_to_steal=(pl.col("steal_faced") & (pl.col("kind") == "fold")).any(),
+            three_bet_chance=pl.col("three_bet_chance").any(),
+            three_bet=(pl.col("three_bet_chance") & (pl.col("kind") == "raise")).any(),
+        )
     )
     folds = (
         actions.filter(pl.col("kind") == "fold")
+        .sort("_pair")
         .group_by("_pair")
         .agg(fold_street=pl.col("street").min())
     )
-    # Sorted by hand, so that per-hand totals are linear running counts (see `_before`).
+    # Sorted by hand (and pair), so that per-hand totals are linear running counts (see
+    # `_before`).
     hand = (
         rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
-        .sort("hk")
         .with_columns(_pair=pair)
+        .sort("_pair")
         .join(folds, on="_pair", how="left", maintain_order="left")
         .join(
             streets.select("hk", "last_action_street"), on="hk", how="left", maintain_order="left"
