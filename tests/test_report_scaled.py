@@ -106,3 +106,22 @@ def test_hand_columns_by_position_or_by_join() -> None:
     joined = compute.with_hand_columns(gapped, rows.with_columns(pl.col("hk") * 10), ["game"])
     assert joined["game"].to_list() == by_position["game"].to_list()
     assert joined["player"].to_list() == ["a", "b", "c", "d"]
+
+
+def test_sort_by_integers_packed_or_not() -> None:
+    """`compute.sort_by_integers` gives the order of a sort by the columns, whether their
+    values fit in one packed Int64 or not (or are empty, negative or null)."""
+    from handlog.report import compute
+
+    frame = pl.DataFrame(
+        {"a": [3, 1, 3, 0, 1, 3], "b": [2, 9, 0, 5, 9, 2], "c": [7, 4, 1, 1, 2, 0]}
+    )
+    keys = ["a", "b", "c"]
+    assert compute.sort_by_integers(frame, keys).equals(frame.sort(keys))
+    wide = frame.with_columns(pl.col("b") * (1 << 40), pl.col("c") * (1 << 20))
+    assert compute.sort_by_integers(wide, keys).equals(wide.sort(keys))
+    negative = frame.with_columns(pl.col("c") - 5)
+    assert compute.sort_by_integers(negative, keys).equals(negative.sort(keys))
+    nulls = frame.with_columns(pl.when(pl.col("c") == 1).then(None).otherwise(pl.col("c")))
+    assert compute.sort_by_integers(nulls, keys).equals(nulls.sort(keys))
+    assert compute.sort_by_integers(frame.head(0), keys).height == 0

@@ -102,10 +102,13 @@ def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
     # codes) instead of comparing strings: 2-3x faster on a million rows. Time order is hk
     # order (hk numbers the hands by start time; hands of unknown time last, where each is
     # a session of its own whatever its place, as its gaps are unknown).
-    rows = rows.with_columns(
-        _player=pl.col("player").cast(pl.Categorical).to_physical(),
-        _table=pl.col("table_key").cast(pl.Categorical).to_physical(),
-    ).sort("_player", "_table", "hk")
+    rows = sort_by_integers(
+        rows.with_columns(
+            _player=pl.col("player").cast(pl.Categorical).to_physical(),
+            _table=pl.col("table_key").cast(pl.Categorical).to_physical(),
+        ),
+        ["_player", "_table", "hk"],
+    )
     gap = (pl.col("start_utc") - pl.col("start_utc").shift(1)).dt.total_seconds()
     new_session = (
         (pl.col("_player") != pl.col("_player").shift(1))
@@ -124,6 +127,26 @@ def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
     return rows.with_columns(seconds=pl.col("interval").fill_null(mean_interval)).drop(
         "interval"
     ), means
+
+
+def sort_by_integers(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
+    """`frame` sorted by `keys`, columns of non-negative integers: by one Int64 that packs
+    them (the first in the high bits) when their largest values fit in its 63 bits, else
+    by the columns. The same order; a sort by several columns encodes every row's keys
+    first (two million rows by three columns: 0.55 CPU s, packed 0.25)."""
+    widths = []
+    for key in keys:
+        column = frame[key]
+        low, high = column.min(), column.max()
+        if column.null_count() or low is None or low < 0:  # type: ignore[operator]
+            return frame.sort(keys)
+        widths.append(int(high).bit_length())  # type: ignore[arg-type]
+    if sum(widths) > 63:
+        return frame.sort(keys)
+    packed = pl.lit(0, pl.Int64)
+    for key, width in zip(keys, widths, strict=True):
+        packed = packed * (1 << width) + pl.col(key).cast(pl.Int64)
+    return frame.sort(packed)
 
 
 def with_hand_columns(
