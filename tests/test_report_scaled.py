@@ -4,6 +4,7 @@ slices of hands) gives every table exactly as the all-rows computation (`compute
 from __future__ import annotations
 
 import math
+import time
 from pathlib import Path
 
 import polars as pl
@@ -91,6 +92,35 @@ def test_the_charts_are_drawn_from_the_same_rows(db, tmp_path):
         assert (tmp_path / "frames" / chart).read_bytes() == (
             tmp_path / "scaled" / chart
         ).read_bytes(), chart
+
+
+def test_statistics_stop_when_the_page_fails(db, monkeypatch):  # type: ignore[no-untyped-def]
+    """The statistics run in a thread beside the page (`report._scaled_tables`): when the
+    page fails (or Ctrl-C), they stop after the part under way and the error is the
+    page's."""
+    from handlog import report
+    from handlog.snapshot import reading
+
+    monkeypatch.setattr(scaled, "CHUNK_HANDS", 10)
+    parts: list[int] = []
+    read_part = scaled._read_part
+
+    def counted(*arguments):  # type: ignore[no-untyped-def]
+        parts.append(1)
+        return read_part(*arguments)
+
+    monkeypatch.setattr(scaled, "_read_part", counted)
+
+    def page(tables):  # type: ignore[no-untyped-def]
+        while not parts:  # the statistics have started
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    with reading(db) as connection:
+        with pytest.raises(KeyboardInterrupt):
+            report._scaled_tables(connection, Filters(), page)
+        hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    assert len(parts) < hands / 10 / 2  # stopped early: not every part was read
 
 
 def test_hand_columns_by_position_or_by_join() -> None:

@@ -8,6 +8,7 @@ reads the database (read-only: a report never changes it), computes every table 
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -251,16 +252,20 @@ def _scaled_tables(  # type: ignore[no-untyped-def]
         )
         # The statistics read with a connection of their own, made here: `meanwhile` may
         # query `connection` at the same time.
+        stop = threading.Event()
         with (
             connection.cursor() as reader,
             ThreadPoolExecutor(1, "handlog-report-statistics") as pool,
         ):
-            coming = pool.submit(scaled.statistics, data, focus, reader)
+            coming = pool.submit(scaled.statistics, data, focus, reader, stop)
             try:
                 made = meanwhile(tables)
+                statistics = coming.result()
+            except BaseException:
+                stop.set()  # and wait for the part under way (Ctrl-C: within a second)
+                raise
             finally:
                 wait([coming])
-            statistics = coming.result()
         if player:
             statistics.stats = statistics.stats.filter(pl.col("player") == player)
         return tables, statistics, made

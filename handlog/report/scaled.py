@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import tempfile
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import nullcontext
@@ -238,17 +239,27 @@ class Statistics:
     """hk, player, bb and went_to_showdown of the chart players' hands."""
 
 
+class Stopped(Exception):
+    """`statistics` was asked to stop (its caller is stopping: an error or Ctrl-C)."""
+
+
 def statistics(
-    data: Scaled, chart_players: list[str], reader: duckdb.DuckDBPyConnection | None = None
+    data: Scaled,
+    chart_players: list[str],
+    reader: duckdb.DuckDBPyConnection | None = None,
+    stop: threading.Event | None = None,
 ) -> Statistics:
     """The stud statistics of every player and game, part by part (see the module doc),
     and the rows of `chart_players`' hands for the charts. Each part's rows are read from
     DuckDB in a thread while the part before is computed (`_parts`), with `reader` (a
-    cursor of `data.connection`; by default one made here)."""
+    cursor of `data.connection`; by default one made here). Run in a thread, it stops
+    between two parts (`Stopped`) once `stop` is set."""
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
     for rows, actions in _parts(data, reader):
+        if stop is not None and stop.is_set():
+            raise Stopped
         frames = Frames(data.selected, rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
         as_text = pl.col("player", "game").cast(pl.String)
