@@ -1,5 +1,5 @@
 """Time each phase of `handlog report`'s scaled engine: wall and CPU seconds (this process and
-its threads) for prepare, win-rates, sessions, flags, the page (charts, evidence, cells),
+its threads) for prepare, the win-rates and flags, the page (charts, evidence, cells),
 statistics, the cumulative chart and render, and the peak memory (resident set) reached by
 the end of each.
 
@@ -50,35 +50,14 @@ def main() -> int:
         with phase("prepare"):
             data = scaled.prepare(connection, filters)
         try:
-            with phase("winrates"):
-                players = scaled.winrates(data, "players").sort(
-                    ["hands", "player"], descending=[True, False]
-                )
-                games = scaled.winrates(data, "games")
-                days = scaled.winrates(data, "days").sort("player", "day")
-            with phase("sessions"):
-                sessions = scaled.sessions(data)
-            focus = report._focus(players, filters)
-            with phase("flags"):
-                chart_games = scaled.winrates(data, "by_game", players=focus)
-                violations, parse_errors = scaled.flags(data)
-            tables = report._Tables(
-                data.hands,
-                players,
-                games,
-                days,
-                sessions,
-                violations,
-                parse_errors,
-                focus,
-                chart_games,
-            )
+            with phase("win-rates and flags"):
+                tables = report._scaled_winrates(data, filters)
             # One after the other here, to time each; `handlog report` makes the page
             # while the statistics are computed.
             with phase("page"):
                 sections = report._page(connection, tables, out, fmt)
             with phase("statistics"):
-                statistics = scaled.statistics(data, focus)
+                statistics = scaled.statistics(data, tables.focus)
         finally:
             data.close()
     with phase("cumulative"):
@@ -89,11 +68,11 @@ def main() -> int:
         else:
             render.json_file({}, sections, out)
     for name, wall, cpu, peak in _PHASES:
-        print(f"{name:12} {wall:7.2f} s wall {cpu:7.2f} s CPU, peak so far {peak:,} MB")
+        print(f"{name:20} {wall:7.2f} s wall {cpu:7.2f} s CPU, peak so far {peak:,} MB")
     wall = time.perf_counter() - started[0]
     cpu = time.process_time() - started[1]
     print(
-        f"{'total':12} {wall:7.2f} s wall {cpu:7.2f} s CPU ({data.hands:,} hands, {pl.__version__})"
+        f"{'total':20} {wall:7.2f} s wall {cpu:7.2f} s CPU ({data.hands:,} hands, {pl.__version__})"
     )
     return 0
 

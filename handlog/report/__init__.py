@@ -224,32 +224,13 @@ def _scaled_tables(  # type: ignore[no-untyped-def]
 ) -> tuple[_Tables, scaled.Statistics, T]:
     """Every table from parts of the rows at a time (`scaled`). The statistics, the longest
     part, are computed in a thread while `meanwhile` (what the report makes of the other
-    tables: charts, evidence, formatted cells) runs here, on the tables without them: most
-    of their work is in DuckDB and Polars, outside the GIL, beside which this Python work
-    fits (a million hands: ~1.5 s less)."""
+    tables: charts, evidence, tables written as HTML) runs here, on the tables without
+    them: most of their work is in DuckDB and Polars, outside the GIL, beside which this
+    Python work fits (a million hands: about a second less)."""
     data = scaled.prepare(connection, filters)
     try:
-        player = filters.player
-        players = scaled.winrates(data, "players", player).sort(
-            ["hands", "player"], descending=[True, False]
-        )
-        games = scaled.winrates(data, "games", player)
-        days = scaled.winrates(data, "days", player).sort("player", "day")
-        sessions = scaled.sessions(data, player)
-        focus = _focus(players, filters)
-        chart_games = scaled.winrates(data, "by_game", players=focus)
-        violations, parse_errors = scaled.flags(data)
-        tables = _Tables(
-            data.hands,
-            players,
-            games,
-            days,
-            sessions,
-            violations,
-            parse_errors,
-            focus,
-            chart_games,
-        )
+        tables = _scaled_winrates(data, filters)
+        focus = tables.focus
         # The statistics read with a connection of their own, made here: `meanwhile` may
         # query `connection` at the same time.
         stop = threading.Event()
@@ -266,11 +247,36 @@ def _scaled_tables(  # type: ignore[no-untyped-def]
                 raise
             finally:
                 wait([coming])
-        if player:
-            statistics.stats = statistics.stats.filter(pl.col("player") == player)
+        if filters.player:
+            statistics.stats = statistics.stats.filter(pl.col("player") == filters.player)
         return tables, statistics, made
     finally:
         data.close()
+
+
+def _scaled_winrates(data: scaled.Scaled, filters: Filters) -> _Tables:
+    """The win-rate tables and the flags of `scaled.prepare`'s hands."""
+    player = filters.player
+    players = scaled.winrates(data, "players", player).sort(
+        ["hands", "player"], descending=[True, False]
+    )
+    games = scaled.winrates(data, "games", player)
+    days = scaled.winrates(data, "days", player).sort("player", "day")
+    sessions = scaled.sessions(data, player)
+    focus = _focus(players, filters)
+    chart_games = scaled.winrates(data, "by_game", players=focus)
+    violations, parse_errors = scaled.flags(data)
+    return _Tables(
+        data.hands,
+        players,
+        games,
+        days,
+        sessions,
+        violations,
+        parse_errors,
+        focus,
+        chart_games,
+    )
 
 
 def _focus(players: pl.DataFrame, filters: Filters) -> list[str]:
