@@ -286,7 +286,9 @@ def _focus(players: pl.DataFrame, filters: Filters) -> list[str]:
     return by_hands.head(FOCUS_PLAYERS).to_list()
 
 
-def _page(connection, data: _Tables, out: Path, fmt: str) -> list[Section]:  # type: ignore[no-untyped-def]
+def _page(  # type: ignore[no-untyped-def]
+    connection, data: _Tables, out: Path, fmt: str
+) -> list[Section]:
     """The report's sections but the statistics (`_add_statistics`): the win-rates (and
     their chart by game) and the flagged hands (with their chart and, in HTML, each hand's
     evidence from `connection`); in HTML, their tables written."""
@@ -388,7 +390,6 @@ def _page(connection, data: _Tables, out: Path, fmt: str) -> list[Section]:  # t
         flagged = data.violations.select("site", "hand_id").unique(maintain_order=True).rows()
         shown = evidence.load(connection, flagged[:EVIDENCE_HANDS])
         _link_evidence(sections, shown, len(flagged))
-    if fmt == "html":
         for section in sections:
             for table in section.tables:
                 table.html()
