@@ -185,13 +185,20 @@ class _Progress:
             if now - self.last >= 0.5:
                 self.last = now
                 rate = self.count / (now - self.start)
-                bar = ""
-                if fraction is not None:
-                    filled = round(fraction * 20)
-                    bar = f" [{'#' * filled}{'.' * (20 - filled)}] {fraction:4.0%}"
-                sys.stderr.write(f"\r{self.file}:{bar} {self.count:,} hands, {rate:,.0f} hands/s ")
-                sys.stderr.flush()
-                self.shown = True
+                self.show(f"{self.count:,} hands, {rate:,.0f} hands/s", fraction)
+
+    def show(self, text: str, fraction: float | None = None) -> None:
+        """`text` in place of the line shown before, after a bar and a percentage when
+        `fraction` (the share of the work done) is known."""
+        if not self.live:
+            return
+        bar = ""
+        if fraction is not None:
+            filled = round(fraction * 20)
+            bar = f" [{'#' * filled}{'.' * (20 - filled)}] {fraction:4.0%}"
+        sys.stderr.write(f"\r\x1b[K{self.file}:{bar} {text} ")
+        sys.stderr.flush()
+        self.shown = True
 
     def done(self) -> None:
         if self.shown:
@@ -647,8 +654,18 @@ def report(
         since=_date(since, "--since"),  # type: ignore[arg-type]
         until=_date(until, "--until"),  # type: ignore[arg-type]
     )
+    progress = _Progress("report")
     try:
-        result = build(_source(db, dataset), out, filters, format)  # type: ignore[arg-type]
+        try:
+            result = build(
+                _source(db, dataset),  # type: ignore[arg-type]
+                out,
+                filters,
+                format,
+                progress=progress.show,
+            )
+        finally:
+            progress.done()  # before any message
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except StoreError as error:

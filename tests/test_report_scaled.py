@@ -155,3 +155,19 @@ def test_sort_by_integers_packed_or_not() -> None:
     nulls = frame.with_columns(pl.when(pl.col("c") == 1).then(None).otherwise(pl.col("c")))
     assert compute.sort_by_integers(nulls, keys).equals(nulls.sort(keys))
     assert compute.sort_by_integers(frame.head(0), keys).height == 0
+
+
+def test_progress_is_told_as_the_report_goes(db, tmp_path, monkeypatch):  # type: ignore[no-untyped-def]
+    """`build(progress=...)` hears each step and the statistics' share done, part by part
+    (`handlog report` shows them on a terminal)."""
+    monkeypatch.setattr(scaled, "CHUNK_HANDS", 200)
+    heard: list[tuple[str, float | None]] = []
+    result = build(db, tmp_path, Filters(), "html", progress=lambda t, f=None: heard.append((t, f)))
+    texts = [text for text, _ in heard]
+    assert texts[0].startswith("selecting the hands")
+    shares = [share for text, share in heard if text.startswith("stud statistics")]
+    assert len(shares) == -(-result.hands // 200)  # a message per part
+    assert (
+        shares == sorted(shares) and shares[0] == 0 and all(s is not None and s < 1 for s in shares)
+    )
+    assert texts[-2:] == ["drawing the cumulative chart", "writing the html report"]

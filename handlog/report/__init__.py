@@ -15,7 +15,7 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import polars as pl
 
@@ -28,6 +28,14 @@ from handlog.rules.variants import LOW_GAMES
 
 FORMATS = ("html", "md", "csv", "json")
 T = TypeVar("T")
+
+
+class Progress(Protocol):
+    """Told what a report is doing: a few words, and the share done where it is known."""
+
+    def __call__(self, text: str, fraction: float | None = None) -> None: ...
+
+
 FOCUS_PLAYERS = 3
 """Players shown in the charts when no --player is given: the ones with the most hands."""
 EVIDENCE_HANDS = 1000
@@ -90,9 +98,20 @@ class _Tables:
     """Win-rates of the focus players by game, in big bets (unit "bb")."""
 
 
+def _quiet(text: str, fraction: float | None = None) -> None:
+    """No progress shown (`build`'s default)."""
+
+
 def build(
-    db: Path | Dataset, out: Path, filters: Filters, fmt: str = "html", engine: str = "scaled"
+    db: Path | Dataset,
+    out: Path,
+    filters: Filters,
+    fmt: str = "html",
+    engine: str = "scaled",
+    progress: Progress = _quiet,
 ) -> Report:
+    """The report of the hands of `db` that `filters` select, written into `out` in `fmt`;
+    `progress` is told what is being done (and the share done, where known) as it goes."""
     started = time.perf_counter()
     if fmt not in FORMATS:
         raise ReportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -107,11 +126,14 @@ def build(
             return _page(connection, data, out, fmt)
 
         if engine == "frames":
+            progress("reading every row")
             data, statistics = _frames_tables(load(connection, filters), filters)
             sections = page(data)
         else:
-            data, statistics, sections = _scaled_tables(connection, filters, page)
+            data, statistics, sections = _scaled_tables(connection, filters, page, progress)
+    progress("drawing the cumulative chart")
     _add_statistics(sections, data, statistics, out)
+    progress(f"writing the {fmt} report")
     tables = {table.key: table.frame for section in sections for table in section.tables}
     title = "handlog report"
     intro = (
@@ -220,13 +242,14 @@ def _frames_tables(frames: Frames, filters: Filters) -> tuple[_Tables, scaled.St
 
 
 def _scaled_tables(  # type: ignore[no-untyped-def]
-    connection, filters: Filters, meanwhile: Callable[[_Tables], T]
+    connection, filters: Filters, meanwhile: Callable[[_Tables], T], progress: Progress = _quiet
 ) -> tuple[_Tables, scaled.Statistics, T]:
     """Every table from parts of the rows at a time (`scaled`). The statistics, the longest
     part, are computed in a thread while `meanwhile` (what the report makes of the other
     tables: charts, evidence, tables written as HTML) runs here, on the tables without
     them: most of their work is in DuckDB and Polars, outside the GIL, beside which this
     Python work fits (a million hands: about a second less)."""
+    progress("selecting the hands; win-rates and sessions")
     data = scaled.prepare(connection, filters)
     try:
         tables = _scaled_winrates(data, filters)
@@ -238,7 +261,7 @@ def _scaled_tables(  # type: ignore[no-untyped-def]
             connection.cursor() as reader,
             ThreadPoolExecutor(1, "handlog-report-statistics") as pool,
         ):
-            coming = pool.submit(scaled.statistics, data, focus, reader, stop)
+            coming = pool.submit(scaled.statistics, data, focus, reader, stop, progress)
             try:
                 made = meanwhile(tables)
                 statistics = coming.result()

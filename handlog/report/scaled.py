@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -248,18 +248,23 @@ def statistics(
     chart_players: list[str],
     reader: duckdb.DuckDBPyConnection | None = None,
     stop: threading.Event | None = None,
+    progress: Callable[[str, float | None], None] | None = None,
 ) -> Statistics:
     """The stud statistics of every player and game, part by part (see the module doc),
     and the rows of `chart_players`' hands for the charts. Each part's rows are read from
     DuckDB in a thread while the part before is computed (`_parts`), with `reader` (a
     cursor of `data.connection`; by default one made here). Run in a thread, it stops
-    between two parts (`Stopped`) once `stop` is set."""
+    between two parts (`Stopped`) once `stop` is set; `progress` is told the hands done
+    after each part."""
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
-    for rows, actions in _parts(data, reader):
+    for done, (rows, actions) in enumerate(_parts(data, reader)):
         if stop is not None and stop.is_set():
             raise Stopped
+        if progress is not None:
+            share = done * CHUNK_HANDS / data.hands
+            progress(f"stud statistics, {done * CHUNK_HANDS:,} of {data.hands:,} hands", share)
         frames = Frames(data.selected, rows, actions, pl.DataFrame(), pl.DataFrame())
         flags = compute.hand_flags(frames, rows)
         as_text = pl.col("player", "game").cast(pl.String)
