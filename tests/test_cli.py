@@ -144,9 +144,10 @@ def test_progress_line_shows_a_bar_when_the_share_read_is_known(capsys):
     progress.start = progress.last = progress.clock()
     progress.tick(3_000, 0.25)
     line = capsys.readouterr().err
-    assert line == "\rbig.txt: [#####...............]  25% 3,000 hands, 3,000 hands/s "
+    # Each line erases the one before (a shorter one would leave its end showing).
+    assert line == "\r\x1b[Kbig.txt: [#####...............]  25% 3,000 hands, 3,000 hands/s "
     progress.tick(3_000)  # a share not known: the count and rate only
-    assert capsys.readouterr().err == "\rbig.txt: 6,000 hands, 3,000 hands/s "
+    assert capsys.readouterr().err == "\r\x1b[Kbig.txt: 6,000 hands, 3,000 hands/s "
     progress.done()
     assert capsys.readouterr().err == "\r\x1b[K"
 
