@@ -349,6 +349,7 @@ def _page(  # type: ignore[no-untyped-def]
                     "By player and day (UTC)",
                     days,
                     [who[0], ("day", "day", TEXT), limit, *_WINRATE],
+                    limit=5000,
                 ),
                 Table(
                     "sessions",
