@@ -112,7 +112,8 @@ def test_statistics_stop_when_the_page_fails(db, monkeypatch):  # type: ignore[n
     monkeypatch.setattr(scaled, "_read_part", counted)
 
     def page(tables):  # type: ignore[no-untyped-def]
-        while not parts:  # the statistics have started
+        deadline = time.monotonic() + 60
+        while not parts and time.monotonic() < deadline:  # the statistics have started
             time.sleep(0.01)
         raise KeyboardInterrupt
 
