@@ -396,3 +396,100 @@ def test_a_mucked_loser_his_finishing_place_and_the_short_seat_events():
     assert replayed.violations == ()
     assert replayed.net == {"Seat+1": -185, "[ME]": 195, "Seat+3": -10}
     assert parse_text(bovada.print_hand(hand)) == [hand]
+
+
+SHORT_ALL_IN_ON_FOURTH = """\
+Bovada Hand #914800029309 TBL#Phocaea-XXXVI 7CARD HiLo Fixed Limit - 2024-01-02 14:23:20
+Seat+1: $2.95 in chips
+Seat+2: $0.64 in chips
+Seat+3: $5.51 in chips
+Seat+4 [ME]: $5.34 in chips
+Seat+5: $4.33 in chips
+Seat+6: $9.99 in chips
+Seat+7: $1.78 in chips
+Seat+8: $0.06 in chips
+Seat+1 : Ante chip $0.01
+Seat+2 : Ante chip $0.01
+Seat+3 : Ante chip $0.01
+Seat+4 [ME] : Ante chip $0.01
+Seat+5 : Ante chip $0.01
+Seat+6 : Ante chip $0.01
+Seat+7 : Ante chip $0.01
+Seat+8 : Ante chip $0.01
+*** 3RD STREET ***
+Seat+1 : Card dealt to a spot [6d]
+Seat+2 : Card dealt to a spot [8d]
+Seat+3 : Card dealt to a spot [2h]
+Seat+4 [ME] : Card dealt to a spot [4c 9c Qd]
+Seat+5 : Card dealt to a spot [Jc]
+Seat+6 : Card dealt to a spot [3h]
+Seat+7 : Card dealt to a spot [As]
+Seat+8 : Card dealt to a spot [Qc]
+Seat+3 : Bring_in chip $0.02
+Seat+4 [ME] : Folds
+Seat+5 : Calls $0.02
+Seat+6 : Folds
+Seat+7 : Calls $0.02
+Seat+8 : Calls $0.02
+Seat+1 : Calls $0.02
+Seat+2 : Calls $0.02
+*** 4TH STREET ***
+Seat+1 : Card dealt to a spot [Th]
+Seat+2 : Card dealt to a spot [6c]
+Seat+3 : Card dealt to a spot [Td]
+Seat+5 : Card dealt to a spot [Qs]
+Seat+7 : Card dealt to a spot [4d]
+Seat+8 : Card dealt to a spot [Js]
+Seat+7 : Checks
+Seat+8 : All-in $0.03
+Seat+1 : Calls $0.03
+Seat+2 : Raises $0.07 to $0.07
+Seat+3 : Folds
+Seat+5 : Folds
+Seat+7 : Folds
+Seat+1 : Calls $0.04
+*** 5TH STREET ***
+Seat+1 : Card dealt to a spot [5d]
+Seat+2 : Card dealt to a spot [2c]
+Seat+8 : Card dealt to a spot [Qh]
+Seat+1 : Checks
+Seat+2 : Checks
+*** 6TH STREET ***
+Seat+1 : Card dealt to a spot [9d]
+Seat+2 : Card dealt to a spot [Jd]
+Seat+8 : Card dealt to a spot [4h]
+Seat+1 : Checks
+Seat+2 : Checks
+*** RIVER ***
+Seat+1 : Checks
+Seat+2 : Checks
+Seat+1 : Showdown [Ah 5c 6d Th 5d 9d 7d] (HI: a pair of Fives)
+Seat+2 : Showdown [7c 3d 8d 6c 2c Jd 6s] (HI: a pair of Sixes; LO: 8,7,6,3,2)
+Seat+8 : Showdown [Ks 8h Qc Js Qh 4h 7s] (HI: a pair of Queens)
+Seat+2 : Hand Result-Side Pot $0.08
+Seat+2 : Hand result $0.14
+Seat+8 : Hand result $0.14
+*** SUMMARY ***
+Total Pot($0.37) | Rake ($0.01)
+Seat+1:   lost with HI: a pair of Fives [Ah 5c 6d Th 5d 9d 7d-6d Th 5d 9d 7d]
+Seat+2:  $0.22  with HI: a pair of Sixes; LO: 8,7,6,3,2 [7c 3d 8d 6c 2c Jd 6s-8d 6c 2c Jd 6s]
+Seat+3:  Folded on the 4TH STREET
+Seat+4:  Folded on the 3rd STREET
+Seat+5:  Folded on the 4TH STREET
+Seat+6:  Folded on the 3rd STREET
+Seat+7:  Folded on the 4TH STREET
+Seat+8:  $0.14  with HI: a pair of Queens [Ks 8h Qc Js Qh 4h 7s-Qc Js Qh 4h 7s]
+"""
+"""A simulated hand (`handlog simulate --site bovada --game stud8 --seed 7`, $0.04/$0.08)."""
+
+
+def test_stakes_from_a_raise_over_a_short_all_in_on_fourth_street():
+    """Nobody completed on 3rd street and the first 4th-street bet is a short all-in: the
+    raise over it goes a full (small) bet over it, and shows the stakes ($0.04/$0.08 here,
+    where the ante alone would suggest $0.05)."""
+    hand = _one(SHORT_ALL_IN_ON_FOURTH)
+    assert (hand.small_bet, hand.big_bet) == (4, 8)
+    raise_line = next(a for a in hand.actions if a.kind is ActionKind.RAISE)
+    assert raise_line.to_amount == 7
+    house, traits = bovada.FORMAT.profile, bovada.FORMAT.traits
+    assert replay(hand, house, traits).violations == ()

@@ -300,6 +300,9 @@ class _HandBuilder(TextHandBuilder):
         (5th street on, or a double bet), the first small bet or raise (3rd or 4th street)."""
         self.big_bet_seen: int | None = None
         self.small_bet_seen: int | None = None
+        self.fourth_raise_seen: int | None = None
+        """The least a 4th-street raise went over the bet it faced: the small bet (or the
+        big one, raising over an open pair's double bet), when no bet shows the stakes."""
         self.all_in_small = 0
         """The most an all-in went over the bet faced on 3rd or 4th street, and on 5th
         street on (`all_in_big`): the least the bet sizes can be."""
@@ -360,6 +363,10 @@ class _HandBuilder(TextHandBuilder):
             small = self.big_bet_seen // 2
         if small is None:
             small = self.small_bet_seen
+        if small is None:
+            # A raise over a short all-in bet on 4th street (nobody completed on 3rd): it
+            # goes a full bet over it.
+            small = self.fourth_raise_seen
         if small is not None:
             return small, 2 * small
         small = SMALL_BET_BY_ANTE.get(self.ante or 0)
@@ -442,6 +449,9 @@ class _HandBuilder(TextHandBuilder):
             self.big_bet_seen = self.big_bet_seen or size
         elif self.street == Street.THIRD or kind is ActionKind.BET:
             self.small_bet_seen = self.small_bet_seen or size
+        else:
+            seen = self.fourth_raise_seen
+            self.fourth_raise_seen = size if seen is None else min(seen, size)
 
     def _amount(self, text: str) -> int:
         if self.currency is None and text[:1] == "$":
