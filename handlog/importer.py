@@ -164,7 +164,7 @@ def import_paths(
     workers: int | None = None,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
     on_part: Callable[[FilePlan, int, int], None] | None = None,
-    after_commit: Callable[[Any], None] | None = None,
+    after_commit: Callable[..., None] | None = None,
     opened: tuple[Any, ImportLock] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc). A file that
@@ -172,9 +172,10 @@ def import_paths(
     `ImportFailed` (a `StoreError`, with the summary so far) when the database itself
     cannot be used, `DatabaseBusy` when another process holds it.
 
-    `after_commit(connection)` is called after each part is committed, while the import
-    still holds the database for writing (`handlog.serve.summary.after_commit` keeps the
-    server's summary tables up to date). `opened`: a connection to the database and the
+    `after_commit(connection)` is called after each part is committed, and
+    `after_commit(connection, final=True)` once at the end, while the import still holds
+    the database for writing (`handlog.serve.summary.after_commit` keeps the server's
+    summary tables up to date). `opened`: a connection to the database and the
     `ImportLock` its owner holds (a server that imports as files grow), used as they are
     and left open, their settings unchanged."""
     import duckdb
@@ -218,6 +219,12 @@ def import_paths(
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
+            if after_commit is not None:
+                lock.resume()
+                try:
+                    after_commit(connection, final=True)
+                finally:
+                    lock.pause()
         except (duckdb.Error, RuntimeError) as error:
             if _interrupted(error):
                 raise KeyboardInterrupt from None
@@ -502,7 +509,7 @@ class _FileLoad:
         job: Job,
         result: PartResult,
         on_part: Callable[[FilePlan, int, int], None] | None,
-        after_commit: Callable[[Any], None] | None = None,
+        after_commit: Callable[..., None] | None = None,
     ) -> None:
         """Store one part in one transaction. A part that cannot be stored (its rows too
         big for the memory limit, say) fails its file, which is reported, and the import

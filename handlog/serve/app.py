@@ -18,6 +18,7 @@ import logging
 import math
 import threading
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -149,6 +150,8 @@ def _plain(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, float) and not math.isfinite(value):
         return None
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, pl.DataFrame):
         return [{k: _plain(v) for k, v in row.items()} for row in value.iter_rows(named=True)]
     if isinstance(value, dict):
@@ -649,7 +652,7 @@ def create_app(server: Server) -> ASGIApp:
         Route("/", overview),
         Route("/overview.json", overview),
         *both("/hands", hands_page),
-        Route("/hand/{site}/{hand_id}/text", text_page),
+        *both("/hand/{site}/{hand_id}/text", text_page),
         Route("/hand/{site}/{hand_id:path}", hand_page),
         *both("/flags", flags_page),
         *both("/sessions", sessions_page),

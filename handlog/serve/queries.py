@@ -463,7 +463,7 @@ def hands(
                 _player_clause(inner, filters, "p.")
                 nets = connection.sql(
                     f"""
-                    SELECT p.site, p.hand_id, sum(p.net) AS net
+                    SELECT p.site, p.hand_id, sum(p.net)::BIGINT AS net
                     FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
                     {inner.sql()} GROUP BY ALL
                     """,

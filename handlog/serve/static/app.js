@@ -333,7 +333,7 @@
           plot,
           rows.map((r) => ({
             label: `${r.player} (${r.site}) ${r.game}${r.structure === "fixed" ? "" : " " + r.structure + " limit"}`,
-            short: r.game,
+            short: `${r.player.length > 12 ? r.player.slice(0, 11) + "…" : r.player} · ${r.game}`,
             value: r.bb_per_100,
             low: r.ci_low,
             high: r.ci_high,
