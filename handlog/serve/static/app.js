@@ -395,7 +395,7 @@
     const pot = section.querySelector("#pot");
     const now = section.querySelector("#now");
     const position = section.querySelector("#position");
-    const items = Array.from(section.querySelectorAll("#steps li"));
+    const items = Array.from(section.querySelectorAll("#steps li.step"));
     let current = 0;
 
     function show(index) {
@@ -531,6 +531,9 @@
   function initLive() {
     if (document.body.dataset.live !== "on" || !window.EventSource) return;
     const events = new EventSource("/events");
+    // Closed when the page is left: a browser opens only six connections to a server, and
+    // pages kept for the back button would otherwise hold theirs.
+    window.addEventListener("pagehide", () => events.close());
     const live = document.getElementById("live");
     events.addEventListener("hello", (event) => {
       const data = JSON.parse(event.data);
