@@ -738,6 +738,15 @@ def bench(
             "spread, pot, no limit), on this many simulated hands of each; 0: not measured."
         ),
     ] = 2_000,
+    serve_db: Annotated[
+        Path | None,
+        typer.Option(
+            "--serve",
+            help="Only time the pages of `handlog serve` over this database (brought up to "
+            "date with the server's summary tables first, which is timed apart).",
+            show_default=False,
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
@@ -764,10 +773,20 @@ def bench(
     Example: handlog bench --sites ../shared/corpus --no-import --no-pokerkit --hands 3000
 
     Example: handlog bench --hands 3000 --no-import --no-pokerkit --variant-hands 5000
+
+    With --serve DB only the pages of `handlog serve` are timed over DB (each page the
+    median and the slowest of --runs requests, after one to warm it), the summary tables
+    brought up to date first (timed apart).
+
+    Example: handlog bench --serve big.duckdb --runs 5
     """
     import json
 
     from handlog.bench import format_table, run_benchmarks
+
+    if serve_db is not None:
+        _bench_serve(serve_db, runs, out)
+        return
 
     if source not in ("simulated", "corpus"):
         raise typer.BadParameter("use simulated or corpus", param_hint="--source")
@@ -1007,6 +1026,28 @@ def export_(
     for item in written:
         note = f" ({item.note})" if item.note else ""
         typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
+
+
+def _bench_serve(database: Path, runs: int, out: Path) -> None:
+    """`handlog bench --serve`: the pages' times (handlog.serve.bench)."""
+    import json
+
+    from handlog.bench import format_table
+    from handlog.serve.bench import page_figures
+    from handlog.store import DatabaseBusy, StoreError
+
+    if not database.exists():
+        raise _fail(f"no database at {database}: import hand histories first", EXIT_USAGE)
+    try:
+        figures = page_figures(database, max(runs, 1), lambda text: typer.echo(text, err=True))
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    typer.echo(format_table(figures))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    typer.echo(f"written to {out}")
 
 
 @app.command()

@@ -158,6 +158,7 @@ def catch_up(
     hands summarized. Each part commits on its own: stopped half way, the next call goes
     on from there."""
     with _lock:
+        connection.execute("SET enable_progress_bar = false")  # no bars in a command's output
         _ensure(connection)
         marks = _marks(connection)
         ends = {
