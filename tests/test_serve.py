@@ -63,7 +63,7 @@ def test_every_page_and_its_json(served):  # type: ignore[no-untyped-def]
         page = client.get(path)
         assert page.status_code == 200, path
         assert page.headers["content-type"].startswith("text/html")
-        assert 'href="/static/app.css"' in page.text
+        assert 'href="/static/app.css?v=' in page.text
     for path in ("/overview.json", "/hands.json", "/flags.json", "/sessions.json"):
         data = client.get(path).json()
         assert data and "error" not in data, path

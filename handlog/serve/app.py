@@ -144,6 +144,20 @@ def _environment() -> Environment:
 ENVIRONMENT = _environment()
 
 
+def _static_version() -> str:
+    """A short hash of the page's script and style, in their URLs: a browser that kept an
+    older copy asks for the new one."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for name in ("app.js", "app.css"):
+        digest.update((HERE / "static" / name).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+ENVIRONMENT.globals["static_version"] = _static_version()
+
+
 def _plain(value: Any) -> Any:
     """A value as JSON can hold it."""
     if isinstance(value, dt.datetime | dt.date):
@@ -240,10 +254,7 @@ def _overview(request: Request) -> Response:
             "over_time": queries.by_day(cursor, filters, focus),
             "by_game": _plain(
                 queries.winrates(
-                    cursor,
-                    _with_players(filters),
-                    ["site", "player", "game"],
-                    fallback,
+                    cursor, filters, ["site", "player", "game"], fallback, in_big_bets=True
                 ).filter(
                     pl.struct("site", "player").is_in([{"site": s, "player": p} for s, p in focus])
                     if focus
@@ -276,10 +287,6 @@ def _overview(request: Request) -> Response:
             "active": "overview",
         },
     )
-
-
-def _with_players(filters: Filters) -> Filters:
-    return filters
 
 
 async def hands_page(request: Request) -> Response:

@@ -267,16 +267,20 @@ def winrates(
     by: list[str],
     fallback: float,
     minimum: int = 0,
+    in_big_bets: bool = False,
 ) -> pl.DataFrame:
     """The report's win-rate figures for the groups `by` (unit and structure always among
     them) of the rows the filters keep: the summary's sums added up, then
-    `compute.sums_from_moments` and `compute.winrate_figures`."""
+    `compute.sums_from_moments` and `compute.winrate_figures`. `in_big_bets`: every unit
+    together, as unit "bb" (big bets add up across stakes and currencies: the report's
+    chart by game)."""
     keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
     where = summary_where(filters)
-    group = ", ".join(keys)
+    group = ", ".join(key for key in keys if not (in_big_bets and key == "unit"))
+    chosen = f"'bb' AS unit, {group}" if in_big_bets else group
     moments = connection.sql(
         f"""
-        SELECT {group}, {_SUMMED}, min(first) AS first, max(last) AS last
+        SELECT {chosen}, {_SUMMED}, min(first) AS first, max(last) AS last
         FROM serve_sums {where.sql()}
         GROUP BY {group}
         HAVING sum(hands) > 0 AND sum(hands) >= ?

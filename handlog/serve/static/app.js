@@ -264,10 +264,21 @@
     }
     el("text", { x: 12, y: (HEIGHT - PAD.bottom) / 2, class: "label", "text-anchor": "middle", transform: `rotate(-90 12 ${(HEIGHT - PAD.bottom) / 2})` }, svg).textContent = yLabel;
     bars.forEach((b, i) => {
-      const left = PAD.left + i * slot + slot * 0.15;
-      const width = slot * 0.7;
-      const top = y(Math.max(0, b.value));
-      const rect = el("rect", { x: left, y: top, width: width, height: Math.max(1, Math.abs(y(b.value) - y(0))), class: "bar", fill: b.colour }, svg);
+      const width = Math.min(slot * 0.7, 64);
+      const left = PAD.left + i * slot + (slot - width) / 2;
+      let rect;
+      if (b.parts) {
+        // Stacked: each part on the one below it.
+        rect = el("g", { class: "bar" }, svg);
+        let base = 0;
+        for (const part of b.parts) {
+          el("rect", { x: left, y: y(base + part.value), width: width, height: Math.max(1, y(base) - y(base + part.value)), fill: part.colour }, rect);
+          base += part.value;
+        }
+      } else {
+        const top = y(Math.max(0, b.value));
+        rect = el("rect", { x: left, y: top, width: width, height: Math.max(1, Math.abs(y(b.value) - y(0))), class: "bar", fill: b.colour }, svg);
+      }
       if (b.low !== null && b.low !== undefined && b.high !== null && b.high !== undefined) {
         const mid = left + width / 2;
         el("line", { x1: mid, x2: mid, y1: y(b.low), y2: y(b.high), class: "whisker" }, svg);
@@ -343,18 +354,30 @@
           "big bets / 100 hands"
         );
       } else if (kind === "flags") {
+        const kindColours = { illegal: "#dc2626", "mis-split": "#7c3aed", "inconsistent history": "#d97706" };
         const byDay = {};
         for (const [day, kindName, flags] of data.flags || []) {
-          byDay[day] = byDay[day] || { day: day, total: 0, parts: [] };
+          byDay[day] = byDay[day] || { day: day, total: 0, parts: [], words: [] };
           byDay[day].total += flags;
-          byDay[day].parts.push(`${kindName}: ${flags}`);
+          byDay[day].parts.push({ value: flags, colour: kindColours[kindName] || "#6b7280" });
+          byDay[day].words.push(`${kindName}: ${flags}`);
         }
         const days = Object.values(byDay);
         barChart(
           plot,
-          days.map((d) => ({ label: d.day, short: d.day.slice(5), value: d.total, colour: "#d97706", tip: `${d.day}: ${d.total} flags (${d.parts.join(", ")})` })),
+          days.map((d) => ({ label: d.day, short: d.day.slice(5), value: d.total, parts: d.parts, tip: `${d.day}: ${d.total} flags (${d.words.join(", ")})` })),
           "flags"
         );
+        const legend = html("div", "legend");
+        for (const [name, colour] of Object.entries(kindColours)) {
+          const item = html("span", "key");
+          const swatch = html("i");
+          swatch.style.background = colour;
+          item.appendChild(swatch);
+          item.appendChild(document.createTextNode(name));
+          legend.appendChild(item);
+        }
+        plot.appendChild(legend);
       }
     });
   }
