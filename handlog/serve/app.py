@@ -275,11 +275,14 @@ def _overview(request: Request) -> Response:
     }
     if wants_json(request):
         return json_response(data)
+    shown = queries.SHOWN_TABLE_ROWS
     return page(
         request,
         "overview.html",
         {
             **data,
+            "players": players.head(shown),
+            "games": games.head(shown),
             "filters": filters,
             "errors": filters.errors(),
             "choices": choices,

@@ -28,7 +28,10 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 50
 MAX_TABLE_ROWS = 1000
-"""Rows of a win-rate table shown (the JSON says how many there are)."""
+"""Rows of a win-rate table in the JSON (it says how many there are in all)."""
+SHOWN_TABLE_ROWS = 300
+"""Rows of a win-rate table shown on the page, those with the most hands (a page of a
+thousand rows of fifteen columns took a second to write)."""
 CHART_POINTS = 1500
 """Points per line of a chart over hands (every k-th hand, and the last)."""
 FOCUS_PLAYERS = 3
@@ -350,28 +353,34 @@ def over_hands(
     connection: duckdb.DuckDBPyConnection, filters: Filters, site: str, name: str
 ) -> dict[str, Any]:
     """The chosen account's cumulative net won in big bets over its hands in play order,
-    in all and at showdown (the report's cumulative chart), at most `CHART_POINTS` points
-    (every k-th hand and the last)."""
+    in all and at showdown (the report's cumulative chart), at about `CHART_POINTS`
+    points: the hands are added up in time buckets (a hash aggregate; sorting a million
+    rows for a line of 1,500 points took seconds), each point exact at its bucket's end
+    (x the hands played so far). Hands of unknown time come last, as in the report."""
     where = summary_where(replace(filters, player=name, site=site))
+    span = connection.execute(
+        f"SELECT epoch(min(start_utc)), epoch(max(start_utc)) FROM serve_rows {where.sql()}",
+        where.parameters,
+    ).fetchall()[0]
+    width = max(1.0, ((span[1] or 0) - (span[0] or 0)) / CHART_POINTS)
     rows = connection.execute(
         f"""
-        SELECT n, total, showdown, count FROM (
-            SELECT row_number() OVER w AS n,
-                sum(coalesce(bb, 0)) OVER w AS total,
-                sum(CASE WHEN showdown THEN coalesce(bb, 0) ELSE 0 END) OVER w AS showdown,
-                count(*) OVER () AS count
+        WITH buckets AS (
+            SELECT floor(epoch(start_utc) / {width!r}) AS bucket, count(*) AS hands,
+                sum(coalesce(bb, 0)) AS total,
+                sum(CASE WHEN showdown THEN coalesce(bb, 0) ELSE 0 END) AS showdown
             FROM serve_rows {where.sql()}
-            WINDOW w AS (ORDER BY start_utc NULLS LAST, site, hand_id ROWS UNBOUNDED PRECEDING)
+            GROUP BY bucket
         )
-        WHERE n % greatest(1, count // {CHART_POINTS}) = 0 OR n = count OR n = 1
-        ORDER BY n
+        SELECT sum(hands) OVER w, sum(total) OVER w, sum(showdown) OVER w
+        FROM buckets
+        WINDOW w AS (ORDER BY bucket NULLS LAST ROWS UNBOUNDED PRECEDING)
+        ORDER BY bucket NULLS LAST
         """,
         where.parameters,
     ).fetchall()
-    return {
-        "hands": rows[-1][3] if rows else 0,
-        "points": [[n, round(total, 3), round(showdown, 3)] for n, total, showdown, _ in rows],
-    }
+    points = [[int(n), round(total, 3), round(showdown, 3)] for n, total, showdown in rows]
+    return {"hands": points[-1][0] if points else 0, "points": points}
 
 
 def flag_days(
@@ -405,6 +414,30 @@ HAND_SORTS = {
 }
 
 
+def _search(connection: duckdb.DuckDBPyConnection, where: Where, search: str) -> None:
+    """Narrow `where` (over `hands` as `h`) to `search`: a hand id, else the hands of every
+    player whose name holds it (names looked up in the summary, a few thousand rows)."""
+    if connection.execute("SELECT 1 FROM hands WHERE hand_id = ? LIMIT 1", [search]).fetchall():
+        where.add("h.hand_id = ?", search)
+        return
+    pattern = "%" + re.sub(r"([%_\\])", r"\\\1", search) + "%"
+    names = [
+        r[0]
+        for r in connection.execute(
+            "SELECT DISTINCT player FROM serve_sums WHERE player ILIKE ? ESCAPE '\\' LIMIT 200",
+            [pattern],
+        ).fetchall()
+    ]
+    if not names:
+        where.add("false")
+        return
+    marks = ", ".join("?" for _ in names)
+    where.add(
+        f"(h.site, h.hand_id) IN (SELECT site, hand_id FROM serve_rows WHERE player IN ({marks}))",
+        *names,
+    )
+
+
 def hands(
     connection: duckdb.DuckDBPyConnection,
     filters: Filters,
@@ -416,74 +449,103 @@ def hands(
 ) -> dict[str, Any]:
     """A page of the hands the filters keep (and `search`: a hand id, or part of a
     player's name), with each hand's players, the chosen player's net and its verdict."""
-    where = hands_where(filters)
-    if search:
-        where.add(
-            "(h.hand_id = ? OR (h.site, h.hand_id) IN (SELECT site, hand_id FROM hand_players "
-            "WHERE player ILIKE ? ESCAPE '\\'))",
-            search,
-            "%" + re.sub(r"([%_\\])", r"\\\1", search) + "%",
-        )
-    count = connection.execute(
-        f"SELECT count(*) FROM hands h {where.sql()}", where.parameters
-    ).fetchall()[0][0]
     order = HAND_SORTS.get(sort, "h.start_time")
     direction = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * PAGE_SIZE
-    rows = connection.sql(
-        f"""
-        SELECT h.site, h.hand_id, h.table_name, h.tournament_id,
-            (h.start_time AT TIME ZONE 'UTC') AS start_utc, h.game, h.structure,
-            {UNIT_SQL.replace("chips_in_hundredths", "h.chips_in_hundredths")} AS unit,
-            h.small_bet, h.big_bet, h.players, h.total_pot, h.status, h.illegal, h.mis_split
-        FROM hands h {where.sql()}
-        ORDER BY {order} {direction} NULLS LAST, h.site, h.hand_id {direction}
-        LIMIT {PAGE_SIZE} OFFSET {offset}
-        """,
-        params=where.parameters,
-    ).pl()
-    if rows.height:
-        connection.register("serve_page", rows.select("site", "hand_id").to_arrow())
+    if filters.player and not search and order == "h.start_time":
+        # A player's hands in time order: their summary rows carry every filter's column and
+        # the time, so the page is cut there and only its hands are read (a join of the
+        # player's million rows with the hands took seconds). A name has one row per hand.
+        where = summary_where(filters, "r.")
+        count = connection.execute(
+            f"SELECT count(*) FROM serve_rows r {where.sql()}", where.parameters
+        ).fetchall()[0][0]
+        keys = connection.sql(
+            f"""
+            SELECT r.site, r.hand_id, r.start_utc FROM serve_rows r {where.sql()}
+            ORDER BY r.start_utc {direction} NULLS LAST, r.site {direction}, r.hand_id {direction}
+            LIMIT {PAGE_SIZE} OFFSET {offset}
+            """,
+            params=where.parameters,
+        ).pl()
+        connection.register("serve_keys", keys.select("site", "hand_id").to_arrow())
         try:
-            people = connection.sql(
-                """
-                SELECT p.site, p.hand_id, string_agg(p.player, ', ' ORDER BY p.seat) AS names
-                FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
-                GROUP BY ALL
-                """
-            ).pl()
-            kinds = connection.sql(
+            rows = connection.sql(
                 f"""
-                SELECT v.site, v.hand_id, string_agg(DISTINCT {kind_sql(has_kind)}, ', ') AS kinds
-                FROM violations v SEMI JOIN serve_page k USING (site, hand_id)
-                GROUP BY ALL
+                SELECT {_HAND_COLUMNS} FROM hands h SEMI JOIN serve_keys k USING (site, hand_id)
+                ORDER BY h.start_time {direction} NULLS LAST, h.site {direction},
+                    h.hand_id {direction}
                 """
             ).pl()
-            rows = rows.join(people, on=["site", "hand_id"], how="left").join(
-                kinds, on=["site", "hand_id"], how="left"
-            )
-            if filters.player:
-                inner = Where()
-                _player_clause(inner, filters, "p.")
-                nets = connection.sql(
-                    f"""
-                    SELECT p.site, p.hand_id, sum(p.net)::BIGINT AS net
-                    FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
-                    {inner.sql()} GROUP BY ALL
-                    """,
-                    params=inner.parameters,
-                ).pl()
-                rows = rows.join(nets, on=["site", "hand_id"], how="left")
         finally:
-            connection.unregister("serve_page")
-        order_back = pl.int_range(0, rows.height)
-        rows = rows.with_columns(_order=order_back)
-    return {
-        "count": int(count),
-        "page": max(page, 1),
-        "pages": max(1, -(-int(count) // PAGE_SIZE)),
-        "rows": rows,
-    }
+            connection.unregister("serve_keys")
+    else:
+        where = hands_where(filters)
+        if search:
+            _search(connection, where, search)
+        count = connection.execute(
+            f"SELECT count(*) FROM hands h {where.sql()}", where.parameters
+        ).fetchall()[0][0]
+        rows = connection.sql(
+            f"""
+            SELECT {_HAND_COLUMNS} FROM hands h {where.sql()}
+            ORDER BY {order} {direction} NULLS LAST, h.site {direction}, h.hand_id {direction}
+            LIMIT {PAGE_SIZE} OFFSET {offset}
+            """,
+            params=where.parameters,
+        ).pl()
+    if rows.height:
+        rows = _with_players(connection, rows, filters, has_kind)
+    pages = max(1, -(-int(count) // PAGE_SIZE))
+    return {"count": int(count), "page": max(page, 1), "pages": pages, "rows": rows}
+
+
+_HAND_COLUMNS = f"""h.site, h.hand_id, h.table_name, h.tournament_id,
+    (h.start_time AT TIME ZONE 'UTC') AS start_utc, h.game, h.structure,
+    {UNIT_SQL.replace("chips_in_hundredths", "h.chips_in_hundredths")} AS unit,
+    h.small_bet, h.big_bet, h.players, h.total_pot, h.status, h.illegal, h.mis_split"""
+
+
+def _with_players(
+    connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame, filters: Filters, has_kind: bool
+) -> pl.DataFrame:
+    """A page of hands with each one's players (in seat order), its flags' kinds and, with
+    a player chosen, their net."""
+    connection.register("serve_page", rows.select("site", "hand_id").to_arrow())
+    try:
+        people = connection.sql(
+            """
+            SELECT p.site, p.hand_id, string_agg(p.player, ', ' ORDER BY p.seat) AS names
+            FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
+            GROUP BY ALL
+            """
+        ).pl()
+        kinds = connection.sql(
+            f"""
+            SELECT v.site, v.hand_id, string_agg(DISTINCT {kind_sql(has_kind)}, ', ') AS kinds
+            FROM violations v SEMI JOIN serve_page k USING (site, hand_id)
+            GROUP BY ALL
+            """
+        ).pl()
+        rows = rows.join(people, on=["site", "hand_id"], how="left", maintain_order="left")
+        rows = rows.join(kinds, on=["site", "hand_id"], how="left", maintain_order="left")
+        if filters.player:
+            inner = Where()
+            _player_clause(inner, filters, "p.")
+            if filters.site:
+                inner.add("p.site = ?", filters.site)
+            nets = connection.sql(
+                f"""
+                SELECT p.site, p.hand_id, sum(p.net)::BIGINT AS net
+                FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
+                {inner.sql()} GROUP BY ALL
+                """,
+                params=inner.parameters,
+            ).pl()
+            rows = rows.join(nets, on=["site", "hand_id"], how="left", maintain_order="left")
+    finally:
+        connection.unregister("serve_page")
+    return rows
 
 
 # -- one hand ------------------------------------------------------------------------------
