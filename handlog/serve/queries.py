@@ -165,8 +165,9 @@ def summary_where(filters: Filters, alias: str = "") -> Where:
     return where
 
 
-def hands_where(filters: Filters) -> Where:
-    """The filters over the `hands` table as `h` (a player's: the hands they were in)."""
+def hands_where(filters: Filters, flagged: bool = False) -> Where:
+    """The filters over the `hands` table as `h` (a player's: the hands they were in;
+    `flagged`: only flagged hands are wanted, which the summary rows find fast)."""
     where = Where()
     for name in ("site", "game", "structure"):
         if getattr(filters, name):
@@ -387,7 +388,7 @@ def flag_days(
     connection: duckdb.DuckDBPyConnection, filters: Filters, has_kind: bool
 ) -> list[list[Any]]:
     """Flags per UTC day and kind, of the hands the filters keep."""
-    where = hands_where(filters)
+    where = hands_where(filters, flagged=True)
     rows = connection.execute(
         f"""
         SELECT (h.start_time AT TIME ZONE 'UTC')::DATE AS day, {kind_sql(has_kind)} AS kind,
@@ -636,7 +637,7 @@ def flags(
 ) -> dict[str, Any]:
     """The flags of the hands the filters keep (of one kind and code, if given): counted by
     kind and code, site, table and day, and a page of them."""
-    where = hands_where(filters)
+    where = hands_where(filters, flagged=True)
     kind_expression = kind_sql(has_kind)
     if kind:
         where.add(f"{kind_expression} = ?", kind)

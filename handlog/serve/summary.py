@@ -52,7 +52,7 @@ from handlog.report.scaled import DEALT
 if TYPE_CHECKING:
     import duckdb
 
-VERSION = "1"
+VERSION = "2"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
 
 CHUNK_HANDS = 100_000
@@ -80,6 +80,7 @@ ROW_COLUMNS = {
     "session": "BIGINT",
     "session_first": "TIMESTAMP",
     "seconds": "DOUBLE",
+    "flagged": "BOOLEAN",
 }
 """`serve_rows`: what the report's `compute.player_hands` makes of a row, and more."""
 
@@ -346,7 +347,7 @@ _HAND_SELECT = f"""
     SELECT h.rowid AS _rowid, h.site, h.hand_id, h.game, {UNIT_SQL} AS unit, h.small_bet,
         h.big_bet, h.structure, h.bring_in, h.currency, h.tournament_id,
         concat_ws(' ', h.site, h.tournament_id, h.table_name) AS table_key, h.table_name,
-        (h.start_time AT TIME ZONE 'UTC') AS start_utc
+        (h.start_time AT TIME ZONE 'UTC') AS start_utc, h.status = 'flagged' AS flagged
     FROM hands h
     WHERE h.rowid > $mark AND h.rowid <= $end
     ORDER BY h.rowid
@@ -498,7 +499,7 @@ def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) ->
     if last_session is not None:
         _set_meta(connection, {"next_session": str(int(last_session) + 1)})  # type: ignore[arg-type]
     computed = computed.with_columns(session_first=pl.col("start_utc").min().over("session"))
-    extra = keyed.select("hk", "player", "site", "hand_id", "showdown")
+    extra = keyed.select("hk", "player", "site", "hand_id", "showdown", "flagged")
     return computed.join(extra, on=["hk", "player"], how="left").drop("hk")
 
 
