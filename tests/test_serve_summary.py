@@ -161,3 +161,15 @@ def test_a_copy_with_rebuilt_tables_is_summarized_again(imported, tmp_path):  # 
     assert summary.catch_up(connection) == 0
     assert summary.summarized(connection)
     connection.close()
+
+
+def test_a_summary_of_another_version_is_made_again(imported, tmp_path):  # type: ignore[no-untyped-def]
+    connection = _built(imported, tmp_path / "old.duckdb", 100_000)
+    rows = connection.sql("SELECT count(*) FROM serve_rows").fetchall()
+    # An older shape: a column less, another version.
+    connection.execute("ALTER TABLE serve_rows DROP COLUMN flagged")
+    connection.execute("UPDATE serve_meta SET value = '0' WHERE key = 'version'")
+    assert summary.catch_up(connection) > 0
+    assert connection.sql("SELECT count(*) FROM serve_rows").fetchall() == rows
+    assert connection.sql("SELECT count(flagged) FROM serve_rows").fetchall() == rows
+    connection.close()

@@ -229,8 +229,10 @@ def _ensure(connection: duckdb.DuckDBPyConnection) -> None:
         connection.execute(SCHEMA)
         meta = dict(connection.execute("SELECT key, value FROM serve_meta").fetchall())
         if meta and not _consistent(connection, meta):
+            # Made again from the hands, in this version's shape.
             for table in TABLES:
-                connection.execute(f"DELETE FROM {table}")
+                connection.execute(f"DROP TABLE {table}")
+            connection.execute(SCHEMA)
             meta = {}
         if not meta:
             connection.execute(
@@ -246,7 +248,7 @@ def _ensure(connection: duckdb.DuckDBPyConnection) -> None:
 
 
 def _consistent(connection: duckdb.DuckDBPyConnection, meta: dict[str, str]) -> bool:
-    if meta.get("version") != VERSION:
+    if meta.get("version") != VERSION or not {"hands", "hands_done", "rows_done"} <= set(meta):
         return False
     hands = _count(connection, "SELECT count(*) FROM hands WHERE rowid <= ?", [int(meta["hands"])])
     rows = _count(connection, "SELECT count(*) FROM serve_rows")
