@@ -250,6 +250,13 @@ def _ensure(connection: duckdb.DuckDBPyConnection) -> None:
 def _consistent(connection: duckdb.DuckDBPyConnection, meta: dict[str, str]) -> bool:
     if meta.get("version") != VERSION or not {"hands", "hands_done", "rows_done"} <= set(meta):
         return False
+    columns = connection.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'serve_rows' "
+        "AND schema_name = current_schema() AND database_name = current_database() "
+        "ORDER BY column_index"
+    ).fetchall()
+    if [name for (name,) in columns] != list(ROW_COLUMNS):
+        return False  # left in another shape (a version's upgrade stopped half way)
     hands = _count(connection, "SELECT count(*) FROM hands WHERE rowid <= ?", [int(meta["hands"])])
     rows = _count(connection, "SELECT count(*) FROM serve_rows")
     return hands == int(meta["hands_done"]) and rows == int(meta["rows_done"])
