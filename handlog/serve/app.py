@@ -509,14 +509,14 @@ def _query(request: Request) -> Response:
             },
             400 if result.error else 200,
         )
-    tables = [
-        r[0]
-        for r in server.connection.cursor()
-        .execute(
-            "SELECT table_name FROM duckdb_tables() WHERE NOT internal AND database_name = current_database() ORDER BY 1"
-        )
-        .fetchall()
-    ]
+    with server.cursor() as cursor:
+        tables = [
+            r[0]
+            for r in cursor.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE NOT internal "
+                "AND database_name = current_database() AND NOT temporary ORDER BY 1"
+            ).fetchall()
+        ]
     return page(
         request,
         "query.html",
