@@ -247,10 +247,7 @@ def _overview(request: Request) -> Response:
                 .iter_rows()
             )
         charts = {
-            "over_hands": {
-                f"{name} ({site})": queries.over_hands(cursor, filters, site, name)
-                for site, name in focus
-            },
+            "over_hands": queries.over_hands(cursor, filters, focus),
             "over_time": queries.by_day(cursor, filters, focus),
             "by_game": _plain(
                 queries.winrates(

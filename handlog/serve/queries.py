@@ -329,59 +329,77 @@ def by_day(
     connection: duckdb.DuckDBPyConnection, filters: Filters, players: list[tuple[str, str]]
 ) -> dict[str, Any]:
     """Per chosen account and UTC day: net won in big bets, in all and at showdown
-    (cumulative, as the report's chart adds them up), and hands."""
-    series: dict[str, Any] = {}
-    for site, name in players:
-        where = summary_where(replace(filters, player=name, site=site))
-        rows = connection.execute(
-            f"""
-            SELECT day, sum(hands) AS hands, sum(bb_sum) AS bb, sum(sd_bb) AS sd_bb
-            FROM serve_sums {where.sql()} GROUP BY day ORDER BY day
-            """,
-            where.parameters,
-        ).fetchall()
-        total = showdown = 0.0
-        points = []
-        for day, hands, bb, sd_bb in rows:
-            total += bb or 0.0
-            showdown += sd_bb or 0.0
-            points.append([day.isoformat(), round(total, 3), round(showdown, 3), int(hands)])
-        series[f"{name} ({site})"] = points
+    (cumulative, as the report's chart adds them up), and hands; keyed "name (site)"."""
+    series: dict[str, Any] = {f"{name} ({site})": [] for site, name in players}
+    if not players:
+        return series
+    where = summary_where(replace(filters, player="", site=""))
+    accounts = " OR ".join("(player = ? AND site = ?)" for _ in players)
+    where.add(f"({accounts})", *(value for site, name in players for value in (name, site)))
+    rows = connection.execute(
+        f"""
+        SELECT player, site, day, sum(hands) AS hands, sum(bb_sum) AS bb, sum(sd_bb) AS sd_bb
+        FROM serve_sums {where.sql()} GROUP BY ALL ORDER BY player, site, day
+        """,
+        where.parameters,
+    ).fetchall()
+    totals: dict[str, tuple[float, float]] = {}
+    for name, site, day, hands, bb, sd_bb in rows:
+        key = f"{name} ({site})"
+        total, showdown = totals.get(key, (0.0, 0.0))
+        total += bb or 0.0
+        showdown += sd_bb or 0.0
+        totals[key] = (total, showdown)
+        if day is not None:
+            series[key].append([day.isoformat(), round(total, 3), round(showdown, 3), int(hands)])
     return series
 
 
 def over_hands(
-    connection: duckdb.DuckDBPyConnection, filters: Filters, site: str, name: str
-) -> dict[str, Any]:
-    """The chosen account's cumulative net won in big bets over its hands in play order,
+    connection: duckdb.DuckDBPyConnection, filters: Filters, players: list[tuple[str, str]]
+) -> dict[str, dict[str, Any]]:
+    """Each chosen account's cumulative net won in big bets over its hands in play order,
     in all and at showdown (the report's cumulative chart), at about `CHART_POINTS`
-    points: the hands are added up in time buckets (a hash aggregate; sorting a million
-    rows for a line of 1,500 points took seconds), each point exact at its bucket's end
-    (x the hands played so far). Hands of unknown time come last, as in the report."""
-    where = summary_where(replace(filters, player=name, site=site))
+    points, keyed "name (site)": the hands are added up in time buckets (a hash aggregate
+    over one pass of the rows for all the accounts; sorting a million rows for a line of
+    1,500 points took seconds), each point exact at its bucket's end (x: the hands played
+    so far). Hands of unknown time come last, as in the report."""
+    if not players:
+        return {}
+    where = summary_where(replace(filters, player="", site=""))
+    accounts = " OR ".join("(player = ? AND site = ?)" for _ in players)
+    where.add(f"({accounts})", *(value for site, name in players for value in (name, site)))
+    # The span from the summary's groups (a few thousand rows), not from the rows.
     span = connection.execute(
-        f"SELECT epoch(min(start_utc)), epoch(max(start_utc)) FROM serve_rows {where.sql()}",
+        f"SELECT epoch(min(first)), epoch(max(last)) FROM serve_sums {where.sql()}",
         where.parameters,
     ).fetchall()[0]
     width = max(1.0, ((span[1] or 0) - (span[0] or 0)) / CHART_POINTS)
     rows = connection.execute(
         f"""
         WITH buckets AS (
-            SELECT floor(epoch(start_utc) / {width!r}) AS bucket, count(*) AS hands,
-                sum(coalesce(bb, 0)) AS total,
+            SELECT player, site, floor(epoch(start_utc) / {width!r}) AS bucket,
+                count(*) AS hands, sum(coalesce(bb, 0)) AS total,
                 sum(CASE WHEN showdown THEN coalesce(bb, 0) ELSE 0 END) AS showdown
             FROM serve_rows {where.sql()}
-            GROUP BY bucket
+            GROUP BY ALL
         )
-        SELECT sum(hands) OVER w, sum(total) OVER w, sum(showdown) OVER w
+        SELECT player, site, sum(hands) OVER w, sum(total) OVER w, sum(showdown) OVER w
         FROM buckets
-        WINDOW w AS (ORDER BY bucket NULLS LAST ROWS UNBOUNDED PRECEDING)
-        ORDER BY bucket NULLS LAST
+        WINDOW w AS (PARTITION BY player, site ORDER BY bucket NULLS LAST
+            ROWS UNBOUNDED PRECEDING)
+        ORDER BY player, site, bucket NULLS LAST
         """,
         where.parameters,
     ).fetchall()
-    points = [[int(n), round(total, 3), round(showdown, 3)] for n, total, showdown in rows]
-    return {"hands": points[-1][0] if points else 0, "points": points}
+    series: dict[str, dict[str, Any]] = {
+        f"{name} ({site})": {"hands": 0, "points": []} for site, name in players
+    }
+    for name, site, hands, total, showdown in rows:
+        line = series[f"{name} ({site})"]
+        line["points"].append([int(hands), round(total, 3), round(showdown, 3)])
+        line["hands"] = int(hands)
+    return series
 
 
 def flag_days(
