@@ -96,14 +96,18 @@ class Live:
     def _run(self, server: Server, lock: ImportLock) -> None:
         writer = server.connection.cursor()
         try:
-            self._catch_up(server, writer, lock)
+            try:
+                self._catch_up(server, writer, lock)
+            except Exception:  # the pages go on without it; the log says why
+                log.exception("the summary tables could not be brought up to date")
             while not self.stopping:
-                changed = self._changed()
-                if changed:
-                    self._import(server, writer, lock, changed)
+                try:
+                    changed = self._changed()
+                    if changed:
+                        self._import(server, writer, lock, changed)
+                except Exception:  # the next change is tried again; the log says why
+                    log.exception("importing the watched files failed")
                 self._wake.wait(self.interval)
-        except Exception:  # the pages go on; the log says why the watcher stopped
-            log.exception("the watcher stopped")
         finally:
             writer.close()
 

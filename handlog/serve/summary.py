@@ -205,18 +205,29 @@ def after_commit(connection: duckdb.DuckDBPyConnection, final: bool = False) -> 
 
     try:
         if not final:
-            waiting = connection.execute(
-                "SELECT (SELECT coalesce(max(rowid), -1) FROM hands) - coalesce("
-                "(SELECT value::BIGINT FROM serve_meta WHERE key = 'hands'), -1)"
-            ).fetchall()[0][0]
+            try:
+                waiting = connection.execute(
+                    "SELECT (SELECT coalesce(max(rowid), -1) FROM hands) - coalesce("
+                    "(SELECT value::BIGINT FROM serve_meta WHERE key = 'hands'), -1)"
+                ).fetchall()[0][0]
+            except duckdb.CatalogException:
+                waiting = IMPORT_BATCH  # no summary tables yet: made now
             if waiting < IMPORT_BATCH:
                 return
         catch_up(connection)
-    except duckdb.CatalogException:
-        catch_up(connection)  # no summary tables yet: made now
-    except duckdb.Error as error:
-        if is_storage_fault(error) or isinstance(error, duckdb.InterruptException):
+    except Exception as error:
+        # Ctrl-C reaching DuckDB (which turns it into an error of its own) stops the
+        # import, as does a database that cannot be used; anything else is left for the
+        # next catch-up to meet (and the server's log to show), the import going on.
+        text = str(error).lower()
+        interrupted = isinstance(error, duckdb.InterruptException) or "interrupt" in text
+        if interrupted or (isinstance(error, duckdb.Error) and is_storage_fault(error)):
             raise
+        import logging
+
+        logging.getLogger("handlog.serve").warning(
+            "the summary tables were not brought up to date: %s", str(error).split("\n", 1)[0]
+        )
 
 
 # -- bookkeeping ---------------------------------------------------------------------------
