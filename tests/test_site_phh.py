@@ -582,3 +582,33 @@ def test_the_cli_says_one_line_for_a_bad_value(tmp_path):
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "nested more than 16 deep" in result.output
     assert "Traceback" not in result.output
+
+
+CAPPED = """\
+variant = 'F7S'
+antes = [0, 0]
+bring_in = 100
+small_bet = 200
+big_bet = 400
+starting_stacks = [5000, 500]
+actions = [
+  'd dh p1 AcAd9s', 'd dh p2 KcKd2s', 'p2 pb', 'p1 cbr 200', 'p2 cbr 400', 'p1 cbr {to}', 'p2 cc',
+  'd dh p1 3h', 'd dh p2 4h', 'd dh p1 5h', 'd dh p2 6h', 'd dh p1 7h', 'd dh p2 8s',
+  'd dh p1 9h', 'd dh p2 Ts', 'p1 sm AcAd9s3h5h7h9h', 'p2 sm KcKd2s4h6h8sTs',
+]
+"""
+
+
+def test_a_raise_written_at_what_the_opponent_can_call_is_the_full_raise():
+    """The dataset's transcribers write a raise no higher than the other players can still
+    put in: heads-up against 500 in all, a raise "to 500" where the full raise goes to 600.
+    The 100 nobody could call comes back: the hand is the full raise's, clean. A raise to
+    550 is short of both, and flagged."""
+    results = {}
+    for to in (500, 600, 550):
+        (hand,) = parse_text(CAPPED.format(to=to), "capped.phh")
+        assert isinstance(hand, Hand)
+        result = replay(hand, phh.POKERKIT, phh.TRAITS)
+        results[to] = ([v.code for v in result.violations], result.net)
+    assert results[500] == results[600] == ([], {"p1": 500, "p2": -500})
+    assert results[550][0] == ["BET_SIZE"]

@@ -33,7 +33,8 @@ The actions, each a string, `[actor action[ arguments]][ # commentary]`:
   action or one card per action, round by round, as the published dataset deals them
   (`d dh p1 5d`, `d dh p2 7h`, …, then every player's second card, then the door cards).
 - `pN pb`: the bring-in; `pN cbr X`: a completion, bet or raise *to* X, the player's total for
-  the street; `pN cc`: a check or a call; `pN f`: a fold; `pN sm CARDS`: shows (`??` for a
+  the street (a transcriber writes no more than the other players can still put in: such a
+  short amount is the full bet, the rest uncalled); `pN cc`: a check or a call; `pN f`: a fold; `pN sm CARDS`: shows (`??` for a
   card not shown), `pN sm -`: shows the cards dealt above, `pN sm` alone: mucks. A show may
   stand before the last cards are dealt (after an all-in), as the specification allows.
 - an empty action or a commentary alone is a no-op; a board deal (`d db`) or a draw (`sd`)
@@ -668,8 +669,8 @@ class _Builder:
         if 0 in stacks:
             raise fields.fail("starting_stacks", "holds a stack of 0: a player without chips")
         antes = [money.units(v, "antes", fields.line("antes")) for v in raw_antes]
-        small_bet = self._single("small_bet", required=True)
-        big_bet = self._single("big_bet", required=True)
+        small_bet = self.small_bet = self._single("small_bet", required=True)
+        big_bet = self.big_bet = self._single("big_bet", required=True)
         bring_in = self.bring_in = self._single("bring_in", required=True)
         if not 0 < small_bet <= big_bet or bring_in <= 0:
             raise _Error(
@@ -689,6 +690,7 @@ class _Builder:
         self.street_index = -1
         self.betting_started = False
         self.completed = False
+        self.folded: set[int] = set()
         self.dealt: list[list[Card | None]] = [[] for _ in range(count)]
         self.pending: list[list[tuple[Card | None, int]]] = [[] for _ in range(count)]
         """Each player's cards of the street being dealt, not yet recorded, with their lines."""
@@ -998,7 +1000,9 @@ class _Builder:
                 )
             )
         elif verb == "cbr":
-            total = self.money.units(step.amount, "the amount of a cbr action", line)
+            total = self._full_if_capped(
+                player, street, self.money.units(step.amount, "the amount of a cbr action", line)
+            )
             added = total - self.street_put[player]
             if added <= 0:
                 raise _Error(
@@ -1044,7 +1048,32 @@ class _Builder:
                     )
                 )
         else:  # "f"
+            self.folded.add(player)
             self.events.append(Action(street, name, ActionKind.FOLD, line=line))
+
+    def _full_if_capped(self, player: int, street: Street, total: int) -> int:
+        """A transcribed completion, bet or raise stops at what the other players can still
+        put in (the dataset writes a raise "to 750,000" where the full raise goes to
+        1,200,000 when the one opponent left has 750,000 in all): the rest would come back
+        uncalled. Such an amount is the full one (the part nobody could call comes back at
+        the street's end, as the replay returns it); any other short amount stays as
+        written, for the replay to judge."""
+        size = self.small_bet if street in (Street.THIRD, Street.FOURTH) else self.big_bet
+        if street is Street.THIRD and not self.completed:
+            full = self.small_bet
+        else:
+            full = self.current_bet + size
+        if not self.current_bet < total < full <= self.street_put[player] + self.left[player]:
+            return total
+        reach = max(
+            (
+                self.street_put[other] + self.left[other]
+                for other in range(self.count)
+                if other != player and other not in self.folded
+            ),
+            default=0,
+        )
+        return full if total == reach else total
 
     def _deal(self, step: _Step) -> None:
         player = step.player
