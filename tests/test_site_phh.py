@@ -612,3 +612,21 @@ def test_a_raise_written_at_what_the_opponent_can_call_is_the_full_raise():
         results[to] = ([v.code for v in result.violations], result.net)
     assert results[500] == results[600] == ([], {"p1": 500, "p2": -500})
     assert results[550][0] == ["BET_SIZE"]
+
+
+def test_a_show_with_unseen_cards_shows_what_is_known_by_position():
+    """`sm` may hold `??` (a cash-game player who neither mucks nor shows all): the cards
+    shown and the cards dealt face up fill the positions; the show ends at the first card
+    nobody saw. `sm -` shows the cards dealt."""
+    text = CAPPED.format(to=600).replace(
+        "'p1 sm AcAd9s3h5h7h9h', 'p2 sm KcKd2s4h6h8sTs'", "'p1 sm -', 'p2 sm ??Kd2s4h6h8s??'"
+    )
+    (hand,) = parse_text(text, "shows.phh")
+    assert isinstance(hand, Hand)
+    shows = {a.player: [str(c) for c in a.cards] for a in hand.actions if a.kind is ActionKind.SHOW}
+    assert shows == {"p1": "Ac Ad 9s 3h 5h 7h 9h".split(), "p2": "Kc Kd 2s 4h 6h 8s Ts".split()}
+    hidden = text.replace("'d dh p2 KcKd2s'", "'d dh p2 ????2s'")
+    (hand,) = parse_text(hidden, "shows.phh")
+    assert isinstance(hand, Hand)
+    shows = {a.player: [str(c) for c in a.cards] for a in hand.actions if a.kind is ActionKind.SHOW}
+    assert shows["p2"] == []  # its first card was never seen: nothing of it can be placed

@@ -68,7 +68,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, tzinfo
 from decimal import Decimal
-from typing import Any
+from typing import Any, NamedTuple
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
@@ -180,6 +180,8 @@ _IDENTITY_FIELDS = (
 )
 """The fields whose values make a hand's digest (`_Builder._hand_id`)."""
 
+_CARDS_READ: dict[str, tuple[Card | None, ...]] = {}
+"""Card strings already read (a hand's cards repeat across hands: "??", "????Kc" …)."""
 _TABLE_HEADER = re.compile(r"\[\s*(?:[0-9A-Za-z-][0-9A-Za-z_-]*|\"[^\"\n]*\")\s*\]\s*(?:#.*)?$")
 _VARIANT = re.compile(r"(?:variant|\"variant\"|'variant')\s*=")
 _COMMENT_OR_BLANK = re.compile(r"\s*(?:#.*)?$")
@@ -613,8 +615,7 @@ def _amount_text(text: str) -> int | Decimal | None:
 # -- actions ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Step:
+class _Step(NamedTuple):
     """One action string, read."""
 
     verb: str
@@ -905,7 +906,7 @@ class _Builder:
         return steps
 
     def _read_step(self, entry: str, line: int) -> _Step:
-        words = _COMMENTARY.split(entry, 1)[0].split()
+        words = (_COMMENTARY.split(entry, 1)[0] if "#" in entry else entry).split()
         shown = entry[:200]
         if not words:
             return _Step("", 0, line, shown)
@@ -947,6 +948,9 @@ class _Builder:
         return index
 
     def _cards(self, word: str, line: int, text: str) -> tuple[Card | None, ...]:
+        found = _CARDS_READ.get(word)
+        if found is not None:
+            return found
         if not _CARDS.match(word):
             raise _Error(
                 line,
@@ -954,10 +958,14 @@ class _Builder:
                 "not seen)",
                 text,
             )
-        return tuple(
+        found = tuple(
             None if word[i : i + 2] == "??" else card(word[i : i + 2])
             for i in range(0, len(word), 2)
         )
+        if len(_CARDS_READ) > 100_000:
+            _CARDS_READ.clear()
+        _CARDS_READ[word] = found
+        return found
 
     def _pay(self, player: int, amount: int) -> None:
         self.left[player] -= amount
@@ -1129,7 +1137,7 @@ class _Builder:
         self.pending[player] = []
         earlier = list(dealt)
         dealt.extend(cards)
-        if all(c is not None for c in dealt):
+        if None not in dealt:
             previous = tuple(c for c in earlier if c is not None)
             new = tuple(c for c in cards if c is not None)
         else:
