@@ -6,10 +6,13 @@ starting stack (players in seat order are p1, p2, ...), each street's cards as d
 for a card nobody saw: the store keeps each player's cards by deal position), the betting
 actions ("pb" bring-in, "cbr" completion, bet or raise *to* the player's total for the
 street, "cc" check or call, "f" fold), at a showdown each player's show ("sm -") or muck
-("sm"), and as optional fields the hand number, table,
-players and finishing stacks (starting stack + net: after rake, as the site paid out), and
-fields of handlog's own: `_rake`, `_site`, `_hand_id`.
-The antes, burns and pushing of chips are left to the reader, as PHH allows.
+("sm"), and as optional fields the hand number, table, players, seats, seat count, level,
+date and time (UTC), the card room (`venue`) and the finishing stacks (starting stack + net:
+after rake, as the site paid out), and fields of handlog's own: `_site` (which house's rules
+the hand is read back under), `_hand_id`, `_rake`. Money is in PHH's units: a cash hand's in
+its currency ("0.04" with `currency = "USD"`), a tournament's in chips, chips that come in
+hundredths with two decimals. The antes, burns and pushing of chips are left to the reader,
+as PHH allows.
 
 Hands are written many to a file (`.phhs`, PHH's TOML tables `[1]`, `[2]`, ...), a file per
 site and game and per `HANDS_PER_FILE` hands. Not written (counted, with a reason): hands of
@@ -20,7 +23,8 @@ not print (the bring-in and who acts first are decided from the up cards), or fl
 illegal by the replay (no rules engine can play them as written). So every hand written
 plays through pokerkit (tests/test_phh.py, on the corpus too); a hand whose pots were
 mis-split is written with the finishing stacks the site paid, which pokerkit's play then
-differs from, as handlog's flag says.
+differs from, as handlog's flag says; read back by handlog, every hand written keeps its
+verdict (tests/test_phh.py).
 """
 
 from __future__ import annotations
