@@ -57,16 +57,16 @@ def view(
     row: dict[str, Any], text: HandText | None, flags: list[dict[str, Any]]
 ) -> dict[str, Any] | None:
     """The replayer's steps (see the module doc), under the house rules and traits the
-    import checked the hand with (its site's); None when the hand cannot be read again
+    import checked the hand with (`check.hand_rules`: its own); None when the hand cannot be read again
     (the page then shows its text and stored figures)."""
-    from handlog.check import site_rules
+    from handlog.check import hand_rules
     from handlog.rules.trace import trace
 
     found = hand_record(row, text)
     if found is None:
         return None
     hand, offset = found
-    profile, traits = site_rules(hand.site)
+    profile, traits = hand_rules(hand)
     traced = trace(hand, profile, traits)
     replay = traced.replay
     kinds = {(flag["line"], flag["code"]): flag["kind"] for flag in flags}
