@@ -229,11 +229,19 @@ def test_live_update_when_a_watched_file_grows(site, tmp_path):  # type: ignore[
     driver.execute_script("window.handlogMarker = 'not reloaded'")
 
     def hero_hands() -> int:
-        for row in driver.find_elements(By.CSS_SELECTOR, "#players tbody tr"):
-            cells = row.find_elements(By.TAG_NAME, "td")
-            if cells and cells[0].text == SCRIPT_NAME:
-                return int(cells[4].text.replace(",", ""))
-        return 0
+        # Read in one script: the page's content may be swapped for fresh content between
+        # two of selenium's calls.
+        return int(
+            driver.execute_script(
+                """for (const row of document.querySelectorAll("#players tbody tr")) {
+                       const cells = row.querySelectorAll("td");
+                       if (cells.length > 4 && cells[0].textContent === arguments[0])
+                           return Number(cells[4].textContent.replace(/,/g, ""));
+                   }
+                   return 0;""",
+                SCRIPT_NAME,
+            )
+        )
 
     before = hero_hands()
     grown = hostile_hands(tmp_path, seed=12, hands=20)
