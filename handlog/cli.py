@@ -26,11 +26,11 @@ EXIT_CODES = """Exit codes (every command):
   1  done, with findings or in part: a hand that could not be read (parse, check),
      a hand flagged (check), a path, file or archive entry not read or not stored
      (import, parse, check; each named on its own line), a report option that
-     matches nothing
+     matches nothing, a hand show does not find
   2  nothing done: a usage error (an unknown option or value), no path that exists,
-     no hand-history file there, no database to report on
-  3  the database is busy: another program writes it (a report reads a copy while
-     an import runs)
+     no hand-history file there, no database to report on, show or export
+  3  the database is busy: another program writes it (report, show and export read
+     a copy while an import runs)
   4  the database or an output cannot be used: not a DuckDB file or damaged,
      read-only, its folder missing, the disk full; import --engine dask: the
      dataset cannot be written or the scheduler reached; the line says what to do
