@@ -967,6 +967,31 @@ def test_a_database_that_cannot_be_read_says_so_not_cannot_write(tmp_path, monke
         result = runner.invoke(app, [*command, "--db", str(db)])
         line = _one_line_error(result, 4, f"cannot read {db} (permission denied)")
         assert "write" not in line
+    monkeypatch.undo()
+    # For real: a file whose mode lets nobody read it (root, who reads anything, run
+    # without the capabilities that let it).
+    command = ["report", "--db", str(db), "--out", str(tmp_path / "r")]
+    prefix = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("root without setpriv: no way to be refused a file")
+        capabilities = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", f"--inh-caps={capabilities}", f"--bounding-set={capabilities}"]
+    db.chmod(0)
+    try:
+        run = subprocess.run(
+            [*prefix, sys.executable, "-m", "handlog.cli", *command],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        db.chmod(0o644)
+    assert run.returncode == 4, run.stderr
+    assert run.stderr.splitlines() == [
+        f"handlog: cannot read {db} (permission denied): fix the permissions of the file and "
+        "its folder, or give --db another file"
+    ]
 
 
 def test_export_to_a_place_it_cannot_write_is_one_line_exit_4(tmp_path):
