@@ -99,8 +99,9 @@ def _failure(error: Exception) -> tuple[str, int]:
         if file.startswith(package):
             where = f" at {os.path.relpath(file, os.path.dirname(package))}:{traceback.tb_lineno}"
         traceback = traceback.tb_next
+    said = str(error).strip().split("\n", 1)[0]
     return (
-        f"internal error, a bug in handlog: {type(error).__name__}: {error}{where}; please "
+        f"internal error, a bug in handlog: {type(error).__name__}: {said}{where}; please "
         "report it (HANDLOG_TRACEBACK=1 shows the whole traceback)",
         EXIT_BUG,
     )
