@@ -4,12 +4,17 @@ inside commands so that `handlog --help` starts fast."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import io
+import os
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from handlog.importer import ImportSummary
@@ -21,18 +26,118 @@ EXIT_CODES = """Exit codes (every command):
   1  done, with findings or in part: a hand that could not be read (parse, check),
      a hand flagged (check), a path, file or archive entry not read or not stored
      (import, parse, check; each named on its own line), a report option that
-     matches nothing
+     matches nothing, a hand show does not find
   2  nothing done: a usage error (an unknown option or value), no path that exists,
-     no hand-history file there, no database to report on
-  3  the database is busy: another program writes it (a report reads a copy while
-     an import runs)
+     no hand-history file there, no database to report on, show or export
+  3  the database is busy: another program writes it (report, show and export read
+     a copy while an import runs)
   4  the database or an output cannot be used: not a DuckDB file or damaged,
      read-only, its folder missing, the disk full; import --engine dask: the
      dataset cannot be written or the scheduler reached; the line says what to do
+  70  handlog failed: a bug (the line names the error; HANDLOG_TRACEBACK=1 shows
+     where); please report it
   130  interrupted (Ctrl-C): an import keeps what it had stored"""
+
+
+class _Commands(TyperGroup):
+    """Every command's one error path: whatever ends a command early (a database that
+    cannot be read, a full disk, an output closed or full, a bug) ends it with one
+    `handlog: ` line on standard error and the exit code of `EXIT_CODES` (`_failure`);
+    what cannot be written in the output's encoding is written with replacements."""
+
+    def invoke(self, ctx: Any) -> Any:  # a typer Context
+        _tolerant_output()
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()  # an output error shows here, not at exit
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # an exit code chosen, a usage error
+        except KeyboardInterrupt:
+            raise _fail("interrupted", EXIT_INTERRUPTED) from None
+        except Exception as error:
+            if os.environ.get("HANDLOG_TRACEBACK", "") not in ("", "0"):
+                raise
+            message, code = _failure(error)
+            raise _fail(message, code) from None
+
+
+def _tolerant_output() -> None:
+    """Standard output and error write what their encoding cannot (a name in an ASCII or
+    latin-1 terminal) as "?" rather than failing."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and getattr(stream, "errors", None) == "strict":
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="replace")
+
+
+def _failure(error: Exception) -> tuple[str, int]:
+    """The line and exit code for an error that ended a command."""
+    import duckdb
+
+    from handlog.store import DatabaseBusy, OutputError, StoreError, output_error
+
+    if isinstance(error, DatabaseBusy):
+        return str(error), EXIT_BUSY
+    if isinstance(error, OutputError | StoreError):
+        return str(error), EXIT_STORE
+    if isinstance(error, OSError):
+        if error.filename is None and _output_broken(error):
+            return str(output_error(error, "the output")), EXIT_STORE
+        where = error.filename if error.filename is not None else "a file"
+        return f"cannot read or write {where}: {error.strerror or error}", EXIT_STORE
+    if isinstance(error, duckdb.Error):
+        first = str(error).strip().split("\n", 1)[0]
+        return f"the database cannot be used: {first}", EXIT_STORE
+    where = ""  # the innermost line of handlog's own that it passed through
+    package = os.path.dirname(os.path.abspath(__file__))
+    traceback = error.__traceback__
+    while traceback is not None:
+        file = traceback.tb_frame.f_code.co_filename
+        if file.startswith(package):
+            where = f" at {os.path.relpath(file, os.path.dirname(package))}:{traceback.tb_lineno}"
+        traceback = traceback.tb_next
+    said = str(error).strip().split("\n", 1)[0]
+    return (
+        f"internal error, a bug in handlog: {type(error).__name__}: {said}{where}; please "
+        "report it (HANDLOG_TRACEBACK=1 shows the whole traceback)",
+        EXIT_BUG,
+    )
+
+
+OUTPUT_ERRORS = frozenset(
+    getattr(errno, name)
+    for name in ("ENOSPC", "EDQUOT", "EPIPE", "EIO", "EFBIG", "EBADF")
+    if hasattr(errno, name)
+)
+"""Errors of a write (no file named) that say the output cannot be written: commands name
+the files they write themselves, so such an error comes from standard output."""
+
+
+def _output_broken(error: OSError) -> bool:
+    """Whether standard output can no longer be written (a full disk, a closed pipe): then
+    what is left of it is dropped, so that exiting does not fail on it again."""
+    broken = isinstance(error, BrokenPipeError) or error.errno in OUTPUT_ERRORS
+    if not broken:
+        try:
+            sys.stdout.flush()
+        except OSError:
+            broken = True
+    if broken:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass  # not a file of the system (a test's): nothing is written at exit
+    return broken
+
 
 app = typer.Typer(
     name="handlog",
+    cls=_Commands,
     help=(
         "Read, check and report stud poker hand histories (7-card stud, stud hi/lo, razz, "
         "5-card stud, 2-7 razz, London lowball; fixed, spread, pot and no limit).\n\n"
@@ -47,6 +152,7 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BUSY = 3
 EXIT_STORE = 4
+EXIT_BUG = 70
 EXIT_INTERRUPTED = 130
 
 PathsArgument = Annotated[
@@ -118,6 +224,7 @@ def parse(
 
     files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
+    ascii_json = _ascii_output()
     totals: Counter[str] = Counter()
     games_total: Counter[str] = Counter()
     skipped_total: Counter[str] = Counter()
@@ -130,7 +237,7 @@ def parse(
         for item in parse_file(file):
             progress.tick()
             if json_lines:
-                sys.stdout.write(json.dumps(result_json(item), ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(result_json(item), ensure_ascii=ascii_json) + "\n")
             if isinstance(item, Hand):
                 games[item.game.value] += 1
             elif isinstance(item, Skipped):
@@ -154,6 +261,13 @@ def parse(
         print(f"total, {totals['files']} files: {summary}{_not_read(problems)}", file=report)
     if failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _ascii_output() -> bool:
+    """Whether JSON written to standard output escapes what is not ASCII (\\u00e9): when the
+    output's encoding is not a Unicode one, which would write it as "?"."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
+    return not encoding.startswith(("utf-8", "utf8", "utf-16", "utf-32"))
 
 
 def _line_excerpt(text: str, limit: int = 200) -> str:
@@ -285,6 +399,7 @@ def check(
         raise _fail(error.args[0], EXIT_USAGE) from None
     files, problems = _files(paths)
     report = sys.stderr if json_lines else sys.stdout
+    ascii_json = _ascii_output()
     totals: Counter[str] = Counter()
     for file in files:
         counts: Counter[str] = Counter()
@@ -293,7 +408,7 @@ def check(
         for checked in check_file(file, chosen):
             progress.tick()
             if json_lines:
-                sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=False) + "\n")
+                sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=ascii_json) + "\n")
             counts[checked.status] += 1
             if checked.replay is not None and checked.replay.violations:
                 counts["illegal"] += checked.replay.illegal
@@ -466,9 +581,15 @@ def import_(
         if plan.path in progress:
             progress.pop(plan.path).done()
         if not quiet:
+            replaced = counts.get("replaced", 0)
             print(
                 f"{plan.path}: {counts['hands']} hands, {new} new, "
-                f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
+                + (
+                    f"{replaced} replaced (the file changed since it was imported), "
+                    if replaced
+                    else ""
+                )
+                + f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
                 f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
             )
 
@@ -487,7 +608,9 @@ def import_(
         print(
             ("import stopped; before, into " if stopped else "imported into ")
             + f"{path}: {summary.files} files ({summary.unchanged} unchanged), "
-            f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
+            f"{summary.new_hands} new hands, "
+            + (f"{summary.replaced} replaced, " if summary.replaced else "")
+            + f"{summary.duplicates} already stored, "
             f"{summary.flagged_illegal} flagged illegal, "
             f"{summary.flagged_mis_split} flagged mis-split, "
             f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
@@ -677,9 +800,9 @@ def report(
     except ReportError as error:
         raise _fail(str(error), EXIT_FINDINGS) from None
     except OSError as error:
-        raise _fail(
-            f"cannot write the report into {out}: {error.strerror or error}", EXIT_STORE
-        ) from None
+        from handlog.store import output_error
+
+        raise _fail(str(output_error(error, f"the report into {out}")), EXIT_STORE) from None
     print(result.summary)
     print(
         f"report: {result.paths[0]}"
@@ -975,7 +1098,10 @@ def show(
 
     Each flagged line is marked, with the violation's code and message under it and what
     the replay knew there: the street, whose turn it was, the bet and what the player owed,
-    the pot, and every player's stack, chips in and showing cards.
+    the pot, and every player's stack, chips in and showing cards. While an import writes
+    the database, a copy taken between two of its commits is read. Exit code 1 when the
+    hand is not there or broke no rule; 2 when there is no database; 3 when another
+    program holds it; 4 when it cannot be read (every code: handlog --help).
 
     Example: handlog show 35874039554
 
@@ -983,11 +1109,15 @@ def show(
     """
     from handlog.evidence import EvidenceError, lookup, terminal
 
+    source = _source(db, dataset)
+    if isinstance(source, Path) and not source.exists():
+        raise _fail(
+            f"no database at {source}: import hand histories first (handlog import)", EXIT_USAGE
+        )
     try:
-        found = lookup(_source(db, dataset), hand_id)
-    except EvidenceError as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(1) from None
+        found = lookup(source, hand_id)
+    except EvidenceError as error:  # no such hand (a database or dataset error: exit 4)
+        raise _fail(str(error), EXIT_FINDINGS) from None
     use_color = sys.stdout.isatty() if color is None else color
     typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
 
@@ -1008,7 +1138,10 @@ def export_(
     (hands/site=pokerstars/game=razz/...); parse_errors, skipped and imports into one file
     each. Money in integer minor units, as stored. --format phh writes the stud, stud hi/lo
     and razz hands as PHH (variants F7S, F7S/8, FR; .phhs files by site and game), which
-    pokerkit reads. The database is only read.
+    pokerkit reads. The database is only read (while an import writes it, a copy taken
+    between two of its commits). Exit code 2 when there is no database; 3 when another
+    program holds it; 4 when it cannot be read or --out cannot be written (every code:
+    handlog --help).
 
     Example: handlog export --format parquet --out export/
 
@@ -1020,9 +1153,8 @@ def export_(
 
     try:
         written = export(_source(db, dataset), out, format)  # type: ignore[arg-type]
-    except ExportError as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(1) from None
+    except ExportError as error:  # no database, an unknown format (the rest: _failure)
+        raise _fail(str(error), EXIT_USAGE) from None
     for item in written:
         note = f" ({item.note})" if item.note else ""
         typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")

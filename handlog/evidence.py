@@ -369,29 +369,29 @@ class EvidenceError(Exception):
 def lookup(db: Any, hand_id: str) -> list[HandEvidence]:
     """The evidence of hand `hand_id` in the database at `db` (one per site storing that
     number); an `EvidenceError` when there is no database or no such hand, or the hand
-    was not flagged."""
+    was not flagged; `StoreError` when the database cannot be read (`DatabaseBusy` when
+    another program holds it; while an import writes it, a copy is read)."""
     from pathlib import Path
 
     from handlog.dataset import Dataset, DatasetError
     from handlog.dataset import connect as connect_dataset
-    from handlog.store import DatabaseBusy, connect
+    from handlog.snapshot import reading
 
     if isinstance(db, Dataset):  # a Parquet dataset (handlog.dataset): the same tables
-        path: Any = db
         try:
             connection = connect_dataset(db)
         except DatasetError as error:
             raise EvidenceError(str(error)) from None
-    else:
-        path = Path(db)
-        if not path.exists():
-            raise EvidenceError(
-                f"no database at {path}: import hand histories first (handlog import)"
-            )
-        try:
-            connection = connect(path, read_only=True)
-        except DatabaseBusy as error:
-            raise EvidenceError(str(error)) from None
+        return _lookup(connection, db, hand_id)
+    path = Path(db)
+    if not path.exists():
+        raise EvidenceError(f"no database at {path}: import hand histories first (handlog import)")
+    with reading(path) as connection:
+        return _lookup(connection, path, hand_id)
+
+
+def _lookup(connection: Any, path: Any, hand_id: str) -> list[HandEvidence]:
+    """`lookup` on an open connection, which it closes."""
     try:
         keys = find(connection, hand_id)
         if not keys:

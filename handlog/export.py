@@ -45,10 +45,12 @@ class Exported:
 
 def export(db: Path | Dataset, out: Path, fmt: str) -> list[Exported]:
     """Write every table of the database at `db` into `out` (one folder or file per table,
-    replaced if there) in `fmt` ("parquet" or "csv"). The database is only read."""
-    import duckdb
-
-    from handlog.store import DatabaseBusy, connect
+    replaced if there) in `fmt` ("parquet" or "csv"). The database is only read (while an
+    import writes it: a copy taken between two of its commits, as a report reads it).
+    `ExportError` when there is no database, `StoreError` when it cannot be read
+    (`DatabaseBusy` when another program holds it), `OutputError` when `out` cannot be
+    written."""
+    from handlog.snapshot import reading
 
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
@@ -60,15 +62,35 @@ def export(db: Path | Dataset, out: Path, fmt: str) -> list[Exported]:
             connection = connect_dataset(db)
         except DatasetError as error:
             raise ExportError(str(error)) from None
-    else:
-        if not db.exists():
-            raise ExportError(f"no database at {db}: import hand histories first (handlog import)")
-        try:
-            connection = connect(db, read_only=True)
-        except DatabaseBusy as error:
-            raise ExportError(str(error)) from None
-        except duckdb.Error as error:
-            raise ExportError(f"cannot read {db}: {error}") from None
+        return _written(connection, out, fmt)
+    if not db.exists():
+        raise ExportError(f"no database at {db}: import hand histories first (handlog import)")
+    with reading(db) as connection:
+        return _written(connection, out, fmt)
+
+
+def _written(connection: Any, out: Path, fmt: str) -> list[Exported]:
+    """`_export`, an error writing into `out` (the disk full, a folder that cannot be
+    written) an `OutputError` that names it."""
+    import duckdb
+
+    from handlog.store import output_error
+
+    try:
+        return _export(connection, out, fmt)
+    except OSError as error:
+        raise output_error(error, error.filename or out) from None
+    except duckdb.Error as error:
+        text = str(error).lower()
+        if str(out).lower() in text or any(
+            words in text for words in ("no space left", "could not write", "read-only", "quota")
+        ):
+            raise output_error(error, f"the export into {out}") from None
+        raise  # reading the database: `reading` says what is wrong with it
+
+
+def _export(connection: Any, out: Path, fmt: str) -> list[Exported]:
+    """The tables of `connection` written into `out` (see `export`); closes `connection`."""
     out.mkdir(parents=True, exist_ok=True)
     if fmt == "phh":
         try:

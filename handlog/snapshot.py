@@ -17,7 +17,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from handlog.store import DatabaseBusy, StoreError, connect
+from handlog.store import DatabaseBusy, StoreError, connect, store_error
 
 if TYPE_CHECKING:
     import duckdb
@@ -135,23 +135,125 @@ def _copy_between_commits(database: Path, into: Path) -> bool:
         os.close(handle)  # drops the locks
 
 
+WORK_PREFIX = "handlog-work-"
+"""The names of the folders `WorkFolder` makes in the system's temporary folder."""
+OLD_PREFIXES = ("handlog-report-", "handlog-snapshot-")
+"""The names of the temporary folders of older handlogs (reports killed left them)."""
+STALE_SECONDS = 24 * 3600
+"""A work folder without an owner's lock file (one an older handlog made) is deleted once
+it is this old."""
+
+
+class WorkFolder:
+    """A folder in the system's temporary folder for a command's temporary files (a copy of
+    the database, a report's working database), deleted by `cleanup`. While it is in use
+    its process holds a lock on a file in it; a folder left behind by a process that was
+    killed (`kill -9`, a crash: nothing ran to delete it) holds no lock, and the next
+    `WorkFolder` deletes it."""
+
+    def __init__(self) -> None:
+        import tempfile
+
+        remove_stale_work_folders()
+        self.name = tempfile.mkdtemp(prefix=WORK_PREFIX)
+        self.handle: int | None = None
+        try:
+            import fcntl
+        except ImportError:
+            return
+        try:
+            handle = os.open(os.path.join(self.name, OWNER), os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            return
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(handle)
+            return
+        self.handle = handle
+
+    @property
+    def path(self) -> Path:
+        return Path(self.name)
+
+    def cleanup(self) -> None:
+        """Delete the folder and what is in it."""
+        import shutil
+
+        shutil.rmtree(self.name, ignore_errors=True)
+        if self.handle is not None:
+            os.close(self.handle)
+            self.handle = None
+
+
+OWNER = ".owner.lock"
+"""The file of a `WorkFolder` whose lock (flock: held through its own open file, so that
+the process that holds it finds it held too) says that its process still uses it."""
+
+
+def remove_stale_work_folders() -> int:
+    """Delete the work folders (`WorkFolder`) left in the temporary folder by processes that
+    ended without deleting them; returns how many. A folder whose lock is held is in use."""
+    import shutil
+    import tempfile
+
+    try:
+        import fcntl
+    except ImportError:
+        return 0
+    removed = 0
+    try:
+        names = [
+            name
+            for name in os.listdir(tempfile.gettempdir())
+            if name.startswith((WORK_PREFIX, *OLD_PREFIXES))
+        ]
+    except OSError:
+        return 0
+    for name in names:
+        folder = os.path.join(tempfile.gettempdir(), name)
+        try:
+            handle = os.open(os.path.join(folder, OWNER), os.O_RDWR)
+        except FileNotFoundError:
+            # Not made by a WorkFolder yet (being made right now) or not by this handlog:
+            # deleted only once it is old.
+            with suppress(OSError):
+                if time.time() - os.stat(folder).st_mtime > STALE_SECONDS:
+                    shutil.rmtree(folder, ignore_errors=True)
+                    removed += 1
+            continue
+        except OSError:
+            continue  # another user's, or not a folder
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # in use
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+            removed += 1
+        finally:
+            os.close(handle)
+    return removed
+
+
 @contextmanager
 def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     """A read-only connection to the database, even while an import writes it: then to a
     copy taken between two of its commits (every hand in it is whole). `StoreError` if it
-    cannot be read, `DatabaseBusy` if another program keeps it open."""
-    import shutil
-    import tempfile
+    cannot be read, or when a query on it fails because it is damaged (every DuckDB error
+    raised while it is read, in the caller's block too, becomes one), `DatabaseBusy` if
+    another program keeps it open."""
+    import duckdb
 
     folder = None
     try:
         connection = connect(path, read_only=True)
     except DatabaseBusy:
-        folder = Path(tempfile.mkdtemp(prefix="handlog-snapshot-"))
+        folder = WorkFolder()
     try:
         if folder is not None:
             try:
-                copied = _copy_between_commits(path, folder)
+                copied = _copy_between_commits(path, folder.path)
             except OSError as error:
                 raise StoreError(
                     f"cannot copy {path} to read it while an import runs "
@@ -163,11 +265,15 @@ def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
                     "to finish, or use --db for another file)"
                 )
             # Opened for writing: DuckDB replays the copied write-ahead log into the copy.
-            connection = connect(folder / path.name)
+            connection = connect(folder.path / path.name)
         try:
             yield connection
+        except duckdb.Error as error:
+            if isinstance(error, duckdb.InterruptException):
+                raise KeyboardInterrupt from None  # Ctrl-C, which DuckDB turns into an error
+            raise store_error(error, path, reading=True) from None
         finally:
             connection.close()
     finally:
         if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+            folder.cleanup()

@@ -7,6 +7,7 @@ was before that file. Hands are keyed by (site, hand_id): loading a hand twice s
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterable
 from contextlib import suppress
@@ -198,9 +199,10 @@ def is_storage_fault(error: BaseException) -> bool:
     return isinstance(error, duckdb.FatalException) or any(w in text for w in _STORAGE_FAULTS)
 
 
-def store_error(error: BaseException, path: Path) -> StoreError:
+def store_error(error: BaseException, path: Path, reading: bool = False) -> StoreError:
     """A DuckDB (or operating system) error on the database at `path` as one line that
-    says what is wrong in a player's words and what to do about it."""
+    says what is wrong in a player's words and what to do about it; `reading`: the
+    database was being read (opened read-only), not written."""
     text = str(error)
     lower = text.lower()
     if "lock" in lower and ("conflicting" in lower or "could not set lock" in lower):
@@ -218,10 +220,18 @@ def store_error(error: BaseException, path: Path) -> StoreError:
             f"{path} is not a handlog database (not a DuckDB file, or a damaged one): "
             "give --db another file, or move this one away and import again"
         )
-    if "could not read enough bytes" in lower:
+    if "could not read enough bytes" in lower or (
+        "attempted to read" in lower and "bytes from location" in lower
+    ):
         return StoreError(
             f"{path} is damaged: it is shorter than its own contents say (truncated, or cut "
             "off while copied); restore it from a copy, or move it away and import again"
+        )
+    if "checksum" in lower or "corrupt" in lower:
+        return StoreError(
+            f"{path} is damaged: part of it is not what was written there (its checksum "
+            "does not match: changed on disk, or a failing disk); restore it from a copy, "
+            "or move it away and import again"
         )
     if "no space left" in lower or "disk quota" in lower:
         return StoreError(
@@ -230,6 +240,11 @@ def store_error(error: BaseException, path: Path) -> StoreError:
         )
     if "read-only file system" in lower or "permission denied" in lower:
         reason = "read-only file system" if "read-only" in lower else "permission denied"
+        if reading:
+            return StoreError(
+                f"cannot read {path} ({reason}): fix the permissions of the file and its "
+                "folder, or give --db another file"
+            )
         return StoreError(
             f"cannot write {path} ({reason}): give --db a file in a folder you can write, "
             "or fix the permissions of the file and its folder"
@@ -246,8 +261,43 @@ def store_error(error: BaseException, path: Path) -> StoreError:
                 "or give --db another place)"
             )
         return StoreError(f"no database at {path}: import hand histories first (handlog import)")
+    if "catalog error" in lower and "does not exist" in lower:
+        return StoreError(
+            f"{path} is not a handlog database (a DuckDB database without handlog's tables, "
+            "or one of a newer handlog): give --db another file"
+        )
     first = text.strip().split("\n", 1)[0]
     return StoreError(f"database {path}: {first}")
+
+
+class OutputError(StoreError):
+    """An output cannot be written (a report, an export, standard output): the disk full,
+    a read-only or missing folder. The message names it and says what to do."""
+
+
+def output_error(error: BaseException, target: object) -> OutputError:
+    """An operating system or DuckDB error writing `target` (a file or folder, or words
+    such as "the output") as one line that says what to do."""
+    text = str(error)
+    lower = text.lower()
+    code = error.errno if isinstance(error, OSError) else None
+    if code in (errno.ENOSPC, errno.EDQUOT) or "no space left" in lower or "quota" in lower:
+        return OutputError(f"cannot write {target}: no space left on the disk; free some space")
+    if code == errno.EROFS or "read-only file system" in lower:
+        return OutputError(
+            f"cannot write {target} (read-only file system): give a place you can write"
+        )
+    if code in (errno.EACCES, errno.EPERM) or "permission denied" in lower:
+        return OutputError(
+            f"cannot write {target} (permission denied): give a place you can write, or fix "
+            "its permissions"
+        )
+    if code == errno.ENOTDIR or "not a directory" in lower:
+        return OutputError(f"cannot write {target}: a file stands where a folder should")
+    if code == errno.EPIPE:
+        return OutputError(f"cannot write {target}: the program reading it stopped")
+    reason = error.strerror if isinstance(error, OSError) and error.strerror else text
+    return OutputError(f"cannot write {target}: {reason.strip().split(chr(10), 1)[0]}")
 
 
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -258,7 +308,9 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     try:
         connection = duckdb.connect(str(path), read_only=read_only)
     except (duckdb.Error, OSError) as error:
-        raise store_error(error, path) from None
+        raise store_error(error, path, reading=read_only) from None
+    if read_only:
+        _check_handlog(connection, path)
     if read_only and _older_schema(connection):
         # Written by an older handlog: upgraded once (a report, `show` or `export` would
         # otherwise ask it for columns it does not have yet), then read as asked.
@@ -275,8 +327,9 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
         try:
             connection = duckdb.connect(str(path), read_only=True)
         except (duckdb.Error, OSError) as again:
-            raise store_error(again, path) from None
+            raise store_error(again, path, reading=True) from None
     if not read_only:
+        _check_handlog(connection, path, empty_ok=True)
         try:
             _migrate(connection)
         except (duckdb.Error, RuntimeError) as error:
@@ -285,6 +338,34 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
                 raise KeyboardInterrupt from None  # Ctrl-C, which DuckDB turns into an error
             raise store_error(error, path) from None
     return connection
+
+
+def _check_handlog(
+    connection: duckdb.DuckDBPyConnection, path: Path, empty_ok: bool = False
+) -> None:
+    """`StoreError` (the connection closed) unless the database holds handlog's hands
+    table (or nothing, when `empty_ok`: a new database): a DuckDB file of another program
+    is neither read nor written as one."""
+    import duckdb
+
+    try:
+        tables: dict[str, set[str]] = {}
+        for table, column in connection.execute(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = 'main'"
+        ).fetchall():
+            tables.setdefault(table, set()).add(column)
+    except duckdb.Error as error:
+        connection.close()
+        raise store_error(error, path, reading=True) from None
+    if not {"site", "hand_id", "game"} <= tables.get("hands", set()) and (tables or not empty_ok):
+        connection.close()
+        names = ", ".join(sorted(tables)[:4]) + (", ..." if len(tables) > 4 else "")
+        what = f"tables of another program ({names})" if tables else "no tables"
+        raise StoreError(
+            f"{path} is not a handlog database (a DuckDB database with {what}): give --db "
+            "the file handlog import wrote"
+        )
 
 
 def _older_schema(connection: duckdb.DuckDBPyConnection) -> bool:

@@ -128,6 +128,6 @@ def test_export_command_and_its_errors(db, tmp_path):
     result = runner.invoke(
         app, ["export", "--db", str(db), "--format", "xml", "--out", str(tmp_path / "x")]
     )
-    assert result.exit_code == 1 and "unknown format" in result.output
+    assert result.exit_code == 2 and "unknown format" in result.output  # a usage error
     with pytest.raises(ExportError, match="no database"):
         export(tmp_path / "none.duckdb", tmp_path / "y", "csv")

@@ -4,6 +4,7 @@ one line that names the file and says what to do, with the exit code of the tabl
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -120,13 +121,15 @@ def test_a_file_that_cannot_be_stored_is_reported_and_the_next_files_imported(
 
 def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path, monkeypatch):
     """A commit that fails for want of space leaves DuckDB with no transaction: the
-    rollback's "no transaction is active" used to be the last line, hiding the cause."""
+    rollback's "no transaction is active" used to be the last line, hiding the cause. The
+    summary counts what was committed, the parts of the file under way included (it said
+    "0 new hands" of a big file of which 16,932 were stored)."""
     real_load = store.load
     calls = []
 
     def filling(connection, tables):  # type: ignore[no-untyped-def]
         calls.append(1)
-        if len(calls) == 3:
+        if len(calls) == 4:
             raise duckdb.TransactionException(
                 "TransactionContext Error: Failed to commit: Could not write file "
                 '"h.duckdb.wal": No space left on device'
@@ -134,10 +137,18 @@ def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path,
         return real_load(connection, tables)
 
     monkeypatch.setattr(store, "load", filling)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 3000)  # the razz file in 6 parts
     db = tmp_path / "h.duckdb"
     with pytest.raises(ImportFailed, match="no space left on the disk; free some space") as failed:
-        import_paths(SAMPLES, db, workers=1)
-    assert failed.value.summary.new_hands == _hands(db) > 0
+        import_paths([str(RAZZ), *SAMPLES], db, workers=1)
+    assert failed.value.summary.new_hands == _hands(db) > 0  # 3 parts of the razz file
+    calls.clear()
+    other = tmp_path / "other.duckdb"
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(other), str(RAZZ)])
+    _one_line_error(result, 4, "no space left on the disk")
+    assert f"import stopped; before, into {other}: 1 files (0 unchanged), " in result.output
+    assert f", {_hands(other)} new hands, " in result.output and _hands(other) > 0
+    monkeypatch.setattr(store, "load", real_load)
     result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), *SAMPLES])
     assert result.exit_code == 0  # room again: the import goes on
     assert _hands(db) == HANDS_IN_SAMPLES
@@ -558,7 +569,7 @@ def test_a_missing_path_with_good_ones_reads_the_good_ones_in_every_command(tmp_
     if Path("/dev/zero").exists():  # endless: named, not read
         result = runner.invoke(app, ["parse", "/dev/zero", str(RAZZ)])
         assert result.exit_code == 1
-        assert "handlog: /dev/zero: not read: not a file or folder" in result.output
+        assert "handlog: /dev/zero: not read: a device, not a regular file" in result.output
 
 
 # 6. A report while an import runs.
@@ -598,6 +609,11 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
             app, ["report", "--db", str(db), "--format", "json", "--out", str(tmp_path / "r")]
         )
         assert result.exit_code == 0, result.output
+        # export and show read a copy the same way (they said "busy", exit 1).
+        result = runner.invoke(app, ["export", "--db", str(db), "--out", str(tmp_path / "e")])
+        assert result.exit_code == 0, result.output
+        result = runner.invoke(app, ["show", "9030000001", "--db", str(db)])
+        assert "busy" not in result.output and result.exit_code in (0, 1), result.output
         assert process.wait(timeout=120) == 0, process.stderr.read() if process.stderr else ""
     finally:
         if process.poll() is None:
@@ -606,7 +622,7 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
     assert _hands(db) == 600
 
 
-def test_a_database_held_by_another_program_is_busy_exit_3_for_import_and_report(tmp_path):
+def test_a_database_held_by_another_program_is_busy_exit_3_for_every_command(tmp_path):
     db = tmp_path / "h.duckdb"
     import_paths(SAMPLES[:1], db, workers=1)
     holder = subprocess.Popen(
@@ -622,7 +638,12 @@ def test_a_database_held_by_another_program_is_busy_exit_3_for_import_and_report
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"open\n"
-        for command in (["import", *SAMPLES], ["report", "--out", str(tmp_path / "r")]):
+        for command in (
+            ["import", *SAMPLES],
+            ["report", "--out", str(tmp_path / "r")],
+            ["export", "--out", str(tmp_path / "e")],
+            ["show", "35874566077"],
+        ):
             result = runner.invoke(app, [*command, "--db", str(db)])
             _one_line_error(result, 3, str(db), "is busy")
     finally:
@@ -704,7 +725,10 @@ def test_exit_codes_of_report_simulate_and_bench(tmp_path, monkeypatch):
     _one_line_error(result, 4, "cannot write")
 
     monkeypatch.chdir(tmp_path)
+    # --variant-hands 0: the replay of every game in every structure (2,000 hands each by
+    # default) took nearly all of this test's time, and shows no exit code.
     bench = ["bench", "--hands", "6", "--runs", "1", "--no-import", "--no-pokerkit"]
+    bench += ["--variant-hands", "0"]
     assert runner.invoke(app, [*bench, "--out", str(tmp_path / "b.json")]).exit_code == 0
     assert runner.invoke(app, [*bench, "--hands", "0"]).exit_code == 2
     result = runner.invoke(app, [*bench, "--out", str(a_file / "b.json")])
@@ -734,3 +758,455 @@ def test_a_long_garbage_line_before_the_hands_loses_no_hand(tmp_path):
     hands = [item for item in items if isinstance(item, Hand)]
     errors = [item for item in items if isinstance(item, ParseError)]
     assert len(hands) == 9 and len(errors) == 1 and errors[0].line == 1
+
+
+# 7. Issue 27: what fuzzing the commands found. Every reproducer answers in one line with
+# the exit code of the table (the subprocesses' timeouts guard against hangs only).
+
+FLAGGED_HAND = "35874566077"  # the razz hand `_flagged` makes illegal
+
+
+def _run(*arguments: str, env: dict[str, str] | None = None, **options):  # type: ignore[no-untyped-def]
+    """handlog in a process of its own (standard streams, encodings, signals as a user's)."""
+    encoding = (env or {}).get("PYTHONIOENCODING", "utf-8")
+    return subprocess.run(
+        [sys.executable, "-m", "handlog.cli", *arguments],
+        capture_output="stdout" not in options,
+        encoding=encoding,
+        errors="replace",
+        timeout=120,
+        env=None if env is None else {**os.environ, **env},
+        **options,
+    )
+
+
+def _special_files(folder: Path) -> list[Path]:
+    """A named pipe nobody writes and a link to /dev/zero, named as hand histories: reading
+    either would never end."""
+    if not hasattr(os, "mkfifo") or not Path("/dev/zero").exists():
+        pytest.skip("no named pipes or /dev/zero here")
+    fifo = folder / "pipe.txt"
+    os.mkfifo(fifo)
+    zero = folder / "zero.txt"
+    zero.symlink_to("/dev/zero")
+    return [fifo, zero]
+
+
+def test_a_named_pipe_or_a_device_in_a_folder_is_named_not_read(tmp_path):
+    """They hung `parse` and `import` inside a folder (given directly, they were refused)."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copy(RAZZ, folder)
+    fifo, zero = _special_files(folder)
+    expected = [
+        f"handlog: {fifo}: not read: a named pipe (FIFO), not a regular file",
+        f"handlog: {zero}: not read: a device, not a regular file",
+    ]
+    for command in (["parse"], ["import", "--db", str(tmp_path / "h.duckdb")]):  # check: as parse
+        run = _run(*command, str(folder))
+        assert run.returncode == 1, run.stderr
+        assert run.stderr.splitlines() == expected
+        assert "2 paths not" in run.stdout and "9 hands" in run.stdout
+    # Matched by a pattern, or given directly: the same.
+    run = _run("parse", str(folder / "*.txt"), str(fifo))
+    assert run.returncode == 1 and run.stderr.splitlines() == [*expected, expected[0]], run.stderr
+
+
+def test_a_link_entry_in_an_archive_is_named_not_read(tmp_path):
+    import stat
+
+    archive = tmp_path / "logs.zip"
+    with zipfile.ZipFile(archive, "w") as opened:
+        opened.write(RAZZ, "razz.txt")
+        link = zipfile.ZipInfo("zero.txt")
+        link.create_system = 3  # Unix, which records the entry's mode
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        opened.writestr(link, "/dev/zero")
+    result = runner.invoke(app, ["parse", str(archive)])
+    _one_line_error(result, 1, f"{archive}!/zero.txt: not read: a link in the archive")
+    assert "9 hands" in result.output
+
+
+def test_an_archive_s_directory_is_read_once_however_many_entries(tmp_path, monkeypatch):
+    """Reading a zip's directory takes time in proportion to its entries, and it was read
+    again for every entry opened (four times each): 3,000 one-byte entries took 111 s to
+    import, 1,500 took 26 s. Now each archive's directory is read once."""
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as opened:
+        for number in range(300):
+            opened.writestr(f"e{number:04d}.txt", "x")
+        opened.write(RAZZ, "razz.txt")
+    reads = []
+    real = zipfile.ZipFile._RealGetContents  # type: ignore[attr-defined]
+
+    def counted(self):  # type: ignore[no-untyped-def]
+        reads.append(self.filename)
+        return real(self)
+
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", counted)
+    result = runner.invoke(app, ["parse", str(archive)])
+    assert result.exit_code == 1 and "total, 301 files: 9 hands" in result.output
+    assert len(reads) == 1, len(reads)
+    small = tmp_path / "small.zip"
+    with zipfile.ZipFile(small, "w") as opened:
+        for number in range(5):
+            opened.writestr(f"e{number}.txt", "x")
+        opened.write(RAZZ, "razz.txt")
+    reads.clear()
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), str(small)])
+    assert result.exit_code == 0 and _hands(db) == 9, result.output
+    assert len(reads) == 1, len(reads)
+
+
+def test_two_entries_of_one_name_in_an_archive_are_both_read(tmp_path):
+    """The second hid the first: its hands were lost, with exit 0."""
+    archive = tmp_path / "twice.zip"
+    with pytest.warns(UserWarning, match="Duplicate name"), zipfile.ZipFile(archive, "w") as opened:
+        opened.write(RAZZ, "hands.txt")
+        opened.write(SAMPLES[1], "hands.txt")
+    db = tmp_path / "h.duckdb"
+    result = runner.invoke(app, ["import", "--db", str(db), str(archive)])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"handlog: note: {archive}: 1 entry has the name of an earlier entry, each read under "
+        "a name of its own: hands.txt[2]"
+    ) in result.output
+    assert f"{archive}!/hands.txt: 9 hands, 9 new" in result.output
+    assert f"{archive}!/hands.txt[2]: 11 hands, 11 new" in result.output
+    assert _hands(db) == 20
+    again = runner.invoke(app, ["import", "-q", "--db", str(db), str(archive)])
+    assert "2 files (2 unchanged), 0 new hands" in again.output
+
+
+def _whole(tmp_path: Path) -> Path:
+    """A database of the samples and a flagged hand (`show` reads its evidence)."""
+    whole = tmp_path / "whole.duckdb"
+    import_paths([str(_flagged(tmp_path)), *SAMPLES], whole, workers=1)
+    return whole
+
+
+def _damaged_blocks(tmp_path: Path) -> Path:
+    """Bytes changed inside every block: each block's checksum no longer matches."""
+    whole = _whole(tmp_path)
+    data = bytearray(whole.read_bytes())
+    for block in range(3 * 4096, len(data), 256 * 1024):  # after DuckDB's three headers
+        data[block + 1000 : block + 1016] = b"\xff" * 16
+    path = tmp_path / "blocks.duckdb"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _cut_in_half(tmp_path: Path) -> Path:
+    whole = _whole(tmp_path)
+    path = tmp_path / "half.duckdb"
+    path.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    return path
+
+
+def _random_bytes(tmp_path: Path) -> Path:
+    path = tmp_path / "random.duckdb"
+    path.write_bytes(random.Random(27).randbytes(300_000))
+    return path
+
+
+def _foreign(tmp_path: Path) -> Path:
+    path = tmp_path / "foreign.duckdb"
+    connection = duckdb.connect(str(path))
+    connection.execute("CREATE TABLE hands (x INTEGER); INSERT INTO hands VALUES (1)")
+    connection.execute("CREATE TABLE meta (key VARCHAR, value VARCHAR)")
+    connection.execute("INSERT INTO meta VALUES ('schema_version', '1')")
+    connection.close()
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (_random_bytes, ["is not a handlog database"]),
+        (_cut_in_half, ["is damaged: it is shorter than its own contents say"]),
+        (_damaged_blocks, ["is damaged: part of it is not what was written there"]),
+        (_foreign, ["is not a handlog database (a DuckDB database with tables of another"]),
+    ],
+    ids=["random-bytes", "cut-in-half", "bad-checksums", "foreign-schema"],
+)
+def test_a_damaged_database_is_one_line_exit_4_in_every_command(tmp_path, make, words):
+    """export, show and report ended in tracebacks on these (17 of 40 runs); import on a
+    DuckDB file of another program added handlog's tables to it."""
+    db = make(tmp_path)
+    before = db.read_bytes()
+    for command in (
+        ["export", "--format", "csv", "--out", str(tmp_path / "e")],
+        ["export", "--format", "phh", "--out", str(tmp_path / "p")],
+        ["show", FLAGGED_HAND],
+        ["report", "--format", "json", "--out", str(tmp_path / "r")],
+        ["import", str(RAZZ)],
+    ):
+        result = runner.invoke(app, [*command, "--db", str(db)])
+        _one_line_error(result, 4, str(db), *words)
+    assert db.read_bytes() == before  # nothing written into it
+
+
+def test_a_database_that_cannot_be_read_says_so_not_cannot_write(tmp_path, monkeypatch):
+    """A report on a database it may not read said "cannot write" it."""
+    db = tmp_path / "h.duckdb"
+    import_paths([str(RAZZ)], db, workers=1)
+    real_connect = duckdb.connect
+
+    def refused(database, read_only=False, **options):  # type: ignore[no-untyped-def]
+        if read_only:
+            raise duckdb.IOException(f'IO Error: Cannot open file "{database}": Permission denied')
+        return real_connect(database, read_only=read_only, **options)
+
+    monkeypatch.setattr(duckdb, "connect", refused)
+    for command in (
+        ["report", "--out", str(tmp_path / "r")],
+        ["export", "--out", str(tmp_path / "e")],
+        ["show", FLAGGED_HAND],
+    ):
+        result = runner.invoke(app, [*command, "--db", str(db)])
+        line = _one_line_error(result, 4, f"cannot read {db} (permission denied)")
+        assert "write" not in line
+    monkeypatch.undo()
+    # For real: a file whose mode lets nobody read it (root, who reads anything, run
+    # without the capabilities that let it).
+    command = ["report", "--db", str(db), "--out", str(tmp_path / "r")]
+    prefix = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("root without setpriv: no way to be refused a file")
+        capabilities = "-dac_override,-dac_read_search"
+        prefix = ["setpriv", f"--inh-caps={capabilities}", f"--bounding-set={capabilities}"]
+    db.chmod(0)
+    try:
+        run = subprocess.run(
+            [*prefix, sys.executable, "-m", "handlog.cli", *command],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    finally:
+        db.chmod(0o644)
+    assert run.returncode == 4, run.stderr
+    assert run.stderr.splitlines() == [
+        f"handlog: cannot read {db} (permission denied): fix the permissions of the file and "
+        "its folder, or give --db another file"
+    ]
+
+
+def test_export_to_a_place_it_cannot_write_is_one_line_exit_4(tmp_path):
+    db = tmp_path / "h.duckdb"
+    import_paths([str(_flagged(tmp_path))], db, workers=1)
+    (tmp_path / "a-file").write_text("x")
+    for fmt in ("csv", "parquet", "phh"):
+        out = tmp_path / "a-file" / fmt
+        result = runner.invoke(app, ["export", "--db", str(db), "-f", fmt, "--out", str(out)])
+        _one_line_error(result, 4, "cannot write", "a file stands where a folder should")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    shutil.copy(db, folder / "h.duckdb")
+    run = _read_only_run(
+        folder, ["export", "--db", str(folder / "h.duckdb"), "--out", str(folder / "e")]
+    )
+    assert run.returncode == 4, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "cannot write" in lines[0], run.stderr
+    assert "(read-only file system)" in lines[0] or "(permission denied)" in lines[0]
+
+
+def test_export_to_a_full_disk_is_one_line_exit_4(tmp_path):
+    """A file system of one page (tmpfs, in a mount namespace of its own): full part way."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare to mount a small file system")
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    small = tmp_path / "small"
+    small.mkdir()
+    handlog = [sys.executable, "-m", "handlog.cli"]
+    for fmt in ("csv", "phh"):
+        command = [*handlog, "export", "--db", str(db), "-f", fmt, "--out", f"{small}/{fmt}"]
+        run = subprocess.run(
+            [
+                "unshare",
+                "-m",
+                "sh",
+                "-c",
+                f'mount -t tmpfs -o size=4k tmpfs "{small}" && exec "$@"',
+                "sh",
+                *command,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if "mount" in run.stderr and "handlog" not in run.stderr:
+            pytest.skip(f"cannot mount here: {run.stderr.strip()}")
+        assert run.returncode == 4, run.stderr
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and "no space left on the disk" in lines[0], run.stderr
+
+
+def test_an_output_that_cannot_be_written_is_one_line_exit_4(tmp_path):
+    """`handlog parse x.txt > /dev/full` ended in a traceback; so did a closed pipe."""
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            run = _run("parse", str(RAZZ), stdout=full, stderr=subprocess.PIPE)
+        assert run.returncode == 4
+        assert run.stderr.splitlines() == [
+            "handlog: cannot write the output: no space left on the disk; free some space"
+        ]
+    reading, writing = os.pipe()
+    os.close(reading)  # the program reading it has gone
+    try:
+        run = _run("check", "--json", *SAMPLES, stdout=writing, stderr=subprocess.PIPE)
+    finally:
+        os.close(writing)
+    assert run.returncode == 4
+    assert run.stderr.splitlines() == [
+        "handlog: cannot write the output: the program reading it stopped"
+    ]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_cannot_show_a_name_gets_replacements(tmp_path, encoding):
+    """PYTHONIOENCODING=ascii handlog check ... ended in a UnicodeEncodeError."""
+    text = RAZZ.read_text(encoding="utf-8").replace("SilkZone", "Sîlk€Zone")
+    log = tmp_path / "razz-Zoë-€.txt"
+    log.write_text(text, encoding="utf-8")
+    flagged = _flagged(tmp_path)
+    environment = {"PYTHONIOENCODING": encoding}
+    run = _run("check", str(log), str(flagged), env=environment)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr
+    assert "razz-Zo" in run.stdout and "1 flagged illegal" in run.stdout
+    if encoding == "latin-1":
+        return  # the rest as in ASCII
+    run = _run("parse", "--json", str(log), env=environment)
+    assert run.returncode == 0, run.stderr
+    players = {
+        seat["name"] for line in run.stdout.splitlines() for seat in json.loads(line)["seats"]
+    }
+    assert "Sîlk€Zone" in players  # escaped in the JSON (\u20ac), not replaced
+    db = tmp_path / "h.duckdb"
+    run = _run("import", "--db", str(db), str(log), env=environment)
+    assert run.returncode == 0 and "razz-Zo" in run.stdout, run.stderr
+
+
+def test_a_bug_is_one_line_exit_70_not_a_traceback(monkeypatch):
+    import handlog.parse
+
+    def broken(*arguments, **options):  # type: ignore[no-untyped-def]
+        raise ValueError("something handlog did not foresee")
+
+    monkeypatch.setattr(handlog.parse, "parse_file", broken)
+    result = runner.invoke(app, ["parse", str(RAZZ)])
+    line = _one_line_error(result, 70, "internal error, a bug in handlog: ValueError")
+    assert "something handlog did not foresee" in line and "please report it" in line
+
+
+def test_a_file_handlog_fails_on_fails_alone_in_an_import(tmp_path, monkeypatch):
+    """An amount above 64 bits stopped the import (an OverflowError making Arrow tables),
+    leaving the files after it unimported. Whatever handlog fails on in a file, that file
+    is named and the others are stored."""
+    real_arrow = store.Batch.arrow
+
+    def overflowing(self):  # type: ignore[no-untyped-def]
+        tables = real_arrow(self)
+        hands = tables.get("hands")
+        if hands is not None and "Razz" in hands.column("file")[0].as_py():
+            raise OverflowError("Python int too large to convert to C long")
+        return tables
+
+    monkeypatch.setattr(store.Batch, "arrow", overflowing)
+    db = tmp_path / "h.duckdb"
+    ordered = [str(RAZZ), *(s for s in SAMPLES if s != str(RAZZ))]
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), *ordered])
+    _one_line_error(result, 1, str(RAZZ), "handlog failed on it (OverflowError")
+    assert _hands(db) == HANDS_IN_SAMPLES - 9
+
+
+def test_show_and_export_exit_codes(tmp_path):
+    db = tmp_path / "h.duckdb"
+    import_paths([str(_flagged(tmp_path)), *SAMPLES], db, workers=1)
+    none = str(tmp_path / "none.duckdb")
+    assert runner.invoke(app, ["show", FLAGGED_HAND, "--db", str(db)]).exit_code == 0
+    _one_line_error(runner.invoke(app, ["show", "123", "--db", str(db)]), 1, "no hand '123'")
+    _one_line_error(runner.invoke(app, ["show", "123", "--db", none]), 2, "no database at")
+    export = ["export", "--out", str(tmp_path / "e")]
+    assert runner.invoke(app, [*export, "--db", str(db)]).exit_code == 0
+    _one_line_error(runner.invoke(app, [*export, "--db", none]), 2, "no database at")
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_killed_report_s_work_folder_is_deleted_by_the_next(tmp_path, monkeypatch):
+    """A report killed (kill -9) left its temporary working database behind; the next one
+    deletes it (while one still in use is kept)."""
+    import tempfile
+
+    from handlog.snapshot import WORK_PREFIX, WorkFolder, remove_stale_work_folders
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    in_use = WorkFolder()
+    child = os.fork()
+    if child == 0:  # a report's process, killed while it works
+        WorkFolder()
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.waitpid(child, 0)
+    folders = sorted(tmp_path.glob(f"{WORK_PREFIX}*"))
+    assert len(folders) == 2
+    assert remove_stale_work_folders() == 1
+    assert list(tmp_path.glob(f"{WORK_PREFIX}*")) == [in_use.path]
+    in_use.cleanup()
+    assert not in_use.path.exists()
+    # A report deletes its own when done, and what a killed one left.
+    db = tmp_path / "h.duckdb"
+    import_paths([str(RAZZ)], db, workers=1)
+    (tmp_path / f"{WORK_PREFIX}killed").mkdir()
+    (tmp_path / f"{WORK_PREFIX}killed" / ".owner.lock").write_text("")
+    result = runner.invoke(
+        app, ["report", "--db", str(db), "--out", str(tmp_path / "r"), "-f", "json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert list(tmp_path.glob(f"{WORK_PREFIX}*")) == []
+
+
+def test_a_folder_of_the_worst_reproducers_and_good_logs_imports_every_good_hand(tmp_path):
+    """Issue 27's reproducers together with good logs, in one folder: every hand of the good
+    logs is stored, every reproducer is named (or stored with its error), nothing hangs."""
+    folder = tmp_path / "logs"
+    (folder / "good").mkdir(parents=True)
+    for sample in SAMPLES:
+        shutil.copy(sample, folder / "good")
+    _special_files(folder)  # a named pipe and a link to /dev/zero
+    with zipfile.ZipFile(folder / "many.zip", "w") as opened:  # 200 one-byte entries
+        for number in range(200):
+            opened.writestr(f"e{number:03d}.txt", "x")
+    # Two entries of one name, each holding hands found nowhere else (the first's were lost).
+    first, second = _replicated(tmp_path, 10, "a.txt", 5), _replicated(tmp_path, 10, "b.txt", 6)
+    with pytest.warns(UserWarning), zipfile.ZipFile(folder / "twice.zip", "w") as opened:
+        opened.write(first, "same.txt")
+        opened.write(second, "same.txt")
+    razz = RAZZ.read_text(encoding="utf-8")
+    huge = "$99999999999999999999999"
+    (folder / "overflow.txt").write_text(
+        razz.replace("SilkZone collected $0.39 from pot", f"SilkZone collected {huge} from pot")
+    )
+    (folder / "spaces.txt").write_text(razz.replace("\n", " " * 5000 + "\n", 1))
+    (folder / "binary.txt").write_bytes(random.Random(1).randbytes(20_000))
+    (folder / "empty.txt").write_bytes(b"")
+    db = tmp_path / "h.duckdb"
+    run = _run("import", "--db", str(db), str(folder))
+    assert run.returncode == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    # The reproducers' hands are the samples' (the same hand numbers): the samples' and the
+    # archive's are all there is to store.
+    assert _hands(db) == HANDS_IN_SAMPLES + 20
+    for name in ("pipe.txt: not read", "zero.txt: not read"):
+        assert name in run.stderr
+    assert "twice.zip: 1 entry has the name of an earlier entry" in run.stderr
+    # The amount above 64 bits: a parse error of its hand (the rest stored), or, where
+    # amounts are not bounded where they are read, the file named as not stored.
+    assert (
+        "overflow.txt: not stored" in run.stderr
+        or f"{folder / 'overflow.txt'}: 9 hands" in run.stdout
+    )
+    assert f"{folder / 'spaces.txt'}: 9 hands" in run.stdout

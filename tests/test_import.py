@@ -76,6 +76,46 @@ def test_a_half_written_last_hand_is_completed_later(tmp_path):
     assert final["hands"] == 9 and final["parse_errors"] == 0
 
 
+def test_a_file_edited_in_place_stores_its_hands_as_they_are_now(tmp_path):
+    """A file changed other than by growing was read again, its changes reported (a flag)
+    but not stored: the old versions stayed without a word. Now the hands it holds replace
+    the versions it stored before; a hand it shares with another file stays that file's,
+    a hand it no longer holds stays stored, and its parse errors are those of its text now."""
+    source = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")
+    hands = [hand.strip() for hand in source.split("\n\n\n") if hand.strip()]
+    assert len(hands) == 9 and hands[0].startswith("PokerStars Game #35874566077")
+    other = tmp_path / "other.txt"
+    other.write_text(hands[2] + "\n", encoding="utf-8")
+    log = tmp_path / "log.txt"
+    log.write_text("not a hand\n\n" + source, encoding="utf-8")
+    db = tmp_path / "h.duckdb"
+    assert import_paths([str(other), str(log)], db, workers=1).new_hands == 9
+    assert _all_counts(db)["parse_errors"] == 1
+    edited = [hands[0].replace("Hero: folds", "Hero: checks"), *hands[1:8]]  # the 9th gone
+    log.write_text("\n\n\n".join(edited) + "\n", encoding="utf-8")
+    result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), str(log)])
+    assert result.exit_code == 0, result.output
+    assert (
+        f"{log}: 8 hands, 0 new, 7 replaced (the file changed since it was imported), "
+        "1 flagged illegal" in result.output
+    )
+    assert "0 new hands, 7 replaced, 1 already stored, 1 flagged illegal" in result.output
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = dict(connection.execute("SELECT hand_id, status FROM hands").fetchall())
+    files = dict(connection.execute("SELECT hand_id, file FROM hands").fetchall())
+    flags = connection.execute("SELECT DISTINCT hand_id FROM violations").fetchall()
+    players = connection.execute(
+        "SELECT count(*), count(DISTINCT (site, hand_id, seat)) FROM hand_players"
+    ).fetchone()
+    connection.close()
+    assert len(rows) == 9 and rows["35874566077"] == "flagged" and flags == [("35874566077",)]
+    assert files[hands[2].split("#", 1)[1].split(":", 1)[0]] == str(other)
+    assert players[0] == players[1]  # each hand's players once
+    assert _all_counts(db)["parse_errors"] == 0  # "not a hand" is no longer in it
+    again = import_paths([str(log)], db, workers=1)
+    assert again.unchanged == 1 and again.replaced == 0
+
+
 def test_a_corrupted_hand_is_kept_with_its_text_and_the_rest_stored(tmp_path):
     db = tmp_path / "h.duckdb"
     text = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8")

@@ -11,6 +11,8 @@ import glob
 import io
 import os
 import re
+import stat
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import compress, count
@@ -89,25 +91,133 @@ far more)."""
 
 def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
     """A file, or an entry of a zip archive ("logs.zip!/a.txt"), opened for reading bytes;
-    the entry is decompressed as it is read, never extracted to disk."""
+    the entry is decompressed as it is read, never extracted to disk. Only a regular file
+    is opened: a named pipe or a device (a link to /dev/zero, say) would block or never
+    end, and is an OSError that says what it is."""
     text = str(path)
     if ZIP_ENTRY in text:
         import zipfile
 
         archive_path, _, entry = text.partition(ZIP_ENTRY)
+        opened = _archive(archive_path)
+        info = opened.entries.get(entry)
+        if info is None:
+            raise FileNotFoundError(f"no entry {entry!r} in {archive_path}")
         try:
-            archive = zipfile.ZipFile(archive_path)
-        except zipfile.BadZipFile as error:
-            raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
-        try:
-            return io.BufferedReader(_ArchiveEntry(archive.open(entry)))
-        except KeyError:
-            archive.close()
-            raise FileNotFoundError(f"no entry {entry!r} in {archive_path}") from None
+            return io.BufferedReader(_ArchiveEntry(opened.archive.open(info)))
         except (zipfile.BadZipFile, NotImplementedError, RuntimeError) as error:
-            archive.close()
             raise OSError(errno.EIO, f"a damaged or unreadable archive entry ({error})") from None
-    return open(path, "rb")  # noqa: SIM115 - the caller closes it
+    # Opened without waiting (a named pipe with no writer would block the open itself),
+    # then read as usual once it is known to be a regular file.
+    handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        kind = not_regular(os.fstat(handle).st_mode)
+        if kind is not None:
+            raise OSError(errno.EINVAL, f"{kind}, not a regular file")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(handle, True)
+        return open(handle, "rb")  # noqa: SIM115 - the caller closes it
+    except BaseException:
+        os.close(handle)
+        raise
+
+
+def not_regular(mode: int) -> str | None:
+    """What a file of this `st_mode` is when it is not a regular file (which handlog reads):
+    "a folder", "a named pipe (FIFO)", "a device", "a socket"; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISLNK(mode):
+        return "a link"
+    return "not a regular file"
+
+
+def path_size(path: str) -> int:
+    """The size of a file, or the uncompressed size of an archive entry, in bytes."""
+    if ZIP_ENTRY in path:
+        archive_path, _, entry = path.partition(ZIP_ENTRY)
+        info = _archive(archive_path).entries.get(entry)
+        if info is None:
+            raise FileNotFoundError(f"no entry {entry!r} in {archive_path}")
+        return info.file_size
+    return os.path.getsize(path)
+
+
+@dataclass
+class _Archive:
+    """A zip archive kept open, with its entries by the unique name each is read as."""
+
+    identity: tuple[int, ...]
+    """The process that opened it and the file's device, inode, size and time: a changed
+    file is opened again, and a forked worker does not share the parent's file offset."""
+    archive: Any
+    """The `zipfile.ZipFile`."""
+    entries: dict[str, Any]
+    """Each entry's `zipfile.ZipInfo` by its unique name (`_unique_names`)."""
+
+
+ARCHIVES_KEPT_OPEN = 8
+"""Archives kept open with their directory read: reading a zip's directory costs time in
+proportion to its entries, and was done for every entry read (3,000 entries: 111 s)."""
+_archives: dict[str, _Archive] = {}
+_archives_lock = threading.Lock()
+
+
+def _archive(path: str) -> _Archive:
+    """The zip archive at `path`, its directory read once while the file is unchanged;
+    OSError when it cannot be read or is not a zip archive."""
+    import zipfile
+
+    status = os.stat(path)
+    identity = (os.getpid(), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+    with _archives_lock:
+        kept = _archives.pop(path, None)
+        if kept is not None and kept.identity == identity:
+            _archives[path] = kept  # the most recently used last
+            return kept
+        if kept is not None and kept.identity[0] == identity[0]:
+            kept.archive.close()
+    kind = not_regular(status.st_mode)
+    if kind is not None:
+        raise OSError(errno.EINVAL, f"{kind}, not a regular file")
+    try:
+        archive = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as error:
+        raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
+    opened = _Archive(identity, archive, _unique_names(archive.infolist()))
+    with _archives_lock:
+        _archives[path] = opened
+        while len(_archives) > ARCHIVES_KEPT_OPEN:
+            oldest = next(iter(_archives))
+            dropped = _archives.pop(oldest)
+            if dropped.identity[0] == identity[0]:
+                dropped.archive.close()  # entries still being read keep the file open
+    return opened
+
+
+def _unique_names(infos: list[Any]) -> dict[str, Any]:
+    """The entries of an archive by unique names: a zip may hold several entries of one
+    name (appended to, or made by a careless tool), and each is read. The first keeps its
+    name; the next are "name[2]", "name[3]"... (skipping any name an entry has)."""
+    taken = {info.filename for info in infos}
+    names: dict[str, Any] = {}
+    for info in infos:
+        name = info.filename
+        if name in names:
+            number = 2
+            while f"{name}[{number}]" in taken or f"{name}[{number}]" in names:
+                number += 1
+            name = f"{name}[{number}]"
+        names[name] = info
+    return names
 
 
 class _ArchiveEntry(io.RawIOBase):
@@ -137,42 +247,66 @@ class _ArchiveEntry(io.RawIOBase):
         super().close()
 
 
-def zip_entries(archive: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
-    """The hand-history entries of a zip archive as paths, the entries refused (with the
-    reason): absurdly large, compressed too well to be text, or archives themselves (a zip
-    inside a zip is not read: it says so), and the names of entries of other kinds."""
-    import zipfile
-
+def zip_entries(archive: str) -> tuple[list[str], list[PathProblem]]:
+    """The hand-history entries of a zip archive as paths, and what is said of the others:
+    the entries refused (with the reason: absurdly large, compressed too well to be text,
+    links and other entries that are not regular files, or archives themselves: a zip
+    inside a zip is not read), a note naming the entries of other kinds, and a note naming
+    the entries that share a name with another (each is read, under a name of its own:
+    see `_unique_names`)."""
     found: list[str] = []
-    refused: list[tuple[str, str]] = []
+    problems: list[PathProblem] = []
     other: list[str] = []
     try:
-        with zipfile.ZipFile(archive) as opened:
-            for info in opened.infolist():
-                name = info.filename.lower()
-                path = f"{archive}{ZIP_ENTRY}{info.filename}"
-                if not info.is_dir() and name.endswith(ARCHIVE_SUFFIXES):
-                    reason = "a zip inside a zip is not read: extract it and give the inner zip"
-                    refused.append((path, reason))
-                    continue
-                if info.is_dir():
-                    continue
-                if not name.endswith(HAND_FILE_SUFFIXES):
-                    other.append(info.filename)
-                    continue
-                ratio = info.file_size / max(info.compress_size, 1)
-                if info.file_size > MAX_ENTRY_BYTES:
-                    refused.append((path, f"refused: {info.file_size:,} bytes uncompressed"))
-                elif ratio > MAX_ENTRY_RATIO:
-                    refused.append(
-                        (path, f"refused: compressed {ratio:,.0f} to 1, not a text export")
-                    )
-                else:
-                    found.append(path)
-    except (zipfile.BadZipFile, OSError) as error:
-        said = error.strerror if isinstance(error, OSError) and error.strerror else error
-        refused.append((archive, f"not a readable zip archive: {said}"))
-    return found, refused, other
+        entries = _archive(archive).entries
+    except OSError as error:
+        reason = f"not a readable zip archive: {error.strerror or error}"
+        return found, [PathProblem(archive, reason)]
+    renamed: list[str] = []
+    for unique, info in entries.items():
+        name = info.filename.lower()
+        path = f"{archive}{ZIP_ENTRY}{unique}"
+        if info.is_dir():
+            continue
+        if unique != info.filename:
+            renamed.append(unique)
+        if name.endswith(ARCHIVE_SUFFIXES):
+            reason = "a zip inside a zip is not read: extract it and give the inner zip"
+            problems.append(PathProblem(path, reason))
+            continue
+        if not name.endswith(HAND_FILE_SUFFIXES):
+            other.append(unique)
+            continue
+        # Made on Unix, an entry records its mode; one that says it is a link (or a pipe, a
+        # device) is not read. Many tools record no file type at all: read as a file.
+        mode = info.external_attr >> 16 if info.create_system == 3 else 0
+        kind = not_regular(mode) if stat.S_IFMT(mode) not in (0, stat.S_IFDIR) else None
+        ratio = info.file_size / max(info.compress_size, 1)
+        if kind is not None:
+            reason = f"not read: {kind} in the archive, not a regular file"
+        elif info.file_size > MAX_ENTRY_BYTES:
+            reason = f"refused: {info.file_size:,} bytes uncompressed"
+        elif ratio > MAX_ENTRY_RATIO:
+            reason = f"refused: compressed {ratio:,.0f} to 1, not a text export"
+        else:
+            found.append(path)
+            continue
+        problems.append(PathProblem(path, reason))
+    if other:
+        problems.append(_left_out(archive, other))
+    if renamed:
+        shown = ", ".join(renamed[:3]) + (
+            f" and {len(renamed) - 3} more" if len(renamed) > 3 else ""
+        )
+        problems.append(
+            PathProblem(
+                archive,
+                f"{len(renamed)} {'entry has' if len(renamed) == 1 else 'entries have'} the "
+                f"name of an earlier entry, each read under a name of its own: {shown}",
+                note=True,
+            )
+        )
+    return found, problems
 
 
 def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
@@ -448,12 +582,10 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
             if key in seen:
                 return
             seen.add(key)
-            entries, refused, other = zip_entries(candidate)
+            entries, said = zip_entries(candidate)
             for entry in entries:
                 add(entry)
-            problems.extend(PathProblem(path, reason) for path, reason in refused)
-            if other:
-                problems.append(_left_out(candidate, other))
+            problems.extend(said)
             return
         key = candidate if ZIP_ENTRY in candidate else os.path.realpath(candidate)
         if key not in seen:
@@ -463,26 +595,44 @@ def expand_paths(paths: Iterable[str]) -> tuple[list[str], list[PathProblem]]:
     for argument in paths:
         if os.path.isdir(argument):
             _walk(argument, add, problems)
-        elif os.path.isfile(argument):
-            add(argument)
         elif os.path.lexists(argument):
-            reason = "a link to nothing" if os.path.islink(argument) else "not a file or folder"
-            problems.append(PathProblem(argument, f"not read: {reason}"))
+            _take(argument, add, problems)
         else:
             matches = sorted(glob.glob(argument, recursive=True))
-            files = [m for m in matches if os.path.isfile(m)]
+            files = [match for match in matches if not os.path.isdir(match)]
             if not files:
                 problems.append(
                     PathProblem(argument, "no such file, folder or match", missing=True)
                 )
             for match in files:
-                add(match)
+                _take(match, add, problems)
     return found, problems
+
+
+def _take(path: str, add: Callable[[str], None], problems: list[PathProblem]) -> None:
+    """A path that is not a folder: `add`ed if it is a regular file (or a link to one), else
+    named in `problems` with what it is: a link to nothing, a named pipe or a device (a
+    link to /dev/zero, say) would block or never end."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        reason = "a link to nothing" if os.path.islink(path) else "it is gone"
+        problems.append(PathProblem(path, f"not read: {reason}"))
+        return
+    except OSError as error:
+        problems.append(PathProblem(path, f"cannot read: {error.strerror or error}"))
+        return
+    kind = not_regular(mode)
+    if kind is None:
+        add(path)
+    else:
+        problems.append(PathProblem(path, f"not read: {kind}, not a regular file"))
 
 
 def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) -> None:
     """The hand-history files and archives under `folder`, in name order, following links
-    to folders (each real folder is read once: a link back up is not followed again)."""
+    to folders (each real folder is read once: a link back up is not followed again); what
+    is not a regular file is named in `problems` (`_take`)."""
     visited = {os.path.realpath(folder)}
     other: list[str] = []
 
@@ -503,9 +653,6 @@ def _walk(folder: str, add: Callable[[str], None], problems: list[PathProblem]) 
             if not name.lower().endswith(HAND_FILE_SUFFIXES + ARCHIVE_SUFFIXES):
                 other.append(os.path.relpath(path, folder))
                 continue
-            if os.path.islink(path) and not os.path.exists(path):
-                problems.append(PathProblem(path, "not read: a link to nothing"))
-                continue
-            add(str(Path(root, name)))
+            _take(str(Path(root, name)), add, problems)
     if other:
         problems.append(_left_out(folder, other))

@@ -23,7 +23,6 @@ same hands, with parts small enough that there are many.
 from __future__ import annotations
 
 import math
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -44,6 +43,7 @@ from handlog.report.data import (
     Frames,
     _where,
 )
+from handlog.snapshot import WorkFolder
 
 if TYPE_CHECKING:
     import duckdb
@@ -89,7 +89,7 @@ class Scaled:
     connection: duckdb.DuckDBPyConnection
     selected: pl.DataFrame
     """The selected hands' `compute.HAND_COLUMNS`, by hk."""
-    temp: tempfile.TemporaryDirectory[str]
+    temp: WorkFolder
     sums: dict[str, pl.DataFrame] = field(default_factory=dict)
     """`compute.winrate_sums` of every table of `_TABLES`, all parts together."""
     fallback_seconds: float = compute.DEFAULT_HAND_SECONDS
@@ -108,7 +108,7 @@ class Scaled:
 def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     """Select the hands and add up the win-rate tables over parts of the player rows (see
     the module doc); the caller closes the connection (and `Scaled.temp`) when done."""
-    temp = tempfile.TemporaryDirectory(prefix="handlog-report-")
+    temp = WorkFolder()  # deleted when done, or by the next report if this one is killed
     connection.execute(f"SET temp_directory = '{temp.name}'")
     connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
     connection.execute("SET preserve_insertion_order = false")
