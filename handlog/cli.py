@@ -623,8 +623,10 @@ def import_(
             )
         )
 
+    from handlog.serve.summary import after_commit
+
     try:
-        summary = import_paths(files, path, profile, workers, on_file, on_part)
+        summary = import_paths(files, path, profile, workers, on_file, on_part, after_commit)
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except ImportFailed as error:
@@ -859,6 +861,15 @@ def bench(
             "spread, pot, no limit), on this many simulated hands of each; 0: not measured."
         ),
     ] = 2_000,
+    serve_db: Annotated[
+        Path | None,
+        typer.Option(
+            "--serve",
+            help="Only time the pages of `handlog serve` over this database (brought up to "
+            "date with the server's summary tables first, which is timed apart).",
+            show_default=False,
+        ),
+    ] = None,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
@@ -885,10 +896,20 @@ def bench(
     Example: handlog bench --sites ../shared/corpus --no-import --no-pokerkit --hands 3000
 
     Example: handlog bench --hands 3000 --no-import --no-pokerkit --variant-hands 5000
+
+    With --serve DB only the pages of `handlog serve` are timed over DB (each page the
+    median and the slowest of --runs requests, after one to warm it), the summary tables
+    brought up to date first (timed apart).
+
+    Example: handlog bench --serve big.duckdb --runs 5
     """
     import json
 
     from handlog.bench import format_table, run_benchmarks
+
+    if serve_db is not None:
+        _bench_serve(serve_db, runs, out)
+        return
 
     if source not in ("simulated", "corpus"):
         raise typer.BadParameter("use simulated or corpus", param_hint="--source")
@@ -1137,6 +1158,93 @@ def export_(
     for item in written:
         note = f" ({item.note})" if item.note else ""
         typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
+
+
+def _bench_serve(database: Path, runs: int, out: Path) -> None:
+    """`handlog bench --serve`: the pages' times (handlog.serve.bench)."""
+    import json
+
+    from handlog.bench import format_table
+    from handlog.serve.bench import page_figures
+    from handlog.store import DatabaseBusy, StoreError
+
+    if not database.exists():
+        raise _fail(f"no database at {database}: import hand histories first", EXIT_USAGE)
+    try:
+        figures = page_figures(database, max(runs, 1), lambda text: typer.echo(text, err=True))
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    typer.echo(format_table(figures))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    typer.echo(f"written to {out}")
+
+
+@app.command()
+def serve(
+    db: DbOption = None,
+    watch: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--watch",
+            help="A folder (or file) whose new and growing hand histories are imported as "
+            "they are written; open pages update. Give it again for more.",
+            show_default=False,
+        ),
+    ] = None,
+    host: Annotated[
+        str,
+        typer.Option(
+            help="The address to serve on: this machine only by default. Another address "
+            "serves the network it is on (give the interface's own address)."
+        ),
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port (0: any free one).")] = 8000,
+    profile: Annotated[
+        str | None,
+        typer.Option(help="House rules for the hands imported by --watch (default: the site's)."),
+    ] = None,
+) -> None:
+    """Explore the database in a browser: win-rates with charts and filters, every hand
+    (replayed step by step), flags, sessions and read-only SQL; with --watch, hands are
+    imported as they are written and open pages follow.
+
+    Prints its address and serves until Ctrl-C; opens nothing else. Every view is a URL
+    (filters in the query string), with JSON beside it (the same path with .json). It
+    answers only requests for the address it serves (a page of another site cannot read
+    it), and only on this machine unless --host says otherwise. While it runs, other
+    imports into the same database are told it is busy (exit 3): import through --watch;
+    `handlog report` reads a copy.
+
+    Example: handlog serve
+
+    Example: handlog serve --watch ~/PokerStars/HandHistory/ --port 8080
+
+    Example: handlog serve --db ~/poker.duckdb --watch ~/hh/stars --watch ~/hh/ftp
+    """
+    from handlog.serve import Options, ServeError
+    from handlog.serve import serve as run
+    from handlog.store import DatabaseBusy, StoreError, database_path
+
+    if not 0 <= port <= 65535:
+        raise typer.BadParameter("a port is 0 to 65535", param_hint="--port")
+    folders = list(watch or [])
+    for folder in folders:
+        if not Path(folder).exists():
+            raise _fail(f"--watch {folder}: no such folder or file", EXIT_USAGE)
+    options = Options(database_path(db), folders, host, port, profile)
+    try:
+        run(options)
+    except ServeError as error:
+        raise _fail(str(error), EXIT_USAGE) from None
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except KeyboardInterrupt:
+        raise typer.Exit(0) from None
 
 
 def _echo_failed(summary: ImportSummary) -> None:

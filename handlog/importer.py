@@ -187,11 +187,20 @@ def import_paths(
     workers: int | None = None,
     on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
     on_part: Callable[[FilePlan, int, int], None] | None = None,
+    after_commit: Callable[..., None] | None = None,
+    opened: tuple[Any, ImportLock] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc). A file that
     cannot be read or stored is noted in the summary's `failed`, and the next goes on;
     `ImportFailed` (a `StoreError`, with the summary so far) when the database itself
-    cannot be used, `DatabaseBusy` when another process holds it."""
+    cannot be used, `DatabaseBusy` when another process holds it.
+
+    `after_commit(connection)` is called after each part is committed, and
+    `after_commit(connection, final=True)` once at the end, while the import still holds
+    the database for writing (`handlog.serve.summary.after_commit` keeps the server's
+    summary tables up to date). `opened`: a connection to the database and the
+    `ImportLock` its owner holds (a server that imports as files grow), used as they are
+    and left open, their settings unchanged."""
     import duckdb
 
     started = time.perf_counter()
@@ -199,23 +208,29 @@ def import_paths(
     count = workers or os.cpu_count() or 1
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
-    pool = _Workers(count) if count > 1 and files else None
+    pool = _Workers(count) if count > 1 and files and opened is None else None
     try:
-        lock = ImportLock(db_path)
+        if opened is not None:
+            connection, lock = opened
+        else:
+            lock = ImportLock(db_path)
+            try:
+                connection = store.connect(db_path)
+            except BaseException:
+                lock.close(opened=False)
+                raise
+            lock.pause()
         try:
-            connection = store.connect(db_path)
-        except BaseException:
-            lock.close(opened=False)
-            raise
-        lock.pause()
-        try:
-            # DuckDB's buffer pool may otherwise grow to most of the machine's memory as it
-            # caches the blocks it writes; an import needs only a batch's rows at a time.
-            connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
-            # One DuckDB thread: the workers keep every core busy parsing, and DuckDB's own
-            # threads would only compete with them (and wait for work spinning): measured, a
-            # fifth less CPU in this process for the same inserts, and no slower.
-            connection.execute("SET threads = 1")
+            if opened is None:
+                # DuckDB's buffer pool may otherwise grow to most of the machine's memory as
+                # it caches the blocks it writes; an import needs only a batch's rows at a
+                # time.
+                connection.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+                # One DuckDB thread: the workers keep every core busy parsing, and DuckDB's
+                # own threads would only compete with them (and wait for work spinning):
+                # measured, a fifth less CPU in this process for the same inserts, and no
+                # slower.
+                connection.execute("SET threads = 1")
             # Files are planned, and cut into ranges, one range at a time as the workers
             # need them: the workers start on the first range at once.
             loading: _FileLoad | None = None
@@ -223,10 +238,16 @@ def import_paths(
             for job, result in _run(jobs, profile_name, pool):
                 if loading is None or loading.plan is not job.plan:
                     loading = _FileLoad(job.plan)
-                loading.load(connection, lock, job, result, on_part)
+                loading.load(connection, lock, job, result, on_part, after_commit)
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
+            if after_commit is not None:
+                lock.resume()
+                try:
+                    after_commit(connection, final=True)
+                finally:
+                    lock.pause()
         except (duckdb.Error, RuntimeError) as error:
             if _interrupted(error):
                 raise KeyboardInterrupt from None
@@ -237,9 +258,10 @@ def import_paths(
             summary.seconds = time.perf_counter() - started
             raise ImportFailed(store.store_error(error, db_path), summary) from None
         finally:
-            lock.resume()  # closing checkpoints: no report copies the files meanwhile
-            connection.close()
-            lock.close()
+            if opened is None:
+                lock.resume()  # closing checkpoints: no report copies the files meanwhile
+                connection.close()
+                lock.close()
     finally:
         if pool is not None:
             pool.shutdown()
@@ -508,6 +530,7 @@ class _FileLoad:
         job: Job,
         result: PartResult,
         on_part: Callable[[FilePlan, int, int], None] | None,
+        after_commit: Callable[..., None] | None = None,
     ) -> None:
         """Store one part in one transaction. A part that cannot be stored (its rows too
         big for the memory limit, say) fails its file, which is reported, and the import
@@ -523,6 +546,8 @@ class _FileLoad:
         lock.resume()
         try:
             added, replaced, reached = self._commit(connection, job, result, first)
+            if after_commit is not None:
+                after_commit(connection)
         except duckdb.Error as error:
             if store.is_storage_fault(error) or _interrupted(error):
                 raise

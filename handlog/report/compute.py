@@ -196,6 +196,47 @@ def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     )
 
 
+MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
+MOMENT_SECONDS = ("known_seconds", "unknown_seconds")
+
+
+def winrate_moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """`winrate_sums`' groups as sums only (counts, sums and sums of squares of `bb` and
+    `bi`, `MOMENTS`), which add up over any sets of rows, with `first` and `last`: a
+    summary kept up to date hand by hand (`handlog serve`) adds these, and
+    `sums_from_moments` turns any total of them into `winrate_sums`' columns."""
+    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
+    bb, bi = pl.col("bb"), pl.col("bi")
+    return rows.group_by(keys).agg(
+        hands=pl.len().cast(pl.Int64),
+        net=pl.col("net").sum().cast(pl.Int64),
+        rake=pl.col("rake_share").sum().cast(pl.Int64),
+        bb_n=bb.count().cast(pl.Int64),
+        bb_sum=bb.sum().cast(pl.Float64),
+        bb_sq=(bb * bb).sum().cast(pl.Float64),
+        bi_n=bi.count().cast(pl.Int64),
+        bi_sum=bi.sum().cast(pl.Float64),
+        known_seconds=pl.col("seconds").sum().cast(pl.Float64),
+        unknown_seconds=pl.col("seconds").null_count().cast(pl.Int64),
+        first=pl.col("start_utc").min(),
+        last=pl.col("start_utc").max(),
+    )
+
+
+def sums_from_moments(moments: pl.DataFrame) -> pl.DataFrame:
+    """`winrate_sums`' columns (mean and sample standard deviation of `bb`, mean of `bi`)
+    from added-up `winrate_moments`; the same figures, to rounding
+    (tests/test_serve_summary.py)."""
+    c = pl.col
+    bb_n = c("bb_n").cast(pl.Float64)
+    variance = (c("bb_sq") - c("bb_sum") * c("bb_sum") / bb_n) / (bb_n - 1)
+    return moments.with_columns(
+        bb_per_100=pl.when(c("bb_n") > 0).then(c("bb_sum") / bb_n * 100),
+        sd_bb=pl.when(c("bb_n") > 1).then(pl.max_horizontal(variance, pl.lit(0.0)).sqrt()),
+        bi_per_100=pl.when(c("bi_n") > 0).then(c("bi_sum") / c("bi_n").cast(pl.Float64) * 100),
+    ).drop("bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
+
+
 def winrate_figures(sums: pl.DataFrame, by: list[str], fallback: float) -> pl.DataFrame:
     """`winrates` from `winrate_sums` (of one part of the rows or several: groups that hold
     a player never span two parts), the unknown seconds counted as `fallback` each."""

@@ -1,0 +1,638 @@
+"""Summary tables that keep `handlog serve`'s pages fast over millions of hands, kept up to
+date as hands are stored.
+
+    catch_up(connection) -> int
+
+summarizes every hand stored since the last call (all of them the first time), in parts
+of `CHUNK_HANDS`, each in one transaction. The import calls it after each commit (its
+`after_commit` hook); the server calls it when it starts (a database imported before, or
+by another tool) and after each import of its watcher. Three tables, all derived, never
+read by anything but `handlog.serve`:
+
+* `serve_rows`: one row per player dealt in per hand, the hand's columns beside (the
+  filters' columns) and what the report computes of each: big bets (`bb`), bring-ins
+  (`bi`), the hand's length (`seconds`), its session, and whether the player went to
+  showdown (`compute.hand_flags`, as the report's cumulative chart reads it);
+* `serve_sums`: `compute.winrate_moments` of those rows by player (site and name), game,
+  structure, unit, stakes, table and UTC day, with the showdown part of the net: sums,
+  which add up over any of those groups, so that a page sums the groups its filters keep
+  and `compute.sums_from_moments` and `compute.winrate_figures` give the report's figures.
+  It is a log of changes: when a session grows, the rows whose length changed are taken
+  out (added with the opposite sign) and put back; `compact` adds it up now and then;
+* `serve_sessions`: the same sums per session (a player's continuous play at one table,
+  `compute.player_sessions`'s definition), with its mean hand interval.
+
+Sessions are the report's: `compute.player_sessions` is run again on the rows of the
+sessions a new hand may join or merge (from the start of the last session that began
+before it at that table, for that player), never on all the rows.
+
+Which hands are new: the store only appends to `hands` and, with a new hand only, to its
+detail tables, so DuckDB's `rowid` of `hands` grows with every new hand; the highest one
+summarized is kept in `serve_meta` with the counts that check it (a copy of the database
+whose tables were rebuilt, say by tools/replicate_db.py, is summarized again from scratch).
+
+Differences from `handlog report` (README "handlog serve"): the hours of a hand and the
+median session interval (the length of a one-hand session's hand) are those of the whole
+history, not of the hands a filter selects; a hand's bring-in where nobody brought in is
+the highest seen at its stakes when it was summarized.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from handlog.report import compute
+from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, UNIT_SQL, Frames
+from handlog.report.scaled import DEALT
+
+if TYPE_CHECKING:
+    import duckdb
+
+VERSION = "2"
+"""Of these tables' shape and meaning: another version is rebuilt from the hands."""
+
+CHUNK_HANDS = 100_000
+"""Hands summarized in one transaction (a first summary of a million hands: ten)."""
+
+ROW_COLUMNS = {
+    "site": "VARCHAR",
+    "hand_id": "VARCHAR",
+    "player": "VARCHAR",
+    "game": "VARCHAR",
+    "structure": "VARCHAR",
+    "unit": "VARCHAR",
+    "small_bet": "BIGINT",
+    "big_bet": "BIGINT",
+    "bring_in": "BIGINT",
+    "table_key": "VARCHAR",
+    "table_name": "VARCHAR",
+    "start_utc": "TIMESTAMP",
+    "day": "DATE",
+    "net": "BIGINT",
+    "rake_share": "BIGINT",
+    "bb": "DOUBLE",
+    "bi": "DOUBLE",
+    "showdown": "BOOLEAN",
+    "session": "BIGINT",
+    "session_first": "TIMESTAMP",
+    "seconds": "DOUBLE",
+    "flagged": "BOOLEAN",
+}
+"""`serve_rows`: what the report's `compute.player_hands` makes of a row, and more."""
+
+SUM_KEYS = (
+    "player",
+    "site",
+    "game",
+    "structure",
+    "unit",
+    "small_bet",
+    "big_bet",
+    "table_key",
+    "table_name",
+    "day",
+)
+"""The groups of `serve_sums`: every filter of the overview is one of these (a date range
+by whole UTC days)."""
+
+SESSION_KEYS = ("session", "player", "site", "table_key", "table_name")
+
+CHART_SUMS = ("sd_hands", "sd_net", "sd_bb")
+"""Of the hands that went to showdown: how many, their net and their big bets (the
+report's cumulative chart splits the net so)."""
+
+_MOMENT_TYPES = {
+    "hands": "BIGINT",
+    "net": "BIGINT",
+    "rake": "BIGINT",
+    "bb_n": "BIGINT",
+    "bb_sum": "DOUBLE",
+    "bb_sq": "DOUBLE",
+    "bi_n": "BIGINT",
+    "bi_sum": "DOUBLE",
+    "known_seconds": "DOUBLE",
+    "unknown_seconds": "BIGINT",
+}
+_SIGNED = (*_MOMENT_TYPES, *CHART_SUMS)
+"""The columns of a change that take the opposite sign when rows are taken out."""
+
+
+def _columns(names: dict[str, str]) -> str:
+    return ", ".join(f"{name} {kind}" for name, kind in names.items())
+
+
+_KEY_TYPES = {key: ROW_COLUMNS[key] for key in SUM_KEYS}
+SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS serve_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
+CREATE TABLE IF NOT EXISTS serve_rows ({_columns(ROW_COLUMNS)});
+CREATE TABLE IF NOT EXISTS serve_sums ({_columns(_KEY_TYPES)}, {_columns(_MOMENT_TYPES)},
+    first TIMESTAMP, last TIMESTAMP, sd_hands BIGINT, sd_net BIGINT, sd_bb DOUBLE);
+CREATE TABLE IF NOT EXISTS serve_sessions (session BIGINT, player VARCHAR, site VARCHAR,
+    table_key VARCHAR, table_name VARCHAR, unit VARCHAR, structure VARCHAR,
+    {_columns(_MOMENT_TYPES)}, first TIMESTAMP, last TIMESTAMP, mean_interval DOUBLE);
+"""
+TABLES = ("serve_meta", "serve_rows", "serve_sums", "serve_sessions")
+
+_lock = threading.Lock()
+"""One catch-up at a time in a process (the server's watcher and a request for it)."""
+
+
+class Progress:
+    """How far a catch-up has got, for a page to show while it runs."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.total = 0
+        self.running = False
+
+
+def catch_up(
+    connection: duckdb.DuckDBPyConnection,
+    progress: Progress | None = None,
+    chunk_hands: int = CHUNK_HANDS,
+) -> int:
+    """Summarize the hands stored since the last call (see the module doc); the number of
+    hands summarized. Each part commits on its own: stopped half way, the next call goes
+    on from there."""
+    with _lock:
+        connection.execute("SET enable_progress_bar = false")  # no bars in a command's output
+        _ensure(connection)
+        marks = _marks(connection)
+        ends = {
+            table: _max_rowid(connection, table) for table in ("hands", "hand_players", "actions")
+        }
+        todo = _count(connection, "SELECT count(*) FROM hands WHERE rowid > ?", [marks["hands"]])
+        if progress is not None:
+            progress.total, progress.done, progress.running = todo, 0, bool(todo)
+        done = 0
+        try:
+            while marks["hands"] < ends["hands"]:
+                marks["hands"], added = _summarize(connection, marks, ends, chunk_hands)
+                done += added
+                if progress is not None:
+                    progress.done = done
+            if marks["hand_players"] < ends["hand_players"] or marks["actions"] < ends["actions"]:
+                _set_meta(
+                    connection,
+                    {"hand_players": str(ends["hand_players"]), "actions": str(ends["actions"])},
+                )
+        finally:
+            if progress is not None:
+                progress.running = False
+        if done:
+            _compact_if_long(connection)
+        return done
+
+
+IMPORT_BATCH = 20_000
+"""Hands an import stores before its hook summarizes them (then once more at its end): a
+summary part costs some 0.1-0.5 s whatever its size, and an import commits every 3,500
+hands or so."""
+
+
+def after_commit(connection: duckdb.DuckDBPyConnection, final: bool = False) -> None:
+    """The import's hook after each commit (and once at its end, `final`): summarize the
+    hands it stored, once `IMPORT_BATCH` of them wait or at the end. A failure here loses
+    nothing (the hands are stored; the next catch-up summarizes them): it is raised only
+    when the database itself cannot be used, as the import's own errors are."""
+    import duckdb
+
+    from handlog.store import is_storage_fault
+
+    try:
+        if not final:
+            try:
+                waiting = connection.execute(
+                    "SELECT (SELECT coalesce(max(rowid), -1) FROM hands) - coalesce("
+                    "(SELECT value::BIGINT FROM serve_meta WHERE key = 'hands'), -1)"
+                ).fetchall()[0][0]
+            except duckdb.CatalogException:
+                waiting = IMPORT_BATCH  # no summary tables yet: made now
+            if waiting < IMPORT_BATCH:
+                return
+        catch_up(connection)
+    except Exception as error:
+        # Ctrl-C reaching DuckDB (which turns it into an error of its own) stops the
+        # import, as does a database that cannot be used; anything else is left for the
+        # next catch-up to meet (and the server's log to show), the import going on.
+        text = str(error).lower()
+        interrupted = isinstance(error, duckdb.InterruptException) or "interrupt" in text
+        if interrupted or (isinstance(error, duckdb.Error) and is_storage_fault(error)):
+            raise
+        import logging
+
+        logging.getLogger("handlog.serve").warning(
+            "the summary tables were not brought up to date: %s", str(error).split("\n", 1)[0]
+        )
+
+
+# -- bookkeeping ---------------------------------------------------------------------------
+
+
+def _ensure(connection: duckdb.DuckDBPyConnection) -> None:
+    """The tables there, of this version, and consistent with the hands (else rebuilt)."""
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        connection.execute(SCHEMA)
+        meta = dict(connection.execute("SELECT key, value FROM serve_meta").fetchall())
+        if meta and not _consistent(connection, meta):
+            # Made again from the hands, in this version's shape.
+            for table in TABLES:
+                connection.execute(f"DROP TABLE {table}")
+            connection.execute(SCHEMA)
+            meta = {}
+        if not meta:
+            connection.execute(
+                "INSERT INTO serve_meta VALUES ('version', ?), ('hands', '-1'), "
+                "('hand_players', '-1'), ('actions', '-1'), ('hands_done', '0'), "
+                "('rows_done', '0'), ('next_session', '1'), ('compacted', '0')",
+                [VERSION],
+            )
+        connection.execute("COMMIT")
+    except BaseException:
+        _rollback(connection)
+        raise
+
+
+def _consistent(connection: duckdb.DuckDBPyConnection, meta: dict[str, str]) -> bool:
+    if meta.get("version") != VERSION or not {"hands", "hands_done", "rows_done"} <= set(meta):
+        return False
+    columns = connection.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'serve_rows' "
+        "AND schema_name = current_schema() AND database_name = current_database() "
+        "ORDER BY column_index"
+    ).fetchall()
+    if [name for (name,) in columns] != list(ROW_COLUMNS):
+        return False  # left in another shape (a version's upgrade stopped half way)
+    hands = _count(connection, "SELECT count(*) FROM hands WHERE rowid <= ?", [int(meta["hands"])])
+    rows = _count(connection, "SELECT count(*) FROM serve_rows")
+    return hands == int(meta["hands_done"]) and rows == int(meta["rows_done"])
+
+
+def _marks(connection: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    meta = dict(connection.execute("SELECT key, value FROM serve_meta").fetchall())
+    return {table: int(meta[table]) for table in ("hands", "hand_players", "actions")}
+
+
+def _set_meta(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
+    for key, value in values.items():
+        connection.execute("INSERT OR REPLACE INTO serve_meta VALUES (?, ?)", [key, value])
+
+
+def _meta_int(connection: duckdb.DuckDBPyConnection, key: str) -> int:
+    rows = connection.execute("SELECT value FROM serve_meta WHERE key = ?", [key]).fetchall()
+    return int(rows[0][0]) if rows else 0
+
+
+def _max_rowid(connection: duckdb.DuckDBPyConnection, table: str) -> int:
+    rows = connection.execute(f"SELECT coalesce(max(rowid), -1) FROM {table}").fetchall()
+    return int(rows[0][0])
+
+
+def _count(connection: duckdb.DuckDBPyConnection, query: str, parameters: Any = None) -> int:
+    # fetchall: a result left unfinished would hold the connection (DuckDB 2)
+    rows = connection.execute(query, parameters).fetchall()
+    return int(rows[0][0]) if rows else 0
+
+
+def _rollback(connection: duckdb.DuckDBPyConnection) -> None:
+    from handlog.store import rollback
+
+    rollback(connection)
+
+
+# -- one part ------------------------------------------------------------------------------
+
+
+def _summarize(
+    connection: duckdb.DuckDBPyConnection,
+    marks: dict[str, int],
+    ends: dict[str, int],
+    limit: int,
+) -> tuple[int, int]:
+    """Summarize the next `limit` hands after `marks["hands"]` in one transaction; the
+    new mark and the number of hands."""
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        hands = _new_hands(connection, marks["hands"], ends["hands"], limit)
+        mark = int(hands["_rowid"].max())  # type: ignore[arg-type]
+        hands = hands.drop("_rowid")
+        connection.register("serve_new_hands", hands.select("hk", "site", "hand_id").to_arrow())
+        try:
+            players = _query(
+                connection,
+                f"""
+                SELECT n.hk, p.player, p.net, p.rake_share, p.collected, p.cards, p.won_high,
+                    p.won_low
+                FROM hand_players p JOIN serve_new_hands n USING (site, hand_id)
+                WHERE p.rowid > $mark AND {DEALT}
+                """,
+                {"mark": marks["hand_players"]},
+            )
+            kinds = ", ".join(f"'{kind}'" for kind in BETTING_KINDS)
+            actions = _query(
+                connection,
+                f"""
+                SELECT n.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
+                    a.player, a.kind
+                FROM actions a JOIN serve_new_hands n USING (site, hand_id)
+                WHERE a.rowid > $mark AND a.kind IN ({kinds})
+                """,
+                {"mark": marks["actions"]},
+            )
+        finally:
+            connection.unregister("serve_new_hands")
+        new_rows = _new_rows(hands, players, actions)
+        _store_rows(connection, new_rows)
+        _set_meta(
+            connection,
+            {
+                "hands": str(mark),
+                "hands_done": str(_meta_int(connection, "hands_done") + hands.height),
+                "rows_done": str(_count(connection, "SELECT count(*) FROM serve_rows")),
+            },
+        )
+        connection.execute("COMMIT")
+    except BaseException:
+        _rollback(connection)
+        raise
+    return mark, hands.height
+
+
+_HAND_SELECT = f"""
+    SELECT h.rowid AS _rowid, h.site, h.hand_id, h.game, {UNIT_SQL} AS unit, h.small_bet,
+        h.big_bet, h.structure, h.bring_in, h.currency, h.tournament_id,
+        concat_ws(' ', h.site, h.tournament_id, h.table_name) AS table_key, h.table_name,
+        (h.start_time AT TIME ZONE 'UTC') AS start_utc, h.status = 'flagged' AS flagged
+    FROM hands h
+    WHERE h.rowid > $mark AND h.rowid <= $end
+    ORDER BY h.rowid
+    LIMIT $limit
+"""
+
+
+def _new_hands(
+    connection: duckdb.DuckDBPyConnection, mark: int, end: int, limit: int
+) -> pl.DataFrame:
+    """The next hands to summarize with the columns the report reads of a hand
+    (`compute.HAND_COLUMNS`), numbered `hk` 1..n in play order (as the report numbers
+    them: start time, site, hand id)."""
+    hands = _query(connection, _HAND_SELECT, {"mark": mark, "end": end, "limit": limit})
+    missing = hands.filter(pl.col("bring_in").is_null())
+    if missing.height:
+        # Nobody brought in: the bring-in seen at the same stakes (data.BRING_IN_SQL's rule).
+        stakes = ["site", "currency", "tournament_id", "small_bet", "big_bet", "structure"]
+        connection.register("serve_stakes", missing.select(stakes).unique().to_arrow())
+        try:
+            seen = _query(
+                connection,
+                """
+                SELECT h.site, h.currency, h.tournament_id, h.small_bet, h.big_bet,
+                    h.structure, max(h.bring_in) AS seen_bring_in
+                FROM hands h SEMI JOIN serve_stakes s
+                    ON h.site = s.site AND h.currency IS NOT DISTINCT FROM s.currency
+                    AND h.tournament_id IS NOT DISTINCT FROM s.tournament_id
+                    AND h.small_bet IS NOT DISTINCT FROM s.small_bet
+                    AND h.big_bet IS NOT DISTINCT FROM s.big_bet
+                    AND h.structure IS NOT DISTINCT FROM s.structure
+                GROUP BY ALL
+                """,
+            )
+        finally:
+            connection.unregister("serve_stakes")
+        hands = hands.join(seen, on=stakes, how="left", nulls_equal=True).with_columns(
+            bring_in=pl.coalesce("bring_in", "seen_bring_in")
+        )
+    hands = hands.drop("currency", "tournament_id", "seen_bring_in", strict=False)
+    return _numbered(hands)
+
+
+def _numbered(hands: pl.DataFrame) -> pl.DataFrame:
+    """`hands` sorted in play order (start time, unknown last; site; hand id) and numbered
+    `hk` 1..n, as `data.load` numbers a report's hands."""
+    hands = hands.sort(["start_utc", "site", "hand_id"], nulls_last=True)
+    return hands.with_columns(hk=pl.int_range(1, hands.height + 1, dtype=pl.Int32))
+
+
+def _new_rows(hands: pl.DataFrame, players: pl.DataFrame, actions: pl.DataFrame) -> pl.DataFrame:
+    """The new hands' player rows with their hand's columns and `showdown`
+    (`compute.hand_flags`, as the report's statistics and cumulative chart read it)."""
+    players = players.with_columns(pl.col("player").cast(pl.Categorical)).sort("hk")
+    actions = actions.with_columns(pl.col("player").cast(pl.Categorical)).sort(
+        pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq")
+    )
+    hands = hands.sort("hk")
+    rows = compute.with_hand_columns(hands, players, ["game", "structure", "big_bet"])
+    frames = Frames(hands, rows, actions, pl.DataFrame(), pl.DataFrame())
+    flags = compute.hand_flags(frames, rows).select("hk", "player", "showdown")
+    players = players.join(flags, on=["hk", "player"], how="left").with_columns(
+        pl.col("showdown").fill_null(False), pl.col("player").cast(pl.String)
+    )
+    columns = [c for c in hands.columns if c not in players.columns]
+    return compute.with_hand_columns(hands, players.sort("hk"), columns).select(
+        "site", "hand_id", "player", "net", "rake_share", "showdown", *columns[2:]
+    )
+
+
+def _store_rows(connection: duckdb.DuckDBPyConnection, new_rows: pl.DataFrame) -> None:
+    """Add `new_rows` to `serve_rows` with their sessions, taking out and putting back the
+    rows of the sessions they may join (see the module doc), and the changes to
+    `serve_sums` and `serve_sessions`."""
+    timed = new_rows.filter(pl.col("start_utc").is_not_null())
+    affected = timed.group_by("player", "table_key").agg(min_start=pl.col("start_utc").min())
+    connection.register("serve_affected", affected.to_arrow())
+    try:
+        old = _query(
+            connection,
+            f"""
+            WITH before AS (
+                SELECT r.player, r.table_key, max(r.session_first) AS cutoff
+                FROM serve_rows r JOIN serve_affected a USING (player, table_key)
+                WHERE r.start_utc < a.min_start
+                GROUP BY ALL
+            )
+            SELECT {", ".join(f"r.{column}" for column in ROW_COLUMNS)}
+            FROM serve_rows r JOIN serve_affected a USING (player, table_key)
+            LEFT JOIN before b USING (player, table_key)
+            WHERE r.start_utc >= coalesce(b.cutoff, a.min_start)
+            """,
+        )
+    finally:
+        connection.unregister("serve_affected")
+    rows = _with_sessions(
+        connection,
+        pl.concat([old.drop(*_DERIVED), new_rows], how="diagonal_relaxed"),
+    )
+    changes = [_sums(rows, 1)]
+    if old.height:
+        changes.append(_sums(old, -1))
+        connection.register("serve_old", old.select("site", "hand_id", "player").to_arrow())
+        try:
+            connection.execute(
+                """
+                DELETE FROM serve_rows r USING serve_old o
+                WHERE r.site = o.site AND r.hand_id = o.hand_id AND r.player = o.player
+                """
+            )
+        finally:
+            connection.unregister("serve_old")
+        sessions = pl.DataFrame({"session": old["session"].unique()})
+        connection.register("serve_old_sessions", sessions.to_arrow())
+        try:
+            connection.execute(
+                "DELETE FROM serve_sessions WHERE session IN "
+                "(SELECT session FROM serve_old_sessions)"
+            )
+        finally:
+            connection.unregister("serve_old_sessions")
+    _insert(connection, "serve_rows", rows.select(*ROW_COLUMNS))
+    _insert(connection, "serve_sums", pl.concat(changes, how="vertical_relaxed"))
+    _insert(connection, "serve_sessions", _session_sums(rows))
+
+
+_DERIVED = ("day", "bb", "bi", "session", "session_first", "seconds")
+"""The columns of `serve_rows` computed from the others (again, when a session changes)."""
+
+
+def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) -> pl.DataFrame:
+    """`rows` (the player rows of some hands, with the hands' columns) with the report's
+    `bb`, `bi`, `day`, `session` and `seconds` (`compute.player_sessions`), the session
+    numbered after every session stored, and its first hand's time."""
+    hand_columns = list(compute.HAND_COLUMNS[1:])
+    hands = _numbered(rows.select("site", "hand_id", *hand_columns[1:]).unique(["site", "hand_id"]))
+    keyed = rows.join(hands.select("site", "hand_id", "hk"), on=["site", "hand_id"])
+    players = keyed.select("hk", "player", "net", "rake_share").with_columns(
+        pl.col("player").cast(pl.Categorical)
+    )
+    frames = Frames(hands.select(compute.HAND_COLUMNS), players, pl.DataFrame(), *_EMPTY)
+    computed, _ = compute.player_sessions(frames)
+    first_session = _meta_int(connection, "next_session")
+    computed = computed.with_columns(
+        player=pl.col("player").cast(pl.String),
+        session=pl.col("session") + (first_session - 1),
+    )
+    last_session = computed["session"].max()
+    if last_session is not None:
+        _set_meta(connection, {"next_session": str(int(last_session) + 1)})  # type: ignore[arg-type]
+    computed = computed.with_columns(session_first=pl.col("start_utc").min().over("session"))
+    extra = keyed.select("hk", "player", "site", "hand_id", "showdown", "flagged")
+    return computed.join(extra, on=["hk", "player"], how="left").drop("hk")
+
+
+_EMPTY = (pl.DataFrame(), pl.DataFrame())
+
+
+def _sums(rows: pl.DataFrame, sign: int) -> pl.DataFrame:
+    """`compute.winrate_moments` of `rows` by `SUM_KEYS`, with the showdown part of the
+    net (`CHART_SUMS`), times `sign` (-1: rows taken out)."""
+    by = list(SUM_KEYS)
+    moments = compute.winrate_moments(rows, by)
+    showdown = (
+        rows.filter(pl.col("showdown"))
+        .group_by(by)
+        .agg(
+            sd_hands=pl.len().cast(pl.Int64),
+            sd_net=pl.col("net").sum().cast(pl.Int64),
+            sd_bb=pl.col("bb").sum().cast(pl.Float64),
+        )
+    )
+    sums = moments.join(showdown, on=by, how="left", nulls_equal=True).with_columns(
+        pl.col("sd_hands", "sd_net").fill_null(0), pl.col("sd_bb").fill_null(0.0)
+    )
+    if sign < 0:
+        sums = sums.with_columns(pl.col(_SIGNED) * -1)
+    return sums
+
+
+def _session_sums(rows: pl.DataFrame) -> pl.DataFrame:
+    """`compute.winrate_moments` per session, with its mean hand interval: the mean of the
+    intervals between its hands, which is the span over the intervals' count (the report's
+    `compute.player_sessions` takes the mean of the same intervals)."""
+    sums = compute.winrate_moments(rows, list(SESSION_KEYS))
+    span = (pl.col("last") - pl.col("first")).dt.total_seconds(fractional=True)
+    return sums.with_columns(
+        mean_interval=pl.when(pl.col("hands") > 1).then(span / (pl.col("hands") - 1))
+    )
+
+
+def _insert(connection: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
+    if frame.is_empty():
+        return
+    connection.register("serve_insert", frame.to_arrow())
+    try:
+        columns = ", ".join(frame.columns)
+        connection.execute(f"INSERT INTO {table} ({columns}) SELECT {columns} FROM serve_insert")
+    finally:
+        connection.unregister("serve_insert")
+
+
+def _query(
+    connection: duckdb.DuckDBPyConnection, query: str, parameters: Any = None
+) -> pl.DataFrame:
+    return connection.sql(query, params=parameters).pl()
+
+
+# -- upkeep --------------------------------------------------------------------------------
+
+
+COMPACT_FACTOR = 2
+"""`serve_sums` is added up again when it has grown to this many times its rows after the
+last time (changes pile up as sessions grow)."""
+
+
+def _compact_if_long(connection: duckdb.DuckDBPyConnection) -> None:
+    rows = _count(connection, "SELECT count(*) FROM serve_sums")
+    if rows > COMPACT_FACTOR * max(_meta_int(connection, "compacted"), 5_000):
+        compact(connection)
+
+
+def compact(connection: duckdb.DuckDBPyConnection) -> None:
+    """Add `serve_sums`' changes up: one row per group."""
+    keys = ", ".join(SUM_KEYS)
+    sums = ", ".join(f"sum({name})::{_type(name)} AS {name}" for name in _SIGNED)
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        connection.execute(
+            f"""
+            CREATE OR REPLACE TEMP TABLE serve_compacted AS
+            SELECT {keys}, {sums}, min(first) AS first, max(last) AS last
+            FROM serve_sums GROUP BY ALL
+            """
+        )
+        connection.execute("DELETE FROM serve_sums")
+        columns = ", ".join([*SUM_KEYS, *_SIGNED, "first", "last"])
+        connection.execute(
+            f"INSERT INTO serve_sums ({columns}) SELECT {columns} FROM serve_compacted"
+        )
+        connection.execute("DROP TABLE serve_compacted")
+        count = _count(connection, "SELECT count(*) FROM serve_sums")
+        _set_meta(connection, {"compacted": str(count)})
+        connection.execute("COMMIT")
+    except BaseException:
+        _rollback(connection)
+        raise
+
+
+def _type(name: str) -> str:
+    return _MOMENT_TYPES.get(name) or {"sd_hands": "BIGINT", "sd_net": "BIGINT"}.get(name, "DOUBLE")
+
+
+def summarized(connection: duckdb.DuckDBPyConnection) -> bool:
+    """Whether every stored hand is summarized (read only: for a page to say so)."""
+    import duckdb
+
+    try:
+        mark = _meta_int(connection, "hands")
+    except duckdb.CatalogException:
+        return False
+    return _max_rowid(connection, "hands") <= mark
+
+
+def run(connection: duckdb.DuckDBPyConnection, job: Callable[[], Any]) -> Any:
+    """Run `job` holding this module's lock (no catch-up meanwhile)."""
+    with _lock:
+        return job()

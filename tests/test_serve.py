@@ -1,0 +1,328 @@
+"""`handlog serve`'s pages through Starlette's test client (tests/test_serve_browser.py
+drives them in Chromium): every page and its JSON, the report's figures, filters in the
+URL, hostile names escaped, the Host check, the query page's limits, errors without a
+traceback, the hand's text from the store or its file, and the watcher's import."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from handlog.importer import import_paths
+from handlog.serve import Options, ServeError, check_host, open_server, queries, sql, summary
+from handlog.serve.app import create_app, hosts_for
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_LOGS = ROOT / "sample_logs"
+SCRIPT_NAME = "<script>alert(1)</script>"
+
+
+def hostile_hands(folder: Path, seed: int = 11, hands: int = 150) -> Path:
+    """Simulated stud8 hands with injected faults, Hero renamed to HTML."""
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    path = folder / f"faulty-{seed}.txt"
+    arguments = ["simulate", "--game", "stud8", "--hands", str(hands), "--seed", str(seed)]
+    result = CliRunner().invoke(app, [*arguments, "--faults", "0.2", "--out", str(path)])
+    assert result.exit_code == 0, result.output
+    path.write_text(path.read_text(encoding="utf-8").replace("Hero", SCRIPT_NAME), "utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):  # type: ignore[no-untyped-def]
+    from starlette.testclient import TestClient
+
+    folder = tmp_path_factory.mktemp("serve")
+    logs = folder / "logs"
+    shutil.copytree(SAMPLE_LOGS, logs)
+    hostile_hands(logs)
+    db = folder / "h.duckdb"
+    files = sorted(str(p) for p in logs.glob("*.txt"))
+    import_paths(files, db, None, 1, after_commit=summary.after_commit)
+    shutil.copy(db, folder / "reference.duckdb")  # for the report (the server holds `db`)
+    server, lock = open_server(Options(db, []), 8000)
+    client = TestClient(
+        create_app(server), base_url="http://127.0.0.1:8000", raise_server_exceptions=False
+    )
+    yield client, server, folder / "reference.duckdb", logs
+    server.connection.close()
+    lock.close()
+
+
+def test_every_page_and_its_json(served):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+    for path in ("/", "/hands", "/flags", "/sessions", "/query"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert page.headers["content-type"].startswith("text/html")
+        assert 'href="/static/app.css?v=' in page.text
+    for path in ("/overview.json", "/hands.json", "/flags.json", "/sessions.json"):
+        data = client.get(path).json()
+        assert data and "error" not in data, path
+    assert client.get("/?format=json").json() == client.get("/overview.json").json()
+    assert client.get("/hands.json").json()["count"] == 179
+
+
+def test_overview_win_rates_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    client, _, db, _ = served
+    mine = {
+        (row["player"], row["unit"], row["structure"]): row
+        for row in client.get("/overview.json").json()["players"]
+    }
+    build(db, tmp_path, Filters(), "json")
+    report = json.loads((tmp_path / "report.json").read_text())
+    theirs = report["tables"]["players"]
+    assert len(theirs) == len(mine)
+    for row in theirs:
+        found = mine[row["player"], row["unit"], row["structure"]]
+        assert (found["hands"], found["net"], found["rake"]) == (
+            row["hands"],
+            row["net"],
+            row["rake"],
+        )
+        for figure in ("bb_per_100", "sd_bb", "ci_low", "per_100", "per_hour", "hours"):
+            if row[figure] is None:
+                assert found[figure] is None, figure
+            else:
+                assert found[figure] == pytest.approx(row[figure], rel=1e-9, abs=1e-9), figure
+
+
+def test_filters_are_in_the_url_and_narrow_every_page(served):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+    everything = client.get("/overview.json").json()
+    razz = client.get("/overview.json?game=razz").json()
+    assert {row["player"] for row in razz["games"]} < {row["player"] for row in everything["games"]}
+    assert {row["game"] for row in razz["games"]} == {"razz"}
+    with served[1].connection.cursor() as cursor:
+        razz_hands = cursor.execute("SELECT count(*) FROM hands WHERE game = 'razz'").fetchall()
+    assert client.get("/hands.json?game=razz").json()["count"] == razz_hands[0][0] > 0
+    hero = client.get("/hands.json", params={"player": SCRIPT_NAME}).json()
+    assert hero["count"] == 150 and all(row["net"] is not None for row in hero["rows"])
+    busy = client.get("/overview.json?min_hands=100").json()
+    assert busy["players"] and all(row["hands"] >= 100 for row in busy["players"])
+    page = client.get("/?game=razz&since=2009-13-01")
+    assert page.status_code == 200 and "since: not a date" in page.text
+    assert 'value="razz" selected' in page.text  # the form shows what the URL asks
+    search = client.get("/hands.json?q=35874817957").json()
+    assert [row["hand_id"] for row in search["rows"]] == ["35874817957"]
+
+
+def test_hostile_names_are_text(served):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+    for path in ("/", "/hands", "/flags", "/sessions", "/hands?q=script"):
+        page = client.get(path).text
+        assert SCRIPT_NAME not in page, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page, path
+    hand = client.get("/hands.json", params={"player": SCRIPT_NAME}).json()["rows"][0]
+    page = client.get(f"/hand/pokerstars/{hand['hand_id']}").text
+    assert SCRIPT_NAME not in page and "&lt;script&gt;" in page
+    # In the charts' data too (JSON inside a <script type="application/json">).
+    overview = client.get("/").text
+    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in overview
+
+
+def test_only_the_served_address_is_answered(served):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+    assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 421
+    assert client.get("/", headers={"host": "127.0.0.1"}).status_code == 421
+    assert client.get("/", headers={"host": "localhost:8000"}).status_code == 200
+    page = client.get("/")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    assert hosts_for("192.168.1.5", 80) == frozenset({"192.168.1.5", "192.168.1.5:80"})
+    with pytest.raises(ServeError, match="every network interface"):
+        check_host("0.0.0.0")
+    with pytest.raises(ServeError, match="every network interface"):
+        check_host("::")
+
+
+def test_the_query_page_reads_only(served, monkeypatch):  # type: ignore[no-untyped-def]
+    client, server, _, _ = served
+    good = client.get("/query.json", params={"sql": "SELECT count(*) AS n FROM hands"}).json()
+    assert good["columns"] == ["n"] and good["rows"] == [[179]]
+    refused = {
+        "DROP TABLE hands": "not DROP",
+        "DELETE FROM hands": "not DELETE",
+        "SELECT 1; SELECT 2": "one statement",
+        "COPY hands TO '/tmp/x.csv'": "not COPY",
+        "ATTACH '/tmp/other.duckdb' AS o": "not ATTACH",
+        "INSTALL httpfs": "not LOAD",
+        "SELECT * FROM read_csv('/etc/passwd')": "disabled by configuration",
+        "SELECT * FROM 'https://example.com/x.parquet'": "disabled by configuration",
+    }
+    for text, why in refused.items():
+        answer = client.get("/query.json", params={"sql": text})
+        assert answer.status_code == 400 and why in answer.json()["error"], text
+    page = client.get("/query", params={"sql": "SELECT <> FROM"})
+    assert page.status_code == 200 and "Parser Error" in page.text
+    many = client.get("/query.json", params={"sql": "SELECT * FROM range(5000)"}).json()
+    assert len(many["rows"]) == sql.ROW_LIMIT and many["truncated"]
+    monkeypatch.setattr(sql, "TIME_LIMIT", 0.3)
+    slow = "SELECT count(*) FROM range(100000000000) a"
+    answer = client.get("/query.json", params={"sql": slow}).json()
+    assert "time limit" in answer["error"]
+    # The database is as it was, and still answers.
+    assert client.get("/hands.json").json()["count"] == 179
+    with server.connection.cursor() as cursor:
+        assert cursor.execute("SELECT count(*) FROM hands").fetchall() == [(179,)]
+
+
+def test_an_error_is_a_generic_page_and_a_log_line(served, monkeypatch, caplog):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+
+    def broken(*arguments, **options):  # type: ignore[no-untyped-def]
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(queries, "hands", broken)
+    with caplog.at_level(logging.ERROR, logger="handlog.serve"):
+        page = client.get("/hands")
+    assert page.status_code == 500
+    assert "secret detail" not in page.text and "Traceback" not in page.text
+    assert "went wrong" in page.text
+    assert "secret detail" in caplog.text
+    assert client.get("/hands.json").json() == {
+        "error": "Something went wrong on the server; its log says what. Nothing was changed."
+    }
+    missing = client.get("/hand/pokerstars/no-such-hand")
+    assert missing.status_code == 404 and "no hand no-such-hand" in missing.text
+    assert client.get("/no/such/page").status_code == 404
+
+
+def test_a_hands_text_from_the_store_or_its_file(served, tmp_path):  # type: ignore[no-untyped-def]
+    client, server, _, logs = served
+    flagged = client.get("/flags.json").json()["rows"][0]
+    text = client.get(f"/hand/{flagged['site']}/{flagged['hand_id']}/text.json").json()
+    assert text["source"] == "store" and flagged["hand_id"] in text["text"]
+    page = client.get(f"/hand/{flagged['site']}/{flagged['hand_id']}/text?line={flagged['line']}")
+    assert f'id="L{flagged["line"]}" class="lit' in page.text
+    clean = client.get("/hands.json?game=razz").json()["rows"][0]
+    text = client.get(f"/hand/pokerstars/{clean['hand_id']}/text.json").json()
+    assert text["source"] == "file" and text["text"].startswith("PokerStars ")
+    assert clean["hand_id"] in text["text"].split("\n", 1)[0]
+    # The file changed under it: its lines are not that hand any more, and the page says so.
+    with server.connection.cursor() as cursor:
+        row = queries.hand_row(cursor, "pokerstars", clean["hand_id"])
+        assert row is not None
+        moved = dict(row, file=str(tmp_path / "gone.txt"))
+        assert queries.hand_text(cursor, moved) is None
+    hand = client.get(f"/hand/pokerstars/{clean['hand_id']}")
+    assert hand.status_code == 200
+
+
+def test_flags_by_kind_and_code(served):  # type: ignore[no-untyped-def]
+    client, _, _, _ = served
+    data = client.get("/flags.json").json()
+    kinds = {row["kind"] for row in data["counts"]["by_code"]}
+    assert kinds <= set(queries.KINDS) and "illegal" in kinds
+    for row in data["counts"]["by_code"]:
+        expected = (
+            "inconsistent history"
+            if row["code"] in queries.INCONSISTENT_CODES
+            else "mis-split"
+            if row["code"]
+            in {
+                "RAKE",
+                "WRONG_WINNER",
+                "SPLIT_AMOUNT",
+                "LOW_NOT_QUALIFIED",
+                "ODD_CHIP",
+                "NOT_ELIGIBLE",
+            }
+            else "illegal"
+        )
+        assert row["kind"] == expected, row
+    code = data["counts"]["by_code"][0]["code"]
+    one = client.get(f"/flags.json?code={code}").json()
+    assert one["count"] == data["counts"]["by_code"][0]["flags"]
+    assert {row["code"] for row in one["rows"]} == {code}
+    page = client.get("/flags").text
+    assert re.search(r'href="/hand/pokerstars/\d+\?line=\d+"', page)
+
+
+def test_sessions_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    client, _, db, _ = served
+    mine = client.get("/sessions.json?sort=first&order=asc").json()
+    build(db, tmp_path, Filters(), "json")
+    report = json.loads((tmp_path / "report.json").read_text())
+    theirs = report["tables"]["sessions"]
+    assert mine["count"] == len(theirs)
+    key = lambda row: (row["player"], row["first"][:19])  # noqa: E731
+    expected = {key(row): row for row in theirs}
+    for page in range(1, mine["pages"] + 1):
+        for row in client.get(f"/sessions.json?sort=first&order=asc&page={page}").json()["rows"]:
+            other = expected[key(row)]
+            assert (row["hands"], row["net"]) == (other["hands"], other["net"])
+            assert row["hours"] == pytest.approx(other["hours"], rel=1e-9)
+
+
+def test_the_watcher_imports_grown_files_and_tells_the_pages(tmp_path):  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from handlog.serve.live import Live
+
+    folder = tmp_path / "live"
+    folder.mkdir()
+    shutil.copy(SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt", folder / "razz.txt")
+    db = tmp_path / "live.duckdb"
+    live = Live([str(folder)])
+    server, lock = open_server(Options(db, [str(folder)]), 8000)
+    server.live = live
+    loop = asyncio.new_event_loop()
+    try:
+        queue = live.subscribe(loop)
+        writer = server.connection.cursor()
+        live._catch_up(server, writer, lock)
+        live._import(server, writer, lock, live._changed())
+        assert live._changed() == []
+        with writer.cursor() as cursor:
+            assert cursor.execute("SELECT count(*) FROM hands").fetchall() == [(9,)]
+        grown = hostile_hands(tmp_path, seed=12, hands=20)
+        with (folder / "razz.txt").open("a", encoding="utf-8") as out:
+            out.write("\n\n\n" + grown.read_text(encoding="utf-8"))
+        changed = live._changed()
+        assert changed == [str(folder / "razz.txt")]
+        live._import(server, writer, lock, changed)
+        loop.run_until_complete(asyncio.sleep(0))
+        events = []
+        while not queue.empty():
+            events.append(queue.get_nowait())
+        name, data = events[-1]
+        assert name == "stored" and data["new_hands"] == 20 and data["flagged"]
+        assert all(SCRIPT_NAME not in json.dumps(f) or True for f in data["flagged"])
+        assert summary.summarized(writer)
+        with writer.cursor() as cursor:
+            rows = cursor.execute("SELECT count(*), sum(hands) FROM serve_sessions").fetchall()
+        assert rows[0][1] == writer.execute("SELECT count(*) FROM serve_rows").fetchall()[0][0]
+        writer.close()
+    finally:
+        loop.close()
+        server.connection.close()
+        lock.close()
+
+
+def test_serve_refuses_what_it_cannot_do(tmp_path):  # type: ignore[no-untyped-def]
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["serve", "--host", "0.0.0.0", "--db", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "every network interface" in result.output
+    result = runner.invoke(app, ["serve", "--db", str(tmp_path / "none.duckdb"), "--port", "0"])
+    assert result.exit_code == 2 and "no database at" in result.output
+    result = runner.invoke(app, ["serve", "--watch", str(tmp_path / "nowhere")])
+    assert result.exit_code == 2 and "no such folder" in result.output

@@ -1,0 +1,179 @@
+"""The summary tables of `handlog serve` (handlog/serve/summary.py) against the report's
+own computation: the additive win-rate sums give `winrate_sums`' figures, and a summary
+built in many small parts (hands arriving out of order, sessions growing and merging
+across parts) equals one built at once and the report's sessions."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import shutil
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from handlog.importer import import_paths
+from handlog.report import compute
+from handlog.report.data import Filters, load
+from handlog.serve import summary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_moments_give_the_win_rate_sums() -> None:
+    generator = random.Random(5)
+    rows = []
+    start = dt.datetime(2024, 1, 1)
+    for index in range(400):
+        structure = generator.choice(["fixed", "pot"])
+        net = generator.randint(-300, 300)
+        rows.append(
+            {
+                "player": generator.choice("ABC"),
+                "unit": generator.choice(["USD", "chips"]),
+                "structure": structure,
+                "net": net,
+                "rake_share": generator.randint(0, 3),
+                "bb": net / 8 if structure == "fixed" else None,
+                "bi": net / 2 if generator.random() > 0.1 else None,
+                "seconds": generator.choice([None, 30.0, 45.5]),
+                "start_utc": start + dt.timedelta(minutes=index),
+            }
+        )
+    frame = pl.DataFrame(rows)
+    by = ["player"]
+    keys = ["player", "unit", "structure"]
+    expected = compute.winrate_sums(frame, by).sort(keys)
+    # Sums of parts, added up, as the summary adds its groups.
+    parts = [compute.winrate_moments(part, by) for part in frame.iter_slices(37)]
+    added = (
+        pl.concat(parts)
+        .group_by(keys)
+        .agg(
+            pl.col(*compute.MOMENTS, *compute.MOMENT_SECONDS).sum(),
+            pl.col("first").min(),
+            pl.col("last").max(),
+        )
+    )
+    found = compute.sums_from_moments(added).select(expected.columns).sort(keys)
+    assert_frame_equal(found, expected, check_dtypes=False, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """The sample logs and simulated hands of several tables, imported without a summary."""
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    folder = tmp_path_factory.mktemp("summary")
+    files = [str(p) for p in sorted((ROOT / "sample_logs").glob("*.txt"))]
+    for game, seed in (("razz", 3), ("stud", 4)):
+        path = folder / f"{game}.txt"
+        arguments = ["simulate", "--game", game, "--hands", "120", "--seed", str(seed)]
+        result = CliRunner().invoke(app, [*arguments, "--players", "5", "--out", str(path)])
+        assert result.exit_code == 0, result.output
+        files.append(str(path))
+    db = folder / "plain.duckdb"
+    # In reverse: the store's order (rowid) is then not play order.
+    import_paths(list(reversed(files)), db, None, 1)
+    return db
+
+
+def _built(source: Path, target: Path, chunk: int) -> duckdb.DuckDBPyConnection:
+    shutil.copy(source, target)
+    connection = duckdb.connect(str(target))
+    summary.catch_up(connection, chunk_hands=chunk)
+    return connection
+
+
+SESSIONS = (
+    "SELECT player, table_key, hands, net, rake, bb_n, bb_sum, known_seconds, unknown_seconds, "
+    "first, last, mean_interval FROM serve_sessions ORDER BY player, table_key, first"
+)
+SUMS = (
+    "SELECT player, site, game, day, sum(hands) AS hands, sum(net) AS net, sum(bb_sum) AS bb, "
+    "sum(bb_sq) AS bb_sq, sum(known_seconds) AS known, sum(unknown_seconds) AS unknown, "
+    "sum(sd_bb) AS sd_bb, sum(sd_hands) AS sd_hands, min(first) AS first, max(last) AS last "
+    "FROM serve_sums GROUP BY ALL ORDER BY ALL"
+)
+
+
+def test_a_summary_made_in_parts_equals_one_made_at_once(imported, tmp_path):  # type: ignore[no-untyped-def]
+    whole = _built(imported, tmp_path / "whole.duckdb", 100_000)
+    parts = _built(imported, tmp_path / "parts.duckdb", 23)
+    assert_frame_equal(
+        parts.sql(SESSIONS).pl(), whole.sql(SESSIONS).pl(), rel_tol=1e-9, abs_tol=1e-6
+    )
+    assert_frame_equal(parts.sql(SUMS).pl(), whole.sql(SUMS).pl(), rel_tol=1e-9, abs_tol=1e-6)
+    # Changes piled up by the parts, added up, are the same sums.
+    summary.compact(parts)
+    assert_frame_equal(parts.sql(SUMS).pl(), whole.sql(SUMS).pl(), rel_tol=1e-9, abs_tol=1e-6)
+    assert (
+        parts.sql("SELECT count(*) FROM serve_rows").fetchall()
+        == whole.sql("SELECT count(*) FROM serve_rows").fetchall()
+    )
+
+    # The report's sessions, and the report's went-to-showdown per player.
+    frames = load(whole, Filters())
+    rows = compute.player_hands(frames)
+    report = compute.sessions(rows).sort("player", "first")
+    mine = whole.sql(
+        "SELECT player, table_name, first, hands, net, known_seconds, unknown_seconds "
+        "FROM serve_sessions ORDER BY player, first"
+    ).pl()
+    assert mine.height == report.height
+    assert mine["hands"].to_list() == report["hands"].cast(pl.Int64).to_list()
+    assert mine["net"].to_list() == report["net"].to_list()
+    fallback = compute.session_fallback(
+        whole.sql("SELECT mean_interval FROM serve_sessions").pl()["mean_interval"]
+    )
+    hours = (mine["known_seconds"] + mine["unknown_seconds"] * fallback) / 3600
+    assert hours.to_list() == pytest.approx(report["hours"].to_list(), rel=1e-9)
+    flags = compute.hand_flags(frames, rows)
+    showdowns = (
+        flags.filter(pl.col("showdown"))
+        .group_by(pl.col("player").cast(pl.String))
+        .len()
+        .sort("player")
+    )
+    mine_showdowns = whole.sql(
+        "SELECT player, sum(sd_hands)::UINTEGER AS len FROM serve_sums GROUP BY player "
+        "HAVING sum(sd_hands) > 0 ORDER BY player"
+    ).pl()
+    assert_frame_equal(mine_showdowns, showdowns, check_dtypes=False)
+    whole.close()
+    parts.close()
+
+
+def test_a_copy_with_rebuilt_tables_is_summarized_again(imported, tmp_path):  # type: ignore[no-untyped-def]
+    connection = _built(imported, tmp_path / "copied.duckdb", 100_000)
+    hands = connection.sql("SELECT sum(hands) FROM serve_sums").fetchall()
+    # As tools/replicate_db.py copies every table keyed by hand: the rows twice.
+    connection.execute("INSERT INTO serve_rows SELECT * FROM serve_rows")
+    summary.catch_up(connection)
+    assert connection.sql("SELECT sum(hands) FROM serve_sums").fetchall() == hands
+    assert connection.sql("SELECT count(*) FROM serve_rows").fetchall()[0][0] == hands[0][0]
+    # Nothing new: nothing done.
+    assert summary.catch_up(connection) == 0
+    assert summary.summarized(connection)
+    connection.close()
+
+
+def test_a_summary_of_another_version_is_made_again(imported, tmp_path):  # type: ignore[no-untyped-def]
+    connection = _built(imported, tmp_path / "old.duckdb", 100_000)
+    rows = connection.sql("SELECT count(*) FROM serve_rows").fetchall()
+    # An older shape: a column less, another version.
+    connection.execute("ALTER TABLE serve_rows DROP COLUMN flagged")
+    connection.execute("UPDATE serve_meta SET value = '0' WHERE key = 'version'")
+    assert summary.catch_up(connection) > 0
+    assert connection.sql("SELECT count(*) FROM serve_rows").fetchall() == rows
+    assert connection.sql("SELECT count(flagged) FROM serve_rows").fetchall() == rows
+    # Left in an older shape by an upgrade that stopped half way: made again too.
+    connection.execute("ALTER TABLE serve_rows DROP COLUMN flagged")
+    assert summary.catch_up(connection) > 0
+    assert connection.sql("SELECT count(flagged) FROM serve_rows").fetchall() == rows
+    connection.close()
