@@ -624,7 +624,10 @@ def test_a_show_with_unseen_cards_shows_what_is_known_by_position():
     (hand,) = parse_text(text, "shows.phh")
     assert isinstance(hand, Hand)
     shows = {a.player: [str(c) for c in a.cards] for a in hand.actions if a.kind is ActionKind.SHOW}
-    assert shows == {"p1": "Ac Ad 9s 3h 5h 7h 9h".split(), "p2": "Kc Kd 2s 4h 6h 8s Ts".split()}
+    assert shows == {
+        "p1": ["Ac", "Ad", "9s", "3h", "5h", "7h", "9h"],
+        "p2": ["Kc", "Kd", "2s", "4h", "6h", "8s", "Ts"],
+    }
     hidden = text.replace("'d dh p2 KcKd2s'", "'d dh p2 ????2s'")
     (hand,) = parse_text(hidden, "shows.phh")
     assert isinstance(hand, Hand)
