@@ -104,6 +104,8 @@ class Equities:
     """Ways of dealing the rest counted: all of them (exact) or the samples drawn."""
     shares: tuple[Share, ...]
     """One per pot and eligible player, pot by pot, players in seat order."""
+    rankings: int = 0
+    """Hands the evaluator ranked to find them (high and low count apart): the work done."""
 
     @property
     def error(self) -> float:
@@ -139,10 +141,10 @@ def equities(
         # (a small deck shared by many players).
         if deal.grid <= 2 * deal.deals:
             deal.score(deal.every_deal(), tally)
-            return tally.result(spot, Method.EXACT)
+            return tally.result(spot, Method.EXACT, deal.rankings)
         if deal.joint_work <= JOINT_LIMIT:
             deal.score(deal.every_deal_jointly(), tally)
-            return tally.result(spot, Method.EXACT)
+            return tally.result(spot, Method.EXACT, deal.rankings)
     generator = np.random.default_rng(int.from_bytes(spot.fingerprint(), "big"))
     batch = FIRST_SAMPLES
     while True:
@@ -156,7 +158,7 @@ def equities(
         batch = min(
             max_samples - tally.count, max(2_048, -(-(needed - tally.count) // 1024) * 1024)
         )
-    return tally.result(spot, Method.SAMPLED)
+    return tally.result(spot, Method.SAMPLED, deal.rankings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -236,6 +238,8 @@ class _Deal:
         self.fixed_bits = [int(bits[cards].sum()) for cards in self.fixed]
         self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
         self.low_codes = _low_card_codes(variant.lowball)
+        self.rankings = 0
+        """Hands ranked so far (a hand ranked high and low counts twice)."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -257,6 +261,7 @@ class _Deal:
         the game does not play), as int16."""
         variant = self.variant
         size = self.size
+        self.rankings += len(keys) * (variant.high + variant.low)
         high = (
             evaluate.high_rank_summed(keys, bits, size).astype(np.int16) if variant.high else _NONE
         )
@@ -467,6 +472,10 @@ class _Deal:
                 continue
             codes, void = self._outcomes(batch, eligible)
             counts = np.bincount(codes, minlength=void + 1)[:void]
+            # A deal with each outcome, to show the division the winners' cards (any one will
+            # do: where their cards could change the division, the deals are grouped by them).
+            example = np.zeros(void + 1, dtype=np.int64)
+            example[codes] = np.arange(len(codes))
             width = len(eligible)
             for code in np.flatnonzero(counts).tolist():
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
@@ -487,8 +496,7 @@ class _Deal:
                         won_high, won_low = self._divide(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    cell = int(np.argmax(codes == code))
-                    hand = batch.hands(np.array([cell]))[0]
+                    hand = batch.hands(example[code : code + 1])[0]
                     won_high, won_low = self._divide(pot.amount, high, low, hand)
                     tally.add(index, won_high, won_low, int(counts[code]))
 
@@ -605,7 +613,7 @@ class _Tally:
                 found.append(Z_95 * math.sqrt(variance / count) / pot.amount)
         return found
 
-    def result(self, spot: Spot, method: Method) -> Equities:
+    def result(self, spot: Spot, method: Method, rankings: int) -> Equities:
         shares = []
         count = self.count
         players = spot.players
@@ -623,4 +631,4 @@ class _Tally:
                 shares.append(
                     Share(index, players[player], pot.amount, high + low, high, low, error)
                 )
-        return Equities(spot, method, count, tuple(shares))
+        return Equities(spot, method, count, tuple(shares), rankings)

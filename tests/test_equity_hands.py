@@ -1,0 +1,141 @@
+"""Equities of replayed hands (handlog.equity.hands): the all-in spot read from the trace, the
+EV-adjusted nets, each street's equities; on a hand written here and on simulated tournament
+hands of every game."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from handlog.cards import cards
+from handlog.check import site_rules
+from handlog.equity import Method
+from handlog.equity.hands import (
+    Knowledge,
+    all_in,
+    apportion,
+    ev_nets,
+    hand_ev,
+    may_have_all_in,
+    street_equities,
+)
+from handlog.model import Game, Hand, Street
+from handlog.parse import parse_text
+from handlog.rules.replay import replay
+from handlog.rules.tables import Pot
+from handlog.rules.trace import HandTrace, trace
+from handlog.simulate import SIMULATED_GAMES, SimulationOptions, simulate_hands
+
+from .test_trace import HAND
+
+
+def _traced(text: str) -> tuple[Hand, HandTrace]:
+    hand = next(item for item in parse_text(text, "hand.txt") if isinstance(item, Hand))
+    return hand, trace(hand, *site_rules(hand.site))
+
+
+def test_the_all_in_of_a_hand_written_hand() -> None:
+    # Shorty is all-in on 3rd street; Hero and Villain bet on, and Villain's fold on 5th street
+    # closes the betting with two cards to come: Hero against Shorty for the main pot, the
+    # side pot Hero's alone.
+    hand, t = _traced(HAND)
+    profile, _ = site_rules(hand.site)
+    found = all_in(t, profile)
+    assert found is not None and found.equities is not None
+    assert found.street == Street.FIFTH and found.step.kind == "fold"
+    spot = found.spot
+    assert [(h.player, h.cards) for h in spot.holdings] == [
+        ("Hero", cards("Ac Kd 2c 3c 4c")),
+        ("Shorty", cards("7s 8s 9s 9d Th")),
+    ]
+    assert sorted(map(str, spot.dead)) == ["Js", "Qc", "Qh"]  # Villain's up cards, folded
+    assert spot.pots == (Pot(20, ("Hero", "Shorty")), Pot(20, ("Hero",)))  # after the rake
+    assert not spot.community
+    equities = found.equities
+    # 39 unknown cards: two more for Hero, two for Shorty.
+    assert equities.method is Method.EXACT and equities.deals == 39 * 38 // 2 * 37 * 36 // 2
+    assert sum(s.expected for s in equities.shares if s.pot == 0) == 20
+    assert equities.expected("Hero") == 20 + equities.shares[0].expected
+
+    nets = {n.player: n for n in ev_nets(t.replay, found)}
+    assert {p: n.net for p, n in nets.items()} == {"Hero": 23, "Shorty": -7, "Villain": -17}
+    assert nets["Hero"].ev_net == equities.expected("Hero") - 17
+    assert nets["Villain"].ev_net == -17  # folded: no expectation
+    assert sum(n.ev_net for n in nets.values()) == -hand.rake == -1
+    assert sum(n.ev_net_units for n in nets.values()) == -1
+    assert all(abs(n.ev_net_units - n.ev_net) < 1 for n in nets.values())
+    assert hand_ev(hand, *site_rules(hand.site)).nets == tuple(nets.values())
+
+    # What the table saw: the down cards unknown, dealt like the cards to come.
+    seen = all_in(t, profile, Knowledge.TABLE)
+    assert seen is not None and seen.equities is not None
+    assert [h.cards[:2] for h in seen.spot.holdings] == [(None, None), (None, None)]
+    assert seen.equities.method is Method.SAMPLED
+    assert sum(s.expected for s in seen.equities.shares if s.pot == 0) == 20
+
+    # Hero and Shorty's cards are all shown, Villain's never: the streets after his fold.
+    streets = street_equities(t, profile)
+    assert [street for street, _ in streets] == [Street.SIXTH, Street.SEVENTH]
+    assert all(e.equity("Hero") == 1.0 for _, e in streets)  # a straight flush from 6th on
+
+
+def test_a_hand_without_an_all_in_keeps_its_net() -> None:
+    text = HAND.replace("Shorty ($0.07 in chips)", "Shorty ($0.70 in chips)").replace(
+        "calls $0.02 and is all-in", "calls $0.02"
+    )
+    hand, t = _traced(text)
+    result = replay(hand, *site_rules(hand.site))
+    assert not may_have_all_in(result) and t.all_in_step() is None
+    assert all_in(t, site_rules(hand.site)[0]) is None
+    found = hand_ev(hand, *site_rules(hand.site), result)
+    assert found.all_in is None
+    assert [(n.player, n.ev_net, n.ev_net_units) for n in found.nets] == [
+        (n.player, n.net, n.net) for n in found.nets
+    ]
+
+
+@pytest.mark.parametrize("game", SIMULATED_GAMES)
+def test_simulated_tournament_hands(game: Game) -> None:
+    options = SimulationOptions(game, 200, 8, seed=29, tournament=True)
+    spots = 0
+    for simulated in simulate_hands(options):
+        hand = simulated.hand
+        profile, traits = site_rules(hand.site)
+        result = replay(hand, profile, traits)
+        t = trace(hand, profile, traits)
+        # The filter on the replay never passes over an all-in with cards to come.
+        assert may_have_all_in(result) or t.all_in_step() is None
+        found = all_in(t, profile)
+        nets = ev_nets(t.replay, found)
+        assert sum(n.ev_net for n in nets) == -hand.rake
+        assert sum(n.ev_net_units for n in nets) == -hand.rake
+        assert all(abs(n.ev_net_units - n.ev_net) < 1 for n in nets)
+        if found is None:
+            assert all(n.ev_net == n.net for n in nets)
+            continue
+        spots += 1
+        assert found.equities is not None, found.unknown  # the simulator shows every all-in
+        for index, pot in enumerate(found.spot.pots):
+            shares = [s for s in found.equities.shares if s.pot == index]
+            assert sum(s.expected for s in shares) == pot.amount
+        assert sum(pot.amount for pot in found.spot.pots) == sum(result.put_in.values()) - hand.rake
+        if hand.community_card is not None:
+            assert found.spot.community  # the same count of cards as the replay's check
+    assert spots > 0
+
+
+@given(
+    st.lists(
+        st.fractions(min_value=-1000, max_value=1000, max_denominator=97), min_size=1, max_size=8
+    )
+)
+def test_apportion_rounds_each_within_a_unit_and_keeps_the_sum(values: list[Fraction]) -> None:
+    whole = sum(values, Fraction(0))
+    values.append(Fraction(round(whole)) - whole)  # a set of values summing to a whole number
+    named = {f"p{index}": value for index, value in enumerate(values)}
+    rounded = apportion(named, int(sum(values, Fraction(0))))
+    assert sum(rounded.values()) == sum(values)
+    assert all(abs(rounded[name] - value) < 1 for name, value in named.items())
