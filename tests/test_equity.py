@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from handlog.cards import DECK, Card, card, cards
-from handlog.equity import Holding, Method, Spot, SpotError, equities
+from handlog.equity import Holding, Method, Spot, SpotError, calculate, equities
 from handlog.equity.calculate import EXACT_LIMIT as EXACT_DEFAULT
 from handlog.model import Game
 from handlog.rules import evaluate
@@ -442,12 +442,18 @@ def _full_deck_spot(rng: random.Random, game: Game) -> Spot:
     return Spot(game, holdings, pots, dead, profile=rng.choice(PROFILES))
 
 
-def test_sampled_equities_agree_with_exact_ones_within_their_stated_error() -> None:
+@pytest.mark.parametrize("sampler", ["from ranked draws", "shuffled"])
+def test_sampled_equities_agree_with_exact_ones_within_their_stated_error(
+    sampler: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sampler == "shuffled":
+        monkeypatch.setattr(calculate, "TABLE_SAMPLING_LIMIT", 0)
     rng = random.Random("sampled")
     outside = within_twice = total = 0
-    for index in range(14):
+    for index in range(28):
         game = list(Game)[index % len(Game)]
-        spot = _full_deck_spot(rng, game)
+        # Whole decks, and small ones (where the sets of cards drawn overlap often).
+        spot = _full_deck_spot(rng, game) if index < 14 else random_spot(rng, game, 3_000)
         exact = equities(spot)
         sampled = equities(spot, exact_limit=0)
         assert exact.method is Method.EXACT and sampled.method is Method.SAMPLED
