@@ -143,6 +143,9 @@ def equities(
         # The grid costs a cell per combination of sets, overlapping or not; the joint
         # enumeration a row per deal but more to build: the grid unless it is much bigger
         # (a small deck shared by many players).
+        if deal.heads_up_counted():
+            deal.count_heads_up(tally)
+            return tally.result(spot, Method.EXACT, deal.rankings)
         if deal.grid <= 2 * deal.deals:
             deal.score(deal.every_deal(), tally)
             return tally.result(spot, Method.EXACT, deal.rankings)
@@ -409,6 +412,87 @@ class _Deal:
             hands,
         )
 
+    # -- heads-up, counted ---------------------------------------------------------------------
+
+    def heads_up_counted(self) -> bool:
+        """Whether the deals can be counted rather than enumerated: two players, one kind of
+        hand (high or low, not both), no community card to come."""
+        return len(self.players) == 2 and not self.variant.split and not self.community_draw
+
+    def count_heads_up(self, tally: _Tally) -> None:
+        """Every deal of a heads-up spot, counted: for each draw of the first player, how many
+        draws of the second that share none of its cards are weaker, and how many as strong,
+        by sorting the second's strengths and taking off, by inclusion and exclusion, those
+        holding one of the first's cards, two, and so on. Only the tied deals are listed, and
+        scored as any batch (their split can turn on the cards); a win takes the pot whole,
+        whoever's cards."""
+        tables = self._draw_tables()
+        (rows_a, _, high_a, low_a), (rows_b, _, high_b, low_b) = tables
+        strength_a = high_a if self.variant.high else low_a
+        strength_b = high_b if self.variant.high else low_b
+        unknown = len(self.pool)
+        span = np.int64(1 << 14)  # above every strength: a set's id and a strength in one key
+        weaker = np.zeros(len(rows_a), dtype=np.int64)
+        as_strong = np.zeros(len(rows_a), dtype=np.int64)
+        value_a = strength_a.astype(np.int64)
+        value_b = strength_b.astype(np.int64)
+        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+            # The draws of the second player holding each `size` cards of the first's draw.
+            keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
+            ids = _set_ids(rows_a, size, unknown) * span
+            start = np.searchsorted(keys, ids)
+            below = np.searchsorted(keys, ids + value_a[:, None]) - start
+            through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
+            sign = -1 if size % 2 else 1
+            weaker += sign * below.sum(axis=1)
+            as_strong += sign * (through - below).sum(axis=1)
+        apart = math.comb(unknown - rows_a.shape[1], rows_b.shape[1])
+        first_wins = int(weaker.sum())
+        ties = int(as_strong.sum())
+        second_wins = len(rows_a) * apart - first_wins - ties
+        # The tied deals, listed: each draw of the first beside the second's draws as strong.
+        order = np.argsort(value_b, kind="stable")
+        sorted_b = value_b[order]
+        low_end = np.searchsorted(sorted_b, value_a)
+        high_end = np.searchsorted(sorted_b, value_a, side="right")
+        lengths = high_end - low_end
+        first = np.repeat(np.arange(len(rows_a)), lengths)
+        offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        second = order[np.repeat(low_end, lengths) + offsets]
+        masks_a, masks_b = tables[0][1], tables[1][1]
+        keep = (masks_a[first] & masks_b[second]) == 0
+        first, second = first[keep], second[keep]
+        assert len(first) == ties, (len(first), ties)
+        pool = self.pool
+
+        def hands(chosen: np.ndarray) -> np.ndarray:
+            result = np.empty((len(chosen), 2, self.size), dtype=np.int64)
+            for player, picks in enumerate((first, second)):
+                fixed = self.fixed[player]
+                result[:, player, : len(fixed)] = fixed
+                result[:, player, len(fixed) :] = pool[tables[player][0][picks[chosen]]]
+            return result
+
+        strengths = [strength_a[first], strength_b[second]]
+        self.score(
+            _Batch(
+                (ties,),
+                ties,
+                strengths if self.variant.high else None,
+                None if self.variant.high else strengths,
+                None,
+                hands,
+            ),
+            tally,
+        )
+        # The deals one player wins outright: the whole of each pot they are in.
+        tally.count += first_wins + second_wins
+        for index, pot in enumerate(self.spot.pots):
+            for winner, deals in ((0, first_wins), (1, second_wins)):
+                taker = winner if winner in self.eligible[index] else self.eligible[index][0]
+                won_high, won_low = self._divide(pot.amount, [taker], [], None)
+                tally.add(index, won_high, won_low, deals)
+
     # -- a sample ------------------------------------------------------------------------------
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
@@ -616,11 +700,16 @@ class _Deal:
         return amount % len(high) != 0
 
     def _divide(
-        self, amount: int, high: list[int], low: list[int], hand: np.ndarray
+        self, amount: int, high: list[int], low: list[int], hand: np.ndarray | None
     ) -> tuple[dict[int, int], dict[int, int]]:
-        """What the winners of one deal get, high and low apart, by the replay's division."""
+        """What the winners of one deal get, high and low apart, by the replay's division
+        (`hand` None: a single winner, whose cards the division never reads)."""
         names = self.players
-        hands = {names[p]: tuple(DECK[c] for c in hand[p].tolist()) for p in {*high, *low}}
+        hands = (
+            {}
+            if hand is None
+            else {names[p]: tuple(DECK[c] for c in hand[p].tolist()) for p in {*high, *low}}
+        )
         profile = self.spot.profile
         seat = self.seat.__getitem__
         lowball = self.variant.lowball
@@ -638,6 +727,19 @@ class _Deal:
             {by_name[name]: chips for name, chips in won_high.items()},
             {by_name[name]: chips for name, chips in won_low.items()},
         )
+
+
+def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
+    """For each row of positions (ascending), a number for each of its `size`-subsets: the
+    same subset of cards the same number in any row, whoever's draw it is (one column of
+    zeros for the empty subset)."""
+    columns = list(itertools.combinations(range(rows.shape[1]), size))
+    ids = np.zeros((len(rows), len(columns)), dtype=np.int64)
+    for index, chosen in enumerate(columns):
+        for place, column in enumerate(chosen):
+            ids[:, index] += rows[:, column] * base**place
+        ids[:, index] += base**size  # sets of different sizes never share a number
+    return ids
 
 
 _NONE = np.zeros(0, dtype=np.int16)
