@@ -91,7 +91,7 @@ FIGURES: dict[str, tuple[str, str]] = {
     "pokerkit.ratio": ("handlog replay / pokerkit replay", "x"),
     "ev.set": ("all-in EV: hand set", ""),
     "ev.hands": ("all-in EV: hands", "hands"),
-    "ev.traced": ("all-in EV: hands traced (an all-in, 2+ players, no last-street bet)", "hands"),
+    "ev.traced": ("all-in EV: hands traced (may_have_all_in)", "hands"),
     "ev.spots": ("all-in EV: hands with equities at the all-in", "hands"),
     "ev.unknown": ("all-in EV: all-ins without equities (cards not shown ...)", "hands"),
     "ev.exact": ("all-in EV: spots enumerated exactly", "spots"),

@@ -34,7 +34,8 @@ players' down cards as they are shown by the end (the trackers' convention, and 
 EV-adjusted net uses; a hand whose live players' cards are not all shown gets no equities),
 the hero's own cards, folded or not — and TABLE, only what lay face up. `hand_ev` traces only
 the hands whose replay allows an all-in with cards to come (two players or more to the end,
-one of them all-in, no bet on the last street: `may_have_all_in`), a few percent of hands.
+one of them all-in, at most one player acting on the last street: `may_have_all_in`), a few
+percent of hands.
 `street_equities` gives each street's equities for the streets on which every player still
 in has all their cards shown by the end (for `show` and the replayer).
 

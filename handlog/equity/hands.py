@@ -182,8 +182,8 @@ def ev_nets(replay: Replay, found: AllIn | None) -> tuple[EvNet, ...]:
 def may_have_all_in(replay: Replay) -> bool:
     """Whether the hand can have closed its betting with cards to come, from its replay alone:
     that takes two players or more to the end, one of them all-in (everything they had in the
-    pot), and no betting on the last street (nobody left to bet). Hands without are not traced
-    (`hand_ev`)."""
+    pot), and at most one player acting on the last street (nobody left to bet against).
+    Hands without are not traced (`hand_ev`)."""
     if not any(len(pot.eligible) >= 2 for pot in replay.pots):
         return False
     hand = replay.hand
@@ -191,10 +191,13 @@ def may_have_all_in(replay: Replay) -> bool:
     if not any(put > 0 and put >= stacks.get(p, 0) for p, put in replay.put_in.items()):
         return False
     last = tables.LAST_STREET[hand.game]
-    return not any(
-        type(event) is Action and event.kind in BETTING_KINDS and event.street >= last
+    # After the all-in at most one player can act (a site may print their lone check).
+    acting = {
+        event.player
         for event in hand.events
-    )
+        if type(event) is Action and event.kind in BETTING_KINDS and event.street >= last
+    }
+    return len(acting) <= 1
 
 
 @dataclass(frozen=True, slots=True)
