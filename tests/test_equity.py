@@ -378,6 +378,17 @@ TIE_SPOTS = {
         [103, 31],
         profile=RuleProfile("low-odd", "", odd_chip_to_high=False),
     ),
+    # Heads-up hi/lo: the same wheel draws quarter the low, and no low at all now and then.
+    "stud8, heads-up, quartered": _spot(
+        Game.STUD8, {"a": "Ac 2c 3d 4h 9s", "b": "Ad 2d 3h Ks 9c"}, "5c 5h 6c Kh Kd 4s 7d", [101]
+    ),
+    "stud_hilo, heads-up, odd chip low": _spot(
+        Game.STUD_HILO,
+        {"a": "Ac 2c 3d 4h 9s", "b": "Ad 2d 3h 4s 9c"},
+        "5c 5h 6c Kh Kd Ks 7d",
+        [101, 7],
+        profile=RuleProfile("low-odd", "", odd_chip_to_high=False),
+    ),
     "razz27, tied lows with flushes about": _spot(
         Game.RAZZ27, {"a": "2c 3c 4c 5d", "b": "2h 3h 4h 5s"}, "7c 7h 8c 8h 6d 6s Kc", [7]
     ),

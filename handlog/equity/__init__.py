@@ -31,8 +31,8 @@ first step after which no betting is possible while cards remain (every player l
 most one all-in), never by replaying the hand another way. Two conventions for what is known
 (`Knowledge`): SHOWN, every card the history knows that had been dealt by then — the live
 players' down cards as they are shown by the end (the trackers' convention, and the one the
-EV-adjusted net uses; a hand whose live players' cards are not all shown gets no equities),
-the hero's own cards, folded or not — and TABLE, only what lay face up. `hand_ev` traces only
+EV-adjusted net uses; a hand where a live player's cards of that moment are never shown gets
+no equities), the hero's own cards, folded or not — and TABLE, only what lay face up. `hand_ev` traces only
 the hands whose replay allows an all-in with cards to come (two players or more to the end,
 one of them all-in, at most one player acting on the last street: `may_have_all_in`), a few
 percent of hands.

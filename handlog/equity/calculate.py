@@ -415,83 +415,132 @@ class _Deal:
     # -- heads-up, counted ---------------------------------------------------------------------
 
     def heads_up_counted(self) -> bool:
-        """Whether the deals can be counted rather than enumerated: two players, one kind of
-        hand (high or low, not both), no community card to come."""
-        return len(self.players) == 2 and not self.variant.split and not self.community_draw
+        """Whether the deals can be counted rather than enumerated: two players and no
+        community card to come."""
+        return len(self.players) == 2 and not self.community_draw
 
     def count_heads_up(self, tally: _Tally) -> None:
-        """Every deal of a heads-up spot, counted: for each draw of the first player, how many
-        draws of the second that share none of its cards are weaker, and how many as strong,
-        by sorting the second's strengths and taking off, by inclusion and exclusion, those
-        holding one of the first's cards, two, and so on. Only the tied deals are listed, and
-        scored as any batch (their split can turn on the cards); a win takes the pot whole,
+        """Every deal of a heads-up spot, counted (`_count_apart`): the deals each player wins
+        outright, each half apart in hi/lo (with no low anywhere the high hand takes the whole
+        pot; a lone low takes the low half); only the tied deals are listed and paid one by
+        one, grouped by the cards the odd chip can turn on. A win takes its pot or half whole,
         whoever's cards."""
         tables = self._draw_tables()
-        (rows_a, _, high_a, low_a), (rows_b, _, high_b, low_b) = tables
-        strength_a = high_a if self.variant.high else low_a
-        strength_b = high_b if self.variant.high else low_b
-        unknown = len(self.pool)
-        span = np.int64(1 << 14)  # above every strength: a set's id and a strength in one key
-        weaker = np.zeros(len(rows_a), dtype=np.int64)
-        as_strong = np.zeros(len(rows_a), dtype=np.int64)
-        value_a = strength_a.astype(np.int64)
-        value_b = strength_b.astype(np.int64)
-        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-            # The draws of the second player holding each `size` cards of the first's draw.
-            keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
-            ids = _set_ids(rows_a, size, unknown) * span
-            start = np.searchsorted(keys, ids)
-            below = np.searchsorted(keys, ids + value_a[:, None]) - start
-            through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
-            sign = -1 if size % 2 else 1
-            weaker += sign * below.sum(axis=1)
-            as_strong += sign * (through - below).sum(axis=1)
-        apart = math.comb(unknown - rows_a.shape[1], rows_b.shape[1])
-        first_wins = int(weaker.sum())
-        ties = int(as_strong.sum())
-        second_wins = len(rows_a) * apart - first_wins - ties
-        # The tied deals, listed: each draw of the first beside the second's draws as strong.
-        order = np.argsort(value_b, kind="stable")
-        sorted_b = value_b[order]
-        low_end = np.searchsorted(sorted_b, value_a)
-        high_end = np.searchsorted(sorted_b, value_a, side="right")
-        lengths = high_end - low_end
-        first = np.repeat(np.arange(len(rows_a)), lengths)
-        offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        second = order[np.repeat(low_end, lengths) + offsets]
-        masks_a, masks_b = tables[0][1], tables[1][1]
-        keep = (masks_a[first] & masks_b[second]) == 0
-        first, second = first[keep], second[keep]
-        assert len(first) == ties, (len(first), ties)
-        pool = self.pool
+        (rows_a, masks_a, high_a, low_a), (rows_b, masks_b, high_b, low_b) = tables
+        every_a = np.arange(len(rows_a))
+        every_b = np.arange(len(rows_b))
+        tally.count += len(rows_a) * math.comb(len(self.pool) - rows_a.shape[1], rows_b.shape[1])
+        variant = self.variant
+        # (amount of each pot -> the part at stake, which hands, which draws of each player)
+        parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
+        if not variant.split:
+            parts.append((_whole, not variant.high, every_a, every_b))
+        else:
+            lows_a, lows_b = np.flatnonzero(low_a >= 0), np.flatnonzero(low_b >= 0)
+            none_a, none_b = np.flatnonzero(low_a < 0), np.flatnonzero(low_b < 0)
+            profile = self.spot.profile
 
-        def hands(chosen: np.ndarray) -> np.ndarray:
-            result = np.empty((len(chosen), 2, self.size), dtype=np.int64)
-            for player, picks in enumerate((first, second)):
-                fixed = self.fixed[player]
-                result[:, player, : len(fixed)] = fixed
-                result[:, player, len(fixed) :] = pool[tables[player][0][picks[chosen]]]
-            return result
+            def high_half(amount: int) -> int:
+                return hi_lo_halves(amount, profile)[0]
 
-        strengths = [strength_a[first], strength_b[second]]
-        self.score(
-            _Batch(
-                (ties,),
-                ties,
-                strengths if self.variant.high else None,
-                None if self.variant.high else strengths,
-                None,
-                hands,
-            ),
-            tally,
-        )
-        # The deals one player wins outright: the whole of each pot they are in.
-        tally.count += first_wins + second_wins
+            def low_half(amount: int) -> int:
+                return hi_lo_halves(amount, profile)[1]
+
+            parts += [
+                (_whole, False, none_a, none_b),  # no low: the high hand scoops
+                (high_half, False, lows_a, every_b),
+                (high_half, False, none_a, lows_b),
+                (low_half, True, lows_a, lows_b),
+            ]
+            # A low against none: that low takes the low half, whatever the highs.
+            for picks_a, picks_b, winner in ((lows_a, none_b, 0), (none_a, lows_b, 1)):
+                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, len(self.pool))[
+                    1
+                ]
+                self._pay_outright(tally, low_half, winner, deals, low=True)
+        for part, low, picks_a, picks_b in parts:
+            if not len(picks_a) or not len(picks_b):
+                continue
+            strengths = (low_a, low_b) if low else (high_a, high_b)
+            first_wins, ties, second_wins = _count_apart(
+                rows_a[picks_a],
+                rows_b[picks_b],
+                strengths[0][picks_a].astype(np.int64),
+                strengths[1][picks_b].astype(np.int64),
+                len(self.pool),
+            )
+            self._pay_outright(tally, part, 0, first_wins, low)
+            self._pay_outright(tally, part, 1, second_wins, low)
+            if ties:
+                first, second = _tied_deals(
+                    strengths[0][picks_a], strengths[1][picks_b], masks_a[picks_a], masks_b[picks_b]
+                )
+                assert len(first) == ties, (len(first), ties)
+                self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
+
+    def _pay_outright(
+        self, tally: _Tally, part: Callable[[int], int], winner: int, deals: int, low: bool
+    ) -> None:
+        """`deals` deals in which `winner` takes `part` of each pot they are in (the pot's one
+        player takes a pot the other is not in)."""
+        if not deals:
+            return
         for index, pot in enumerate(self.spot.pots):
-            for winner, deals in ((0, first_wins), (1, second_wins)):
-                taker = winner if winner in self.eligible[index] else self.eligible[index][0]
-                won_high, won_low = self._divide(pot.amount, [taker], [], None)
-                tally.add(index, won_high, won_low, deals)
+            eligible = self.eligible[index]
+            taker = winner if winner in eligible else eligible[0]
+            won = divide(part(pot.amount), [self.players[taker]], {}, low, self.spot.profile)
+            chips = won[self.players[taker]]
+            if low or (not self.variant.high):
+                tally.add(index, {}, {taker: chips}, deals)
+            else:
+                tally.add(index, {taker: chips}, {}, deals)
+
+    def _pay_ties(
+        self,
+        tally: _Tally,
+        part: Callable[[int], int],
+        low: bool,
+        first: np.ndarray,
+        second: np.ndarray,
+    ) -> None:
+        """The tied deals (the two players' draws, by number) paid by `divide`: the deals
+        grouped by how the players' highest and lowest cards compare where an odd chip is
+        left and the house gives it by the cards, else one deal for all."""
+        tables = self._draw_tables()
+        pool = self.pool
+        hands = np.empty((len(first), 2, self.size), dtype=np.int64)
+        for player, picks in enumerate((first, second)):
+            fixed = self.fixed[player]
+            hands[:, player, : len(fixed)] = fixed
+            hands[:, player, len(fixed) :] = pool[tables[player][0][picks]]
+        profile = self.spot.profile
+        names = list(self.players)
+        lowball = self.variant.lowball
+        for index, pot in enumerate(self.spot.pots):
+            eligible = self.eligible[index]
+            amount = part(pot.amount)
+            if len(eligible) == 1:
+                groups = [(0, len(first))]
+            elif profile.odd_chip_tie is TieBreak.SUIT and amount % 2:
+                compared = np.concatenate(
+                    [hands.max(axis=2), hands.min(axis=2), self.low_codes[hands].min(axis=2)],
+                    axis=1,
+                )
+                _, firsts, sizes = np.unique(
+                    compared, axis=0, return_index=True, return_counts=True
+                )
+                groups = list(zip(firsts.tolist(), sizes.tolist(), strict=True))
+            else:
+                groups = [(0, len(first))]
+            for row, deals in groups:
+                winners = [names[p] for p in eligible]
+                cards = {names[p]: tuple(DECK[c] for c in hands[row, p].tolist()) for p in eligible}
+                won = divide(amount, winners, cards, low, profile, self.seat.__getitem__, lowball)
+                shares = {self.seat[name]: chips for name, chips in won.items()}
+                if low or not self.variant.high:
+                    tally.add(index, {}, shares, deals)
+                else:
+                    tally.add(index, shares, {}, deals)
 
     # -- a sample ------------------------------------------------------------------------------
 
@@ -727,6 +776,65 @@ class _Deal:
             {by_name[name]: chips for name, chips in won_high.items()},
             {by_name[name]: chips for name, chips in won_low.items()},
         )
+
+
+def _whole(amount: int) -> int:
+    return amount
+
+
+def _count_apart(
+    rows_a: np.ndarray,
+    rows_b: np.ndarray,
+    value_a: np.ndarray | None,
+    value_b: np.ndarray | None,
+    unknown: int,
+) -> tuple[int, int, int]:
+    """Over the pairs of a draw of the first player and one of the second that share no card
+    (draws as rows of positions among `unknown` cards): how many the first's stronger, as
+    strong, and the second's stronger (without values, every pair counts as tied). For each
+    first draw, the second's draws are sorted by strength and searched; those sharing one of
+    its cards, two, ... are taken off and put back by inclusion and exclusion."""
+    if value_a is None or value_b is None:
+        value_a = np.zeros(len(rows_a), dtype=np.int64)
+        value_b = np.zeros(len(rows_b), dtype=np.int64)
+    span = np.int64(1 << 14)  # above every strength: a set's number and a strength in one key
+    weaker = 0
+    as_strong = 0
+    for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+        # The second player's draws holding each `size` cards of the first's draw.
+        keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
+        ids = _set_ids(rows_a, size, unknown) * span
+        start = np.searchsorted(keys, ids)
+        below = np.searchsorted(keys, ids + value_a[:, None]) - start
+        through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
+        sign = -1 if size % 2 else 1
+        weaker += sign * int(below.sum())
+        as_strong += sign * int((through - below).sum())
+    total = 0
+    if len(rows_a) and len(rows_b):
+        # Pairs apart: the same inclusion and exclusion without strengths.
+        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+            ids_b = np.sort(_set_ids(rows_b, size, unknown).ravel())
+            ids_a = _set_ids(rows_a, size, unknown)
+            found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
+            total += (-1 if size % 2 else 1) * int(found.sum())
+    return weaker, as_strong, total - weaker - as_strong
+
+
+def _tied_deals(
+    value_a: np.ndarray, value_b: np.ndarray, masks_a: np.ndarray, masks_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of draws (numbers in each player's list) as strong as each other and sharing
+    no card."""
+    order = np.argsort(value_b, kind="stable")
+    sorted_b = value_b[order]
+    low_end = np.searchsorted(sorted_b, value_a)
+    lengths = np.searchsorted(sorted_b, value_a, side="right") - low_end
+    first = np.repeat(np.arange(len(value_a)), lengths)
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    second = order[np.repeat(low_end, lengths) + offsets]
+    keep = (masks_a[first] & masks_b[second]) == 0
+    return first[keep], second[keep]
 
 
 def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
