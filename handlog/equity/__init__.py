@@ -13,11 +13,13 @@ every way equally likely.
 
 *The calculator* (`equities`): each player's expected chips from each pot, over every way the
 rest of the deck could be dealt. Exact when at most `EXACT_LIMIT` (700,000) deals are left —
-every heads-up spot of the 7-card games from 5th street on, three or four players on 6th —
-enumerated as a broadcast grid of each player's possible draws (or jointly, on small decks);
-otherwise sampled, seeded by a digest of the spot (the same figures every run), until every
-equity's 95% interval is within ±0.5 percentage point (`Share.error`, never below 3/n). Hands
-are ranked by the table-driven evaluator from two sums of per-card codes
+every heads-up spot of the 7-card games from 5th street on, three or four players on 6th:
+heads-up the deals are counted (sorting and inclusion-exclusion over shared cards; only the
+tied ones listed), with more players enumerated as a broadcast grid of each player's possible
+draws (or jointly, on small decks); otherwise sampled, seeded by a digest of the spot (the
+same figures every run), until every equity's 95% interval is within ±0.5 percentage point
+(`Share.error`, never below 3/n), from each player's ranked draws when they are few, else by
+shuffling. Hands are ranked by the table-driven evaluator from two sums of per-card codes
 (`evaluate.card_codes`): a player's known cards are summed once and only the drawn ones are
 added. A deal comes down to who wins each pot or half; each distinct outcome is paid by the
 replay's own division (`tables.divide`, `tables.hi_lo_halves`) on one representative deal —

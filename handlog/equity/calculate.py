@@ -4,17 +4,21 @@ deck could be dealt: exactly when the deals left are few, else from a seeded sam
 
 How it runs: a player's final hand is the cards they hold plus the cards they still get, and
 the hand evaluator ranks hands from two sums of per-card codes (`evaluate.card_codes`), so the
-known cards are summed once and only the drawn ones are added per deal. Exactly: every set of
-cards each player could still get is ranked once (a few hundred or thousand per player), and
-the deals are the disjoint combinations of those sets, enumerated as index arrays; sampled: a
-batch of partial shuffles of the unknown cards, ranked in NumPy. Either way, a deal comes down
-to who wins each pot (or each half) — the winners' seats as a small integer, counted with
-`bincount` — and each distinct outcome is paid by the replay's own division
-(`tables.divide`, `tables.hi_lo_halves`) on one representative deal: the tie splits and the
-house's odd chip are the replay's rules, not a second copy of them. Where an odd chip is left
-over among tied hands and the house gives it by the cards (`TieBreak.SUIT`), the deals are
-grouped further by how the tied players' highest and lowest cards compare, which is all
-`divide` reads of them.
+known cards are summed once and only the drawn ones are added. Every set of cards a player
+could still get (a draw: a few hundred or thousand of them) is ranked once, and a deal is a
+draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
+(`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
+its cards taken off by inclusion and exclusion), each half of a hi/lo pot apart; only tied
+deals are listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
+draws (the cells where two draws share a card left out), or, on small decks, enumerated one
+player after another. Sampled: a draw per player at random, deals sharing a card drawn again
+(when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
+comes down to who wins each pot or half — the winners' seats as a small integer, counted with
+`bincount` — and each distinct outcome is paid by the replay's own division (`tables.divide`,
+`tables.hi_lo_halves`) on one representative deal: the tie splits and the house's odd chip are
+the replay's rules, not a second copy of them. Where an odd chip is left over among tied hands
+and the house gives it by the cards (`TieBreak.SUIT`), the deals are grouped further by how
+the tied players' highest and lowest cards compare, which is all `divide` reads of them.
 """
 
 from __future__ import annotations
@@ -140,12 +144,12 @@ def equities(
     deal = _Deal(spot)
     tally = _Tally(len(spot.pots), len(spot.holdings))
     if deal.deals <= exact_limit:
-        # The grid costs a cell per combination of sets, overlapping or not; the joint
-        # enumeration a row per deal but more to build: the grid unless it is much bigger
-        # (a small deck shared by many players).
         if deal.heads_up_counted():
             deal.count_heads_up(tally)
             return tally.result(spot, Method.EXACT, deal.rankings)
+        # The grid costs a cell per combination of draws, overlapping or not; the joint
+        # enumeration a row per deal but more to build: the grid unless it is much bigger
+        # (a small deck shared by many players).
         if deal.grid <= 2 * deal.deals:
             deal.score(deal.every_deal(), tally)
             return tally.result(spot, Method.EXACT, deal.rankings)
