@@ -139,3 +139,69 @@ def test_apportion_rounds_each_within_a_unit_and_keeps_the_sum(values: list[Frac
     rounded = apportion(named, int(sum(values, Fraction(0))))
     assert sum(rounded.values()) == sum(values)
     assert all(abs(rounded[name] - value) < 1 for name, value in named.items())
+
+
+# A Winamax hand of the corpus (its own odd "raises -6.10€" is the all-in for less): the 7th
+# street's deal lines show no card, yet both players show seven at the showdown.
+WINAMAX = """\
+Winamax Poker - CashGame - HandId: #9250793-1578-1479092164 - 7-Card Stud fixed limit (5€/25€/50€) - 2016/11/14 02:56:04 UTC
+Table: 'Pampelune' 6-max (real money)
+Seat 2: Player0 (33.90€)
+Seat 3: Player1 (2417.80€)
+Seat 5: Hero (802.07€)
+*** ANTE/BLINDS ***
+Player0 posts ante 5€
+Player1 posts ante 5€
+Hero posts ante 5€
+*** 3rd STREET ***
+Dealt to Player0 [X X 8h]
+Dealt to Player1 [X X Kc]
+Dealt to Hero [Kd 3s 9h]
+Player0 brings in 10€
+Player1 raises 25€ to 25€
+Hero folds
+Player0 raises -6.10€ to 18.90€
+Player1 calls 3.90€
+*** 4th STREET ***
+Dealt to Player1 [X X Kc] [6d]
+Dealt to Player0 [X X 8h] [5c]
+*** 5th STREET ***
+Dealt to Player1 [X X Kc 6d] [7d]
+Dealt to Player0 [X X 8h 5c] [Js]
+*** 6th STREET ***
+Dealt to Player1 [X X Kc 6d 7d] [2d]
+Dealt to Player0 [X X 8h 5c Js] [Ad]
+*** 7th STREET ***
+Dealt to Player1 [X X Kc 6d 7d 2d] [X]
+Dealt to Player0 [X X 8h 5c Js Ad] [X]
+*** SHOW DOWN ***
+Player1 shows [Jh 6h Kc 6d 7d 2d 9s] (One pair : 6)
+Player0 shows [4d Ac 8h 5c Js Ad Ts] (One pair : Aces)
+Player0 collected 70.30€ from pot
+*** SUMMARY ***
+Total pot 70.30€ | Rake 2.50€
+Seat 2: Player0 showed [4d Ac 8h 5c Js Ad Ts] and won 70.30€ with One pair : Aces
+Seat 3: Player1 showed [Jh 6h Kc 6d 7d 2d 9s] and lost with One pair : 6
+"""
+
+
+def test_a_third_street_all_in_with_the_heros_folded_cards_dead() -> None:
+    hand, t = _traced(WINAMAX)
+    profile, _ = site_rules(hand.site)
+    assert [len(slots) for slots in t.final_cards.values()] == [7, 7, 3]  # the 7th cards shown
+    found = all_in(t, profile)
+    assert found is not None and found.equities is not None
+    assert found.street == Street.THIRD
+    assert [(h.player, h.cards) for h in found.spot.holdings] == [
+        ("Player0", cards("4d Ac 8h")),
+        ("Player1", cards("Jh 6h Kc")),
+    ]
+    assert found.spot.dead == cards("Kd 3s 9h")  # the hero folded: every card of his known
+    assert found.equities.method is Method.SAMPLED and found.equities.error <= 0.005
+    assert [n.ev_net_units for n in ev_nets(t.replay, found)] == [283, -33, -500]
+    assert sum(n.ev_net for n in ev_nets(t.replay, found)) == -hand.rake == -250
+    # Equities on every street, the hero in on 3rd; the last one settled: Player0's aces.
+    streets = street_equities(t, profile)
+    assert [street for street, _ in streets] == list(map(Street, range(3, 8)))
+    assert streets[-1][1].equity("Player0") == 1.0 and streets[-1][1].deals == 1
+    assert streets[0][1].equity("Hero") > 0

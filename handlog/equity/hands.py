@@ -267,8 +267,13 @@ def street_equities(
         if len(players) < 2:
             break
         final = t.final_cards
-        if any(any(slot.card is None for slot in final.get(s.player, ())) for s in players):
-            continue
+        own = street - (1 if street == last and hand.community_card is not None else 0)
+        if any(
+            len(final.get(s.player, ())) < own
+            or any(slot.card is None for slot in final.get(s.player, ())[:own])
+            for s in players
+        ):
+            continue  # a card of someone still in is not known (or not dealt, by the history)
         seats = tuple(
             _with_cards(s, final.get(s.player, ())[:street]) if s.status in ("in", "all-in") else s
             for s in before.seats
