@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from operator import attrgetter
@@ -19,7 +19,7 @@ from handlog.model import BETTING_KINDS, Action, Hand, Street
 from handlog.rules import tables
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import Pot, Replay
-from handlog.rules.trace import CardSlot, HandTrace, SeatState, Step, trace
+from handlog.rules.trace import CardSlot, HandTrace, Step, trace
 from handlog.rules.traits import SiteTraits
 
 _SEAT_NUMBER = attrgetter("number")
@@ -250,10 +250,11 @@ def apportion(values: Mapping[str, Fraction], total: int) -> dict[str, int]:
 def street_equities(
     t: HandTrace, profile: RuleProfile, exact_limit: int = EXACT_LIMIT
 ) -> list[tuple[Street, Equities]]:
-    """Each street's equities, for the streets on which every player still in has all their
-    cards shown by the end: the players in once the street is dealt (before its betting),
-    their cards so far, the folded players' cards as dead, one pot of the chips in so far
-    for all of them. Empty for a hand decided before a second player's cards are known."""
+    """Each street's equities, for the streets the history deals on which every player still
+    in has the cards dealt to them by then shown by the end: the players in once the street is
+    dealt (before its betting), their cards so far, the folded players' cards as dead, one pot
+    of the chips in so far for all of them. Empty for a hand decided before a second player's
+    cards are known."""
     hand = t.hand
     game = hand.game
     first = FIRST_STREET[game]
@@ -275,10 +276,10 @@ def street_equities(
         ):
             continue  # a card of someone still in is not known (or not dealt, by the history)
         seats = tuple(
-            _with_cards(s, final.get(s.player, ())[:street]) if s.status in ("in", "all-in") else s
+            replace(s, cards=final.get(s.player, ())[:own]) if s.status in ("in", "all-in") else s
             for s in before.seats
         )
-        moment = _replace_seats(before, seats, Street(street))
+        moment = replace(before, seats=seats, street=Street(street))
         pot = (Pot(before.pot, tuple(s.player for s in players)),)
         spot = spot_at(t, moment, profile, Knowledge.SHOWN, pot)
         found.append((Street(street), equities(spot, exact_limit=exact_limit)))
@@ -294,35 +295,3 @@ def _before_street(t: HandTrace, street: Street) -> Step | None:
             return previous if previous is not None else step
         previous = step
     return None
-
-
-def _with_cards(seat: SeatState, cards: tuple[CardSlot, ...]) -> SeatState:
-    return SeatState(
-        seat.player,
-        seat.seat,
-        seat.stack,
-        seat.put_in,
-        seat.this_street,
-        seat.collected,
-        seat.status,
-        cards,
-    )
-
-
-def _replace_seats(step: Step, seats: tuple[SeatState, ...], street: Street) -> Step:
-    return Step(
-        step.index,
-        step.event,
-        step.line,
-        street,
-        step.kind,
-        step.player,
-        step.amount,
-        step.pot,
-        step.to_act,
-        step.to_call,
-        step.current_bet,
-        seats,
-        step.violations,
-        step.betting_closed_with_cards_to_come,
-    )
