@@ -579,7 +579,11 @@ def _ev_file(path: str) -> dict[str, float]:
 
 
 def ev_figures(
-    hands: int = EV_HANDS, seed: int = 0, data: Path = Path("bench_data"), echo: Echo | None = None
+    hands: int = EV_HANDS,
+    seed: int = 0,
+    data: Path = Path("bench_data"),
+    echo: Echo | None = None,
+    evaluator_hands: int = 1_000_000,
 ) -> dict[str, Any]:
     """The all-in EV of a simulated tournament set (`ev_set`): every hand parsed, replayed and,
     where betting closed with cards to come, traced and its equities and EV-adjusted nets
@@ -621,7 +625,7 @@ def ev_figures(
             int(total["rankings"]), total["exact_cpu"] + total["sampled_cpu"]
         ),
     }
-    figures.update(_evaluator_representations())
+    figures.update(_evaluator_representations(evaluator_hands))
     return figures
 
 
