@@ -532,7 +532,7 @@ def _simulate_tournament(game: str, hands: int, seed: int, target: str) -> None:
 def _ev_file(path: str) -> dict[str, float]:
     """Parse one file, replay every hand, then the all-in EV of every hand as an import would
     do it (`handlog.equity.hand_ev`'s steps, timed apart): CPU seconds and counts."""
-    from handlog.check import site_rules
+    from handlog.check import hand_rules
     from handlog.equity import Method
     from handlog.equity.hands import all_in, ev_nets, may_have_all_in
     from handlog.rules.replay import replay
@@ -548,7 +548,7 @@ def _ev_file(path: str) -> dict[str, float]:
     counts["parse"] = time.process_time() - start
     counts["hands"] = len(hands)
     for hand in hands:
-        profile, traits = site_rules(hand.site)
+        profile, traits = hand_rules(hand)
         start = time.process_time()
         result = replay(hand, profile, traits)
         after_replay = time.process_time()

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from handlog.cards import cards
-from handlog.check import site_rules
+from handlog.check import hand_rules
 from handlog.equity import Method
 from handlog.equity.hands import (
     Knowledge,
@@ -34,7 +34,7 @@ from .test_trace import HAND
 
 def _traced(text: str) -> tuple[Hand, HandTrace]:
     hand = next(item for item in parse_text(text, "hand.txt") if isinstance(item, Hand))
-    return hand, trace(hand, *site_rules(hand.site))
+    return hand, trace(hand, *hand_rules(hand))
 
 
 def test_the_all_in_of_a_hand_written_hand() -> None:
@@ -42,7 +42,7 @@ def test_the_all_in_of_a_hand_written_hand() -> None:
     # closes the betting with two cards to come: Hero against Shorty for the main pot, the
     # side pot Hero's alone.
     hand, t = _traced(HAND)
-    profile, _ = site_rules(hand.site)
+    profile, _ = hand_rules(hand)
     found = all_in(t, profile)
     assert found is not None and found.equities is not None
     assert found.street == Street.FIFTH and found.step.kind == "fold"
@@ -67,7 +67,7 @@ def test_the_all_in_of_a_hand_written_hand() -> None:
     assert sum(n.ev_net for n in nets.values()) == -hand.rake == -1
     assert sum(n.ev_net_units for n in nets.values()) == -1
     assert all(abs(n.ev_net_units - n.ev_net) < 1 for n in nets.values())
-    assert hand_ev(hand, *site_rules(hand.site)).nets == tuple(nets.values())
+    assert hand_ev(hand, *hand_rules(hand)).nets == tuple(nets.values())
 
     # What the table saw: the down cards unknown, dealt like the cards to come.
     seen = all_in(t, profile, Knowledge.TABLE)
@@ -87,10 +87,10 @@ def test_a_hand_without_an_all_in_keeps_its_net() -> None:
         "calls $0.02 and is all-in", "calls $0.02"
     )
     hand, t = _traced(text)
-    result = replay(hand, *site_rules(hand.site))
+    result = replay(hand, *hand_rules(hand))
     assert not may_have_all_in(result) and t.all_in_step() is None
-    assert all_in(t, site_rules(hand.site)[0]) is None
-    found = hand_ev(hand, *site_rules(hand.site), result)
+    assert all_in(t, hand_rules(hand)[0]) is None
+    found = hand_ev(hand, *hand_rules(hand), result)
     assert found.all_in is None
     assert [(n.player, n.ev_net, n.ev_net_units) for n in found.nets] == [
         (n.player, n.net, n.net) for n in found.nets
@@ -103,7 +103,7 @@ def test_simulated_tournament_hands(game: Game) -> None:
     spots = 0
     for simulated in simulate_hands(options):
         hand = simulated.hand
-        profile, traits = site_rules(hand.site)
+        profile, traits = hand_rules(hand)
         result = replay(hand, profile, traits)
         t = trace(hand, profile, traits)
         # The filter on the replay never passes over an all-in with cards to come.
@@ -187,7 +187,7 @@ Seat 3: Player1 showed [Jh 6h Kc 6d 7d 2d 9s] and lost with One pair : 6
 
 def test_a_third_street_all_in_with_the_heros_folded_cards_dead() -> None:
     hand, t = _traced(WINAMAX)
-    profile, _ = site_rules(hand.site)
+    profile, _ = hand_rules(hand)
     assert [len(slots) for slots in t.final_cards.values()] == [7, 7, 3]  # the 7th cards shown
     found = all_in(t, profile)
     assert found is not None and found.equities is not None

@@ -219,7 +219,7 @@ def hand_ev(
     exact_limit: int = EXACT_LIMIT,
 ) -> HandEv:
     """The all-in of one hand and every player's EV-adjusted net, replayed under `profile` and
-    `traits` (a hand's own are its site's: `handlog.check.site_rules`). `replay`, when the
+    `traits` (a hand's own: `handlog.check.hand_rules`). `replay`, when the
     caller has it (an import does), spares the hands that cannot have an all-in a second
     replay: only the others are traced."""
     if replay is None or may_have_all_in(replay):
