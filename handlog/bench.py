@@ -89,6 +89,28 @@ FIGURES: dict[str, tuple[str, str]] = {
         "hands/CPU s",
     ),
     "pokerkit.ratio": ("handlog replay / pokerkit replay", "x"),
+    "ev.set": ("all-in EV: hand set", ""),
+    "ev.hands": ("all-in EV: hands", "hands"),
+    "ev.traced": ("all-in EV: hands traced (may_have_all_in)", "hands"),
+    "ev.spots": ("all-in EV: hands with equities at the all-in", "hands"),
+    "ev.unknown": ("all-in EV: all-ins without equities (cards not shown ...)", "hands"),
+    "ev.exact": ("all-in EV: spots enumerated exactly", "spots"),
+    "ev.sampled": ("all-in EV: spots sampled", "spots"),
+    "ev.exact_share": ("all-in EV: share of spots exact", "%"),
+    "ev.seconds": ("all-in EV: parse + replay + EV of the set (all cores)", "s"),
+    "ev.hands_per_second": ("all-in EV: parse + replay + EV (all cores)", "hands/s"),
+    "ev.parse_cpu_seconds": ("all-in EV: parse, CPU time", "CPU s"),
+    "ev.replay_cpu_seconds": ("all-in EV: replay + checks, CPU time", "CPU s"),
+    "ev.trace_cpu_seconds": ("all-in EV: tracing the candidates, CPU time", "CPU s"),
+    "ev.equity_cpu_seconds": ("all-in EV: equities + EV nets, CPU time", "CPU s"),
+    "ev.cpu_seconds": ("all-in EV: parse + replay + EV, CPU time of all processes", "CPU s"),
+    "ev.hands_per_cpu_second": ("all-in EV: parse + replay + EV (CPU time)", "hands/CPU s"),
+    "ev.added_share": ("all-in EV: CPU added to parse + replay", "%"),
+    "ev.exact_ms": ("all-in EV: an exact spot (CPU, mean)", "ms"),
+    "ev.sampled_ms": ("all-in EV: a sampled spot (CPU, mean)", "ms"),
+    "ev.rankings_per_second": ("all-in EV: hands ranked by the calculator", "hands/CPU s"),
+    "ev.summed_per_second": ("evaluator: 7-card high, known cards summed once", "hands/s"),
+    "ev.batch_per_second": ("evaluator: 7-card high, whole hands (high_rank_batch)", "hands/s"),
     "cli.help_seconds": ("`handlog --help` start-up", "s"),
     "import.set": ("import: hand set", ""),
     "import.hands": ("import: new hands", "hands"),
@@ -466,6 +488,185 @@ def _same_payouts(hands: list[Hand], stacks: dict[str, tuple[int, ...]]) -> int:
     return same
 
 
+EV_HANDS = 100_000
+"""Hands in the all-in EV set (`ev_figures`)."""
+
+
+def ev_set(hands: int, seed: int, data: Path, echo: Echo | None = None) -> list[Path]:
+    """Simulated 8-player tournament hands (short stacks, all-ins, side pots) of every game
+    the simulator deals, `hands` in all, simulated once into `data` and reused."""
+    from handlog.simulate import SIMULATED_GAMES
+
+    data.mkdir(parents=True, exist_ok=True)
+    games = list(SIMULATED_GAMES)
+    shares = [hands // len(games) + (index < hands % len(games)) for index in range(len(games))]
+    files = [
+        data / f"sim-ev-{game.value}-tournament-{share}-seed{seed}.txt"
+        for game, share in zip(games, shares, strict=True)
+    ]
+    missing = [
+        (game.value, share, seed, str(path))
+        for game, share, path in zip(games, shares, files, strict=True)
+        if not path.exists()
+    ]
+    if missing:
+        if echo:
+            echo(f"simulating {sum(m[1] for m in missing):,} tournament hands into {data}/ (once)")
+        with ProcessPoolExecutor(min(len(missing), os.cpu_count() or 1)) as pool:
+            for job in [pool.submit(_simulate_tournament, *m) for m in missing]:
+                job.result()
+    return files
+
+
+def _simulate_tournament(game: str, hands: int, seed: int, target: str) -> None:
+    from handlog.simulate import SimulationOptions, write_simulation
+
+    partial = f"{target}.partial"
+    options = SimulationOptions(
+        Game(game), hands=hands, players=SIMULATED_PLAYERS, seed=seed, tournament=True
+    )
+    write_simulation(options, partial)
+    os.replace(partial, target)  # only a complete file is ever reused
+
+
+def _ev_file(path: str) -> dict[str, float]:
+    """Parse one file, replay every hand, then the all-in EV of every hand as an import would
+    do it (`handlog.equity.hand_ev`'s steps, timed apart): CPU seconds and counts."""
+    from handlog.check import hand_rules
+    from handlog.equity import Method
+    from handlog.equity.hands import all_in, ev_nets, may_have_all_in
+    from handlog.rules.replay import replay
+    from handlog.rules.trace import trace
+
+    counts: dict[str, float] = dict.fromkeys(
+        ("hands", "traced", "spots", "unknown", "exact", "sampled", "rankings"), 0
+    )
+    for key in ("parse", "replay", "trace", "equity", "exact_cpu", "sampled_cpu"):
+        counts[key] = 0.0
+    start = time.process_time()
+    hands = [hand for hand in parse_file(path) if isinstance(hand, Hand)]
+    counts["parse"] = time.process_time() - start
+    counts["hands"] = len(hands)
+    for hand in hands:
+        profile, traits = hand_rules(hand)
+        start = time.process_time()
+        result = replay(hand, profile, traits)
+        after_replay = time.process_time()
+        counts["replay"] += after_replay - start
+        if not may_have_all_in(result):
+            ev_nets(result, None)
+            counts["equity"] += time.process_time() - after_replay
+            continue
+        counts["traced"] += 1
+        traced = trace(hand, profile, traits)
+        after_trace = time.process_time()
+        counts["trace"] += after_trace - after_replay
+        found = all_in(traced, profile)
+        ev_nets(traced.replay, found)
+        spent = time.process_time() - after_trace
+        counts["equity"] += spent
+        if found is None:
+            continue
+        if found.equities is None:
+            counts["unknown"] += 1
+            continue
+        counts["spots"] += 1
+        counts["rankings"] += found.equities.rankings
+        exact = found.equities.method is Method.EXACT
+        counts["exact" if exact else "sampled"] += 1
+        counts["exact_cpu" if exact else "sampled_cpu"] += spent
+    return counts
+
+
+def ev_figures(
+    hands: int = EV_HANDS,
+    seed: int = 0,
+    data: Path = Path("bench_data"),
+    echo: Echo | None = None,
+    evaluator_hands: int = 1_000_000,
+) -> dict[str, Any]:
+    """The all-in EV of a simulated tournament set (`ev_set`): every hand parsed, replayed and,
+    where betting closed with cards to come, traced and its equities and EV-adjusted nets
+    computed, the files shared out over all cores; wall-clock for the whole, CPU seconds for
+    each step summed over the processes; and the evaluator's two representations timed on the
+    same hands in the same run (known cards summed once vs whole hands)."""
+    files = ev_set(hands, seed, data, echo)
+    if echo:
+        echo(f"all-in EV: {hands:,} tournament hands, parse + replay + EV on all cores")
+    wall = time.perf_counter()
+    with ProcessPoolExecutor(min(len(files), os.cpu_count() or 1)) as pool:
+        parts = list(pool.map(_ev_file, map(str, files)))
+    wall = time.perf_counter() - wall
+    total = {key: sum(part[key] for part in parts) for key in parts[0]}
+    spots = int(total["spots"])
+    base = total["parse"] + total["replay"]
+    added = total["trace"] + total["equity"]
+    figures: dict[str, Any] = {
+        "ev.set": f"simulated tournaments, every game, seed {seed}",
+        "ev.hands": int(total["hands"]),
+        "ev.traced": int(total["traced"]),
+        "ev.spots": spots,
+        "ev.unknown": int(total["unknown"]),
+        "ev.exact": int(total["exact"]),
+        "ev.sampled": int(total["sampled"]),
+        "ev.exact_share": round(100 * total["exact"] / spots, 1) if spots else 0,
+        "ev.seconds": round(wall, 1),
+        "ev.hands_per_second": _rate(int(total["hands"]), wall),
+        "ev.parse_cpu_seconds": round(total["parse"], 1),
+        "ev.replay_cpu_seconds": round(total["replay"], 1),
+        "ev.trace_cpu_seconds": round(total["trace"], 1),
+        "ev.equity_cpu_seconds": round(total["equity"], 1),
+        "ev.cpu_seconds": round(base + added, 1),
+        "ev.hands_per_cpu_second": _rate(int(total["hands"]), base + added),
+        "ev.added_share": round(100 * added / base, 1) if base else 0,
+        "ev.exact_ms": round(1000 * total["exact_cpu"] / max(total["exact"], 1), 2),
+        "ev.sampled_ms": round(1000 * total["sampled_cpu"] / max(total["sampled"], 1), 2),
+        "ev.rankings_per_second": _rate(
+            int(total["rankings"]), total["exact_cpu"] + total["sampled_cpu"]
+        ),
+    }
+    figures.update(_evaluator_representations(evaluator_hands))
+    return figures
+
+
+def _evaluator_representations(count: int = 1_000_000, runs: int = 5) -> dict[str, Any]:
+    """Seven-card high hands ranked two ways, alternated in one run: whole hands
+    (`high_rank_batch`), and as the calculator ranks them, four known cards summed once and
+    three drawn cards added (`high_rank_summed`)."""
+    import numpy as np
+
+    from handlog.rules import evaluate
+    from handlog.rules.evaluate_bench import random_hands
+
+    hands = random_hands(count, 7, seed=5).astype(np.int64)
+    hands[:, :4] = hands[0, :4]  # the same four known cards in every row ...
+    keep = ~np.isin(hands[:, 4:], hands[0, :4]).any(axis=1)  # ... and no card twice
+    hands = hands[keep]
+    keys, bits = evaluate.card_codes()
+    fixed_key, fixed_bits = int(keys[hands[0, :4]].sum()), int(bits[hands[0, :4]].sum())
+
+    def summed() -> None:
+        key = np.full(len(hands), fixed_key, dtype=np.int64)
+        bit = np.full(len(hands), fixed_bits, dtype=np.int64)
+        for column in range(4, 7):
+            key += keys[hands[:, column]]
+            bit += bits[hands[:, column]]
+        evaluate.high_rank_summed(key, bit, 7)
+
+    summed_best = batch_best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        summed()
+        summed_best = min(summed_best, time.perf_counter() - start)
+        start = time.perf_counter()
+        evaluate.high_rank_batch(hands)
+        batch_best = min(batch_best, time.perf_counter() - start)
+    return {
+        "ev.summed_per_second": _rate(len(hands), summed_best),
+        "ev.batch_per_second": _rate(len(hands), batch_best),
+    }
+
+
 def startup_figures(runs: int = 5) -> dict[str, Any]:
     """`handlog --help`: interpreter start-up and the CLI's imports."""
     executable = _executable()
@@ -563,6 +764,7 @@ def run_benchmarks(
     sites: Path | None = None,
     site_hands: int = 20_000,
     variant_hands: int = 0,
+    ev_hands: int = 0,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
     "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
@@ -570,7 +772,8 @@ def run_benchmarks(
     `import_hands` is given, on that many hands of `corpus` replicated. With `sites`, the
     parse speed of each site format found there, on `site_hands` replicated hands. With
     `variant_hands`, the replay speed of every game in every betting structure, on that many
-    simulated hands of each."""
+    simulated hands of each. With `ev_hands`, the all-in EV of that many simulated tournament
+    hands (`ev_figures`)."""
 
     def say(text: str) -> None:
         if echo:
@@ -602,6 +805,8 @@ def run_benchmarks(
     if variant_hands:
         say(f"replay by game and structure: {runs} runs over {variant_hands:,} hands each")
         figures.update(variant_figures(variant_hands, runs, seed, data, echo))
+    if ev_hands:
+        figures.update(ev_figures(ev_hands, seed, data, echo))
     figures.update(startup_figures())
     if include_import:
         import_files = files

@@ -870,13 +870,25 @@ def bench(
             show_default=False,
         ),
     ] = None,
+    ev: Annotated[
+        bool,
+        typer.Option(
+            "--ev/--no-ev",
+            help="Also the all-in EV (equities at every all-in, EV-adjusted nets) of --ev-hands "
+            "simulated tournament hands of every game, parsed, replayed and computed on all "
+            "cores.",
+        ),
+    ] = False,
+    ev_hands: Annotated[int, typer.Option(help="Hands in the all-in EV set (--ev).")] = 100_000,
     out: Annotated[Path, typer.Option(help="Where to write the figures as JSON.")] = Path(
         "reports/bench.json"
     ),
 ) -> None:
     """Measure parse and replay speed (hands/s on one core), the same replay through
     pokerkit as a ratio, `handlog --help` start-up, an end-to-end import (hands/s,
-    re-import, database size, peak memory) and the report's time.
+    re-import, database size, peak memory) and the report's time; with --ev, the all-in EV
+    of a simulated tournament set (hands/s end to end on all cores, CPU per step, exact and
+    sampled spots, the evaluator's rate).
 
     The set is simulated once into bench_data/ (one file per game, named by game, hands and
     seed) and reused; so is the import's set (--import-hands real hands replicated, 436 MB
@@ -902,6 +914,7 @@ def bench(
     brought up to date first (timed apart).
 
     Example: handlog bench --serve big.duckdb --runs 5
+    Example: handlog bench --ev --hands 3000 --runs 1 --no-import --no-pokerkit --variant-hands 0
     """
     import json
 
@@ -917,6 +930,8 @@ def bench(
         raise typer.BadParameter("--hands and --runs must be at least 1")
     if import_hands < 0 or variant_hands < 0:
         raise typer.BadParameter("--import-hands and --variant-hands must be 0 or more")
+    if ev and ev_hands < 1:
+        raise typer.BadParameter("--ev-hands must be at least 1", param_hint="--ev-hands")
     if sites is not None and not sites.is_dir():
         raise typer.BadParameter(f"{sites} is not a folder", param_hint="--sites")
     from handlog.store import StoreError
@@ -935,6 +950,7 @@ def bench(
             sites=sites,
             site_hands=site_hands,
             variant_hands=variant_hands,
+            ev_hands=ev_hands if ev else 0,
         )
         typer.echo(format_table(figures))
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -125,3 +125,15 @@ def test_the_import_can_have_its_own_replicated_set(tmp_path: Path) -> None:
     assert figures["import.hands"] == 120  # the replicated set, not the simulated one
     assert figures["import.set"] == f"{SAMPLE_LOGS} replicated to 120 hands"
     assert (tmp_path / "pokerstars-120.txt").exists()
+
+
+def test_the_all_in_ev_figures(tmp_path: Path) -> None:
+    found = bench.ev_figures(700, seed=3, data=tmp_path, evaluator_hands=20_000)
+    assert found["ev.hands"] == 700
+    assert found["ev.spots"] == found["ev.exact"] + found["ev.sampled"] > 0
+    assert found["ev.traced"] >= found["ev.spots"] + found["ev.unknown"]
+    for key in ("ev.hands_per_cpu_second", "ev.equity_cpu_seconds", "ev.summed_per_second"):
+        assert found[key] > 0, key
+    assert len(list(tmp_path.glob("sim-ev-*-tournament-100-seed3.txt"))) == 7  # every game
+    table = bench.format_table(found)
+    assert "all-in EV: spots enumerated exactly" in table

@@ -811,6 +811,77 @@ def _best_five_lowball(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
     return best
 
 
+# ---------------------------------------------------------------------------------------------
+# Hands as sums of card codes: the cards a hand keeps (a stud player's known cards) are summed
+# once, and only the cards that vary are added per row.
+
+SUIT_BITS_PER_SUIT = 13
+"""`card_bits` gives each suit 13 bits, one per rank."""
+
+
+@cache
+def card_codes() -> tuple[np.ndarray, np.ndarray]:
+    """Two int64 codes per card, by `Card.index`, whose sums over a hand's distinct cards are
+    all `high_rank_summed` and `low_rank_summed` need: the key (the rank key above 12 bits of
+    suit counts, as the batches sum) and the card's bit, `1 << (13 * suit + rank - 2)` (their
+    sum is the set of cards itself, from which the ranks held in a suit are read). Sums of
+    distinct cards only: a card twice gives a wrong hand, not an error."""
+    base = _base_tables()
+    indices = np.arange(52)
+    bits = np.left_shift(1, SUIT_BITS_PER_SUIT * (indices % 4) + indices // 4).astype(np.int64)
+    keys = base.card_keys.copy()
+    keys.flags.writeable = False
+    bits.flags.writeable = False
+    return keys, bits
+
+
+def high_rank_summed(keys: np.ndarray, bits: np.ndarray, size: int) -> np.ndarray:
+    """`high_rank` of hands of `size` (5, 6 or 7) distinct cards given as the sums of their
+    `card_codes` (two int64 arrays of N), as an int32 array of N."""
+    base = _base_tables()
+    tables = _size_tables(size)
+    result = tables.high_by_multiset[tables.multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]]
+    flush_suits = base.flush_suit[keys & SUIT_COUNT_MASK]
+    rows = np.flatnonzero(flush_suits >= 0)
+    if rows.size:
+        shift = SUIT_BITS_PER_SUIT * flush_suits[rows]
+        result[rows] = base.flush_high[(bits[rows] >> shift) & 0x1FFF]
+    return result
+
+
+def low_rank_summed(
+    keys: np.ndarray,
+    bits: np.ndarray,
+    size: int,
+    qualifier: int | None,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
+) -> np.ndarray:
+    """`low_rank_batch` of hands of `size` distinct cards given as the sums of their
+    `card_codes`: an int32 array with `NO_LOW` where no low qualifies."""
+    floor = _qualifying_floor(qualifier, lowball)
+    multiset = _size_tables(size).multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]
+    if lowball is Lowball.ACE_TO_FIVE:
+        result = _size_tables(size).low_by_multiset[multiset]
+        if floor:
+            result[result < floor] = NO_LOW
+        return result
+    result = _lowball_size_tables(lowball, size).low_by_multiset[multiset]
+    rows = np.flatnonzero(_base_tables().flush_suit[keys & SUIT_COUNT_MASK] >= 0)
+    if rows.size:
+        # Five or more cards of one suit: every five is ranked, as `low_rank_batch` does, from
+        # the cards the bits name.
+        result[rows] = _best_five_lowball(_cards_of_bits(bits[rows], size), lowball)
+    return result
+
+
+def _cards_of_bits(bits: np.ndarray, size: int) -> np.ndarray:
+    """The `Card.index` values of each row's `size` set bits (`card_codes`)."""
+    positions = np.arange(52, dtype=np.int64)
+    present = (bits[:, np.newaxis] >> positions) & 1
+    places = np.nonzero(present)[1].reshape(len(bits), size)
+    return (places % SUIT_BITS_PER_SUIT) * 4 + places // SUIT_BITS_PER_SUIT
+
+
 def high_category_batch(ranks: np.ndarray) -> np.ndarray:
     """Index into `HIGH_CATEGORIES` of every `high_rank` value in an array."""
     return np.searchsorted(np.array(HIGH_CATEGORY_STARTS), ranks, side="right") - 1

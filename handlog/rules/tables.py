@@ -382,6 +382,16 @@ def divide(
     return {w: share + (1 if index < odd else 0) for index, w in enumerate(ordered)}
 
 
+def hi_lo_halves(amount: int, profile: RuleProfile) -> tuple[int, int]:
+    """The high and the low half of a hi/lo pot of `amount` with a (qualifying) low: the odd
+    chip of the halving to the high half unless the profile says low."""
+    low_half = amount // 2
+    high_half = amount - low_half
+    if not profile.odd_chip_to_high:
+        return low_half, high_half
+    return high_half, low_half
+
+
 def hi_lo_shares(
     amount: int,
     high_winners: list[_Player],
@@ -395,10 +405,7 @@ def hi_lo_shares(
     low winners (one player may take both), the odd chip of the halving to the high half unless
     the profile says low; each half shared by `divide` (the low half ranked the `lowball`
     way)."""
-    low_half = amount // 2
-    high_half = amount - low_half
-    if not profile.odd_chip_to_high:
-        high_half, low_half = low_half, high_half
+    high_half, low_half = hi_lo_halves(amount, profile)
     shares = divide(high_half, high_winners, hands, False, profile, seat_order)
     low_shares = divide(low_half, low_winners, hands, True, profile, seat_order, lowball)
     for winner, share in low_shares.items():

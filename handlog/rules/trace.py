@@ -266,7 +266,10 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
     layout = FACE_UP[hand.game]
     first = FIRST_STREET[hand.game]
     last = tables.LAST_STREET[hand.game]
-    reached = max((s for s in r.streets_dealt), default=first)
+    # The street headers count too: a street whose deal lines show no card (Winamax's `[X]`)
+    # leaves no event, yet its cards are dealt (and shown at the showdown).
+    headers = [street for street in hand.streets if first <= street <= last]
+    reached = max([*r.streets_dealt, *headers], default=first)
     out: dict[str, tuple[CardSlot, ...]] = {}
     for seat in hand.seats:
         name = seat.name

@@ -1,0 +1,925 @@
+"""Each live player's expected share of each pot of a `Spot`, over every way the rest of the
+deck could be dealt: exactly when the deals left are few, else from a seeded sample with its
+95% error stated.
+
+How it runs: a player's final hand is the cards they hold plus the cards they still get, and
+the hand evaluator ranks hands from two sums of per-card codes (`evaluate.card_codes`), so the
+known cards are summed once and only the drawn ones are added. Every set of cards a player
+could still get (a draw: a few hundred or thousand of them) is ranked once, and a deal is a
+draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
+(`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
+its cards taken off by inclusion and exclusion), each half of a hi/lo pot apart; only tied
+deals are listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
+draws (the cells where two draws share a card left out), or, on small decks, enumerated one
+player after another. Sampled: a draw per player at random, deals sharing a card drawn again
+(when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
+comes down to who wins each pot or half — the winners' seats as a small integer, counted with
+`bincount` — and each distinct outcome is paid by the replay's own division (`tables.divide`,
+`tables.hi_lo_halves`) on one representative deal: the tie splits and the house's odd chip are
+the replay's rules, not a second copy of them. Where an odd chip is left over among tied hands
+and the house gives it by the cards (`TieBreak.SUIT`), the deals are grouped further by how
+the tied players' highest and lowest cards compare, which is all `divide` reads of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+
+from handlog.cards import DECK
+from handlog.equity.spot import Spot
+from handlog.rules import evaluate
+from handlog.rules.profiles import TieBreak
+from handlog.rules.tables import divide, hi_lo_halves
+from handlog.rules.variants import VARIANTS, Lowball
+
+EXACT_LIMIT = 700_000
+"""Deals enumerated at most for an exact answer; more and the spot is sampled. Enough for every
+heads-up spot of the 7-card games from 5th street on (671,580 deals on a deck with no dead
+card), and three or four players on 6th street; about what sampling to the target error
+costs."""
+JOINT_LIMIT = 4_000_000
+"""Rows at most that enumerating the deals jointly may build on the way (the sets of one
+player beside every deal of the players before)."""
+TARGET_ERROR = 0.005
+"""Sampling stops once every equity's 95% interval is within this (half a percentage point)."""
+MAX_SAMPLES = 400_000
+"""Sampling stops here in any case (the widest interval, an equity of one half, needs about
+38,400 samples)."""
+TABLE_SAMPLING_LIMIT = 12_000
+"""Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
+they have at most about this many each: ranking them costs less than ranking every sample's
+hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
+FIRST_SAMPLES = 12_288
+"""The first batch of samples; later batches are sized from the variance seen."""
+Z_95 = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+
+class Method(StrEnum):
+    """How an equity was found."""
+
+    EXACT = "exact"
+    """Every way the rest of the deck could be dealt, each counted once."""
+    SAMPLED = "sampled"
+    """A seeded sample of those ways (the same every run), with its 95% error."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, slots=True)
+class Share:
+    """One player's expectation from one pot."""
+
+    pot: int
+    """0 the main pot, then the side pots in the order of `Spot.pots`."""
+    player: str
+    amount: int
+    """The pot as it will be paid out, in the hand's minor units."""
+    expected: Fraction
+    """Expected chips from the pot: the mean over the deals (every deal when exact, the
+    samples when sampled), the odd chips where the house's rule sends them."""
+    high: Fraction
+    """The part of `expected` won by the high hand (all of it in high-only games; the high half
+    of a hi/lo pot, or the whole pot when no low qualifies)."""
+    low: Fraction
+    """The part won by the low hand (all of it in the razz games)."""
+    error: float
+    """Half the width of the 95% interval of `equity`: 0.0 when exact."""
+
+    @property
+    def equity(self) -> float:
+        """The expected share of the pot, 0 to 1."""
+        return float(self.expected / self.amount) if self.amount else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Equities:
+    """The equities of one spot."""
+
+    spot: Spot
+    method: Method
+    deals: int
+    """Ways of dealing the rest counted: all of them (exact) or the samples drawn."""
+    shares: tuple[Share, ...]
+    """One per pot and eligible player, pot by pot, players in seat order."""
+    rankings: int = 0
+    """Hands the evaluator ranked to find them (high and low count apart): the work done."""
+
+    @property
+    def error(self) -> float:
+        """The widest 95% half-interval of any equity (0.0 when exact)."""
+        return max((share.error for share in self.shares), default=0.0)
+
+    def expected(self, player: str) -> Fraction:
+        """What the player collects in expectation, all pots together."""
+        return sum((s.expected for s in self.shares if s.player == player), Fraction(0))
+
+    def equity(self, player: str, pot: int = 0) -> float:
+        """The player's expected share of a pot (0 if not eligible for it)."""
+        return next((s.equity for s in self.shares if s.player == player and s.pot == pot), 0.0)
+
+
+def equities(
+    spot: Spot,
+    *,
+    exact_limit: int = EXACT_LIMIT,
+    target_error: float = TARGET_ERROR,
+    max_samples: int = MAX_SAMPLES,
+) -> Equities:
+    """Each live player's expected share of each pot of `spot`, exact when there are at most
+    `exact_limit` ways to deal the rest, else sampled until every equity's 95% interval is
+    within `target_error` (or `max_samples` are drawn). `SpotError` for a spot that cannot be
+    dealt out."""
+    spot.check()
+    deal = _Deal(spot)
+    tally = _Tally(len(spot.pots), len(spot.holdings))
+    if deal.deals <= exact_limit:
+        if deal.heads_up_counted():
+            deal.count_heads_up(tally)
+            return tally.result(spot, Method.EXACT, deal.rankings)
+        # The grid costs a cell per combination of draws, overlapping or not; the joint
+        # enumeration a row per deal but more to build: the grid unless it is much bigger
+        # (a small deck shared by many players).
+        if deal.grid <= 2 * deal.deals:
+            deal.score(deal.every_deal(), tally)
+            return tally.result(spot, Method.EXACT, deal.rankings)
+        if deal.joint_work <= JOINT_LIMIT:
+            deal.score(deal.every_deal_jointly(), tally)
+            return tally.result(spot, Method.EXACT, deal.rankings)
+    generator = np.random.default_rng(int.from_bytes(spot.fingerprint(), "big"))
+    batch = FIRST_SAMPLES
+    while True:
+        deal.score(deal.sample(generator, batch), tally)
+        widest = max(tally.errors(spot), default=0.0)
+        if widest <= target_error or tally.count >= max_samples:
+            break
+        # Samples needed for the widest interval to shrink to the target (the width goes as
+        # one over the square root of the count), with a margin, in whole thousands.
+        needed = math.ceil(tally.count * (widest / target_error) ** 2 * 1.05)
+        batch = min(
+            max_samples - tally.count, max(2_048, -(-(needed - tally.count) // 1024) * 1024)
+        )
+    return tally.result(spot, Method.SAMPLED, deal.rankings)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """Some deals of the rest of the deck: each player's hand strength in each deal, and a way
+    to get the cards of chosen deals. Exactly, the deals are a grid with an axis per player (the
+    sets of cards they could still get) and one for the community card; the strengths are
+    arrays that broadcast to it, and `valid` marks the cells where no card is dealt twice. A
+    sample is one axis of deals."""
+
+    shape: tuple[int, ...]
+    count: int
+    """Deals in the batch (the valid cells of a grid)."""
+    high: list[np.ndarray] | None
+    """Per player, `high_rank` values broadcasting to `shape` (in games with a high)."""
+    low: list[np.ndarray] | None
+    """Per player, `low_rank` values (`evaluate.NO_LOW` when none qualifies)."""
+    valid: np.ndarray | None
+    """Flat: whether each cell is a deal (None: all are)."""
+    hands: Callable[[np.ndarray], np.ndarray]
+    """Flat cell numbers -> (cells, players, hand size) `Card.index` values of those deals."""
+
+
+@cache
+def _combinations(count: int, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every `size`-subset of range(count) as rows of positions, and each row's bit mask."""
+    if size == 0:
+        return np.zeros((1, 0), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    rows = np.array(list(itertools.combinations(range(count), size)), dtype=np.int64)
+    masks = np.zeros(len(rows), dtype=np.int64)
+    for column in range(size):
+        masks |= np.left_shift(1, rows[:, column])
+    rows.flags.writeable = False
+    masks.flags.writeable = False
+    return rows, masks
+
+
+def _low_card_codes(lowball: Lowball) -> np.ndarray:
+    """Each card's place from the lowest with the ace below the deuce (except in
+    deuce-to-seven): one of the comparisons the odd chip of a low half can read."""
+    ace_low = lowball is not Lowball.DEUCE_TO_SEVEN
+    return np.array(
+        [(1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK],
+        dtype=np.int64,
+    )
+
+
+class _Deal:
+    """A spot made ready to deal: the unknown cards, each player's known cards summed, the
+    number of cards each still gets."""
+
+    def __init__(self, spot: Spot) -> None:
+        self.spot = spot
+        variant = self.variant = VARIANTS[spot.game]
+        self.size = variant.cards
+        keys, bits = evaluate.card_codes()
+        known = {card.index for card in spot.known_cards()}
+        self.pool = np.array([index for index in range(52) if index not in known], np.int64)
+        self.pool_keys = keys[self.pool]
+        self.pool_bits = bits[self.pool]
+        self.players = spot.players
+        self.seat = {player: index for index, player in enumerate(self.players)}
+        shared = [spot.community_card.index] if spot.community_card is not None else []
+        self.fixed = [
+            [card.index for card in holding.cards if card is not None] + shared
+            for holding in spot.holdings
+        ]
+        own = spot.own_cards
+        self.draws = [
+            own - sum(card is not None for card in holding.cards) for holding in spot.holdings
+        ]
+        self.community_draw = 1 if spot.community and spot.community_card is None else 0
+        self.fixed_keys = [int(keys[cards].sum()) for cards in self.fixed]
+        self.fixed_bits = [int(bits[cards].sum()) for cards in self.fixed]
+        self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
+        self.low_codes = _low_card_codes(variant.lowball)
+        self.rankings = 0
+        self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
+        """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
+        """Hands ranked so far (a hand ranked high and low counts twice)."""
+        # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
+        # could get, times every community card (overlapping sets included).
+        unknown = len(self.pool)
+        self.grid = math.prod(math.comb(unknown, draw) for draw in self.draws)
+        self.grid *= unknown if self.community_draw else 1
+        left = unknown
+        self.deals = 1
+        self.joint_work = 0
+        """Rows the joint enumeration builds before filtering them (`every_deal_jointly`)."""
+        for draw in self.draws + [1] * self.community_draw:
+            self.joint_work += self.deals * math.comb(unknown, draw)
+            self.deals *= math.comb(left, draw)
+            left -= draw
+
+    # -- ranking ---------------------------------------------------------------------------
+
+    def _rank(self, keys: np.ndarray, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The high and the low strength of hands given as code sums (`_NONE` for the kind
+        the game does not play), as int16."""
+        variant = self.variant
+        size = self.size
+        self.rankings += len(keys) * (variant.high + variant.low)
+        high = (
+            evaluate.high_rank_summed(keys, bits, size).astype(np.int16) if variant.high else _NONE
+        )
+        low = (
+            evaluate.low_rank_summed(
+                keys, bits, size, variant.low_qualifier, variant.lowball
+            ).astype(np.int16)
+            if variant.low
+            else _NONE
+        )
+        return high, low
+
+    # -- every deal --------------------------------------------------------------------------
+
+    def every_deal(self) -> _Batch:
+        """Every way of dealing the rest, once each."""
+        pool = self.pool
+        unknown = len(pool)
+        players = len(self.players)
+        subsets = [_combinations(unknown, draw) for draw in self.draws]
+        axes = players + self.community_draw
+        shape = tuple(len(masks) for _, masks in subsets) + (
+            (unknown,) if self.community_draw else ()
+        )
+        highs: list[np.ndarray] = []
+        lows: list[np.ndarray] = []
+        taken: np.ndarray | None = None
+        valid: np.ndarray | None = None
+        for player, (rows, masks) in enumerate(subsets):
+            keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
+            bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
+            for column in range(rows.shape[1]):
+                keys += self.pool_keys[rows[:, column]]
+                bits += self.pool_bits[rows[:, column]]
+            place = [1] * axes
+            place[player] = len(rows)
+            if self.community_draw:
+                # Every community card beside each set (one the player holds is never dealt:
+                # the grid's `valid` leaves those cells out).
+                free = ((masks[:, np.newaxis] >> np.arange(unknown)) & 1) == 0
+                keys = (keys[:, np.newaxis] + self.pool_keys)[free]
+                bits = (bits[:, np.newaxis] + self.pool_bits)[free]
+                place[-1] = unknown
+                ranked = [_spread(values, free) for values in self._rank(keys, bits)]
+            else:
+                ranked = list(self._rank(keys, bits))
+            highs.append(ranked[0].reshape(place) if ranked[0] is not _NONE else _NONE)
+            lows.append(ranked[1].reshape(place) if ranked[1] is not _NONE else _NONE)
+            if len(rows) > 1:
+                placed = masks.reshape(place[:players] + [1] * self.community_draw)
+                if taken is None:
+                    taken = placed
+                else:
+                    apart = (taken & placed) == 0
+                    valid = apart if valid is None else valid & apart
+                    taken = taken | placed
+        if self.community_draw:
+            card = np.left_shift(1, np.arange(unknown, dtype=np.int64)).reshape(
+                [1] * players + [unknown]
+            )
+            if taken is not None:
+                apart = (taken & card) == 0
+                valid = apart if valid is None else valid & apart
+        flat_valid = None if valid is None else np.broadcast_to(valid, shape).ravel()
+        count = math.prod(shape) if flat_valid is None else int(np.count_nonzero(flat_valid))
+
+        def hands(cells: np.ndarray) -> np.ndarray:
+            where = np.unravel_index(cells, shape)
+            result = np.empty((len(cells), players, self.size), dtype=np.int64)
+            for player, fixed in enumerate(self.fixed):
+                result[:, player, : len(fixed)] = fixed
+                drawn = pool[subsets[player][0][where[player]]]
+                result[:, player, len(fixed) : len(fixed) + drawn.shape[1]] = drawn
+                if self.community_draw:
+                    result[:, player, -1] = pool[where[-1]]
+            return result
+
+        return _Batch(
+            shape,
+            count,
+            highs if self.variant.high else None,
+            lows if self.variant.low else None,
+            flat_valid,
+            hands,
+        )
+
+    def every_deal_jointly(self) -> _Batch:
+        """Every way of dealing the rest, once each, as one axis of deals: each player's sets
+        joined to the deals so far where they share no card."""
+        pool = self.pool
+        unknown = len(pool)
+        subsets = [_combinations(unknown, draw) for draw in self.draws]
+        if self.community_draw:
+            subsets.append(_combinations(unknown, 1))
+        chosen = [np.arange(len(subsets[0][1]))]
+        taken = subsets[0][1]
+        for _, masks in subsets[1:]:
+            before = np.repeat(np.arange(len(taken)), len(masks))
+            mine = np.tile(np.arange(len(masks)), len(taken))
+            apart = (taken[before] & masks[mine]) == 0
+            before, mine = before[apart], mine[apart]
+            chosen = [column[before] for column in chosen] + [mine]
+            taken = taken[before] | masks[mine]
+        count = len(taken)
+        drawn = [
+            [pool[rows[which]] for rows in subsets[player][0].T]
+            for player, which in enumerate(chosen)
+        ]
+        community = drawn.pop()[0] if self.community_draw else None
+        highs: list[np.ndarray] = []
+        lows: list[np.ndarray] = []
+        keys_of, bits_of = evaluate.card_codes()
+        for player, columns in enumerate(drawn):
+            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
+            bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
+            for column in columns + ([community] if community is not None else []):
+                keys += keys_of[column]
+                bits += bits_of[column]
+            high, low = self._rank(keys, bits)
+            highs.append(high)
+            lows.append(low)
+
+        def hands(rows: np.ndarray) -> np.ndarray:
+            result = np.empty((len(rows), len(self.players), self.size), dtype=np.int64)
+            for player, fixed in enumerate(self.fixed):
+                result[:, player, : len(fixed)] = fixed
+                for offset, column in enumerate(drawn[player]):
+                    result[:, player, len(fixed) + offset] = column[rows]
+                if community is not None:
+                    result[:, player, -1] = community[rows]
+            return result
+
+        return _Batch(
+            (count,),
+            count,
+            highs if self.variant.high else None,
+            lows if self.variant.low else None,
+            None,
+            hands,
+        )
+
+    # -- heads-up, counted ---------------------------------------------------------------------
+
+    def heads_up_counted(self) -> bool:
+        """Whether the deals can be counted rather than enumerated: two players and no
+        community card to come."""
+        return len(self.players) == 2 and not self.community_draw
+
+    def count_heads_up(self, tally: _Tally) -> None:
+        """Every deal of a heads-up spot, counted (`_count_apart`): the deals each player wins
+        outright, each half apart in hi/lo (with no low anywhere the high hand takes the whole
+        pot; a lone low takes the low half); only the tied deals are listed and paid one by
+        one, grouped by the cards the odd chip can turn on. A win takes its pot or half whole,
+        whoever's cards."""
+        tables = self._draw_tables()
+        (rows_a, masks_a, high_a, low_a), (rows_b, masks_b, high_b, low_b) = tables
+        every_a = np.arange(len(rows_a))
+        every_b = np.arange(len(rows_b))
+        tally.count += len(rows_a) * math.comb(len(self.pool) - rows_a.shape[1], rows_b.shape[1])
+        variant = self.variant
+        # (amount of each pot -> the part at stake, which hands, which draws of each player)
+        parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
+        if not variant.split:
+            parts.append((_whole, not variant.high, every_a, every_b))
+        else:
+            lows_a, lows_b = np.flatnonzero(low_a >= 0), np.flatnonzero(low_b >= 0)
+            none_a, none_b = np.flatnonzero(low_a < 0), np.flatnonzero(low_b < 0)
+            profile = self.spot.profile
+
+            def high_half(amount: int) -> int:
+                return hi_lo_halves(amount, profile)[0]
+
+            def low_half(amount: int) -> int:
+                return hi_lo_halves(amount, profile)[1]
+
+            parts += [
+                (_whole, False, none_a, none_b),  # no low: the high hand scoops
+                (high_half, False, lows_a, every_b),
+                (high_half, False, none_a, lows_b),
+                (low_half, True, lows_a, lows_b),
+            ]
+            # A low against none: that low takes the low half, whatever the highs.
+            for picks_a, picks_b, winner in ((lows_a, none_b, 0), (none_a, lows_b, 1)):
+                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, len(self.pool))[
+                    1
+                ]
+                self._pay_outright(tally, low_half, winner, deals, low=True)
+        for part, low, picks_a, picks_b in parts:
+            if not len(picks_a) or not len(picks_b):
+                continue
+            strengths = (low_a, low_b) if low else (high_a, high_b)
+            first_wins, ties, second_wins = _count_apart(
+                rows_a[picks_a],
+                rows_b[picks_b],
+                strengths[0][picks_a].astype(np.int64),
+                strengths[1][picks_b].astype(np.int64),
+                len(self.pool),
+            )
+            self._pay_outright(tally, part, 0, first_wins, low)
+            self._pay_outright(tally, part, 1, second_wins, low)
+            if ties:
+                first, second = _tied_deals(
+                    strengths[0][picks_a], strengths[1][picks_b], masks_a[picks_a], masks_b[picks_b]
+                )
+                assert len(first) == ties, (len(first), ties)
+                self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
+
+    def _pay_outright(
+        self, tally: _Tally, part: Callable[[int], int], winner: int, deals: int, low: bool
+    ) -> None:
+        """`deals` deals in which `winner` takes `part` of each pot they are in (the pot's one
+        player takes a pot the other is not in)."""
+        if not deals:
+            return
+        for index, pot in enumerate(self.spot.pots):
+            eligible = self.eligible[index]
+            taker = winner if winner in eligible else eligible[0]
+            won = divide(part(pot.amount), [self.players[taker]], {}, low, self.spot.profile)
+            chips = won[self.players[taker]]
+            if low or (not self.variant.high):
+                tally.add(index, {}, {taker: chips}, deals)
+            else:
+                tally.add(index, {taker: chips}, {}, deals)
+
+    def _pay_ties(
+        self,
+        tally: _Tally,
+        part: Callable[[int], int],
+        low: bool,
+        first: np.ndarray,
+        second: np.ndarray,
+    ) -> None:
+        """The tied deals (the two players' draws, by number) paid by `divide`: the deals
+        grouped by how the players' highest and lowest cards compare where an odd chip is
+        left and the house gives it by the cards, else one deal for all."""
+        tables = self._draw_tables()
+        pool = self.pool
+        hands = np.empty((len(first), 2, self.size), dtype=np.int64)
+        for player, picks in enumerate((first, second)):
+            fixed = self.fixed[player]
+            hands[:, player, : len(fixed)] = fixed
+            hands[:, player, len(fixed) :] = pool[tables[player][0][picks]]
+        profile = self.spot.profile
+        names = list(self.players)
+        lowball = self.variant.lowball
+        for index, pot in enumerate(self.spot.pots):
+            eligible = self.eligible[index]
+            amount = part(pot.amount)
+            if len(eligible) == 1:
+                groups = [(0, len(first))]
+            elif profile.odd_chip_tie is TieBreak.SUIT and amount % 2:
+                compared = np.concatenate(
+                    [hands.max(axis=2), hands.min(axis=2), self.low_codes[hands].min(axis=2)],
+                    axis=1,
+                )
+                _, firsts, sizes = np.unique(
+                    compared, axis=0, return_index=True, return_counts=True
+                )
+                groups = list(zip(firsts.tolist(), sizes.tolist(), strict=True))
+            else:
+                groups = [(0, len(first))]
+            for row, deals in groups:
+                winners = [names[p] for p in eligible]
+                cards = {names[p]: tuple(DECK[c] for c in hands[row, p].tolist()) for p in eligible}
+                won = divide(amount, winners, cards, low, profile, self.seat.__getitem__, lowball)
+                shares = {self.seat[name]: chips for name, chips in won.items()}
+                if low or not self.variant.high:
+                    tally.add(index, {}, shares, deals)
+                else:
+                    tally.add(index, shares, {}, deals)
+
+    # -- a sample ------------------------------------------------------------------------------
+
+    def sample(self, generator: np.random.Generator, count: int) -> _Batch:
+        """`count` random deals of the rest, each as likely as any other: from each player's
+        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else by shuffling."""
+        unknown = len(self.pool)
+        if (
+            not self.community_draw
+            and all(math.comb(unknown, draw) <= TABLE_SAMPLING_LIMIT for draw in self.draws)
+            and self.deals * 4 >= self.grid  # most tries keep their draws apart
+        ):
+            return self._sample_tables(generator, count)
+        return self._sample_shuffled(generator, count)
+
+    def _draw_tables(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """Each player's possible draws (positions in the pool, masks) and their high and low
+        strengths, ranked once for all the batches of a spot."""
+        if self.tables is None:
+            tables = []
+            for player, draw in enumerate(self.draws):
+                rows, masks = _combinations(len(self.pool), draw)
+                keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
+                bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
+                for column in range(draw):
+                    keys += self.pool_keys[rows[:, column]]
+                    bits += self.pool_bits[rows[:, column]]
+                tables.append((rows, masks, *self._rank(keys, bits)))
+            self.tables = tables
+        return self.tables
+
+    def _sample_tables(self, generator: np.random.Generator, count: int) -> _Batch:
+        """`count` random deals: a draw for each player chosen at random among all theirs, the
+        deals where two draws share a card thrown away and drawn again (so every deal that
+        can be dealt is as likely as any other)."""
+        tables = self._draw_tables()
+        chosen = [np.empty(count, dtype=np.int64) for _ in tables]
+        filled = 0
+        while filled < count:
+            tries = int((count - filled) * self.grid / self.deals * 1.1) + 64
+            picks = [generator.integers(0, len(masks), size=tries) for _, masks, _, _ in tables]
+            taken = tables[0][1][picks[0]]
+            apart = np.ones(tries, dtype=bool)
+            for (_, masks, _, _), pick in zip(tables[1:], picks[1:], strict=True):
+                mine = masks[pick]
+                apart &= (taken & mine) == 0
+                taken |= mine
+            kept = np.flatnonzero(apart)[: count - filled]
+            for column, pick in zip(chosen, picks, strict=True):
+                column[filled : filled + len(kept)] = pick[kept]
+            filled += len(kept)
+        pool = self.pool
+        players = len(self.players)
+
+        def hands(rows: np.ndarray) -> np.ndarray:
+            result = np.empty((len(rows), players, self.size), dtype=np.int64)
+            for player, fixed in enumerate(self.fixed):
+                result[:, player, : len(fixed)] = fixed
+                result[:, player, len(fixed) :] = pool[tables[player][0][chosen[player][rows]]]
+            return result
+
+        return _Batch(
+            (count,),
+            count,
+            [table[2][pick] for table, pick in zip(tables, chosen, strict=True)]
+            if self.variant.high
+            else None,
+            [table[3][pick] for table, pick in zip(tables, chosen, strict=True)]
+            if self.variant.low
+            else None,
+            None,
+            hands,
+        )
+
+    def _sample_shuffled(self, generator: np.random.Generator, count: int) -> _Batch:
+        """`count` random deals, the unknown cards shuffled for each."""
+        unknown = len(self.pool)
+        drawn_total = sum(self.draws) + self.community_draw
+        # A partial Fisher-Yates shuffle of each row of unknown cards, the rows laid end to end
+        # (flat indices are far cheaper than pairs of them): the first `drawn_total` places of
+        # a row are a random draw without replacement, in order.
+        flat = np.tile(np.arange(unknown, dtype=np.int8), count)
+        starts = np.arange(0, count * unknown, unknown)
+        cards = np.empty((count, drawn_total), dtype=np.int8)
+        for place in range(drawn_total):
+            other = starts + generator.integers(place, unknown, size=count)
+            cards[:, place] = flat[other]
+            flat[other] = flat[starts + place]
+        first = np.cumsum([0, *self.draws]).tolist()
+        columns = [
+            list(range(first[player], first[player + 1]))
+            + ([drawn_total - 1] if self.community_draw else [])
+            for player in range(len(self.players))
+        ]
+        highs: list[np.ndarray] = []
+        lows: list[np.ndarray] = []
+        for player, mine in enumerate(columns):
+            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
+            bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
+            for column in mine:
+                keys += self.pool_keys[cards[:, column]]
+                bits += self.pool_bits[cards[:, column]]
+            high, low = self._rank(keys, bits)
+            highs.append(high)
+            lows.append(low)
+        pool = self.pool
+
+        def hands(chosen: np.ndarray) -> np.ndarray:
+            result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
+            rows = cards[chosen]
+            for player, fixed in enumerate(self.fixed):
+                result[:, player, : len(fixed)] = fixed
+                result[:, player, len(fixed) :] = pool[rows[:, columns[player]]]
+            return result
+
+        return _Batch(
+            (count,),
+            count,
+            highs if self.variant.high else None,
+            lows if self.variant.low else None,
+            None,
+            hands,
+        )
+
+    # -- who wins, and what ------------------------------------------------------------------
+
+    def score(self, batch: _Batch, tally: _Tally) -> None:
+        """Add what each player wins of each pot in each deal of `batch` to `tally`."""
+        tally.count += batch.count
+        for index, pot in enumerate(self.spot.pots):
+            eligible = self.eligible[index]
+            if len(eligible) == 1 or pot.amount == 0:
+                # Uncontested: the pot's one player takes it (won high but in the low games).
+                whole = {eligible[0]: pot.amount}
+                if self.variant.high:
+                    tally.add(index, whole, {}, batch.count)
+                else:
+                    tally.add(index, {}, whole, batch.count)
+                continue
+            codes, void = self._outcomes(batch, eligible)
+            counts = np.bincount(codes, minlength=void + 1)[:void]
+            # A deal with each outcome, to show the division the winners' cards (any one will
+            # do: where their cards could change the division, the deals are grouped by them).
+            example = np.zeros(void + 1, dtype=np.int64)
+            example[codes] = np.arange(len(codes))
+            width = len(eligible)
+            for code in np.flatnonzero(counts).tolist():
+                high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
+                low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
+                if self._odd_chip_by_cards(pot.amount, high, low):
+                    cells = np.flatnonzero(codes == code)
+                    hands = batch.hands(cells)
+                    tied = sorted({*high, *low})
+                    cards = hands[:, tied, :]
+                    compared = np.concatenate(
+                        [cards.max(axis=2), cards.min(axis=2), self.low_codes[cards].min(axis=2)],
+                        axis=1,
+                    )
+                    _, firsts, sizes = np.unique(
+                        compared, axis=0, return_index=True, return_counts=True
+                    )
+                    for first, size in zip(firsts.tolist(), sizes.tolist(), strict=True):
+                        won_high, won_low = self._divide(pot.amount, high, low, hands[first])
+                        tally.add(index, won_high, won_low, size)
+                else:
+                    hand = batch.hands(example[code : code + 1])[0]
+                    won_high, won_low = self._divide(pot.amount, high, low, hand)
+                    tally.add(index, won_high, won_low, int(counts[code]))
+
+    def _outcomes(self, batch: _Batch, eligible: list[int]) -> tuple[np.ndarray, int]:
+        """Per deal (flat), who wins: a bit per eligible player for the high hand (the low in a
+        low game), then a bit per player for the qualifying low of a hi/lo game; and the code
+        given to the cells that are not deals (one past every outcome)."""
+        width = len(eligible)
+        split = batch.high is not None and batch.low is not None
+        bits = 2 * width if split else width
+        dtype: type[np.integer] = np.uint8 if bits < 8 else np.int32
+        first = batch.high if batch.high is not None else batch.low
+        assert first is not None
+        columns = [first[p] for p in eligible]
+        best = functools.reduce(np.maximum, columns)
+        codes = np.zeros(np.broadcast_shapes(best.shape, *(c.shape for c in columns)), dtype)
+        for bit, column in enumerate(columns):
+            codes |= (column == best).astype(dtype) << dtype(bit)
+        if split:
+            assert batch.low is not None
+            lows = [batch.low[p] for p in eligible]
+            best_low = functools.reduce(np.maximum, lows)
+            qualified = best_low >= 0
+            for bit, column in enumerate(lows):
+                codes |= ((column == best_low) & qualified).astype(dtype) << dtype(width + bit)
+        void = 1 << bits
+        codes = np.broadcast_to(codes, batch.shape).ravel()
+        if batch.valid is not None:
+            codes = np.where(batch.valid, codes, codes.dtype.type(void))
+        return codes, void
+
+    def _odd_chip_by_cards(self, amount: int, high: list[int], low: list[int]) -> bool:
+        """Whether an odd chip is left among tied winners and the house gives it by their
+        cards: then deals with the same winners may pay differently."""
+        if self.spot.profile.odd_chip_tie is not TieBreak.SUIT:
+            return False
+        if low and self.variant.split:
+            high_half, low_half = hi_lo_halves(amount, self.spot.profile)
+            return high_half % len(high) != 0 or low_half % len(low) != 0
+        return amount % len(high) != 0
+
+    def _divide(
+        self, amount: int, high: list[int], low: list[int], hand: np.ndarray | None
+    ) -> tuple[dict[int, int], dict[int, int]]:
+        """What the winners of one deal get, high and low apart, by the replay's division
+        (`hand` None: a single winner, whose cards the division never reads)."""
+        names = self.players
+        hands = (
+            {}
+            if hand is None
+            else {names[p]: tuple(DECK[c] for c in hand[p].tolist()) for p in {*high, *low}}
+        )
+        profile = self.spot.profile
+        seat = self.seat.__getitem__
+        lowball = self.variant.lowball
+        by_name = self.seat
+        if not self.variant.high:  # a low game: the pot goes to the best low
+            won = divide(amount, [names[p] for p in high], hands, True, profile, seat, lowball)
+            return {}, {by_name[name]: chips for name, chips in won.items()}
+        if not low:  # a high game, or no qualifying low: the high hand takes the whole pot
+            won = divide(amount, [names[p] for p in high], hands, False, profile, seat)
+            return {by_name[name]: chips for name, chips in won.items()}, {}
+        high_half, low_half = hi_lo_halves(amount, profile)
+        won_high = divide(high_half, [names[p] for p in high], hands, False, profile, seat)
+        won_low = divide(low_half, [names[p] for p in low], hands, True, profile, seat, lowball)
+        return (
+            {by_name[name]: chips for name, chips in won_high.items()},
+            {by_name[name]: chips for name, chips in won_low.items()},
+        )
+
+
+def _whole(amount: int) -> int:
+    return amount
+
+
+def _count_apart(
+    rows_a: np.ndarray,
+    rows_b: np.ndarray,
+    value_a: np.ndarray | None,
+    value_b: np.ndarray | None,
+    unknown: int,
+) -> tuple[int, int, int]:
+    """Over the pairs of a draw of the first player and one of the second that share no card
+    (draws as rows of positions among `unknown` cards): how many the first's stronger, as
+    strong, and the second's stronger (without values, every pair counts as tied). For each
+    first draw, the second's draws are sorted by strength and searched; those sharing one of
+    its cards, two, ... are taken off and put back by inclusion and exclusion."""
+    if value_a is None or value_b is None:
+        value_a = np.zeros(len(rows_a), dtype=np.int64)
+        value_b = np.zeros(len(rows_b), dtype=np.int64)
+    span = np.int64(1 << 14)  # above every strength: a set's number and a strength in one key
+    weaker = 0
+    as_strong = 0
+    for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+        # The second player's draws holding each `size` cards of the first's draw.
+        keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
+        ids = _set_ids(rows_a, size, unknown) * span
+        start = np.searchsorted(keys, ids)
+        below = np.searchsorted(keys, ids + value_a[:, None]) - start
+        through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
+        sign = -1 if size % 2 else 1
+        weaker += sign * int(below.sum())
+        as_strong += sign * int((through - below).sum())
+    total = 0
+    if len(rows_a) and len(rows_b):
+        # Pairs apart: the same inclusion and exclusion without strengths.
+        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+            ids_b = np.sort(_set_ids(rows_b, size, unknown).ravel())
+            ids_a = _set_ids(rows_a, size, unknown)
+            found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
+            total += (-1 if size % 2 else 1) * int(found.sum())
+    return weaker, as_strong, total - weaker - as_strong
+
+
+def _tied_deals(
+    value_a: np.ndarray, value_b: np.ndarray, masks_a: np.ndarray, masks_b: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of draws (numbers in each player's list) as strong as each other and sharing
+    no card."""
+    order = np.argsort(value_b, kind="stable")
+    sorted_b = value_b[order]
+    low_end = np.searchsorted(sorted_b, value_a)
+    lengths = np.searchsorted(sorted_b, value_a, side="right") - low_end
+    first = np.repeat(np.arange(len(value_a)), lengths)
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    second = order[np.repeat(low_end, lengths) + offsets]
+    keep = (masks_a[first] & masks_b[second]) == 0
+    return first[keep], second[keep]
+
+
+def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
+    """For each row of positions (ascending), a number for each of its `size`-subsets: the
+    same subset of cards the same number in any row, whoever's draw it is (one column of
+    zeros for the empty subset)."""
+    columns = list(itertools.combinations(range(rows.shape[1]), size))
+    ids = np.zeros((len(rows), len(columns)), dtype=np.int64)
+    for index, chosen in enumerate(columns):
+        for place, column in enumerate(chosen):
+            ids[:, index] += rows[:, column] * base**place
+        ids[:, index] += base**size  # sets of different sizes never share a number
+    return ids
+
+
+_NONE = np.zeros(0, dtype=np.int16)
+"""The strengths of a kind of hand the game does not play."""
+
+
+def _spread(values: np.ndarray, free: np.ndarray) -> np.ndarray:
+    """Strengths ranked for the True places of `free`, put back in its shape (-2 elsewhere:
+    a community card the player already holds, never dealt)."""
+    if values is _NONE:
+        return values
+    table = np.full(free.shape, -2, dtype=np.int16)
+    table[free] = values
+    return table
+
+
+class _Tally:
+    """Chips won per pot and player, summed over the deals scored (Python integers: exact)."""
+
+    def __init__(self, pots: int, players: int) -> None:
+        self.count = 0
+        self.high = [[0] * players for _ in range(pots)]
+        self.low = [[0] * players for _ in range(pots)]
+        self.squares = [[0] * players for _ in range(pots)]
+
+    def add(
+        self,
+        pot: int,
+        high: dict[int, int],
+        low: dict[int, int],
+        count: int,
+    ) -> None:
+        for player in {*high, *low}:
+            won_high = high.get(player, 0)
+            won_low = low.get(player, 0)
+            self.high[pot][player] += count * won_high
+            self.low[pot][player] += count * won_low
+            self.squares[pot][player] += count * (won_high + won_low) ** 2
+
+    def errors(self, spot: Spot) -> list[float]:
+        """The 95% half-interval of every equity, as if the deals were a sample."""
+        found = []
+        count = self.count
+        for index, pot in enumerate(spot.pots):
+            if not pot.amount:
+                continue
+            for player in range(len(spot.holdings)):
+                mean = (self.high[index][player] + self.low[index][player]) / count
+                variance = max(self.squares[index][player] / count - mean * mean, 0.0)
+                found.append(Z_95 * math.sqrt(variance / count) / pot.amount)
+        return found
+
+    def result(self, spot: Spot, method: Method, rankings: int) -> Equities:
+        shares = []
+        count = self.count
+        players = spot.players
+        for index, pot in enumerate(spot.pots):
+            for player in [players.index(name) for name in pot.eligible]:
+                high = Fraction(self.high[index][player], count)
+                low = Fraction(self.low[index][player], count)
+                error = 0.0
+                if method is Method.SAMPLED and pot.amount:
+                    mean = float(high + low)
+                    variance = max(self.squares[index][player] / count - mean * mean, 0.0)
+                    # Never below the "rule of three" (3/n): a share no sample went against is
+                    # not known to be certain.
+                    error = max(Z_95 * math.sqrt(variance / count) / pot.amount, 3 / count)
+                shares.append(
+                    Share(index, players[player], pot.amount, high + low, high, low, error)
+                )
+        return Equities(spot, method, count, tuple(shares), rankings)
