@@ -251,9 +251,12 @@ def check(
     """Parse and replay hand histories under their house rules, without storing them.
 
     Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
-    pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
-    Exit code 0 when every hand is ok or skipped; 1 otherwise, or when a path given could
-    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
+    pots, unparsed, skipped, and flagged as inconsistent histories (the site's own figures
+    against its lines, the money paid as the rules say), then every fault as FILE:LINE: hand
+    ID: CODE (kind): message, with the flags that only follow from it indented under it as
+    (consequence). Exit code 0 when every hand is ok or skipped; 1 otherwise (a fault of any
+    kind), or when a path given could not be read (the rest is); 2 when no path given exists
+    (every code: handlog --help).
 
     Example: handlog check sample_logs/
 
@@ -266,7 +269,7 @@ def check(
     """
     import json
 
-    from handlog.check import check_file, check_json
+    from handlog.check import check_file, check_json, count, flag_lines
     from handlog.parse.sites import profile_named
 
     if dataset is not None:
@@ -294,17 +297,8 @@ def check(
             progress.tick()
             if json_lines:
                 sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=False) + "\n")
-            counts[checked.status] += 1
-            if checked.replay is not None and checked.replay.violations:
-                counts["illegal"] += checked.replay.illegal
-                counts["mis-split"] += checked.replay.mis_split
-                for violation in checked.replay.violations:
-                    lines.append(
-                        f"  {checked.file}:{violation.line}: hand {checked.hand_id}: "
-                        f"{violation.code}: {violation.message}"
-                    )
-            elif checked.error is not None:
-                lines.append(f"  {checked.error.format()}")
+            count(counts, checked)
+            lines.extend(flag_lines(checked))
         progress.done()
         print(f"{file}: {_check_summary(counts)}", file=report)
         for line in lines:
@@ -342,12 +336,9 @@ def _check_dataset(dataset: str) -> None:
 
 
 def _check_summary(counts: Counter[str]) -> str:
-    hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
-    return (
-        f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
-        f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
-        f"{counts['skipped']} skipped"
-    )
+    from handlog.check import summary_text
+
+    return summary_text(counts)
 
 
 DbOption = Annotated[
@@ -469,7 +460,8 @@ def import_(
             print(
                 f"{plan.path}: {counts['hands']} hands, {new} new, "
                 f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
-                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
+                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped, "
+                f"{counts['inconsistent']} inconsistent"
             )
 
     progress: dict[str, _Progress] = {}
@@ -490,7 +482,8 @@ def import_(
             f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
             f"{summary.flagged_illegal} flagged illegal, "
             f"{summary.flagged_mis_split} flagged mis-split, "
-            f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+            f"{summary.unparsed} unparsed, {summary.skipped} skipped, "
+            f"{summary.flagged_inconsistent} inconsistent; "
             f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
             + (
                 f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
@@ -551,7 +544,7 @@ def _import_dataset(
             print(
                 f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
                 f"{counts['mis_split']} flagged mis-split, {counts['unparsed']} unparsed, "
-                f"{counts['skipped']} skipped",
+                f"{counts['skipped']} skipped, {counts['inconsistent']} inconsistent",
                 flush=True,
             )
 
@@ -577,7 +570,8 @@ def _import_dataset(
         f"({summary.parts_before} written before), {summary.new_hands} new hands, "
         f"{summary.duplicates} already stored, {summary.flagged_illegal} flagged illegal, "
         f"{summary.flagged_mis_split} flagged mis-split, {summary.unparsed} unparsed, "
-        f"{summary.skipped} skipped; {summary.seconds:.1f} s, "
+        f"{summary.skipped} skipped, {summary.flagged_inconsistent} inconsistent; "
+        f"{summary.seconds:.1f} s, "
         f"{summary.hands_per_second:,.0f} hands/s"
         + (
             f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "

@@ -101,7 +101,8 @@ def by_game(table: pl.DataFrame, path: Path) -> Path | None:
 
 
 def flags(by_code: pl.DataFrame, path: Path) -> Path | None:
-    """Flags per violation code, illegal actions and mis-split pots in two colours."""
+    """Flags per violation code, illegal actions, mis-split pots and inconsistent histories
+    in three colours."""
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(8, max(2.5, 0.4 * by_code.height + 1.5)))
     if by_code.is_empty():
@@ -110,7 +111,7 @@ def flags(by_code: pl.DataFrame, path: Path) -> Path | None:
         axis.set_yticks([])
     else:
         ordered = by_code.sort("flags")
-        colours = {"illegal": "tab:orange", "mis-split": "tab:purple"}
+        colours = {"illegal": "tab:orange", "mis-split": "tab:purple", "inconsistent": "tab:gray"}
         for kind, colour in colours.items():
             part = ordered.filter(pl.col("kind") == kind)
             if part.height:
