@@ -236,9 +236,14 @@ class HandEvidence:
         return f"{flag.code} (follows {cause.code} on line {cause.line})"
 
     def flags_at(self) -> dict[int, list[Flag]]:
-        """The flags by the file line they point at."""
+        """The flags by the file line they point at; on a line, each fault before the
+        flags that follow from it."""
         by_line: dict[int, list[Flag]] = {}
-        for flag in self.flags:
+        ordered = sorted(
+            self.flags,
+            key=lambda f: (f.seq if f.cause is None else f.cause, f.cause is not None, f.seq),
+        )
+        for flag in ordered:
             by_line.setdefault(flag.line, []).append(flag)
         return by_line
 

@@ -110,14 +110,23 @@ def flags(by_code: pl.DataFrame, path: Path) -> Path | None:
         axis.set_xticks([])
         axis.set_yticks([])
     else:
-        ordered = by_code.sort("flags")
+        # A code found as two kinds (POT_TOTAL mis-split here, inconsistent there) gets a
+        # bar for each, named with its kind.
+        twice = pl.col("code").count().over("code") > 1
+        ordered = by_code.sort("flags").with_columns(
+            label=pl.when(twice)
+            .then(pl.format("{} ({})", "code", "kind"))
+            .otherwise(pl.col("code"))
+        )
         colours = {"illegal": "tab:orange", "mis-split": "tab:purple", "inconsistent": "tab:gray"}
         for kind, colour in colours.items():
             part = ordered.filter(pl.col("kind") == kind)
             if part.height:
-                axis.barh(part["code"].to_list(), part["flags"].to_list(), color=colour, label=kind)
+                axis.barh(
+                    part["label"].to_list(), part["flags"].to_list(), color=colour, label=kind
+                )
         axis.legend(loc="lower right", fontsize="small")
-        axis.set_xlabel("flags (violations)")
+        axis.set_xlabel("faults (the flags that follow from one not counted)")
         axis.set_ylabel("code")
     axis.set_title("Flags by code")
     figure.tight_layout()

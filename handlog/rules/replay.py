@@ -1555,8 +1555,8 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"{rules.limit_word} {what} {self.money(total)} is less than the minimum "
-                f"{self.money(least)} on {self.street.label}",
+                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"{self.money(total)} is less than the minimum {self.money(least)}",
                 self.money(least),
                 self.money(total),
             )
@@ -1566,7 +1566,8 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"{rules.limit_word} {what} {self.money(total)} exceeds {bound} {self.money(most)}",
+                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"{self.money(total)} exceeds {bound} {self.money(most)}",
                 self.money(most),
                 self.money(total),
             )
