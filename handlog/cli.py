@@ -19,7 +19,8 @@ EXIT_CODES = """Exit codes (every command):
 \b
   0  done: everything given was read (import: and stored)
   1  done, with findings or in part: a hand that could not be read (parse, check),
-     a hand flagged (check), a path, file or archive entry not read or not stored
+     a hand flagged, of any kind, an inconsistent history alone included (check),
+     a path, file or archive entry not read or not stored
      (import, parse, check; each named on its own line), a report option that
      matches nothing
   2  nothing done: a usage error (an unknown option or value), no path that exists,

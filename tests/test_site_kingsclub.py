@@ -296,7 +296,7 @@ def test_the_multi_pot_hand_never_pays_its_side_pot_and_is_flagged():
     assert [p.eligible for p in result.pots] == [("Player1", "Player2"), ("Player1",)]
     assert [(v.code, v.line, v.expected, v.actual) for v in result.violations] == [
         ("POT_TOTAL", 54, "8,287.75", "5,613.25"),
-        ("WRONG_WINNER", 54, "Player1 2,674.50 and Player2 5,613.25", "Player2 5,613.25"),
+        ("WRONG_WINNER", 54, "Player1 2,674.50, Player2 5,613.25", "Player2 5,613.25"),
         # The summary's net for Player1 (-450.50) against what the lines give (-3,125): the
         # site's own figures say where the side pot went.
         ("PLAYER_NET", 51, "-3,125", "-450.50"),

@@ -134,8 +134,8 @@ class Awards:
             code,
             line,
             None,
-            f"{story}; the rules pay {pay_list(expected, state, wrong)}, the hand history "
-            f"pays {pay_list(actual, state, wrong)}",
+            f"{story}; the rules pay {pay_words(expected, state, wrong)}, the hand history "
+            f"pays {pay_words(actual, state, wrong)}",
             pay_list(expected, state),
             pay_list(actual, state),
         )
@@ -400,18 +400,24 @@ def share_words(winners: list[str], describe_one: Callable[[str], str], what: st
     return f"{tied} should split {what}"
 
 
-def pay_list(amounts: dict[str, int], state: Any, players: Iterable[str] | None = None) -> str:
-    """What is paid to each player (to `players` only, when given), "A $1 and B $2";
-    "nobody" when nothing is."""
-    chosen = amounts if players is None else {p: amounts.get(p, 0) for p in players}
-    paid = [(p, v) for p, v in chosen.items() if v]
+def pay_list(amounts: dict[str, int], state: Any) -> str:
+    """What is paid to each player, "A $1, B $2" (a violation's `expected` and `actual`,
+    stored as they were); "nobody" when nothing is."""
+    paid = [(p, v) for p, v in amounts.items() if v]
+    return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
+
+
+def pay_words(amounts: dict[str, int], state: Any, players: Iterable[str]) -> str:
+    """What is paid to each of `players`, in words: "A $1 and B $2"; "nobody" when nothing
+    is."""
+    paid = [(p, amounts.get(p, 0)) for p in players if amounts.get(p, 0)]
     return and_list(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
 
 
 def paid_words(actual: dict[str, int], wrong: set[str], state: Any) -> str:
     """What the hand history pays the players paid wrong: "B $10 and A nothing", "A
     nothing"."""
-    paid = pay_list(actual, state, wrong)
+    paid = pay_words(actual, state, wrong)
     unpaid = sorted(p for p in wrong if not actual.get(p))
     if not unpaid:
         return paid
