@@ -14,7 +14,11 @@ from handlog.parse.sites import format_for
 from handlog.rules.profiles import CASINO, RuleProfile
 from handlog.rules.replay import Replay, replay
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
+from handlog.rules.violations import KINDS, Violation
 from handlog.serialize import plain
+
+SUMMARY_COUNTS = ("ok", "illegal", "mis-split", "unparsed", "skipped", "inconsistent")
+"""What `count` adds up per hand, as `summary_text` words them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +28,8 @@ class CheckedHand:
     file: str
     line: int
     status: str
-    """"ok", "flagged", "unparsed" or "skipped"."""
+    """"ok", "flagged" (a fault of any kind: `kinds` says which), "unparsed" or
+    "skipped"."""
     hand: Hand | None = None
     replay: Replay | None = None
     error: ParseError | None = None
@@ -36,6 +41,15 @@ class CheckedHand:
         if self.error is not None and self.error.hand_line:
             return self.error.hand_line
         return self.line
+
+    @property
+    def kinds(self) -> list[str]:
+        """The kinds of verdict of the hand's faults, in `Kind` order (consequences follow
+        their cause's)."""
+        if self.replay is None:
+            return []
+        found = self.replay.kinds
+        return [kind.value for kind in KINDS if kind in found]
 
     @property
     def hand_id(self) -> str | None:
@@ -101,8 +115,67 @@ def _site_of(checked: CheckedHand) -> str | None:
     return item.site if item is not None else None
 
 
+def count(counts: dict[str, int], checked: CheckedHand) -> None:
+    """Add one hand to `counts`: its status ("ok", "flagged", "unparsed", "skipped") and, for
+    a flagged hand, each kind of verdict it has ("illegal", "mis-split", "inconsistent": a
+    hand may have several)."""
+    counts[checked.status] = counts.get(checked.status, 0) + 1
+    for kind in checked.kinds:
+        counts[kind] = counts.get(kind, 0) + 1
+
+
+def summary_text(counts: dict[str, int]) -> str:
+    """The counts of `handlog check` (and of the stored hands), worded in a fixed order that
+    scripts read: "N hands: N ok, N flagged illegal, N flagged mis-split, N unparsed, N
+    skipped, N inconsistent"."""
+    n = {name: counts.get(name, 0) for name in (*SUMMARY_COUNTS, "flagged")}
+    hands = n["ok"] + n["flagged"] + n["unparsed"] + n["skipped"]
+    return (
+        f"{hands} hands: {n['ok']} ok, {n['illegal']} flagged illegal, "
+        f"{n['mis-split']} flagged mis-split, {n['unparsed']} unparsed, "
+        f"{n['skipped']} skipped, {n['inconsistent']} inconsistent"
+    )
+
+
+def grouped(violations: tuple[Violation, ...]) -> list[tuple[int, list[int]]]:
+    """The hand's faults in order, each with the consequences that follow from it (indices
+    into `violations`, in order)."""
+    consequences: dict[int, list[int]] = {}
+    for index, violation in enumerate(violations):
+        if violation.cause is not None:
+            consequences.setdefault(violation.cause, []).append(index)
+    return [
+        (index, consequences.get(index, []))
+        for index, violation in enumerate(violations)
+        if violation.cause is None
+    ]
+
+
+def flag_lines(checked: CheckedHand) -> list[str]:
+    """`handlog check`'s lines for a hand: each fault as `  FILE:LINE: hand ID: CODE (kind):
+    message`, the flags that follow from it under it, indented, as `      FILE:LINE: hand
+    ID: CODE (consequence): message`; a hand that could not be read as its error."""
+    if checked.error is not None:
+        return [f"  {checked.error.format()}"]
+    if checked.replay is None:
+        return []
+    violations = checked.replay.violations
+    where = f"{checked.file}:{{}}: hand {checked.hand_id}: "
+    lines = []
+    for index, following in grouped(violations):
+        root = violations[index]
+        lines.append(f"  {where.format(root.line)}{root.code} ({root.kind}): {root.message}")
+        for other in following:
+            v = violations[other]
+            lines.append(f"      {where.format(v.line)}{v.code} (consequence): {v.message}")
+    return lines
+
+
 def check_json(checked: CheckedHand) -> dict[str, Any]:
-    """The stable JSON shape of `handlog check --json` (one object per hand)."""
+    """The stable JSON shape of `handlog check --json` (one object per hand): `status` ok,
+    flagged, unparsed or skipped; `kinds` the kinds of verdict of a flagged hand's faults;
+    each violation with its `kind` and, for one that follows from an earlier fault, `cause`
+    (that fault's index in `violations`; null for a fault of its own)."""
     hand, result = checked.hand, checked.replay
     data: dict[str, Any] = {
         "file": checked.file,
@@ -111,6 +184,7 @@ def check_json(checked: CheckedHand) -> dict[str, Any]:
         "hand_id": checked.hand_id,
         "game": hand.game.value if hand else (checked.skipped.game if checked.skipped else None),
         "status": checked.status,
+        "kinds": checked.kinds,
         "violations": [],
         "pot": None,
         "rake": None,
@@ -121,6 +195,8 @@ def check_json(checked: CheckedHand) -> dict[str, Any]:
         data["violations"] = [
             {
                 "code": v.code,
+                "kind": v.kind.value,
+                "cause": v.cause,
                 "street": plain(v.street),
                 "line": v.line,
                 "player": v.player,

@@ -24,7 +24,8 @@ EXIT_CODES = """Exit codes (every command):
 \b
   0  done: everything given was read (import: and stored)
   1  done, with findings or in part: a hand that could not be read (parse, check),
-     a hand flagged (check), a path, file or archive entry not read or not stored
+     a hand flagged, of any kind, an inconsistent history alone included (check),
+     a path, file or archive entry not read or not stored
      (import, parse, check; each named on its own line), a report option that
      matches nothing, a hand show does not find
   2  nothing done: a usage error (an unknown option or value), no path that exists,
@@ -365,9 +366,12 @@ def check(
     """Parse and replay hand histories under their house rules, without storing them.
 
     Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
-    pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
-    Exit code 0 when every hand is ok or skipped; 1 otherwise, or when a path given could
-    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
+    pots, unparsed, skipped, and flagged as inconsistent histories (the site's own figures
+    against its lines, the money paid as the rules say), then every fault as FILE:LINE: hand
+    ID: CODE (kind): message, with the flags that only follow from it indented under it as
+    (consequence). Exit code 0 when every hand is ok or skipped; 1 otherwise (a fault of any
+    kind), or when a path given could not be read (the rest is); 2 when no path given exists
+    (every code: handlog --help).
 
     Example: handlog check sample_logs/
 
@@ -380,7 +384,7 @@ def check(
     """
     import json
 
-    from handlog.check import check_file, check_json
+    from handlog.check import check_file, check_json, count, flag_lines
     from handlog.parse.sites import profile_named
 
     if dataset is not None:
@@ -409,17 +413,8 @@ def check(
             progress.tick()
             if json_lines:
                 sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=ascii_json) + "\n")
-            counts[checked.status] += 1
-            if checked.replay is not None and checked.replay.violations:
-                counts["illegal"] += checked.replay.illegal
-                counts["mis-split"] += checked.replay.mis_split
-                for violation in checked.replay.violations:
-                    lines.append(
-                        f"  {checked.file}:{violation.line}: hand {checked.hand_id}: "
-                        f"{violation.code}: {violation.message}"
-                    )
-            elif checked.error is not None:
-                lines.append(f"  {checked.error.format()}")
+            count(counts, checked)
+            lines.extend(flag_lines(checked))
         progress.done()
         print(f"{file}: {_check_summary(counts)}", file=report)
         for line in lines:
@@ -457,12 +452,9 @@ def _check_dataset(dataset: str) -> None:
 
 
 def _check_summary(counts: Counter[str]) -> str:
-    hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
-    return (
-        f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
-        f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
-        f"{counts['skipped']} skipped"
-    )
+    from handlog.check import summary_text
+
+    return summary_text(counts)
 
 
 DbOption = Annotated[
@@ -590,7 +582,8 @@ def import_(
                     else ""
                 )
                 + f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
-                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
+                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped, "
+                f"{counts['inconsistent']} inconsistent"
             )
 
     progress: dict[str, _Progress] = {}
@@ -613,7 +606,8 @@ def import_(
             + f"{summary.duplicates} already stored, "
             f"{summary.flagged_illegal} flagged illegal, "
             f"{summary.flagged_mis_split} flagged mis-split, "
-            f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+            f"{summary.unparsed} unparsed, {summary.skipped} skipped, "
+            f"{summary.flagged_inconsistent} inconsistent; "
             f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
             + (
                 f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
@@ -676,7 +670,7 @@ def _import_dataset(
             print(
                 f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
                 f"{counts['mis_split']} flagged mis-split, {counts['unparsed']} unparsed, "
-                f"{counts['skipped']} skipped",
+                f"{counts['skipped']} skipped, {counts['inconsistent']} inconsistent",
                 flush=True,
             )
 
@@ -702,7 +696,8 @@ def _import_dataset(
         f"({summary.parts_before} written before), {summary.new_hands} new hands, "
         f"{summary.duplicates} already stored, {summary.flagged_illegal} flagged illegal, "
         f"{summary.flagged_mis_split} flagged mis-split, {summary.unparsed} unparsed, "
-        f"{summary.skipped} skipped; {summary.seconds:.1f} s, "
+        f"{summary.skipped} skipped, {summary.flagged_inconsistent} inconsistent; "
+        f"{summary.seconds:.1f} s, "
         f"{summary.hands_per_second:,.0f} hands/s"
         + (
             f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "

@@ -53,7 +53,7 @@ from functools import partial
 from typing import Any
 
 from handlog import store
-from handlog.importer import ImportSummary
+from handlog.importer import COUNTS, ImportSummary
 
 MARK = "_handlog_dataset.json"
 """The file that makes a folder a handlog dataset (its format version)."""
@@ -461,7 +461,7 @@ class _FileState:
             f"{prefix}-{sha[:24]}-{part[0] if part else 0}-{end}" for part, end, sha in plan["jobs"]
         ]
         self.remaining = len(self.names)
-        self.totals = dict.fromkeys(("hands", "illegal", "mis_split", "unparsed", "skipped"), 0)
+        self.totals = dict.fromkeys(COUNTS, 0)
         self.line_reached = int(plan["start_line"])
         self.failure: str | None = None
         self.started = datetime.now(UTC)
@@ -486,6 +486,7 @@ class _FileState:
         summary.hands += totals["hands"]
         summary.flagged_illegal += totals["illegal"]
         summary.flagged_mis_split += totals["mis_split"]
+        summary.flagged_inconsistent += totals["inconsistent"]
         summary.unparsed += totals["unparsed"]
         summary.skipped += totals["skipped"]
         if self.failure is not None:
@@ -590,10 +591,18 @@ def connect(dataset: Dataset) -> Any:
         if not any(table in p["tables"] for p in parts):
             return f"(SELECT *, NULL::VARCHAR AS _part FROM shape.{table})"
         pattern = f"{prefix}{root}/{table}/*.parquet".replace("'", "''")
-        return f"read_parquet('{pattern}')"
+        # By name, with the table's empty shape: a column added since some parts (or all)
+        # were written reads as NULL in them (`_LATER`).
+        return (
+            f"(SELECT * FROM read_parquet('{pattern}', union_by_name = true) "
+            f"UNION ALL BY NAME SELECT *, NULL::VARCHAR AS _part FROM shape.{table})"
+        )
 
     def columns(table: str, alias: str) -> str:
-        return ", ".join(f"{alias}.{c}" for c in store.COLUMNS[table])
+        return ", ".join(
+            f"{_LATER[table, c].format(alias)} AS {c}" if (table, c) in _LATER else f"{alias}.{c}"
+            for c in store.COLUMNS[table]
+        )
 
     # Each hand's first copy: the part it is taken from.
     connection.execute(f"""
@@ -644,6 +653,16 @@ def connect(dataset: Dataset) -> Any:
     return connection
 
 
+_LATER = {
+    ("hands", "inconsistent"): "coalesce({0}.inconsistent, false)",
+    ("violations", "kind"): (
+        "coalesce({0}.kind, CASE WHEN {0}.mis_split THEN 'mis-split' ELSE 'illegal' END)"
+    ),
+}
+"""Columns added to the store after a dataset's first parts may have been written, and what
+they read as in those parts (as `store.MIGRATIONS` fills them in a database file)."""
+
+
 @contextmanager
 def reading(dataset: Dataset) -> Iterator[Any]:
     """`connect` as a context (the reading commands' `snapshot.reading` for a dataset)."""
@@ -659,24 +678,34 @@ def reading(dataset: Dataset) -> Iterator[Any]:
 
 def stored_flags(connection: Any) -> tuple[dict[str, int], list[str]]:
     """What `handlog check` prints of files, from the hands stored: the counts (ok,
-    flagged, illegal, mis-split, unparsed, skipped) and one line per flag or parse error,
-    in file and line order."""
+    flagged, illegal, mis-split, unparsed, skipped, inconsistent) and, in file and line
+    order, one line per fault (`CODE (kind)`, the flags that follow from it indented under
+    it as `CODE (consequence)`) or parse error."""
     counts = dict(
         connection.execute("""
             SELECT 'ok', count(*) FILTER (WHERE status = 'ok') FROM hands
             UNION ALL SELECT 'flagged', count(*) FILTER (WHERE status <> 'ok') FROM hands
             UNION ALL SELECT 'illegal', count(*) FILTER (WHERE illegal) FROM hands
             UNION ALL SELECT 'mis-split', count(*) FILTER (WHERE mis_split) FROM hands
+            UNION ALL SELECT 'inconsistent', count(*) FILTER (WHERE inconsistent) FROM hands
             UNION ALL SELECT 'unparsed', count(*) FROM parse_errors
             UNION ALL SELECT 'skipped', count(*) FROM skipped""").fetchall()
     )
-    lines = [
-        f"  {file}:{line}: hand {hand_id}: {code}: {message}"
-        for file, line, hand_id, code, message in connection.execute("""
-            SELECT h.file, v.line, v.hand_id, v.code, v.message
-            FROM violations v JOIN hands h USING (site, hand_id)
-            UNION ALL
-            SELECT file, line, coalesce(hand_id, ''), 'parse-error', message FROM parse_errors
-            ORDER BY 1, 2, 3, 4""").fetchall()
-    ]
+    lines = []
+    for file, line, hand_id, code, kind, message, cause in connection.execute("""
+            SELECT file, line, hand_id, code, kind, message, cause FROM (
+                SELECT h.file, h.line AS hand_line, v.line, v.hand_id, v.code, v.kind,
+                    v.message, v.cause, coalesce(v.cause, v.seq) AS root, v.seq
+                FROM violations v JOIN hands h USING (site, hand_id)
+                UNION ALL
+                SELECT file, line, line, coalesce(hand_id, ''), 'parse-error', NULL, message,
+                    NULL, 0, 0
+                FROM parse_errors)
+            ORDER BY file, hand_line, hand_id, root, cause IS NOT NULL, seq""").fetchall():
+        if code == "parse-error":
+            lines.append(f"  {file}:{line}: hand {hand_id}: {code}: {message}")
+        elif cause is None:
+            lines.append(f"  {file}:{line}: hand {hand_id}: {code} ({kind}): {message}")
+        else:
+            lines.append(f"      {file}:{line}: hand {hand_id}: {code} (consequence): {message}")
     return counts, lines

@@ -186,8 +186,21 @@ class Flag:
     code: str
     player: str | None
     message: str
-    mis_split: bool
+    kind: str
+    """The kind of verdict: illegal, mis-split or inconsistent."""
+    cause: int | None = None
+    """The seq of the fault this flag only follows from; None for a fault of its own."""
     state: dict[str, Any] | None = None
+
+    @property
+    def mis_split(self) -> bool:
+        return self.kind == "mis-split"
+
+    @property
+    def label(self) -> str:
+        """ "CODE (kind)" for a fault, "CODE (follows CAUSE_CODE on line N)" for a
+        consequence (`HandEvidence.label` names the cause)."""
+        return f"{self.code} ({self.kind})"
 
 
 @dataclass
@@ -207,10 +220,30 @@ class HandEvidence:
     def anchor(self) -> str:
         return anchor(self.site, self.hand_id)
 
+    @property
+    def faults(self) -> int:
+        """The flags that are faults of their own (not consequences)."""
+        return sum(flag.cause is None for flag in self.flags)
+
+    def label(self, flag: Flag) -> str:
+        """How a flag is headed: "CODE (kind)", or for a consequence "CODE (follows CODE
+        on line N)", naming its cause."""
+        if flag.cause is None:
+            return flag.label
+        cause = next((f for f in self.flags if f.seq == flag.cause), None)
+        if cause is None:
+            return f"{flag.code} (consequence)"
+        return f"{flag.code} (follows {cause.code} on line {cause.line})"
+
     def flags_at(self) -> dict[int, list[Flag]]:
-        """The flags by the file line they point at."""
+        """The flags by the file line they point at; on a line, each fault before the
+        flags that follow from it."""
         by_line: dict[int, list[Flag]] = {}
-        for flag in self.flags:
+        ordered = sorted(
+            self.flags,
+            key=lambda f: (f.seq if f.cause is None else f.cause, f.cause is not None, f.seq),
+        )
+        for flag in ordered:
             by_line.setdefault(flag.line, []).append(flag)
         return by_line
 
@@ -257,7 +290,8 @@ def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> 
         ).fetchall()
         flags = connection.execute(
             """
-            SELECT v.site, v.hand_id, v.seq, v.line, v.code, v.player, v.message, v.mis_split
+            SELECT v.site, v.hand_id, v.seq, v.line, v.code, v.player, v.message, v.kind,
+                v.cause
             FROM violations v SEMI JOIN wanted_evidence w USING (site, hand_id)
             ORDER BY v.site, v.hand_id, v.seq
             """
@@ -265,9 +299,9 @@ def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> 
     finally:
         connection.unregister("wanted_evidence")
     by_hand: dict[tuple[str, str], list[Flag]] = {}
-    for site, hand_id, seq, line, code, player, message, mis_split in flags:
+    for site, hand_id, seq, line, code, player, message, kind, cause in flags:
         by_hand.setdefault((site, hand_id), []).append(
-            Flag(seq, line, code, player, message, bool(mis_split))
+            Flag(seq, line, code, player, message, kind, cause)
         )
     result = []
     for _, site, hand_id, game, unit, file, line, blob, states_json in rows:
@@ -331,16 +365,23 @@ def terminal(evidence: HandEvidence, color: bool = False) -> str:
         return typer.style(text, **options) if color else text
 
     flags_at = evidence.flags_at()
-    count = len(evidence.flags)
+    count = evidence.faults
+    following = len(evidence.flags) - count
     out = [
         style(f"hand {evidence.hand_id} ({evidence.site}, {evidence.game})", bold=True)
         + f"  {evidence.file}:{evidence.line}  {count} flag{'s' if count != 1 else ''}"
+        + (
+            f" ({following} more that follow{'s' if following == 1 else ''} from "
+            f"{'it' if count == 1 else 'them'})"
+            if following
+            else ""
+        )
     ]
     width = len(str(evidence.line + evidence.text.count("\n")))
     known = {number for number, _ in evidence.numbered_lines()}
     # Flags pointing outside the hand's text (none expected) are listed first.
     for flag in (f for f in evidence.flags if f.line not in known):
-        out.append(style(f"{'':>{width}}  ! {flag.code}: {flag.message}", fg="red"))
+        out.append(style(f"{'':>{width}}  ! {evidence.label(flag)}: {flag.message}", fg="red"))
     for number, text in evidence.numbered_lines():
         flags = flags_at.get(number)
         if not flags:
@@ -348,7 +389,14 @@ def terminal(evidence: HandEvidence, color: bool = False) -> str:
             continue
         out.append(style(f"{number:>{width}} > {text}", fg="red", bold=True))
         for flag in flags:
-            out.append(style(f"{'':>{width}}   ^ {flag.code}: {flag.message}", fg="yellow"))
+            # a consequence is indented under the line, and names the fault it follows from
+            mark = "^" if flag.cause is None else "  ^"
+            out.append(
+                style(
+                    f"{'':>{width}}   {mark} {evidence.label(flag)}: {flag.message}",
+                    fg="yellow" if flag.cause is None else None,
+                )
+            )
             if flag.state:
                 out.append(f"{'':>{width}}     replay: {state_text(flag.state, evidence.unit)}")
                 for player, stack, in_pot, showing, status in player_rows(

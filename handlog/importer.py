@@ -78,8 +78,9 @@ class Job:
     """The file could not be read on from here: nothing for a worker to do."""
 
 
-COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped")
-"""What a worker counts in a part of a file (`PartResult.counts`)."""
+COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped", "inconsistent")
+"""What a worker counts in a part of a file (`PartResult.counts`): hands, those with a fault
+of each kind of verdict (a hand may have several), unparsed and skipped."""
 
 
 @dataclass
@@ -104,6 +105,7 @@ class ImportSummary:
     duplicates: int = 0
     flagged_illegal: int = 0
     flagged_mis_split: int = 0
+    flagged_inconsistent: int = 0
     unparsed: int = 0
     skipped: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
@@ -158,6 +160,7 @@ def _work(
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
+                counts["inconsistent"] += checked.replay.inconsistent
                 if checked.replay.violations:
                     flagged.append(checked)
             elif checked.error is not None:
@@ -630,6 +633,7 @@ class _FileLoad:
         summary.duplicates += totals["hands"] - self.new - self.replaced
         summary.flagged_illegal += totals["illegal"]
         summary.flagged_mis_split += totals["mis_split"]
+        summary.flagged_inconsistent += totals["inconsistent"]
         summary.unparsed += totals["unparsed"]
         summary.skipped += totals["skipped"]
         if on_file is not None and self.failure is None:

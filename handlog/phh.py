@@ -272,7 +272,7 @@ def _hands(
             chips_in_hundredths, max_seats, tournament_level,
             EXISTS (
                 SELECT 1 FROM violations v
-                WHERE v.site = h.site AND v.hand_id = h.hand_id AND NOT v.mis_split
+                WHERE v.site = h.site AND v.hand_id = h.hand_id AND v.kind = 'illegal'
             ) AS illegal
         FROM hands h WHERE site = ? AND game = ? AND structure = 'fixed'
         ORDER BY start_time, hand_id LIMIT ? OFFSET ?

@@ -1520,6 +1520,7 @@ class _Deal:
     def _allowed_sizes(self) -> tuple[int, ...]:
         """The sizes fixed limit allows now, as the replay has them (`tables.fixed_sizes`)."""
         stakes = self.stakes
+        first_raise = self.street == self.first_street and self.bets == 1
         return fixed_sizes(
             self.size,
             stakes.small_bet,
@@ -1527,6 +1528,8 @@ class _Deal:
             self.double_bet,
             self.big_bet_made,
             self.profile,
+            # the house's first raise of the completion, sized as the replay reads the hand
+            self.profile.house_raise(self.bring_in_seen, stakes.ante) if first_raise else None,
         )
 
     def _act(self, player: int) -> None:

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -54,8 +54,20 @@ DETAIL_TABLES = {
     "violations": """
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
     street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
-    actual VARCHAR, mis_split BOOLEAN""",
+    actual VARCHAR, mis_split BOOLEAN,
+    -- kind: the verdict, 'illegal', 'mis-split' or 'inconsistent' (`Kind` in
+    -- handlog.rules.violations; mis_split is kind = 'mis-split'); cause: for a flag that only
+    -- follows from an earlier fault of the hand, that fault's seq (such consequences are not
+    -- counted as flags of their own), NULL for a fault of its own (schema version 7)
+    kind VARCHAR, cause INTEGER""",
 }
+
+_VIOLATIONS_V2 = """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, code VARCHAR,
+    street VARCHAR, player VARCHAR, line INTEGER, message VARCHAR, expected VARCHAR,
+    actual VARCHAR, mis_split BOOLEAN"""
+"""`violations` as versions 2 to 6 had it (migration 1 -> 2 rebuilds it so; 6 -> 7 adds the
+kind and the cause)."""
 
 # The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
 # (zlib-compressed UTF-8), where it came from, and one replay state per violation (a JSON
@@ -79,6 +91,7 @@ CREATE TABLE IF NOT EXISTS hands (
     clock_text VARCHAR, players INTEGER, total_pot BIGINT, rake BIGINT, status VARCHAR,
     illegal BOOLEAN, mis_split BOOLEAN, file VARCHAR, line INTEGER, end_line INTEGER,
     structure VARCHAR DEFAULT 'fixed', chips_in_hundredths BOOLEAN DEFAULT false,
+    inconsistent BOOLEAN DEFAULT false,
     PRIMARY KEY (site, hand_id)
 );
 """
@@ -112,7 +125,7 @@ MIGRATIONS: dict[int, str] = {
         f"INSERT INTO {name}__v2 SELECT * FROM {name};\n"
         f"DROP TABLE {name};\n"
         f"ALTER TABLE {name}__v2 RENAME TO {name};\n"
-        for name, columns in DETAIL_TABLES.items()
+        for name, columns in {**DETAIL_TABLES, "violations": _VIOLATIONS_V2}.items()
     ),
     # 2 -> 3: actions hold site-neutral amounts: `amount` is the chips an action puts in
     # (a raise's was PokerStars' raise size over the bet) and `to_amount` the player's street
@@ -157,6 +170,17 @@ DROP TABLE neutral_amounts;
     # 5 -> 6: chips in hundredths (KingsClub, Winamax play money), a unit of their own in the
     # reports. Hands stored before keep `false` (whole chips), as version 5 showed them.
     5: "ALTER TABLE hands ADD COLUMN IF NOT EXISTS chips_in_hundredths BOOLEAN DEFAULT false;",
+    # 6 -> 7: three kinds of verdict and root causes. Each violation stored before keeps the
+    # kind its code had then (mis-split for the pot codes, illegal for the others) and is a
+    # fault of its own; no hand stored before is inconsistent. Import the files into a new
+    # database to have them judged again.
+    6: """
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS inconsistent BOOLEAN DEFAULT false;
+ALTER TABLE violations ADD COLUMN IF NOT EXISTS kind VARCHAR;
+ALTER TABLE violations ADD COLUMN IF NOT EXISTS cause INTEGER;
+UPDATE violations SET kind = CASE WHEN mis_split THEN 'mis-split' ELSE 'illegal' END
+WHERE kind IS NULL;
+""",
 }
 
 TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
@@ -421,6 +445,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "bring_in", "tournament_id", "tournament_level", "buy_in", "home_game", "table_name",
         "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
         "illegal", "mis_split", "file", "line", "end_line", "structure", "chips_in_hundredths",
+        "inconsistent",
     ),
     "hand_players": (
         "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
@@ -434,7 +459,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "awards": ("site", "hand_id", "player", "expected", "collected"),
     "violations": (
         "site", "hand_id", "seq", "code", "street", "player", "line", "message", "expected",
-        "actual", "mis_split",
+        "actual", "mis_split", "kind", "cause",
     ),
     "hand_evidence": ("site", "hand_id", "file", "line", "end_line", "text", "states"),
     "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
@@ -533,6 +558,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             source.end_line if source else None,
             hand.structure.value,
             hand.chips_in_hundredths,
+            result.inconsistent,
         ),
     )
 
@@ -611,6 +637,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
                 violation.expected,
                 violation.actual,
                 violation.mis_split,
+                violation.kind.value,
+                violation.cause,
             ),
         )
 

@@ -76,7 +76,7 @@ def test_check_sample_logs_all_ok():
     assert result.exit_code == 0, result.output
     assert (
         "total, 6 files: 30 hands: 30 ok, 0 flagged illegal, 0 flagged mis-split, "
-        "0 unparsed, 0 skipped"
+        "0 unparsed, 0 skipped, 0 inconsistent"
     ) in result.output
 
 
@@ -96,6 +96,7 @@ def test_check_json_contract_and_flags(tmp_path):
         "hand_id",
         "game",
         "status",
+        "kinds",
         "violations",
         "pot",
         "rake",
@@ -108,7 +109,21 @@ def test_check_json_contract_and_flags(tmp_path):
     assert sum(ok["net"].values()) == -ok["rake"]
     codes = {v["code"] for v in flagged["violations"]}
     assert "RAKE" in codes
-    assert set(flagged["violations"][0]) == {"code", "street", "line", "player", "message"}
+    assert set(flagged["violations"][0]) == {
+        "code",
+        "kind",
+        "cause",
+        "street",
+        "line",
+        "player",
+        "message",
+    }
+    # ten cents paid out of nothing: the money went where the rules do not send it
+    assert ok["kinds"] == [] and flagged["kinds"] == ["mis-split"]
+    assert {(v["code"], v["kind"], v["cause"]) for v in flagged["violations"]} == {
+        ("RAKE", "mis-split", None),
+        ("SPLIT_AMOUNT", "mis-split", None),
+    }
 
 
 def test_check_plain_prints_file_line_hand_code(tmp_path):
@@ -122,12 +137,60 @@ def test_check_plain_prints_file_line_hand_code(tmp_path):
     result = runner.invoke(app, ["check", str(target)])
     assert result.exit_code == 1
     assert (
-        "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped"
-        in result.output
+        "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped, "
+        "0 inconsistent" in result.output
     )
     assert (
-        f"{target}:91: hand 35874039554: OUT_OF_TURN: Hero acts (fold) out of turn" in result.output
+        f"  {target}:91: hand 35874039554: OUT_OF_TURN (illegal): Hero acts (fold) out of turn"
+        in result.output
     )
+
+
+def test_check_prints_consequences_under_their_cause_and_counts_them_not(tmp_path):
+    """A seat's stack too small for what its player puts in: the replay has them all-in,
+    so their fold later is flagged too, as a consequence, indented under the over-stack;
+    and neither changes the counts of hands."""
+    text = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text()
+    target = tmp_path / "short.txt"
+    target.write_text(text.replace("trs2758 ($2.17 in chips)", "trs2758 ($0.03 in chips)", 1))
+    result = runner.invoke(app, ["check", str(target)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "OVER_STACK (illegal)" in line)
+    assert lines[at].startswith(f"  {target}:")
+    assert lines[at + 1].startswith(f"      {target}:")
+    assert (
+        "ACTED_AFTER_FOLD (consequence): trs2758 acts (fold) but is already all-in"
+        in (lines[at + 1])
+    )
+    assert "11 hands: 10 ok, 1 flagged illegal, 0 flagged mis-split" in result.output
+
+
+def test_an_inconsistent_history_alone_is_a_finding(tmp_path):
+    """A summary whose total pot and rake are both ten cents too high, while the winner
+    collected what the actions and the true rake leave: an inconsistent history, counted
+    apart, and exit code 1 like every other finding."""
+    text = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text()
+    target = tmp_path / "summary.txt"
+    target.write_text(
+        text.replace("Total pot $0.80 | Rake $0.03", "Total pot $0.90 | Rake $0.13", 1)
+    )
+    result = runner.invoke(app, ["check", str(target)])
+    assert result.exit_code == 1, result.output
+    assert (
+        "11 hands: 10 ok, 0 flagged illegal, 0 flagged mis-split, 0 unparsed, 0 skipped, "
+        "1 inconsistent" in result.output
+    )
+    assert "POT_TOTAL (inconsistent): the players put in $0.80 in all" in result.output
+    assert "SPLIT_AMOUNT (consequence)" in result.output
+    objects = [
+        json.loads(line)
+        for line in runner.invoke(app, ["check", "--json", str(target)]).stdout.splitlines()
+    ]
+    (summary,) = [o for o in objects if o["status"] == "flagged"]
+    assert summary["kinds"] == ["inconsistent"]
+    root = next(i for i, v in enumerate(summary["violations"]) if v["code"] == "POT_TOTAL")
+    assert [v["cause"] for v in summary["violations"] if v["code"] == "SPLIT_AMOUNT"] == [root]
 
 
 def test_check_unknown_profile():

@@ -118,7 +118,7 @@ def test_show_prints_the_hand_with_its_flags_marked(faulty):
     assert output[0].startswith(f"hand {hand_id} (pokerstars, stud)")
     marked = [number for number, text in enumerate(output) if re.match(rf"{line} > ", text)]
     assert len(marked) == 1
-    assert f"^ {code}: {message}" in output[marked[0] + 1]
+    assert f"^ {code} (illegal): {message}" in output[marked[0] + 1]
     assert "\x1b[" not in result.output
     coloured = runner.invoke(app, ["show", hand_id, "--db", str(db), "--color"], color=True)
     assert "\x1b[" in coloured.output

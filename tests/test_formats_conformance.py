@@ -1051,9 +1051,8 @@ KINGSCLUB = [
     Form(
         "KingsClub",
         "#40091899: Limit 2-7 Razz - 22/44",
-        lambda: fixture("kingsclub/fault-2-7-razz-raise-by-the-ante.txt"),
+        lambda: fixture("kingsclub/2-7-razz-first-raise-by-the-bring-in.txt"),
         lambda hand: None if hand.game is Game.RAZZ27 else pytest.fail(str(hand.game)),
-        status="flagged",  # the raise by the ante (tests/test_site_kingsclub.py FLAGGED)
     ),
 ]
 

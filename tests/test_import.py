@@ -423,18 +423,20 @@ def test_won_high_is_every_pot_winner_in_stud_and_razz(tmp_path):
 def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path):
     """Version 1 had a primary key on each detail table; version 2 drops them (see
     store.DETAIL_TABLES) and keeps every row."""
-    from handlog.store import DETAIL_TABLES, SCHEMA_VERSION
+    from handlog.store import _VIOLATIONS_V2, DETAIL_TABLES, SCHEMA_VERSION
 
     db = tmp_path / "old.duckdb"
     import_paths(SAMPLES[:2], db, workers=1)
     connection = duckdb.connect(str(db))
     before = counts(connection, TABLES)
-    for name, columns in DETAIL_TABLES.items():  # back to version 1's shape
+    # back to version 1's shape (violations without the kind and cause of version 7)
+    for name, columns in {**DETAIL_TABLES, "violations": _VIOLATIONS_V2}.items():
         key = {"actions": "seq", "violations": "seq", "pots": "pot"}.get(name, "player")
         connection.execute(
             f"CREATE TABLE {name}__v1 ({columns}, PRIMARY KEY (site, hand_id, {key}))"
         )
-        connection.execute(f"INSERT INTO {name}__v1 SELECT * FROM {name}")
+        kept = "* EXCLUDE (kind, cause)" if name == "violations" else "*"
+        connection.execute(f"INSERT INTO {name}__v1 SELECT {kept} FROM {name}")
         connection.execute(f"DROP TABLE {name}")
         connection.execute(f"ALTER TABLE {name}__v1 RENAME TO {name}")
     connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")

@@ -307,15 +307,20 @@ FLAGGED = {
     "RAKE": ("Total pot $0.80 | Rake $0.04", "$0.77 collected plus $0.04 rake is $0.81"),
     "WRONG_WINNER": (
         "MasterTrini1 collected $0.77 from pot",
-        "the pot goes to Nikolay Zem (a pair of Tens); the hand history pays MasterTrini1 $0.77",
+        "the pot ($0.77 after rake, Nikolay Zem, totof51 and MasterTrini1): Nikolay Zem should "
+        "win it with a pair of Tens; the hand history pays MasterTrini1 $0.77 and Nikolay Zem "
+        "nothing",
     ),
     "SPLIT_AMOUNT": (
         "gashpor collected $0.30 from pot",
-        "should pay Hero $0.40, gashpor $0.40, the hand history pays Hero $0.50, gashpor $0.30",
+        "the pot ($0.80 after rake, gashpor and Hero): gashpor should win the high half with a "
+        "flush, Queen high, Hero should win the low half with Lo: 7,6,5,4,3; the rules pay Hero "
+        "$0.40 and gashpor $0.40, the hand history pays Hero $0.50 and gashpor $0.30",
     ),
     "ODD_CHIP": (
         "gashpor collected $0.40 from pot",
-        "should pay Hero $0.40, gashpor $0.41, the hand history pays Hero $0.41, gashpor $0.40",
+        "the rules pay Hero $0.40 and gashpor $0.41, the hand history pays Hero $0.41 and "
+        "gashpor $0.40",
     ),
     "LOW_NOT_QUALIFIED": (
         "Player4 collected 220 from pot",

@@ -223,14 +223,19 @@ def test_flagged_hands_are_listed_with_file_line_and_reason(tmp_path):
     report = build(db, tmp_path / "out", Filters(), "json")
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     illegal, mis_split = data["tables"]["illegal"], data["tables"]["mis_split"]
-    assert [(r["line"], r["code"], r["hand_id"]) for r in illegal] == [
-        (short + 1, "CALL_AMOUNT", "35874566077")
-    ]
+    assert illegal[0]["line"] == short + 1 and illegal[0]["code"] == "CALL_AMOUNT"
+    assert illegal[0]["follows"] is None
     assert "willy32948" in illegal[0]["message"] and illegal[0]["file"].endswith("flagged.txt")
-    # The short call also leaves the first pot a cent short of its total (a follow-on).
-    assert {r["hand_id"] for r in mis_split} == {"35874566077", "35874590575"}
+    # The short call also leaves the pot a cent short of its total and of what was paid:
+    # listed under it, as following from it, not as a mis-split of their own.
+    assert {(r["code"], r["follows"]) for r in illegal[1:]} == {
+        ("POT_TOTAL", f"CALL_AMOUNT (line {short + 1})"),
+        ("SPLIT_AMOUNT", f"CALL_AMOUNT (line {short + 1})"),
+    }
+    assert {r["hand_id"] for r in illegal} == {"35874566077"}
+    assert {r["hand_id"] for r in mis_split} == {"35874590575"}
     assert (greedy + 1, "35874590575") in {(r["line"], r["hand_id"]) for r in mis_split}
-    assert "1 flagged illegal, 2 flagged mis-split" in report.summary
-    kinds = {(r["kind"], r["code"]) for r in data["tables"]["flags_by_code"]}
-    assert ("illegal", "CALL_AMOUNT") in kinds
-    assert all(kind == "mis-split" for kind, code in kinds if code != "CALL_AMOUNT")
+    assert "1 flagged illegal, 1 flagged mis-split, 0 inconsistent" in report.summary
+    # Counted by code: the faults only, a hand's consequences being part of its fault.
+    by_code = {(r["kind"], r["code"]): r["flags"] for r in data["tables"]["flags_by_code"]}
+    assert by_code == {("illegal", "CALL_AMOUNT"): 1, ("mis-split", "RAKE"): 1}

@@ -16,6 +16,7 @@ from handlog.parse.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk, split_text
 from handlog.parse.sites import detect, kingsclub
 from handlog.rules.replay import replay
+from handlog.rules.violations import Kind
 
 from .conftest import SHARED_CORPUS
 
@@ -30,24 +31,25 @@ STUD = FOLDER / "7-Stud-USD-44-88-202010.txt"
 DEUCE_TO_SEVEN = FOLDER / "2-7 Razz-USD-22-44-202101.txt"
 
 FLAGGED = {
-    # Hand 37581152 (44/88 stud, antes and bring-in 33.16): over the completion to 44,
-    # "Player3 raises to 77.16", a raise of 33.16, less than the small bet, by a player
-    # with 2,112.84 behind. Every figure being a street total is what makes the hand
-    # balance (Player2's -154.32 is 33.16 + 121.16, the pot 1,294.60 + 5 rake), so 33.16
-    # is what was raised: an illegal raise size in fixed limit, whatever the site's reason.
-    "37581152": [("BET_SIZE", 25, "Player3")],
-    # Hand 40091899 (22/44 2-7 razz, antes and bring-in 16.58), the same raise: over the
-    # completion to 22, "Player5 raises to 38.58", a raise of 16.58 (the ante), and the
-    # summary's -165.16 for Player5 is 16.58 + 38.58 + 22 + 44 + 44: that is what went in.
-    # Both KingsClub raises on a first street over a completion are by the ante's size (the
-    # raiser's ante counted into its street total?): the site's server allowed them; the
-    # replay, by the fixed-limit rules, flags them.
-    "40091899": [("BET_SIZE", 31, "Player5")],
     # Hand 3703449: the side pot the text never pays (see the multi-pot test below); the
     # summary's net for Player1 says the site paid it.
     "3703449": [("POT_TOTAL", 54, None), ("WRONG_WINNER", 54, None), ("PLAYER_NET", 51, "Player1")],
 }
 """The corpus hands the replay flags, each with why the flag is right."""
+HOUSE_RAISES = {
+    # Hand 37581152 (44/88 stud, antes and bring-in 33.16): over the completion to 44,
+    # "Player3 raises to 77.16", a raise of 33.16, the bring-in's size, then "Player4 raises
+    # to 121.16", a full bet more. Every figure being a street total is what makes the hand
+    # balance (Player2's -154.32 is 33.16 + 121.16, the pot 1,294.60 + 5 rake), so 33.16 is
+    # what was raised.
+    "37581152": ("BET_SIZE", 25, "Player3"),
+    # Hand 40091899 (22/44 2-7 razz, antes and bring-in 16.58), the same raise: over the
+    # completion to 22, "Player5 raises to 38.58", a raise of 16.58, and the summary's
+    # -165.16 for Player5 is 16.58 + 38.58 + 22 + 44 + 44: that is what went in.
+    "40091899": ("BET_SIZE", 31, "Player5"),
+}
+"""KingsClub's first raise of a first-street completion by the bring-in's size: the house's
+rule (`RuleProfile.first_raise_by_bring_in`), which the casino profile flags."""
 
 needs_corpus = pytest.mark.skipif(not CORPUS, reason="../shared/corpus/KingsClub is not here")
 
@@ -188,6 +190,89 @@ def test_deuce_to_seven_razz_is_read_as_razz27():
 
 
 @needs_corpus
+@pytest.mark.parametrize("hand_id", sorted(HOUSE_RAISES))
+def test_the_house_raises_a_completion_by_the_bring_in_and_casino_rules_flag_it(hand_id):
+    path = STUD if hand_id == "37581152" else DEUCE_TO_SEVEN
+    (hand,) = parse_file(path)
+    assert isinstance(hand, Hand) and hand.hand_id == hand_id
+    assert replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
+    from handlog.rules.profiles import CASINO
+
+    flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
+    assert [(v.code, v.line, v.player) for v in flagged] == [HOUSE_RAISES[hand_id]]
+    assert "may raise to" in flagged[0].message
+
+
+def test_only_the_first_raise_of_the_completion_may_be_the_house_raise():
+    """A hand written as KingsClub prints it: complete to 44, the house's raise to 77.16
+    (by the bring-in, 33.16), then a raise by the bring-in again, to 110.32: later raises
+    are full bets (121.16), so that one is BET_SIZE. And the full first raise, to 88, is
+    allowed too (hand 3703449 raises 500 to 1,000)."""
+    text = HOUSE_RAISE_HAND
+    assert replay(_read(text), kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
+    again = text.replace("Player4 raises to 121.16", "Player4 raises to 110.32").replace(
+        "calls 121.16", "calls 110.32"
+    )
+    hand = _read(again)
+    found = replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
+    # (the summary, left as it was, no longer adds up either)
+    assert [(v.code, v.player, v.message) for v in found if v.code == "BET_SIZE"] == [
+        ("BET_SIZE", "Player4", "on 3rd street Player4 may raise to 121.16, made it 110.32")
+    ]
+    full = text.replace("Player3 raises to 77.16", "Player3 raises to 88").replace(
+        "Player4 raises to 121.16", "Player4 raises to 132"
+    )
+    full = full.replace("calls 121.16", "calls 132")
+    for old, new in (
+        ("Player2 (1,845.68) -154.32", "Player2 (1,834.84) -165.16"),
+        ("Player4 (1,845.68) -154.32", "Player4 (1,834.84) -165.16"),
+        ("Player3 (2,369.96) +369.96", "Player3 (2,391.64) +391.64"),
+        ("wins pot (524.28)", "wins pot (556.80)"),
+    ):
+        full = full.replace(old, new)
+    assert replay(_read(full), kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
+
+
+HOUSE_RAISE_HAND = """\
+#500: Limit Seven Card Stud - 44/88
+2021-03-01 10:00:00
+Table 'Real Deal Mix'
+Seat 1: Player0 (2,000)
+Seat 2: Player2 (2,000)
+Seat 3: Player3 (2,000)
+Seat 4: Player4 (2,000)
+Player0: posts ante 33.16
+Player2: posts ante 33.16
+Player3: posts ante 33.16
+Player4: posts ante 33.16
+Dealt to Player0: [X X 2s]
+Dealt to Player2: [X X 6h]
+Dealt to Player3: [X X 7c]
+Dealt to Player4: [X X 9c]
+Player0 brings in for 33.16
+Player2 bets 44
+Player3 raises to 77.16
+Player4 raises to 121.16
+Player0 folds
+Player2 calls 121.16
+Player3 calls 121.16
+*** 3RD STREET ***
+Dealt to Player2: [3h]
+Dealt to Player3: [7d]
+Dealt to Player4: [Qc]
+Player3 bets 88
+Player4 folds
+Player2 folds
+*** SUMMARY ***
+Seat 1: Player0 (1,933.68) -66.32
+Seat 2: Player2 (1,845.68) -154.32
+Seat 3: Player3 (2,369.96) +369.96
+Seat 4: Player4 (1,845.68) -154.32
+Rake 5
+Player3 wins pot (524.28)"""
+
+
+@needs_corpus
 def test_the_multi_pot_hand_never_pays_its_side_pot_and_is_flagged():
     # Hand 3703449 (2-7 razz 500/1,000): Player2 is all in for 1,662.75 on the first street
     # against Player1 and Hero at 2,000. Main pot: 4 antes + 125 bring-in + 3 x 1,662.75 =
@@ -216,6 +301,20 @@ def test_the_multi_pot_hand_never_pays_its_side_pot_and_is_flagged():
         # site's own figures say where the side pot went.
         ("PLAYER_NET", 51, "-3,125", "-450.50"),
     ]
+    # The site's results and closing stacks pay Player1 the side pot as the rules do: the
+    # money went right, the history lost a line. One fault, an inconsistent history; the
+    # total it leaves short and Player1's result against the lines follow from it.
+    assert result.kinds == {Kind.INCONSISTENT} and not result.mis_split
+    assert [(v.kind, v.cause) for v in result.violations] == [
+        (Kind.INCONSISTENT, 1),
+        (Kind.INCONSISTENT, None),
+        (Kind.INCONSISTENT, 1),
+    ]
+    assert result.violations[1].message == (
+        "side pot 1 (2,674.50, Player1 alone): Player1 should win it uncontested; the hand "
+        "history pays Player1 nothing; the site's own results (Player1 -450.50) pay as the "
+        "rules do"
+    )
     printed = _printed_nets(_text(MULTI_POT))
     assert printed["Player1"] - result.net["Player1"] == 267450
     assert {name: result.net[name] for name in printed if name != "Player1"} == {

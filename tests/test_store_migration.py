@@ -65,11 +65,25 @@ def _columns(connection) -> list[str]:  # type: ignore[no-untyped-def]
     return [row[0] for row in connection.execute("DESCRIBE hands").fetchall()]
 
 
-@pytest.mark.parametrize(
-    ("version", "dropped"),
-    [(4, ("structure", "chips_in_hundredths")), (5, ("chips_in_hundredths",))],
-)
-def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version, dropped):
+ADDED_SINCE = {
+    4: ("structure", "chips_in_hundredths", "inconsistent"),
+    5: ("chips_in_hundredths", "inconsistent"),
+    6: ("inconsistent",),
+}
+"""Columns of `hands` that a database of each version does not have yet."""
+
+
+def _back_to(connection, version: int) -> None:  # type: ignore[no-untyped-def]
+    """A database as a handlog of `version` wrote it: the later columns dropped."""
+    for column in ADDED_SINCE[version]:
+        connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
+    connection.execute("ALTER TABLE violations DROP COLUMN kind")
+    connection.execute("ALTER TABLE violations DROP COLUMN cause")
+    connection.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
+
+
+@pytest.mark.parametrize("version", [4, 5])
+def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version):
     """Every hand a version-4 handlog stored was fixed limit and every one stored before
     version 6 counted chips whole: the new columns say so, in the order a new database has
     them (rows load by position)."""
@@ -78,9 +92,7 @@ def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version, dropp
     connection = duckdb.connect(str(db))
     hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
     fresh = _columns(connection)
-    for column in dropped:
-        connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
-    connection.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
+    _back_to(connection, version)
     connection.close()
 
     migrated = connect(db)
@@ -91,6 +103,61 @@ def test_older_hands_gain_their_structure_and_chip_unit(tmp_path, version, dropp
         assert _columns(migrated) == fresh
     finally:
         migrated.close()
+
+
+def test_version_6_violations_keep_their_kind_and_are_faults_of_their_own(tmp_path):
+    """Version 7 adds each violation's kind and cause and each hand's inconsistent verdict:
+    a violation stored before keeps the kind its code had (mis-split for the pot codes,
+    illegal for the others), is a fault of its own, and no hand is inconsistent; the
+    columns stand in a new database's order."""
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db))
+    connection.execute(
+        "INSERT INTO violations VALUES "
+        "('pokerstars', '35874039554', 0, 'OUT_OF_TURN', 'fourth', 'Hero', 91, 'm', NULL, NULL, "
+        "false, 'illegal', NULL), "
+        "('pokerstars', '35874039554', 1, 'RAKE', 'showdown', NULL, 95, 'm', NULL, NULL, true, "
+        "'mis-split', NULL)"
+    )
+    fresh = {
+        table: [row[0] for row in connection.execute(f"DESCRIBE {table}").fetchall()]
+        for table in ("hands", "violations")
+    }
+    _back_to(connection, 6)
+    connection.close()
+
+    migrated = connect(db)
+    try:
+        assert migrated.execute(
+            "SELECT code, kind, cause FROM violations ORDER BY seq"
+        ).fetchall() == [("OUT_OF_TURN", "illegal", None), ("RAKE", "mis-split", None)]
+        assert migrated.execute("SELECT count(*) FROM hands WHERE inconsistent").fetchone() == (0,)
+        for table, columns in fresh.items():
+            assert [r[0] for r in migrated.execute(f"DESCRIBE {table}").fetchall()] == columns
+    finally:
+        migrated.close()
+    # and the next import's rows load into the migrated tables
+    target = tmp_path / "more.txt"
+    target.write_text(
+        (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt")
+        .read_text()
+        .replace("#35874", "#95874")
+        .replace("Total pot $0.80 | Rake $0.03", "Total pot $0.90 | Rake $0.13", 1)
+    )
+    import_paths([str(target)], db, workers=1)
+    reader = connect(db, read_only=True)
+    try:
+        assert reader.execute(
+            "SELECT h.inconsistent, v.code, v.kind, v.cause IS NULL FROM hands h "
+            "JOIN violations v USING (site, hand_id) WHERE h.hand_id = '95874039554' "
+            "ORDER BY v.code"
+        ).fetchall() == [
+            (True, "POT_TOTAL", "inconsistent", True),
+            (True, "SPLIT_AMOUNT", "inconsistent", False),
+        ]
+    finally:
+        reader.close()
 
 
 def test_reading_an_older_database_upgrades_it_first(tmp_path):
@@ -104,8 +171,7 @@ def test_reading_an_older_database_upgrades_it_first(tmp_path):
     db = tmp_path / "h.duckdb"
     import_paths(SAMPLES, db, workers=1)
     connection = duckdb.connect(str(db))
-    connection.execute("ALTER TABLE hands DROP COLUMN chips_in_hundredths")
-    connection.execute("UPDATE meta SET value = '5' WHERE key = 'schema_version'")
+    _back_to(connection, 5)
     connection.close()
 
     result = CliRunner().invoke(

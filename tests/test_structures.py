@@ -79,15 +79,15 @@ def test_only_fixed_limit_takes_the_fast_path():
     [
         (
             Structure.NO_LIMIT,
-            "no-limit raise to $0.12 is less than the minimum $0.16 on 5th street",
+            "on 5th street Hero's no-limit raise to $0.12 is less than the minimum $0.16",
         ),
         (
             Structure.POT_LIMIT,
-            "pot-limit raise to $0.12 is less than the minimum $0.16 on 5th street",
+            "on 5th street Hero's pot-limit raise to $0.12 is less than the minimum $0.16",
         ),
         (
             Structure.SPREAD,
-            "spread-limit raise to $0.12 is less than the minimum $0.16 on 5th street",
+            "on 5th street Hero's spread-limit raise to $0.12 is less than the minimum $0.16",
         ),
         (Structure.FIXED, "on 5th street Hero may raise to $0.16, made it $0.12"),
     ],
@@ -106,8 +106,14 @@ def test_a_spread_house_may_allow_any_raise_within_the_spread():
 @pytest.mark.parametrize(
     ("structure", "message"),
     [
-        (Structure.POT_LIMIT, "pot-limit bet $1 exceeds the pot maximum $0.93"),
-        (Structure.SPREAD, "spread-limit bet $1 exceeds the top of the spread, $0.08"),
+        (
+            Structure.POT_LIMIT,
+            "on 7th street Hero's pot-limit bet $1 exceeds the pot maximum $0.93",
+        ),
+        (
+            Structure.SPREAD,
+            "on 7th street Hero's spread-limit bet $1 exceeds the top of the spread, $0.08",
+        ),
         (Structure.FIXED, "on 7th street Hero may bet $0.08, made it $1"),
     ],
     ids=str,

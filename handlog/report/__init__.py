@@ -320,8 +320,9 @@ def _page(  # type: ignore[no-untyped-def]
         pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), data.violations, data.parse_errors
     )
     counts = compute.flag_counts(frames)
-    illegal = compute.flagged_hands(frames, mis_split=False)
-    mis_split = compute.flagged_hands(frames, mis_split=True)
+    illegal = compute.flagged_hands(frames, "illegal")
+    mis_split = compute.flagged_hands(frames, "mis-split")
+    inconsistent = compute.flagged_hands(frames, "inconsistent")
     by_game = charts.by_game(data.chart_games, out / "bb100_by_game.png")
     by_code = charts.flags(counts["by_code"], out / "flags_by_code.png")
 
@@ -395,6 +396,13 @@ def _page(  # type: ignore[no-untyped-def]
                 Table("illegal", "Illegal actions", illegal, _FLAG_COLUMNS, limit=5000),
                 Table("mis_split", "Mis-split pots", mis_split, _FLAG_COLUMNS, limit=5000),
                 Table(
+                    "inconsistent",
+                    "Inconsistent histories",
+                    inconsistent,
+                    _FLAG_COLUMNS,
+                    limit=5000,
+                ),
+                Table(
                     "parse_errors",
                     "Hands that could not be read",
                     data.parse_errors.select("file", "line", "hand_id", "message"),
@@ -439,7 +447,7 @@ def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], 
     anchors = [hand.anchor for hand in shown]
     section = next(s for s in sections if s.title == "Flagged hands")
     for table in section.tables:
-        if table.key in ("illegal", "mis_split"):
+        if table.key in FLAG_TABLES:
             anchor = pl.lit("hand-") + pl.concat_str(
                 "site", pl.lit("-"), "hand_id"
             ).str.replace_all(evidence.ANCHOR_PATTERN, "-")
@@ -471,10 +479,13 @@ _FLAG_COLUMNS = [
     ("line", "line", INT),
     ("hand_id", "hand", TEXT),
     ("code", "code", TEXT),
+    ("follows", "follows from", TEXT),
     ("street", "street", TEXT),
     ("player", "player", TEXT),
     ("message", "message", TEXT),
 ]
+FLAG_TABLES = ("illegal", "mis_split", "inconsistent")
+"""The tables listing the flags of each kind of verdict."""
 
 
 def _stat_tables(stats: pl.DataFrame) -> list[Table]:
@@ -545,10 +556,12 @@ def _terminal(tables: dict[str, pl.DataFrame], data: _Tables) -> str:
     )
     illegal = tables["illegal"]["hand_id"].n_unique()
     mis_split = tables["mis_split"]["hand_id"].n_unique()
+    inconsistent = tables["inconsistent"]["hand_id"].n_unique()
     lines = [
         render.terminal(table),
         "",
         f"{data.hands:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
-        f"mis-split, {data.parse_errors.height:,} could not be read",
+        f"mis-split, {inconsistent:,} inconsistent, {data.parse_errors.height:,} could not "
+        "be read",
     ]
     return "\n".join(lines)

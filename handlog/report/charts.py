@@ -101,7 +101,8 @@ def by_game(table: pl.DataFrame, path: Path) -> Path | None:
 
 
 def flags(by_code: pl.DataFrame, path: Path) -> Path | None:
-    """Flags per violation code, illegal actions and mis-split pots in two colours."""
+    """Flags per violation code, illegal actions, mis-split pots and inconsistent histories
+    in three colours."""
     plt = _pyplot()
     figure, axis = plt.subplots(figsize=(8, max(2.5, 0.4 * by_code.height + 1.5)))
     if by_code.is_empty():
@@ -109,14 +110,23 @@ def flags(by_code: pl.DataFrame, path: Path) -> Path | None:
         axis.set_xticks([])
         axis.set_yticks([])
     else:
-        ordered = by_code.sort("flags")
-        colours = {"illegal": "tab:orange", "mis-split": "tab:purple"}
+        # A code found as two kinds (POT_TOTAL mis-split here, inconsistent there) gets a
+        # bar for each, named with its kind.
+        twice = pl.col("code").count().over("code") > 1
+        ordered = by_code.sort("flags").with_columns(
+            label=pl.when(twice)
+            .then(pl.format("{} ({})", "code", "kind"))
+            .otherwise(pl.col("code"))
+        )
+        colours = {"illegal": "tab:orange", "mis-split": "tab:purple", "inconsistent": "tab:gray"}
         for kind, colour in colours.items():
             part = ordered.filter(pl.col("kind") == kind)
             if part.height:
-                axis.barh(part["code"].to_list(), part["flags"].to_list(), color=colour, label=kind)
+                axis.barh(
+                    part["label"].to_list(), part["flags"].to_list(), color=colour, label=kind
+                )
         axis.legend(loc="lower right", fontsize="small")
-        axis.set_xlabel("flags (violations)")
+        axis.set_xlabel("faults (the flags that follow from one not counted)")
         axis.set_ylabel("code")
     axis.set_title("Flags by code")
     figure.tight_layout()

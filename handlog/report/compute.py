@@ -633,9 +633,9 @@ def _aggression(counted: pl.DataFrame) -> pl.DataFrame:
 
 
 def flag_counts(frames: Frames) -> dict[str, pl.DataFrame]:
-    """Violations counted by code (illegal and mis-split apart) and by site, table, day."""
-    violations = frames.violations.with_columns(
-        kind=pl.when(pl.col("mis_split")).then(pl.lit("mis-split")).otherwise(pl.lit("illegal")),
+    """Violations counted by kind and code and by site, table, day: the faults only, the
+    flags that follow from one (`cause`) being part of it rather than flags of their own."""
+    violations = frames.violations.filter(pl.col("cause").is_null()).with_columns(
         day=pl.col("start_utc").dt.date(),
     )
     hands = pl.col("hk").n_unique().alias("hands")
@@ -651,8 +651,20 @@ def flag_counts(frames: Frames) -> dict[str, pl.DataFrame]:
     }
 
 
-def flagged_hands(frames: Frames, mis_split: bool) -> pl.DataFrame:
-    """Every flag of one kind with file, line, hand, code and message, in play order."""
-    return frames.violations.filter(pl.col("mis_split") == mis_split).select(
-        "file", "line", "site", "hand_id", "code", "street", "player", "message"
+def flagged_hands(frames: Frames, kind: str) -> pl.DataFrame:
+    """Every flag of one kind (illegal, mis-split, inconsistent) with file, line, hand, code
+    and message, in play order; a flag that follows from a fault names it (`follows`: its
+    code and line), right after it."""
+    violations = frames.violations
+    causes = violations.select(
+        "hk",
+        pl.col("seq").alias("cause"),
+        pl.format("{} (line {})", "code", "line").alias("follows"),
+    )
+    return (
+        violations.filter(pl.col("kind") == kind)
+        .join(causes, on=["hk", "cause"], how="left", maintain_order="left")
+        .with_columns(root=pl.coalesce("cause", "seq"))
+        .sort("hk", "root", pl.col("cause").is_not_null(), "seq", maintain_order=True)
+        .select("file", "line", "site", "hand_id", "code", "follows", "street", "player", "message")
     )

@@ -127,7 +127,8 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
     violations = connection.sql(
         """
         SELECT s.hk, s.site, s.hand_id, s.game, s.table_key, s.table_name, s.start_utc,
-            s.file, v.line, v.code, v.street, v.player, v.message, v.mis_split
+            s.file, v.line, v.code, v.street, v.player, v.message, v.mis_split, v.kind,
+            v.seq, v.cause
         FROM violations v JOIN selected s USING (site, hand_id)
         ORDER BY s.hk, v.seq
         """

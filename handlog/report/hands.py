@@ -43,11 +43,15 @@ def evidence_html(hands: list[HandEvidence], total: int) -> str:
             "handlog show HAND prints any of them.</p>"
         )
     for hand in hands:
-        codes = Counter(flag.code for flag in hand.flags)
+        codes = Counter(flag.label for flag in hand.flags if flag.cause is None)
         listed = ", ".join(
             f"{code} ×{count}" if count > 1 else code for code, count in codes.items()
         )
-        count = len(hand.flags)
+        count = hand.faults
+        following = len(hand.flags) - count
+        if following:
+            follow = "follows" if following == 1 else "follow"
+            listed += f" (and {following} that {follow} from {'it' if count == 1 else 'them'})"
         parts.append(
             f'<details class="hand"><summary>hand {e(hand.hand_id)} '
             f"({e(hand.site)}, {e(hand.game)}) at {e(hand.file)}:{hand.line}: "
@@ -84,7 +88,9 @@ def _why(hand: HandEvidence, flags: list) -> str:  # type: ignore[type-arg]
     e = html.escape
     cells = []
     for flag in flags:
-        cells.append(f'<p class="flag"><b>{e(flag.code)}</b>: {e(flag.message)}</p>')
+        # a consequence is indented and names the fault it follows from
+        style = "" if flag.cause is None else ' style="margin-left: 1.5em"'
+        cells.append(f'<p class="flag"{style}><b>{e(hand.label(flag))}</b>: {e(flag.message)}</p>')
         if flag.state:
             cells.append(f'<p class="state">Replay: {e(state_text(flag.state, hand.unit))}</p>')
             rows = "".join(

@@ -393,7 +393,8 @@ def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
         data.connection,
         """
         SELECT s.hk, s.site, s.hand_id, s.game, s.table_key, s.table_name, s.start_utc,
-            h.file, v.line, v.code, v.street, v.player, v.message, v.mis_split
+            h.file, v.line, v.code, v.street, v.player, v.message, v.mis_split, v.kind,
+            v.seq, v.cause
         FROM violations v JOIN work.selected s USING (site, hand_id)
         JOIN hands h USING (site, hand_id)
         ORDER BY s.hk, v.seq

@@ -43,15 +43,22 @@ class Awards:
         """Players awarded (a share of) a pot's high half, or of a whole pot (`Replay.won_high`)."""
         self.low_winners: set[str] = set()
         """Players awarded (a share of) the low half of a hi/lo pot (`Replay.won_low`)."""
+        self.shares: list[dict[str, int]] = []
+        """Each pot's shares by the rules, as `expected` last worked them out."""
+        self.ineligible: list[tuple[int, int]] = []
+        """The NOT_ELIGIBLE flags (their index) and the amount each collect took."""
 
     def expected(self, distributable: list[int]) -> tuple[dict[str, int], list[Callable[[], str]]]:
         """What each player should collect from the pots after rake (`distributable`), and
-        for each pot a function giving the reason in words."""
+        for each pot a function giving the reason in words (who should win it, and with
+        what)."""
         expected: dict[str, int] = {}
         notes: list[Callable[[], str]] = []
+        self.shares = []
         for pot, amount in zip(self.pots, distributable, strict=True):
             shares, words = self._split(pot, amount)
             notes.append(words)
+            self.shares.append(shares)
             for player, share in shares.items():
                 expected[player] = expected.get(player, 0) + share
         return expected, notes
@@ -64,6 +71,18 @@ class Awards:
             self._split(pot, amount) for pot, amount in zip(self.pots, distributable, strict=True)
         ]
         return [(shares, words()) for shares, words in split]
+    def pays_with_rake(self, rake: int, actual: dict[str, int]) -> bool:
+        """Whether the collects `actual` (players paid something) are what the rules pay
+        with a rake of `rake` taken from the pots (`tables.after_rake`): then a printed rake
+        or total that disagrees is what is off, not the split."""
+        amounts = [pot.amount for pot in self.pots]
+        taken = rake if self.profile.rake_before_split else 0
+        if taken > sum(amounts):
+            return False
+        shares = self.shares
+        expected, _ = self.expected(after_rake(amounts, taken))
+        self.shares = shares  # the pots' shares as the rules paid them, for the messages
+        return {p: v for p, v in expected.items() if v} == actual
 
     def pay(self, state: Any) -> dict[str, int]:
         """The pots paid by the rules into `state.collected`, for a hand that does not say
@@ -93,7 +112,8 @@ class Awards:
             return expected
         should = {p for p, v in expected.items() if v}
         got = set(actual)
-        story = "; ".join(text for text in (note() for note in notes) if text)
+        wrong = {p for p in should | got if actual.get(p, 0) != expected.get(p, 0)}
+        story = self._pot_story(wrong, notes)
         if should != got:
             low_case = self._low_not_qualified(got, should)
             if low_case:
@@ -110,24 +130,46 @@ class Awards:
                 state.flag(
                     "WRONG_WINNER",
                     line,
-                    ", ".join(sorted(got - should)) or None,
-                    f"{story}; the hand history pays {pay_list(actual, state)}",
+                    and_list(sorted(got - should)) or None,
+                    f"{story}; the hand history pays {paid_words(actual, wrong, state)}",
                     pay_list(expected, state),
                     pay_list(actual, state),
                 )
             return expected
-        differences = [abs(actual.get(p, 0) - expected.get(p, 0)) for p in should | got]
+        differences = [abs(actual.get(p, 0) - expected.get(p, 0)) for p in wrong]
         code = "ODD_CHIP" if max(differences) == 1 and sum(differences) == 2 else "SPLIT_AMOUNT"
         state.flag(
             code,
             line,
             None,
-            f"{story}: should pay {pay_list(expected, state)}, the hand history pays "
-            f"{pay_list(actual, state)}",
+            f"{story}; the rules pay {pay_words(expected, state, wrong)}, the hand history "
+            f"pays {pay_words(actual, state, wrong)}",
             pay_list(expected, state),
             pay_list(actual, state),
         )
         return expected
+
+    def _pot_story(self, wrong: set[str], notes: list[Callable[[], str]]) -> str:
+        """The pots a wrong payment is about, each named with its amount and the players in
+        it, and who should win it with what: those the rules give a share of to a player
+        paid wrong; else those such a player is in; else every pot."""
+        pots = self.pots
+        amounts = self.distributable()
+        concerned = [i for i, shares in enumerate(self.shares) if wrong & set(shares)]
+        if not concerned:
+            concerned = [i for i, pot in enumerate(pots) if wrong & set(pot.eligible)]
+        if not concerned:
+            concerned = list(range(len(pots)))
+        money = self.state.money
+        return (
+            "; ".join(
+                f"{pot_label(i, len(pots))} ({money(amounts[i])}"
+                + (" after rake" if amounts[i] != pots[i].amount else "")
+                + f", {in_pot_words(pots[i].eligible)}): {notes[i]()}"
+                for i in concerned
+            )
+            or "no pot was built: nobody put chips in"
+        )
 
     def _ineligible_collects(self) -> bool:
         """Flag collects by players with no claim on the pot named ("main pot", "side
@@ -138,24 +180,35 @@ class Awards:
             if type(event) is not Action or event.kind is not ActionKind.COLLECT:
                 continue
             player, index = event.player, event.pot
-            label = pot_words(index, len(self.pots) - 1)
-            pots = [self.pots[index]] if index is not None and index < len(self.pots) else self.pots
+            if index is not None and index < len(self.pots):
+                pots = [self.pots[index]]
+                eligible = in_pot_words(self.pots[index].eligible)
+                label = f"{pot_label(index, len(self.pots))} ({eligible})"
+            else:
+                pots = self.pots
+                label = "the pot"
             if any(player in pot.eligible for pot in pots):
                 continue
             if player in state.folded:
                 why = f"{player} folded"
             elif index:
                 why = f"{player} was all-in for less and has no part in it"
+            elif state.put_in.get(player, 0) > 0:
+                why = (
+                    f"{player} put in {state.money(state.put_in[player])}, short of what "
+                    "it takes, without being all-in"
+                )
             else:
                 why = f"{player} put nothing into it"
-            state.flag(
+            index = state.flag(
                 "NOT_ELIGIBLE",
                 event.line,
                 player,
-                f"{player} collected {state.money(event.amount or 0)} from the {label}, but {why}",
+                f"{player} collected {state.money(event.amount or 0)} from {label}, but {why}",
                 None,
                 state.money(event.amount or 0),
             )
+            self.ineligible.append((index, event.amount or 0))
             found = True
         return found
 
@@ -219,25 +272,34 @@ class Awards:
         called when a flag needs it: describing hands costs more than ranking them)."""
         players = self._contenders(pot)
         if not players:
-            return {}, lambda: "nobody shows a hand that can be read"
+            return {}, lambda: "nobody shows a hand that can be read, so nobody wins it"
         if len(players) == 1:
-            self.high_winners.add(players[0])
-            return {players[0]: amount}, lambda: ""
+            winner = players[0]
+            self.high_winners.add(winner)
+            alone = len(pot.eligible) == 1
+            return (
+                {winner: amount},
+                lambda: (
+                    f"{winner} should win it uncontested"
+                    if alone
+                    else f"{winner} should win it, the only one in it to show a hand"
+                ),
+            )
         hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
         game = self.game
 
-        def high_words(winners: list[str]) -> str:
-            return player_words(winners, lambda p: evaluate.describe_high(hands[p]))
+        def high_words(winners: list[str], what: str = "it") -> str:
+            return share_words(winners, lambda p: evaluate.describe_high(hands[p]), what)
 
         variant = VARIANTS[game]
         qualifier = variant.low_qualifier
         lowball = variant.lowball
 
-        def low_words(winners: list[str]) -> str:
-            prefix = "" if variant.high else "Lo: "
-            return player_words(
+        def low_words(winners: list[str], what: str = "it") -> str:
+            return share_words(
                 winners,
-                lambda p: prefix + str(evaluate.describe_low(hands[p], qualifier, lowball)),
+                lambda p: f"Lo: {evaluate.describe_low(hands[p], qualifier, lowball)}",
+                what,
             )
 
         if not variant.high:
@@ -247,7 +309,7 @@ class Awards:
             self.high_winners.update(winners)  # a low game: the pot's winners count as "high"
             return (
                 self._divide(amount, winners, hands, low=True),
-                lambda: f"the pot goes to {low_words(winners)}",
+                lambda: low_words(winners),
             )
         highs = {p: evaluate.high_rank(hands[p]) for p in players}
         top = max(highs.values())
@@ -256,14 +318,14 @@ class Awards:
         if not variant.low:
             return (
                 self._divide(amount, high_winners, hands, low=False),
-                lambda: f"the pot goes to {high_words(high_winners)}",
+                lambda: high_words(high_winners),
             )
         lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in players}
         qualified = {p: v for p, v in lows.items() if v is not None}
         if not qualified:
             return (
                 self._divide(amount, high_winners, hands, low=False),
-                lambda: f"no low qualifies, the whole pot goes high to {high_words(high_winners)}",
+                lambda: f"no low qualifies: {high_words(high_winners, 'all of it')}",
             )
         best_low = max(qualified.values())
         low_winners = [p for p in players if lows[p] == best_low]
@@ -280,7 +342,8 @@ class Awards:
         return (
             shares,
             lambda: (
-                f"high half to {high_words(high_winners)}, low half to {low_words(low_winners)}"
+                f"{high_words(high_winners, 'the high half')}, "
+                f"{low_words(low_winners, 'the low half')}"
             ),
         )
 
@@ -312,20 +375,59 @@ class Awards:
         return None
 
 
-def pot_words(pot: int | None, side_pots: int) -> str:
-    """A pot as a player names it: "pot" (the only one, or not said), "main pot", "side pot"
-    (the only side pot) or "side pot 2"."""
-    if pot is None:
-        return "pot"
-    if pot == 0:
-        return "main pot"
-    return "side pot" if side_pots <= 1 else f"side pot {pot}"
+def pot_label(index: int, pots: int) -> str:
+    """Pot `index` of `pots` as the messages name it: "the pot" (the only one), "the main
+    pot", "side pot 1", "side pot 2" (numbered from the main pot's next)."""
+    if pots == 1:
+        return "the pot"
+    return "the main pot" if index == 0 else f"side pot {index}"
 
 
-def player_words(players: Iterable[str], describe_one: Callable[[str], str]) -> str:
-    return " and ".join(f"{p} ({describe_one(p)})" for p in players)
+def and_list(names: Iterable[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def in_pot_words(eligible: Iterable[str]) -> str:
+    """The players with a claim on a pot: "A alone", "A and B"; "nobody" when all folded."""
+    names = list(eligible)
+    if not names:
+        return "nobody left in it"
+    return f"{names[0]} alone" if len(names) == 1 else and_list(names)
+
+
+def share_words(winners: list[str], describe_one: Callable[[str], str], what: str) -> str:
+    """Who should win `what` ("it", "the high half") with what: "A should win it with a
+    flush", or among tied players "A (a flush) and B (a flush) should split it"."""
+    if len(winners) == 1:
+        return f"{winners[0]} should win {what} with {describe_one(winners[0])}"
+    tied = and_list(f"{p} ({describe_one(p)})" for p in winners)
+    return f"{tied} should split {what}"
 
 
 def pay_list(amounts: dict[str, int], state: Any) -> str:
+    """What is paid to each player, "A $1, B $2" (a violation's `expected` and `actual`,
+    stored as they were); "nobody" when nothing is."""
     paid = [(p, v) for p, v in amounts.items() if v]
     return ", ".join(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
+
+
+def pay_words(amounts: dict[str, int], state: Any, players: Iterable[str]) -> str:
+    """What is paid to each of `players`, in words: "A $1 and B $2"; "nobody" when nothing
+    is."""
+    paid = [(p, amounts.get(p, 0)) for p in players if amounts.get(p, 0)]
+    return and_list(f"{p} {state.money(v)}" for p, v in sorted(paid)) or "nobody"
+
+
+def paid_words(actual: dict[str, int], wrong: set[str], state: Any) -> str:
+    """What the hand history pays the players paid wrong: "B $10 and A nothing", "A
+    nothing"."""
+    paid = pay_words(actual, state, wrong)
+    unpaid = sorted(p for p in wrong if not actual.get(p))
+    if not unpaid:
+        return paid
+    nothing = f"{and_list(unpaid)} nothing"
+    return nothing if paid == "nobody" else f"{paid} and {nothing}"

@@ -118,6 +118,7 @@ def replay_clean(
     ante = hand.ante or 0
     small_bet, big_bet = hand.small_bet, hand.big_bet
     fixed_bring_in = profile.bring_in_for(hand.currency, small_bet, big_bet)
+    house_raise = profile.house_raise(hand.bring_in, hand.ante)
     cap_bets = profile.cap_bets
     cap_lifted_heads_up = not profile.cap_heads_up
     reopen_at_half = profile.all_in_reopens_at_half_bet
@@ -395,6 +396,7 @@ def replay_clean(
                     double_bet,
                     big_bet_made,
                     profile,
+                    house_raise if on_first and bets == 1 else None,
                 )
                 if kind is _COMPLETE:
                     least = small_bet

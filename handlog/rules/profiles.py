@@ -63,6 +63,11 @@ class RuleProfile:
     houses); if not, any amount from the bottom of the spread."""
     spread_capped: bool = True
     """Spread limit: the cap on raises (`cap_bets`) holds as in fixed limit."""
+    first_raise_by_bring_in: bool = False
+    """Fixed limit, on the first street: whether the first raise of the completion may be by
+    the size of the bring-in (the house's raise) as well as by a full small bet; later raises
+    are full bets, and the house's raise counts as a full one (towards the cap, reopening
+    the betting). KingsClub's (`house_raise`; the sizes: `tables.fixed_sizes`)."""
 
     def bring_in_for(self, currency: str | None, small_bet: int, big_bet: int) -> int | None:
         """The fixed bring-in at these stakes, when the profile knows it."""
@@ -70,6 +75,15 @@ class RuleProfile:
             if unit == currency and small == small_bet and big == big_bet:
                 return bring_in
         return None
+
+    def house_raise(self, bring_in: int | None, ante: int | None) -> int | None:
+        """The size of the house's first raise on the first street
+        (`first_raise_by_bring_in`): the bring-in as the hand posted it, or, in a hand where
+        the bring-in player completed, the ante (which KingsClub posts at the bring-in's
+        amount in every hand seen); None without such a rule."""
+        if not self.first_raise_by_bring_in:
+            return None
+        return bring_in or ante or None
 
     def double_bet_allowed(self, game: Game) -> bool:
         return game in self.open_pair_double_bet

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable
+from dataclasses import replace
 
 from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount, format_hundredths
 from handlog.rules import fast as _fast
-from handlog.rules.awards import Awards
+from handlog.rules.awards import Awards, and_list
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
 from handlog.rules.tables import (
@@ -47,7 +48,7 @@ from handlog.rules.tables import (
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS
-from handlog.rules.violations import Violation
+from handlog.rules.violations import DEFAULT_KIND, Kind, Violation
 
 _SEVENTH = Street.SEVENTH
 _FOLD, _CHECK, _CALL, _BRING_IN = (
@@ -102,6 +103,7 @@ class _Replayer:
         self.showing = showing_keys(game, profile)
         self.open_pair_street = variant.open_pair_street
         self.structure = STRUCTURES[hand.structure]
+        self.house_raise = profile.house_raise(hand.bring_in, hand.ante)
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.hundredths = hand.currency is None and hand.chips_in_hundredths
         self.violations: list[Violation] = []
@@ -135,9 +137,12 @@ class _Replayer:
         """Up cards dealt to each player so far (as the dealing lines count them)."""
         self.card_street: Street | None = None
         """The street of the card line last checked (None: none yet)."""
-        self.card_flags: list[tuple[str, Street | None, int, str | None, str, object, object]] = []
+        self.card_flags: list[
+            tuple[str, Street | None, int, str | None, str, object, object, int | None]
+        ] = []
         """Card violations found during the pass, reported after the others (street None: the
-        street the replay ended on)."""
+        street the replay ended on; last, the place in this list of the one it follows
+        from)."""
         self.shows: list[Action] = []
         """Show lines with cards: the showdown hands and their descriptions."""
         self.folded_early: dict[str, Street] = {}
@@ -159,6 +164,54 @@ class _Replayer:
         self.returned = False
         self.hand_over = False
         self.streets_dealt: list[Street] = []
+        # Root causes (see `Violation.cause`): the fault each follow-on flag comes from.
+        self.over_stack: dict[str, int] = {}
+        """Players the replay took all-in because they put in more than their seat's stack
+        (OVER_STACK), and that flag: whatever they do next follows from it."""
+        self.acted_unable: dict[str, int] = {}
+        """Players flagged for acting after folding or going all-in, and the first such flag:
+        their later actions follow from it."""
+        self.not_dealt: dict[str, int] = {}
+        """Players flagged for acting without being dealt in, and that flag."""
+        self.phantom_bet: int | None = None
+        """On this street, a bet by a player the replay has all-in (chips they did not have,
+        OVER_STACK): it reopens nothing here, so the others' answers to it seem out of turn;
+        the fault they follow from."""
+        self.skipped: tuple[str, int, str] | None = None
+        """On this street, since the last action in turn: the player whose turn was skipped,
+        the OUT_OF_TURN flag of the first player who acted instead, and the last player who
+        did. The others who act after them in seat order follow from that first flag."""
+        self.seven_shown: list[int] = []
+        """Shows of every card a player holds with a community card dealt (one too many
+        then): their CARD_COUNT flags (places in `card_flags`), which follow from a
+        community card dealt when the deck had enough."""
+        self.miscounted: dict[str, int] = {}
+        """Players dealt a wrong number of cards on a street, and that flag (its place in
+        `card_flags`): their later card lines repeat the wrong cards."""
+        self.misstated: list[tuple[int, str, int]] = []
+        """Flags that a player's chips differ from what they owed (an ante missing or off, a
+        call for less or more, a check facing a bet, a bet bigger than the limit, a turn
+        never taken, an uncalled bet returned short): the flag, the player, and the chips
+        their lines put in beyond what they owed (negative when short). The site's figures
+        and its pots may count what was owed instead: what follows from it then."""
+        self.short_paid: dict[str, int] = {}
+        """Players flagged for putting in less than they owed (a check facing a bet, a call
+        for less), and that flag: the pots the site builds may treat them as all-in for
+        what they put in."""
+        self.short_called: dict[str, int] = {}
+        """The bettors whose bet was answered so (`short_paid`), or who put in more than the
+        limit allows, and that flag: the uncalled part the site then returns to them (or
+        not) follows from it."""
+        self.shortfall: dict[tuple[str, Street], int] = {}
+        """By how much each such bettor's bet on a street was answered short: the part of
+        it the site may pay back with the pot rather than with a line of its own."""
+        self.over_bet: tuple[int, int] | None = None
+        """On this street, a bet or bring-in over what the limit allows: its flag and by how
+        much. A call of what the limit's size asked for follows from it."""
+        self.pot_total_flag: int | None = None
+        """POT_TOTAL for a printed total that differs from the chips put in."""
+        self.rake_flag: int | None = None
+        """RAKE for collects plus rake that differ from the printed total."""
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -175,8 +228,19 @@ class _Replayer:
         message: str,
         expected: object = None,
         actual: object = None,
-    ) -> None:
-        self.violations.append(
+        *,
+        cause: int | None = None,
+        kind: Kind | None = None,
+    ) -> int:
+        """Report a violation; its index among the hand's violations. `cause`: the index of
+        the earlier fault it only follows from (then it takes that fault's kind); `kind`:
+        the kind the check decided from the evidence (default: the code's,
+        `DEFAULT_KIND`)."""
+        violations = self.violations
+        if cause is not None:
+            cause = self._root(cause)
+            kind = violations[cause].kind
+        violations.append(
             Violation(
                 code,
                 self.street if self.street is not Street.ANTES else None,
@@ -185,10 +249,39 @@ class _Replayer:
                 message,
                 None if expected is None else str(expected),
                 None if actual is None else str(actual),
+                (),
+                kind or DEFAULT_KIND[code],
+                cause,
             )
         )
         if self.observer is not None:  # the observer hook (see `observer`)
-            self.observer(self, self.violations[-1])
+            self.observer(self, violations[-1])
+        return len(violations) - 1
+
+    def _root(self, index: int) -> int:
+        """The fault that violation `index` follows from (itself when it is one)."""
+        cause = self.violations[index].cause
+        return index if cause is None else cause
+
+    def _follows(self, index: int, cause: int) -> None:
+        """Make violation `index` (flagged already) a consequence of violation `cause`, and
+        its own consequences too: it takes the root's kind."""
+        root = self._root(cause)
+        if root == index:
+            return
+        violations = self.violations
+        kind = violations[root].kind
+        for i, violation in enumerate(violations):
+            if i == index or violation.cause == index:
+                violations[i] = replace(violation, cause=root, kind=kind)
+
+    def _judge(self, index: int, kind: Kind) -> None:
+        """Give fault `index` (flagged already) and its consequences the kind the evidence
+        shows."""
+        violations = self.violations
+        for i, violation in enumerate(violations):
+            if i == index or violation.cause == index:
+                violations[i] = replace(violation, kind=kind)
 
     def _hand_line(self) -> int:
         return self.hand.source.line if self.hand.source else 0
@@ -218,15 +311,19 @@ class _Replayer:
         self._finish_card_checks()
         pots = self._pots()
         awards = Awards(hand, self.profile, pots, self.seat_index, known_cards(self.shows, hand))
+        before_awards = len(self.violations)
         if self.traits.prints_awards or any(self.collected.values()):
             expected = awards.check(self)
         else:
             expected = awards.pay(self)
+        award_flags = range(before_awards, len(self.violations))
         self._check_descriptions()
         collected = self.collected
         put_in = self.put_in
         net = {name: collected[name] - put_in[name] for name in self.order}
-        self._check_printed_nets(net)
+        net_flags = self._check_printed_nets(net)
+        if self.pot_total_flag is not None or self.rake_flag is not None or award_flags:
+            self._judge_accounting(awards, expected, award_flags, net_flags)
         return Replay(
             hand,
             tuple(self.violations),
@@ -239,10 +336,12 @@ class _Replayer:
             frozenset(awards.low_winners),
         )
 
-    def _check_printed_nets(self, net: dict[str, int]) -> None:
+    def _check_printed_nets(self, net: dict[str, int]) -> dict[int, str]:
         """A site that prints each player's result for the hand (`SeatResult.net`) must
         agree with what the hand's own lines make of it: a difference is the site's
-        accounting against its own hand history."""
+        accounting against its own hand history. The flags, with the player of each (their
+        kind and cause are decided with the pots', `_judge_accounting`)."""
+        found: dict[int, str] = {}
         for result in self.hand.results:
             printed = result.net
             if printed is None:
@@ -250,6 +349,7 @@ class _Replayer:
             mine = net.get(result.player, 0)
             if printed != mine:
                 self.street = Street.SUMMARY
+                found[len(self.violations)] = result.player
                 self.flag(
                     "PLAYER_NET",
                     result.line or self._summary_line(),
@@ -260,6 +360,204 @@ class _Replayer:
                     self._signed(mine),
                     self._signed(printed),
                 )
+        return found
+
+    def _judge_accounting(
+        self,
+        awards: Awards,
+        expected: dict[str, int],
+        award_flags: range,
+        net_flags: dict[int, str],
+    ) -> None:
+        """Decide from the evidence the kind and the cause of the pot flags (POT_TOTAL, RAKE,
+        the awards' codes, PLAYER_NET), which all compare the money put in, printed and paid:
+
+        - a printed total that differs from the chips put in while every chip put in was paid
+          out (collects plus rake) is the summary's figure alone: inconsistent, and the RAKE
+          flag it brings (collects plus rake against that total) follows from it;
+        - collects that the rules would give with the rake the collects leave (chips put in
+          less chips paid) make an award flag follow from the flag that the printed rake or
+          total is off; the printed total (with its rake) alone off is then inconsistent;
+        - an award flag (a pot paid other than by the rules) is inconsistent when the site's
+          own per-player results pay every player concerned as the rules do: the site paid
+          right, its collect lines say otherwise; the printed total that is just what those
+          lines paid, and the players' results that differ from them, follow from it;
+        - a player's printed result that differs from the hand's lines is inconsistent when
+          the lines pay the player as the rules do, a mis-split when it pays them neither as
+          the lines nor as the rules do;
+        - when the chips that a betting fault misstates (`misstated`: an ante missing, a call
+          short or long, a check facing a bet, a turn never taken, a bet over the limit) are
+          what the printed total or the pots as paid count, POT_TOTAL and the award flag
+          follow from that fault, and so does a collect by a player who, for want of those
+          chips, has no claim on the pot."""
+        hand = self.hand
+        put_in = self.put_in
+        violations = self.violations
+        pot_total = self.pot_total_flag
+        rake = self.rake_flag
+        total = sum(put_in.values())
+        paid = sum(self.collected.values())
+        actual = {p: v for p, v in self.collected.items() if v}
+        implied = total - paid  # the rake the collects leave
+        awarded = [i for i in award_flags if violations[i].code != "POT_TOTAL"]
+        pot_counts = [i for i in award_flags if violations[i].code == "POT_TOTAL"]
+        short_of: dict[str, int] = {}
+        for index, player, beyond in self.misstated:
+            if beyond < 0:
+                short_of.setdefault(player, index)
+        for index, _ in awards.ineligible:
+            collector = violations[index].player
+            if collector is not None and collector in short_of:
+                # no claim on the pot for want of the chips a betting fault left out
+                self._follows(index, short_of[collector])
+        awarded = [i for i in awarded if violations[i].root]
+        award = awarded[0] if awarded else None
+        for index in awarded[1:]:  # several NOT_ELIGIBLE collects: one misplaced payment each
+            self._judge(index, self._award_kind(expected))
+        printed_total = (
+            hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
+            if self.traits.prints_total_pot
+            else None
+        )
+        as_owed = self._put_as_owed()
+        betting = self._paid_as_owed(as_owed, actual) if award is not None else None
+        if award is not None and betting is not None:
+            # The site paid the pots as if the chips a betting fault misstated were as owed
+            # (or the player who paid short all-in for what they put in): the award follows
+            # from that fault.
+            self._follows(award, betting)
+        elif award is not None:
+            kind = self._award_kind(expected)
+            self._judge(award, kind)
+            if kind is Kind.INCONSISTENT:
+                flagged = violations[award]
+                violations[award] = replace(
+                    flagged, message=f"{flagged.message}; {self._results_words(expected)}"
+                )
+            accounting = rake if rake is not None else pot_total
+            if accounting is not None and implied >= 0 and awards.pays_with_rake(implied, actual):
+                # Paid as the rules pay with the rake the collects leave: the printed rake
+                # (or total) is off, not the split.
+                self._follows(award, accounting)
+        if (
+            pot_total is not None
+            and rake is not None
+            and self.traits.total_pot_after_rake
+            and hand.total_pot + implied == total
+        ):
+            # A total printed after rake is off by what the printed rake is: that is the fault
+            self._follows(pot_total, rake)
+        taken = sum(amount for _, amount in awards.ineligible)
+        if rake is not None and awards.ineligible and paid - taken + hand.rake == printed_total:
+            # the sum of the collects is off by the collects of players with no claim
+            self._follows(rake, awards.ineligible[0][0])
+        if (
+            pot_total is not None
+            and as_owed is not None
+            and sum(as_owed.values()) == printed_total
+            and violations[pot_total].cause is None
+        ):
+            # the summary counts the chips as they were owed: the betting fault is the fault
+            self._follows(pot_total, min(i for i, _, _ in self.misstated))
+        if pot_total is not None and violations[pot_total].cause is None:
+            if paid + hand.rake == total:
+                self._judge(pot_total, Kind.INCONSISTENT)
+                if rake is not None:
+                    self._follows(rake, pot_total)
+            elif paid + hand.rake == printed_total:
+                if award is not None and violations[award].cause is None:
+                    self._follows(pot_total, award)  # the total is what the lines paid
+                elif award is not None:
+                    self._judge(pot_total, Kind.INCONSISTENT)  # only the printed rake is off
+        for index in pot_counts:
+            # The number of pots printed: the summary's figure, unless a pot was paid wrong.
+            if award is not None:
+                self._follows(index, award)
+            else:
+                self._judge(index, Kind.INCONSISTENT)
+        printed = self._printed_nets()
+        for index, player in net_flags.items():
+            by_rules = expected.get(player, 0) - put_in.get(player, 0)
+            if printed.get(player) == by_rules and award is not None:
+                self._follows(index, award)  # the site's result pays as the rules do
+            elif self.collected.get(player, 0) != expected.get(player, 0):
+                self._judge(index, Kind.MIS_SPLIT)  # neither as its lines nor as the rules
+
+    def _put_as_owed(self) -> dict[str, int] | None:
+        """What each player put in had the chips that betting faults misstate
+        (`misstated`) been as owed; None when no fault misstates any."""
+        if not self.misstated:
+            return None
+        put_in = dict(self.put_in)
+        for _, player, beyond in self.misstated:
+            put_in[player] = put_in.get(player, 0) - beyond
+        return put_in
+
+    def _paid_as_owed(self, as_owed: dict[str, int] | None, actual: dict[str, int]) -> int | None:
+        """The betting fault that the collects `actual` follow from, if any: they are what
+        the rules pay with the chips as owed (`_put_as_owed`), or with the players who put
+        in less than they owed (`short_paid`) all-in for what they put in, the part of the
+        bets they did not answer paid back to the bettors with the pot or not."""
+        hand = self.hand
+        cards = known_cards(self.shows, hand)
+        if as_owed is not None:
+            pots = build_pots(self.order, as_owed, self.folded, self.all_in)
+            if Awards(hand, self.profile, pots, self.seat_index, cards).pays_with_rake(
+                hand.rake, actual
+            ):
+                return min(i for i, _, _ in self.misstated)
+        if not self.short_paid:
+            return None
+        all_in = self.all_in | set(self.short_paid)
+        for returned in (False, True):
+            put_in = dict(self.put_in)
+            paid = dict(actual)
+            if returned:
+                for (bettor, _), short in self.shortfall.items():
+                    put_in[bettor] -= short
+                    paid[bettor] = paid.get(bettor, 0) - short
+                    if not paid[bettor]:
+                        del paid[bettor]
+            pots = build_pots(self.order, put_in, self.folded, all_in)
+            awards = Awards(hand, self.profile, pots, self.seat_index, cards)
+            if awards.pays_with_rake(hand.rake, paid):
+                return min(self.short_paid.values())
+        return None
+
+    def _results_words(self, expected: dict[str, int]) -> str:
+        """Why a pot paid other than by the rules is only the history's inconsistency: the
+        site's own results for the players concerned, which pay as the rules do."""
+        printed = self._printed_nets()
+        wrong = sorted(
+            p
+            for p in set(expected) | set(self.collected)
+            if self.collected.get(p, 0) != expected.get(p, 0) and p in printed
+        )
+        results = and_list(f"{p} {self._signed(printed[p])}" for p in wrong)
+        return f"the site's own results ({results}) pay as the rules do"
+
+    def _printed_nets(self) -> dict[str, int]:
+        """Each player's result as the site prints it (`SeatResult.net`), where it does."""
+        printed: dict[str, int] = {}
+        for result in self.hand.results:
+            if result.net is not None:
+                printed[result.player] = result.net
+        return printed
+
+    def _award_kind(self, expected: dict[str, int]) -> Kind:
+        """The kind of a flag that a pot was paid other than by the rules: inconsistent
+        when the site prints each player's result (`SeatResult.net`) and those of every
+        player paid wrong by the hand's lines are what the rules give them."""
+        printed = self._printed_nets()
+        collected = self.collected
+        wrong = [
+            p for p in set(expected) | set(collected) if collected.get(p, 0) != expected.get(p, 0)
+        ]
+        if wrong and all(
+            p in printed and printed[p] == expected.get(p, 0) - self.put_in.get(p, 0) for p in wrong
+        ):
+            return Kind.INCONSISTENT
+        return Kind.MIS_SPLIT
 
     def _signed(self, amount: int) -> str:
         return ("+" if amount >= 0 else "-") + self.money(abs(amount))
@@ -283,6 +581,9 @@ class _Replayer:
         self.returned = False
         self.round_open = False
         self.double_bet = False
+        self.phantom_bet = None
+        self.skipped = None
+        self.over_bet = None
         if self.hand_over and street <= self.last_street:
             self.flag(
                 "ROUND_INCOMPLETE",
@@ -419,12 +720,16 @@ class _Replayer:
             waiting = [p for p in self.order if p in pending] if pending else []
         if waiting:
             names = ", ".join(waiting)
-            self.flag(
+            found = self.flag(
                 "ROUND_INCOMPLETE",
                 line or self._hand_line(),
                 waiting[0],
                 f"betting on {self.street.label} ended before {names} acted",
             )
+            for player in waiting:  # a call the lines left out, if the site counted one
+                owed = self.current_bet - self.street_put[player]
+                if owed > 0:
+                    self.misstated.append((found, player, -owed))
         self._check_uncalled_due()
 
     def _owes(self, player: str) -> bool:
@@ -507,8 +812,13 @@ class _Replayer:
         message: str,
         expected: object = None,
         actual: object = None,
-    ) -> None:
-        self.card_flags.append((code, self.card_street, line, player, message, expected, actual))
+        cause: int | None = None,
+    ) -> int:
+        """Keep a card violation for the end (`_finish_card_checks`); its place among them.
+        `cause`: the place of the card violation it follows from."""
+        flags = self.card_flags
+        flags.append((code, self.card_street, line, player, message, expected, actual, cause))
+        return len(flags) - 1
 
     def _see(self, player: str, position: int, card: Card, line: int) -> None:
         """A sighting of `card` at deal `position` of `player`'s cards."""
@@ -524,6 +834,9 @@ class _Replayer:
                 f"{player}'s card {position + 1} was {known}, now shows as {card}",
                 known,
                 card,
+                # the cards of a line that dealt too many were not placed: the later lines
+                # seem to change them
+                self.miscounted.get(player),
             )
             return
         if known is None:
@@ -571,12 +884,14 @@ class _Replayer:
         size = self.card_count
         if street == self.first_street:
             if len(new) not in (1, 3 if size == 7 else 2):
-                self._card_flag(
+                found = self._card_flag(
                     "CARD_COUNT",
                     event.line,
                     player,
                     f"{player} is dealt {len(new)} cards on {street.label}",
+                    cause=self.miscounted.get(player),
                 )
+                self.miscounted.setdefault(player, found)
                 return
             if len(new) == 1:
                 self._see(player, self.up_positions[0], new[0], event.line)
@@ -586,12 +901,14 @@ class _Replayer:
             return
         position = int(street) - 1
         if len(new) != 1:
-            self._card_flag(
+            found = self._card_flag(
                 "CARD_COUNT",
                 event.line,
                 player,
                 f"{player} is dealt {len(new)} cards on {street.label}, not one",
+                cause=self.miscounted.get(player),
             )
+            self.miscounted.setdefault(player, found)
             return
         previous = event.previous
         up_count = self.up_count[player]
@@ -606,6 +923,7 @@ class _Replayer:
                 player,
                 f"{player}'s {street.label} line repeats {len(previous)} earlier cards; "
                 f"{up_count} up cards (or {position} in all) were dealt before",
+                cause=self.miscounted.get(player),  # the cards of a line dealing too many
             )
         self._see(player, position, new[0], event.line)
         if self.face_up[position]:
@@ -616,12 +934,14 @@ class _Replayer:
         cards = event.cards
         limit = self.card_count - 1 if self.hand.community_card is not None else self.card_count
         if len(cards) > limit:
-            self._card_flag(
+            found = self._card_flag(
                 "CARD_COUNT",
                 event.line,
                 event.player,
                 f"{event.player} shows {len(cards)} cards; a player holds at most {limit}",
             )
+            if len(cards) == self.card_count:
+                self.seven_shown.append(found)
             return
         self.card_street = event.street
         self._see_run(event.player, 0, cards, event.line)
@@ -645,13 +965,25 @@ class _Replayer:
         burns = len(streets_dealt) if self.profile.burns else 0
         needed = cards_needed(self.dealt_in, folded_early, self.card_count, burns)
         if community is not None and last in streets_dealt and needed <= DECK_SIZE:
-            self._card_flag(
+            found = self._card_flag(
                 "COMMUNITY_CARD",
                 river_line(hand),
                 None,
                 f"a community card was dealt on 7th street, but the deck had enough cards for "
                 f"the {players_at_last} players left ({needed} of {DECK_SIZE} needed)",
             )
+            for position in self.seven_shown:  # seven cards are one too many only with it
+                code, street, line, player, message, expected, actual, _ = self.card_flags[position]
+                self.card_flags[position] = (
+                    code,
+                    street,
+                    line,
+                    player,
+                    message,
+                    expected,
+                    actual,
+                    found,
+                )
         if community is None and needed > DECK_SIZE and last in streets_dealt:
             self._card_flag(
                 "COMMUNITY_CARD",
@@ -663,9 +995,13 @@ class _Replayer:
         # A card line before any other takes the street the replay was on (as the flag of a
         # separate pass over the card lines after the betting would).
         ended_on = self.street
-        for code, street, line, player, message, expected, actual in self.card_flags:
+        flagged: list[int] = []
+        for code, street, line, player, message, expected, actual, _ in self.card_flags:
             self.street = ended_on if street is None else street
-            self.flag(code, line, player, message, expected, actual)
+            flagged.append(self.flag(code, line, player, message, expected, actual))
+        for position, entry in enumerate(self.card_flags):
+            if entry[7] is not None:
+                self._follows(flagged[position], flagged[entry[7]])
         self.street = Street.SEVENTH
 
     # -- actions -------------------------------------------------------------------------
@@ -684,17 +1020,25 @@ class _Replayer:
     def _no_op(self, action: Action) -> None:
         """An action line that changes nothing in the replay ("does not show")."""
 
-    def _pay(self, player: str, amount: int, line: int, what: str) -> None:
+    def _pay(
+        self, player: str, amount: int, line: int, what: str, cause: int | None = None
+    ) -> int | None:
+        """The player puts `amount` in; beyond the stack it is flagged (OVER_STACK, following
+        from `cause` or from the player's earlier over-stack): that flag's index, else
+        None."""
         left = self.stack[player]
+        found = None
         if amount > left:
-            self.flag(
+            found = self.flag(
                 "OVER_STACK",
                 line,
                 player,
                 f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
                 self.money(left),
                 self.money(amount),
+                cause=self.over_stack.get(player, cause),
             )
+            self.over_stack.setdefault(player, found)
         left -= amount
         self.stack[player] = left
         self.put_in[player] += amount
@@ -702,6 +1046,7 @@ class _Replayer:
         if left <= 0:
             self.all_in.add(player)
             self.able.discard(player)
+        return found
 
     def _ante(self, action: Action) -> None:
         player = action.player
@@ -714,7 +1059,7 @@ class _Replayer:
         amount = action.amount or 0
         short_all_in = amount < expected and amount == self.stack[player]
         if amount != expected and not short_all_in:
-            self.flag(
+            found = self.flag(
                 "ANTE",
                 action.line,
                 player,
@@ -722,6 +1067,7 @@ class _Replayer:
                 self.money(expected),
                 self.money(amount),
             )
+            self.misstated.append((found, player, amount - expected))
         left = self.stack[player]
         if amount <= left:  # `_pay`, inline (antes are many): nothing to flag
             left -= amount
@@ -739,12 +1085,13 @@ class _Replayer:
             return
         for player in self.dealt_in:
             if player not in self.anted:
-                self.flag(
+                found = self.flag(
                     "ANTE",
                     self._hand_line(),
                     player,
                     f"{player} was dealt in without posting the ante",
                 )
+                self.misstated.append((found, player, -self.hand.ante))
 
     def _bet_size(self) -> int:
         return self.hand.big_bet if self.street in self.big_bet_streets else self.hand.small_bet
@@ -795,13 +1142,27 @@ class _Replayer:
                 self._call(action, owed)
         elif kind is _CHECK:
             if owed > 0:
-                self.flag(
-                    "CHECK_FACING_BET",
-                    action.line,
-                    player,
-                    f"{player} checks facing a bet of {self.money(self.current_bet)} "
-                    f"(owes {self.money(owed)})",
-                )
+                over = self.over_bet
+                if over is not None and owed <= over[1]:
+                    # owes only what the bet is beyond the limit: follows from that bet
+                    self.flag(
+                        "CHECK_FACING_BET",
+                        action.line,
+                        player,
+                        f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                        f"(owes {self.money(owed)})",
+                        cause=over[0],
+                    )
+                else:
+                    found = self.flag(
+                        "CHECK_FACING_BET",
+                        action.line,
+                        player,
+                        f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                        f"(owes {self.money(owed)})",
+                    )
+                    self.misstated.append((found, player, -owed))
+                    self._paid_short(player, found, owed)
             pending.discard(player)
         elif kind is _FOLD:
             self.folded.add(player)
@@ -818,6 +1179,7 @@ class _Replayer:
             self._chips_left_all_in(action)
         if in_turn:
             self.last_actor = player
+            self.skipped = None
 
     def _chips_left_all_in(self, action: Action) -> None:
         """The hand history says the player is all-in, but the stack it seated them with
@@ -839,33 +1201,56 @@ class _Replayer:
         player = action.player
         line = action.line
         kind = action.kind
+        # Each such action after the first of the player follows from that first one, or from
+        # the over-stack that had the replay take the player all-in.
+        cause = self.over_stack.get(player, self.acted_unable.get(player))
         if player in self.folded:
-            self.flag(
+            found = self.flag(
                 "ACTED_AFTER_FOLD",
                 line,
                 player,
                 f"{player} acts ({kind.value}) after having folded",
+                cause=cause,
             )
+            self.acted_unable.setdefault(player, found)
         elif player in self.all_in:
             put = self._chips_in(action)
             if put > 0:  # chips the player no longer has: _pay reports OVER_STACK
-                self._pay(player, put, line, f"{kind.value}s, putting in")
+                over = self._pay(player, put, line, f"{kind.value}s, putting in", cause)
+                if over is not None:
+                    # A bet the history lets the others answer, which reopens nothing here.
+                    self.phantom_bet = self._root(over)
                 self.current_bet = max(self.current_bet, self.street_put[player])
             else:
-                self.flag(
+                found = self.flag(
                     "ACTED_AFTER_FOLD",
                     line,
                     player,
                     f"{player} acts ({kind.value}) but is already all-in",
+                    cause=cause,
                 )
+                self.acted_unable.setdefault(player, found)
+                if kind is _FOLD and player in self.over_stack:
+                    # All-in only by the seat's stack, which the hand history does not keep
+                    # to: its fold counts, as the site counted it (the pot is not theirs).
+                    self.folded.add(player)
+                    if len(self.dealt_in) - len(self.folded) == 1:
+                        self.hand_over = True
             self.last_actor = player
         else:
-            self.flag("OUT_OF_TURN", line, player, f"{player} acts but was not dealt in")
+            found = self.flag(
+                "OUT_OF_TURN",
+                line,
+                player,
+                f"{player} acts but was not dealt in",
+                cause=self.not_dealt.get(player),
+            )
+            self.not_dealt.setdefault(player, found)
             # The chips still moved as the hand history says: book them, so that a return or
             # a collect later is set against them and the nets stay what the text says.
             put = self._chips_in(action)
             if put > 0:
-                self._pay(player, put, line, f"{kind.value}s, putting in")
+                self._pay(player, put, line, f"{kind.value}s, putting in", found)
 
     def _out_of_turn(self, action: Action, expected: str | None, first_action: bool) -> bool:
         """Flag an action by someone other than the player expected to act (`expected` is
@@ -880,6 +1265,7 @@ class _Replayer:
                     player,
                     f"{player} acts ({kind.value}) after the betting on {self.street.label} "
                     "was closed",
+                    cause=self.phantom_bet,
                 )
             return True
         # The turn stays with the skipped player, so that their own action, when it comes, is
@@ -894,14 +1280,29 @@ class _Replayer:
             what = f"{expected} has the best showing hand and acts first"
         else:
             what = f"it was {expected}'s turn"
-        self.flag(
+        cause = None
+        skipped = self.skipped
+        if player not in self.pending:
+            cause = self.phantom_bet  # answering a bet that reopened nothing here
+        elif (
+            skipped is not None
+            and skipped[0] == expected
+            and self._next_after(skipped[2]) == player
+        ):
+            # The next in seat order after the player who took the skipped player's turn:
+            # in order but for that first skip, which the turn waits on.
+            cause = skipped[1]
+        found = self.flag(
             "OUT_OF_TURN",
             action.line,
             player,
             f"{player} acts ({kind.value}) out of turn: {what}",
             expected,
             player,
+            cause=cause,
         )
+        if player in self.pending:
+            self.skipped = (expected, self._root(found), player)
         return False
 
     def _chips_in(self, action: Action) -> int:
@@ -943,7 +1344,7 @@ class _Replayer:
                 "OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started"
             )
         elif not 0 < amount < self.hand.small_bet and amount != self.stack[player]:
-            self.flag(
+            found = self.flag(
                 "BRING_IN_AMOUNT",
                 action.line,
                 player,
@@ -952,11 +1353,15 @@ class _Replayer:
                 f"< {self.money(self.hand.small_bet)}",
                 self.money(amount),
             )
+            hand = self.hand
+            fixed = self.profile.bring_in_for(hand.currency, hand.small_bet, hand.big_bet)
+            if fixed is not None and amount > fixed:
+                self._bet_over(found, player, amount - fixed)
         else:
             hand = self.hand
             fixed = self.profile.bring_in_for(hand.currency, hand.small_bet, hand.big_bet)
             if fixed is not None and amount != fixed and amount != self.stack[player]:
-                self.flag(
+                found = self.flag(
                     "BRING_IN_AMOUNT",
                     action.line,
                     player,
@@ -966,6 +1371,8 @@ class _Replayer:
                     self.money(fixed),
                     self.money(amount),
                 )
+                if amount > fixed:
+                    self._bet_over(found, player, amount - fixed)
         self._pay(player, amount, action.line, "brought in for")
         self.current_bet = max(self.current_bet, self.street_put[player])
         self.pending = self.able - {player}
@@ -985,16 +1392,51 @@ class _Replayer:
                 self.money(amount),
             )
         elif amount != expected:
-            self.flag(
+            cause = None
+            paid = False
+            if self.stack[player] < amount <= owed:
+                # A call beyond the seat's stack: the fault is the stack (OVER_STACK), and
+                # the call for more than an all-in follows from it.
+                cause = self._pay(player, amount, action.line, "called")
+                paid = True
+            over_bet = self.over_bet
+            if cause is None and over_bet is not None and amount == expected - over_bet[1]:
+                cause = over_bet[0]  # the call the limit's size asked for
+            found = self.flag(
                 "CALL_AMOUNT",
                 action.line,
                 player,
                 f"{player} owed {self.money(expected)} to call, put in {self.money(amount)}",
                 self.money(expected),
                 self.money(amount),
+                cause=cause,
             )
+            if cause is None:
+                self.misstated.append((found, player, amount - expected))
+                if amount < expected:
+                    self._paid_short(player, found, expected - amount)
+                else:
+                    self.short_called.setdefault(player, found)  # more than owed: uncalled
+            if paid:
+                self.pending.discard(player)
+                return
         self._pay(player, amount, action.line, "called")
         self.pending.discard(player)
+
+    def _paid_short(self, player: str, index: int, short: int) -> None:
+        """The player answered the bet with `short` less than they owed (flag `index`)."""
+        self.short_paid.setdefault(player, index)
+        bettor = self.aggressor
+        if bettor is not None and bettor != player:
+            self.short_called.setdefault(bettor, index)
+            key = (bettor, self.street)
+            self.shortfall[key] = max(self.shortfall.get(key, 0), short)
+
+    def _bet_over(self, index: int, player: str, excess: int) -> None:
+        """A bet or bring-in `excess` over what the limit allows (flag `index`)."""
+        self.over_bet = (index, excess)
+        self.misstated.append((index, player, excess))
+        self.short_called.setdefault(player, index)
 
     def _allowed_sizes(self) -> tuple[int, ...]:
         hand = self.hand
@@ -1005,6 +1447,8 @@ class _Replayer:
             self.double_bet,
             self.big_bet_made,
             self.profile,
+            # the first raise of the first street's completion: the house's own size too
+            self.house_raise if self.street == self.first_street and self.bets == 1 else None,
         )
 
     def _bet_or_raise(self, action: Action, owed: int) -> None:
@@ -1058,9 +1502,10 @@ class _Replayer:
                 self._bet_facing_a_bet(action)
         # All-in for less than a size the player may bet (the big one of an open pair's
         # two): table stakes allow it; below the smallest size it is a short all-in.
+        over = None
         if total not in targets and not (goes_all_in and total < max(targets)):
             allowed = " or ".join(self.money(t) for t in targets)
-            self.flag(
+            over = self.flag(
                 "BET_SIZE",
                 action.line,
                 player,
@@ -1080,6 +1525,8 @@ class _Replayer:
             counts_as_bet=not short or self._reopens(total),
             capped=True,
         )
+        if over is not None and total > max(targets) and not goes_all_in:
+            self._bet_over(over, player, total - max(targets))
 
     def _sized_bet_or_raise(
         self, action: Action, owed: int, total: int, put: int, goes_all_in: bool
@@ -1114,8 +1561,8 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"{rules.limit_word} {what} {self.money(total)} is less than the minimum "
-                f"{self.money(least)} on {self.street.label}",
+                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"{self.money(total)} is less than the minimum {self.money(least)}",
                 self.money(least),
                 self.money(total),
             )
@@ -1125,7 +1572,8 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"{rules.limit_word} {what} {self.money(total)} exceeds {bound} {self.money(most)}",
+                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"{self.money(total)} exceeds {bound} {self.money(most)}",
                 self.money(most),
                 self.money(total),
             )
@@ -1165,6 +1613,7 @@ class _Replayer:
         neither; then the chips go in."""
         player = action.player
         profile = self.profile
+        self.over_bet = None  # a new bet: the calls answer it
         if raising and player not in self.reopened_for:
             self.flag(
                 "BET_SIZE",
@@ -1256,18 +1705,37 @@ class _Replayer:
                     f"{self.money(due)} of {player}'s bet was uncalled, but "
                     f"{self.money(amount)} was returned to {action.player}"
                 )
-            self.flag(
+            short_called = self.short_called
+            cause = short_called.get(action.player, short_called.get(player or ""))
+            found = self.flag(
                 "UNCALLED_RETURN",
                 action.line,
                 action.player,
                 message,
                 f"{self.money(due)} to {player}",
                 f"{self.money(amount)} to {action.player}",
+                # the part of a bet answered with less than it cost, returned by the site
+                cause=cause,
             )
+            if cause is None and player == action.player:
+                self.misstated.append((found, player, due - amount))
         self.returned = True
-        self.stack[action.player] = self.stack.get(action.player, 0) + amount
-        self.put_in[action.player] = self.put_in.get(action.player, 0) - amount
-        self.street_put[action.player] = self.street_put.get(action.player, 0) - amount
+        self._give_back(action.player, amount)
+
+    def _give_back(self, player: str, amount: int) -> None:
+        """An uncalled bet returned: a player all-in with it has chips again and may act on
+        (the next streets' betting, when the others were not all-in)."""
+        self.stack[player] = left = self.stack.get(player, 0) + amount
+        self.put_in[player] = self.put_in.get(player, 0) - amount
+        self.street_put[player] = self.street_put.get(player, 0) - amount
+        if (
+            left > 0
+            and player in self.all_in
+            and player not in self.folded
+            and player in self.dealt_in
+        ):
+            self.all_in.discard(player)
+            self.able.add(player)
 
     def _check_uncalled_due(self) -> None:
         if self.returned or not any(self.street_put.values()):  # nothing was bet
@@ -1276,12 +1744,11 @@ class _Replayer:
         uncalled = self.traits.uncalled_bets
         if due > 0 and player is not None and uncalled is UncalledBets.SILENT:
             # The site returns it without a line: so does the replay.
-            self.stack[player] += due
-            self.put_in[player] -= due
-            self.street_put[player] -= due
+            self._give_back(player, due)
             self.returned = True
         elif due > 0 and player is not None and uncalled is UncalledBets.LINE:
-            self.flag(
+            cause = self.short_called.get(player)
+            found = self.flag(
                 "UNCALLED_RETURN",
                 self._hand_line(),
                 player,
@@ -1289,7 +1756,10 @@ class _Replayer:
                 "and should have been returned",
                 self.money(due),
                 self.money(0),
+                cause=cause,
             )
+            if cause is None:
+                self.misstated.append((found, player, due))
             self.returned = True
 
     # -- pots ------------------------------------------------------------------------------
@@ -1302,7 +1772,7 @@ class _Replayer:
         total = sum(self.put_in.values())
         printed_total = hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
         if total != printed_total:
-            self.flag(
+            self.pot_total_flag = self.flag(
                 "POT_TOTAL",
                 self._summary_line(),
                 None,
@@ -1313,7 +1783,7 @@ class _Replayer:
             )
         collected = sum(self.collected.values())
         if collected + hand.rake != printed_total:
-            self.flag(
+            self.rake_flag = self.flag(
                 "RAKE",
                 self._summary_line(),
                 None,

@@ -22,7 +22,7 @@ from handlog.records import record
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.variants import VARIANTS, Lowball
-from handlog.rules.violations import Violation
+from handlog.rules.violations import Kind, Violation, root_kinds
 
 LAST_STREET = {game: variant.last_street for game, variant in VARIANTS.items()}
 BIG_BET_STREETS = {game: variant.big_bet_streets for game, variant in VARIANTS.items()}
@@ -71,15 +71,30 @@ class Replay:
         return self.hand.rake
 
     @property
+    def kinds(self) -> frozenset[Kind]:
+        """The kinds of verdict of the hand's faults (consequences follow their cause's)."""
+        return root_kinds(self.violations)
+
+    @property
     def illegal(self) -> bool:
-        return any(not v.mis_split for v in self.violations)
+        """Whether play was illegal (a fault of kind `Kind.ILLEGAL`)."""
+        return Kind.ILLEGAL in self.kinds
 
     @property
     def mis_split(self) -> bool:
-        return any(v.mis_split for v in self.violations)
+        """Whether a pot was mis-split (money went where the rules do not send it)."""
+        return Kind.MIS_SPLIT in self.kinds
+
+    @property
+    def inconsistent(self) -> bool:
+        """Whether the history contradicts itself (its printed figures against its lines)
+        while the money moved where the rules send it."""
+        return Kind.INCONSISTENT in self.kinds
 
     @property
     def status(self) -> str:
+        """ "flagged" when any fault was found, of whichever kind (`kinds` says which), else
+        "ok"."""
         return "flagged" if self.violations else "ok"
 
 
@@ -288,15 +303,20 @@ def fixed_sizes(
     double_bet: bool,
     big_bet_made: bool,
     profile: RuleProfile,
+    house_raise: int | None = None,
 ) -> tuple[int, ...]:
-    """The sizes a bet or raise may have in fixed limit: the street's `size` (the small bet
-    on the early streets, the big bet on the others); after an open pair on 4th street
-    (`double_bet`) the small or the big bet, and only the big once a big bet has been made,
-    unless the profile allows a small raise after it."""
+    """The sizes a bet or raise may have in fixed limit, smallest first: the street's `size`
+    (the small bet on the early streets, the big bet on the others); after an open pair on
+    4th street (`double_bet`) the small or the big bet, and only the big once a big bet has
+    been made, unless the profile allows a small raise after it. `house_raise`: for the
+    first raise of the first street's completion, the size of the house's own raise there
+    (`RuleProfile.house_raise`), allowed as well as the full bet."""
     if double_bet:
         if big_bet_made and not profile.small_raise_after_big_bet:
             return (big_bet,)
         return (small_bet, big_bet)
+    if house_raise is not None and 0 < house_raise < size:
+        return (house_raise, size)
     return (size,)
 
 

@@ -1,8 +1,10 @@
-"""Violations as values: a stable code, where it happened, and a sentence in poker words."""
+"""Violations as values: a stable code, its kind of verdict, where it happened, what caused
+it, and a sentence in poker words."""
 
 from __future__ import annotations
 
 from dataclasses import field
+from enum import StrEnum
 
 from handlog.model import Street
 from handlog.records import record
@@ -34,9 +36,42 @@ POT_CODES = (
 )
 CODES = CARD_CODES + FORCED_BET_CODES + BETTING_CODES + POT_CODES
 
+
+class Kind(StrEnum):
+    """The three kinds of verdict, never mixed (RULES.md)."""
+
+    ILLEGAL = "illegal"
+    """Illegal play: a deal, forced bet or action the rules forbid."""
+    MIS_SPLIT = "mis-split"
+    """A mis-split pot: money went where the rules do not send it (a pot, half or odd chip
+    to the wrong player, a wrong amount, rake taken wrongly)."""
+    INCONSISTENT = "inconsistent"
+    """An inconsistent history: the site's own printed figures (a player's result, the total
+    pot, a hand description, a collect line) contradict the rest of the hand while the
+    money, by the site's own account, moved where the rules send it."""
+
+    def __str__(self) -> str:
+        return self.value
+
+
+KINDS = tuple(Kind)
+
+DEFAULT_KIND: dict[str, Kind] = {
+    **dict.fromkeys(CARD_CODES + FORCED_BET_CODES + BETTING_CODES, Kind.ILLEGAL),
+    **dict.fromkeys(POT_CODES, Kind.MIS_SPLIT),
+    "HAND_DESCRIPTION": Kind.INCONSISTENT,
+    "PLAYER_NET": Kind.INCONSISTENT,
+}
+"""Each code's kind unless the check that raises it decides otherwise from the evidence:
+`POT_TOTAL` is inconsistent when every chip put in was paid out (only the printed total is
+off); `PLAYER_NET` is a mis-split when the printed result pays the player neither as the
+hand's lines nor as the rules do; the award codes (`WRONG_WINNER`, `SPLIT_AMOUNT`,
+`ODD_CHIP`, `LOW_NOT_QUALIFIED`, `NOT_ELIGIBLE`) are inconsistent when the site's own
+per-player results pay every player concerned as the rules do (only its collect lines
+differ). A consequence (`Violation.cause`) takes its cause's kind."""
+
 MIS_SPLIT_CODES = frozenset(POT_CODES)
-"""Codes that say a pot was split wrongly (or its accounting is off); the others say that
-play was illegal."""
+"""The codes of the pot checks (mis-split by default; see `DEFAULT_KIND`)."""
 
 
 @record
@@ -52,7 +87,25 @@ class Violation:
     expected: str | None = None
     actual: str | None = None
     extra: tuple[str, ...] = field(default=(), compare=False)
+    kind: Kind = Kind.ILLEGAL
+    """The kind of verdict (`DEFAULT_KIND` unless the check decided from the evidence)."""
+    cause: int | None = None
+    """For a flag that only follows from an earlier fault of the same hand (a player the
+    replay took all-in by an over-stack acting again, the players who act after a skipped
+    turn, a total that is off because a pot was not paid), the index in the hand's
+    violations of that fault: always a root (itself without a cause). None for a root.
+    Consequences are shown under their cause and not counted as flags of their own."""
 
     @property
     def mis_split(self) -> bool:
-        return self.code in MIS_SPLIT_CODES
+        return self.kind is Kind.MIS_SPLIT
+
+    @property
+    def root(self) -> bool:
+        """Whether the flag is a fault of its own (not a consequence of another)."""
+        return self.cause is None
+
+
+def root_kinds(violations: tuple[Violation, ...] | list[Violation]) -> frozenset[Kind]:
+    """The kinds of the faults of a hand (its consequences left out)."""
+    return frozenset(v.kind for v in violations if v.cause is None)

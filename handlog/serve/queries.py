@@ -19,6 +19,7 @@ import polars as pl
 from handlog.report import compute
 from handlog.report.data import UNIT_SQL
 from handlog.report.render import money
+from handlog.rules import violations
 from handlog.rules.violations import MIS_SPLIT_CODES
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ FOCUS_PLAYERS = 3
 INCONSISTENT_CODES = frozenset({"PLAYER_NET", "HAND_DESCRIPTION", "POT_TOTAL"})
 """Codes that say the site's own printed figures contradict its actions (RULES.md's
 "inconsistent history"), until the store keeps each violation's kind."""
-KINDS = ("illegal", "mis-split", "inconsistent history")
+KINDS = tuple(kind.value for kind in violations.KINDS)
 
 
 def kind_sql(has_kind_column: bool) -> str:
@@ -51,7 +52,7 @@ def kind_sql(has_kind_column: bool) -> str:
     inconsistent = ", ".join(f"'{code}'" for code in sorted(INCONSISTENT_CODES))
     mis_split = ", ".join(f"'{code}'" for code in sorted(MIS_SPLIT_CODES - INCONSISTENT_CODES))
     return (
-        f"CASE WHEN v.code IN ({inconsistent}) THEN 'inconsistent history' "
+        f"CASE WHEN v.code IN ({inconsistent}) THEN 'inconsistent' "
         f"WHEN v.code IN ({mis_split}) THEN 'mis-split' ELSE 'illegal' END"
     )
 

@@ -12,9 +12,10 @@ differently, and how it becomes the neutral records:
   every corpus hand balances to the hundredth: in hand 37581152 (44/88 stud, antes 33.16)
   "Player3 raises to 77.16", "Player4 raises to 121.16", "Player2 calls 121.16" and Player2
   folding on 4th street is the summary's "-154.32" (33.16 + 121.16), the pot won 1,294.60 +
-  5 rake. "Raises to 77.16" over a completion to 44 is a raise of 33.16 (the size of the ante
-  and bring-in), less than the small bet: the money says that is what was put in, and the
-  replay judges it (BET_SIZE). KingsClub prints no raise size of its own (`raise_by` None).
+  5 rake. "Raises to 77.16" over a completion to 44 is a raise of 33.16 (the size of the
+  bring-in), less than the small bet: the money says that is what was put in, and it is the
+  house's rule (`KINGSCLUB.first_raise_by_bring_in`). KingsClub prints no raise size of its
+  own (`raise_by` None).
 - The first bet or raise on the first street is the completion (the bring-in player who
   completes writes "bets" with no bring-in line).
 - The first betting round has no header; "*** 3RD STREET ***" opens 4th street … "*** 6TH
@@ -156,6 +157,13 @@ KINGSCLUB = RuleProfile(
     cap_heads_up=True,
     # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet.
     open_pair_double_bet=frozenset({Game.STUD}),
+    # The first raise of a completion on the first street may be by the bring-in's size:
+    # hand 40091899 (22/44, bring-in 16.58) completes to 22 and raises to 38.58; hand
+    # 37581152 (44/88, bring-in 33.16) completes to 44, raises to 77.16, then by a full bet
+    # to 121.16 (and KingsClub hands at 500/1,000 with a bring-in of 125 raise 500 to 625,
+    # issue 25). Hand 3703449 (500/1,000) raises its completion by a full bet, to 1,000, and
+    # on to 1,500 and 2,000: the full raise stays allowed, and later raises are full bets.
+    first_raise_by_bring_in=True,
     # No corpus hand raises after a double bet, ties a showing hand, splits an odd chip or
     # runs the deck short: these keep the PokerStars choices until a KingsClub hand shows
     # otherwise.

@@ -354,7 +354,7 @@
           "big bets / 100 hands"
         );
       } else if (kind === "flags") {
-        const kindColours = { illegal: "#dc2626", "mis-split": "#7c3aed", "inconsistent history": "#d97706" };
+        const kindColours = { illegal: "#dc2626", "mis-split": "#7c3aed", inconsistent: "#d97706" };
         const byDay = {};
         for (const [day, kindName, flags] of data.flags || []) {
           byDay[day] = byDay[day] || { day: day, total: 0, parts: [], words: [] };
