@@ -71,6 +71,7 @@ class Awards:
             self._split(pot, amount) for pot, amount in zip(self.pots, distributable, strict=True)
         ]
         return [(shares, words()) for shares, words in split]
+
     def pays_with_rake(self, rake: int, actual: dict[str, int]) -> bool:
         """Whether the collects `actual` (players paid something) are what the rules pay
         with a rake of `rake` taken from the pots (`tables.after_rake`): then a printed rake
