@@ -43,6 +43,46 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+def _version(value: bool) -> None:
+    """`handlog --version`: handlog's version, the database schema it writes and how many of
+    its hot modules run compiled."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    from handlog import _native
+    from handlog.store import SCHEMA_VERSION
+
+    try:
+        number = installed("handlog")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        number = "unknown (not installed)"
+    modules = _native.status()
+    compiled = sum(state == "compiled" for state in modules.values())
+    typer.echo(
+        f"handlog {number} (database schema {SCHEMA_VERSION}; "
+        f"{compiled} of {len(modules)} hot modules compiled)"
+    )
+    raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print handlog's version (and its database schema) and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Read, check and report stud poker hand histories."""
+
+
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BUSY = 3
@@ -609,7 +649,13 @@ def report(
     out: Annotated[Path, typer.Option(help="Folder for the report files and charts.")] = Path(
         "reports"
     ),
-    player: Annotated[str | None, typer.Option(help="Only this player's figures.")] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            help="Only this player's figures: SITE:NAME (pokerstars:Hero), a name at one site "
+            "only, or a person (handlog alias)."
+        ),
+    ] = None,
     game: Annotated[
         str | None,
         typer.Option(
@@ -638,7 +684,9 @@ def report(
 
     Example: handlog report
 
-    Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
+    Example: handlog report --player pokerstars:Hero --game razz --since 2024-01-01 --format md
+
+    Example: handlog report --player me   (a person: handlog alias add me ...)
 
     Example: handlog report --dataset audit/ --format md
     """
@@ -1005,6 +1053,114 @@ def export_(
     for item in written:
         note = f" ({item.note})" if item.note else ""
         typer.echo(f"{item.table}: {item.rows:,} rows in {item.files} file(s) at {item.path}{note}")
+
+
+alias_app = typer.Typer(
+    help=(
+        "Say which accounts are one person: reports then show the person's figures, each "
+        'unit apart. An account is SITE:NAME (pokerstars:Hero, "Full Tilt:HeroFT"), or a '
+        "name alone where it is at one site only. Stored in the database.\n\n"
+        'Example: handlog alias add me pokerstars:Hero "Full Tilt:HeroFT"\n\n'
+        "Example: handlog alias list\n\n"
+        "Example: handlog alias remove me fulltilt:HeroFT"
+    ),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(alias_app, name="alias")
+
+
+def _writable(db: str | None):  # type: ignore[no-untyped-def]
+    """The database opened for writing (a few rows: aliases), or a one-line exit."""
+    from handlog.store import DatabaseBusy, StoreError, connect, database_path
+
+    path = database_path(db)
+    if not path.exists():
+        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    try:
+        return connect(path)
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+
+
+@alias_app.command("add")
+def alias_add(
+    person: Annotated[str, typer.Argument(help="The person's name (yours: me).")],
+    accounts: Annotated[
+        list[str], typer.Argument(help="Their accounts: SITE:NAME, or a name at one site only.")
+    ],
+    db: DbOption = None,
+) -> None:
+    """Say that ACCOUNTS are one person, PERSON (added to their accounts if they have some).
+
+    Every account must be in the database; an account of another person must be removed
+    from there first. Exit code 1 when an account is not there or is ambiguous (the line
+    lists the sites), 2 when there is no database, 3 when an import holds it.
+
+    Example: handlog alias add me pokerstars:Hero "Full Tilt:HeroFT"
+
+    Example: handlog alias add --db ~/poker.duckdb me Hero
+    """
+    from handlog.players import PlayerError, add_alias
+
+    connection = _writable(db)
+    try:
+        added = add_alias(connection, person, accounts)
+    except PlayerError as error:
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    finally:
+        connection.close()
+    typer.echo(f"{person}: " + ", ".join(str(account) for account in added))
+
+
+@alias_app.command("list")
+def alias_list(db: DbOption = None) -> None:
+    """List every person and their accounts.
+
+    Example: handlog alias list
+    """
+    from handlog.players import aliases
+
+    connection = _writable(db)
+    try:
+        people = aliases(connection)
+    finally:
+        connection.close()
+    if not people:
+        typer.echo("no persons yet: handlog alias add NAME SITE:ACCOUNT ...")
+    for person, accounts in people.items():
+        typer.echo(f"{person}: " + ", ".join(str(account) for account in accounts))
+
+
+@alias_app.command("remove")
+def alias_remove(
+    person: Annotated[str, typer.Argument(help="The person.")],
+    accounts: Annotated[
+        list[str] | None,
+        typer.Argument(help="The accounts to take from them (default: all: the person goes)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Take ACCOUNTS (all of them by default) from the person PERSON.
+
+    Exit code 1 when there is no such person or account of theirs.
+
+    Example: handlog alias remove me fulltilt:HeroFT
+
+    Example: handlog alias remove me
+    """
+    from handlog.players import PlayerError, remove_alias
+
+    connection = _writable(db)
+    try:
+        removed = remove_alias(connection, person, accounts)
+    except PlayerError as error:
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    finally:
+        connection.close()
+    typer.echo(f"{person}: {removed} {'account' if removed == 1 else 'accounts'} removed")
 
 
 def _echo_failed(summary: ImportSummary) -> None:

@@ -145,6 +145,7 @@ _DETAIL_KEYS = {
     "awards": ("site", "hand_id", "player"),
     "violations": ("site", "hand_id", "seq"),
     "hand_evidence": ("site", "hand_id"),
+    "hand_texts": ("site", "hand_id"),
 }
 """Each detail row's key (as `store.load` keeps one row per key of a repeated hand)."""
 
@@ -606,6 +607,10 @@ def connect(dataset: Dataset) -> Any:
             CREATE VIEW {table} AS SELECT {columns(table, "t")} FROM {source(table)} t
             SEMI JOIN _winners w ON w.site = t.site AND w.hand_id = t.hand_id
                 AND w._part = t._part""")
+    # A block of texts is read with the hands that point at it (its part's).
+    connection.execute(f"""
+        CREATE VIEW text_blocks AS SELECT {columns("text_blocks", "t")}
+        FROM {source("text_blocks")} t SEMI JOIN hand_texts h ON h.block = t.block""")
     for table in ("parse_errors", "skipped"):
         dropped = ""
         if table == "parse_errors":  # a grown file's parse errors from its last hand on

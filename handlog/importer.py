@@ -129,6 +129,7 @@ def _work(
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged = []  # hands whose evidence is kept (handlog.evidence)
+    read = []  # every hand read: its text is kept (handlog.texts)
     try:
         site = detect_file(path) if part is not None else None  # a range: cut by its format
         if site is None or part is None:
@@ -139,6 +140,7 @@ def _work(
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)
             if checked.replay is not None:
+                read.append(checked)
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
@@ -148,10 +150,23 @@ def _work(
                 counts["unparsed"] += 1
             else:
                 counts["skipped"] += 1
+        if read:
+            from handlog.texts import add_texts, file_head, find_texts
+
+            texts = find_texts(path, part, (checked.line for checked in read))
+            add_texts(
+                batch,
+                (
+                    (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
+                    for checked in read
+                    if checked.hand is not None and checked.line in texts
+                ),
+                file_head(path),
+            )
         if flagged:
             from handlog.evidence import add_evidence
 
-            add_evidence(batch, path, part, flagged, profile)
+            add_evidence(batch, path, part, flagged, profile, texts)
     except OSError as error:
         return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
     return PartResult(path, batch.arrow(), counts, line_reached)

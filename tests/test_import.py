@@ -383,18 +383,21 @@ def test_won_high_is_every_pot_winner_in_stud_and_razz(tmp_path):
 def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path):
     """Version 1 had a primary key on each detail table; version 2 drops them (see
     store.DETAIL_TABLES) and keeps every row."""
-    from handlog.store import DETAIL_TABLES, SCHEMA_VERSION
+    from handlog.store import _V1_DETAIL_TABLES, SCHEMA_VERSION
 
     db = tmp_path / "old.duckdb"
     import_paths(SAMPLES[:2], db, workers=1)
     connection = duckdb.connect(str(db))
     before = counts(connection, TABLES)
-    for name, columns in DETAIL_TABLES.items():  # back to version 1's shape
+    # Back to version 1's shape (with the columns that migration rebuilds; later ones add
+    # theirs, as `dealt_in`).
+    for name, columns in _V1_DETAIL_TABLES.items():
         key = {"actions": "seq", "violations": "seq", "pots": "pot"}.get(name, "player")
         connection.execute(
             f"CREATE TABLE {name}__v1 ({columns}, PRIMARY KEY (site, hand_id, {key}))"
         )
-        connection.execute(f"INSERT INTO {name}__v1 SELECT * FROM {name}")
+        kept = [row[0] for row in connection.execute(f"DESCRIBE {name}__v1").fetchall()]
+        connection.execute(f"INSERT INTO {name}__v1 SELECT {', '.join(kept)} FROM {name}")
         connection.execute(f"DROP TABLE {name}")
         connection.execute(f"ALTER TABLE {name}__v1 RENAME TO {name}")
     connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
@@ -407,7 +410,14 @@ def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path):
         keys = migrated.execute("""
             SELECT table_name FROM information_schema.table_constraints
             WHERE constraint_type = 'PRIMARY KEY'""").fetchall()
-        assert {name for (name,) in keys} == {"meta", "hands", "parse_errors", "skipped", "imports"}
+        assert {name for (name,) in keys} == {
+            "meta",
+            "hands",
+            "parse_errors",
+            "skipped",
+            "imports",
+            "aliases",
+        }
     finally:
         migrated.close()
     assert import_paths(SAMPLES, db, workers=1).new_hands == HANDS_IN_SAMPLES - before["hands"]
