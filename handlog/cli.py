@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TextIO
 
 import typer
 
@@ -131,19 +132,26 @@ def _not_read(count: int) -> str:
     return f"; {count} {'path' if count == 1 else 'paths'} not read (named above)" if count else ""
 
 
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Only the final summary (no line per file or hand).")
+]
+
+
 @app.command()
 def parse(
     paths: PathsArgument,
     json_lines: Annotated[
         bool, typer.Option("--json", help="Write one JSON object per hand to standard output.")
     ] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Parse hand histories and print what each file holds.
 
-    Prints, per file, the hands read by game, the hands of other games skipped, and every
-    hand that could not be read as FILE:LINE: message. Exit code 0 when every hand was
-    read; 1 when a hand, or a path given, could not be read (the rest is); 2 when no path
-    given exists (every code: handlog --help).
+    Prints, per file, the hands read by game, the hands that could not be read and the
+    hands of other games skipped, then every hand that could not be read as FILE:LINE:
+    hand ID: reason with its offending line (the same counts and lines as check and
+    import). Exit code 0 when every hand was read; 1 when a hand, or a path given, could
+    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
 
     Example: handlog parse sample_logs/ ~/PokerStars/HandHistory/*.txt
 
@@ -178,22 +186,62 @@ def parse(
             else:
                 errors.append(item)
         progress.done()
-        hands = sum(games.values())
-        print(f"{file}: {_summary(hands, games, skipped, len(errors))}", file=report)
-        for error in errors:
-            print(f"  {error.format()}", file=report)
-            if error.text:
-                print(f"    | {_line_excerpt(error.text)}", file=report)
+        if not quiet:
+            summary = _counts(sum(games.values()), _by_game(games), len(errors), skipped)
+            print(f"{file}: {summary}", file=report)
+            _echo_unreadable(
+                ((e.file, e.line, e.hand_id, e.message, e.text) for e in errors), report
+            )
         totals["files"] += 1
-        totals["hands"] += hands
         games_total.update(games)
         skipped_total.update(skipped)
         failed += len(errors)
-    if len(files) > 1 or problems:
-        summary = _summary(totals["hands"], games_total, skipped_total, failed)
-        print(f"total, {totals['files']} files: {summary}{_not_read(problems)}", file=report)
+    if len(files) > 1 or problems or quiet:
+        summary = _counts(sum(games_total.values()), _by_game(games_total), failed, skipped_total)
+        print(
+            f"total, {_files_count(totals['files'])}: {summary}{_not_read(problems)}", file=report
+        )
     if failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _files_count(count: int) -> str:
+    return _plural(count, "file")
+
+
+def _by_game(games: Counter[str]) -> str:
+    return ", ".join(f"{game} {count}" for game, count in sorted(games.items()))
+
+
+def _counts(hands: int, detail: str, unreadable: int, skipped: Counter[str] | int) -> str:
+    """What every command says of a file (or of all): the hands read (with `detail`: by
+    game, or what became of them), the hands that could not be read, the hands of other
+    games skipped (by name, where known). `parse`, `check`, `import` and the report's files
+    table count the same hands the same way."""
+    text = _plural(hands, "hand") + (f" ({detail})" if detail else "")
+    text += f", {unreadable:,} unreadable"
+    if isinstance(skipped, int):
+        return text + f", {skipped:,} skipped"
+    text += f", {sum(skipped.values()):,} skipped"
+    if skipped:
+        text += " (" + ", ".join(f"{game} {n}" for game, n in sorted(skipped.items())) + ")"
+    return text
+
+
+def _echo_unreadable(
+    errors: Iterable[tuple[str, int, str | None, str, str | None]], out: TextIO | None = None
+) -> None:
+    """Each hand that could not be read: `FILE:LINE: hand ID: reason` and its offending line
+    (every command prints them alike)."""
+    for file, line, hand_id, message, text in errors:
+        hand = f" hand {hand_id}:" if hand_id else ""
+        print(f"  {file}:{line}:{hand} {message}", file=out)
+        if text:
+            print(f"    | {_line_excerpt(text)}", file=out)
 
 
 def _line_excerpt(text: str, limit: int = 200) -> str:
@@ -246,17 +294,6 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int) -> str:
-    text = f"{hands} hands"
-    if games:
-        text += " (" + ", ".join(f"{game} {count}" for game, count in sorted(games.items())) + ")"
-    if skipped:
-        kinds = ", ".join(f"{game} {count}" for game, count in sorted(skipped.items()))
-        text += f", {sum(skipped.values())} skipped ({kinds})"
-    text += f", {errors} {'error' if errors == 1 else 'errors'}"
-    return text
-
-
 @app.command()
 def check(
     paths: Annotated[
@@ -287,11 +324,14 @@ def check(
             show_default=False,
         ),
     ] = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Parse and replay hand histories under their house rules, without storing them.
 
-    Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
-    pots, unparsed and skipped, then every flag as FILE:LINE: hand ID: CODE: message.
+    Prints, per file, the hands read (how many were ok, flagged as illegal play, flagged as
+    mis-split pots), the hands that could not be read and the hands of other games skipped,
+    then every flag as FILE:LINE: hand ID: CODE: message and every hand that could not be
+    read as FILE:LINE: hand ID: reason with its offending line.
     Exit code 0 when every hand is ok or skipped; 1 otherwise, or when a path given could
     not be read (the rest is); 2 when no path given exists (every code: handlog --help).
 
@@ -329,6 +369,7 @@ def check(
     for file in files:
         counts: Counter[str] = Counter()
         lines: list[str] = []
+        errors = []
         progress = _Progress(file)
         for checked in check_file(file, chosen):
             progress.tick()
@@ -344,15 +385,18 @@ def check(
                         f"{violation.code}: {violation.message}"
                     )
             elif checked.error is not None:
-                lines.append(f"  {checked.error.format()}")
+                e = checked.error
+                errors.append((e.file, e.line, e.hand_id, e.message, e.text))
         progress.done()
-        print(f"{file}: {_check_summary(counts)}", file=report)
-        for line in lines:
-            print(line, file=report)
+        if not quiet:
+            print(f"{file}: {_check_summary(counts)}", file=report)
+            for line in lines:
+                print(line, file=report)
+            _echo_unreadable(errors, report)
         totals.update(counts)
-    if len(files) > 1 or problems:
+    if len(files) > 1 or problems or quiet:
         print(
-            f"total, {len(files)} files: {_check_summary(totals)}{_not_read(problems)}",
+            f"total, {_files_count(len(files))}: {_check_summary(totals)}{_not_read(problems)}",
             file=report,
         )
     if totals["flagged"] or totals["unparsed"] or problems:
@@ -382,12 +426,11 @@ def _check_dataset(dataset: str) -> None:
 
 
 def _check_summary(counts: Counter[str]) -> str:
-    hands = counts["ok"] + counts["flagged"] + counts["unparsed"] + counts["skipped"]
-    return (
-        f"{hands} hands: {counts['ok']} ok, {counts['illegal']} flagged illegal, "
-        f"{counts['mis-split']} flagged mis-split, {counts['unparsed']} unparsed, "
-        f"{counts['skipped']} skipped"
+    detail = (
+        f"{counts['ok']:,} ok, {counts['illegal']:,} flagged illegal, "
+        f"{counts['mis-split']:,} flagged mis-split"
     )
+    return _counts(counts["ok"] + counts["flagged"], detail, counts["unparsed"], counts["skipped"])
 
 
 DbOption = Annotated[
@@ -485,7 +528,7 @@ def import_(
 
     Example: handlog import --engine dask --scheduler tcp://10.0.0.5:8786 --dataset /shared/audit /shared/logs/
     """
-    from handlog.importer import FilePlan, ImportFailed, import_paths
+    from handlog.importer import FilePlan, ImportFailed, Unreadable, import_paths
     from handlog.store import DatabaseBusy, StoreError, database_path
 
     if engine not in ("duckdb", "dask"):
@@ -502,15 +545,19 @@ def import_(
     files, problems = _files(paths)
     path = database_path(db)
 
-    def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
+    def on_file(plan: FilePlan, counts: dict[str, int], new: int, errors: list[Unreadable]) -> None:
         if plan.path in progress:
             progress.pop(plan.path).done()
         if not quiet:
-            print(
-                f"{plan.path}: {counts['hands']} hands, {new} new, "
-                f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
-                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped"
+            detail = (
+                f"{new:,} new, {counts['illegal']:,} flagged illegal, "
+                f"{counts['mis_split']:,} flagged mis-split"
             )
+            print(
+                f"{plan.path}: "
+                f"{_counts(counts['hands'], detail, counts['unparsed'], counts['skipped'])}"
+            )
+            _echo_unreadable(errors)
 
     progress: dict[str, _Progress] = {}
 
@@ -524,13 +571,15 @@ def import_(
             shown.done()
         _echo_failed(summary)
         not_imported = len(summary.failed) + problems
+        detail = (
+            f"{summary.new_hands:,} new, {summary.duplicates:,} already stored, "
+            f"{summary.flagged_illegal:,} flagged illegal, "
+            f"{summary.flagged_mis_split:,} flagged mis-split"
+        )
         print(
             ("import stopped; before, into " if stopped else "imported into ")
-            + f"{path}: {summary.files} files ({summary.unchanged} unchanged), "
-            f"{summary.new_hands} new hands, {summary.duplicates} already stored, "
-            f"{summary.flagged_illegal} flagged illegal, "
-            f"{summary.flagged_mis_split} flagged mis-split, "
-            f"{summary.unparsed} unparsed, {summary.skipped} skipped; "
+            + f"{path}: {_files_count(summary.files)} ({summary.unchanged:,} unchanged), "
+            f"{_counts(summary.hands, detail, summary.unparsed, summary.skipped)}; "
             f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
             + (
                 f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
@@ -584,16 +633,18 @@ def _import_dataset(
         if not quiet:
             progress.setdefault(path, _Progress(path)).tick(hands, share)
 
-    def on_file(path: str, counts: dict[str, int]) -> None:
+    def on_file(path: str, counts: dict[str, int], errors: list[tuple]) -> None:  # type: ignore[type-arg]
         if path in progress:
             progress.pop(path).done()
         if not quiet:
+            detail = (
+                f"{counts['illegal']:,} flagged illegal, {counts['mis_split']:,} flagged mis-split"
+            )
             print(
-                f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
-                f"{counts['mis_split']} flagged mis-split, {counts['unparsed']} unparsed, "
-                f"{counts['skipped']} skipped",
+                f"{path}: {_counts(counts['hands'], detail, counts['unparsed'], counts['skipped'])}",
                 flush=True,
             )
+            _echo_unreadable(errors)
 
     target = Dataset(dataset)
     try:
@@ -610,15 +661,18 @@ def _import_dataset(
             shown.done()
     _echo_failed(summary)
     not_imported = len(summary.failed) + problems
+    detail = (
+        f"{summary.new_hands:,} new, {summary.duplicates:,} already stored, "
+        f"{summary.flagged_illegal:,} flagged illegal, "
+        f"{summary.flagged_mis_split:,} flagged mis-split"
+    )
     print(
         f"imported into {target} on {summary.workers} Dask "
-        f"{'worker' if summary.workers == 1 else 'workers'}: {summary.files} files "
+        f"{'worker' if summary.workers == 1 else 'workers'}: {_files_count(summary.files)} "
         f"({summary.unchanged} unchanged), {summary.parts} parts "
-        f"({summary.parts_before} written before), {summary.new_hands} new hands, "
-        f"{summary.duplicates} already stored, {summary.flagged_illegal} flagged illegal, "
-        f"{summary.flagged_mis_split} flagged mis-split, {summary.unparsed} unparsed, "
-        f"{summary.skipped} skipped; {summary.seconds:.1f} s, "
-        f"{summary.hands_per_second:,.0f} hands/s"
+        f"({summary.parts_before} written before), "
+        f"{_counts(summary.hands, detail, summary.unparsed, summary.skipped)}; "
+        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
         + (
             f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
             "(named above)"

@@ -195,7 +195,7 @@ def part_task(
     already written (its marker there) is not done again."""
     import pyarrow as pa
 
-    from handlog.importer import _work
+    from handlog.importer import _work, unreadable
     from handlog.parse.reader import ByteRange
 
     fs, root = Dataset(url).filesystem()
@@ -222,6 +222,7 @@ def part_task(
     done = dict(meta) | {
         "name": name,
         "counts": result.counts,
+        "unreadable": unreadable(result.tables),
         "line_reached": result.line_reached,
         "tables": sorted(written),
     }
@@ -364,7 +365,7 @@ def import_dataset(
     scheduler: str | None = None,
     workers: int | None = None,
     profile_name: str | None = None,
-    on_file: Callable[[str, dict[str, int]], None] | None = None,
+    on_file: Callable[[str, dict[str, int], list[tuple[Any, ...]]], None] | None = None,
     on_part: Callable[[str, int, float], None] | None = None,
 ) -> DatasetSummary:
     """Import `files` into `dataset` on a Dask cluster (see the module doc). A file that
@@ -466,6 +467,7 @@ class _FileState:
         self.line_reached = int(plan["start_line"])
         self.failure: str | None = None
         self.started = datetime.now(UTC)
+        self.unreadable: list[tuple[Any, ...]] = []
 
     def add(self, done: dict[str, Any], summary: DatasetSummary) -> None:
         if "error" in done:
@@ -476,12 +478,13 @@ class _FileState:
         for name, value in done["counts"].items():
             self.totals[name] += value
         self.line_reached = max(self.line_reached, int(done["line_reached"]))
+        self.unreadable += [tuple(row) for row in done.get("unreadable", [])]
 
     def finish(
         self,
         dataset: Dataset,
         summary: DatasetSummary,
-        on_file: Callable[[str, dict[str, int]], None] | None,
+        on_file: Callable[[str, dict[str, int], list[tuple[Any, ...]]], None] | None,
     ) -> None:
         totals = self.totals
         summary.hands += totals["hands"]
@@ -511,7 +514,7 @@ class _FileState:
         }
         _write_json(fs, f"{root}/{IMPORTS}/{_path_hash(plan['key'])[:32]}.json", manifest)
         if on_file is not None:
-            on_file(self.path, totals)
+            on_file(self.path, totals, sorted(self.unreadable, key=lambda row: row[1]))
 
 
 def _distinct_hands(dataset: Dataset) -> int:

@@ -79,6 +79,26 @@ class PartResult:
     error: str | None = None
 
 
+Unreadable = tuple[str, int, str | None, str, str | None]
+"""A hand (or stretch of text) that could not be read: file, line, hand ID, message and the
+offending line, as `handlog parse` and `check` print it."""
+
+
+def unreadable(tables: dict[str, Any]) -> list[Unreadable]:
+    """The parse errors of a part's rows (`PartResult.tables`), in line order."""
+    errors = tables.get("parse_errors")
+    if errors is None:
+        return []
+    rows = zip(
+        *(
+            errors.column(name).to_pylist()
+            for name in ("file", "line", "hand_id", "message", "text")
+        ),
+        strict=True,
+    )
+    return sorted(rows, key=lambda row: row[1])
+
+
 @dataclass
 class ImportSummary:
     files: int = 0
@@ -177,7 +197,7 @@ def import_paths(
     db_path: Path,
     profile_name: str | None = None,
     workers: int | None = None,
-    on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
+    on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None = None,
     on_part: Callable[[FilePlan, int, int], None] | None = None,
 ) -> ImportSummary:
     """Import `files` into the database at `db_path` (see the module doc). A file that
@@ -494,6 +514,7 @@ class _FileLoad:
         self.line_reached = plan.start_line
         self.failure: str | None = None
         self.first = True
+        self.unreadable: list[Unreadable] = []
 
     def load(
         self,
@@ -526,6 +547,7 @@ class _FileLoad:
             lock.pause()
         self.new += added
         self.line_reached = reached
+        self.unreadable += unreadable(result.tables)
         if on_part is not None:
             on_part(self.plan, result.counts["hands"], job.end)
         for name, value in result.counts.items():
@@ -567,7 +589,7 @@ class _FileLoad:
     def finish(
         self,
         summary: ImportSummary,
-        on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
+        on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
     ) -> None:
         totals = self.totals
         if self.failure is not None:
@@ -580,4 +602,4 @@ class _FileLoad:
         summary.unparsed += totals["unparsed"]
         summary.skipped += totals["skipped"]
         if on_file is not None and self.failure is None:
-            on_file(self.plan, totals, self.new)
+            on_file(self.plan, totals, self.new, self.unreadable)

@@ -304,7 +304,7 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
 def test_import_cli_summary(tmp_path):
     result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
-    assert "29 new hands, 1 already stored" in result.output
+    assert "30 hands (29 new, 1 already stored" in result.output
 
 
 def test_zip_archives_are_read_entry_by_entry_and_bombs_refused(tmp_path):
@@ -320,10 +320,10 @@ def test_zip_archives_are_read_entry_by_entry_and_bombs_refused(tmp_path):
     db = tmp_path / "h.duckdb"
     result = runner.invoke(app, ["import", "--db", str(db), str(archive), str(bomb)])
     assert result.exit_code == 1, result.output  # the bomb is not imported: said, and exit 1
-    assert "29 new hands, 1 already stored" in result.output
+    assert "30 hands (29 new, 1 already stored" in result.output
     assert "bomb.zip!/huge.txt: refused: compressed" in result.output
     again = runner.invoke(app, ["import", "--db", str(db), str(archive)])
-    assert "6 files (6 unchanged), 0 new hands" in again.output
+    assert "6 files (6 unchanged), 0 hands (0 new" in again.output
     connection = duckdb.connect(str(db), read_only=True)
     files = {row[0] for row in connection.execute("SELECT file FROM hands").fetchall()}
     connection.close()
