@@ -56,6 +56,15 @@ class Awards:
                 expected[player] = expected.get(player, 0) + share
         return expected, notes
 
+    def by_pot(self, distributable: list[int]) -> list[tuple[dict[str, int], str]]:
+        """Each pot's expected shares after rake (`distributable`), with the reason in words
+        ("the pot goes to Hero with a flush, Queen high"): what a replayer shows of the
+        awards. The same split as `expected`, pot by pot."""
+        split = [
+            self._split(pot, amount) for pot, amount in zip(self.pots, distributable, strict=True)
+        ]
+        return [(shares, words()) for shares, words in split]
+
     def pay(self, state: Any) -> dict[str, int]:
         """The pots paid by the rules into `state.collected`, for a hand that does not say
         who collected (`SiteTraits.prints_awards`): nothing to compare, nothing flagged but

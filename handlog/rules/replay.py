@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import Action, ActionKind, Dealt, Hand, Street
+from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
 from handlog.parse.money import CURRENCY_SIGNS, format_amount, format_hundredths
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards
@@ -80,6 +80,9 @@ class _Replayer:
     # record what the replay knew at that moment. None (the default, and always in
     # `replay`): no call, no cost. Not a rule: it must not change the replayer's state.
     observer: Callable[[_Replayer, Violation], None] | None = None
+    # Called with the replayer and each event once the event is replayed (the trace, see
+    # handlog.rules.trace): read-only, like `observer`; None in `replay`.
+    step_observer: Callable[[_Replayer, Event], None] | None = None
 
     def __init__(
         self, hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
@@ -197,6 +200,7 @@ class _Replayer:
         handlers = _ACTION_HANDLERS
         dealt = self._dealt
         current = self.street  # only _next_street changes it during the loop
+        step = self.step_observer
         for event in hand.events:
             street = event.street
             if street != current and street <= _SEVENTH:
@@ -207,6 +211,8 @@ class _Replayer:
             elif type(event) is Dealt:
                 dealt(event)
             # Notes change nothing: the replay decides the double bet from the up cards itself.
+            if step is not None:
+                step(self, event)
         self._close_round(last=True)
         self._check_antes()
         self._finish_card_checks()

@@ -1,0 +1,407 @@
+"""One replay of a hand, observed event by event: the state of the table after every line.
+
+`trace(hand)` runs the full replay (`handlog.rules.replay`) once with its step observer and
+records, after each event of the hand, what the rules engine knows: each seat's stack, chips in
+the pot and on this street, whether it is still in, all-in, folded or was never dealt in, the
+cards dealt to it so far, whose turn it is and what they owe, the pot, and the violations the
+event raised. The replayer page, `handlog show`, the evidence of a flagged hand and the all-in
+equities read this instead of replaying a hand another way: the rules live in the replay only.
+
+Cards are given as the whole history knows them by its end (the hero's down cards, the cards
+shown at showdown or in the summary), at the positions they were dealt: a replayer shows an
+opponent's down card as soon as it is dealt if the history ever shows it, and never guesses
+one it does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from handlog.cards import Card
+from handlog.holdings import FACE_UP, FIRST_STREET
+from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
+from handlog.rules import tables
+from handlog.rules.awards import Awards
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.replay import _Replayer
+from handlog.rules.tables import Pot, Replay
+from handlog.rules.traits import SiteTraits
+from handlog.rules.violations import Violation
+
+STATUSES = ("in", "all-in", "folded", "out")
+"""A seat's status: still in and able to act, all-in, folded, never dealt in."""
+
+_KIND_WORDS = {
+    ActionKind.UNCALLED_BET_RETURNED: "uncalled",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CardSlot:
+    """One card dealt to a player, at its deal position."""
+
+    card: Card | None
+    """The card, or None when the history never shows it (an opponent's down card)."""
+    face_up: bool
+    street: Street
+    """The street it was dealt on."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat after an event."""
+
+    player: str
+    seat: int
+    stack: int
+    """Chips behind (not in the pot), what the player collected so far included."""
+    put_in: int
+    """Everything in the pot from this player so far (antes included, returns taken off)."""
+    this_street: int
+    """Chips put in on the current betting street (antes not counted)."""
+    collected: int
+    """Chips collected from the pot so far (at the showdown)."""
+    status: str
+    """One of `STATUSES`."""
+    cards: tuple[CardSlot, ...]
+    """The cards dealt to this player so far, in deal order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """The table after one event of the hand."""
+
+    index: int
+    event: Event | None
+    """The hand's record of the event; None for what the replay does after the last line
+    (a bet returned or pots paid without a line of their own: `SiteTraits`)."""
+    line: int
+    street: Street
+    kind: str
+    """"deal", "note", or the action's kind ("ante", "bring_in", "complete", "bet", "raise",
+    "call", "check", "fold", "uncalled", "show", "muck", "does_not_show", "collect"); after
+    the last line, "uncalled" for a bet the site returns without a line, "collect" for pots
+    paid by the rules where the site does not say who collected."""
+    player: str | None
+    amount: int | None
+    """Chips the event moved: put in, returned (uncalled) or collected."""
+    pot: int
+    """Chips in the pot after the event (what was collected from it taken off)."""
+    to_act: str | None
+    """Whose turn it is after the event (None between betting rounds and after the last)."""
+    to_call: int
+    """What `to_act` owes to stay in."""
+    current_bet: int
+    """The bet to match on this street."""
+    seats: tuple[SeatState, ...]
+    """Every seat, in seat order."""
+    violations: tuple[Violation, ...]
+    """Violations flagged at this event's line."""
+    betting_closed_with_cards_to_come: bool
+    """After this event no more betting is possible (at most one player left in the hand can
+    still act, and owes nothing) although cards are still to be dealt: the all-in moment the
+    equities are computed at. True from that event on."""
+
+
+@dataclass(frozen=True, slots=True)
+class PotAward:
+    """One pot as the rules award it."""
+
+    pot: Pot
+    after_rake: int
+    """What is paid out of it."""
+    shares: dict[str, int]
+    """What each winner should collect from it."""
+    reason: str
+    """The award in words ("the pot goes to Hero with a flush, Queen high"); empty for an
+    uncontested pot."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandTrace:
+    """A hand, its replay, and the table after each of its events."""
+
+    hand: Hand
+    replay: Replay
+    steps: tuple[Step, ...]
+    final_cards: dict[str, tuple[CardSlot, ...]]
+    """Every card position dealt to each player over the hand, with what the history knows."""
+    awards: tuple[PotAward, ...]
+    """Each pot as the rules award it, in the order the pots were made (main pot first)."""
+    unplaced: tuple[Violation, ...]
+    """Violations whose line is no event's (the summary's, the hand's first line)."""
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        return self.replay.violations
+
+    def all_in_step(self) -> Step | None:
+        """The first step after which betting is closed with cards to come, if any."""
+        for step in self.steps:
+            if step.betting_closed_with_cards_to_come:
+                return step
+        return None
+
+
+@dataclass(slots=True)
+class _Raw:
+    """What the observer copies at each event (cheap; turned into records at the end)."""
+
+    event: Event | None
+    street: Street
+    stack: dict[str, int]
+    put_in: dict[str, int]
+    street_put: dict[str, int]
+    collected: dict[str, int]
+    folded: frozenset[str]
+    all_in: frozenset[str]
+    dealt_in: tuple[str, ...]
+    to_act: str | None
+    current_bet: int
+    closed: bool
+    kind: str = ""
+    player: str | None = None
+    amount: int | None = None
+    line: int = 0
+
+
+def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
+    """Replay `hand` once under `profile` and `traits` (a hand's own are its site's:
+    `handlog.check.site_rules`) and record the table after each event."""
+    raws: list[_Raw] = []
+    last_street = tables.LAST_STREET[hand.game]
+    first_street = FIRST_STREET[hand.game]
+
+    def observe(r: _Replayer, event: Event | None) -> None:
+        street = r.street
+        betting = first_street <= street <= last_street
+        in_hand = [p for p in r.dealt_in if p not in r.folded]
+        able = [p for p in in_hand if p in r.able]
+        to_act = _to_act(r) if event is not None and betting and len(in_hand) > 1 else None
+        owes = any(r.street_put[p] < r.current_bet for p in able)
+        closed = (
+            first_street <= street < last_street
+            and len(in_hand) >= 2
+            and len(able) <= 1
+            and not owes
+        )
+        if raws and raws[-1].closed and street <= last_street:
+            closed = True  # from the all-in on, to the end of the dealing
+        raws.append(
+            _Raw(
+                event,
+                street,
+                dict(r.stack),
+                dict(r.put_in),
+                dict(r.street_put),
+                {p: v for p, v in r.collected.items() if v},
+                frozenset(r.folded),
+                frozenset(r.all_in),
+                tuple(r.dealt_in),
+                to_act,
+                r.current_bet,
+                closed,
+            )
+        )
+
+    replayer = _Replayer(hand, profile, traits)
+    replayer.step_observer = observe
+    result = replayer.run()
+    _after_the_last_line(raws, replayer, observe)
+    final = _final_cards(hand, replayer)
+    steps = _steps(hand, raws, final, result.violations)
+    placed = {v for step in steps for v in step.violations}
+    unplaced = tuple(v for v in result.violations if v not in placed)
+    return HandTrace(hand, result, steps, final, _awards(hand, profile, replayer, result), unplaced)
+
+
+def _after_the_last_line(
+    raws: list[_Raw], r: _Replayer, observe: Callable[[_Replayer, Event | None], None]
+) -> None:
+    """What the replay did after the hand's last line, as steps of their own: a bet nobody
+    called returned without a line (sites that print none), pots paid by the rules (sites
+    that do not say who collected)."""
+    if not raws:
+        return
+    before = raws[-1]
+    returned = {p: before.put_in.get(p, 0) - v for p, v in r.put_in.items()}
+    for player, amount in returned.items():
+        if amount > 0:
+            observe(r, None)
+            raw = raws[-1]
+            raw.kind, raw.player, raw.amount, raw.line = "uncalled", player, amount, before.line
+            raw.collected = dict(before.collected)
+    paid = {p: v - before.collected.get(p, 0) for p, v in r.collected.items()}
+    for player, amount in paid.items():
+        if amount > 0:
+            latest = raws[-1]
+            observe(r, None)
+            raw = raws[-1]
+            raw.kind, raw.player, raw.amount, raw.line = "collect", player, amount, before.line
+            raw.collected = {**latest.collected, player: latest.collected.get(player, 0) + amount}
+
+
+def _to_act(r: _Replayer) -> str | None:
+    """Whose turn it is, as the replay sees it (before a street's first action: who must
+    open it; an all-in player's turn passes to the next player clockwise who can act)."""
+    if r.hand_over:
+        return None
+    if r.round_open:
+        player = r._expected_actor()
+    else:
+        able = r._active()
+        if len(able) < 2 and not any(r._owes(p) for p in able):
+            return None
+        player = r._bring_in_player() if r.street == r.first_street else r._first_actor()
+    if player is not None and player not in r.able:
+        player = next((p for p in r.clockwise_after[player] if p in r.able), None)
+    return player
+
+
+def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
+    """Each player's cards by deal position, with the street each was dealt on, as far as the
+    player was dealt (to the street they folded on, or the last; a community card takes the
+    place of everyone's last card)."""
+    layout = FACE_UP[hand.game]
+    first = FIRST_STREET[hand.game]
+    last = tables.LAST_STREET[hand.game]
+    reached = max((s for s in r.streets_dealt), default=first)
+    out: dict[str, tuple[CardSlot, ...]] = {}
+    for seat in hand.seats:
+        name = seat.name
+        if name not in r.dealt_in:
+            continue
+        until = min(r.folded_early.get(name, reached), reached)
+        count = _dealt_by(until, len(layout), hand.community_card is not None and until == last)
+        row = r.slots.get(name, [])
+        out[name] = tuple(
+            CardSlot(row[i] if i < len(row) else None, layout[i], _street_of(i, first))
+            for i in range(count)
+        )
+    return out
+
+
+def _dealt_by(street: Street, size: int, community: bool) -> int:
+    """Cards a player still in has been dealt once `street` is dealt (the n-th street deals
+    the n-th card, in 7-card and 5-card stud alike)."""
+    count = max(0, min(int(street), size))
+    if community and count == size:
+        count -= 1  # the last card is the community card, dealt to nobody's own hand
+    return count
+
+
+def _street_of(position: int, first: Street) -> Street:
+    return first if position < int(first) else Street(position + 1)
+
+
+def _steps(
+    hand: Hand,
+    raws: list[_Raw],
+    final: dict[str, tuple[CardSlot, ...]],
+    violations: tuple[Violation, ...],
+) -> tuple[Step, ...]:
+    game = hand.game
+    size = len(FACE_UP[game])
+    first = FIRST_STREET[game]
+    last = tables.LAST_STREET[game]
+    by_line: dict[int, list[Violation]] = {}
+    for violation in violations:
+        by_line.setdefault(violation.line, []).append(violation)
+    placed: set[int] = set()
+    steps: list[Step] = []
+    fold_street: dict[str, Street] = {}
+    for index, raw in enumerate(raws):
+        event = raw.event
+        if event is None:
+            line, kind, player, amount = raw.line, raw.kind, raw.player, raw.amount
+            street = raw.street
+        else:
+            line, street = event.line, event.street
+            kind, player, amount = _describe_event(event)
+        found: tuple[Violation, ...] = ()
+        if event is not None and line in by_line and line not in placed:
+            placed.add(line)
+            found = tuple(by_line[line])
+        if kind == "fold" and player is not None:
+            fold_street.setdefault(player, raw.street)
+        betting_street = min(max(raw.street, first), last) if raw.street <= last else last
+        seats = []
+        for seat in hand.seats:
+            name = seat.name
+            if name not in raw.put_in:
+                continue
+            dealt = name in raw.dealt_in
+            if not dealt:
+                status = "out"
+            elif name in raw.folded:
+                status = "folded"
+            elif name in raw.all_in:
+                status = "all-in"
+            else:
+                status = "in"
+            cards: tuple[CardSlot, ...] = ()
+            if dealt and raw.street >= first:
+                until = min(fold_street.get(name, betting_street), betting_street)
+                count = _dealt_by(until, size, hand.community_card is not None and until == last)
+                cards = final.get(name, ())[:count]
+            seats.append(
+                SeatState(
+                    name,
+                    seat.number,
+                    raw.stack.get(name, 0) + raw.collected.get(name, 0),
+                    raw.put_in.get(name, 0),
+                    raw.street_put.get(name, 0),
+                    raw.collected.get(name, 0),
+                    status,
+                    cards,
+                )
+            )
+        to_call = 0
+        if raw.to_act is not None:
+            to_call = max(0, raw.current_bet - raw.street_put.get(raw.to_act, 0))
+        steps.append(
+            Step(
+                index,
+                event,
+                line,
+                street,
+                kind,
+                player,
+                amount,
+                sum(raw.put_in.values()) - sum(raw.collected.values()),
+                raw.to_act,
+                to_call,
+                raw.current_bet,
+                tuple(seats),
+                found,
+                raw.closed,
+            )
+        )
+    return tuple(steps)
+
+
+def _describe_event(event: Event) -> tuple[str, str | None, int | None]:
+    if type(event) is Action:
+        kind = _KIND_WORDS.get(event.kind, event.kind.value)
+        return kind, event.player, event.amount
+    if type(event) is Dealt:
+        return "deal", event.player, None
+    return "note", event.player, None
+
+
+def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> tuple[PotAward, ...]:
+    pots = list(result.pots)
+    if not pots:
+        return ()
+    awards = Awards(hand, profile, pots, r.seat_index, tables.known_cards(r.shows, hand))
+    distributable = awards.distributable()
+    return tuple(
+        PotAward(pot, amount, shares, reason)
+        for pot, amount, (shares, reason) in zip(
+            pots, distributable, awards.by_pot(distributable), strict=True
+        )
+    )
+
+
+__all__ = ["STATUSES", "CardSlot", "HandTrace", "PotAward", "SeatState", "Step", "trace"]
