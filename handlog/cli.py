@@ -1050,27 +1050,36 @@ def show(
         bool | None,
         typer.Option("--color/--no-color", help="Colour the flags (default: on a terminal)."),
     ] = None,
+    text: Annotated[
+        bool,
+        typer.Option("--text/--no-text", help="Also print the hand as it stands in its file."),
+    ] = True,
     dataset: DatasetOption = None,
 ) -> None:
-    """Print a flagged hand as it stood in its file, its flags highlighted.
+    """Print any stored hand: its replay street by street, then its text, flags marked.
 
-    Each flagged line is marked, with the violation's code and message under it and what
-    the replay knew there: the street, whose turn it was, the bet and what the player owed,
-    the pot, and every player's stack, chips in and showing cards.
+    The replay is the rules engine's own (every event with the pot after it and whose turn
+    it is, the pots as the rules award them, each player's net); each flag is marked under
+    the event it was raised at, and on its line of the text, with what the replay knew
+    there. A hand number stored at two sites prints both. Exit code 1 when there is no such
+    hand, 2 when there is no database.
 
     Example: handlog show 35874039554
 
     Example: handlog show 35874039554 --db ~/poker.duckdb --no-color | less
     """
-    from handlog.evidence import EvidenceError, lookup, terminal
+    from handlog.show import ShowError, lookup, show_all
 
-    try:
-        found = lookup(_source(db, dataset), hand_id)
-    except EvidenceError as error:
-        typer.echo(f"handlog: {error}", err=True)
-        raise typer.Exit(1) from None
+    source = _source(db, dataset)
+    if not isinstance(source, Path) or source.exists():
+        try:
+            found = lookup(source, hand_id)
+        except ShowError as error:
+            raise _fail(str(error), EXIT_FINDINGS) from None
+    else:
+        raise _fail(f"no database at {source}: import hand histories first (handlog import)", 2)
     use_color = sys.stdout.isatty() if color is None else color
-    typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
+    typer.echo(show_all(found, use_color, text), color=use_color)
 
 
 @app.command("export")
