@@ -82,7 +82,8 @@ _UNIT = ("unit", "unit", TEXT)
 _LIMIT = ("structure", "limit", TEXT)
 
 DEFINITIONS = {
-    "site": "the account's site; for a person (handlog alias), the sites of their accounts",
+    "site": "the site (of the player's account; for a person, handlog alias, the sites of "
+    "their accounts)",
     "player": "the account's name at its site, or the person's (handlog alias)",
     "unit": "what the row's amounts are counted in: a currency (its minor units shown "
     "with its sign), tournament chips, play money, or chips in hundredths; amounts of two "
@@ -709,6 +710,7 @@ _FLAG_COLUMNS = [
     ("file", "file", TEXT),
     ("line", "line", INT),
     ("hand_id", "hand", TEXT),
+    ("site", "site", TEXT),
     ("code", "code", TEXT),
     ("street", "street", TEXT),
     ("player", "player", TEXT),

@@ -212,6 +212,7 @@ table { border-collapse: collapse; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; white-space: nowrap; }
 th { background: #f0f0f0; position: sticky; top: 0; z-index: 1; }
 td.text, th.text { text-align: left; }
+td.wrap { white-space: normal; min-width: 14em; max-width: 40em; overflow-wrap: anywhere; }
 img { max-width: 100%; display: block; margin: 1em 0; }
 p.note { color: #555; font-size: 0.9em; }
 div.box { overflow: auto; max-width: 100%; max-height: 32em; margin: 0.5em 0 0.4em;
@@ -234,6 +235,18 @@ def anchor_id(*parts: str) -> str:
     return "".join(c if c.isalnum() and c.isascii() else "-" for c in text).strip("-")
 
 
+CHART_TITLES = {
+    "cumulative": "cumulative net won, per player and unit",
+    "bb100_by_game": "BB/100 by player, game and unit",
+    "flags_by_code": "flags by code",
+}
+
+
+def chart_title(chart: Path) -> str:
+    """A chart's name in the table of contents and its image's text."""
+    return CHART_TITLES.get(chart.stem, chart.stem.replace("_", " "))
+
+
 def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Path:
     from handlog.report.hands import STYLE as HANDS_STYLE
 
@@ -253,7 +266,7 @@ def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Pat
             for t in section.tables
         )
         charts = "".join(
-            f'<li><a href="#{anchor_id("chart", c.stem)}">chart: {e(c.stem)}</a></li>'
+            f'<li><a href="#{anchor_id("chart", c.stem)}">chart: {e(chart_title(c))}</a></li>'
             for c in section.charts
         )
         parts.append(
@@ -268,7 +281,7 @@ def html_page(title: str, intro: str, sections: list[Section], out: Path) -> Pat
         for chart in section.charts:
             data = base64.b64encode(chart.read_bytes()).decode("ascii")
             parts.append(
-                f'<img id="{anchor_id("chart", chart.stem)}" alt="{e(chart.stem)}" '
+                f'<img id="{anchor_id("chart", chart.stem)}" alt="{e(chart_title(chart))}" '
                 f'src="data:image/png;base64,{data}">'
             )
         parts += [table.html() for table in section.tables]
@@ -286,15 +299,22 @@ _PLAIN_KINDS = (PCT, NUM, INT)
 """Kinds whose cells are only digits, signs, separators and "%": nothing to escape."""
 
 
-def _html_cells(texts: list[str], kind: str, anchors: list[str | None] | None) -> list[str]:
+_WRAPPED = ("message", "file", "table_name")
+"""Columns of long text, wrapped in their cells (the others stay on one line)."""
+
+
+def _html_cells(
+    texts: list[str], kind: str, anchors: list[str | None] | None, wrap: bool = False
+) -> list[str]:
     """A column's `<td>` elements: text left-aligned (and linked to `anchors` if given),
     every cell that may hold something from a hand history escaped."""
     e = html.escape
     if kind in _TEXT_KINDS:
+        css = "text wrap" if wrap else "text"
         if anchors is None:
-            return [f'<td class="text">{e(text)}</td>' for text in texts]
+            return [f'<td class="{css}">{e(text)}</td>' for text in texts]
         return [
-            f'<td class="text">{_linked(e(text), anchor)}</td>'
+            f'<td class="{css}">{_linked(e(text), anchor)}</td>'
             for text, anchor in zip(texts, anchors, strict=True)
         ]
     if kind in _PLAIN_KINDS:
@@ -327,7 +347,7 @@ def html_table(table: Table) -> str:
     if table.link is not None and "anchor" in table.frame.columns:
         anchors = table.frame["anchor"].head(shown).to_list()
     tds = [
-        _html_cells(texts, kind, anchors if name == table.link else None)
+        _html_cells(texts, kind, anchors if name == table.link else None, name in _WRAPPED)
         for texts, name, kind in zip(columns, names, kinds, strict=True)
     ]
     del columns
