@@ -730,11 +730,14 @@ def report(
     """Write win-rates, stud statistics, sessions and flagged hands from the database.
 
     Reads the database (never changes it) and writes the report and its charts (PNG) into
-    --out, then prints a short table. Big bets/100 uses the 5th-7th street bet; money is in
-    the table's currency (chips in tournaments); days are UTC. While an import writes the
-    database, the report reads a copy taken between two of its commits. Exit code 1 when
-    --player or --game matches nothing; 2 when there is no database; 3 when another program
-    holds it; 4 when it cannot be read or the report cannot be written.
+    --out, then prints a short table. A player is an account (site and name) or a person
+    (handlog alias); every row is of one unit (a currency, tournament chips, play money,
+    chips in hundredths) and one betting structure; BB/100 uses the 5th-7th street bet;
+    days are UTC; each table of the page says what its columns mean. While an import
+    writes the database, the report reads a copy taken between two of its commits. Exit
+    code 1 when --player or --game matches nothing (or --player names a player at several
+    sites: the line lists them); 2 when there is no database; 3 when another program holds
+    it; 4 when it cannot be read or the report cannot be written.
 
     Example: handlog report
 
