@@ -144,16 +144,23 @@ def player_sessions(frames: Frames, people: pl.DataFrame | None = None) -> pl.Da
     rows = rows.with_columns(
         seconds=pl.col("interval").fill_null(pl.col("interval").mean().over("session"))
     )
-    # One-hand sessions: the median of the player's sessions' mean intervals.
-    means = rows.group_by("session").agg(
-        pl.col("_player").first(), pl.col("_psite").first(), mean=pl.col("interval").mean()
-    )
-    medians = means.group_by("_player", "_psite").agg(fallback=pl.col("mean").median())
-    rows = rows.join(medians, on=["_player", "_psite"], how="left", maintain_order="left")
-    fallback = pl.col("fallback").fill_null(DEFAULT_HAND_SECONDS)
-    return rows.with_columns(seconds=pl.col("seconds").fill_null(fallback)).drop(
-        "interval", "fallback", "_player", "_psite"
-    )
+    # One-hand sessions (seconds still null): the median of the player's sessions' mean
+    # intervals, looked up for those rows only (a few in a hundred).
+    alone = rows.select(pl.arg_where(pl.col("seconds").is_null())).to_series()
+    if alone.len():
+        means = rows.group_by("session").agg(
+            pl.col("_player").first(), pl.col("_psite").first(), mean=pl.col("interval").mean()
+        )
+        medians = means.group_by("_player", "_psite").agg(fallback=pl.col("mean").median())
+        found = (
+            rows[alone]
+            .select("_player", "_psite")
+            .join(medians, on=["_player", "_psite"], how="left", maintain_order="left")
+            .select(pl.col("fallback").fill_null(DEFAULT_HAND_SECONDS))
+            .to_series()
+        )
+        rows = rows.with_columns(rows["seconds"].scatter(alone, found))
+    return rows.drop("interval", "_player", "_psite")
 
 
 def sort_by_integers(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
