@@ -571,6 +571,7 @@ def connect(dataset: Dataset) -> Any:
     connection.execute("USE shape")
     connection.execute(store.SCHEMA)
     connection.execute("USE main")
+    connection.execute("CREATE TABLE aliases AS SELECT * FROM shape.aliases")  # no persons
     connection.execute(
         "CREATE TABLE meta AS SELECT 'schema_version' AS key, ? AS value",
         [str(store.SCHEMA_VERSION)],
@@ -610,10 +611,12 @@ def connect(dataset: Dataset) -> Any:
             CREATE VIEW {table} AS SELECT {columns(table, "t")} FROM {source(table)} t
             SEMI JOIN _winners w ON w.site = t.site AND w.hand_id = t.hand_id
                 AND w._part = t._part""")
-    # A block of texts is read with the hands that point at it (its part's).
+    # A block of texts is read with the hands that point at it, once (a block is named by
+    # a hash of its text: two parts that made the same text made the same block).
     connection.execute(f"""
         CREATE VIEW text_blocks AS SELECT {columns("text_blocks", "t")}
-        FROM {source("text_blocks")} t SEMI JOIN hand_texts h ON h.block = t.block""")
+        FROM {source("text_blocks")} t SEMI JOIN hand_texts h ON h.block = t.block
+        QUALIFY row_number() OVER (PARTITION BY t.block) = 1""")
     for table in ("parse_errors", "skipped"):
         dropped = ""
         if table == "parse_errors":  # a grown file's parse errors from its last hand on
