@@ -56,7 +56,7 @@ def main() -> int:
             # One after the other here, to time each; `handlog report` makes the page
             # while the statistics are computed.
             with phase("page"):
-                tables.files = report._files(connection)
+                tables.files = report._files(connection, asked.file_heroes)
                 sections = report._page(connection, tables, out, fmt)
             with phase("statistics"):
                 statistics = scaled.statistics(data, tables.focus)

@@ -208,6 +208,8 @@ class _Asked:
     identity: Identity | None
     people: pl.DataFrame | None
     heroes: list[scaled.Identity]
+    file_heroes: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """Each file's hero (`players.HEROES_SQL`: file, site, hero, hands)."""
 
     @property
     def accounts(self) -> list[tuple[str, str]]:
@@ -243,7 +245,7 @@ def build(
         asked = _check_filters(connection, filters)
 
         def page(data: _Tables) -> list[Section]:
-            data.files = _files(connection)
+            data.files = _files(connection, asked.file_heroes)
             return _page(connection, data, out, fmt)
 
         if engine == "frames":
@@ -318,23 +320,23 @@ def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-u
     people = pl.DataFrame(found.arrow()) if found.people else None
     from handlog.players import HEROES_SQL
 
+    file_heroes = connection.sql(HEROES_SQL).pl()
     heroes: list[scaled.Identity] = []
-    for site, hero in connection.execute(
-        f"SELECT site, hero FROM ({HEROES_SQL}) GROUP BY ALL ORDER BY sum(hands) DESC, site, hero"
-    ).fetchall():
+    by_hands = file_heroes.group_by("site", "hero").agg(pl.col("hands").sum())
+    for site, hero, _ in by_hands.sort(
+        ["hands", "site", "hero"], descending=[True, False, False]
+    ).iter_rows():
         who = found.of(Account(site, hero))
         if (who.site, who.name) not in heroes:
             heroes.append((who.site, who.name))
-    return _Asked(identity, people, heroes)
+    return _Asked(identity, people, heroes, file_heroes)
 
 
-def _files(connection) -> pl.DataFrame:  # type: ignore[no-untyped-def]
-    """Per file: hands stored from it (and flagged), unreadable, skipped, and its hero (the
-    account whose down cards its hands show: `players.heroes`), for every file imported
-    (whatever the filters)."""
-    from handlog.players import HEROES_SQL
-
-    return connection.sql(f"""
+def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no-untyped-def]
+    """Per file: hands stored from it (and flagged), unreadable, skipped, and its hero
+    (`heroes`: the account whose down cards its hands show, `players.HEROES_SQL`), for every
+    file imported (whatever the filters)."""
+    files = connection.sql("""
         WITH stored AS (
             SELECT file, count(*) AS hands, count(*) FILTER (WHERE status <> 'ok') AS flagged,
                 string_agg(DISTINCT site, ', ' ORDER BY site) AS site
@@ -343,14 +345,18 @@ def _files(connection) -> pl.DataFrame:  # type: ignore[no-untyped-def]
             SELECT file, count(*) AS unreadable FROM parse_errors GROUP BY file
         ), skipped AS (
             SELECT file, count(*) AS skipped FROM skipped GROUP BY file
-        ), heroes AS ({HEROES_SQL})
+        )
         SELECT file, stored.site, coalesce(stored.hands, 0)::BIGINT AS hands,
             coalesce(unreadable, 0)::BIGINT AS unreadable,
-            coalesce(skipped, 0)::BIGINT AS skipped, coalesce(flagged, 0)::BIGINT AS flagged,
-            heroes.hero
+            coalesce(skipped, 0)::BIGINT AS skipped, coalesce(flagged, 0)::BIGINT AS flagged
         FROM stored FULL JOIN unreadable USING (file) FULL JOIN skipped USING (file)
-        LEFT JOIN heroes USING (file)
         ORDER BY file""").pl()
+    named = (
+        heroes.select("file", "hero")
+        if heroes.height
+        else pl.DataFrame(schema={"file": pl.String, "hero": pl.String})
+    )
+    return files.join(named, on="file", how="left", maintain_order="left")
 
 
 def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
