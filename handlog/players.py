@@ -30,8 +30,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from handlog.model import Action, Dealt, Hand, Site
-from handlog.rules.variants import VARIANTS
+from handlog.holdings import seat_roles
+from handlog.model import Site
 
 if TYPE_CHECKING:
     import duckdb
@@ -352,42 +352,20 @@ def heroes(connection: duckdb.DuckDBPyConnection) -> list[tuple[str, Account, in
     return [(file, Account(site, hero), int(hands)) for file, site, hero, hands in rows]
 
 
-# -- per hand: who was dealt in, who is the hero -------------------------------------------
-
-_DOWN_POSITIONS = {
-    game: frozenset(i for i, up in enumerate(variant.face_up) if not up)
-    for game, variant in VARIANTS.items()
-}
-
-
-def seat_roles(hand: Hand) -> tuple[set[str], set[str], str | None]:
-    """The players dealt in (anted, dealt a card or acted: any action or dealing line of
-    theirs), those whose dealing lines show a face-down card of theirs, and the hand's hero
-    (the one such player; None if none or several are: Bovada's and iPoker's exports show
-    every player's at times, and a file's hero is then the player whose cards its hands show
-    most often: `heroes`). One pass over the events."""
-    dealt: set[str] = set()
-    shown_down: set[str] = set()
-    first = VARIANTS[hand.game].first_street
-    down = _DOWN_POSITIONS[hand.game]
-    for event in hand.events:
-        if isinstance(event, Action):
-            dealt.add(event.player)
-        elif isinstance(event, Dealt):
-            d = event
-            if d.new or d.previous or d.hidden:
-                dealt.add(d.player)
-            if d.street == first:
-                if len(d.new) > 1:  # the door card and more: face-down cards shown
-                    shown_down.add(d.player)
-            elif d.new:
-                position = int(d.street) - 1
-                if position in down or len(d.previous) + len(d.new) > _up_count(hand, position):
-                    shown_down.add(d.player)
-    hero = next(iter(shown_down)) if len(shown_down) == 1 else None
-    return dealt, shown_down, hero
-
-
-def _up_count(hand: Hand, position: int) -> int:
-    """Face-up cards dealt up to and including deal position `position`."""
-    return sum(VARIANTS[hand.game].face_up[: position + 1])
+__all__ = [
+    "SITE_NAMES",
+    "Account",
+    "Identities",
+    "Identity",
+    "PlayerError",
+    "add_alias",
+    "aliases",
+    "find_account",
+    "heroes",
+    "identities",
+    "parse_account",
+    "remove_alias",
+    "resolve",
+    "seat_roles",
+    "site_named",
+]

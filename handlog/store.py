@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handlog.cards import DECK
-from handlog.holdings import card_slots
+from handlog.holdings import card_slots, seat_roles
 from handlog.model import Action, ActionKind, Street
-from handlog.players import ALIASES_TABLE, seat_roles
+from handlog.players import ALIASES_TABLE
 from handlog.units import UNIT_SQL, unit_of
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ _PLAYERS_V6 = """
 DETAIL_TABLES = {
     "hand_players": _PLAYERS_V6
     + """,
-    -- dealt_in: the seat anted, was dealt a card or acted (`players.seat_roles`); FALSE for
+    -- dealt_in: the seat anted, was dealt a card or acted (`holdings.seat_roles`); FALSE for
     -- a seat that sat out, which no statistic or count takes as in the hand (schema 7).
     -- hole_shown: the dealing lines show the player's face-down cards (the file's hero's:
     -- `players.heroes`); NULL in hands stored before schema 7.
@@ -83,7 +83,7 @@ TEXT_BLOCKS_TABLE = """CREATE TABLE IF NOT EXISTS text_blocks (
     block BIGINT NOT NULL, size INTEGER, head INTEGER, data BLOB
 );
 """
-"""Hands' texts, 16 hands a block, zstd-compressed together (`handlog.texts`): about 350
+"""Hands' texts, 64 hands a block, zstd-compressed together (`handlog.texts`): 175-320
 bytes a hand where each hand alone took 800. `size`: the bytes of the text; `head`: how
 many of them, at the start, are the file's text before its first hand (XML formats read
 their hands with it; 0 for the others). Stored when one of its hands is new."""

@@ -9,7 +9,7 @@ import pytest
 from handlog.importer import import_paths
 from handlog.store import SCHEMA_VERSION, connect
 
-from .conftest import SAMPLE_LOGS, SITES
+from .conftest import FIXTURES, SAMPLE_LOGS
 
 SAMPLES = sorted(str(p) for p in SAMPLE_LOGS.glob("*.txt"))
 
@@ -130,10 +130,8 @@ def test_version_6_gains_units_who_was_dealt_in_and_room_for_texts(tmp_path):
     unit and dealt_in as a new import would store them (derived from what it stored), the
     hero and hole_shown unknown (NULL), and the new tables empty; the columns in a new
     database's order."""
-    from handlog.units import PLAY_MONEY  # noqa: F401  (the units module is importable)
-
     db = tmp_path / "h.duckdb"
-    files = [*SAMPLES, str(SITES / "fulltilt" / "razz-sitting-out.txt")]
+    files = [*SAMPLES, str(FIXTURES / "players" / "fulltilt-sitting-out.txt")]
     import_paths(files, db, workers=1)
     connection = duckdb.connect(str(db))
     fresh_hands = _columns(connection)

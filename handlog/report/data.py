@@ -156,7 +156,7 @@ _MORE = ", mixed_game, tournament_id, total_pot, rake, status, illegal, mis_spli
 """The hands' columns the frames engine keeps beside `selection_sql`'s."""
 
 DEALT_IN = "coalesce(p.dealt_in, true)"
-"""A player row of a player dealt in (`hand_players.dealt_in`; `players.seat_roles`)."""
+"""A player row of a player dealt in (`hand_players.dealt_in`; `holdings.seat_roles`)."""
 
 
 def accounts_sql(accounts: Sequence[tuple[str, str]], alias: str) -> tuple[str, list[Any]]:
