@@ -55,6 +55,16 @@ def site_rules(site: Site) -> tuple[RuleProfile, SiteTraits]:
     return found.profile, found.traits
 
 
+def hand_rules(hand: Hand) -> tuple[RuleProfile, SiteTraits]:
+    """The rule profile a hand is checked against by default, and what its file prints: its
+    site's; for a hand whose file names the house it was played at (`Hand.house`: a PHH file
+    written from another site's hands), that house's profile with its own format's traits."""
+    profile, traits = site_rules(hand.site)
+    if hand.house is not None and hand.house is not hand.site:
+        profile = site_rules(hand.house)[0]
+    return profile, traits
+
+
 def check_file(
     path: str, profile: RuleProfile | None = None, start_line: int = 1
 ) -> Iterator[CheckedHand]:
@@ -69,7 +79,7 @@ def check_items(
     """Replay parsed items (from `parse_file` or `parse_range`)."""
     for item in items:
         if isinstance(item, Hand):
-            house, traits = site_rules(item.site)
+            house, traits = hand_rules(item)
             result = replay(item, profile or house, traits)
             line = item.source.line if item.source else 0
             yield CheckedHand(

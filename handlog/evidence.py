@@ -56,10 +56,10 @@ def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[s
     """Replay `hand` in full with the observer hook, under `profile` (default: its site's)
     and its site's traits, as `handlog check` does: one state per violation, in the order
     of the violations (as `replay` reports them)."""
-    from handlog.check import site_rules
+    from handlog.check import hand_rules
     from handlog.rules.replay import _Replayer
 
-    house, traits = site_rules(hand.site)
+    house, traits = hand_rules(hand)
     states: list[dict[str, Any]] = []
     replayer = _Replayer(hand, profile or house, traits)
     replayer.observer = lambda r, violation: states.append(snapshot(r, violation))

@@ -535,6 +535,11 @@ class Hand(_Record):
     printed: Printed = PRINTED
     """What only a printer needs (the header form, the clock as printed); the rules never
     read it."""
+    house: Site | None = None
+    """The card room whose house rules the hand was played by, when the file it was read from
+    is in another's format (a PHH file written from PokerStars hands names PokerStars); None:
+    the site's own. It picks the rule profile the hand is checked against by default
+    (`handlog.check.hand_rules`); what the file prints stays its format's."""
     source: Source | None = field(default=None, compare=False, repr=False)
 
     def __init__(
@@ -567,6 +572,7 @@ class Hand(_Record):
         structure: Structure = Structure.FIXED,
         chips_in_hundredths: bool = False,
         printed: Printed = PRINTED,
+        house: Site | None = None,
         source: Source | None = None,
     ) -> None:
         self.site = site
@@ -597,6 +603,7 @@ class Hand(_Record):
         self.structure = structure
         self.chips_in_hundredths = chips_in_hundredths
         self.printed = printed
+        self.house = house
         self.source = source
 
     @property

@@ -6,10 +6,13 @@ starting stack (players in seat order are p1, p2, ...), each street's cards as d
 for a card nobody saw: the store keeps each player's cards by deal position), the betting
 actions ("pb" bring-in, "cbr" completion, bet or raise *to* the player's total for the
 street, "cc" check or call, "f" fold), at a showdown each player's show ("sm -") or muck
-("sm"), and as optional fields the hand number, table,
-players and finishing stacks (starting stack + net: after rake, as the site paid out), and
-fields of handlog's own: `_rake`, `_site`, `_hand_id`.
-The antes, burns and pushing of chips are left to the reader, as PHH allows.
+("sm"), and as optional fields the hand number, table, players, seats, seat count, level,
+date and time (UTC), the card room (`venue`) and the finishing stacks (starting stack + net:
+after rake, as the site paid out), and fields of handlog's own: `_site` (which house's rules
+the hand is read back under), `_hand_id`, `_rake`. Money is in PHH's units: a cash hand's in
+its currency ("0.04" with `currency = "USD"`), a tournament's in chips, chips that come in
+hundredths with two decimals. The antes, burns and pushing of chips are left to the reader,
+as PHH allows.
 
 Hands are written many to a file (`.phhs`, PHH's TOML tables `[1]`, `[2]`, ...), a file per
 site and game and per `HANDS_PER_FILE` hands. Not written (counted, with a reason): hands of
@@ -20,7 +23,8 @@ not print (the bring-in and who acts first are decided from the up cards), or fl
 illegal by the replay (no rules engine can play them as written). So every hand written
 plays through pokerkit (tests/test_phh.py, on the corpus too); a hand whose pots were
 mis-split is written with the finishing stacks the site paid, which pokerkit's play then
-differs from, as handlog's flag says.
+differs from, as handlog's flag says; read back by handlog, every hand written keeps its
+verdict (tests/test_phh.py).
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import duckdb
 
 VARIANTS = {"stud": "F7S", "stud8": "F7S/8", "razz": "FR"}
@@ -161,35 +167,73 @@ def hand_phh(hand: dict[str, Any]) -> str | Skip:
         from handlog.simulate import forced_bets
 
         bring_in = forced_bets(hand["small_bet"], hand["big_bet"])[1]
+    # Money as PHH writes it: in the currency's units (cents as "0.04") for a cash hand, in
+    # chips for a tournament, with two decimals for chips that come in hundredths (which
+    # tells a reader the unit: handlog's reads "22.00" as hundredths of a chip).
+    currency = hand["currency"] if not hand["tournament_id"] else None
+    decimals = bool(currency) or bool(hand["chips_in_hundredths"])
+
+    def money(value: int) -> str:
+        return f"{value // 100}.{value % 100:02d}" if decimals else str(value)
+
+    def amounts(values: list[int]) -> str:
+        return "[" + ", ".join(money(value) for value in values) + "]"
+
+    if decimals:
+        lines = [_money_in_action(line, money) for line in lines]
     fields = [
         f"variant = {_toml(VARIANTS[hand['game']])}",
-        f"antes = [{', '.join(str(hand['ante'] or 0) for _ in players)}]",
-        f"bring_in = {bring_in}",
-        f"small_bet = {hand['small_bet']}",
-        f"big_bet = {hand['big_bet']}",
-        f"starting_stacks = [{', '.join(str(p['stack']) for p in players)}]",
+        f"antes = {amounts([hand['ante'] or 0 for _ in players])}",
+        f"bring_in = {money(bring_in)}",
+        f"small_bet = {money(hand['small_bet'])}",
+        f"big_bet = {money(hand['big_bet'])}",
+        f"starting_stacks = {amounts([p['stack'] for p in players])}",
         "actions = [\n" + "".join(f"  {_toml(line)},\n" for line in lines) + "]",
         f"players = [{', '.join(_toml(p['player']) for p in players)}]",
-        f"finishing_stacks = [{', '.join(str(p['stack'] + p['net']) for p in players)}]",
+        f"finishing_stacks = {amounts([p['stack'] + p['net'] for p in players])}",
         f"seats = [{', '.join(str(p['seat']) for p in players)}]",
     ]
-    # PHH has no field for the rake, which the finishing stacks are net of: a field of ours
-    # (PHH's user-defined fields start with "_"), with the site and hand number as text.
-    fields += [
-        f"_rake = {hand['rake'] or 0}",
-        f"_site = {_toml(hand['site'])}",
-        f"_hand_id = {_toml(hand['hand_id'])}",
-    ]
-    if hand["hand_id"].isdigit():
+    if hand["max_seats"]:
+        fields.append(f"seat_count = {max(hand['max_seats'], len(players))}")
+    # The card room, by PHH's own field, and as fields of ours (PHH's user-defined fields
+    # start with "_"): the site exactly, which decides the house rules the hand is read back
+    # under, the hand number as text, and the rake, which PHH has no field for (its winnings
+    # and finishing stacks are after rake). A hand read from a PHH file keeps its number.
+    if hand["site"] != "phh":
+        fields.append(f"venue = {_toml(_venue(hand['site']))}")
+        fields.append(f"_site = {_toml(hand['site'])}")
+    fields += [f"_hand_id = {_toml(hand['hand_id'])}", f"_rake = {money(hand['rake'] or 0)}"]
+    if hand["hand_id"].isdigit() and len(hand["hand_id"]) < 19:
         fields.append(f"hand = {int(hand['hand_id'])}")
     if hand["table_name"]:
         fields.append(f"table = {_toml(hand['table_name'])}")
-    if hand["currency"] and not hand["tournament_id"]:
-        fields.append(f"currency = {_toml(hand['currency'])}")
+    if hand["tournament_level"] and hand["tournament_level"].isdigit():
+        fields.append(f"level = {int(hand['tournament_level'])}")
+    if currency:
+        fields.append(f"currency = {_toml(currency)}")
     if hand["start_time"] is not None:
         moment = hand["start_time"]
         fields += [f"year = {moment.year}", f"month = {moment.month}", f"day = {moment.day}"]
+        fields += [f"time = {moment:%H:%M:%S}", 'time_zone = "UTC"']
     return "\n".join(fields)
+
+
+def _money_in_action(line: str, money: Callable[[int], str]) -> str:
+    """A `cbr` action's amount in the hand's money form."""
+    head, verb, amount = line.rpartition(" cbr ")
+    return f"{head}{verb}{money(int(amount))}" if verb else line
+
+
+def _venue(site: str) -> str:
+    """A site as PHH's `venue` names a card room: the name its format goes by."""
+    from handlog.model import Site
+    from handlog.parse.sites import format_for
+
+    try:
+        found = format_for(Site(site))
+    except ValueError:
+        return site
+    return found.name if found is not None else site
 
 
 class _Writer:
@@ -225,6 +269,7 @@ def _hands(
         CREATE OR REPLACE TEMP TABLE phh_batch AS
         SELECT site, hand_id, game, ante, bring_in, small_bet, big_bet, table_name,
             currency, tournament_id, start_time AT TIME ZONE 'UTC' AS start_time, rake,
+            chips_in_hundredths, max_seats, tournament_level,
             EXISTS (
                 SELECT 1 FROM violations v
                 WHERE v.site = h.site AND v.hand_id = h.hand_id AND NOT v.mis_split
@@ -237,7 +282,8 @@ def _hands(
     hands: dict[str, dict[str, Any]] = {}
     columns = (
         "site", "hand_id", "game", "ante", "bring_in", "small_bet", "big_bet", "table_name",
-        "currency", "tournament_id", "start_time", "rake", "illegal",
+        "currency", "tournament_id", "start_time", "rake", "chips_in_hundredths",
+        "max_seats", "tournament_level", "illegal",
     )  # fmt: skip
     for row in connection.execute("SELECT * FROM phh_batch").fetchall():
         hand = dict(zip(columns, row, strict=True))

@@ -34,6 +34,8 @@ def hand_json(hand: Hand) -> dict[str, Any]:
     from handlog.holdings import player_cards
 
     data = plain(hand)
+    if hand.house is None:
+        del data["house"]  # shown only for a hand judged by another house than its site's
     for item, event in zip(data["events"], hand.events, strict=True):
         item["type"] = type(event).__name__.lower()  # action, dealt or note
     data["status"] = "parsed"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from handlog.check import site_rules
+from handlog.check import hand_rules
 from handlog.model import Game, Hand, Structure
 from handlog.parse import parse_file, parse_text
 from handlog.rules.replay import replay
@@ -17,7 +17,7 @@ from tests.conftest import SITES
 
 
 def _trace(hand: Hand) -> HandTrace:
-    return trace(hand, *site_rules(hand.site))
+    return trace(hand, *hand_rules(hand))
 
 
 def _site_hands() -> list[Hand]:
@@ -31,7 +31,7 @@ def _site_hands() -> list[Hand]:
 
 def _check_invariants(t: HandTrace) -> None:
     hand = t.hand
-    result = replay(hand, *site_rules(hand.site))
+    result = replay(hand, *hand_rules(hand))
     assert t.replay.violations == result.violations
     assert t.replay.net == result.net
     assert [s.event for s in t.steps if s.event is not None] == list(hand.events)

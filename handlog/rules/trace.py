@@ -168,7 +168,7 @@ class _Raw:
 
 def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     """Replay `hand` once under `profile` and `traits` (a hand's own are its site's:
-    `handlog.check.site_rules`) and record the table after each event."""
+    `handlog.check.hand_rules`) and record the table after each event."""
     raws: list[_Raw] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
