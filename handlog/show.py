@@ -57,13 +57,14 @@ class Shown:
     """The stored flags: (line, code, message)."""
 
     def trace(self) -> HandTrace | None:
-        """The hand replayed event by event under its site's rules, if it was read again."""
+        """The hand replayed event by event under its own rules (its site's, or the house a
+        PHH file names), if it was read again."""
         if self.hand is None:
             return None
-        from handlog.check import site_rules
+        from handlog.check import hand_rules
         from handlog.rules.trace import trace
 
-        profile, traits = site_rules(self.hand.site)
+        profile, traits = hand_rules(self.hand)
         return trace(self.hand, profile, traits)
 
 
