@@ -663,11 +663,7 @@ def import_(
             replaced = counts.get("replaced", 0)
             detail = (
                 f"{new:,} new, "
-                + (
-                    f"{replaced:,} replaced (the file changed since it was imported), "
-                    if replaced
-                    else ""
-                )
+                + (f"{replaced:,} replaced, " if replaced else "")
                 + f"{counts['illegal']:,} flagged illegal, "
                 f"{counts['mis_split']:,} flagged mis-split, "
                 f"{counts['inconsistent']:,} inconsistent"

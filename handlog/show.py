@@ -53,8 +53,12 @@ class Shown:
     """Why there is no replay, in a sentence."""
     evidence: HandEvidence | None = None
     """For a flagged hand, its flags and what the replay knew at each (as stored)."""
-    codes: list[tuple[int, str, str]] = field(default_factory=list)
-    """The stored flags: (line, code, message)."""
+    codes: list[tuple[int, str, str, str]] = field(default_factory=list)
+    """The stored flags in order: (line, code, message, label), the label "CODE (kind)" for
+    a fault of its own, "CODE (follows CODE on line N)" for a flag that only follows from
+    one (`cause`)."""
+    faults: int = 0
+    """How many of the flags are faults of their own (the others follow from them)."""
 
     def trace(self) -> HandTrace | None:
         """The hand replayed event by event under its own rules (its site's, or the house a
@@ -66,6 +70,14 @@ class Shown:
 
         profile, traits = hand_rules(self.hand)
         return trace(self.hand, profile, traits)
+
+
+def flag_label(code: str, kind: str | None, cause: tuple[str, int] | None) -> str:
+    """How a flag is headed: "CODE (kind)" for a fault of its own, "CODE (follows CODE on
+    line N)" for one that only follows from the fault `cause` (its code and line)."""
+    if cause is not None:
+        return f"{code} (follows {cause[0]} on line {cause[1]})"
+    return f"{code} ({kind})" if kind else code
 
 
 def stored_hands(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> list[Shown]:
@@ -87,20 +99,23 @@ def stored_hands(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, st
         if row is None:
             continue
         game, structure, unit, table, start, file, line = row
+        stored_flags = connection.execute(
+            "SELECT seq, line, code, message, kind, cause FROM violations "
+            "WHERE site = ? AND hand_id = ? ORDER BY seq",
+            [site, hand_id],
+        ).fetchall()
+        by_seq = {seq: (code, flag_line) for seq, flag_line, code, _, _, _ in stored_flags}
         codes = [
-            (flag_line, code, message)
-            for flag_line, code, message in connection.execute(
-                "SELECT line, code, message FROM violations WHERE site = ? AND hand_id = ? "
-                "ORDER BY seq",
-                [site, hand_id],
-            ).fetchall()
+            (flag_line, code, message, flag_label(code, kind, by_seq.get(cause)))
+            for _, flag_line, code, message, kind, cause in stored_flags
         ]
+        faults = sum(cause is None for *_, cause in stored_flags)
         stored = texts.get((site, hand_id))
         found = evidence.get((site, hand_id))
         text = stored.text if stored is not None else (found.text if found else None)
         item = Shown(
             site, hand_id, game, structure, unit, table, start, file, line, text,
-            evidence=found, codes=codes,
+            evidence=found, codes=codes, faults=faults,
         )  # fmt: skip
         if stored is None:
             item.problem = (
@@ -257,6 +272,14 @@ def _event(step: Step, unit: str) -> str | None:
     return f"{player} {verb}{' ' + amount if amount else ''}{all_in}"
 
 
+def _label(violation: Any, violations: tuple[Any, ...]) -> str:
+    """`flag_label` of a violation of a replay (`cause`: the index of its fault)."""
+    cause = violation.cause
+    if cause is not None and 0 <= cause < len(violations):
+        return flag_label(violation.code, None, (violations[cause].code, violations[cause].line))
+    return flag_label(violation.code, str(violation.kind), None)
+
+
 def replay_lines(shown: Shown, style: Style = _plain) -> list[str]:
     """The hand's replay street by street: each event with the pot after it (and whose
     turn it is next), each flag marked under the event it was raised at, then the pots as
@@ -283,13 +306,16 @@ def replay_lines(shown: Shown, style: Style = _plain) -> list[str]:
         text = f"{mark} {said:<48} {where}"
         lines.append(style(text, fg="red", bold=True) if step.violations else text)
         for violation in step.violations:
-            lines.append(style(f"    ^ {violation.code}: {violation.message}", fg="yellow"))
+            label = _label(violation, found.violations)
+            if violation.cause is None:
+                lines.append(style(f"    ^ {label}: {violation.message}", fg="yellow"))
+            else:  # a flag that only follows from a fault: indented, naming it
+                lines.append(f"      ^ {label}: {violation.message}")
         if step.betting_closed_with_cards_to_come and step is found.all_in_step():
             lines.append("    (all-in: no more betting, cards still to come)")
     for violation in found.unplaced:
-        lines.append(
-            style(f"! line {violation.line}: {violation.code}: {violation.message}", fg="red")
-        )
+        label = _label(violation, found.violations)
+        lines.append(style(f"! line {violation.line}: {label}: {violation.message}", fg="red"))
     if found.awards:
         lines.append(style("-- pots --", bold=True))
     for number, award in enumerate(found.awards):
@@ -330,8 +356,8 @@ def text_lines(shown: Shown, style: Style = _plain) -> list[str]:
         colour = style is not _plain
         return terminal(shown.evidence, colour).split("\n")[1:]
     flags: dict[int, list[tuple[str, str]]] = {}
-    for line, code, message in shown.codes:
-        flags.setdefault(line, []).append((code, message))
+    for line, _, message, label in shown.codes:
+        flags.setdefault(line, []).append((label, message))
     numbered = list(enumerate(shown.text.split("\n"), start=shown.line))
     width = len(str(numbered[-1][0])) if numbered else 1
     out = []
@@ -350,8 +376,13 @@ def terminal(shown: Shown, color: bool = False, text: bool = True) -> str:
     import typer
 
     style: Style = typer.style if color else _plain
-    count = len(shown.codes)
+    count, following = shown.faults, len(shown.codes) - shown.faults
     flagged = f"  {count} flag{'s' if count != 1 else ''}" if count else ""
+    if following:
+        flagged += (
+            f" ({following} more that follow{'s' if following == 1 else ''} from "
+            f"{'it' if count == 1 else 'them'})"
+        )
     out = [style(header(shown), bold=True) + flagged, "", *replay_lines(shown, style)]
     if text:
         out += ["", style("-- as it stands in its file --", bold=True), *text_lines(shown, style)]

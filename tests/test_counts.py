@@ -23,9 +23,12 @@ from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES
 runner = CliRunner()
 
 _LINE = re.compile(
-    r"^(?P<file>.+?): (?P<hands>[\d,]+) hands?(?: \((?P<detail>[^)]*)\))?, "
-    r"(?P<unreadable>[\d,]+) unreadable, (?P<skipped>[\d,]+) skipped"
+    r"^(?P<file>.+?): (?P<hands>[\d,]+) hands?"
+    r"(?:(?: \((?P<detail>[^)]*)\))?, |: (?P<verdicts>.*?), )"
+    r"(?P<unreadable>[\d,]+) unparsed, (?P<skipped>[\d,]+) skipped"
 )
+_FLAG = re.compile(r"[A-Z_]+(?: \([a-z -]+\))?: ")
+"""A flag's line (`CODE (kind): message`), not a reason a hand could not be read."""
 _UNREADABLE = re.compile(r"^  (?P<file>.+?):(?P<line>\d+):(?: hand [^:]+:)? (?P<reason>.+)$")
 
 
@@ -49,7 +52,7 @@ def _per_file(output: str) -> tuple[dict[str, tuple[int, int, int, str]], dict[s
             )
             continue
         reason = _UNREADABLE.match(line)
-        if reason and not reason["reason"].split(":")[0].isupper():  # not a flag's CODE:
+        if reason and not _FLAG.match(reason["reason"]):  # not a flag's CODE (kind):
             reasons.setdefault(reason["file"], []).append(int(reason["line"]))
     return counts, reasons
 
@@ -88,8 +91,8 @@ def test_every_command_counts_each_file_alike(folder, tmp_path):
         assert len(parse_reasons.get(file, [])) == errors, file
         unreadable += errors
         new = _number(stored[file][3].split(" new")[0])
-        row = reported.get(file, {"hands": 0, "unreadable": 0, "skipped": 0})
-        assert (row["hands"], row["unreadable"], row["skipped"]) == (new, errors, skipped), file
+        row = reported.get(file, {"hands": 0, "unparsed": 0, "skipped": 0})
+        assert (row["hands"], row["unparsed"], row["skipped"]) == (new, errors, skipped), file
     if folder == SITES:
         assert unreadable > 0  # the fault-* fixtures: there is something to print
     # The totals say the same.
@@ -103,7 +106,7 @@ def test_every_command_counts_each_file_alike(folder, tmp_path):
 def test_quiet_prints_the_summary_only(tmp_path):
     parse = runner.invoke(app, ["parse", "-q", str(SITES)])
     lines = [line for line in parse.output.splitlines() if not line.startswith("handlog: ")]
-    assert len(lines) == 1 and lines[0].startswith("total, ") and "unreadable" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("total, ") and "unparsed" in lines[0]
     check = runner.invoke(app, ["check", "--quiet", str(SITES)])
     lines = [line for line in check.output.splitlines() if not line.startswith("handlog: ")]
     assert len(lines) == 1 and lines[0].startswith("total, ")

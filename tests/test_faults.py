@@ -503,7 +503,7 @@ def test_a_nested_zip_a_linked_folder_and_a_missing_path_are_named(tmp_path):
         f"handlog: {missing}: no such file, folder or match",
     ]
     assert f"{folder / 'one.txt'}: 0 hands (0 new, 0 flagged illegal" in result.output
-    assert "1 unreadable" in result.output and "2 paths not imported (named above)" in result.output
+    assert "1 unparsed" in result.output and "2 paths not imported (named above)" in result.output
     # Every hand of the samples but the 9 razz hands (only inside the nested zip).
     assert _hands(db) == HANDS_IN_SAMPLES - 9
     for name in Path(SAMPLES[3]).name, Path(SAMPLES[4]).name:

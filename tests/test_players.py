@@ -239,7 +239,7 @@ def test_show_marks_a_flag_under_its_event(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.output.split("\n")
     flagged = next(i for i, line in enumerate(lines) if line.startswith("> willy32948 calls $0.01"))
-    assert lines[flagged + 1].strip().startswith("^ CALL_AMOUNT:")
+    assert lines[flagged + 1].strip().startswith("^ CALL_AMOUNT (illegal):")
     assert any(line.split()[1:2] == [">"] for line in lines if "willy32948: calls $0.01" in line)
 
 

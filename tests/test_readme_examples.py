@@ -1,7 +1,8 @@
 """The README's examples work right after `make demo`: sample_logs/ imported into
 ./handlog.duckdb and the report written, then every command of the "Using it" block run as
-written, in a fresh folder (but those that need a player's own files, `~/...`, and `handlog
-bench`, which takes minutes; simulations are cut to 300 hands).
+written, in a fresh folder (but those that need a player's own files, `~/...`, `handlog
+bench`, which takes minutes, and `handlog serve`, which serves until stopped: its own tests
+start it as a user does, tests/test_serve_browser.py; simulations are cut to 300 hands).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def test_the_readme_block_is_read():
 
 
 def _runnable(command: str) -> bool:
-    return "~" not in command and not command.startswith("handlog bench")
+    return "~" not in command and not command.startswith(("handlog bench", "handlog serve"))
 
 
 def test_every_readme_example_works_after_make_demo(tmp_path, monkeypatch):
@@ -70,5 +71,5 @@ def test_every_readme_example_works_after_make_demo(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("command", [c for c in _examples() if not _runnable(c)])
-def test_the_examples_not_run_are_only_a_players_own_files_and_bench(command):
-    assert "~" in command or command.startswith("handlog bench")
+def test_the_examples_not_run_are_only_a_players_own_files_bench_and_serve(command):
+    assert "~" in command or command.startswith(("handlog bench", "handlog serve"))

@@ -629,14 +629,12 @@ def mixed_folder(tmp_path: Path) -> Path:
 @needs_corpus
 def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
     parsed = runner.invoke(app, ["parse", str(mixed_folder)])
-    assert (
-        "5-Stud-USD-MTT-100-201303.txt: 1 hand (stud5 1), 0 unreadable, 0 skipped" in parsed.output
-    )
-    assert "Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt: 1 hand (razz 1), 0 unreadable" in (
+    assert "5-Stud-USD-MTT-100-201303.txt: 1 hand (stud5 1), 0 unparsed, 0 skipped" in parsed.output
+    assert "Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt: 1 hand (razz 1), 0 unparsed" in (
         parsed.output
     )
-    assert "stars-razz.txt: 9 hands (razz 9), 0 unreadable, 0 skipped" in parsed.output
-    assert "7-StudHL-USD-2-4-201006.Steal.examples.txt: 12 hands (stud 12), 0 unreadable" in (
+    assert "stars-razz.txt: 9 hands (razz 9), 0 unparsed, 0 skipped" in parsed.output
+    assert "7-StudHL-USD-2-4-201006.Steal.examples.txt: 12 hands (stud 12), 0 unparsed" in (
         parsed.output
     )
     assert parsed.exit_code == 0, parsed.output

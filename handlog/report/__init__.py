@@ -118,7 +118,7 @@ DEFINITIONS = {
     "file": "the file as the import named it",
     "hands stored": "hands of the file in the database (a hand also in a file imported "
     "before is stored once, with that file)",
-    "unreadable": "hands (or stretches of text) that could not be read, each listed with "
+    "unparsed": "hands (or stretches of text) that could not be read, each listed with "
     "its reason under 'Hands that could not be read'",
     "skipped": "hands of games that are not stud (hold'em, Omaha ...) left out, by name",
     "flagged": "hands the replay flagged (illegal play or a mis-split pot)",
@@ -333,7 +333,7 @@ def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-u
 
 
 def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no-untyped-def]
-    """Per file: hands stored from it (and flagged), unreadable, skipped, and its hero
+    """Per file: hands stored from it (and flagged), unparsed, skipped, and its hero
     (`heroes`: the account whose down cards its hands show, `players.HEROES_SQL`), for every
     file imported (whatever the filters)."""
     files = connection.sql("""
@@ -341,15 +341,15 @@ def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no
             SELECT file, count(*) AS hands, count(*) FILTER (WHERE status <> 'ok') AS flagged,
                 string_agg(DISTINCT site, ', ' ORDER BY site) AS site
             FROM hands GROUP BY file
-        ), unreadable AS (
-            SELECT file, count(*) AS unreadable FROM parse_errors GROUP BY file
+        ), unparsed AS (
+            SELECT file, count(*) AS unparsed FROM parse_errors GROUP BY file
         ), skipped AS (
             SELECT file, count(*) AS skipped FROM skipped GROUP BY file
         )
         SELECT file, stored.site, coalesce(stored.hands, 0)::BIGINT AS hands,
-            coalesce(unreadable, 0)::BIGINT AS unreadable,
+            coalesce(unparsed, 0)::BIGINT AS unparsed,
             coalesce(skipped, 0)::BIGINT AS skipped, coalesce(flagged, 0)::BIGINT AS flagged
-        FROM stored FULL JOIN unreadable USING (file) FULL JOIN skipped USING (file)
+        FROM stored FULL JOIN unparsed USING (file) FULL JOIN skipped USING (file)
         ORDER BY file""").pl()
     named = (
         heroes.select("file", "hero")
@@ -607,7 +607,7 @@ def _page(  # type: ignore[no-untyped-def]
                         ("file", "file", TEXT),
                         ("site", "site", TEXT),
                         ("hands", "hands stored", INT),
-                        ("unreadable", "unreadable", INT),
+                        ("unparsed", "unparsed", INT),
                         ("skipped", "skipped", INT),
                         ("flagged", "flagged", INT),
                         ("hero", "hero", TEXT),
