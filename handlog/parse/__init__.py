@@ -38,6 +38,10 @@ __all__ = [
 
 HEAD_CHARACTERS = 1 << 16
 """How much of a file's text is read to find its format."""
+MAX_HEAD_CHARACTERS = 1 << 23
+"""How far a file's text is read, at most, for the text before its first hand (a format's
+file context): to its first hand, which a long preface (a line of 100,000 spaces, say) can
+push past `HEAD_CHARACTERS`."""
 
 
 def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
@@ -181,7 +185,7 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
         return [] if chunk is None else [_not_a_hand(chunk, None)]
     context = None
     if site.file_context is not None:
-        context = site.file_context(normalized[:HEAD_CHARACTERS], file)
+        context = site.file_context(_head(io.StringIO(normalized), site), file)
         if isinstance(context, ParseError):
             return [replace(context, site=site.site.value)]
     chunks = split_text([normalized], file, site.is_header, site.header_prefix)
@@ -198,8 +202,25 @@ def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
     if site.file_context is None:
         return None
     with open_text(path) as text:
-        head = text.read(HEAD_CHARACTERS)
+        head = _head(text, site)
     return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
+
+
+def _head(text: io.TextIOBase, site: SiteFormat) -> str:
+    """The start of a text, up to a line where a hand of `site` starts (read in pieces of
+    `HEAD_CHARACTERS`, at most `MAX_HEAD_CHARACTERS`)."""
+    head = text.read(HEAD_CHARACTERS)
+    looked = 0  # the lines before here hold no hand header
+    while len(head) < MAX_HEAD_CHARACTERS and not any(
+        line.startswith(site.header_prefix) and site.is_header(line)
+        for line in head[looked:].split("\n")
+    ):
+        more = text.read(HEAD_CHARACTERS)
+        if not more:
+            break
+        looked = head.rfind("\n") + 1
+        head += more
+    return head
 
 
 def _unknown_format(file: str) -> ParseError:

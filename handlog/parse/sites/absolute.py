@@ -39,7 +39,13 @@ from handlog.model import (
     Structure,
 )
 from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    format_amount,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -238,8 +244,7 @@ class _HandBuilder(TextHandBuilder):
         """The halves each player won, as the summary prints them."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         split = self.split
         events = self.events
@@ -303,7 +308,7 @@ class _HandBuilder(TextHandBuilder):
             if street is Street.SUMMARY:
                 if start < len(text):
                     end = text.index("\n", start)
-                    self._total_pot(text[start:end], line + 1)
+                    self.read_line(_HandBuilder._total_pot, text[start:end], line + 1)
                     start = end + 1
                     line += 1
             elif street is not Street.SHOWDOWN:
@@ -466,7 +471,7 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         else:
             number = pot_text.rpartition(" ")[2].lstrip("#")
-            pot = int(number) if number.isdigit() else 1
+            pot = small_number(number) if number.isdigit() else 1
         self.events.append(
             Action(
                 self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line

@@ -316,8 +316,7 @@ class _HandBuilder(TextHandBuilder):
         `*** HOLE CARDS ***` section, where a street starts where its cards are dealt)."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         if self.side_pot_collected:  # then a plain "Hand result" is the main pot
             for index, collect in self.collects:
                 if collect.pot is None:
@@ -389,7 +388,7 @@ class _HandBuilder(TextHandBuilder):
             if street is Street.SUMMARY:
                 self.street = street
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             elif not self.streets or street > self.streets[-1]:

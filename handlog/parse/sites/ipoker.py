@@ -48,7 +48,13 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    minor_units,
+    seat_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.stakes import (
@@ -198,11 +204,19 @@ def read_session(head: str, file: str) -> Session | ParseError:
     general = _find(roots, "general")
     fields = {child.tag: child.text.strip() for child in general.children} if general else {}
     gametype = fields.get("gametype", "")
+    gametype_line = (
+        next(
+            (child.line for child in general.children if child.tag == "gametype"),
+            general.line if general else 1,
+        )
+        if general
+        else 1
+    )
     found = _GAMETYPE.match(gametype)
     if found is None:
         return ParseError(
             file,
-            general.line if general else 1,
+            gametype_line,
             f"the session's game type {gametype!r} is not in a form iPoker writes",
         )
     name = f"{found['name']} {found['limit']}"
@@ -211,7 +225,7 @@ def read_session(head: str, file: str) -> Session | ParseError:
         try:
             small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
         except MoneyError as problem:  # each `except … as` its own name: mypyc types them
-            return ParseError(file, general.line if general else 1, str(problem))
+            return ParseError(file, gametype_line, str(problem))
     table = fields.get("tablename", "")
     tournament = "tournamentname" in fields or "buyin" in fields or found["small"] is None
     currency = None
@@ -313,6 +327,14 @@ class _Builder:
     def at(self, element: Element) -> int:
         return self.chunk.line + element.line - 1
 
+    def money(self, element: Element, attribute: str) -> int:
+        """An amount attribute of the element, an error of its line when it is not an
+        amount iPoker writes (or one no stake could reach)."""
+        try:
+            return _amount(element.get(attribute))
+        except ValueError as error:
+            raise Problem(element.line, str(error)) from None
+
     def build(self) -> Hand:
         game, session = self.game, self.session
         general = game.find("general")
@@ -330,15 +352,15 @@ class _Builder:
                 continue  # an empty seat
             seats.append(
                 Seat(
-                    int(player.get("seat")),
+                    seat_number(player.get("seat")),
                     name,
-                    _amount(player.get("chips")),
+                    self.money(player, "chips"),
                     False,
                     self.at(player),
                 )
             )
-            wins[name] = _amount(player.get("win"))
-            bets[name] = _amount(player.get("bet"))
+            wins[name] = self.money(player, "win")
+            bets[name] = self.money(player, "bet")
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
             raise Problem(game.line, "the hand has no players")
@@ -449,7 +471,7 @@ class _Builder:
             totals: dict[str, int] = {}
             for action in sorted(round_.all("action"), key=lambda a: int(a.get("no"))):
                 code = int(action.get("type"))
-                chips = _amount(action.get("sum"))
+                chips = self.money(action, "sum")
                 player = action.get("player")
                 if code == ANTE:
                     ante = max(ante or 0, chips)
@@ -523,7 +545,7 @@ class _Builder:
         if player not in names:
             raise Problem(action.line, f"an action by {player!r}, who has no seat")
         code = int(action.get("type"))
-        chips = _amount(action.get("sum"))
+        chips = self.money(action, "sum")
         line = self.at(action)
         if code == ANTE:
             return Action(Street.ANTES, player, ActionKind.ANTE, chips, line=line)

@@ -58,7 +58,13 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -352,8 +358,7 @@ class _HandBuilder(TextHandBuilder):
         start: datetime | None,
         whole: Chunk,
     ) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         events: list[Event] = self.events
         if info.game is Game.STUD8 and any(
@@ -389,7 +394,7 @@ class _HandBuilder(TextHandBuilder):
             self.table = text[6 : text.rindex(" (")]
             return
         if kind == "PLAYER_COUNT":
-            self.max_seats = int(text[:-1].rpartition("/")[2])
+            self.max_seats = small_number(text[:-1].rpartition("/")[2])
             return
         if kind in ("BUTTON", "TOURNAMENT_LINES"):
             return
@@ -566,7 +571,7 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         elif pot_text.startswith("side"):
             digits = pot_text[9:].strip()
-            pot = int(digits) if digits.isdigit() else 1
+            pot = small_number(digits) if digits.isdigit() else 1
         self.collected_total += amount
         self.events.append(
             Action(

@@ -28,7 +28,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -310,7 +310,7 @@ def pot_index(label: str) -> int | None:
         return 0
     if label.startswith("side pot"):
         _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
+        return small_number(number) if number.isdigit() else 1
     return None
 
 
@@ -337,8 +337,7 @@ class _HandBuilder(TextHandBuilder):
     # -- driving -------------------------------------------------------------------------
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         self.tournament_id = info.tournament_id
         self.tournament_level = info.tournament_level
@@ -364,7 +363,7 @@ class _HandBuilder(TextHandBuilder):
             name_end = text.rindex("' ")
             self.table = text[7:name_end]
             size = text[name_end + 2 :].split("-max", 1)[0]
-            self.max_seats = int(size) if size.isdigit() else None
+            self.max_seats = small_number(size) if size.isdigit() else None
             return
         street, rule = SECTIONS[kind]
         start = 0
@@ -383,7 +382,7 @@ class _HandBuilder(TextHandBuilder):
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             else:
