@@ -168,9 +168,15 @@ _AMOUNTS: dict[str, tuple[int, bool]] = {}
 _HEADER_SPLIT = re.compile(
     r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
     r"(?P<clock>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}"
-    r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?)$"
+    r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?"
+    r"|\d{4}/\d{1,2}/\d{1,2} - \d{1,2}:\d{2}:\d{2} \([A-Z]{2,5}\))$"
 )
-_CLOCK_PART = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5})")
+"""The header: its start, the hand number, the game part and the clock, today's
+("2009/11/26 10:08:43 ET", with the local clock before it: "… CET [2009/07/15 20:36:31 ET]")
+or the one PokerStars wrote until mid-2008 ("2008/02/03 - 21:04:15 (ET)")."""
+_CLOCK_PART = re.compile(
+    r"(\d{4})/(\d{1,2})/(\d{1,2}) (?:- )?(\d{1,2}):(\d{2}):(\d{2}) \(?([A-Z]{2,5})"
+)
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
@@ -359,8 +365,10 @@ class _HandBuilder(TextHandBuilder):
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
         if kind == "TABLE":
+            # "Table 'Atalante II' 8-max", and before 2006 without the table's size:
+            # "Table '7817460 1' Seat #3 is the button", "Table 'Lyra'".
             text = text[:-1]
-            name_end = text.rindex("' ")
+            name_end = text.rindex("'")
             self.table = text[7:name_end]
             size = text[name_end + 2 :].split("-max", 1)[0]
             self.max_seats = small_number(size) if size.isdigit() else None
