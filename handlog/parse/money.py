@@ -23,8 +23,13 @@ or 1; a seat number of three digits or more can only be damage."""
 _CACHE: dict[str, int] = {}
 
 
-class MoneyError(ValueError):
-    pass
+class FigureError(ValueError):
+    """A figure that is not one a site prints there: not a number, or one no stake, stack or
+    table could reach."""
+
+
+class MoneyError(FigureError):
+    """An amount that is none, or one no stake could reach."""
 
 
 def bounded(value: int, text: str) -> int:
@@ -35,18 +40,18 @@ def bounded(value: int, text: str) -> int:
 
 
 def seat_number(text: str) -> int:
-    """A seat number as printed ("3"), a `ValueError` for one no table has."""
+    """A seat number as printed ("3"), a `FigureError` for one no table has."""
     if not plain_digits(text) or int(text) > MAX_SEAT_NUMBER:
-        raise ValueError(f"seat {text!r} is not a seat of any table")
+        raise FigureError(f"seat {text!r} is not a seat of any table")
     return int(text)
 
 
 def small_number(text: str) -> int:
     """A count or a number of the table (a table's size, a side pot's number) as printed,
-    a `ValueError` for one above `MAX_SEAT_NUMBER` (a table has no more seats, a hand no
+    a `FigureError` for one above `MAX_SEAT_NUMBER` (a table has no more seats, a hand no
     more pots than players)."""
     if not plain_digits(text) or int(text) > MAX_SEAT_NUMBER:
-        raise ValueError(f"{text!r} is not a number of seats or pots")
+        raise FigureError(f"{text!r} is not a number of seats or pots")
     return int(text)
 
 

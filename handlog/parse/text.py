@@ -35,7 +35,7 @@ from handlog.model import (
     Structure,
 )
 from handlog.parse import grammar
-from handlog.parse.money import MAX_SEAT_NUMBER, MoneyError
+from handlog.parse.money import MAX_SEAT_NUMBER, FigureError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
@@ -230,9 +230,10 @@ def read_hand(
             return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
         except _lark_input_error() as lark_error:  # looked up only when something is raised
             raise syntax.header_error(header) from lark_error
-        except (CardError, MoneyError) as error:
-            # Lines are read by their handlers, which say which line is at fault: an amount
-            # or card that is none escapes only from the header's own figures (the stakes).
+        except (CardError, FigureError) as error:
+            # Lines are read by their handlers, which say which line is at fault: a figure
+            # or card that is none escapes only from the header's own (the stakes, the size
+            # of the table).
             raise LineError(1, f"{error} in the hand header", header) from None
     except LineError as line_error:
         return parse_error(chunk, line_error, hand_id)
@@ -632,7 +633,7 @@ class TextHandBuilder:
         """The error for a line that its terminal accepts but its handler cannot read: an
         amount or a card that is none (or no stake could reach), a word or a figure where
         the site writes another ("folded on 5rd St.", a bracket that does not close)."""
-        if isinstance(error, (CardError, MoneyError)):
+        if isinstance(error, (CardError, FigureError)):
             return LineError(self.relative(line), str(error), text)
         return LineError(
             self.relative(line), f"this line is not in a form {self.syntax.site_name} writes", text

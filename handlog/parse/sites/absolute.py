@@ -183,7 +183,10 @@ _GAME_INFO: dict[str, GameInfo] = {}
 def _game_info(part: str) -> GameInfo:
     """The header's game part read with the grammar; memoised, since every hand at a table
     repeats it (the hand number is replaced by a stand-in)."""
-    key = part[part.index(":") :]
+    colon = part.find(":")
+    if colon < 0:
+        raise LineError(1, "the hand header is not in a form Absolute writes", part)
+    key = part[colon:]
     info = _GAME_INFO.get(key)
     if info is None:
         from lark import Token

@@ -39,7 +39,7 @@ from handlog.model import (
     Site,
     Street,
 )
-from handlog.parse.money import MoneyError, minor_units, small_number
+from handlog.parse.money import FigureError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
@@ -146,9 +146,9 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         try:
             return _HandBuilder(chunk, hand_id, game, game_id, header[1]).build(tokens)
-        except MoneyError as money_error:
+        except FigureError as figure_error:
             # Every other figure is read by its line's handler: this is the stakes'.
-            raise LineError(2, f"{money_error} in the Game ID line", lines[1]) from None
+            raise LineError(2, f"{figure_error} in the Game ID line", lines[1]) from None
     except LineError as error:
         return parse_error(chunk, error, hand_id)
 
