@@ -495,6 +495,9 @@ class Hand(_Record):
     """ISO code for real money ("USD", "EUR"), None for tournament and play chips."""
     small_bet: int
     big_bet: int
+    """The stakes (see `structure`). Both 0 when no hand of the file prints them (an iPoker or
+    Merge tournament hand in which nobody completed or bet, at a level no other hand of the
+    file shows): unknown, see `stakes_known`."""
     start_time: datetime | None
     """Start time in UTC, from the Eastern (ET) clock when printed, else the first clock (the
     clock as printed is in `printed`)."""
@@ -598,6 +601,13 @@ class Hand(_Record):
         self.chips_in_hundredths = chips_in_hundredths
         self.printed = printed
         self.source = source
+
+    @property
+    def stakes_known(self) -> bool:
+        """False for a hand whose stakes are printed nowhere (`small_bet` and `big_bet` 0):
+        kept, replayed without the checks that need the stakes (no bet was made whose size
+        they would judge), stored with 0 stakes for reports to count and name."""
+        return self.small_bet > 0 or self.big_bet > 0
 
     @property
     def clock_text(self) -> str:

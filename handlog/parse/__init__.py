@@ -146,13 +146,15 @@ def parse_file(
             yield replace(context, site=site.site.value)
             return
         chunks = split_hands(path, site.is_header, site.header_prefix)
-        while True:
-            try:
-                chunk = next(chunks)
-            except StopIteration:
-                return
-            if chunk.line >= start_line and (chunk.is_hand or site.file_context is None):
-                yield from parse_chunks(chunk, site, context)
+        yield from _parse_all(
+            (
+                chunk
+                for chunk in chunks
+                if chunk.line >= start_line and (chunk.is_hand or site.file_context is None)
+            ),
+            site,
+            context,
+        )
     except OSError as error:  # only reading is guarded: a bug in parsing must surface
         yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
@@ -171,9 +173,21 @@ def parse_range(
             if part.start == 0:  # the file's one error, from its first range
                 yield replace(context, site=site.site.value)
             return
-    for chunk in split_range(path, part, site.is_header, site.header_prefix):
-        if chunk.is_hand or site.file_context is None:
+    chunks = split_range(path, part, site.is_header, site.header_prefix)
+    yield from _parse_all(
+        (chunk for chunk in chunks if chunk.is_hand or site.file_context is None), site, context
+    )
+
+
+def _parse_all(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
+    """Each chunk's hands (see `parse_chunks`), settled by the format when its hands learn
+    from each other (`SiteFormat.settle`)."""
+    if site.settle is None:
+        for chunk in chunks:
             yield from parse_chunks(chunk, site, context)
+        return
+    pairs = ((chunk, parse_chunk(chunk, site, context)) for chunk in chunks)
+    yield from site.settle(pairs, context)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
@@ -189,12 +203,13 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
         if isinstance(context, ParseError):
             return [replace(context, site=site.site.value)]
     chunks = split_text([normalized], file, site.is_header, site.header_prefix)
-    return [
-        parsed
-        for chunk in chunks
-        if chunk.is_hand or site.file_context is None
-        for parsed in parse_chunks(chunk, site, context)
-    ]
+    return list(
+        _parse_all(
+            (chunk for chunk in chunks if chunk.is_hand or site.file_context is None),
+            site,
+            context,
+        )
+    )
 
 
 def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:

@@ -56,14 +56,14 @@ from handlog.parse.money import (
     seat_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    StakesUnknown,
+    settle,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock, utc_time
@@ -296,8 +296,6 @@ def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skip
         return game
     try:
         return _Builder(chunk, session, game).build()
-    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
-        return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "iPoker", hand_id)
 
@@ -668,8 +666,12 @@ def _session_head(hand: Hand, alone: bool) -> str:
         tournament.append("<tournamentname></tournamentname>")
         if hand.buy_in is not None:
             tournament.append(f"<buyin>{escape(_buy_in(hand.buy_in))}</buyin>")
-        if not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet):
-            stakes = ""  # as a tournament prints it: its actions show the stakes
+        if (
+            not alone
+            or not hand.stakes_known
+            or shown_stakes(hand) == (hand.small_bet, hand.big_bet)
+        ):
+            stakes = ""  # as a tournament prints it: its actions show the stakes, or nothing
         if hand.header_variant == "":
             table = _tournament_table(hand)
     lines = [
@@ -844,6 +846,21 @@ def _action_xml(number: int, player: str, code: int, chips: str) -> str:
     return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
+def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], session: object) -> Iterator[Parsed]:
+    """A pass's hands, each whose tournament level's stakes only a later hand shows read
+    again once it has (`handlog.parse.stakes.settle`)."""
+    if not isinstance(session, Session):
+        for _, parsed in pairs:
+            yield parsed
+        return
+    known = session
+
+    def reparse(chunk: Chunk) -> Parsed:
+        return parse_hand(chunk, known)
+
+    yield from settle(pairs, known.levels, reparse)
+
+
 FORMAT = SiteFormat(
     site=SITE,
     name="iPoker",
@@ -856,6 +873,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
     file_context=read_session,
+    settle=settle_stakes,
     print_file=print_file,
     deals=tuple(
         (game, Structure.FIXED, tournament)

@@ -63,14 +63,14 @@ from handlog.parse.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    StakesUnknown,
+    settle,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock, utc_time
@@ -308,8 +308,6 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
         return _Builder(chunk, description, read, kind, mixed).build()
-    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
-        return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "Merge", hand_id)
 
@@ -785,9 +783,13 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
     if (
         hand.structure is Structure.FIXED
         and tournament
-        and (not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet))
+        and (
+            not alone
+            or not hand.stakes_known
+            or shown_stakes(hand) == (hand.small_bet, hand.big_bet)
+        )
     ):
-        stakes = "Limit"  # as a tournament prints it: its actions show the stakes
+        stakes = "Limit"  # as a tournament prints it: its actions show the stakes, or nothing
     elif hand.structure is Structure.FIXED:
         stakes = f"Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"
     else:
@@ -898,6 +900,21 @@ def _cards_xml(
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
+def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], description: object) -> Iterator[Parsed]:
+    """A pass's hands, each whose tournament level's stakes only a later hand shows read
+    again once it has (`handlog.parse.stakes.settle`)."""
+    if not isinstance(description, Description):
+        for _, parsed in pairs:
+            yield parsed
+        return
+    known = description
+
+    def reparse(chunk: Chunk) -> Parsed:
+        return parse_hand(chunk, known)
+
+    yield from settle(pairs, known.levels, reparse)
+
+
 FORMAT = SiteFormat(
     site=SITE,
     name="Merge",
@@ -910,6 +927,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
     file_context=read_description,
+    settle=settle_stakes,
     print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet
