@@ -197,6 +197,10 @@ class NoteKind(StrEnum):
     BETTING_CAPPED = "betting_capped"
     NO_LOW_HAND = "no_low_hand"
     """"No low hand qualified"."""
+    TOURNAMENT = "tournament"
+    """A tournament's re-buy, add-on or bounty told during a hand ("X re-buys and receives
+    3000 chips for $10.00", "X wins the $5 bounty for eliminating Y"): chips or prizes that
+    are not the hand's."""
 
     def __str__(self) -> str:
         return self.value

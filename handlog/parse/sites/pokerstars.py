@@ -130,6 +130,7 @@ NOTE_KINDS = {
     "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED,
     "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
     "NO_LOW": NoteKind.NO_LOW_HAND,
+    "TOURNAMENT_EVENT": NoteKind.TOURNAMENT,
 }
 # The words after a player's name that end each kind of note (for finding the name).
 NOTE_NAME_ENDS = {
@@ -303,10 +304,19 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         info = _game_info(split["game"], split["start"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
+        if _CANCELLED in body or body.startswith(_CANCELLED[1:]):  # stopped before the deal
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name + CANCELLED)
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
     return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+
+
+_CANCELLED = "\nHand cancelled\n"
+CANCELLED = " (hand cancelled)"
+"""What a cancelled hand's game name is followed by in its `Skipped`: PokerStars writes
+"Hand cancelled" after the blinds or antes of a hand stopped before the deal, and a summary
+with no pot."""
 
 
 def pot_index(label: str) -> int | None:
