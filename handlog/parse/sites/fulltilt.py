@@ -387,6 +387,11 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
                 "export holds only part of it",
                 split.string,
             )
+        if f"Hand #{split['number']} has been canceled" in body:
+            # stopped before it was played out: nothing to replay
+            return Skipped(
+                chunk.file, chunk.line, split["number"], info.game_name + " (hand cancelled)"
+            )
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
