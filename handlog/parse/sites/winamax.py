@@ -376,7 +376,7 @@ class _HandBuilder(TextHandBuilder):
         if kind == "TABLE":
             text = text[:-1]
             name_end = text.rindex("' ")
-            self.table = text[8:name_end]
+            self.table = text[text.index("'") + 1 : name_end]
             size = text[name_end + 2 :].split("-max", 1)[0]
             self.max_seats = small_number(size) if size.isdigit() else None
             if self.info.tournament:
