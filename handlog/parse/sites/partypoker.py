@@ -393,8 +393,9 @@ class _HandBuilder(TextHandBuilder):
         if kind == "TABLE":
             self.table = text[6 : text.rindex(" (")]
             return
-        if kind == "PLAYER_COUNT":
-            self.max_seats = small_number(text[:-1].rpartition("/")[2])
+        if kind == "PLAYER_COUNT":  # "… : 2/8"; older exports: "… : 2", no table size
+            _, slash, size = text[:-1].rpartition("/")
+            self.max_seats = small_number(size) if slash else None
             return
         if kind in ("BUTTON", "TOURNAMENT_LINES"):
             return
@@ -705,7 +706,9 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"{small.removesuffix(f' {code}')}/{big} {limit}{name} - {clock}")
     lines.append(f"Table {hand.table} (Real Money)")
     lines.append("Seat 0 is the button")
-    lines.append(f"Total number of players : {len(hand.seats)}/{hand.max_seats or 8}")
+    # a Party hand read without the table's size (older exports) is printed without it
+    size = f"/{hand.max_seats}" if hand.max_seats else ("" if hand.site is SITE else "/8")
+    lines.append(f"Total number of players : {len(hand.seats)}{size}")
     lines.extend(f"Seat {s.number}: {s.name} ( {money(s.stack)} )" for s in hand.seats)
     if tournament:
         lines.append(f"Trny:{hand.tournament_id} Level:{level}")
