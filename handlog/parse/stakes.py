@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 
-from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Hand
 from handlog.parse.reader import Chunk
+from handlog.parse.site import Parsed
 
 FIRST, SMALL, BIG = 0, 1, 2
 """Street classes: the first street (bring-in, completion), the small-bet street after it,
@@ -120,8 +120,6 @@ class Levels:
         """Whether a hand of the pass showed the stakes at this ante and bring-in."""
         return (ante, bring_in) in self.known
 
-
-Parsed = Hand | ParseError | Skipped
 
 
 def settle(
