@@ -345,3 +345,38 @@ def test_a_megabyte_line_of_brackets_in_a_hand_is_an_error_of_that_line(
     assert seconds < SECONDS
     errors = [checked.error for checked in outcome if checked.error is not None]
     assert errors and errors[0].line >= 1
+
+
+def test_a_folder_mixing_the_reproducers_with_good_logs_imports_every_good_hand(tmp_path):
+    """The reproducers beside real exports, imported as a folder: every good hand stored,
+    each reproducer's hand one error (nothing raised, no file left unimported)."""
+    from handlog.importer import import_paths
+    from handlog.parse.reader import expand_paths
+
+    from .conftest import SAMPLE_LOGS
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    good = 0
+    for source in sorted(SAMPLE_LOGS.glob("*.txt")):
+        (folder / source.name).write_bytes(source.read_bytes())
+        good += sum(isinstance(item, Hand) for item in parse_text(source.read_text("utf-8-sig")))
+    edits = {
+        "fulltilt/names-chat-double-bet.txt": ("wins the pot ($60.10)", f"wins the pot (${HUGE})"),
+        "pokerstars/stud.txt": ("folded on the 5th Street", "folded on the 5rd Street"),
+        "pokerstars/tournament-pt2-export.txt": ("(25/50)", "(25/0.000000001)"),
+        "absolute/stud-raise-short-all-in-side-pot.txt": ("P:Qh,B:5h]", "P:Qh,B:5h"),
+    }
+    for number, (fixture, (old, new)) in enumerate(edits.items()):
+        text = (SITES / fixture).read_text(encoding="utf-8-sig")
+        assert old in text
+        (folder / f"bad-{number}.txt").write_text(text.replace(old, new, 1), encoding="utf-8")
+    spaces = (SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
+    (folder / "spaces.txt").write_text(spaces.replace("\n", " " * 100_000 + "\n", 1))
+    files, problems = expand_paths([str(folder)])
+    assert len(files) == 11 and not problems
+    summary = import_paths(files, tmp_path / "h.duckdb", workers=1)
+    assert not summary.failed
+    assert summary.unparsed == len(edits)
+    # the sample logs share one hand between two files; the spaces file repeats a sample's
+    assert summary.new_hands == good - 1
