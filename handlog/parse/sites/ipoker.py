@@ -204,14 +204,10 @@ def read_session(head: str, file: str) -> Session | ParseError:
     general = _find(roots, "general")
     fields = {child.tag: child.text.strip() for child in general.children} if general else {}
     gametype = fields.get("gametype", "")
-    gametype_line = (
-        next(
-            (child.line for child in general.children if child.tag == "gametype"),
-            general.line if general else 1,
-        )
-        if general
-        else 1
-    )
+    gametype_line = general.line if general else 1  # where an error in it is shown
+    for child in general.children if general else ():
+        if child.tag == "gametype":
+            gametype_line = child.line
     found = _GAMETYPE.match(gametype)
     if found is None:
         return ParseError(
