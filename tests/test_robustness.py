@@ -271,6 +271,8 @@ def test_amounts_above_64_bits_are_errors_of_their_line_never_numbers(tmp_path, 
     """Figures of a file (after the header; ten of them) made larger than 64 bits, one at a
     time: no record holds such a number; the hand is an error at the figure's line, or
     reads (a figure no record reads as an amount, a seat number, a chat line's)."""
+    if all(checked.skipped is not None for checked in check_file(str(source))):
+        pytest.skip("a file of skipped hands: none of its figures is read")
     data = source.read_bytes()
     text = data.decode(detect_encoding(data[:4]), "handlog-cp1252")
     header_end = text.index("\n")
