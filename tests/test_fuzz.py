@@ -49,7 +49,7 @@ from handlog.parse.sites import FORMATS
 
 from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES
 
-MUTANTS_PER_SITE = int(os.environ.get("HANDLOG_FUZZ_MUTANTS", "400"))
+MUTANTS_PER_SITE = int(os.environ.get("HANDLOG_FUZZ_MUTANTS", "1000"))
 """Mutants of each site's seeds in a test run."""
 SEED = int(os.environ.get("HANDLOG_FUZZ_SEED", "0"))
 
