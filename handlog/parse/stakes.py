@@ -121,7 +121,6 @@ class Levels:
         return (ante, bring_in) in self.known
 
 
-
 def settle(
     pairs: Iterable[tuple[Chunk, Parsed]],
     levels: Levels,
