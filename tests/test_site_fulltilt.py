@@ -910,3 +910,20 @@ def test_a_simulated_hand_s_notes_are_written_in_full_tilt_s_words() -> None:
         ]
         assert "doesn't show" not in text and "a double bet is allowed" not in text
     assert {NoteKind.CHAT, NoteKind.JOINS, NoteKind.DISCONNECTED} <= seen, seen
+
+
+def test_a_canceled_hand_is_skipped_not_an_error():
+    """Full Tilt writes "Hand #N has been canceled" in a hand stopped before it was played
+    out (fpdb's parser knows the line): nothing to replay, nothing wrong."""
+    text = (
+        "Full Tilt Poker Game #21536999123: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - "
+        "12:25:01 ET - 2010/06/11\n"
+        "Seat 1: Hero ($145.50)\n"
+        "Seat 4: Kilij ($212)\n"
+        "Hero antes $0.50\n"
+        "Kilij antes $0.50\n"
+        "Hand #21536999123 has been canceled\n"
+    )
+    [skipped] = parse_text(text)
+    assert isinstance(skipped, Skipped)
+    assert (skipped.hand_id, skipped.game) == ("21536999123", "Limit Stud Hi (hand cancelled)")
