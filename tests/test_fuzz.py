@@ -638,22 +638,7 @@ def fuzz_site(
 
 # -- the tests -----------------------------------------------------------------------------
 
-PHH_VALUES = (
-    "PHH value validation (nested arrays, huge integers, inf, nan) is issue 27 class 2, "
-    "handlog/parse/sites/phh.py's owner's"
-)
-
-
-def _site_params() -> list[object]:
-    return [
-        pytest.param(site, marks=pytest.mark.xfail(reason=PHH_VALUES, strict=False))
-        if site == "phh"
-        else site
-        for site in seed_sites()
-    ]
-
-
-@pytest.mark.parametrize("site", _site_params())
+@pytest.mark.parametrize("site", seed_sites())
 def test_no_mutant_of_a_real_export_crashes_stalls_or_overflows(site, tmp_path):
     counts = fuzz_site(site, MUTANTS_PER_SITE, SEED, tmp_path)
     print(f"{site}: {counts.summary()}")

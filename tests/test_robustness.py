@@ -239,7 +239,7 @@ def test_a_line_in_no_form_the_site_writes_is_an_error_of_that_line(
             "[Ah As Qh 7d 8c Tc Ad As]",
         ),
         (
-            "kingsclub/fault-stud-raise-by-the-ante-double-bet.txt",
+            "kingsclub/stud-first-raise-by-the-bring-in-double-bet.txt",
             "Player3 shows [5s 7s 7c 7d Qd Kh 9h]",
             "Player3 shows [5s 7s 7c 7d Qd Kh 9h 7c]",
         ),
