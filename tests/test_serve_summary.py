@@ -18,7 +18,7 @@ from polars.testing import assert_frame_equal
 from handlog.importer import import_paths
 from handlog.report import compute
 from handlog.report.data import Filters, load
-from handlog.serve import summary
+from handlog.serve import queries, summary
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_moments_give_the_win_rate_sums() -> None:
         pl.concat(parts)
         .group_by(keys)
         .agg(
-            pl.col(*compute.MOMENTS, *compute.MOMENT_SECONDS).sum(),
+            pl.col(*compute.MOMENTS).sum(),
             pl.col("first").min(),
             pl.col("last").max(),
         )
@@ -91,12 +91,12 @@ def _built(source: Path, target: Path, chunk: int) -> duckdb.DuckDBPyConnection:
 
 
 SESSIONS = (
-    "SELECT player, table_key, hands, net, rake, bb_n, bb_sum, known_seconds, unknown_seconds, "
+    "SELECT player, table_key, hands, net, rake, bb_n, bb_sum, seconds, alone, "
     "first, last, mean_interval FROM serve_sessions ORDER BY player, table_key, first"
 )
 SUMS = (
     "SELECT player, site, game, day, sum(hands) AS hands, sum(net) AS net, sum(bb_sum) AS bb, "
-    "sum(bb_sq) AS bb_sq, sum(known_seconds) AS known, sum(unknown_seconds) AS unknown, "
+    "sum(bb_sq) AS bb_sq, sum(seconds) AS seconds, sum(alone) AS alone, "
     "sum(sd_bb) AS sd_bb, sum(sd_hands) AS sd_hands, min(first) AS first, max(last) AS last "
     "FROM serve_sums GROUP BY ALL ORDER BY ALL"
 )
@@ -122,16 +122,18 @@ def test_a_summary_made_in_parts_equals_one_made_at_once(imported, tmp_path):  #
     rows = compute.player_hands(frames)
     report = compute.sessions(rows).sort("player", "first")
     mine = whole.sql(
-        "SELECT player, table_name, first, hands, net, known_seconds, unknown_seconds "
-        "FROM serve_sessions ORDER BY player, first"
+        f"WITH {queries.ALONE_SECONDS} SELECT player, table_name, first, hands, net, "
+        f"{queries.SECONDS_SQL} AS seconds, alone "
+        "FROM serve_sessions LEFT JOIN alone_seconds USING (site, player) "
+        "ORDER BY player, first"
     ).pl()
     assert mine.height == report.height
     assert mine["hands"].to_list() == report["hands"].cast(pl.Int64).to_list()
     assert mine["net"].to_list() == report["net"].to_list()
-    fallback = compute.session_fallback(
-        whole.sql("SELECT mean_interval FROM serve_sessions").pl()["mean_interval"]
-    )
-    hours = (mine["known_seconds"] + mine["unknown_seconds"] * fallback) / 3600
+    # One-hand sessions there are, and their length is the player's own median.
+    alone = mine.filter(pl.col("alone") > 0)
+    assert alone.height and alone["seconds"].n_unique() > 1  # not one length for all
+    hours = mine["seconds"] / 3600
     assert hours.to_list() == pytest.approx(report["hours"].to_list(), rel=1e-9)
     flags = compute.hand_flags(frames, rows)
     showdowns = (

@@ -237,6 +237,21 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
 # -- win-rates -----------------------------------------------------------------------------
 
 
+ALONE_SECONDS = f"""
+    alone_seconds AS (
+        SELECT site, player,
+            coalesce(median(mean_interval), {compute.DEFAULT_HAND_SECONDS!r}) AS alone_seconds
+        FROM serve_sessions GROUP BY site, player
+    )"""
+"""How long the hand of a one-hand session lasts, per player (a `WITH` table): the median
+of their sessions' mean hand intervals over all their hands, as the report's
+`compute.player_sessions`. The summary keeps each group's other hands' seconds and the
+count of these (`alone`), so that the median, which moves as hands arrive, is applied when
+a page reads the sums."""
+
+SECONDS_SQL = "(seconds + alone * alone_seconds)"
+"""A group's seconds, the player's `ALONE_SECONDS` joined to it."""
+
 _SUMMED = ", ".join(
     f"sum({name}) AS {name}"
     for name in (
@@ -248,7 +263,6 @@ _SUMMED = ", ".join(
         "bb_sq",
         "bi_n",
         "bi_sum",
-        "seconds",
         "sd_hands",
         "sd_net",
         "sd_bb",
@@ -274,8 +288,10 @@ def winrates(
     chosen = f"'bb' AS unit, {group}" if in_big_bets else group
     moments = connection.sql(
         f"""
-        SELECT {chosen}, {_SUMMED}, min(first) AS first, max(last) AS last
-        FROM serve_sums {where.sql()}
+        WITH {ALONE_SECONDS}
+        SELECT {chosen}, {_SUMMED}, sum({SECONDS_SQL}) AS seconds, min(first) AS first,
+            max(last) AS last
+        FROM serve_sums LEFT JOIN alone_seconds USING (site, player) {where.sql()}
         GROUP BY {group}
         HAVING sum(hands) > 0 AND sum(hands) >= ?
         """,
@@ -743,7 +759,11 @@ def sessions(
     offset = (max(page, 1) - 1) * PAGE_SIZE
     moments = connection.sql(
         f"""
-        SELECT * EXCLUDE (mean_interval) FROM serve_sessions {where.sql()}
+        WITH {ALONE_SECONDS}, timed AS (
+            SELECT * EXCLUDE (mean_interval, seconds, alone), {SECONDS_SQL} AS seconds
+            FROM serve_sessions LEFT JOIN alone_seconds USING (site, player)
+        )
+        SELECT * EXCLUDE (alone_seconds) FROM timed {where.sql()}
         ORDER BY {order} {direction} NULLS LAST, session
         LIMIT {PAGE_SIZE} OFFSET {offset}
         """,

@@ -31,10 +31,13 @@ detail tables, so DuckDB's `rowid` of `hands` grows with every new hand; the hig
 summarized is kept in `serve_meta` with the counts that check it (a copy of the database
 whose tables were rebuilt, say by tools/replicate_db.py, is summarized again from scratch).
 
-Differences from `handlog report` (README "handlog serve"): the hours of a hand and the
-median session interval (the length of a one-hand session's hand) are those of the whole
-history, not of the hands a filter selects; a hand's bring-in where nobody brought in is
-the highest seen at its stakes when it was summarized.
+Hours are the report's (`compute.player_sessions`, over all of a player's hands whatever
+the filter): a row's `seconds` is known from its session when the session has two hands
+or more; the hand of a one-hand session lasts the median of the player's sessions' mean
+intervals, which moves as hands arrive, so the sums keep those hands' count (`alone`) and
+a page applies the player's median as it reads them (`queries.ALONE_SECONDS`). One
+difference from `handlog report` remains: a hand's bring-in where nobody brought in is the
+highest seen at its stakes when it was summarized.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from handlog.report.data import DEALT_IN as DEALT
 if TYPE_CHECKING:
     import duckdb
 
-VERSION = "3"
+VERSION = "4"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
 
 CHUNK_HANDS = 100_000
@@ -115,6 +118,7 @@ _MOMENT_TYPES = {
     "bi_n": "BIGINT",
     "bi_sum": "DOUBLE",
     "seconds": "DOUBLE",
+    "alone": "BIGINT",
 }
 _SIGNED = (*_MOMENT_TYPES, *CHART_SUMS)
 """The columns of a change that take the opposite sign when rows are taken out."""
@@ -425,7 +429,7 @@ def _new_rows(hands: pl.DataFrame, players: pl.DataFrame, actions: pl.DataFrame)
         pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq")
     )
     hands = hands.sort("hk")
-    rows = compute.with_hand_columns(hands, players, ["game", "structure", "big_bet"])
+    rows = compute.with_hand_columns(hands, players, ["site", "game", "structure", "big_bet"])
     frames = Frames(hands, rows, actions, pl.DataFrame(), pl.DataFrame())
     flags = compute.hand_flags(frames, rows).select("hk", "player", "showdown")
     players = players.join(flags, on=["hk", "player"], how="left").with_columns(
@@ -501,14 +505,14 @@ def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) ->
     """`rows` (the player rows of some hands, with the hands' columns) with the report's
     `bb`, `bi`, `day`, `session` and `seconds` (`compute.player_sessions`), the session
     numbered after every session stored, and its first hand's time."""
-    hand_columns = list(compute.HAND_COLUMNS[1:])
-    hands = _numbered(rows.select("site", "hand_id", *hand_columns[1:]).unique(["site", "hand_id"]))
+    hand_columns = [name for name in compute.HAND_COLUMNS if name not in ("hk", "chosen")]
+    hands = _numbered(rows.select("hand_id", *hand_columns).unique(["site", "hand_id"]))
     keyed = rows.join(hands.select("site", "hand_id", "hk"), on=["site", "hand_id"])
     players = keyed.select("hk", "player", "net", "rake_share").with_columns(
         pl.col("player").cast(pl.Categorical)
     )
-    frames = Frames(hands.select(compute.HAND_COLUMNS), players, pl.DataFrame(), *_EMPTY)
-    computed = compute.player_sessions(frames)
+    frames = Frames(hands.select("hk", *hand_columns), players, pl.DataFrame(), *_EMPTY)
+    computed = compute.player_sessions(frames).drop("chosen", "player_site")
     first_session = _meta_int(connection, "next_session")
     computed = computed.with_columns(
         player=pl.col("player").cast(pl.String),
@@ -517,8 +521,14 @@ def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) ->
     last_session = computed["session"].max()
     if last_session is not None:
         _set_meta(connection, {"next_session": str(int(last_session) + 1)})  # type: ignore[arg-type]
-    computed = computed.with_columns(session_first=pl.col("start_utc").min().over("session"))
-    extra = keyed.select("hk", "player", "site", "hand_id", "showdown", "flagged")
+    computed = computed.with_columns(
+        session_first=pl.col("start_utc").min().over("session"),
+        # A one-hand session's hand lasts the median of the player's sessions' mean
+        # intervals, which changes as their hands arrive: left unknown here (`alone`), the
+        # median applied when a page reads the sums (`queries.ALONE_SECONDS`).
+        seconds=pl.when(pl.len().over("session") > 1).then(pl.col("seconds")),
+    )
+    extra = keyed.select("hk", "player", "hand_id", "showdown", "flagged")
     return computed.join(extra, on=["hk", "player"], how="left").drop("hk")
 
 
@@ -529,7 +539,7 @@ def _sums(rows: pl.DataFrame, sign: int) -> pl.DataFrame:
     """`compute.winrate_moments` of `rows` by `SUM_KEYS`, with the showdown part of the
     net (`CHART_SUMS`), times `sign` (-1: rows taken out)."""
     by = list(SUM_KEYS)
-    moments = compute.winrate_moments(rows, by)
+    moments = _moments(rows, by)
     showdown = (
         rows.filter(pl.col("showdown"))
         .group_by(by)
@@ -551,11 +561,21 @@ def _session_sums(rows: pl.DataFrame) -> pl.DataFrame:
     """`compute.winrate_moments` per session, with its mean hand interval: the mean of the
     intervals between its hands, which is the span over the intervals' count (the report's
     `compute.player_sessions` takes the mean of the same intervals)."""
-    sums = compute.winrate_moments(rows, list(SESSION_KEYS))
-    span = (pl.col("last") - pl.col("first")).dt.total_seconds(fractional=True)
+    sums = _moments(rows, list(SESSION_KEYS))
+    # The mean of a session's hands' lengths is its mean interval: each hand lasts until
+    # the next, the last the mean of those intervals.
     return sums.with_columns(
-        mean_interval=pl.when(pl.col("hands") > 1).then(span / (pl.col("hands") - 1))
+        mean_interval=pl.when(pl.col("hands") > 1).then(pl.col("seconds") / pl.col("hands"))
     )
+
+
+def _moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """`compute.winrate_moments`, its `seconds` those of the hands of sessions of two or
+    more, with `alone`: how many hands were a session of their own (their length is
+    applied when read)."""
+    keys = [*by, *(key for key in compute.WINRATE_KEYS if key not in by)]
+    alone = rows.group_by(keys).agg(alone=pl.col("seconds").is_null().sum().cast(pl.Int64))
+    return compute.winrate_moments(rows, by).join(alone, on=keys, how="left", nulls_equal=True)
 
 
 def _insert(connection: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame) -> None:
