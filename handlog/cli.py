@@ -707,7 +707,7 @@ def import_(
             )
         )
 
-    from handlog.serve.summary import after_commit
+    from handlog.summary import after_commit
 
     try:
         summary = import_paths(files, path, profile, workers, on_file, on_part, after_commit)

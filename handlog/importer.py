@@ -235,7 +235,7 @@ def import_paths(
 
     `after_commit(connection)` is called after each part is committed, and
     `after_commit(connection, final=True)` once at the end, while the import still holds
-    the database for writing (`handlog.serve.summary.after_commit` keeps the server's
+    the database for writing (`handlog.summary.after_commit` keeps the server's
     summary tables up to date). `opened`: a connection to the database and the
     `ImportLock` its owner holds (a server that imports as files grow), used as they are
     and left open, their settings unchanged."""

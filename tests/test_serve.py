@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from handlog import summary
 from handlog.importer import import_paths
-from handlog.serve import Options, ServeError, check_host, open_server, queries, sql, summary
+from handlog.serve import Options, ServeError, check_host, open_server, queries, sql
 from handlog.serve.app import create_app, hosts_for
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from handlog import summary
 from handlog.importer import import_paths
-from handlog.serve import summary
 from tests.test_report_browser import _browser_or_skip
 from tests.test_serve import SCRIPT_NAME, hostile_hands
 

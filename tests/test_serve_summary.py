@@ -1,4 +1,4 @@
-"""The summary tables of `handlog serve` (handlog/serve/summary.py) against the report's
+"""The summary tables of `handlog serve` (handlog/summary.py) against the report's
 own computation: the additive win-rate sums give `winrate_sums`' figures, and a summary
 built in many small parts (hands arriving out of order, sessions growing and merging
 across parts) equals one built at once and the report's sessions."""
@@ -15,10 +15,11 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from handlog import summary
 from handlog.importer import import_paths
 from handlog.report import compute
 from handlog.report.data import Filters, load
-from handlog.serve import queries, summary
+from handlog.serve import queries
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -179,3 +180,18 @@ def test_a_summary_of_another_version_is_made_again(imported, tmp_path):  # type
     assert summary.catch_up(connection) > 0
     assert connection.sql("SELECT count(flagged) FROM serve_rows").fetchall() == rows
     connection.close()
+
+
+def test_the_library_never_imports_the_web_layer() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, handlog.importer, handlog.summary, handlog.report, handlog.show, "
+        "handlog.players, handlog.dataset\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('handlog.serve', 'starlette'))))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert found.stdout.strip() == "[]"

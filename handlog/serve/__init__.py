@@ -3,11 +3,13 @@ session live (issue 28).
 
     serve(Options(...))   # opens the database, starts the writer thread, runs uvicorn
 
-The package: `summary` (tables that keep pages fast, kept up to date at import),
-`queries` (every query the pages make), `sql` (the read-only query page), `replayer`
+The package: `queries` (every query the pages make), `sql` (the read-only query page), `replayer`
 (a hand step by step, from the rules engine's trace), `live` (the watcher and the events
 sent to open pages), `app` (the Starlette routes and the Host check), `templates/` and
-`static/` (the pages' own script and style: nothing is fetched from elsewhere).
+`static/` (the pages' own script and style: nothing is fetched from elsewhere). The
+summary tables that keep the pages fast are the library's (`handlog.summary`, kept up to
+date by the import's hook, which `handlog import` passes): the library never imports
+this package.
 """
 
 from __future__ import annotations
@@ -154,6 +156,12 @@ def _log_config() -> dict[str, object]:
         "handlers": {"stderr": handler},
         "loggers": {
             name: {"handlers": ["stderr"], "level": logging.INFO, "propagate": False}
-            for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "handlog.serve")
+            for name in (
+                "uvicorn",
+                "uvicorn.error",
+                "uvicorn.access",
+                "handlog.serve",
+                "handlog.summary",
+            )
         },
     }

@@ -90,7 +90,8 @@ def pages(connection: Any) -> dict[str, str]:
 
 def page_figures(database: Path, runs: int = 3, echo: Any = print) -> dict[str, Any]:
     """Figures of the pages of `handlog serve` over `database` (see the module doc)."""
-    from handlog.serve import Options, open_server, summary
+    from handlog import summary
+    from handlog.serve import Options, open_server
     from handlog.serve.app import create_app
 
     server, lock = open_server(Options(database, []), 8000)

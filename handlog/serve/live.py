@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from handlog.serve import summary
+from handlog import summary
 
 if TYPE_CHECKING:
     from handlog.serve.app import Server

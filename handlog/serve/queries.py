@@ -1,7 +1,7 @@
 """Every query `handlog serve` makes of the store, and the filters of its pages.
 
 The pages never compute a figure themselves: win-rates come from the summary tables
-(`handlog.serve.summary`) through the report's own functions (`compute.sums_from_moments`,
+(`handlog.summary`) through the report's own functions (`compute.sums_from_moments`,
 `compute.winrate_figures`), hands, flags and texts from the store's tables. A player is
 an account: (site, name); `_player_clause` is the one place that says which rows are a
 player's (aliases of one person, once the store keeps them, go there).

@@ -5,9 +5,10 @@ date as hands are stored.
 
 summarizes every hand stored since the last call (all of them the first time), in parts
 of `CHUNK_HANDS`, each in one transaction. The import calls it after each commit (its
-`after_commit` hook); the server calls it when it starts (a database imported before, or
-by another tool) and after each import of its watcher. Three tables, all derived, never
-read by anything but `handlog.serve`:
+`after_commit` hook, which `handlog import` passes); the server calls it when it starts (a
+database imported before, or by another tool) and after each import of its watcher. A
+library module below the importer and the app alike (the library never imports the web
+layer). Three tables, all derived, never read by anything but `handlog.serve`:
 
 * `serve_rows`: one row per player dealt in per hand, the hand's columns beside (the
   filters' columns) and what the report computes of each: big bets (`bb`), bring-ins
@@ -228,7 +229,7 @@ def after_commit(connection: duckdb.DuckDBPyConnection, final: bool = False) -> 
             raise
         import logging
 
-        logging.getLogger("handlog.serve").warning(
+        logging.getLogger("handlog.summary").warning(
             "the summary tables were not brought up to date: %s", str(error).split("\n", 1)[0]
         )
 
