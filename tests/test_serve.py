@@ -15,7 +15,7 @@ import pytest
 
 from handlog import summary
 from handlog.importer import import_paths
-from handlog.serve import Options, ServeError, check_host, open_server, queries, sql
+from handlog.serve import Options, ServeError, check_host, open_server, queries, replayer, sql
 from handlog.serve.app import create_app, hosts_for
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,18 +207,30 @@ def test_a_hands_text_from_the_store_or_its_file(served, tmp_path):  # type: ign
     assert text["source"] == "store" and flagged["hand_id"] in text["text"]
     page = client.get(f"/hand/{flagged['site']}/{flagged['hand_id']}/text?line={flagged['line']}")
     assert f'id="L{flagged["line"]}" class="lit' in page.text
+    # Every hand's text is the store's (handlog.texts), and the replay is of it.
     clean = client.get("/hands.json?game=razz").json()["rows"][0]
     text = client.get(f"/hand/pokerstars/{clean['hand_id']}/text.json").json()
-    assert text["source"] == "file" and text["text"].startswith("PokerStars ")
+    assert text["source"] == "store" and text["text"].startswith("PokerStars ")
     assert clean["hand_id"] in text["text"].split("\n", 1)[0]
-    # The file changed under it: its lines are not that hand any more, and the page says so.
-    with server.connection.cursor() as cursor:
+    hand = client.get(f"/hand/pokerstars/{clean['hand_id']}.json").json()
+    assert hand["text_source"] == "store" and hand["replay"]["steps"]
+    # A hand imported before the store kept every hand's text: read again from its file.
+    import duckdb
+
+    old = tmp_path / "old.duckdb"
+    shutil.copy(served[2], old)
+    with duckdb.connect(str(old)) as cursor:
+        cursor.execute("DELETE FROM hand_texts WHERE hand_id = ?", [clean["hand_id"]])
         row = queries.hand_row(cursor, "pokerstars", clean["hand_id"])
         assert row is not None
+        again = queries.hand_text(cursor, row)
+        assert again is not None and again.source == "file"
+        lines = [line.rstrip() for line in again.text.split("\n")]
+        assert lines == [line.rstrip() for line in text["text"].split("\n")]
+        assert replayer.view(row, again, [])["steps"] == hand["replay"]["steps"]
+        # The file changed under it: its lines are not that hand any more, and it says so.
         moved = dict(row, file=str(tmp_path / "gone.txt"))
         assert queries.hand_text(cursor, moved) is None
-    hand = client.get(f"/hand/pokerstars/{clean['hand_id']}")
-    assert hand.status_code == 200
 
 
 def test_flags_by_kind_and_code(served):  # type: ignore[no-untyped-def]
@@ -238,6 +250,35 @@ def test_flags_by_kind_and_code(served):  # type: ignore[no-untyped-def]
     assert {row["code"] for row in one["rows"]} == {code}
     page = client.get("/flags").text
     assert re.search(r'href="/hand/pokerstars/\d+\?line=\d+"', page)
+    # Faults only are counted (the report's counts); a flag that follows from a fault is
+    # listed under it, on the flags page and in the replayer.
+    with duckdb.connect(str(reference), read_only=True) as stored:
+        faults = stored.execute(
+            "SELECT kind, code, count(*) FROM violations WHERE cause IS NULL GROUP BY ALL"
+        ).fetchall()
+        following = stored.execute(
+            "SELECT v.site, v.hand_id, c.code, c.line, v.code, v.line FROM violations v "
+            "JOIN violations c ON c.site = v.site AND c.hand_id = v.hand_id AND c.seq = v.cause "
+            "ORDER BY v.hand_id, v.seq LIMIT 1"
+        ).fetchall()
+    counted = {(row["kind"], row["code"], row["flags"]) for row in data["counts"]["by_code"]}
+    assert counted == set(faults)
+    assert data["count"] == sum(count for *_, count in faults)
+    site, hand_id, cause_code, cause_line, code, line = following[0]
+    listed = [
+        row
+        for page in range(1, data["pages"] + 1)
+        for row in client.get(f"/flags.json?page={page}").json()["rows"]
+        if row["hand_id"] == hand_id and row["code"] == cause_code and row["line"] == cause_line
+    ]
+    assert [(c["code"], c["line"]) for c in listed[0]["consequences"]][:1] == [(code, line)]
+    hand = client.get(f"/hand/{site}/{hand_id}.json").json()
+    fault = next(f for f in hand["flags"] if (f["code"], f["line"]) == (cause_code, cause_line))
+    assert (code, line) in {(c["code"], c["line"]) for c in fault["consequences"]}
+    marks = [f for step in hand["replay"]["steps"] for f in step["flags"]]
+    marks += hand["replay"]["unplaced"]
+    assert any(f["follows"] == f"{cause_code} (line {cause_line})" for f in marks)
+    assert any(f["consequences"] and f["kind"] in queries.KINDS for f in marks)
 
 
 def test_sessions_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]

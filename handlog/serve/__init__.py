@@ -98,14 +98,8 @@ def open_server(options: Options, port: int):  # type: ignore[no-untyped-def]
     lock.pause()
     connection.execute("SET memory_limit = '1GB'")
     sql.lock_down(connection)
-    has_kind = bool(
-        connection.execute(
-            "SELECT count(*) FROM duckdb_columns() WHERE table_name = 'violations' "
-            "AND column_name = 'kind' AND database_name = current_database()"
-        ).fetchall()[0][0]
-    )
     live = Live(options.folders, options.interval, options.profile)
-    server = Server(connection, str(path), hosts_for(options.host, port), live, has_kind)
+    server = Server(connection, str(path), hosts_for(options.host, port), live)
     return server, lock
 
 

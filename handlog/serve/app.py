@@ -66,8 +66,6 @@ class Server:
     database: str
     allowed_hosts: frozenset[str]
     live: Live | None = None
-    has_kind: bool = False
-    """Whether the store's violations carry their kind (else it is derived from the code)."""
     version: int = 0
     """Goes up whenever new hands are stored and summarized (pages cache by it)."""
     _choices: tuple[int, dict[str, Any]] | None = None
@@ -248,7 +246,7 @@ def _overview(request: Request) -> Response:
                     else pl.lit(False)
                 )
             ),
-            "flags": queries.flag_days(cursor, filters, server.has_kind),
+            "flags": queries.flag_days(cursor, filters),
         }
         choices = server.choices(cursor)
     data = {
@@ -291,9 +289,7 @@ def _hands(request: Request) -> Response:
     sort = request.query_params.get("sort", "time")
     descending = request.query_params.get("order", "desc") != "asc"
     with server.cursor() as cursor:
-        found = queries.hands(
-            cursor, filters, search, _int(request, "page", 1), sort, descending, server.has_kind
-        )
+        found = queries.hands(cursor, filters, search, _int(request, "page", 1), sort, descending)
         choices = server.choices(cursor)
     if wants_json(request):
         return json_response({"filters": filters.items(), "q": search, **found})
@@ -332,7 +328,7 @@ def _hand(request: Request) -> Response:
         row = queries.hand_row(cursor, site, hand_id)
         if row is None:
             raise HTTPException(404, f"no hand {hand_id} of {site} in the database")
-        flags = queries.hand_flags(cursor, site, hand_id, server.has_kind)
+        flags = queries.hand_flags(cursor, site, hand_id)
         players = queries.hand_players(cursor, site, hand_id)
         text = queries.hand_text(cursor, row)
         around = queries.neighbours(cursor, row)
@@ -376,13 +372,16 @@ def _text(request: Request) -> Response:
         if row is None:
             raise HTTPException(404, f"no hand {hand_id} of {site} in the database")
         text = queries.hand_text(cursor, row)
-        flags = queries.hand_flags(cursor, site, hand_id, server.has_kind)
+        flags = queries.hand_flags(cursor, site, hand_id)
     if text is None:
         raise HTTPException(404, "the hand's text is not stored and its file no longer holds it")
     lines = [(text.line + i, line) for i, line in enumerate(text.text.split("\n"))]
     flagged: dict[int, list[dict[str, Any]]] = {}
     for flag in flags:
         flagged.setdefault(flag["line"], []).append(flag)
+        for consequence in flag["consequences"]:
+            label = f"follows {flag['code']} (line {flag['line']})"
+            flagged.setdefault(consequence["line"], []).append({**consequence, "kind": label})
     if wants_json(request):
         return json_response(
             {"file": text.file, "line": text.line, "source": text.source, "text": text.text}
@@ -413,9 +412,7 @@ def _flags(request: Request) -> Response:
     kind = request.query_params.get("kind", "")[:40]
     code = request.query_params.get("code", "")[:40]
     with server.cursor() as cursor:
-        found = queries.flags(
-            cursor, filters, kind, code, _int(request, "page", 1), server.has_kind
-        )
+        found = queries.flags(cursor, filters, kind, code, _int(request, "page", 1))
         choices = server.choices(cursor)
     if wants_json(request):
         return json_response({"filters": filters.items(), "kind": kind, "code": code, **found})

@@ -20,12 +20,13 @@ from handlog.report import compute
 from handlog.report.data import UNIT_SQL
 from handlog.report.render import money
 from handlog.rules import violations
-from handlog.rules.violations import MIS_SPLIT_CODES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     import duckdb
+
+    from handlog.texts import StoredText
 
 PAGE_SIZE = 50
 MAX_TABLE_ROWS = 1000
@@ -38,23 +39,11 @@ CHART_POINTS = 1500
 FOCUS_PLAYERS = 3
 """Players charted when no player is chosen: those with the most hands (as the report)."""
 
-INCONSISTENT_CODES = frozenset({"PLAYER_NET", "HAND_DESCRIPTION", "POT_TOTAL"})
-"""Codes that say the site's own printed figures contradict its actions (RULES.md's
-"inconsistent history"), until the store keeps each violation's kind."""
 KINDS = tuple(kind.value for kind in violations.KINDS)
-
-
-def kind_sql(has_kind_column: bool) -> str:
-    """A violation's kind (one of `KINDS`) in SQL over the `violations` table as `v`: its
-    own `kind` column where the store has one, else from its code."""
-    if has_kind_column:
-        return "v.kind"
-    inconsistent = ", ".join(f"'{code}'" for code in sorted(INCONSISTENT_CODES))
-    mis_split = ", ".join(f"'{code}'" for code in sorted(MIS_SPLIT_CODES - INCONSISTENT_CODES))
-    return (
-        f"CASE WHEN v.code IN ({inconsistent}) THEN 'inconsistent' "
-        f"WHEN v.code IN ({mis_split}) THEN 'mis-split' ELSE 'illegal' END"
-    )
+FAULT = "v.cause IS NULL"
+"""A flag that is a fault of its own (over `violations` as `v`): one that follows from
+another (`cause`: the seq of that fault) is shown under it, never counted apart, as the
+report's `compute.flag_counts`."""
 
 
 # -- filters -------------------------------------------------------------------------------
@@ -407,15 +396,13 @@ def over_hands(
     return series
 
 
-def flag_days(
-    connection: duckdb.DuckDBPyConnection, filters: Filters, has_kind: bool
-) -> list[list[Any]]:
-    """Flags per UTC day and kind, of the hands the filters keep."""
+def flag_days(connection: duckdb.DuckDBPyConnection, filters: Filters) -> list[list[Any]]:
+    """Faults per UTC day and kind, of the hands the filters keep."""
     where = hands_where(filters, flagged=True)
+    where.add(FAULT)
     rows = connection.execute(
         f"""
-        SELECT (h.start_time AT TIME ZONE 'UTC')::DATE AS day, {kind_sql(has_kind)} AS kind,
-            count(*) AS flags
+        SELECT (h.start_time AT TIME ZONE 'UTC')::DATE AS day, v.kind, count(*) AS flags
         FROM violations v JOIN hands h USING (site, hand_id)
         {where.sql()}
         GROUP BY ALL ORDER BY day
@@ -469,7 +456,6 @@ def hands(
     page: int = 1,
     sort: str = "time",
     descending: bool = True,
-    has_kind: bool = False,
 ) -> dict[str, Any]:
     """A page of the hands the filters keep (and `search`: a hand id, or part of a
     player's name), with each hand's players, the chosen player's net and its verdict."""
@@ -519,7 +505,7 @@ def hands(
             params=where.parameters,
         ).pl()
     if rows.height:
-        rows = _with_players(connection, rows, filters, has_kind)
+        rows = _with_players(connection, rows, filters)
     pages = max(1, -(-int(count) // PAGE_SIZE))
     return {"count": int(count), "page": max(page, 1), "pages": pages, "rows": rows}
 
@@ -531,7 +517,7 @@ _HAND_COLUMNS = f"""h.site, h.hand_id, h.table_name, h.tournament_id,
 
 
 def _with_players(
-    connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame, filters: Filters, has_kind: bool
+    connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame, filters: Filters
 ) -> pl.DataFrame:
     """A page of hands with each one's players (in seat order), its flags' kinds and, with
     a player chosen, their net."""
@@ -546,8 +532,9 @@ def _with_players(
         ).pl()
         kinds = connection.sql(
             f"""
-            SELECT v.site, v.hand_id, string_agg(DISTINCT {kind_sql(has_kind)}, ', ') AS kinds
+            SELECT v.site, v.hand_id, string_agg(DISTINCT v.kind, ', ') AS kinds
             FROM violations v SEMI JOIN serve_page k USING (site, hand_id)
+            WHERE {FAULT}
             GROUP BY ALL
             """
         ).pl()
@@ -593,20 +580,29 @@ def hand_row(
 
 
 def hand_flags(
-    connection: duckdb.DuckDBPyConnection, site: str, hand_id: str, has_kind: bool
+    connection: duckdb.DuckDBPyConnection, site: str, hand_id: str
 ) -> list[dict[str, Any]]:
-    return (
+    """A hand's faults in order, each with the flags that follow from it (`consequences`:
+    seq, code, line, message) under it."""
+    stored = (
         connection.sql(
-            f"""
-        SELECT v.seq, v.code, {kind_sql(has_kind)} AS kind, v.street, v.player, v.line,
-            v.message
+            """
+        SELECT v.seq, v.code, v.kind, v.street, v.player, v.line, v.message, v.cause
         FROM violations v WHERE v.site = ? AND v.hand_id = ? ORDER BY v.seq
         """,
             params=[site, hand_id],
         )
-        .pl()
-        .to_dicts()
+        .to_arrow_table()
+        .to_pylist()
     )
+    faults = {flag["seq"]: {**flag, "consequences": []} for flag in stored if flag["cause"] is None}
+    for flag in stored:
+        cause = faults.get(flag["cause"])
+        if cause is not None:
+            cause["consequences"].append(flag)
+        elif flag["cause"] is not None:  # its cause not stored: shown as a fault
+            faults[flag["seq"]] = {**flag, "consequences": []}
+    return sorted(faults.values(), key=lambda flag: flag["seq"])
 
 
 def hand_players(
@@ -656,14 +652,14 @@ def flags(
     kind: str = "",
     code: str = "",
     page: int = 1,
-    has_kind: bool = False,
 ) -> dict[str, Any]:
-    """The flags of the hands the filters keep (of one kind and code, if given): counted by
-    kind and code, site, table and day, and a page of them."""
+    """The faults of the hands the filters keep (of one kind and code, if given): counted
+    by kind and code, site, table and day, and a page of them, each with the flags that
+    follow from it (`consequences`), which are not counted (`FAULT`)."""
     where = hands_where(filters, flagged=True)
-    kind_expression = kind_sql(has_kind)
+    where.add(FAULT)
     if kind:
-        where.add(f"{kind_expression} = ?", kind)
+        where.add("v.kind = ?", kind)
     if code:
         where.add("v.code = ?", code)
     base = f"FROM violations v JOIN hands h USING (site, hand_id) {where.sql()}"
@@ -671,7 +667,7 @@ def flags(
     connection.execute(
         f"""
         CREATE OR REPLACE TEMP TABLE serve_flags AS
-        SELECT {kind_expression} AS kind, v.code, h.site, h.table_name,
+        SELECT v.kind, v.code, h.site, h.table_name,
             concat_ws(' ', h.site, h.tournament_id, h.table_name) AS table_key,
             (h.start_time AT TIME ZONE 'UTC') AS start_utc, v.hand_id, v.seq, v.line,
             v.street, v.player, v.message, h.game, h.file
@@ -708,6 +704,7 @@ def flags(
         ).pl()
     finally:
         connection.execute("DROP TABLE IF EXISTS serve_flags")
+    listed = _with_consequences(connection, listed)
     return {
         "counts": counts,
         "count": int(total),
@@ -715,6 +712,33 @@ def flags(
         "pages": max(1, -(-int(total) // PAGE_SIZE)),
         "rows": listed,
     }
+
+
+def _with_consequences(connection: duckdb.DuckDBPyConnection, faults: pl.DataFrame) -> pl.DataFrame:
+    """`faults` (site, hand_id, seq) with the flags that follow from each, in order."""
+    empty = pl.List(
+        pl.Struct({"code": pl.String, "line": pl.Int64, "player": pl.String, "message": pl.String})
+    )
+    if faults.is_empty():
+        return faults.with_columns(consequences=pl.lit(None, empty))
+    connection.register("serve_faults", faults.select("site", "hand_id", "seq").to_arrow())
+    try:
+        following = connection.sql(
+            """
+            SELECT v.site, v.hand_id, v.cause AS seq,
+                list({'code': v.code, 'line': v.line::BIGINT, 'player': v.player,
+                    'message': v.message} ORDER BY v.seq) AS consequences
+            FROM violations v JOIN serve_faults f
+                ON v.site = f.site AND v.hand_id = f.hand_id AND v.cause = f.seq
+            GROUP BY ALL
+            """
+        ).pl()
+    finally:
+        connection.unregister("serve_faults")
+    if following.is_empty():
+        return faults.with_columns(consequences=pl.lit(None, empty))
+    following = following.with_columns(pl.col("seq").cast(faults.schema["seq"]))
+    return faults.join(following, on=["site", "hand_id", "seq"], how="left", maintain_order="left")
 
 
 # -- sessions ------------------------------------------------------------------------------
@@ -791,14 +815,23 @@ class HandText:
     line: int
     source: str
     """Where the text came from: "store" (kept by the import) or "file" (read again)."""
+    stored: StoredText | None = None
+    """The store's copy (`handlog.texts`), which `show.reread` reads again as `handlog
+    show` does."""
 
 
 def hand_text(connection: duckdb.DuckDBPyConnection, row: dict[str, Any]) -> HandText | None:
-    """A hand's text as it stood in its file: the store's copy where it keeps one (flagged
-    hands), else read again from its file at the stored line, if the file still holds it.
-    The one place that says where a hand's text comes from."""
+    """A hand's text as it stood in its file: the store's copy (`texts.load_texts`: every
+    hand imported since schema 8), else, for a hand imported before, the flagged hand's
+    evidence or its file read again at the stored line, if the file still holds it. The
+    one place that says where a hand's text comes from."""
     from handlog.evidence import decompress
+    from handlog.texts import load_texts
 
+    key = (row["site"], row["hand_id"])
+    stored = load_texts(connection, [key]).get(key)
+    if stored is not None:
+        return HandText(stored.text, stored.file, stored.line, "store", stored)
     kept = connection.execute(
         "SELECT text, file, line FROM hand_evidence WHERE site = ? AND hand_id = ? LIMIT 1",
         [row["site"], row["hand_id"]],

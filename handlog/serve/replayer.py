@@ -4,8 +4,11 @@ every seat's state after each. Nothing here decides a rule.
 
     view(row, text, flags) -> dict | None
 
-The hand's record comes from its text (`queries.hand_text`: the store's copy, or its file
-read again), parsed as the import parsed it.
+The hand's record comes from its stored text read again as `handlog show` reads it
+(`show.reread`, with its file's head); a hand imported before the store kept every hand's
+text is read from its evidence or its file (`queries.hand_text`). Each flagged step
+carries its faults with their kind and the flags that follow from each (`consequences`),
+and a flag that only follows from a fault says which (`follows`).
 """
 
 from __future__ import annotations
@@ -19,12 +22,17 @@ if TYPE_CHECKING:
 
 def hand_record(row: dict[str, Any], text: HandText | None) -> tuple[Hand, int] | None:
     """The hand's record and what to add to its line numbers to make them its file's: its
-    text parsed (by the format detected from the text; its lines counted from the text's
-    first), else its file read again from the stored line (formats whose hands need the
-    file's header: the XML sessions)."""
+    stored text read again (`show.reread`: lines already its file's), else (a hand
+    imported before the store kept every hand's text) the text found parsed (by the format
+    detected from the text; its lines counted from the text's first), else its file read
+    again from the stored line (formats whose hands need the file's header)."""
     from handlog.model import Hand
     from handlog.parse import parse_file, parse_text
+    from handlog.show import reread
 
+    if text is not None and text.stored is not None:
+        hand, _ = reread(text.stored)
+        return (hand, 0) if hand is not None else None
     wanted = (row["site"], row["hand_id"])
     if text is not None:
         for parsed in parse_text(text.text, text.file or "<stored>"):
@@ -69,17 +77,38 @@ def view(
     profile, traits = hand_rules(hand)
     traced = trace(hand, profile, traits)
     replay = traced.replay
-    kinds = {(flag["line"], flag["code"]): flag["kind"] for flag in flags}
+    # The stored verdicts by (line, code): each fault's kind and consequences, and for a
+    # flag that follows from a fault, which ("CODE (line N)").
+    stored: dict[tuple[int | None, str], dict[str, Any]] = {}
+    for fault in flags:
+        stored[fault["line"], fault["code"]] = {
+            "kind": fault["kind"],
+            "consequences": [
+                {"code": c["code"], "line": c["line"], "message": c["message"]}
+                for c in fault["consequences"]
+            ],
+        }
+        for consequence in fault["consequences"]:
+            stored[consequence["line"], consequence["code"]] = {
+                "kind": consequence["kind"],
+                "follows": f"{fault['code']} (line {fault['line']})",
+            }
 
     def line(number: int) -> int | None:
         return number + offset if number else None
 
     def flag(violation: Any) -> dict[str, Any]:
         at = line(violation.line)
-        kind = kinds.get((at, violation.code))
-        if kind is None:
-            kind = "mis-split" if violation.mis_split else "illegal"
-        return {"code": violation.code, "message": violation.message, "kind": kind, "line": at}
+        known = stored.get((at, violation.code), {})
+        kind = known.get("kind") or ("mis-split" if violation.mis_split else "illegal")
+        return {
+            "code": violation.code,
+            "message": violation.message,
+            "kind": kind,
+            "line": at,
+            "follows": known.get("follows"),
+            "consequences": known.get("consequences", []),
+        }
 
     steps = []
     street = None

@@ -444,9 +444,12 @@
       now.appendChild(html("span", "street", step.street || ""));
       now.appendChild(html("span", "what", ` ${step.text}${step.amount ? " " + money(step.amount, data.unit) : ""}`));
       for (const flag of step.flags) {
-        const note = html("div", "flagnote");
-        note.appendChild(html("span", "badge", flag.kind));
+        const note = html("div", flag.follows ? "flagnote follows" : "flagnote");
+        note.appendChild(html("span", "badge", flag.follows ? `follows ${flag.follows}` : flag.kind));
         note.appendChild(document.createTextNode(` ${flag.code}: ${flag.message}`));
+        for (const consequence of flag.consequences || []) {
+          note.appendChild(html("div", "consequence", `↳ ${consequence.code} (line ${consequence.line}): ${consequence.message}`));
+        }
         now.appendChild(note);
       }
       position.textContent = `step ${current + 1} of ${steps.length}`;
