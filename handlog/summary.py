@@ -21,7 +21,7 @@ layer). Three tables, all derived, never read by anything but `handlog.serve`:
   It is a log of changes: when a session grows, the rows whose length changed are taken
   out (added with the opposite sign) and put back; `compact` adds it up now and then;
 * `serve_sessions`: the same sums per session (a player's continuous play at one table,
-  `compute.player_sessions`'s definition), with its mean hand interval.
+  `compute.player_sessions`'s definition) and its game and stakes (`SESSION_KEYS`).
 
 Sessions are the report's: `compute.player_sessions` is run again on the rows of the
 sessions a new hand may join or merge (from the start of the last session that began
@@ -56,7 +56,7 @@ from handlog.report.data import DEALT_IN as DEALT
 if TYPE_CHECKING:
     import duckdb
 
-VERSION = "4"
+VERSION = "5"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
 
 CHUNK_HANDS = 100_000
@@ -103,7 +103,19 @@ SUM_KEYS = (
 """The groups of `serve_sums`: every filter of the overview is one of these (a date range
 by whole UTC days)."""
 
-SESSION_KEYS = ("session", "player", "site", "table_key", "table_name")
+SESSION_KEYS = (
+    "session",
+    "player",
+    "site",
+    "table_key",
+    "table_name",
+    "game",
+    "small_bet",
+    "big_bet",
+)
+"""The parts of `serve_sessions`: a session's hands by game and stakes (a mixed game's
+table changes game, a tournament's stakes rise), so that a page of sessions keeps the
+parts its filters keep and adds them up by session."""
 
 CHART_SUMS = ("sd_hands", "sd_net", "sd_bb")
 """Of the hands that went to showdown: how many, their net and their big bets (the
@@ -136,8 +148,9 @@ CREATE TABLE IF NOT EXISTS serve_rows ({_columns(ROW_COLUMNS)});
 CREATE TABLE IF NOT EXISTS serve_sums ({_columns(_KEY_TYPES)}, {_columns(_MOMENT_TYPES)},
     first TIMESTAMP, last TIMESTAMP, sd_hands BIGINT, sd_net BIGINT, sd_bb DOUBLE);
 CREATE TABLE IF NOT EXISTS serve_sessions (session BIGINT, player VARCHAR, site VARCHAR,
-    table_key VARCHAR, table_name VARCHAR, unit VARCHAR, structure VARCHAR,
-    {_columns(_MOMENT_TYPES)}, first TIMESTAMP, last TIMESTAMP, mean_interval DOUBLE);
+    table_key VARCHAR, table_name VARCHAR, game VARCHAR, small_bet BIGINT, big_bet BIGINT,
+    unit VARCHAR, structure VARCHAR, {_columns(_MOMENT_TYPES)}, first TIMESTAMP,
+    last TIMESTAMP);
 """
 TABLES = ("serve_meta", "serve_rows", "serve_sums", "serve_sessions")
 
@@ -559,15 +572,10 @@ def _sums(rows: pl.DataFrame, sign: int) -> pl.DataFrame:
 
 
 def _session_sums(rows: pl.DataFrame) -> pl.DataFrame:
-    """`compute.winrate_moments` per session, with its mean hand interval: the mean of the
-    intervals between its hands, which is the span over the intervals' count (the report's
-    `compute.player_sessions` takes the mean of the same intervals)."""
-    sums = _moments(rows, list(SESSION_KEYS))
-    # The mean of a session's hands' lengths is its mean interval: each hand lasts until
-    # the next, the last the mean of those intervals.
-    return sums.with_columns(
-        mean_interval=pl.when(pl.col("hands") > 1).then(pl.col("seconds") / pl.col("hands"))
-    )
+    """`compute.winrate_moments` per session part (`SESSION_KEYS`). A session's mean hand
+    interval is its seconds over its hands (each hand lasts until the next, the last the
+    mean of those intervals), added up over its parts (`queries.ALONE_SECONDS`)."""
+    return _moments(rows, list(SESSION_KEYS))
 
 
 def _moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:

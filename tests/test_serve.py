@@ -99,6 +99,59 @@ def test_overview_win_rates_are_the_reports(served, tmp_path):  # type: ignore[n
                 assert found[figure] == pytest.approx(row[figure], rel=1e-9, abs=1e-9), figure
 
 
+def test_persons_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]
+    """Two accounts said to be one person (`handlog alias`): the overview's rows, the
+    player filter, its choices and the sessions are the person's, as in the report."""
+    import duckdb
+    from starlette.testclient import TestClient
+
+    from handlog.players import add_alias
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    _, _, reference, _ = served
+    db = tmp_path / "people.duckdb"
+    shutil.copy(reference, db)
+    with duckdb.connect(str(db)) as connection:
+        add_alias(connection, "me", ["pokerstars:Hero", f"pokerstars:{SCRIPT_NAME}"])
+    build(db, tmp_path, Filters(), "json")
+    theirs = json.loads((tmp_path / "report.json").read_text())["tables"]["players"]
+    server, lock = open_server(Options(db, []), 8000)
+    try:
+        client = TestClient(create_app(server), base_url="http://127.0.0.1:8000")
+        rows = client.get("/overview.json").json()["players"]
+        mine = {(row["site"], row["player"], row["unit"], row["structure"]): row for row in rows}
+        assert len(mine) == len(theirs)
+        for row in theirs:
+            found = mine[row["site"], row["player"], row["unit"], row["structure"]]
+            assert (found["hands"], found["net"]) == (row["hands"], row["net"])
+            assert found["hours"] == pytest.approx(row["hours"], rel=1e-9)
+        person = [row for row in rows if row["player"] == "me"]
+        assert person and all(row["player_key"] == "me" for row in person)
+        assert not [row for row in rows if row["player"] in ("Hero", SCRIPT_NAME)]
+        # The filter: the person, one of their accounts, a name alone.
+        only = client.get("/overview.json?player=me").json()["players"]
+        assert {row["player"] for row in only} == {"me"}
+        assert sum(row["hands"] for row in only) == sum(row["hands"] for row in person)
+        one = client.get("/overview.json", params={"player": "pokerstars:Hero"}).json()
+        assert {row["player"] for row in one["players"]} == {"me"}
+        assert sum(row["hands"] for row in one["players"]) < sum(row["hands"] for row in only)
+        assert client.get("/overview.json?player=Hero").json()["players"] == one["players"]
+        charts = client.get("/overview.json?player=me").json()["charts"]
+        assert list(charts["over_hands"]) == ["me (pokerstars)"]
+        line = charts["over_hands"]["me (pokerstars)"]
+        assert line["hands"] == sum(row["hands"] for row in only)
+        sessions = client.get("/sessions.json?player=me").json()
+        assert sessions["count"] and {row["player"] for row in sessions["rows"]} == {"me"}
+        hands = client.get("/hands.json?player=me").json()
+        assert hands["count"] == sum(row["hands"] for row in only)
+        page = client.get("/?player=me").text
+        assert '<option value="me">' in page
+    finally:
+        server.connection.close()
+        lock.close()
+
+
 def test_filters_are_in_the_url_and_narrow_every_page(served):  # type: ignore[no-untyped-def]
     client, _, _, _ = served
     everything = client.get("/overview.json").json()

@@ -92,8 +92,8 @@ def _built(source: Path, target: Path, chunk: int) -> duckdb.DuckDBPyConnection:
 
 
 SESSIONS = (
-    "SELECT player, table_key, hands, net, rake, bb_n, bb_sum, seconds, alone, "
-    "first, last, mean_interval FROM serve_sessions ORDER BY player, table_key, first"
+    "SELECT player, table_key, game, small_bet, hands, net, rake, bb_n, bb_sum, seconds, alone, "
+    "first, last FROM serve_sessions ORDER BY player, table_key, first, game, small_bet"
 )
 SUMS = (
     "SELECT player, site, game, day, sum(hands) AS hands, sum(net) AS net, sum(bb_sum) AS bb, "
@@ -122,11 +122,14 @@ def test_a_summary_made_in_parts_equals_one_made_at_once(imported, tmp_path):  #
     frames = load(whole, Filters())
     rows = compute.player_hands(frames)
     report = compute.sessions(rows).sort("player", "first")
+    queries.register_people(whole)
     mine = whole.sql(
-        f"WITH {queries.ALONE_SECONDS} SELECT player, table_name, first, hands, net, "
-        f"{queries.SECONDS_SQL} AS seconds, alone "
-        "FROM serve_sessions LEFT JOIN alone_seconds USING (site, player) "
-        "ORDER BY player, first"
+        f"WITH {queries.ALONE_SECONDS}, "
+        f"labelled AS ({queries.labelled('serve_sessions', queries.Where())}) "
+        "SELECT session, any_value(player) AS player, min(first) AS first, "
+        f"sum(hands) AS hands, sum(net) AS net, sum({queries.SECONDS_SQL}) AS seconds, "
+        "sum(alone) AS alone FROM labelled LEFT JOIN alone_seconds USING (who_site, who) "
+        "GROUP BY session ORDER BY player, first"
     ).pl()
     assert mine.height == report.height
     assert mine["hands"].to_list() == report["hands"].cast(pl.Int64).to_list()

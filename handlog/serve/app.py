@@ -69,10 +69,21 @@ class Server:
     version: int = 0
     """Goes up whenever new hands are stored and summarized (pages cache by it)."""
     _choices: tuple[int, dict[str, Any]] | None = None
+    _people: tuple[int, Any] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
-        return self.connection.cursor()
+        """A cursor of its own for a request, the persons' accounts registered on it
+        (`queries.register_people`, read again when new hands are stored)."""
+        cursor = self.connection.cursor()
+        cached = self._people
+        if cached is None or cached[0] != self.version:
+            from handlog.players import identities
+
+            cached = (self.version, identities(cursor).arrow())
+            self._people = cached
+        queries.register_people(cursor, cached[1])
+        return cursor
 
     def choices(self, cursor: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         cached = self._choices

@@ -2,9 +2,15 @@
 
 The pages never compute a figure themselves: win-rates come from the summary tables
 (`handlog.summary`) through the report's own functions (`compute.sums_from_moments`,
-`compute.winrate_figures`), hands, flags and texts from the store's tables. A player is
-an account: (site, name); `_player_clause` is the one place that says which rows are a
-player's (aliases of one person, once the store keeps them, go there).
+`compute.winrate_figures`), hands, flags and texts from the store's tables.
+
+A player is an account (site, name) or a person (`handlog alias`: several accounts), as in
+the report (`handlog.players`): the win-rate, session and chart rows are labelled by whom
+they are about (`site` the account's site or the person's sites, `player` the name: the
+report's `compute.identify`, from `players.identities` registered on each cursor as
+`serve_people`), and the player filter takes a person, an account (`site:name`) or a name
+(every account of that name); `_player_clause` is the one place that says which rows are
+a player's.
 """
 
 from __future__ import annotations
@@ -129,10 +135,57 @@ class Where:
 
 
 def _player_clause(where: Where, filters: Filters, alias: str) -> None:
-    """The rows of the chosen player: every account of that name, or the one on
-    `filters.site` (the site clause itself is added with the others)."""
-    if filters.player:
-        where.add(f"{alias}player = ?", filters.player)
+    """The rows of the chosen player (`Filters.player`): a person's accounts (`aliases`),
+    else the account `site:name`, else every account of that name (the site filter, added
+    with the others, may narrow it to one)."""
+    if not filters.player:
+        return
+    from handlog.players import parse_account
+
+    text = filters.player
+    site, name = parse_account(text)
+    account = f"{alias}player = ?" if site is None else f"{alias}site = ? AND {alias}player = ?"
+    values = [text] if site is None else [site.value, name]
+    where.add(
+        f"(({alias}site, {alias}player) IN (SELECT site, player FROM aliases WHERE person = ?)"
+        f" OR (NOT EXISTS (SELECT 1 FROM aliases WHERE person = ?) AND {account}))",
+        text,
+        text,
+        *values,
+    )
+
+
+PEOPLE_TABLE = "serve_people"
+"""The aliased accounts (site, player, person, person_site: `players.Identities.arrow`),
+registered on each cursor (`register_people`)."""
+
+
+def register_people(connection: duckdb.DuckDBPyConnection, people: Any = None) -> None:
+    """Register the persons' accounts (`players.identities`, or `people`: its Arrow table
+    made before) on `connection` for the queries to label rows by whom they are about."""
+    if people is None:
+        from handlog.players import identities
+
+        people = identities(connection).arrow()
+    connection.register(PEOPLE_TABLE, people)
+
+
+WHO = (
+    "coalesce(serve_people.person_site, {t}.site) AS who_site, "
+    "coalesce(serve_people.person, {t}.player) AS who, "
+    "coalesce(serve_people.person, {t}.site || ':' || {t}.player) AS who_key"
+)
+"""Whom a row of table `t` is about (its site, name, and how the player filter names
+them: a person's name, else `site:name`), `serve_people` left-joined to it."""
+
+
+def labelled(table: str, where: Where, alias: str = "t") -> str:
+    """`table` (as `alias`) with `WHO`'s columns, the rows `where` keeps."""
+    return (
+        f"SELECT {alias}.*, {WHO.format(t=alias)} FROM {table} {alias} "
+        f"LEFT JOIN {PEOPLE_TABLE} ON {PEOPLE_TABLE}.site = {alias}.site "
+        f"AND {PEOPLE_TABLE}.player = {alias}.player {where.sql()}"
+    )
 
 
 def summary_where(filters: Filters, alias: str = "") -> Where:
@@ -207,11 +260,12 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
         (f"{small}-{big}", f"{money(small, unit)}/{money(big, unit)} {unit}")
         for unit, small, big in stakes
     ]
+    # Persons and accounts as the player filter names them (`WHO`'s who_key).
     out["players"] = [
         r[0]
         for r in connection.execute(
-            "SELECT player FROM serve_sums GROUP BY player ORDER BY sum(hands) DESC, player "
-            "LIMIT 300"
+            f"SELECT who_key FROM ({labelled('serve_sums', Where())}) GROUP BY who_key "
+            "ORDER BY sum(hands) DESC, who_key LIMIT 300"
         ).fetchall()
     ]
     out["tables"] = [
@@ -228,19 +282,26 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
 
 ALONE_SECONDS = f"""
     alone_seconds AS (
-        SELECT site, player,
+        SELECT who_site, who,
             coalesce(median(mean_interval), {compute.DEFAULT_HAND_SECONDS!r}) AS alone_seconds
-        FROM serve_sessions GROUP BY site, player
+        FROM (
+            SELECT any_value(who_site) AS who_site, any_value(who) AS who,
+                CASE WHEN sum(alone) = 0 THEN sum(seconds) / sum(hands) END AS mean_interval
+            FROM ({labelled("serve_sessions", Where())})
+            GROUP BY session
+        )
+        GROUP BY who_site, who
     )"""
-"""How long the hand of a one-hand session lasts, per player (a `WITH` table): the median
-of their sessions' mean hand intervals over all their hands, as the report's
-`compute.player_sessions`. The summary keeps each group's other hands' seconds and the
-count of these (`alone`), so that the median, which moves as hands arrive, is applied when
-a page reads the sums."""
+"""How long the hand of a one-hand session lasts, per player (account or person: a `WITH`
+table keyed by `WHO`'s who_site and who): the median of their sessions' mean hand
+intervals over all their hands, as the report's `compute.player_sessions`. The summary
+keeps each group's other hands' seconds and the count of these (`alone`), so that the
+median, which moves as hands arrive, is applied when a page reads the sums."""
 
 SECONDS_SQL = "(seconds + alone * alone_seconds)"
 """A group's seconds, the player's `ALONE_SECONDS` joined to it."""
 
+_MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
 _SUMMED = ", ".join(
     f"sum({name}) AS {name}"
     for name in (
@@ -270,17 +331,24 @@ def winrates(
     them) of the rows the filters keep: the summary's sums added up, then
     `compute.sums_from_moments` and `compute.winrate_figures`. `in_big_bets`: every unit
     together, as unit "bb" (big bets add up across stakes and currencies: the report's
-    chart by game)."""
+    chart by game). `site` and `player` are whom a row is about (`WHO`: an account, or a
+    person), with `player_key` naming them for the player filter."""
     keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
-    where = summary_where(filters)
-    group = ", ".join(key for key in keys if not (in_big_bets and key == "unit"))
-    chosen = f"'bb' AS unit, {group}" if in_big_bets else group
+    where = summary_where(filters, "t.")
+    renamed = {"site": "who_site", "player": "who"}
+    grouped = [key for key in keys if not (in_big_bets and key == "unit")]
+    group = ", ".join(renamed.get(key, key) for key in grouped)
+    chosen = ", ".join(f"{renamed[key]} AS {key}" if key in renamed else key for key in grouped)
+    if in_big_bets:
+        chosen = f"'bb' AS unit, {chosen}"
+    if "player" in by:
+        chosen += ", any_value(who_key) AS player_key"
     moments = connection.sql(
         f"""
-        WITH {ALONE_SECONDS}
+        WITH {ALONE_SECONDS}, chosen AS ({labelled("serve_sums", where)})
         SELECT {chosen}, {_SUMMED}, sum({SECONDS_SQL}) AS seconds, min(first) AS first,
             max(last) AS last
-        FROM serve_sums LEFT JOIN alone_seconds USING (site, player) {where.sql()}
+        FROM chosen LEFT JOIN alone_seconds USING (who_site, who)
         GROUP BY {group}
         HAVING sum(hands) > 0 AND sum(hands) >= ?
         """,
@@ -298,9 +366,10 @@ def winrates(
             "sd_net",
         )
     )
-    extra = moments.select(*keys, "sd_hands", "sd_net", "sd_bb")
+    kept = ["player_key"] if "player" in by else []
+    extra = moments.select(*keys, *kept, "sd_hands", "sd_net", "sd_bb")
     figures = compute.winrate_figures(
-        compute.sums_from_moments(moments.drop("sd_hands", "sd_net", "sd_bb")), by
+        compute.sums_from_moments(moments.drop("sd_hands", "sd_net", "sd_bb", *kept)), by
     )
     return figures.join(extra, on=keys, how="left", nulls_equal=True).sort(
         ["hands", *keys], descending=[True, *([False] * len(keys))]
@@ -319,27 +388,61 @@ def with_stakes(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _focus(
+    connection: duckdb.DuckDBPyConnection, players: list[tuple[str, str]]
+) -> tuple[Any, list[str]]:
+    """The accounts of the chosen players (`WHO`'s who_site, who: a person's accounts, or
+    the account) as an Arrow table (site, player, label) to join rows with, and the
+    labels, "name (site)", in the players' order."""
+    import pyarrow as pa
+
+    labels = [f"{name} ({site})" for site, name in players]
+    people = connection.execute(
+        f"SELECT person_site, person, site, player FROM {PEOPLE_TABLE}"
+    ).fetchall()
+    theirs: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for person_site, person, site, player in people:
+        theirs.setdefault((person_site, person), []).append((site, player))
+    rows = [
+        (site, player, label)
+        for (who_site, who), label in zip(players, labels, strict=True)
+        for site, player in theirs.get((who_site, who), [(who_site, who)])
+    ]
+    table = pa.table(
+        {
+            name: pa.array([row[i] for row in rows], pa.string())
+            for i, name in enumerate(("site", "player", "label"))
+        }
+    )
+    return table, labels
+
+
 def by_day(
     connection: duckdb.DuckDBPyConnection, filters: Filters, players: list[tuple[str, str]]
 ) -> dict[str, Any]:
-    """Per chosen account and UTC day: net won in big bets, in all and at showdown
-    (cumulative, as the report's chart adds them up), and hands; keyed "name (site)"."""
-    series: dict[str, Any] = {f"{name} ({site})": [] for site, name in players}
+    """Per chosen player (`WHO`'s who_site, who) and UTC day: net won in big bets, in all
+    and at showdown (cumulative, as the report's chart adds them up), and hands; keyed
+    "name (site)"."""
     if not players:
-        return series
-    where = summary_where(replace(filters, player="", site=""))
-    accounts = " OR ".join("(player = ? AND site = ?)" for _ in players)
-    where.add(f"({accounts})", *(value for site, name in players for value in (name, site)))
-    rows = connection.execute(
-        f"""
-        SELECT player, site, day, sum(hands) AS hands, sum(bb_sum) AS bb, sum(sd_bb) AS sd_bb
-        FROM serve_sums {where.sql()} GROUP BY ALL ORDER BY player, site, day
-        """,
-        where.parameters,
-    ).fetchall()
+        return {}
+    focus, labels = _focus(connection, players)
+    series: dict[str, Any] = {label: [] for label in labels}
+    where = summary_where(replace(filters, player="", site=filters.site), "s.")
+    connection.register("serve_focus", focus)
+    try:
+        rows = connection.execute(
+            f"""
+            SELECT f.label, s.day, sum(s.hands) AS hands, sum(s.bb_sum) AS bb,
+                sum(s.sd_bb) AS sd_bb
+            FROM serve_sums s JOIN serve_focus f USING (site, player) {where.sql()}
+            GROUP BY ALL ORDER BY f.label, s.day
+            """,
+            where.parameters,
+        ).fetchall()
+    finally:
+        connection.unregister("serve_focus")
     totals: dict[str, tuple[float, float]] = {}
-    for name, site, day, hands, bb, sd_bb in rows:
-        key = f"{name} ({site})"
+    for key, day, hands, bb, sd_bb in rows:
         total, showdown = totals.get(key, (0.0, 0.0))
         total += bb or 0.0
         showdown += sd_bb or 0.0
@@ -360,37 +463,39 @@ def over_hands(
     so far). Hands of unknown time come last, as in the report."""
     if not players:
         return {}
-    where = summary_where(replace(filters, player="", site=""))
-    accounts = " OR ".join("(player = ? AND site = ?)" for _ in players)
-    where.add(f"({accounts})", *(value for site, name in players for value in (name, site)))
-    # The span from the summary's groups (a few thousand rows), not from the rows.
-    span = connection.execute(
-        f"SELECT epoch(min(first)), epoch(max(last)) FROM serve_sums {where.sql()}",
-        where.parameters,
-    ).fetchall()[0]
-    width = max(1.0, ((span[1] or 0) - (span[0] or 0)) / CHART_POINTS)
-    rows = connection.execute(
-        f"""
-        WITH buckets AS (
-            SELECT player, site, floor(epoch(start_utc) / {width!r}) AS bucket,
-                count(*) AS hands, sum(coalesce(bb, 0)) AS total,
-                sum(CASE WHEN showdown THEN coalesce(bb, 0) ELSE 0 END) AS showdown
-            FROM serve_rows {where.sql()}
-            GROUP BY ALL
-        )
-        SELECT player, site, sum(hands) OVER w, sum(total) OVER w, sum(showdown) OVER w
-        FROM buckets
-        WINDOW w AS (PARTITION BY player, site ORDER BY bucket NULLS LAST
-            ROWS UNBOUNDED PRECEDING)
-        ORDER BY player, site, bucket NULLS LAST
-        """,
-        where.parameters,
-    ).fetchall()
-    series: dict[str, dict[str, Any]] = {
-        f"{name} ({site})": {"hands": 0, "points": []} for site, name in players
-    }
-    for name, site, hands, total, showdown in rows:
-        line = series[f"{name} ({site})"]
+    focus, labels = _focus(connection, players)
+    where = summary_where(replace(filters, player=""), "s.")
+    connection.register("serve_focus", focus)
+    try:
+        # The span from the summary's groups (a few thousand rows), not from the rows.
+        span = connection.execute(
+            f"SELECT epoch(min(s.first)), epoch(max(s.last)) "
+            f"FROM serve_sums s SEMI JOIN serve_focus f USING (site, player) {where.sql()}",
+            where.parameters,
+        ).fetchall()[0]
+        width = max(1.0, ((span[1] or 0) - (span[0] or 0)) / CHART_POINTS)
+        rows = connection.execute(
+            f"""
+            WITH buckets AS (
+                SELECT f.label, floor(epoch(s.start_utc) / {width!r}) AS bucket,
+                    count(*) AS hands, sum(coalesce(s.bb, 0)) AS total,
+                    sum(CASE WHEN s.showdown THEN coalesce(s.bb, 0) ELSE 0 END) AS showdown
+                FROM serve_rows s JOIN serve_focus f USING (site, player) {where.sql()}
+                GROUP BY ALL
+            )
+            SELECT label, sum(hands) OVER w, sum(total) OVER w, sum(showdown) OVER w
+            FROM buckets
+            WINDOW w AS (PARTITION BY label ORDER BY bucket NULLS LAST
+                ROWS UNBOUNDED PRECEDING)
+            ORDER BY label, bucket NULLS LAST
+            """,
+            where.parameters,
+        ).fetchall()
+    finally:
+        connection.unregister("serve_focus")
+    series: dict[str, dict[str, Any]] = {label: {"hands": 0, "points": []} for label in labels}
+    for label, hands, total, showdown in rows:
+        line = series[label]
         line["points"].append([int(hands), round(total, 3), round(showdown, 3)])
         line["hands"] = int(hands)
     return series
@@ -756,44 +861,58 @@ def sessions(
     """A page of the sessions (one table, no gap of 30 minutes) the filters keep, with
     their result and hours (`compute.winrate_figures` of each session's sums)."""
     where = Where()
-    _player_clause(where, filters, "")
-    for name in ("site", "structure", "unit"):
+    _player_clause(where, filters, "t.")
+    for name in ("site", "game", "structure", "unit"):
         if getattr(filters, name):
-            where.add(f"{name} = ?", getattr(filters, name))
+            where.add(f"t.{name} = ?", getattr(filters, name))
+    stakes = _stakes(filters.stakes)
+    if stakes:
+        where.add("t.small_bet = ? AND t.big_bet = ?", *stakes)
     if filters.table:
-        where.add("table_key = ?", filters.table)
+        where.add("t.table_key = ?", filters.table)
     since, until = _date(filters.since), _date(filters.until)
     if since:
-        where.add("last >= ?::DATE::TIMESTAMP", since)
+        where.add("t.last >= ?::DATE::TIMESTAMP", since)
     if until:
-        where.add("first < (?::DATE + 1)::TIMESTAMP", until)
-    if filters.minimum:
-        where.add("hands >= ?", filters.minimum)
-    count = connection.execute(
-        f"SELECT count(*) FROM serve_sessions {where.sql()}", where.parameters
-    ).fetchall()[0][0]
+        where.add("t.first < (?::DATE + 1)::TIMESTAMP", until)
+    # A session's parts the filters keep (its game and stakes), added up.
+    summed = ", ".join(f"sum({name}) AS {name}" for name in _MOMENTS)
+    grouped = f"""
+        WITH {ALONE_SECONDS}, chosen AS ({labelled("serve_sessions", where)}),
+        grouped AS (
+            SELECT session, any_value(who) AS player, any_value(who_key) AS player_key,
+                any_value(site) AS site, any_value(table_key) AS table_key,
+                any_value(table_name) AS table_name, unit, structure, {summed},
+                sum({SECONDS_SQL}) AS seconds, min(first) AS first, max(last) AS last
+            FROM chosen LEFT JOIN alone_seconds USING (who_site, who)
+            GROUP BY session, unit, structure
+            HAVING sum(hands) >= ?
+        )"""
+    parameters = [*where.parameters, filters.minimum]
+    count = connection.execute(f"{grouped} SELECT count(*) FROM grouped", parameters).fetchall()[0][
+        0
+    ]
     column = sort if sort in SESSION_SORTS else "first"
     order = {
-        "hours": "seconds",
         "per_hour": "(net / nullif(seconds, 0))",
         "bb_per_100": "(bb_sum / nullif(bb_n, 0))",
+        "hours": "seconds",
     }.get(column, column)
-    parameters = [*where.parameters]
     direction = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * PAGE_SIZE
     moments = connection.sql(
         f"""
-        WITH {ALONE_SECONDS}, timed AS (
-            SELECT * EXCLUDE (mean_interval, seconds, alone), {SECONDS_SQL} AS seconds
-            FROM serve_sessions LEFT JOIN alone_seconds USING (site, player)
-        )
-        SELECT * EXCLUDE (alone_seconds) FROM timed {where.sql()}
+        {grouped}
+        SELECT * FROM grouped
         ORDER BY {order} {direction} NULLS LAST, session
         LIMIT {PAGE_SIZE} OFFSET {offset}
         """,
         params=parameters,
     ).pl()
-    keys = ["session", "player", "site", "table_key", "table_name"]
+    moments = moments.with_columns(
+        pl.col(name).cast(pl.Int64) for name in ("hands", "net", "rake", "bb_n", "bi_n")
+    )
+    keys = ["session", "player", "player_key", "site", "table_key", "table_name"]
     figures = compute.winrate_figures(compute.sums_from_moments(moments), keys)
     order_of = moments.select("session").with_row_index("_order")
     figures = figures.join(order_of, on="session").sort("_order")
