@@ -410,3 +410,37 @@ def test_serve_refuses_what_it_cannot_do(tmp_path):  # type: ignore[no-untyped-d
     assert result.exit_code == 2 and "no database at" in result.output
     result = runner.invoke(app, ["serve", "--watch", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "no such folder" in result.output
+
+
+def test_hands_of_unknown_stakes_are_counted_and_named(tmp_path):  # type: ignore[no-untyped-def]
+    """An iPoker tournament hand whose level no hand shows (stakes 0/0): in the hands, net
+    and hours, in no big bets/100 (no division by 0), counted beside the figures."""
+    import math
+
+    from starlette.testclient import TestClient
+
+    from tests.test_site_ipoker import TOURNAMENT
+
+    path = tmp_path / "stt.xml"
+    path.write_text(TOURNAMENT)
+    db = tmp_path / "u.duckdb"
+    import_paths([str(path)], db, None, 1, after_commit=summary.after_commit)
+    server, lock = open_server(Options(db, []), 8000)
+    try:
+        client = TestClient(create_app(server), base_url="http://127.0.0.1:8000")
+        data = client.get("/overview.json").json()
+        assert data["unknown_stakes"] == 1
+        assert sum(row["hands"] for row in data["players"]) == 4 * 3  # three players a hand
+        for row in data["players"] + data["games"]:
+            for figure in ("bb_per_100", "sd_bb", "ci_low", "ci_high"):
+                assert row[figure] is None or math.isfinite(row[figure]), (figure, row)
+        # Their big bets/100 from the three hands of known stakes (not lost to a division
+        # by 0, which the JSON would show as no figure).
+        assert all(row["bb_per_100"] is not None for row in data["players"])
+        unknown = [row for row in data["games"] if row["stakes"] == "unknown"]
+        assert unknown and all(row["bb_per_100"] is None for row in unknown)
+        assert client.get("/hands.json?stakes=0-0").json()["count"] == 1
+        assert "1 hand shows no stakes" in client.get("/").text
+    finally:
+        server.connection.close()
+        lock.close()

@@ -63,10 +63,11 @@ LAST_STREET = {"stud5": 5}
 """The street of the showdown by game; 7th street for every 7-card game."""
 
 
-BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
+BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("big_bet") > 0)).then(
     pl.col("net") / pl.col("big_bet")
 )
-"""A row's net in big bets (`bb`): fixed and spread limit only."""
+"""A row's net in big bets (`bb`): fixed and spread limit only, of known stakes (a hand whose
+stakes no line shows has a big bet of 0: `Hand.stakes_known`)."""
 BRING_INS = pl.when(~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)).then(
     pl.col("net") / pl.col("bring_in")
 )

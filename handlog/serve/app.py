@@ -260,12 +260,14 @@ def _overview(request: Request) -> Response:
             "flags": queries.flag_days(cursor, filters),
         }
         choices = server.choices(cursor)
+        unknown_stakes = queries.unknown_stakes(cursor, filters)
     data = {
         "filters": filters.items(),
         "players": players.head(queries.MAX_TABLE_ROWS),
         "players_count": players.height,
         "games": games.head(queries.MAX_TABLE_ROWS),
         "games_count": games.height,
+        "unknown_stakes": unknown_stakes,
         "charts": charts,
     }
     if wants_json(request):

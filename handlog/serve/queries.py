@@ -257,7 +257,12 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
         "SELECT DISTINCT unit, small_bet, big_bet FROM serve_sums ORDER BY 1, 2, 3"
     ).fetchall()
     out["stakes"] = [
-        (f"{small}-{big}", f"{money(small, unit)}/{money(big, unit)} {unit}")
+        (
+            f"{small}-{big}",
+            f"{money(small, unit)}/{money(big, unit)} {unit}"
+            if small or big
+            else f"unknown {unit}",
+        )
         for unit, small, big in stakes
     ]
     # Persons and accounts as the player filter names them (`WHO`'s who_key).
@@ -377,9 +382,10 @@ def winrates(
 
 
 def with_stakes(frame: pl.DataFrame) -> pl.DataFrame:
-    """A "stakes" label from the small and big bet in the row's unit (as the report's)."""
+    """A "stakes" label from the small and big bet in the row's unit (as the report's);
+    "unknown" where no line of the hands showed them (`Hand.stakes_known`)."""
     labels = [
-        f"{money(small, unit)}/{money(big, unit)}"
+        f"{money(small, unit)}/{money(big, unit)}" if small or big else "unknown"
         for unit, small, big in frame.select("unit", "small_bet", "big_bet").iter_rows()
     ]
     return frame.with_columns(
@@ -415,6 +421,15 @@ def _focus(
         }
     )
     return table, labels
+
+
+def unknown_stakes(connection: duckdb.DuckDBPyConnection, filters: Filters) -> int:
+    """How many of the hands the filters keep show no stakes (`Hand.stakes_known`: small
+    and big bet 0): in no big bets/100 (`compute.BIG_BETS`), said beside the figures."""
+    where = hands_where(filters)
+    where.add("h.small_bet = 0 AND h.big_bet = 0")
+    found = connection.execute(f"SELECT count(*) FROM hands h {where.sql()}", where.parameters)
+    return int(found.fetchall()[0][0])
 
 
 def by_day(
