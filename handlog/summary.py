@@ -56,7 +56,7 @@ from handlog.report.data import DEALT_IN as DEALT
 if TYPE_CHECKING:
     import duckdb
 
-VERSION = "5"
+VERSION = "6"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
 
 CHUNK_HANDS = 100_000
@@ -141,6 +141,11 @@ def _columns(names: dict[str, str]) -> str:
     return ", ".join(f"{name} {kind}" for name, kind in names.items())
 
 
+STAT_COLUMNS = tuple(compute.STAT_COUNTS)
+"""`serve_stats`: the stud statistics' counts (`compute.STAT_COUNTS`) by `SUM_KEYS`."""
+AGGRESSION_COLUMNS = ("aggressive", "calls", "actions")
+"""`serve_aggression`: `compute.aggression_counts` by `SUM_KEYS` and street."""
+
 _KEY_TYPES = {key: ROW_COLUMNS[key] for key in SUM_KEYS}
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS serve_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -151,8 +156,19 @@ CREATE TABLE IF NOT EXISTS serve_sessions (session BIGINT, player VARCHAR, site 
     table_key VARCHAR, table_name VARCHAR, game VARCHAR, small_bet BIGINT, big_bet BIGINT,
     unit VARCHAR, structure VARCHAR, {_columns(_MOMENT_TYPES)}, first TIMESTAMP,
     last TIMESTAMP);
+CREATE TABLE IF NOT EXISTS serve_stats ({_columns(_KEY_TYPES)},
+    {_columns(dict.fromkeys(STAT_COLUMNS, "BIGINT"))});
+CREATE TABLE IF NOT EXISTS serve_aggression ({_columns(_KEY_TYPES)}, street TINYINT,
+    {_columns(dict.fromkeys(AGGRESSION_COLUMNS, "BIGINT"))});
 """
-TABLES = ("serve_meta", "serve_rows", "serve_sums", "serve_sessions")
+TABLES = (
+    "serve_meta",
+    "serve_rows",
+    "serve_sums",
+    "serve_sessions",
+    "serve_stats",
+    "serve_aggression",
+)
 
 _lock = threading.Lock()
 """One catch-up at a time in a process (the server's watcher and a request for it)."""
@@ -363,8 +379,10 @@ def _summarize(
             )
         finally:
             connection.unregister("serve_new_hands")
-        new_rows = _new_rows(hands, players, actions)
+        new_rows, stats, aggression = _new_rows(hands, players, actions)
         _store_rows(connection, new_rows)
+        _insert(connection, "serve_stats", stats)
+        _insert(connection, "serve_aggression", aggression)
         _set_meta(
             connection,
             {
@@ -435,9 +453,13 @@ def _numbered(hands: pl.DataFrame) -> pl.DataFrame:
     return hands.with_columns(hk=pl.int_range(1, hands.height + 1, dtype=pl.Int32))
 
 
-def _new_rows(hands: pl.DataFrame, players: pl.DataFrame, actions: pl.DataFrame) -> pl.DataFrame:
+def _new_rows(
+    hands: pl.DataFrame, players: pl.DataFrame, actions: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """The new hands' player rows with their hand's columns and `showdown`
-    (`compute.hand_flags`, as the report's statistics and cumulative chart read it)."""
+    (`compute.hand_flags`, as the report's statistics and cumulative chart read it); the
+    stud statistics' counts (`compute.STAT_COUNTS` of the same flags) and the aggression
+    counts (`compute.aggression_counts`) by `SUM_KEYS` (a hand's, which never change)."""
     players = players.with_columns(pl.col("player").cast(pl.Categorical)).sort("hk")
     actions = actions.with_columns(pl.col("player").cast(pl.Categorical)).sort(
         pl.col("hk").cast(pl.Int64) * (1 << 32) + pl.col("seq")
@@ -445,14 +467,35 @@ def _new_rows(hands: pl.DataFrame, players: pl.DataFrame, actions: pl.DataFrame)
     hands = hands.sort("hk")
     rows = compute.with_hand_columns(hands, players, ["site", "game", "structure", "big_bet"])
     frames = Frames(hands, rows, actions, pl.DataFrame(), pl.DataFrame())
-    flags = compute.hand_flags(frames, rows).select("hk", "player", "showdown")
+    flagged = compute.hand_flags(frames, rows)
+    flags = flagged.select("hk", "player", "showdown")
     players = players.join(flags, on=["hk", "player"], how="left").with_columns(
         pl.col("showdown").fill_null(False), pl.col("player").cast(pl.String)
     )
     columns = [c for c in hands.columns if c not in players.columns]
-    return compute.with_hand_columns(hands, players.sort("hk"), columns).select(
+    new_rows = compute.with_hand_columns(hands, players.sort("hk"), columns).select(
         "site", "hand_id", "player", "net", "rake_share", "showdown", *columns[2:]
     )
+    # The statistics by the summary's keys: the hand's columns of them beside each row.
+    keys = list(SUM_KEYS)
+    by = [key for key in keys if key not in ("player", "site")]
+    dated = hands.with_columns(day=pl.col("start_utc").dt.date())
+    added = [key for key in by if key not in flagged.columns]
+    per_hand = compute.with_hand_columns(dated, flagged.sort("hk"), added)
+    stats = (
+        per_hand.with_columns(pl.col("player").cast(pl.String))
+        .group_by(keys)
+        .agg(
+            expression.cast(pl.Int64).alias(name)
+            for name, expression in compute.STAT_COUNTS.items()
+        )
+    )
+    aggression = (
+        compute.aggression_counts(Frames(dated, rows, actions, *_EMPTY), None, by)
+        .rename({"player_site": "site"})
+        .with_columns(pl.col("player").cast(pl.String), pl.col("street").cast(pl.Int8))
+    )
+    return new_rows, stats, aggression
 
 
 def _store_rows(connection: duckdb.DuckDBPyConnection, new_rows: pl.DataFrame) -> None:
@@ -619,30 +662,48 @@ def _compact_if_long(connection: duckdb.DuckDBPyConnection) -> None:
 
 
 def compact(connection: duckdb.DuckDBPyConnection) -> None:
-    """Add `serve_sums`' changes up: one row per group."""
-    keys = ", ".join(SUM_KEYS)
-    sums = ", ".join(f"sum({name})::{_type(name)} AS {name}" for name in _SIGNED)
+    """Add `serve_sums`' changes up, and the parts' statistics: one row per group."""
     connection.execute("BEGIN TRANSACTION")
     try:
-        connection.execute(
-            f"""
-            CREATE OR REPLACE TEMP TABLE serve_compacted AS
-            SELECT {keys}, {sums}, min(first) AS first, max(last) AS last
-            FROM serve_sums GROUP BY ALL
-            """
+        _compact_table(
+            connection,
+            "serve_sums",
+            list(SUM_KEYS),
+            [f"sum({name})::{_type(name)} AS {name}" for name in _SIGNED]
+            + ["min(first) AS first", "max(last) AS last"],
         )
-        connection.execute("DELETE FROM serve_sums")
-        columns = ", ".join([*SUM_KEYS, *_SIGNED, "first", "last"])
-        connection.execute(
-            f"INSERT INTO serve_sums ({columns}) SELECT {columns} FROM serve_compacted"
+        _compact_table(
+            connection,
+            "serve_stats",
+            list(SUM_KEYS),
+            [f"sum({name})::BIGINT AS {name}" for name in STAT_COLUMNS],
         )
-        connection.execute("DROP TABLE serve_compacted")
+        _compact_table(
+            connection,
+            "serve_aggression",
+            [*SUM_KEYS, "street"],
+            [f"sum({name})::BIGINT AS {name}" for name in AGGRESSION_COLUMNS],
+        )
         count = _count(connection, "SELECT count(*) FROM serve_sums")
         _set_meta(connection, {"compacted": str(count)})
         connection.execute("COMMIT")
     except BaseException:
         _rollback(connection)
         raise
+
+
+def _compact_table(
+    connection: duckdb.DuckDBPyConnection, table: str, keys: list[str], sums: list[str]
+) -> None:
+    """`table` grouped by `keys`, `sums` (SQL "sum(x)::T AS x") of the rest (in a
+    transaction the caller holds)."""
+    connection.execute(
+        f"CREATE OR REPLACE TEMP TABLE serve_compacted AS "
+        f"SELECT {', '.join(keys)}, {', '.join(sums)} FROM {table} GROUP BY ALL"
+    )
+    connection.execute(f"DELETE FROM {table}")
+    connection.execute(f"INSERT INTO {table} BY NAME SELECT * FROM serve_compacted")
+    connection.execute("DROP TABLE serve_compacted")
 
 
 def _type(name: str) -> str:

@@ -99,6 +99,35 @@ def test_overview_win_rates_are_the_reports(served, tmp_path):  # type: ignore[n
                 assert found[figure] == pytest.approx(row[figure], rel=1e-9, abs=1e-9), figure
 
 
+def test_overview_stud_statistics_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    client, _, db, _ = served
+    mine = {
+        (row["site"], row["player"], row["game"]): row
+        for row in client.get("/overview.json").json()["stats"]
+    }
+    build(db, tmp_path, Filters(), "json")
+    tables = json.loads((tmp_path / "report.json").read_text())["tables"]
+    compared = 0
+    for name in ("stats_third", "stats_streets", "stats_aggression", "stats_low"):
+        for row in tables[name]:
+            found = mine[row["site"], row["player"], row["game"]]
+            for figure, value in row.items():
+                if value is None or isinstance(value, str):
+                    assert found[figure] == value, (name, figure)
+                else:
+                    assert found[figure] == pytest.approx(value, rel=1e-12), (name, figure)
+                compared += 1
+    assert len(mine) == len(tables["stats_third"]) and compared > 1000
+    # Filtered: razz hands only.
+    razz = client.get("/overview.json?game=razz").json()["stats"]
+    assert razz and {row["game"] for row in razz} == {"razz"}
+    page = client.get("/").text
+    assert 'id="stats_aggression"' in page and "VPIP 3rd" in page
+
+
 def test_persons_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-def]
     """Two accounts said to be one person (`handlog alias`): the overview's rows, the
     player filter, its choices and the sessions are the person's, as in the report."""

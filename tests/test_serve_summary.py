@@ -102,6 +102,16 @@ SUMS = (
     "FROM serve_sums GROUP BY ALL ORDER BY ALL"
 )
 
+STATS = (
+    "SELECT player, site, game, day, "
+    + ", ".join(f"sum({name}) AS {name}" for name in summary.STAT_COLUMNS)
+    + " FROM serve_stats GROUP BY ALL ORDER BY ALL"
+)
+AGGRESSION = (
+    "SELECT player, site, game, day, street, sum(aggressive) AS a, sum(calls) AS c, "
+    "sum(actions) AS n FROM serve_aggression GROUP BY ALL ORDER BY ALL"
+)
+
 
 def test_a_summary_made_in_parts_equals_one_made_at_once(imported, tmp_path):  # type: ignore[no-untyped-def]
     whole = _built(imported, tmp_path / "whole.duckdb", 100_000)
@@ -110,9 +120,14 @@ def test_a_summary_made_in_parts_equals_one_made_at_once(imported, tmp_path):  #
         parts.sql(SESSIONS).pl(), whole.sql(SESSIONS).pl(), rel_tol=1e-9, abs_tol=1e-6
     )
     assert_frame_equal(parts.sql(SUMS).pl(), whole.sql(SUMS).pl(), rel_tol=1e-9, abs_tol=1e-6)
+    # The statistics' counts too (each hand's, whatever part it came in).
+    for stats in (STATS, AGGRESSION):
+        assert_frame_equal(parts.sql(stats).pl(), whole.sql(stats).pl())
     # Changes piled up by the parts, added up, are the same sums.
     summary.compact(parts)
     assert_frame_equal(parts.sql(SUMS).pl(), whole.sql(SUMS).pl(), rel_tol=1e-9, abs_tol=1e-6)
+    for stats in (STATS, AGGRESSION):
+        assert_frame_equal(parts.sql(stats).pl(), whole.sql(stats).pl())
     assert (
         parts.sql("SELECT count(*) FROM serve_rows").fetchall()
         == whole.sql("SELECT count(*) FROM serve_rows").fetchall()

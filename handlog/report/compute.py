@@ -647,13 +647,17 @@ def _low_ranks(cards: pl.Expr) -> pl.Expr:
     )
 
 
-def aggression_counts(frames: Frames, people: pl.DataFrame | None = None) -> pl.DataFrame:
-    """Per player, game and street: aggressive actions (completions, bets, raises), calls
-    and all actions but the bring-in (sums: the counts of parts add up)."""
+def aggression_counts(
+    frames: Frames, people: pl.DataFrame | None = None, by: Sequence[str] = ("game",)
+) -> pl.DataFrame:
+    """Per player, game (or the hands' columns `by`) and street: aggressive actions
+    (completions, bets, raises), calls and all actions but the bring-in (sums: the counts
+    of parts add up)."""
     actions = frames.actions.filter(pl.col("kind") != "bring_in")
+    columns = list(dict.fromkeys([*by, "site"]))
     return (
-        identify(with_hand_columns(frames.hands, actions, ["game", "site"]), people)
-        .group_by(*PLAYER, "game", "street")
+        identify(with_hand_columns(frames.hands, actions, columns), people)
+        .group_by(*PLAYER, *by, "street")
         .agg(
             aggressive=pl.col("kind").is_in(AGGRESSIVE).sum().cast(pl.Int64),
             calls=(pl.col("kind") == "call").sum().cast(pl.Int64),

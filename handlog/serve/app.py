@@ -261,6 +261,7 @@ def _overview(request: Request) -> Response:
         }
         choices = server.choices(cursor)
         unknown_stakes = queries.unknown_stakes(cursor, filters)
+        stats = queries.stud_stats(cursor, filters, filters.minimum)
     data = {
         "filters": filters.items(),
         "players": players.head(queries.MAX_TABLE_ROWS),
@@ -268,6 +269,8 @@ def _overview(request: Request) -> Response:
         "games": games.head(queries.MAX_TABLE_ROWS),
         "games_count": games.height,
         "unknown_stakes": unknown_stakes,
+        "stats": stats.head(queries.MAX_TABLE_ROWS),
+        "stats_count": stats.height,
         "charts": charts,
     }
     if wants_json(request):
@@ -280,6 +283,7 @@ def _overview(request: Request) -> Response:
             **data,
             "players": players.head(shown),
             "games": games.head(shown),
+            "stats": stats.head(shown),
             "filters": filters,
             "errors": filters.errors(),
             "choices": choices,

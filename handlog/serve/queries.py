@@ -423,6 +423,44 @@ def _focus(
     return table, labels
 
 
+def stud_stats(
+    connection: duckdb.DuckDBPyConnection, filters: Filters, minimum: int = 0
+) -> pl.DataFrame:
+    """The report's stud statistics per player (`WHO`) and game of the hands the filters
+    keep: the summary's counts (`summary.STAT_COLUMNS`, the aggression counts by street)
+    added up, then `compute.stud_ratios`; most hands first."""
+    from handlog.summary import AGGRESSION_COLUMNS, STAT_COLUMNS
+
+    where = summary_where(filters, "t.")
+    counted = ", ".join(f"sum({name})::BIGINT AS {name}" for name in STAT_COLUMNS)
+    counts = connection.sql(
+        f"""
+        SELECT who_site AS player_site, who AS player, any_value(who_key) AS player_key,
+            game, {counted}
+        FROM ({labelled("serve_stats", where)})
+        GROUP BY who_site, who, game
+        HAVING sum(hands) > 0 AND sum(hands) >= ?
+        """,
+        params=[*where.parameters, minimum],
+    ).pl()
+    acted = ", ".join(f"sum({name})::BIGINT AS {name}" for name in AGGRESSION_COLUMNS)
+    aggression = connection.sql(
+        f"""
+        SELECT who_site AS player_site, who AS player, game, street, {acted}
+        FROM ({labelled("serve_aggression", where)})
+        GROUP BY who_site, who, game, street
+        """,
+        params=where.parameters,
+    ).pl()
+    keys = ["player_site", "player", "game"]
+    stats = compute.stud_ratios(counts.drop("player_key"), aggression)
+    return (
+        stats.join(counts.select(*keys, "player_key"), on=keys, how="left")
+        .rename({"player_site": "site"})
+        .sort(["hands", "site", "player", "game"], descending=[True, False, False, False])
+    )
+
+
 def unknown_stakes(connection: duckdb.DuckDBPyConnection, filters: Filters) -> int:
     """How many of the hands the filters keep show no stakes (`Hand.stakes_known`: small
     and big bet 0): in no big bets/100 (`compute.BIG_BETS`), said beside the figures."""
