@@ -1329,6 +1329,15 @@ def serve(
         str | None,
         typer.Option(help="House rules for the hands imported by --watch (default: the site's)."),
     ] = None,
+    dataset: Annotated[
+        str | None,
+        typer.Option(
+            "--dataset",
+            help="Not served: a Parquet dataset (handlog import --engine dask) is read by "
+            "report, check, show and export; serve a database file.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Explore the database in a browser: win-rates with charts and filters, every hand
     (replayed step by step), flags, sessions and read-only SQL; with --watch, hands are
@@ -1351,6 +1360,14 @@ def serve(
     from handlog.serve import serve as run
     from handlog.store import DatabaseBusy, StoreError, database_path
 
+    if dataset is not None:
+        raise _fail(
+            f"--dataset {dataset}: serve reads a database file, whose summary tables it "
+            "keeps up to date, not a Parquet dataset; import the hand histories into one "
+            "(handlog import FILES --db FILE) and serve that, or read the dataset with "
+            "handlog report --dataset",
+            EXIT_USAGE,
+        )
     if not 0 <= port <= 65535:
         raise typer.BadParameter("a port is 0 to 65535", param_hint="--port")
     folders = list(watch or [])

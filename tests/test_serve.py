@@ -439,6 +439,9 @@ def test_serve_refuses_what_it_cannot_do(tmp_path):  # type: ignore[no-untyped-d
     assert result.exit_code == 2 and "no database at" in result.output
     result = runner.invoke(app, ["serve", "--watch", str(tmp_path / "nowhere")])
     assert result.exit_code == 2 and "no such folder" in result.output
+    result = runner.invoke(app, ["serve", "--dataset", str(tmp_path)])
+    assert result.exit_code == 2 and "serve reads a database file" in result.output
+    assert len(result.output.strip().splitlines()) == 1
 
 
 def test_hands_of_unknown_stakes_are_counted_and_named(tmp_path):  # type: ignore[no-untyped-def]
