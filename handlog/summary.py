@@ -119,7 +119,9 @@ parts its filters keep and adds them up by session."""
 
 CHART_SUMS = ("sd_hands", "sd_net", "sd_bb")
 """Of the hands that went to showdown: how many, their net and their big bets (the
-report's cumulative chart splits the net so)."""
+report's cumulative chart splits the net so). The place for all-in EV (`handlog.equity`,
+once the store keeps each player row's expected net): its column in `ROW_COLUMNS` read by
+`_new_rows`, its sum here (added up as the net is), and a line of `queries.over_hands`."""
 
 _MOMENT_TYPES = {
     "hands": "BIGINT",
