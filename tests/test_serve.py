@@ -478,3 +478,32 @@ def test_hands_of_unknown_stakes_are_counted_and_named(tmp_path, caplog):  # typ
     finally:
         server.connection.close()
         lock.close()
+
+
+def test_a_seat_that_sat_out_is_in_no_row_list_or_count(tmp_path):  # type: ignore[no-untyped-def]
+    """The four sites' sit-out hands (tests/fixtures/players): the seat that sat out is in no
+    win-rate, statistic or session row, in no hand's list of players, and has no hands."""
+    from starlette.testclient import TestClient
+
+    from tests.test_players import FIXTURES, SIT_OUTS
+
+    db = tmp_path / "s.duckdb"
+    files = sorted(str(FIXTURES / name) for name in SIT_OUTS)
+    import_paths(files, db, None, 1, after_commit=summary.after_commit)
+    server, lock = open_server(Options(db, []), 8000)
+    try:
+        client = TestClient(create_app(server), base_url="http://127.0.0.1:8000")
+        overview = client.get("/overview.json").json()
+        sessions = client.get("/sessions.json").json()["rows"]
+        hands = client.get("/hands.json").json()["rows"]
+        assert len(hands) == 4
+        for site, sitter, _, _ in SIT_OUTS.values():
+            for rows in (overview["players"], overview["stats"], sessions):
+                assert (site, sitter) not in {(row["site"], row["player"]) for row in rows}
+            (hand,) = [row for row in hands if row["site"] == site]
+            assert sitter not in hand["names"].split(", ")
+            found = client.get("/hands.json", params={"player": f"{site}:{sitter}"}).json()
+            assert found["count"] == 0
+    finally:
+        server.connection.close()
+        lock.close()

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from handlog.report import compute
-from handlog.report.data import UNIT_SQL
+from handlog.report.data import DEALT_IN, UNIT_SQL
 from handlog.report.render import money
 from handlog.rules import violations
 
@@ -232,6 +232,7 @@ def hands_where(filters: Filters, flagged: bool = False) -> Where:
         where.add("h.start_time < (?::DATE + 1)::TIMESTAMP AT TIME ZONE 'UTC'", until)
     if filters.player:
         inner = Where()
+        inner.add(DEALT_IN)
         _player_clause(inner, filters, "p.")
         where.add(
             f"(h.site, h.hand_id) IN (SELECT p.site, p.hand_id FROM hand_players p {inner.sql()})",
@@ -682,9 +683,10 @@ def _with_players(
     connection.register("serve_page", rows.select("site", "hand_id").to_arrow())
     try:
         people = connection.sql(
-            """
+            f"""
             SELECT p.site, p.hand_id, string_agg(p.player, ', ' ORDER BY p.seat) AS names
             FROM hand_players p SEMI JOIN serve_page k USING (site, hand_id)
+            WHERE {DEALT_IN}
             GROUP BY ALL
             """
         ).pl()
