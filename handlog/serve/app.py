@@ -69,20 +69,20 @@ class Server:
     version: int = 0
     """Goes up whenever new hands are stored and summarized (pages cache by it)."""
     _choices: tuple[int, dict[str, Any]] | None = None
-    _people: tuple[int, Any] | None = None
+    _people: tuple[int, tuple[Any, Any]] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
-        """A cursor of its own for a request, the persons' accounts registered on it
-        (`queries.register_people`, read again when new hands are stored)."""
+        """A cursor of its own for a request, the persons' accounts and the players' lengths
+        of a one-hand session registered on it (`queries.register_people`, made again when
+        new hands are stored)."""
         cursor = self.connection.cursor()
         cached = self._people
         if cached is None or cached[0] != self.version:
-            from handlog.players import identities
-
-            cached = (self.version, identities(cursor).arrow())
+            cached = (self.version, queries.register_people(cursor))
             self._people = cached
-        queries.register_people(cursor, cached[1])
+        else:
+            queries.register_people(cursor, cached[1])
         return cursor
 
     def choices(self, cursor: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -220,6 +220,7 @@ def _overview(request: Request) -> Response:
     server: Server = request.app.state.server
     filters = Filters.from_query(request.query_params)
     with server.cursor() as cursor:
+        filters = queries.resolved(cursor, filters)
         players = queries.winrates(cursor, filters, ["site", "player"], filters.minimum)
         games = queries.with_stakes(
             queries.winrates(
@@ -283,7 +284,7 @@ def _overview(request: Request) -> Response:
             **data,
             "players": players.head(shown),
             "games": games.head(shown),
-            "stats": stats.head(shown),
+            "stats": stats.head(queries.SHOWN_STATS_ROWS),
             "filters": filters,
             "errors": filters.errors(),
             "choices": choices,
@@ -306,6 +307,7 @@ def _hands(request: Request) -> Response:
     sort = request.query_params.get("sort", "time")
     descending = request.query_params.get("order", "desc") != "asc"
     with server.cursor() as cursor:
+        filters = queries.resolved(cursor, filters)
         found = queries.hands(cursor, filters, search, _int(request, "page", 1), sort, descending)
         choices = server.choices(cursor)
     if wants_json(request):
@@ -429,6 +431,7 @@ def _flags(request: Request) -> Response:
     kind = request.query_params.get("kind", "")[:40]
     code = request.query_params.get("code", "")[:40]
     with server.cursor() as cursor:
+        filters = queries.resolved(cursor, filters)
         found = queries.flags(cursor, filters, kind, code, _int(request, "page", 1))
         choices = server.choices(cursor)
     if wants_json(request):
@@ -461,6 +464,7 @@ def _sessions(request: Request) -> Response:
     sort = request.query_params.get("sort", "first")
     descending = request.query_params.get("order", "desc") != "asc"
     with server.cursor() as cursor:
+        filters = queries.resolved(cursor, filters)
         found = queries.sessions(cursor, filters, _int(request, "page", 1), sort, descending)
         choices = server.choices(cursor)
     if wants_json(request):

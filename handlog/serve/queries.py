@@ -40,6 +40,9 @@ MAX_TABLE_ROWS = 1000
 SHOWN_TABLE_ROWS = 300
 """Rows of a win-rate table shown on the page, those with the most hands (a page of a
 thousand rows of fifteen columns took a second to write)."""
+SHOWN_STATS_ROWS = 100
+"""Rows of each statistics table shown on the page (four tables of them: the page of a
+million hands was 1.5 MB with 300)."""
 CHART_POINTS = 1500
 """Points per line of a chart over hands (every k-th hand, and the last)."""
 FOCUS_PLAYERS = 3
@@ -72,23 +75,24 @@ class Filters:
     table: str = ""
     """A table's key: site, tournament and table name, as the report's sessions key them."""
     min_hands: str = ""
+    accounts: tuple[tuple[str, str], ...] | None = None
+    """The player's accounts (site, name), looked up once (`resolved`): not in the URL.
+    None: not looked up (the player clause then looks them up in SQL)."""
 
     @classmethod
     def from_query(cls, query: Mapping[str, str]) -> Filters:
-        values = {f.name: query.get(f.name, "").strip()[:200] for f in fields(cls)}
+        values: dict[str, Any] = {name: query.get(name, "").strip()[:200] for name in _PUBLIC}
         return cls(**values)
 
-    def query(self, **changes: str) -> str:
+    def query(self, **changes: Any) -> str:
         """These filters (with `changes`) as a URL query string."""
         from urllib.parse import urlencode
 
         chosen = replace(self, **changes) if changes else self
-        return urlencode(
-            {f.name: getattr(chosen, f.name) for f in fields(chosen) if getattr(chosen, f.name)}
-        )
+        return urlencode({name: getattr(chosen, name) for name in _PUBLIC if getattr(chosen, name)})
 
     def items(self) -> dict[str, str]:
-        return {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name)}
+        return {name: getattr(self, name) for name in _PUBLIC if getattr(self, name)}
 
     def errors(self) -> list[str]:
         """What is wrong with the values given (the page says so and ignores them)."""
@@ -105,6 +109,39 @@ class Filters:
     @property
     def minimum(self) -> int:
         return int(self.min_hands) if self.min_hands.isdigit() else 0
+
+
+_PUBLIC = tuple(f.name for f in fields(Filters) if f.name != "accounts")
+"""The filters a URL holds."""
+
+
+def resolved(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Filters:
+    """`filters` with the chosen player's accounts looked up (`Filters.accounts`): a
+    person's (`aliases`), the account `site:name`, or every account of a name, so that
+    the queries filter by plain equalities (a subquery in the filter kept DuckDB from
+    skipping the row groups of other players: a player's hands at a million took twice as
+    long)."""
+    if not filters.player or filters.accounts is not None:
+        return filters
+    from handlog.players import aliases, parse_account
+
+    text = filters.player
+    people = aliases(connection)
+    if text in people:
+        found = [(account.site, account.name) for account in people[text]]
+    else:
+        site, name = parse_account(text)
+        if site is not None:
+            found = [(site.value, name)]
+        else:
+            found = [
+                (row[0], row[1])
+                for row in connection.execute(
+                    "SELECT DISTINCT site, player FROM serve_sums WHERE player = ? ORDER BY 1",
+                    [text],
+                ).fetchall()
+            ]
+    return replace(filters, accounts=tuple(found))
 
 
 def _date(text: str) -> dt.date | None:
@@ -135,24 +172,18 @@ class Where:
 
 
 def _player_clause(where: Where, filters: Filters, alias: str) -> None:
-    """The rows of the chosen player (`Filters.player`): a person's accounts (`aliases`),
-    else the account `site:name`, else every account of that name (the site filter, added
-    with the others, may narrow it to one)."""
+    """The rows of the chosen player (`Filters.player`): the accounts `resolved` found (a
+    person's, the account `site:name`, or every account of a name; the site filter, added
+    with the others, may narrow them to one)."""
     if not filters.player:
         return
-    from handlog.players import parse_account
-
-    text = filters.player
-    site, name = parse_account(text)
-    account = f"{alias}player = ?" if site is None else f"{alias}site = ? AND {alias}player = ?"
-    values = [text] if site is None else [site.value, name]
-    where.add(
-        f"(({alias}site, {alias}player) IN (SELECT site, player FROM aliases WHERE person = ?)"
-        f" OR (NOT EXISTS (SELECT 1 FROM aliases WHERE person = ?) AND {account}))",
-        text,
-        text,
-        *values,
-    )
+    if filters.accounts is None:
+        raise ValueError("the player filter's accounts are looked up first: queries.resolved")
+    if not filters.accounts:
+        where.add("false")
+        return
+    terms = " OR ".join(f"({alias}site = ? AND {alias}player = ?)" for _ in filters.accounts)
+    where.add(f"({terms})", *(value for account in filters.accounts for value in account))
 
 
 PEOPLE_TABLE = "serve_people"
@@ -160,14 +191,24 @@ PEOPLE_TABLE = "serve_people"
 registered on each cursor (`register_people`)."""
 
 
-def register_people(connection: duckdb.DuckDBPyConnection, people: Any = None) -> None:
-    """Register the persons' accounts (`players.identities`, or `people`: its Arrow table
-    made before) on `connection` for the queries to label rows by whom they are about."""
-    if people is None:
+def register_people(
+    connection: duckdb.DuckDBPyConnection, made: tuple[Any, Any] | None = None
+) -> tuple[Any, Any]:
+    """Register on `connection` the persons' accounts (`players.identities`, as
+    `serve_people`) for the queries to label rows by whom they are about, and each
+    player's length of a one-hand session's hand (`ALONE_SECONDS`, as `alone_seconds`);
+    `made`: both made before (a server keeps them until new hands are stored). Returns
+    them."""
+    if made is None:
         from handlog.players import identities
 
         people = identities(connection).arrow()
-    connection.register(PEOPLE_TABLE, people)
+        connection.register(PEOPLE_TABLE, people)
+        query = f"WITH {ALONE_SECONDS} SELECT * FROM alone_seconds"
+        made = (people, connection.sql(query).to_arrow_table())
+    connection.register(PEOPLE_TABLE, made[0])
+    connection.register("alone_seconds", made[1])
+    return made
 
 
 WHO = (
@@ -351,7 +392,7 @@ def winrates(
         chosen += ", any_value(who_key) AS player_key"
     moments = connection.sql(
         f"""
-        WITH {ALONE_SECONDS}, chosen AS ({labelled("serve_sums", where)})
+        WITH chosen AS ({labelled("serve_sums", where)})
         SELECT {chosen}, {_SUMMED}, sum({SECONDS_SQL}) AS seconds, min(first) AS first,
             max(last) AS last
         FROM chosen LEFT JOIN alone_seconds USING (who_site, who)
@@ -933,7 +974,7 @@ def sessions(
     # A session's parts the filters keep (its game and stakes), added up.
     summed = ", ".join(f"sum({name}) AS {name}" for name in _MOMENTS)
     grouped = f"""
-        WITH {ALONE_SECONDS}, chosen AS ({labelled("serve_sessions", where)}),
+        WITH chosen AS ({labelled("serve_sessions", where)}),
         grouped AS (
             SELECT session, any_value(who) AS player, any_value(who_key) AS player_key,
                 any_value(site) AS site, any_value(table_key) AS table_key,
@@ -944,9 +985,6 @@ def sessions(
             HAVING sum(hands) >= ?
         )"""
     parameters = [*where.parameters, filters.minimum]
-    count = connection.execute(f"{grouped} SELECT count(*) FROM grouped", parameters).fetchall()[0][
-        0
-    ]
     column = sort if sort in SESSION_SORTS else "first"
     order = {
         "per_hour": "(net / nullif(seconds, 0))",
@@ -958,12 +996,18 @@ def sessions(
     moments = connection.sql(
         f"""
         {grouped}
-        SELECT * FROM grouped
+        SELECT *, count(*) OVER () AS _count FROM grouped
         ORDER BY {order} {direction} NULLS LAST, session
         LIMIT {PAGE_SIZE} OFFSET {offset}
         """,
         params=parameters,
     ).pl()
+    if moments.height:
+        count = int(moments["_count"][0])
+    else:  # a page past the end: counted apart
+        found = connection.execute(f"{grouped} SELECT count(*) FROM grouped", parameters)
+        count = int(found.fetchall()[0][0])
+    moments = moments.drop("_count")
     moments = moments.with_columns(
         pl.col(name).cast(pl.Int64) for name in ("hands", "net", "rake", "bb_n", "bi_n")
     )
