@@ -271,7 +271,18 @@ def hands_where(filters: Filters, flagged: bool = False) -> Where:
         where.add("h.start_time >= ?::DATE::TIMESTAMP AT TIME ZONE 'UTC'", since)
     if until:
         where.add("h.start_time < (?::DATE + 1)::TIMESTAMP AT TIME ZONE 'UTC'", until)
-    if filters.player:
+    if filters.player and flagged:
+        # The player's summary rows (one per hand dealt in) that are flagged: their
+        # equalities skip other players' row groups, where a scan of every player row
+        # of a million hands took 0.1 CPU s.
+        inner = Where()
+        _player_clause(inner, filters, "r.")
+        inner.add("r.flagged")
+        where.add(
+            f"(h.site, h.hand_id) IN (SELECT r.site, r.hand_id FROM serve_rows r {inner.sql()})",
+            *inner.parameters,
+        )
+    elif filters.player:
         inner = Where()
         inner.add(DEALT_IN)
         _player_clause(inner, filters, "p.")
@@ -506,10 +517,15 @@ def stud_stats(
 def unknown_stakes(connection: duckdb.DuckDBPyConnection, filters: Filters) -> int:
     """How many of the hands the filters keep show no stakes (`Hand.stakes_known`: small
     and big bet 0): in no big bets/100 (`compute.BIG_BETS`), said beside the figures."""
-    where = hands_where(filters)
-    where.add("h.small_bet = 0 AND h.big_bet = 0")
-    found = connection.execute(f"SELECT count(*) FROM hands h {where.sql()}", where.parameters)
-    return int(found.fetchall()[0][0])
+    if filters.player:  # the player's rows: one per hand they were dealt in
+        where = summary_where(filters)
+        where.add("small_bet = 0 AND big_bet = 0")
+        query = f"SELECT count(*) FROM serve_rows {where.sql()}"
+    else:
+        where = hands_where(filters)
+        where.add("h.small_bet = 0 AND h.big_bet = 0")
+        query = f"SELECT count(*) FROM hands h {where.sql()}"
+    return int(connection.execute(query, where.parameters).fetchall()[0][0])
 
 
 def by_day(
