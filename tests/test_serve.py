@@ -507,3 +507,23 @@ def test_a_seat_that_sat_out_is_in_no_row_list_or_count(tmp_path):  # type: igno
     finally:
         server.connection.close()
         lock.close()
+
+
+def test_a_hand_shows_before_the_summary_is_made(tmp_path):  # type: ignore[no-untyped-def]
+    """A database imported without the summary (by another tool): its hands show while
+    the server's first catch-up has not made the summary tables yet."""
+    from starlette.testclient import TestClient
+
+    db = tmp_path / "plain.duckdb"
+    import_paths([str(SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt")], db, None, 1)
+    server, lock = open_server(Options(db, []), 8000)
+    try:
+        client = TestClient(create_app(server), base_url="http://127.0.0.1:8000")
+        with server.connection.cursor() as cursor:
+            (hand_id,) = cursor.execute("SELECT hand_id FROM hands LIMIT 1").fetchone()
+        page = client.get(f"/hand/pokerstars/{hand_id}.json")
+        assert page.status_code == 200 and page.json()["replay"]["steps"]
+        assert server._people is None  # nothing kept from before the summary
+    finally:
+        server.connection.close()
+        lock.close()

@@ -79,8 +79,8 @@ class Server:
         cursor = self.connection.cursor()
         cached = self._people
         if cached is None or cached[0] != self.version:
-            cached = (self.version, queries.register_people(cursor))
-            self._people = cached
+            made = queries.register_people(cursor)
+            self._people = None if made is None else (self.version, made)
         else:
             queries.register_people(cursor, cached[1])
         return cursor

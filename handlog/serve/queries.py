@@ -193,20 +193,37 @@ registered on each cursor (`register_people`)."""
 
 def register_people(
     connection: duckdb.DuckDBPyConnection, made: tuple[Any, Any] | None = None
-) -> tuple[Any, Any]:
+) -> tuple[Any, Any] | None:
     """Register on `connection` the persons' accounts (`players.identities`, as
     `serve_people`) for the queries to label rows by whom they are about, and each
     player's length of a one-hand session's hand (`ALONE_SECONDS`, as `alone_seconds`);
     `made`: both made before (a server keeps them until new hands are stored). Returns
-    them."""
-    if made is None:
-        from handlog.players import identities
+    them, or None while the summary tables are not made yet (empty ones registered)."""
+    import duckdb
 
-        people = identities(connection).arrow()
-        connection.register(PEOPLE_TABLE, people)
-        query = f"WITH {ALONE_SECONDS} SELECT * FROM alone_seconds"
-        made = (people, connection.sql(query).to_arrow_table())
-    connection.register(PEOPLE_TABLE, made[0])
+    if made is not None:
+        connection.register(PEOPLE_TABLE, made[0])
+        connection.register("alone_seconds", made[1])
+        return made
+    from handlog.players import identities
+
+    people = identities(connection).arrow()
+    connection.register(PEOPLE_TABLE, people)
+    try:
+        alone = connection.sql(f"WITH {ALONE_SECONDS} SELECT * FROM alone_seconds")
+        made = (people, alone.to_arrow_table())
+    except duckdb.CatalogException:  # no summary yet (a server that has just started)
+        import pyarrow as pa
+
+        empty = pa.table(
+            {
+                "who_site": pa.array([], pa.string()),
+                "who": pa.array([], pa.string()),
+                "alone_seconds": pa.array([], pa.float64()),
+            }
+        )
+        connection.register("alone_seconds", empty)
+        return None
     connection.register("alone_seconds", made[1])
     return made
 
