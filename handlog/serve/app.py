@@ -21,9 +21,11 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import polars as pl
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -157,6 +159,53 @@ def _static_version() -> str:
 
 
 ENVIRONMENT.globals["static_version"] = _static_version()
+
+
+def _cell(row: dict[str, Any], key: str, kind: str) -> str:
+    """A table cell's text as HTML, every value escaped (the templates' `cell`)."""
+    value = row.get(key)
+    if kind == "money":
+        return (
+            str(escape(money(value, row["unit"]))) if value == value and value is not None else ""
+        )
+    if kind in ("num", "int"):
+        return _number(value)
+    if kind == "pct":
+        return _percent(value)
+    if kind == "time":
+        return str(escape(_time(value)))
+    if kind == "hours":
+        return _number(value, 1)
+    if kind == "player":
+        target = quote(str(row.get("player_key") or value or ""), safe="")
+        return f'<a href="/?player={target}" title="this player\'s figures">{escape(value)}</a>'
+    return "" if value is None else str(escape(value))
+
+
+def _table_rows(rows: pl.DataFrame, columns: list[tuple[str, str, str]]) -> Any:
+    """The `<tr>`s of a sortable table (`_macros.html`'s `table`): written here, every
+    value escaped, as a template's macro per cell took a third of a second for the
+    overview's fifteen thousand cells."""
+    lines = []
+    for row in rows.iter_rows(named=True):
+        cells = []
+        for key, _, kind in columns:
+            value = row.get(key)
+            negative = (
+                kind in ("money", "num")
+                and isinstance(value, int | float)
+                and value == value
+                and value < 0
+            )
+            sort = escape(_sort_value(value))
+            css = f"{kind} neg" if negative else kind
+            cells.append(f'<td class="{css}" data-value="{sort}">{_cell(row, key, kind)}</td>')
+        lines.append("<tr>" + "".join(cells) + "</tr>")
+    return Markup("\n".join(lines))
+
+
+ENVIRONMENT.globals["table_rows"] = _table_rows
+ENVIRONMENT.globals["cell"] = lambda row, key, kind: Markup(_cell(row, key, kind))
 
 
 def _plain(value: Any) -> Any:
