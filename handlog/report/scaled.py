@@ -236,7 +236,7 @@ def _stakes(frame: pl.DataFrame) -> pl.DataFrame:
     from handlog.report.render import money
 
     labels = [
-        f"{money(small, unit)}/{money(big, unit)}"
+        f"{money(small, unit)}/{money(big, unit)}" if big else compute.UNKNOWN_STAKES
         for unit, small, big in frame.select("unit", "small_bet", "big_bet").iter_rows()
     ]
     return frame.with_columns(stakes=pl.Series(labels, dtype=pl.String)).drop(
