@@ -146,8 +146,8 @@ def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path,
     other = tmp_path / "other.duckdb"
     result = runner.invoke(app, ["import", "--workers", "1", "--db", str(other), str(RAZZ)])
     _one_line_error(result, 4, "no space left on the disk")
-    assert f"import stopped; before, into {other}: 1 files (0 unchanged), " in result.output
-    assert f", {_hands(other)} new hands, " in result.output and _hands(other) > 0
+    assert f"import stopped; before, into {other}: 1 file (0 unchanged), " in result.output
+    assert f" hands ({_hands(other)} new, " in result.output and _hands(other) > 0
     monkeypatch.setattr(store, "load", real_load)
     result = runner.invoke(app, ["import", "--workers", "1", "--db", str(db), *SAMPLES])
     assert result.exit_code == 0  # room again: the import goes on
@@ -471,7 +471,7 @@ def test_ten_imports_killed_at_random_then_completed_store_each_hand_once(tmp_pa
 
 def test_a_nested_zip_a_linked_folder_and_a_missing_path_are_named(tmp_path):
     """The folder of the issue: a 50 MB single-line file, a zip holding a good log and a
-    zip inside it, a link to a folder of good logs, good logs, and a missing path given
+    zip inside it (read like any other: issue 25), a link to a folder of good logs, good logs, and a missing path given
     with them. Every good hand is imported; every other item is named on its own line."""
     folder = tmp_path / "logs"
     folder.mkdir()
@@ -497,17 +497,47 @@ def test_a_nested_zip_a_linked_folder_and_a_missing_path_are_named(tmp_path):
     assert result.exit_code == 1, result.output
     assert "Traceback" not in result.output
     errors = [line for line in result.output.splitlines() if line.startswith("handlog: ")]
-    assert errors == [
-        f"handlog: {folder / 'outer.zip'}!/old/inner.zip: a zip inside a zip is not read: "
-        "extract it and give the inner zip",
-        f"handlog: {missing}: no such file, folder or match",
-    ]
+    assert errors == [f"handlog: {missing}: no such file, folder or match"]
     assert f"{folder / 'one.txt'}: 0 hands (0 new, 0 flagged illegal" in result.output
-    assert "1 unparsed" in result.output and "2 paths not imported (named above)" in result.output
-    # Every hand of the samples but the 9 razz hands (only inside the nested zip).
-    assert _hands(db) == HANDS_IN_SAMPLES - 9
+    assert "1 unparsed" in result.output and "1 path not imported (named above)" in result.output
+    # Every hand of the samples, the 9 razz hands read inside the nested zip.
+    assert f"{folder / 'outer.zip'}!/old/inner.zip!/{RAZZ.name}: 9 hands (9 new" in result.output
+    assert _hands(db) == HANDS_IN_SAMPLES
     for name in Path(SAMPLES[3]).name, Path(SAMPLES[4]).name:
         assert f"{folder / 'linked' / name}: " in result.output  # read through the link
+
+
+def test_archives_inside_archives_are_read_with_the_same_limits_down_to_a_depth(tmp_path):
+    """A zip in a zip in a zip is read; a bomb inside an inner zip is refused as at the top;
+    an archive nested deeper than `MAX_ARCHIVE_DEPTH` is named, not read."""
+    from handlog.parse.reader import MAX_ARCHIVE_DEPTH
+
+    assert MAX_ARCHIVE_DEPTH == 3
+    level = tmp_path / "level1.zip"
+    with zipfile.ZipFile(level, "w", zipfile.ZIP_DEFLATED) as opened:
+        opened.write(RAZZ, "razz.txt")
+        opened.writestr("bomb.txt", b"\0" * (2 << 20))  # compresses ~1,000 to 1
+    for depth in range(2, 5):
+        outer = tmp_path / f"level{depth}.zip"
+        with zipfile.ZipFile(outer, "w", zipfile.ZIP_DEFLATED) as opened:
+            opened.write(level, f"in/level{depth - 1}.zip")
+            if depth == 2:
+                opened.write(SAMPLES[1], "b.txt")
+        level = outer
+    three, four = tmp_path / "level3.zip", tmp_path / "level4.zip"
+    inner = f"{three}!/in/level2.zip!/in/level1.zip!/"
+    result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(three)])
+    assert result.exit_code == 1, result.output
+    assert f"{inner}razz.txt: 9 hands (9 new" in result.output
+    assert f"{three}!/in/level2.zip!/b.txt: 11 hands (11 new" in result.output
+    assert f"handlog: {inner}bomb.txt: refused: compressed " in result.output
+    assert _hands(tmp_path / "h.duckdb") == 20
+    result = runner.invoke(app, ["parse", str(four)])
+    assert (
+        f"handlog: {four}!/in/level3.zip!/in/level2.zip!/in/level1.zip: not read: an archive "
+        "inside 3 archives"
+    ) in result.output
+    assert f"{four}!/in/level3.zip!/in/level2.zip!/b.txt: 11 hands" in result.output
 
 
 def test_a_damaged_archive_entry_is_named_and_the_next_entry_read(tmp_path):
@@ -872,11 +902,11 @@ def test_two_entries_of_one_name_in_an_archive_are_both_read(tmp_path):
         f"handlog: note: {archive}: 1 entry has the name of an earlier entry, each read under "
         "a name of its own: hands.txt[2]"
     ) in result.output
-    assert f"{archive}!/hands.txt: 9 hands, 9 new" in result.output
-    assert f"{archive}!/hands.txt[2]: 11 hands, 11 new" in result.output
+    assert f"{archive}!/hands.txt: 9 hands (9 new, " in result.output
+    assert f"{archive}!/hands.txt[2]: 11 hands (11 new, " in result.output
     assert _hands(db) == 20
     again = runner.invoke(app, ["import", "-q", "--db", str(db), str(archive)])
-    assert "2 files (2 unchanged), 0 new hands" in again.output
+    assert "2 files (2 unchanged), 0 hands (0 new, " in again.output
 
 
 def _whole(tmp_path: Path) -> Path:
@@ -1207,6 +1237,6 @@ def test_a_folder_of_the_worst_reproducers_and_good_logs_imports_every_good_hand
     # amounts are not bounded where they are read, the file named as not stored.
     assert (
         "overflow.txt: not stored" in run.stderr
-        or f"{folder / 'overflow.txt'}: 9 hands" in run.stdout
+        or f"{folder / 'overflow.txt'}: 8 hands (" in run.stdout
     )
     assert f"{folder / 'spaces.txt'}: 9 hands" in run.stdout

@@ -638,6 +638,7 @@ def fuzz_site(
 
 # -- the tests -----------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("site", seed_sites())
 def test_no_mutant_of_a_real_export_crashes_stalls_or_overflows(site, tmp_path):
     counts = fuzz_site(site, MUTANTS_PER_SITE, SEED, tmp_path)

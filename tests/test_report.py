@@ -198,6 +198,16 @@ def test_filters_and_formats(corpus_db, tmp_path):
     assert build(corpus_db, tmp_path / "none", Filters(until=dt.date(2009, 1, 1)), "md").hands == 0
 
 
+def test_a_store_of_any_name_is_reported(corpus_db, tmp_path):
+    """A store called work.duckdb is DuckDB's database `work`: the report's working database
+    once had that name and refused it."""
+    import shutil
+
+    named = tmp_path / "work.duckdb"
+    shutil.copy(corpus_db, named)
+    assert build(named, tmp_path / "out", Filters(), "md").hands == 29
+
+
 def test_clear_errors(corpus_db, tmp_path):
     with pytest.raises(ReportError, match="no player 'hero'.*did you mean pokerstars:Hero"):
         build(corpus_db, tmp_path, Filters(player="hero"), "html")

@@ -640,6 +640,15 @@ def test_a_hand_with_its_stakes_unknown_is_stored_and_can_be_named(tmp_path):
             "SELECT hand_id, status FROM hands WHERE small_bet = 0 AND big_bet = 0"
         ).fetchall()
     assert rows == [("103", "ok")]
+    # Reported: in the nets, named in the page's introduction, never a division by 0.
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    report = build(db, tmp_path / "report", Filters(), fmt="md")
+    page = report.paths[0].read_text(encoding="utf-8")
+    assert "1 hand shows its stakes nowhere" in page
+    assert "unknown" in report.tables["games"]["stakes"].to_list()
+    assert "inf" not in page.lower() and "nan" not in page.lower()
 
 
 def test_tournament_hands_print_and_parse_back_equal(tmp_path):

@@ -117,7 +117,7 @@ def open_binary(path: str | os.PathLike[str]) -> io.BufferedIOBase:
     if ZIP_ENTRY in text:
         import zipfile
 
-        archive_path, _, entry = text.partition(ZIP_ENTRY)
+        archive_path, _, entry = text.rpartition(ZIP_ENTRY)  # the innermost archive's
         opened = _archive(archive_path)
         info = opened.entries.get(entry)
         if info is None:
@@ -162,7 +162,7 @@ def not_regular(mode: int) -> str | None:
 def path_size(path: str) -> int:
     """The size of a file, or the uncompressed size of an archive entry, in bytes."""
     if ZIP_ENTRY in path:
-        archive_path, _, entry = path.partition(ZIP_ENTRY)
+        archive_path, _, entry = path.rpartition(ZIP_ENTRY)
         info = _archive(archive_path).entries.get(entry)
         if info is None:
             raise FileNotFoundError(f"no entry {entry!r} in {archive_path}")
@@ -195,7 +195,8 @@ def _archive(path: str) -> _Archive:
     OSError when it cannot be read or is not a zip archive."""
     import zipfile
 
-    status = os.stat(path)
+    outermost = path.partition(ZIP_ENTRY)[0]  # an archive inside an archive: "a.zip!/b.zip"
+    status = os.stat(outermost)
     identity = (os.getpid(), status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
     with _archives_lock:
         kept = _archives.pop(path, None)
@@ -208,7 +209,7 @@ def _archive(path: str) -> _Archive:
     if kind is not None:
         raise OSError(errno.EINVAL, f"{kind}, not a regular file")
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(path if path == outermost else _inner_archive(path))
     except zipfile.BadZipFile as error:
         raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
     opened = _Archive(identity, archive, _unique_names(archive.infolist()))
@@ -220,6 +221,31 @@ def _archive(path: str) -> _Archive:
             if dropped.identity[0] == identity[0]:
                 dropped.archive.close()  # entries still being read keep the file open
     return opened
+
+
+INNER_ARCHIVE_MEMORY = 64 << 20
+"""An archive inside an archive is decompressed once to be read (a zip is read by seeking
+in it): in memory up to this size, else into a temporary file deleted when it is closed."""
+MAX_ARCHIVE_DEPTH = 3
+"""Archives inside archives are read this deep ("a.zip!/b.zip!/c.zip!/hands.txt"); deeper
+ones are named and not read (a zip that holds itself, a quine, never ends)."""
+
+
+def _inner_archive(path: str) -> IO[bytes]:
+    """The bytes of the archive entry `path` (itself an archive), decompressed once into a
+    seekable file; its entry was checked as any other (`zip_entries`: size and ratio)."""
+    import shutil
+    import tempfile
+
+    copy = tempfile.SpooledTemporaryFile(max_size=INNER_ARCHIVE_MEMORY)  # noqa: SIM115
+    try:
+        with open_binary(path) as entry:
+            shutil.copyfileobj(entry, copy, 1 << 20)
+        copy.seek(0)
+    except BaseException:
+        copy.close()
+        raise
+    return copy  # type: ignore[return-value]
 
 
 def _unique_names(infos: list[Any]) -> dict[str, Any]:
@@ -269,10 +295,10 @@ class _ArchiveEntry(io.RawIOBase):
 def zip_entries(archive: str) -> tuple[list[str], list[PathProblem]]:
     """The hand-history entries of a zip archive as paths, and what is said of the others:
     the entries refused (with the reason: absurdly large, compressed too well to be text,
-    links and other entries that are not regular files, or archives themselves: a zip
-    inside a zip is not read), a note naming the entries of other kinds, and a note naming
+    links and other entries that are not regular files), a note naming the entries of other kinds, and a note naming
     the entries that share a name with another (each is read, under a name of its own:
-    see `_unique_names`)."""
+    see `_unique_names`). An archive inside it is read as any other, its entries named
+    "a.zip!/b.zip!/hands.txt", down to `MAX_ARCHIVE_DEPTH`."""
     found: list[str] = []
     problems: list[PathProblem] = []
     other: list[str] = []
@@ -289,11 +315,8 @@ def zip_entries(archive: str) -> tuple[list[str], list[PathProblem]]:
             continue
         if unique != info.filename:
             renamed.append(unique)
-        if name.endswith(ARCHIVE_SUFFIXES):
-            reason = "a zip inside a zip is not read: extract it and give the inner zip"
-            problems.append(PathProblem(path, reason))
-            continue
-        if not name.endswith(HAND_FILE_SUFFIXES):
+        inner = name.endswith(ARCHIVE_SUFFIXES)
+        if not inner and not name.endswith(HAND_FILE_SUFFIXES):
             other.append(unique)
             continue
         # Made on Unix, an entry records its mode; one that says it is a link (or a pipe, a
@@ -307,6 +330,13 @@ def zip_entries(archive: str) -> tuple[list[str], list[PathProblem]]:
             reason = f"refused: {info.file_size:,} bytes uncompressed"
         elif ratio > MAX_ENTRY_RATIO:
             reason = f"refused: compressed {ratio:,.0f} to 1, not a text export"
+        elif inner and path.count(ZIP_ENTRY) >= MAX_ARCHIVE_DEPTH:
+            reason = f"not read: an archive inside {MAX_ARCHIVE_DEPTH} archives"
+        elif inner:  # read like any other archive, with the same limits
+            inner_found, inner_problems = zip_entries(path)
+            found += inner_found
+            problems += inner_problems
+            continue
         else:
             found.append(path)
             continue

@@ -23,7 +23,7 @@ from handlog import evidence
 from handlog.dataset import Dataset
 from handlog.players import Account, Identity, PlayerError, identities, resolve
 from handlog.report import charts, compute, render, scaled
-from handlog.report.data import Filters, Frames, load
+from handlog.report.data import Filters, Frames, chosen_sql, load
 from handlog.report.render import DAY, INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
 from handlog.rules.variants import LOW_GAMES
 
@@ -243,6 +243,7 @@ def build(
     out.mkdir(parents=True, exist_ok=True)
     with source as connection:
         asked = _check_filters(connection, filters)
+        unknown = _unknown_stakes(connection, filters, asked.accounts)
 
         def page(data: _Tables) -> list[Section]:
             data.files = _files(connection, asked.file_heroes)
@@ -269,6 +270,12 @@ def build(
         "its row's unit, and two units are never added; days in UTC. Each table says what "
         "its columns mean."
     )
+    if unknown:
+        intro += (
+            f" {unknown:,} {'hand shows' if unknown == 1 else 'hands show'} its stakes nowhere "
+            "(a tournament level that no hand of it printed): counted in the nets, hours and "
+            f"statistics, not in big bets/100 or bring-ins/100; stakes {compute.UNKNOWN_STAKES!r}."
+        )
     if fmt == "html":
         paths = [render.html_page(title, intro, sections, out)]
     elif fmt == "md":
@@ -281,6 +288,17 @@ def build(
     paths += [chart for section in sections for chart in section.charts]
     summary = _terminal(tables, data)
     return Report(paths, summary, data.hands, time.perf_counter() - started, tables)
+
+
+def _unknown_stakes(connection: Any, filters: Filters, accounts: list[tuple[str, str]]) -> int:
+    """How many of the selected hands show their stakes nowhere (`Hand.stakes_known`: stored
+    with a small and a big bet of 0)."""
+    chosen, parameters = chosen_sql(filters, accounts)
+    rows = connection.execute(
+        f"SELECT count(*) FROM hands WHERE small_bet = 0 AND big_bet = 0 AND {chosen}",
+        parameters,
+    ).fetchall()
+    return int(rows[0][0]) if rows else 0
 
 
 def _source(db: Path | Dataset) -> AbstractContextManager[Any]:
@@ -362,7 +380,7 @@ def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no
 def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
     combos = rows.select("unit", "small_bet", "big_bet").unique()
     labels = [
-        f"{render.money(small, unit)}/{render.money(big, unit)}"
+        f"{render.money(small, unit)}/{render.money(big, unit)}" if big else compute.UNKNOWN_STAKES
         for unit, small, big in combos.iter_rows()
     ]
     combos = combos.with_columns(stakes=pl.Series(labels, dtype=pl.String))

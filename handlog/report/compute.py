@@ -63,11 +63,15 @@ LAST_STREET = {"stud5": 5}
 """The street of the showdown by game; 7th street for every 7-card game."""
 
 
+UNKNOWN_STAKES = "unknown"
+"""The stakes column of a hand whose stakes no line shows (`Hand.stakes_known`)."""
+
 BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("big_bet") > 0)).then(
     pl.col("net") / pl.col("big_bet")
 )
-"""A row's net in big bets (`bb`): fixed and spread limit only, of known stakes (a hand whose
-stakes no line shows has a big bet of 0: `Hand.stakes_known`)."""
+"""A row's net in big bets (`bb`): fixed and spread limit only, of a hand whose stakes are
+known (`Hand.stakes_known`: a hand whose stakes no line shows is stored with a big bet of 0;
+it counts in the nets, hours and statistics, never in big bets/100)."""
 BRING_INS = pl.when(~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)).then(
     pl.col("net") / pl.col("bring_in")
 )

@@ -101,8 +101,13 @@ class Scaled:
 
     def close(self) -> None:
         """Detach the working database and delete its folder (the connection stays open)."""
-        self.connection.execute("DETACH DATABASE IF EXISTS work")
+        self.connection.execute(f"DETACH DATABASE IF EXISTS {WORK}")
         self.temp.cleanup()
+
+
+WORK = "handlog_report_work"
+"""The name the report's working database is attached under (a store's own name is its
+file's stem: a store called work.duckdb is a `work` database already)."""
 
 
 def prepare(
@@ -122,13 +127,13 @@ def prepare(
     work = str(Path(temp.name) / "work.duckdb").replace("'", "''")
     # The store stays read-only; the working database is written (READ_WRITE: a read-only
     # connection attaches read-only by default).
-    connection.execute(f"ATTACH '{work}' AS work (READ_WRITE)")
+    connection.execute(f"ATTACH '{work}' AS {WORK} (READ_WRITE)")
     chosen, parameters = chosen_sql(filters, accounts or ())
     # Every hand (sessions and hours are a player's over all their hands); the selected
     # ones numbered 1.. in the order of (site, hand id) for the statistics' parts.
     connection.execute(
         f"""
-        CREATE OR REPLACE TABLE work.selected AS
+        CREATE OR REPLACE TABLE {WORK}.selected AS
         SELECT *, CASE WHEN chosen THEN row_number() OVER (
             PARTITION BY chosen ORDER BY site, hand_id) END::INTEGER AS part_order
         FROM ({selection_sql(chosen)})
@@ -138,7 +143,7 @@ def prepare(
     # The hands' columns the win-rates read (`compute.HAND_COLUMNS`), the text ones as
     # categoricals: each player row joined with them then holds small codes.
     hands = _query(
-        connection, f"SELECT {', '.join(compute.HAND_COLUMNS)} FROM work.selected ORDER BY hk"
+        connection, f"SELECT {', '.join(compute.HAND_COLUMNS)} FROM {WORK}.selected ORDER BY hk"
     ).with_columns(
         pl.col("site", "game", "unit", "structure", "table_key", "table_name").cast(pl.Categorical)
     )
@@ -160,7 +165,7 @@ def _add_up_winrates(data: Scaled, accounts: list[tuple[str, str]]) -> None:
         data.connection,
         f"""
         SELECT s.hk, p.player, p.net, p.rake_share
-        FROM hand_players p JOIN work.selected s USING (site, hand_id)
+        FROM hand_players p JOIN {WORK}.selected s USING (site, hand_id)
         WHERE {DEALT_IN} AND {only}
         """,
         parameters,
@@ -236,7 +241,7 @@ def _stakes(frame: pl.DataFrame) -> pl.DataFrame:
     from handlog.report.render import money
 
     labels = [
-        f"{money(small, unit)}/{money(big, unit)}"
+        f"{money(small, unit)}/{money(big, unit)}" if big else compute.UNKNOWN_STAKES
         for unit, small, big in frame.select("unit", "small_bet", "big_bet").iter_rows()
     ]
     return frame.with_columns(stakes=pl.Series(labels, dtype=pl.String)).drop(
@@ -383,7 +388,7 @@ def _read_part(
         connection,
         f"""
         SELECT s.hk, p.player, p.net, p.collected, p.cards, p.won_high, p.won_low
-        FROM hand_players p JOIN work.selected s USING (site, hand_id)
+        FROM hand_players p JOIN {WORK}.selected s USING (site, hand_id)
         WHERE {DEALT_IN} AND s.part_order BETWEEN $first AND $last
         """,
         span,
@@ -399,7 +404,7 @@ def _read_part(
             f"""
             SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
                 a.player, a.kind
-            FROM actions a JOIN work.selected s USING (site, hand_id)
+            FROM actions a JOIN {WORK}.selected s USING (site, hand_id)
             WHERE a.kind IN ({_KINDS}) AND s.part_order BETWEEN $first AND $last
             """,
             span,
@@ -417,11 +422,11 @@ def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
     them (a few rows per flagged hand)."""
     violations = _query(
         data.connection,
-        """
+        f"""
         SELECT s.hk, s.site, s.hand_id, s.game, s.table_key, s.table_name, s.start_utc,
             h.file, v.line, v.code, v.street, v.player, v.message, v.mis_split, v.kind,
             v.seq, v.cause
-        FROM violations v JOIN work.selected s USING (site, hand_id)
+        FROM violations v JOIN {WORK}.selected s USING (site, hand_id)
         JOIN hands h USING (site, hand_id)
         WHERE s.chosen
         ORDER BY s.hk, v.seq

@@ -330,8 +330,8 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
         (
             f"{small}-{big}",
             f"{money(small, unit)}/{money(big, unit)} {unit}"
-            if small or big
-            else f"unknown {unit}",
+            if big
+            else f"{compute.UNKNOWN_STAKES} {unit}",
         )
         for unit, small, big in stakes
     ]
@@ -453,9 +453,9 @@ def winrates(
 
 def with_stakes(frame: pl.DataFrame) -> pl.DataFrame:
     """A "stakes" label from the small and big bet in the row's unit (as the report's);
-    "unknown" where no line of the hands showed them (`Hand.stakes_known`)."""
+    `compute.UNKNOWN_STAKES` where no line of the hands showed them (`Hand.stakes_known`)."""
     labels = [
-        f"{money(small, unit)}/{money(big, unit)}" if small or big else "unknown"
+        f"{money(small, unit)}/{money(big, unit)}" if big else compute.UNKNOWN_STAKES
         for unit, small, big in frame.select("unit", "small_bet", "big_bet").iter_rows()
     ]
     return frame.with_columns(
