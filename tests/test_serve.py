@@ -181,6 +181,18 @@ def test_persons_are_the_reports(served, tmp_path):  # type: ignore[no-untyped-d
         lock.close()
 
 
+def test_each_players_line_over_hands_has_its_own_points(served):  # type: ignore[no-untyped-def]
+    """A player of one evening beside one of 2009 (the sample logs): each line has a point
+    per hand (fewer than `CHART_POINTS` hands), whatever the other's span."""
+    _, server, _, _ = served
+    players = [("pokerstars", SCRIPT_NAME), ("pokerstars", "u.pressure")]
+    with server.cursor() as cursor:
+        lines = queries.over_hands(cursor, queries.Filters(), players)
+    for line in lines.values():
+        assert line["hands"] and len(line["points"]) == line["hands"]
+        assert [point[0] for point in line["points"]] == list(range(1, line["hands"] + 1))
+
+
 def test_filters_are_in_the_url_and_narrow_every_page(served):  # type: ignore[no-untyped-def]
     client, _, _, _ = served
     everything = client.get("/overview.json").json()
