@@ -209,7 +209,18 @@ def _archive(path: str) -> _Archive:
     if kind is not None:
         raise OSError(errno.EINVAL, f"{kind}, not a regular file")
     try:
-        archive = zipfile.ZipFile(path if path == outermost else _inner_archive(path))
+        if path == outermost:
+            archive = zipfile.ZipFile(path)
+        else:
+            backing = _inner_archive(path)
+            try:
+                archive = zipfile.ZipFile(backing)
+            except BaseException:
+                backing.close()
+                raise
+            # Closed with the archive once no entry of it is being read, as a file zipfile
+            # opened itself (it counts the entries that hold it).
+            archive._filePassed = 0  # type: ignore[attr-defined]
     except zipfile.BadZipFile as error:
         raise OSError(errno.EIO, f"not a readable zip archive ({error})") from None
     opened = _Archive(identity, archive, _unique_names(archive.infolist()))
