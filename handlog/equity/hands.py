@@ -208,6 +208,9 @@ class HandEv:
     all_in: AllIn | None
     """None when the hand's betting never closed with cards to come."""
     nets: tuple[EvNet, ...]
+    pot_shares: tuple[Mapping[str, int], ...] = ()
+    """What the rules paid each player from each pot (`trace.PotAward.shares`, pot by pot as
+    in the spot), for a traced hand; empty for one not traced."""
 
 
 def hand_ev(
@@ -225,7 +228,8 @@ def hand_ev(
     if replay is None or may_have_all_in(replay):
         traced = trace(hand, profile, traits)
         found = all_in(traced, profile, knowledge, exact_limit)
-        return HandEv(hand, found, ev_nets(traced.replay, found))
+        shares = tuple(award.shares for award in traced.awards)
+        return HandEv(hand, found, ev_nets(traced.replay, found), shares)
     return HandEv(hand, None, ev_nets(replay, None))
 
 

@@ -1,0 +1,198 @@
+"""All-in EV in the store: computed at import by the workers, by `handlog ev` for a database
+imported before (the same rows), and what the rows must satisfy (EV-adjusted nets summing to
+minus the rake, each pot's equities summing to one, the figures `hand_ev` gives)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from handlog.check import check_file
+from handlog.equity import hand_ev
+from handlog.equity.stored import compute_database
+from handlog.importer import import_paths
+from handlog.model import Game
+from handlog.simulate import SimulationOptions, write_simulation
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Path]:
+    """Simulated tournament hands (short stacks: all-ins, side pots) of a high and a hi/lo
+    game, imported with EV on."""
+    folder = tmp_path_factory.mktemp("ev")
+    files = []
+    for game, seed in ((Game.STUD, 11), (Game.STUD8, 12), (Game.RAZZ, 13)):
+        path = folder / f"{game.value}.txt"
+        write_simulation(
+            SimulationOptions(game, hands=150, players=6, seed=seed, tournament=True), str(path)
+        )
+        files.append(str(path))
+    db = folder / "ev.duckdb"
+    import_paths(files, db, workers=2)
+    return files, db
+
+
+def _rows(db: Path, query: str) -> list[tuple[object, ...]]:
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        return connection.execute(query).fetchall()
+    finally:
+        connection.close()
+
+
+def test_import_computes_every_hand(tournament: tuple[list[str], Path]) -> None:
+    _, db = tournament
+    counts = dict(_rows(db, "SELECT ev_all_in, count(*) FROM hands GROUP BY ALL"))
+    assert None not in counts
+    assert counts.get(True, 0) >= 5  # tournaments go all-in
+    # Every all-in hand has its equities, and only they.
+    assert _rows(
+        db,
+        "SELECT count(*) FROM hands h WHERE ev_all_in <> EXISTS "
+        "(SELECT 1 FROM equities e WHERE e.site = h.site AND e.hand_id = h.hand_id)",
+    ) == [(0,)]
+
+
+def test_ev_nets_sum_to_minus_the_rake_and_equities_to_one(
+    tournament: tuple[list[str], Path],
+) -> None:
+    _, db = tournament
+    assert _rows(db, "SELECT count(*) FROM hand_players WHERE ev_net IS NULL") == [(0,)]
+    off = _rows(
+        db,
+        """SELECT h.hand_id, sum(p.ev_net), sum(p.net), any_value(h.rake) FROM hands h
+        JOIN hand_players p USING (site, hand_id) GROUP BY h.hand_id
+        HAVING sum(p.ev_net) <> sum(p.net)""",
+    )
+    assert off == []
+    # The tournament hands have no rake: the nets (and EV nets) of every hand sum to zero.
+    assert _rows(db, "SELECT count(*) FROM hands WHERE rake <> 0") == [(0,)]
+    # Without an all-in the EV net is the net; with one some player's differs.
+    assert _rows(
+        db,
+        "SELECT count(*) FROM hands h JOIN hand_players p USING (site, hand_id) "
+        "WHERE NOT h.ev_all_in AND p.ev_net <> p.net",
+    ) == [(0,)]
+    assert (
+        _rows(
+            db,
+            "SELECT count(*) FROM hands h JOIN hand_players p USING (site, hand_id) "
+            "WHERE h.ev_all_in AND p.ev_net <> p.net",
+        )[0][0]
+        > 0
+    )
+    sums = _rows(
+        db,
+        "SELECT hand_id, pot, sum(equity), sum(expected), any_value(amount), "
+        "any_value(method), max(error) FROM equities GROUP BY ALL",
+    )
+    for _, _, equity, expected, amount, method, error in sums:
+        # hi/lo pots: the halves' shares to one together; sampled: the exact mean of the
+        # sample, which pays every pot out whole too.
+        assert equity == pytest.approx(1.0, abs=1e-9) or amount == 0
+        assert expected == pytest.approx(amount, abs=1e-6)
+        assert method in ("exact", "sampled")
+        assert (error == 0.0) == (method == "exact")
+        assert error <= 0.005 + 1e-12
+
+
+def test_stored_figures_are_hand_ev(tournament: tuple[list[str], Path]) -> None:
+    """Each stored EV net and equity is what `hand_ev` gives the hand read from its file."""
+    files, db = tournament
+    stored_nets = dict(
+        ((hand_id, player), ev_net)
+        for hand_id, player, ev_net in _rows(db, "SELECT hand_id, player, ev_net FROM hand_players")
+    )
+    stored_equities = {
+        (hand_id, pot, player): equity
+        for hand_id, pot, player, equity in _rows(
+            db, "SELECT hand_id, pot, player, equity FROM equities"
+        )
+    }
+    from handlog.check import hand_rules
+
+    all_ins = 0
+    for path in files:
+        for checked in check_file(path):
+            hand, replay = checked.hand, checked.replay
+            assert hand is not None and replay is not None
+            profile, traits = hand_rules(hand)
+            found = hand_ev(hand, profile, traits)
+            for net in found.nets:
+                assert stored_nets[hand.hand_id, net.player] == net.ev_net_units
+            if found.all_in is not None and found.all_in.equities is not None:
+                all_ins += 1
+                for share in found.all_in.equities.shares:
+                    key = (hand.hand_id, share.pot, share.player)
+                    assert stored_equities.pop(key) == pytest.approx(share.equity)
+    assert stored_equities == {}  # no row of a hand without an all-in
+    assert all_ins == _rows(db, "SELECT count(*) FROM hands WHERE ev_all_in")[0][0]
+
+
+def test_handlog_ev_on_a_database_imported_before_gives_the_same_rows(
+    tournament: tuple[list[str], Path], tmp_path: Path
+) -> None:
+    """A database whose hands have no EV yet (as the migration from version 8 leaves it)
+    gets from `handlog ev` the rows an import with EV stores; a second run has nothing to
+    do; an interrupted run (some hands computed) finishes the rest."""
+    _, db = tournament
+    copy = tmp_path / "before.duckdb"
+    copy.write_bytes(db.read_bytes())
+    connection = duckdb.connect(str(copy))
+    some = connection.execute(
+        "SELECT hand_id FROM hands WHERE ev_all_in ORDER BY hand_id LIMIT 2"
+    ).fetchall()
+    # As if stopped after computing some hands: the others not computed yet.
+    connection.execute(
+        "UPDATE hands SET ev_all_in = NULL WHERE NOT list_contains(?, hand_id)",
+        [[hand_id for (hand_id,) in some]],
+    )
+    connection.execute(
+        "DELETE FROM equities WHERE NOT list_contains(?, hand_id)", [[h for (h,) in some]]
+    )
+    connection.execute(
+        "UPDATE hand_players SET ev_net = net WHERE NOT list_contains(?, hand_id)",
+        [[h for (h,) in some]],
+    )
+    connection.close()
+    summary = compute_database(copy, workers=1)
+    total = _rows(db, "SELECT count(*) FROM hands")[0][0]
+    assert summary.hands == total - len(some)
+    assert summary.left == 0
+    compare = duckdb.connect()
+    try:
+        compare.execute(f"ATTACH '{db}' AS a (READ_ONLY)")
+        compare.execute(f"ATTACH '{copy}' AS b (READ_ONLY)")
+        for query in (
+            "SELECT site, hand_id, ev_all_in FROM {}.hands",
+            "SELECT site, hand_id, player, ev_net FROM {}.hand_players",
+            "SELECT * FROM {}.equities",
+        ):
+            a, b = query.format("a"), query.format("b")
+            assert compare.execute(f"SELECT count(*) FROM ({a} EXCEPT ALL {b})").fetchone() == (0,)
+            assert compare.execute(f"SELECT count(*) FROM ({b} EXCEPT ALL {a})").fetchone() == (0,)
+    finally:
+        compare.close()
+    assert compute_database(copy, workers=1).hands == 0
+
+
+def test_handlog_ev_command(tournament: tuple[list[str], Path], tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    _, db = tournament
+    copy = tmp_path / "c.duckdb"
+    copy.write_bytes(db.read_bytes())
+    connection = duckdb.connect(str(copy))
+    connection.execute("UPDATE hands SET ev_all_in = NULL")
+    connection.close()
+    result = CliRunner().invoke(app, ["ev", "--db", str(copy), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    all_in = _rows(db, "SELECT count(*) FROM hands WHERE ev_all_in")[0][0]
+    assert f"{all_in:,} with an all-in" in result.output
+    missing = CliRunner().invoke(app, ["ev", "--db", str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 2
+    assert "no database" in missing.output
