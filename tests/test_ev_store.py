@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from handlog.check import check_file
@@ -196,3 +197,66 @@ def test_handlog_ev_command(tournament: tuple[list[str], Path], tmp_path: Path) 
     missing = CliRunner().invoke(app, ["ev", "--db", str(tmp_path / "none.duckdb")])
     assert missing.exit_code == 2
     assert "no database" in missing.output
+
+
+@pytest.mark.parametrize("engine", ["scaled", "frames"])
+def test_the_report_shows_ev_figures_computed_directly(
+    tournament: tuple[list[str], Path], tmp_path: Path, engine: str
+) -> None:
+    """The report's EV net, luck, all-ins and EV BB/100 per player (and per session, whose
+    luck adds up to the player's) are what the stored rows give computed here; every
+    suck-out listed is one by its definition, and every one there is is listed."""
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    files, db = tournament
+    report = build(db, tmp_path / "out", Filters(), fmt="md", engine=engine)
+    players = report.tables["players"]
+    direct = {
+        (player,): (ev_net, net, all_ins, bb)
+        for player, ev_net, net, all_ins, bb in _rows(
+            db,
+            """SELECT p.player, sum(p.ev_net), sum(p.net),
+                count(*) FILTER (WHERE EXISTS (SELECT 1 FROM equities e WHERE e.site = p.site
+                    AND e.hand_id = p.hand_id AND e.player = p.player)),
+                100 * avg(p.ev_net / h.big_bet)
+            FROM hand_players p JOIN hands h USING (site, hand_id)
+            WHERE p.dealt_in GROUP BY p.player""",
+        )
+    }
+    assert players.height == len(direct)
+    assert (players["luck"] != 0).any()
+    assert players["luck"].sum() == 0  # no rake in tournaments: one's luck is another's
+    for row in players.iter_rows(named=True):
+        ev_net, net, all_ins, bb = direct[(row["player"],)]
+        assert row["ev_net"] == ev_net
+        assert row["luck"] == net - ev_net
+        assert row["all_ins"] == all_ins
+        assert row["ev_bb_per_100"] == pytest.approx(bb)
+        assert row["ev_ci_low"] < row["ev_bb_per_100"] < row["ev_ci_high"]
+    sessions = report.tables["sessions"]
+    by_player = sessions.group_by("player").agg(pl.col("luck").sum())
+    for player, luck in by_player.iter_rows():
+        assert luck == players.filter(pl.col("player") == player)["luck"].item()
+
+    listed = {
+        (row["hand_id"], row["pot"], row["winner"])
+        for row in report.tables["suck_outs"].iter_rows(named=True)
+    }
+    from handlog.check import hand_rules
+
+    expected = set()
+    for path in files:
+        for checked in check_file(path):
+            hand = checked.hand
+            assert hand is not None
+            profile, traits = hand_rules(hand)
+            found = hand_ev(hand, profile, traits)
+            if found.all_in is None or found.all_in.equities is None:
+                continue
+            for share in found.all_in.equities.shares:
+                won = found.pot_shares[share.pot].get(share.player, 0)
+                if share.amount and share.equity < 0.25 and 2 * won >= share.amount:
+                    expected.add((hand.hand_id, share.pot, share.player))
+    assert listed == expected
+    assert "## All-in luck" in (tmp_path / "out" / "report.md").read_text()
