@@ -299,3 +299,30 @@ def _before_street(t: HandTrace, street: Street) -> Step | None:
             return previous if previous is not None else step
         previous = step
     return None
+
+
+def step_equities(
+    t: HandTrace, profile: RuleProfile, exact_limit: int = EXACT_LIMIT
+) -> list[Equities | None]:
+    """For each step of the trace (`t.steps`, index by index), the equities a replayer shows
+    beside it: from the hand's all-in step on, the all-in's (`all_in`: every pot, main and
+    side, after rake; `Knowledge.SHOWN`); before it, the equities of the street the step is
+    on (`street_equities`: the players in when the street was dealt, one pot of the chips in
+    by then); None where they are not known (a street on which a live player's cards are
+    never shown, the showdown, a hand decided before a second player's cards are known).
+    `profile`: the one the trace was made under."""
+    by_street = dict(street_equities(t, profile, exact_limit))
+    step = t.all_in_step()
+    at_all_in = None
+    if step is not None:
+        found = all_in(t, profile, Knowledge.SHOWN, exact_limit)
+        at_all_in = found.equities if found is not None else None
+    result: list[Equities | None] = []
+    reached = False
+    for each in t.steps:
+        reached = reached or each is step
+        if reached:
+            result.append(at_all_in)
+        else:
+            result.append(by_street.get(each.street))
+    return result
