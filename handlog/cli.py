@@ -728,6 +728,66 @@ def import_(
         raise typer.Exit(EXIT_FINDINGS)
 
 
+@app.command("ev")
+def ev(
+    db: DbOption = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: one per core).")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Only the final summary.")] = False,
+) -> None:
+    """Compute the all-in EV of the stored hands that do not have it yet.
+
+    An import computes it for the hands it stores; this is for a database imported before
+    (by a handlog without all-in EV). Each hand where the betting closed with cards to come
+    and the players' cards are known by the end gets its equities per pot and player and
+    each player's EV-adjusted net (the report's "EV net"); the others are marked as having
+    no all-in. Only the hands not computed yet are read (their stored text, read again), a
+    few thousand at a time, each lot committed: interrupted, it goes on from there next
+    time. Exit code 0 when done (hands whose text was not stored are counted, left as
+    they are); 2 when there is no database; 3 when the database is busy; 4 when it cannot
+    be used; 130 when interrupted.
+
+    Example: handlog ev
+
+    Example: handlog ev --db ~/poker.duckdb --workers 1
+    """
+    from handlog.equity.stored import compute_database
+    from handlog.store import DatabaseBusy, StoreError, database_path
+
+    path = database_path(db)
+    if not path.exists():
+        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    progress = _Progress(str(path))
+
+    def on_chunk(done: int, total: int) -> None:
+        if not quiet and total:
+            progress.show(f"{done:,} of {total:,} hands that may have an all-in", done / total)
+
+    try:
+        summary = compute_database(path, workers, on_chunk)
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+    except KeyboardInterrupt:
+        progress.done()
+        raise _fail(
+            "interrupted: what was computed is kept; run handlog ev again to go on from there",
+            EXIT_INTERRUPTED,
+        ) from None
+    progress.done()
+    left = ""
+    if summary.left:
+        why = "; ".join(f"{count:,} {reason}" for reason, count in sorted(summary.reasons.items()))
+        left = f"; {summary.left:,} left without ({why})"
+    print(
+        f"all-in EV in {path}: {_plural(summary.hands, 'hand')} computed, "
+        f"{summary.all_in:,} with an all-in ({summary.traced:,} traced){left}; "
+        f"{summary.seconds:.1f} s"
+    )
+
+
 def _import_dataset(
     paths: list[str],
     dataset: str,

@@ -146,6 +146,7 @@ _DETAIL_KEYS = {
     "violations": ("site", "hand_id", "seq"),
     "hand_evidence": ("site", "hand_id"),
     "hand_texts": ("site", "hand_id"),
+    "equities": ("site", "hand_id", "pot", "player"),
 }
 """Each detail row's key (as `store.load` keeps one row per key of a repeated hand)."""
 
@@ -666,6 +667,7 @@ def connect(dataset: Dataset) -> Any:
 
 _LATER = {
     ("hands", "inconsistent"): "coalesce({0}.inconsistent, false)",
+    ("hand_players", "ev_net"): "coalesce({0}.ev_net, {0}.net)",
     ("violations", "kind"): (
         "coalesce({0}.kind, CASE WHEN {0}.mis_split THEN 'mis-split' ELSE 'illegal' END)"
     ),

@@ -33,7 +33,16 @@ from handlog.dataset import Dataset
 
 FORMATS = ("parquet", "csv", "phh")
 
-HAND_TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
+HAND_TABLES = (
+    "hands",
+    "hand_players",
+    "actions",
+    "pots",
+    "awards",
+    "violations",
+    "hand_evidence",
+    "equities",
+)
 """Tables with a row per hand or per hand detail: partitioned by site and game."""
 
 TEXT_TABLE = "hand_texts"
@@ -42,7 +51,7 @@ TEXT_TABLE = "hand_texts"
 OTHER_TABLES = ("parse_errors", "skipped", "imports", "aliases")
 """Small tables (one file each)."""
 
-MONEY_TABLES = ("hand_players", "actions", "pots", "awards")
+MONEY_TABLES = ("hand_players", "actions", "pots", "awards", "equities")
 """Detail tables with amounts: each row carries its hand's unit."""
 
 TEXT_BATCH_BLOCKS = 5_000

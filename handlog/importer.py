@@ -158,6 +158,7 @@ def _work(
     import gc
 
     from handlog.check import check_items
+    from handlog.equity.stored import add_ev
     from handlog.parse import detect_file, parse_file, parse_range
     from handlog.parse.sites import profile_named
 
@@ -177,6 +178,7 @@ def _work(
         for checked in check_items(items, path, profile):
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)
+            add_ev(batch, checked, profile)  # all-in EV: only possible all-ins are traced
             if checked.replay is not None:
                 read.append(checked)
                 counts["hands"] += 1

@@ -22,6 +22,7 @@ from handlog.units import money
 if TYPE_CHECKING:
     import duckdb
 
+    from handlog.equity import AllIn, Equities
     from handlog.evidence import HandEvidence
     from handlog.model import Hand
     from handlog.rules.trace import HandTrace, Step
@@ -290,10 +291,13 @@ def replay_lines(shown: Shown, style: Style = _plain) -> list[str]:
     unit = shown.unit
     lines: list[str] = []
     street = None
+    by_street, at_all_in = _equities(found)
     for step in found.steps:
         if step.street != street:
             street = step.street
             lines.append(style(f"-- {street.label} --", bold=True))
+            if street in by_street:
+                lines.append(f"    equity: {_equity_text(by_street[street], 0)}")
         said = _event(step, unit)
         if said is None:
             continue
@@ -313,6 +317,10 @@ def replay_lines(shown: Shown, style: Style = _plain) -> list[str]:
                 lines.append(f"      ^ {label}: {violation.message}")
         if step.betting_closed_with_cards_to_come and step is found.all_in_step():
             lines.append("    (all-in: no more betting, cards still to come)")
+            if at_all_in is not None and at_all_in.equities is not None:
+                lines += _all_in_lines(at_all_in.equities, unit)
+            elif at_all_in is not None and at_all_in.unknown:
+                lines.append(f"    (no equities: {at_all_in.unknown})")
     for violation in found.unplaced:
         label = _label(violation, found.violations)
         lines.append(style(f"! line {violation.line}: {label}: {violation.message}", fg="red"))
@@ -342,6 +350,57 @@ def replay_lines(shown: Shown, style: Style = _plain) -> list[str]:
         if found.hand.rake:
             results.append(f"rake {money(found.hand.rake, unit)}")
         lines.append("  " + ", ".join(results))
+        if at_all_in is not None and at_all_in.equities is not None:
+            from handlog.equity import ev_nets
+
+            evs = [
+                f"{n.player} {'+' if n.ev_net_units > 0 else ''}{money(n.ev_net_units, unit)}"
+                for n in ev_nets(found.replay, at_all_in)
+                if n.ev_net_units or n.net
+            ]
+            lines.append("  all-in EV net: " + ", ".join(evs))
+    return lines
+
+
+def _equities(found: HandTrace) -> tuple[dict[Any, Equities], AllIn | None]:
+    """The hand's equities street by street (for the streets on which every player still
+    in has their cards shown by the end) and at its all-in, under its own rules; none
+    where a spot cannot be dealt out (a card twice in a flagged hand)."""
+    from handlog.check import hand_rules
+    from handlog.equity import SpotError, all_in, street_equities
+
+    profile = hand_rules(found.hand)[0]
+    try:
+        streets = dict(street_equities(found, profile))
+    except SpotError:
+        streets = {}
+    return streets, all_in(found, profile)
+
+
+def _equity_text(found: Equities, pot: int) -> str:
+    """Each player's equity in pot `pot`, and how it was found."""
+    shares = [s for s in found.shares if s.pot == pot]
+    deals = f"{found.deals:,} deal{'' if found.deals == 1 else 's'}"
+    if len(shares) == 1:
+        how = "uncontested"
+    elif found.method.value == "exact":
+        how = f"exact, {deals}"
+    else:
+        error = max(share.error for share in shares)
+        how = f"sampled, {deals}, ±{100 * error:.1f} points"
+    return ", ".join(f"{s.player} {100 * s.equity:.1f}%" for s in shares) + f" ({how})"
+
+
+def _all_in_lines(found: Equities, unit: str) -> list[str]:
+    """Each pot at the all-in with each eligible player's equity in it."""
+    pots = sorted({share.pot for share in found.shares})
+    lines = []
+    for pot in pots:
+        amount = next(s.amount for s in found.shares if s.pot == pot)
+        name = "main pot" if pot == 0 else f"side pot {pot}"
+        lines.append(
+            f"    equity at the all-in, {name} {money(amount, unit)}: {_equity_text(found, pot)}"
+        )
     return lines
 
 

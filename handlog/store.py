@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
@@ -51,7 +51,13 @@ DETAIL_TABLES = {
     -- a seat that sat out, which no statistic or count takes as in the hand (schema 8).
     -- hole_shown: the dealing lines show the player's face-down cards (the file's hero's:
     -- `players.heroes`); NULL in hands stored before schema 8.
-    dealt_in BOOLEAN, hole_shown BOOLEAN""",
+    dealt_in BOOLEAN, hole_shown BOOLEAN,
+    -- ev_net: the all-in EV-adjusted net (`handlog.equity.EvNet.ev_net_units`): the net
+    -- for a hand without an all-in with cards to come whose cards are known (hands.ev_all_in
+    -- FALSE, or NULL: not computed yet), else the player's expected share of the pots at
+    -- the all-in less what they put in, rounded so that a hand's sum is its nets' (minus the
+    -- rake). Never NULL (schema 9).
+    ev_net BIGINT""",
     "actions": """
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, street VARCHAR,
     player VARCHAR, kind VARCHAR, amount BIGINT, to_amount BIGINT, all_in BOOLEAN, line INTEGER""",
@@ -110,6 +116,18 @@ their hands with it; 0 for the others). Stored when one of its hands is new."""
 # list in the violations' order). Only flagged hands have a row. Stored like the detail
 # tables (with a new hand, no key of its own), but not one of them: migration 1 -> 2 rebuilds
 # exactly the detail tables version 1 had.
+EQUITIES_TABLE = """CREATE TABLE IF NOT EXISTS equities (
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, pot INTEGER NOT NULL,
+    player VARCHAR NOT NULL, street VARCHAR, amount BIGINT, equity DOUBLE, expected DOUBLE,
+    won BIGINT, method VARCHAR, error DOUBLE, deals BIGINT
+);
+"""
+"""Each player's equity in each pot at a hand's all-in (`handlog.equity`, schema 9): the
+street the betting closed on, the pot as paid out (after rake), the expected share of it (0
+to 1) and in chips, what the rules paid the player from it (`won`), the method ('exact' or
+'sampled') with the deals counted, and the 95% error of a sampled equity (0 when exact).
+Rows only for hands with `hands.ev_all_in`; stored with a new hand, like `hand_evidence`."""
+
 EVIDENCE_TABLE = """CREATE TABLE IF NOT EXISTS hand_evidence (
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, file VARCHAR, line INTEGER,
     end_line INTEGER, text BLOB, states VARCHAR
@@ -129,6 +147,11 @@ CREATE TABLE IF NOT EXISTS hands (
     structure VARCHAR DEFAULT 'fixed', chips_in_hundredths BOOLEAN DEFAULT false,
     inconsistent BOOLEAN DEFAULT false,
     unit VARCHAR, hero VARCHAR,
+    -- ev_all_in: the hand's betting closed with cards to come and every live player's
+    -- cards are known by the end: its equities are in `equities` and its players' ev_net
+    -- are what they could expect; FALSE: no such all-in (ev_net = net); NULL: not
+    -- computed yet (a hand stored before schema 9: `handlog ev` computes it).
+    ev_all_in BOOLEAN,
     PRIMARY KEY (site, hand_id)
 );
 """
@@ -137,6 +160,7 @@ CREATE TABLE IF NOT EXISTS hands (
         for name, columns in DETAIL_TABLES.items()
     )
     + EVIDENCE_TABLE
+    + EQUITIES_TABLE
     + TEXT_BLOCKS_TABLE
     + ALIASES_TABLE
     + """
@@ -242,6 +266,14 @@ FROM (SELECT site, hand_id, count(*) FILTER (WHERE dealt_in) AS dealt
       FROM hand_players GROUP BY site, hand_id) d
 WHERE d.site = hands.site AND d.hand_id = hands.hand_id;
 """,
+    # 8 -> 9: all-in EV (issue 29). `equities` is new (`SCHEMA` has made it); each player's
+    # ev_net starts as their net and each hand's ev_all_in as NULL, not computed:
+    # `handlog ev` computes them (an import computes its new hands').
+    8: """
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS ev_all_in BOOLEAN;
+ALTER TABLE hand_players ADD COLUMN IF NOT EXISTS ev_net BIGINT;
+UPDATE hand_players SET ev_net = net;
+""",
 }
 
 TABLES = (
@@ -253,6 +285,7 @@ TABLES = (
     "violations",
     "hand_evidence",
     "hand_texts",
+    "equities",
 )
 """The tables keyed by hand (site, hand_id): a hand's rows are stored with it, once."""
 
@@ -517,12 +550,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
         "illegal", "mis_split", "file", "line", "end_line", "structure", "chips_in_hundredths",
         "inconsistent",
-        "unit", "hero",
+        "unit", "hero", "ev_all_in",
     ),
     "hand_players": (
         "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
         "net", "rake_share", "cards", "showdown", "won_high", "won_low", "dealt_in",
-        "hole_shown",
+        "hole_shown", "ev_net",
     ),
     "actions": (
         "site", "hand_id", "seq", "street", "player", "kind", "amount", "to_amount", "all_in",
@@ -536,6 +569,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "hand_evidence": ("site", "hand_id", "file", "line", "end_line", "text", "states"),
     "hand_texts": ("site", "hand_id", "block", "start", "length"),
+    "equities": (
+        "site", "hand_id", "pot", "player", "street", "amount", "equity", "expected", "won",
+        "method", "error", "deals",
+    ),
     "text_blocks": ("block", "size", "head", "data"),
     "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
     "skipped": ("file", "line", "hand_id", "game"),
@@ -639,6 +676,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             result.inconsistent,
             unit_of(hand.currency, hand.tournament_id is not None, hand.chips_in_hundredths),
             hero,
+            None,  # ev_all_in: not computed (`handlog.equity.stored.add_ev` computes it)
         ),
     )
 
@@ -668,7 +706,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     players["sitting_out"].extend([seat.sitting_out for seat in seats])
     players["put_in"].extend([put_in.get(name, 0) for name in names])
     players["collected"].extend([collected.get(name, 0) for name in names])
-    players["net"].extend([net.get(name, 0) for name in names])
+    nets = [net.get(name, 0) for name in names]
+    players["net"].extend(nets)
     players["rake_share"].extend([shares.get(name, 0) for name in names])
     players["cards"].extend(cards)
     players["showdown"].extend([name in showed for name in names])
@@ -676,6 +715,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     players["won_low"].extend([name in won_low for name in names])
     players["dealt_in"].extend([name in dealt for name in names])
     players["hole_shown"].extend([name in shown_down for name in names])
+    players["ev_net"].extend(nets)  # the net until an all-in says otherwise (`add_ev`)
 
     # actions: every action line, in order (one pass per column: compiled, each is a loop of
     # direct field reads)
@@ -821,6 +861,7 @@ def _key(table: str) -> str:
         "violations": "b.site, b.hand_id, b.seq",
         "hand_evidence": "b.site, b.hand_id",
         "hand_texts": "b.site, b.hand_id",
+        "equities": "b.site, b.hand_id, b.pot, b.player",
     }[table]
 
 

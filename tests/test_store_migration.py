@@ -66,10 +66,11 @@ def _columns(connection) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 ADDED_SINCE = {
-    4: ("structure", "chips_in_hundredths", "inconsistent", "unit", "hero"),
-    5: ("chips_in_hundredths", "inconsistent", "unit", "hero"),
-    6: ("inconsistent", "unit", "hero"),
-    7: ("unit", "hero"),
+    4: ("structure", "chips_in_hundredths", "inconsistent", "unit", "hero", "ev_all_in"),
+    5: ("chips_in_hundredths", "inconsistent", "unit", "hero", "ev_all_in"),
+    6: ("inconsistent", "unit", "hero", "ev_all_in"),
+    7: ("unit", "hero", "ev_all_in"),
+    8: ("ev_all_in",),
 }
 """Columns of `hands` that a database of each version does not have yet."""
 
@@ -86,6 +87,9 @@ def _back_to(connection, version: int) -> None:  # type: ignore[no-untyped-def]
             connection.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
         for table in ("hand_texts", "text_blocks", "aliases"):
             connection.execute(f"DROP TABLE {table}")
+    if version < 9:
+        connection.execute("ALTER TABLE hand_players DROP COLUMN ev_net")
+        connection.execute("DROP TABLE equities")
     connection.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
 
 
@@ -213,12 +217,12 @@ def test_version_7_gains_units_who_was_dealt_in_and_room_for_texts(tmp_path):
         "SELECT site, hand_id, player, dealt_in FROM hand_players ORDER BY ALL"
     ).fetchall()
     assert any(not row[3] for row in dealt)  # the sitting-out seat
-    for column in ("unit", "hero"):
+    for column in ("unit", "hero", "ev_all_in"):
         connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
-    for column in ("dealt_in", "hole_shown"):
+    for column in ("dealt_in", "hole_shown", "ev_net"):
         connection.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
     connection.execute("UPDATE hands SET players = players + 1")  # counted every seat before
-    for table in ("hand_texts", "text_blocks", "aliases"):
+    for table in ("hand_texts", "text_blocks", "aliases", "equities"):
         connection.execute(f"DROP TABLE {table}")
     connection.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
     connection.close()
@@ -244,5 +248,34 @@ def test_version_7_gains_units_who_was_dealt_in_and_room_for_texts(tmp_path):
             "SELECT count(hero) + count(hole_shown) FROM hands JOIN hand_players USING (site, hand_id)"
         ).fetchone() == (0,)
         assert migrated.execute("SELECT count(*) FROM hand_texts").fetchone() == (0,)
+    finally:
+        migrated.close()
+
+
+def test_version_8_gains_all_in_ev_not_computed_yet(tmp_path):
+    """Version 9 stores the all-in EV: a version-8 database gains each player's ev_net as
+    their net and each hand's ev_all_in as NULL (not computed: `handlog ev` computes it),
+    an empty equities table, the columns in a new database's order."""
+    db = tmp_path / "h.duckdb"
+    import_paths(SAMPLES, db, workers=1)
+    connection = duckdb.connect(str(db))
+    fresh_hands = _columns(connection)
+    fresh_players = [row[0] for row in connection.execute("DESCRIBE hand_players").fetchall()]
+    hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    _back_to(connection, 8)
+    connection.close()
+
+    migrated = connect(db)
+    try:
+        assert _columns(migrated) == fresh_hands
+        described = migrated.execute("DESCRIBE hand_players").fetchall()
+        assert [row[0] for row in described] == fresh_players
+        assert migrated.execute(
+            "SELECT count(*) FILTER (WHERE ev_all_in IS NULL) FROM hands"
+        ).fetchone() == (hands,)
+        assert migrated.execute(
+            "SELECT count(*) FROM hand_players WHERE ev_net IS DISTINCT FROM net"
+        ).fetchone() == (0,)
+        assert migrated.execute("SELECT count(*) FROM equities").fetchone() == (0,)
     finally:
         migrated.close()

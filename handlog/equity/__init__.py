@@ -39,7 +39,9 @@ the hands whose replay allows an all-in with cards to come (two players or more 
 one of them all-in, at most one player acting on the last street: `may_have_all_in`), a few
 percent of hands.
 `street_equities` gives each street's equities for the streets on which every player still
-in has all their cards shown by the end (for `show` and the replayer).
+in has all their cards shown by the end (for `show`), and `step_equities` the equities
+beside each step of a trace (a street's until the all-in, the all-in's from there: for the
+replayer).
 
 *Money*: equities are fractions of a pot; expectations are exact `Fraction`s of the hand's
 minor units (for a sampled spot, the exact mean of the sample). The EV-adjusted net of a
@@ -66,6 +68,7 @@ from handlog.equity.hands import (
     hand_ev,
     may_have_all_in,
     spot_at,
+    step_equities,
     street_equities,
 )
 from handlog.equity.spot import Holding, Spot, SpotError
@@ -88,5 +91,6 @@ __all__ = [
     "hand_ev",
     "may_have_all_in",
     "spot_at",
+    "step_equities",
     "street_equities",
 ]

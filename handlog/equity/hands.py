@@ -208,6 +208,9 @@ class HandEv:
     all_in: AllIn | None
     """None when the hand's betting never closed with cards to come."""
     nets: tuple[EvNet, ...]
+    pot_shares: tuple[Mapping[str, int], ...] = ()
+    """What the rules paid each player from each pot (`trace.PotAward.shares`, pot by pot as
+    in the spot), for a traced hand; empty for one not traced."""
 
 
 def hand_ev(
@@ -225,7 +228,8 @@ def hand_ev(
     if replay is None or may_have_all_in(replay):
         traced = trace(hand, profile, traits)
         found = all_in(traced, profile, knowledge, exact_limit)
-        return HandEv(hand, found, ev_nets(traced.replay, found))
+        shares = tuple(award.shares for award in traced.awards)
+        return HandEv(hand, found, ev_nets(traced.replay, found), shares)
     return HandEv(hand, None, ev_nets(replay, None))
 
 
@@ -295,3 +299,30 @@ def _before_street(t: HandTrace, street: Street) -> Step | None:
             return previous if previous is not None else step
         previous = step
     return None
+
+
+def step_equities(
+    t: HandTrace, profile: RuleProfile, exact_limit: int = EXACT_LIMIT
+) -> list[Equities | None]:
+    """For each step of the trace (`t.steps`, index by index), the equities a replayer shows
+    beside it: from the hand's all-in step on, the all-in's (`all_in`: every pot, main and
+    side, after rake; `Knowledge.SHOWN`); before it, the equities of the street the step is
+    on (`street_equities`: the players in when the street was dealt, one pot of the chips in
+    by then); None where they are not known (a street on which a live player's cards are
+    never shown, the showdown, a hand decided before a second player's cards are known).
+    `profile`: the one the trace was made under."""
+    by_street = dict(street_equities(t, profile, exact_limit))
+    step = t.all_in_step()
+    at_all_in = None
+    if step is not None:
+        found = all_in(t, profile, Knowledge.SHOWN, exact_limit)
+        at_all_in = found.equities if found is not None else None
+    result: list[Equities | None] = []
+    reached = False
+    for each in t.steps:
+        reached = reached or each is step
+        if reached:
+            result.append(at_all_in)
+        else:
+            result.append(by_street.get(each.street))
+    return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -66,11 +66,18 @@ class Report:
 _WINRATE = [
     ("hands", "hands", INT),
     ("net", "net won", MONEY),
+    ("ev_net", "EV net", MONEY),
+    ("luck", "luck", MONEY),
+    ("all_ins", "all-ins", INT),
     ("bb_per_100", "BB/100", NUM),
     ("ci_low", "BB/100 95% CI low", NUM),
     ("ci_high", "BB/100 95% CI high", NUM),
+    ("ev_bb_per_100", "EV BB/100", NUM),
+    ("ev_ci_low", "EV BB/100 95% CI low", NUM),
+    ("ev_ci_high", "EV BB/100 95% CI high", NUM),
     ("sd_bb", "SD BB/hand", NUM),
     ("bi_per_100", "bring-ins/100", NUM),
+    ("ev_bi_per_100", "EV bring-ins/100", NUM),
     ("per_100", "net per 100 hands", RATE),
     ("per_hour", "net per hour", RATE),
     ("hours", "hours", NUM),
@@ -92,6 +99,23 @@ DEFINITIONS = {
     "hands": "hands the player was dealt in (a seat that sat out is not in the hand)",
     "net won": "what the player collected less everything they put in (antes too), after "
     "rake, in the row's unit",
+    "EV net": "the all-in EV-adjusted net: in a hand whose betting closed with cards still "
+    "to come (every player left but at most one all-in) and whose players' cards are all "
+    "shown by the end, what the player could expect from the pots at that moment (their "
+    "equity in each pot, main and side, over every way the rest of the deck could be dealt "
+    "given every card known then, the folded players' up cards too: exact, or sampled to "
+    "within ±0.5 percentage point) less what they put in; in every other hand the net "
+    "itself. A hand's EV nets sum to its nets' sum, minus the rake",
+    "luck": "net won − EV net: what the cards dealt after the all-ins gave (positive) or "
+    "took (negative) beyond what the player could expect when the money went in",
+    "all-ins": "hands where the player was in a pot when the betting closed with cards "
+    "to come and all the players' cards are known (the hands whose EV net can differ from "
+    "their net)",
+    "EV BB/100": "BB/100 of the EV nets (100 × the mean of EV net ÷ big bet)",
+    "EV BB/100 95% CI low": "the 95% confidence interval of EV BB/100: EV BB/100 ± 1.96 × "
+    "100 × its SD ÷ √hands",
+    "EV BB/100 95% CI high": "see EV BB/100 95% CI low",
+    "EV bring-ins/100": "bring-ins/100 of the EV nets (pot and no limit)",
     "BB/100": "big bets won per 100 hands: 100 × the mean over the hands of net ÷ the "
     "hand's big bet (the 5th-7th street bet; in spread limit the top of the spread), so "
     "that stakes add up; fixed and spread limit only",
@@ -194,6 +218,9 @@ class _Tables:
     """Win-rates of the focus players by game (and unit and structure)."""
     files: pl.DataFrame = field(default_factory=pl.DataFrame)
     """Each file's counts (`_files`)."""
+    selected: str = "selected"
+    """The table of the hands with `chosen` the page's own queries read (`data.load`'s, or
+    `scaled.prepare`'s in `scaled.WORK`)."""
 
 
 def _quiet(text: str, fraction: float | None = None) -> None:
@@ -247,7 +274,7 @@ def build(
 
         def page(data: _Tables) -> list[Section]:
             data.files = _files(connection, asked.file_heroes)
-            return _page(connection, data, out, fmt)
+            return _page(connection, data, out, fmt, asked.accounts)
 
         if engine == "frames":
             progress("reading every row")
@@ -438,7 +465,7 @@ def _frames_tables(
         "hk", "player_site", "player", pl.col("showdown").alias("went_to_showdown")
     )
     people_rows = compute.identify(
-        everyone.select("hk", "site", "player", "unit", pl.col("net")), asked.people
+        everyone.select("hk", "site", "player", "unit", "net", "ev_net"), asked.people
     )
     chart = shown.with_columns(pl.col("player", "player_site").cast(pl.String)).join(
         people_rows.with_columns(pl.col("player", "player_site").cast(pl.String)),
@@ -513,6 +540,7 @@ def _scaled_winrates(data: scaled.Scaled, asked: _Asked) -> _Tables:
         parse_errors,
         focus,
         chart_games,
+        selected=f"{scaled.WORK}.selected",
     )
 
 
@@ -545,7 +573,7 @@ def _table(
 
 
 def _page(  # type: ignore[no-untyped-def]
-    connection, data: _Tables, out: Path, fmt: str
+    connection, data: _Tables, out: Path, fmt: str, accounts: Sequence[tuple[str, str]] = ()
 ) -> list[Section]:
     """The report's sections but the statistics (`_add_statistics`): the win-rates (and
     their chart by game), the files, and the flagged hands (with their chart and, in HTML,
@@ -614,6 +642,7 @@ def _page(  # type: ignore[no-untyped-def]
             "every row.",
             charts=[by_game] if by_game else [],
         ),
+        _all_in_section(connection, data, accounts),
         Section(
             "Files",
             [
@@ -688,6 +717,65 @@ def _page(  # type: ignore[no-untyped-def]
             for table in section.tables:
                 table.html()
     return sections
+
+
+_SUCK_OUT_COLUMNS = [
+    ("site", "site", TEXT),
+    ("hand_id", "hand", TEXT),
+    ("game", "game", TEXT),
+    ("start_utc", "time (UTC)", TIME),
+    ("street", "all-in on", TEXT),
+    ("amount", "pot", MONEY),
+    ("big_bets", "pot in big bets", NUM),
+    ("winner", "winner", TEXT),
+    ("winner_equity", "winner's equity", PCT),
+    ("favourite", "favourite", TEXT),
+    ("favourite_equity", "favourite's equity", PCT),
+]
+
+DEFINITIONS |= {
+    "all-in on": "the street whose betting closed the hand with cards still to come (every "
+    "player left but at most one all-in): its cards dealt, the next ones to come",
+    "pot": "the pot (main or side) as paid out after rake, in the hand's unit",
+    "pot in big bets": "the pot ÷ the hand's big bet (fixed and spread limit)",
+    "winner": "the player the rules paid at least half of the pot",
+    "winner's equity": "the winner's expected share of the pot at the all-in, given every "
+    "card known then (the folded players' up cards too): below 25%",
+    "favourite": "the other player of the pot with the most equity at the all-in",
+    "favourite's equity": "the favourite's expected share of the pot at the all-in",
+    "time (UTC)": "when the hand started",
+}
+
+
+def _all_in_section(connection, data: _Tables, accounts: Sequence[tuple[str, str]]) -> Section:  # type: ignore[no-untyped-def]
+    """The all-in luck section: the biggest suck-outs, and how many hands' EV is not
+    computed yet."""
+    from handlog.report.data import ev_missing, suck_outs
+
+    found = suck_outs(connection, data.selected, accounts)
+    missing = ev_missing(connection, data.selected)
+    text = (
+        "A suck-out: a player paid at least half of a pot (main or side) by the rules "
+        "although their equity in it at the all-in was below 25% — their opponent's "
+        "chances three in four or better, the favourite's bad beat. The biggest first (in "
+        "big bets), 200 at most. Equities are computed when the betting closed with cards "
+        "still to come and every player's cards are shown by the end (the EV net, luck and "
+        "all-ins columns of the win-rates come from the same equities)."
+    )
+    if missing:
+        text += (
+            f" {missing:,} of the hands here have no all-in EV yet (stored by an older "
+            "handlog): run handlog ev to compute it; until then their EV net is their net."
+        )
+    return Section(
+        "All-in luck",
+        [_table("suck_outs", "Biggest suck-outs", found, _SUCK_OUT_COLUMNS, limit=LISTED)],
+        text=text,
+    )
+
+
+LISTED = 200
+"""Suck-outs shown (`data.LISTED_POTS`)."""
 
 
 def _add_statistics(
@@ -809,9 +897,11 @@ _TERMINAL_COLUMNS = [
     _LIMIT,
     ("hands", "hands", INT),
     ("net", "net won", MONEY),
+    ("ev_net", "EV net", MONEY),
     ("bb_per_100", "BB/100", NUM),
     ("ci_low", "95% CI low", NUM),
     ("ci_high", "high", NUM),
+    ("ev_bb_per_100", "EV BB/100", NUM),
     ("bi_per_100", "bring-ins/100", NUM),
     ("per_hour", "net per hour", RATE),
 ]
@@ -827,7 +917,8 @@ def _terminal(tables: dict[str, pl.DataFrame], data: _Tables) -> str:
         render.terminal(table),
         "",
         "BB/100: big bets won per 100 hands (fixed and spread limit); bring-ins/100: the same "
-        "in bring-ins (pot and no limit); net in each row's unit.",
+        "in bring-ins (pot and no limit); net in each row's unit; EV: all-in EV-adjusted "
+        "(the report's definitions).",
         f"{data.hands:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
         f"mis-split, {inconsistent:,} inconsistent, {data.parse_errors.height:,} could not "
         "be read",

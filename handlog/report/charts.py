@@ -33,8 +33,9 @@ def cumulative(
     rows: pl.DataFrame, players: list[tuple[str, str]], path: Path, most: int = 6
 ) -> Path | None:
     """Cumulative net won per player (site, name) and unit over their hands of that unit in
-    play order: the total, the part won or lost in hands that went to showdown, and the part
-    without showdown; one panel per player and unit (at most `most`, the players' units
+    play order: the total, the all-in EV-adjusted total (`ev_net`, when the rows have it),
+    the part won or lost in hands that went to showdown, and the part without showdown;
+    one panel per player and unit (at most `most`, the players' units
     with the most hands first)."""
     if not players or rows.is_empty():
         return None
@@ -61,11 +62,16 @@ def cumulative(
         # From 0 before the first hand: a line however few hands there are.
         x = [0, *list(range(1, len(mine) + 1))[::step]]
         marker = "o" if len(mine) <= 30 else None
-        for values, label, colour in (
+        lines = [
             (total, "net won", "black"),
             (showdown, "at showdown", "tab:blue"),
             (other, "without showdown", "tab:red"),
-        ):
+        ]
+        if "ev_net" in mine.columns:
+            # The trackers' "all-in adjusted" line: the EV net where an all-in had it.
+            ev = mine["ev_net"].cast(pl.Float64).fill_null(0) * units.in_major_units(1.0, unit)
+            lines.insert(1, (ev.cum_sum(), "all-in EV", "tab:orange"))
+        for values, label, colour in lines:
             axis.plot(
                 x,
                 [0.0, *values.to_list()[::step]],

@@ -23,6 +23,10 @@ Definitions (README "Reports" repeats them for users):
   player, before any filter: a filter that keeps the same hands gives the same hours.
   Hours are table hours: two tables played at once count twice.
 * days are UTC dates.
+* EV net: the player's all-in EV-adjusted net (`hand_players.ev_net`, `handlog.equity`);
+  EV BB/100 and its interval as BB/100's, of `ev_net`; luck = net - EV net; all-ins: the
+  player's hands with a row of `equities` (in a pot at the all-in). Where the rows have no
+  `ev_net` (the server's summaries), the tables have no EV columns.
 """
 
 from __future__ import annotations
@@ -76,6 +80,14 @@ BRING_INS = pl.when(~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("br
     pl.col("net") / pl.col("bring_in")
 )
 """A row's net in bring-ins (`bi`): pot and no limit only, where there is no big bet."""
+EV_BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
+    pl.col("ev_net") / pl.col("big_bet")
+)
+"""A row's all-in EV-adjusted net in big bets (`bb_ev`)."""
+EV_BRING_INS = pl.when(
+    ~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)
+).then(pl.col("ev_net") / pl.col("bring_in"))
+"""A row's all-in EV-adjusted net in bring-ins (`bi_ev`)."""
 
 
 def player_hands(frames: Frames) -> pl.DataFrame:
@@ -119,6 +131,8 @@ def player_sessions(frames: Frames, people: pl.DataFrame | None = None) -> pl.Da
         bi=BRING_INS,
         day=pl.col("start_utc").dt.date(),
     )
+    if "ev_net" in rows.columns:
+        rows = rows.with_columns(bb_ev=EV_BIG_BETS, bi_ev=EV_BRING_INS)
     # Sessions need each player's hands at each table together and in time order; the order
     # of players and tables does not matter, so sort by small integer codes (categorical
     # codes) instead of comparing strings: 2-3x faster on a million rows. Time order is hk
@@ -218,7 +232,17 @@ def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """`winrates`' groups before the figures (of one part of the rows: groups that hold a
     player never span two parts)."""
     keys = [*by, *(key for key in WINRATE_KEYS if key not in by)]
+    ev = []
+    if "ev_net" in rows.columns:  # the all-in EV figures beside the real ones
+        ev = [
+            pl.col("ev_net").sum().alias("ev_net"),
+            (pl.col("bb_ev").mean() * 100).alias("ev_bb_per_100"),
+            pl.col("bb_ev").std().alias("ev_sd_bb"),
+            (pl.col("bi_ev").mean() * 100).alias("ev_bi_per_100"),
+            pl.col("all_in").sum().cast(pl.Int64).alias("all_ins"),
+        ]
     return rows.group_by(keys).agg(
+        *ev,
         hands=pl.len(),
         net=pl.col("net").sum(),
         rake=pl.col("rake_share").sum(),
@@ -286,13 +310,27 @@ def winrate_figures(sums: pl.DataFrame, by: list[str]) -> pl.DataFrame:
         "first",
         "last",
     )
-    half = Z95 * 100 * pl.col("sd_bb") / pl.col("hands").cast(pl.Float64).sqrt()
-    return table.with_columns(
+    root = pl.col("hands").cast(pl.Float64).sqrt()
+    half = Z95 * 100 * pl.col("sd_bb") / root
+    table = table.with_columns(
         per_100=pl.col("net") * 100 / pl.col("hands"),
         per_hour=pl.when(pl.col("hours") > 0).then(pl.col("net") / pl.col("hours")),
         ci_low=pl.col("bb_per_100") - half,
         ci_high=pl.col("bb_per_100") + half,
-    ).sort([*keys[:2], "hands"], descending=[False, False, True])
+    )
+    if "ev_net" in sums.columns:
+        ev_half = Z95 * 100 * sums["ev_sd_bb"] / sums["hands"].cast(pl.Float64).sqrt()
+        table = table.with_columns(
+            ev_net=sums["ev_net"],
+            ev_bb_per_100=sums["ev_bb_per_100"],
+            ev_ci_low=sums["ev_bb_per_100"] - ev_half,
+            ev_ci_high=sums["ev_bb_per_100"] + ev_half,
+            ev_bi_per_100=sums["ev_bi_per_100"],
+            ev_per_100=sums["ev_net"] * 100 / sums["hands"],
+            luck=sums["net"] - sums["ev_net"],
+            all_ins=sums["all_ins"],
+        )
+    return table.sort([*keys[:2], "hands"], descending=[False, False, True])
 
 
 PLAYER = ["player_site", "player"]

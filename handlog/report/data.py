@@ -117,8 +117,8 @@ def load(
     players = connection.sql(
         f"""
         SELECT s.hk, p.player, p.seat, p.put_in, p.collected, p.net, p.rake_share, p.cards,
-            p.showdown AS showed, p.won_high, p.won_low
-        FROM hand_players p JOIN selected s USING (site, hand_id)
+            p.showdown AS showed, p.won_high, p.won_low, {EV_COLUMNS}
+        FROM hand_players p JOIN selected s USING (site, hand_id) {EV_JOIN}
         WHERE {DEALT_IN}
         ORDER BY s.hk, p.seat
         """
@@ -156,6 +156,14 @@ def load(
 _MORE = ", mixed_game, tournament_id, total_pot, rake, status, illegal, mis_split, file, line"
 """The hands' columns the frames engine keeps beside `selection_sql`'s."""
 
+EV_COLUMNS = "coalesce(p.ev_net, p.net) AS ev_net, e.player IS NOT NULL AS all_in"
+"""A player row's all-in EV-adjusted net (`hand_players.ev_net`) and whether the player was
+in a pot at the hand's all-in (a row of `equities`), read with `EV_JOIN`."""
+
+EV_JOIN = """LEFT JOIN (SELECT DISTINCT site, hand_id, player FROM equities) e
+    ON e.site = p.site AND e.hand_id = p.hand_id AND e.player = p.player"""
+"""The join `EV_COLUMNS` reads (`equities` holds a few rows a hand with an all-in)."""
+
 DEALT_IN = "coalesce(p.dealt_in, true)"
 """A player row of a player dealt in (`hand_players.dealt_in`; `holdings.seat_roles`)."""
 
@@ -189,3 +197,59 @@ def chosen_sql(filters: Filters, accounts: Sequence[tuple[str, str]] = ()) -> tu
         )
         parameters += values
     return (" AND ".join(clauses) if clauses else "true"), parameters
+
+
+SUCK_OUT_EQUITY = 0.25
+"""A suck-out: a player paid at least half of a pot in which their equity at the all-in
+was below this (their opponent's chances were three in four or better)."""
+
+LISTED_POTS = 200
+"""The most suck-outs listed (the biggest, in big bets)."""
+
+
+def suck_outs(
+    connection: duckdb.DuckDBPyConnection,
+    selected: str,
+    accounts: Sequence[tuple[str, str]] = (),
+) -> pl.DataFrame:
+    """The biggest suck-outs of the hands the filters select (`selected`: the report's
+    table of hands with `chosen`; `accounts`: the filter's player, winner or favourite):
+    one row per pot a player won (at least half of it, by the rules) from the all-in with
+    equity below `SUCK_OUT_EQUITY`, beside the favourite (the other player of the pot with
+    the most equity), biggest pots (in big bets, else in the unit) first."""
+    only, parameters = accounts_sql(accounts, "w")
+    also, more = accounts_sql(accounts, "l")
+    who = f"AND ({only} OR {also})" if accounts else ""
+    return connection.sql(
+        f"""
+        WITH pots AS (
+            SELECT e.site, e.hand_id, e.pot, e.street, e.amount, e.player, e.equity, e.won,
+                s.game, s.unit, s.big_bet, s.start_utc
+            FROM equities e JOIN {selected} s USING (site, hand_id)
+            WHERE s.chosen
+        )
+        SELECT w.site, w.hand_id, w.game, w.unit, w.start_utc, w.street,
+            w.pot, w.amount, w.amount / nullif(w.big_bet, 0) AS big_bets,
+            w.player AS winner, w.equity AS winner_equity, w.won,
+            l.player AS favourite, l.equity AS favourite_equity
+        FROM pots w JOIN pots l ON l.site = w.site AND l.hand_id = w.hand_id
+            AND l.pot = w.pot AND l.player <> w.player
+        WHERE w.equity < {SUCK_OUT_EQUITY} AND w.amount > 0 AND 2 * w.won >= w.amount {who}
+        QUALIFY row_number() OVER (
+            PARTITION BY w.site, w.hand_id, w.pot, w.player ORDER BY l.equity DESC) = 1
+        ORDER BY big_bets DESC NULLS LAST, w.amount DESC, w.site, w.hand_id, w.pot
+        LIMIT {LISTED_POTS}
+        """,
+        params=[*parameters, *more] or None,
+    ).pl()
+
+
+def ev_missing(connection: duckdb.DuckDBPyConnection, selected: str) -> int:
+    """Selected hands whose all-in EV is not computed yet (stored before schema 9:
+    `handlog ev` computes them); their EV nets are their nets meanwhile."""
+    # fetchall: a result left unfinished would hold the connection for the next query
+    rows = connection.execute(
+        f"SELECT count(*) FROM hands h JOIN {selected} s USING (site, hand_id) "
+        "WHERE s.chosen AND h.ev_all_in IS NULL"
+    ).fetchall()
+    return int(rows[0][0]) if rows else 0

@@ -38,6 +38,8 @@ from handlog.report.data import (
     _STREET_NUMBER,
     BETTING_KINDS,
     DEALT_IN,
+    EV_COLUMNS,
+    EV_JOIN,
     Filters,
     Frames,
     accounts_sql,
@@ -164,8 +166,8 @@ def _add_up_winrates(data: Scaled, accounts: list[tuple[str, str]]) -> None:
     everyone = _query(
         data.connection,
         f"""
-        SELECT s.hk, p.player, p.net, p.rake_share
-        FROM hand_players p JOIN {WORK}.selected s USING (site, hand_id)
+        SELECT s.hk, p.player, p.net, p.rake_share, {EV_COLUMNS}
+        FROM hand_players p JOIN {WORK}.selected s USING (site, hand_id) {EV_JOIN}
         WHERE {DEALT_IN} AND {only}
         """,
         parameters,
@@ -260,8 +262,8 @@ class Statistics:
     stats: pl.DataFrame
     """`compute.stud_stats` of all the selected hands."""
     chart_rows: pl.DataFrame
-    """hk, player_site, player, unit, net and went_to_showdown of the chart players'
-    hands."""
+    """hk, player_site, player, unit, net, ev_net and went_to_showdown of the chart
+    players' hands."""
 
 
 class Stopped(Exception):
@@ -274,6 +276,7 @@ CHART_SCHEMA = {
     "player": pl.String,
     "unit": pl.String,
     "net": pl.Int64,
+    "ev_net": pl.Int64,
     "went_to_showdown": pl.Boolean,
 }
 
@@ -311,7 +314,7 @@ def statistics(
         )
         if shown.height:
             identified = compute.identify(
-                rows.select("hk", "site", "player", "unit", "net"), people
+                rows.select("hk", "site", "player", "unit", "net", "ev_net"), people
             )
             charts.append(
                 shown.with_columns(pl.col("player", "player_site").cast(pl.String)).join(
@@ -387,7 +390,8 @@ def _read_part(
     rows = _query(
         connection,
         f"""
-        SELECT s.hk, p.player, p.net, p.collected, p.cards, p.won_high, p.won_low
+        SELECT s.hk, p.player, p.net, coalesce(p.ev_net, p.net) AS ev_net, p.collected,
+            p.cards, p.won_high, p.won_low
         FROM hand_players p JOIN {WORK}.selected s USING (site, hand_id)
         WHERE {DEALT_IN} AND s.part_order BETWEEN $first AND $last
         """,
