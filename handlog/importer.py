@@ -9,109 +9,56 @@ in one transaction with the file's `imports` row, which records how far the file
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from handlog import store
-from handlog.parse.reader import (
-    ZIP_ENTRY,
-    ByteRange,
-    cuttable,
-    hand_ranges,
-    open_binary,
-    path_size,
+from handlog import ingest, store
+from handlog.ingest import (
+    COUNTS,
+    FilePlan,
+    Job,
+    PartResult,
+    Unreadable,
+    file_hash,
+    file_jobs,
+    file_key,
+    file_size,
+    read_part,
+    unreadable,
 )
 from handlog.snapshot import ImportLock
 
-HASH_BLOCK = 1 << 20
+__all__ = [
+    "FilePlan",
+    "ImportFailed",
+    "ImportSummary",
+    "Unreadable",
+    "import_paths",
+]
 
-
-RANGE_BYTES = int(os.environ.get("HANDLOG_RANGE_BYTES", 8 << 20))
-"""Files are cut into ranges of whole hands of about this size (some 3,500 hands), each
-parsed and replayed by a worker: both cores work on one big file, and memory holds only a
-few ranges' rows at a time."""
+RANGE_BYTES = ingest.RANGE_BYTES
+"""Files are cut into ranges of whole hands of about this size (`ingest.RANGE_BYTES`)."""
 
 
 DUCKDB_MEMORY_LIMIT = os.environ.get("HANDLOG_DUCKDB_MEMORY", "128MB")
 """The most memory DuckDB may take in the importing process (its buffer pool)."""
 
 
-@dataclass(frozen=True)
-class FilePlan:
-    """A file to read, from the hand at `start_line` on."""
-
-    path: str
-    size: int
-    start_line: int
-    replaces: bool = False
-    """The file changed since its last import, other than by growing (edited in place,
-    rewritten): it is read again whole, the hands it holds now replace the versions of
-    them it stored before, and its parse errors and skipped hands are those of its text
-    now. (Hands it no longer holds stay: an import never deletes a hand.)"""
-    imported_before: bool = False
-    """The file has a row in `imports` already (grown, or changed)."""
-
-
-@dataclass(frozen=True)
-class Job:
-    """One part of a file for a worker, with what its `imports` row records."""
-
-    plan: FilePlan
-    part: ByteRange | None
-    """A range of whole hands; None: the whole file, streamed (UTF-16, archive entries)."""
-    end: int
-    """The file's bytes up to the part's end..."""
-    sha256: str
-    """...and their SHA-256."""
-    last: bool
-    """The file's last part."""
-    error: str | None = None
-    """The file could not be read on from here: nothing for a worker to do."""
-
-
-COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped", "inconsistent")
-"""What a worker counts in a part of a file (`PartResult.counts`): hands, those with a fault
-of each kind of verdict (a hand may have several), unparsed and skipped."""
-
-
-@dataclass
-class PartResult:
-    """What a worker made of one range of a file."""
-
-    path: str
-    tables: dict[str, Any]
-    counts: dict[str, int]
-    line_reached: int
-    error: str | None = None
-
-
-Unreadable = tuple[str, int, str | None, str, str | None]
-"""A hand (or stretch of text) that could not be read: file, line, hand ID, message and the
-offending line, as `handlog parse` and `check` print it."""
-
-
-def unreadable(tables: dict[str, Any]) -> list[Unreadable]:
-    """The parse errors of a part's rows (`PartResult.tables`), in line order."""
-    errors = tables.get("parse_errors")
-    if errors is None:
-        return []
-    rows = zip(
-        *(
-            errors.column(name).to_pylist()
-            for name in ("file", "line", "hand_id", "message", "text")
-        ),
-        strict=True,
-    )
-    return sorted(rows, key=lambda row: row[1])
+PARENT_STAGES = ("startup", "plan", "load", "commit", "summary")
+"""The importing process's stages whose CPU time `ImportSummary.timings` reports besides
+the workers' (`ingest.WORKER_STAGES`): start-up (the interpreter and the modules imported
+before the import begins), planning the files (their `imports` rows, hashing, cutting
+into ranges), loading the rows into DuckDB, each part's `imports` row and commit, the
+summary hook (`after_commit`). `parent` is the process's whole CPU time: what it spent
+beyond these stages is process traffic (results unpickled, tasks sent) and the rest."""
 
 
 @dataclass
@@ -130,92 +77,17 @@ class ImportSummary:
     skipped: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+    """CPU seconds by stage: the workers' (`ingest.WORKER_STAGES`, all parts summed) and
+    this process's (`PARENT_STAGES`, and `parent`: its whole CPU time)."""
+
+    def add_timings(self, timings: dict[str, float]) -> None:
+        for stage, seconds in timings.items():
+            self.timings[stage] = self.timings.get(stage, 0.0) + seconds
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds else 0.0
-
-
-def file_hash(path: str, limit: int | None = None) -> str:
-    """SHA-256 of the file, or of its first `limit` bytes."""
-    digest = hashlib.sha256()
-    remaining = limit
-    with open_binary(path) as handle:
-        while remaining is None or remaining > 0:
-            block = handle.read(HASH_BLOCK if remaining is None else min(HASH_BLOCK, remaining))
-            if not block:
-                break
-            digest.update(block)
-            if remaining is not None:
-                remaining -= len(block)
-    return digest.hexdigest()
-
-
-def _work(
-    path: str, part: ByteRange | None, start_line: int, profile_name: str | None
-) -> PartResult:
-    """In a worker: parse and replay one range of a file, return its rows as Arrow tables."""
-    import gc
-
-    from handlog.check import check_items
-    from handlog.parse import detect_file, parse_file, parse_range
-    from handlog.parse.sites import profile_named
-
-    gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
-    profile = profile_named(profile_name) if profile_name else None
-    batch = store.Batch()
-    counts = dict.fromkeys(COUNTS, 0)
-    line_reached = start_line
-    flagged = []  # hands whose evidence is kept (handlog.evidence)
-    read = []  # every hand read: its text is kept (handlog.texts)
-    try:
-        site = detect_file(path) if part is not None else None  # a range: cut by its format
-        if site is None or part is None:
-            items = parse_file(path, start_line)
-        else:
-            items = parse_range(path, part, site)
-        for checked in check_items(items, path, profile):
-            line_reached = max(line_reached, checked.first_line)
-            store.add_checked(batch, checked)
-            if checked.replay is not None:
-                read.append(checked)
-                counts["hands"] += 1
-                counts["illegal"] += checked.replay.illegal
-                counts["mis_split"] += checked.replay.mis_split
-                counts["inconsistent"] += checked.replay.inconsistent
-                if checked.replay.violations:
-                    flagged.append(checked)
-            elif checked.error is not None:
-                counts["unparsed"] += 1
-            else:
-                counts["skipped"] += 1
-        if read:
-            from handlog.texts import add_texts, file_head, find_texts
-
-            texts = find_texts(path, part, (checked.line for checked in read))
-            add_texts(
-                batch,
-                (
-                    (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
-                    for checked in read
-                    if checked.hand is not None and checked.line in texts
-                ),
-                file_head(path),
-            )
-        if flagged:
-            from handlog.evidence import add_evidence
-
-            add_evidence(batch, path, part, flagged, profile, texts)
-        tables = batch.arrow()
-    except OSError as error:
-        return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
-    except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
-        first = str(error).strip().split("\n", 1)[0][:300]
-        reason = (
-            f"not stored: handlog failed on it ({type(error).__name__}: {first}); please report it"
-        )
-        return PartResult(path, {}, counts, start_line, reason)
-    return PartResult(path, tables, counts, line_reached)
 
 
 def import_paths(
@@ -243,6 +115,7 @@ def import_paths(
 
     started = time.perf_counter()
     summary = ImportSummary()
+    summary.timings["startup"] = time.process_time()  # the interpreter and imports so far
     count = workers or os.cpu_count() or 1
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
@@ -272,20 +145,23 @@ def import_paths(
             # Files are planned, and cut into ranges, one range at a time as the workers
             # need them: the workers start on the first range at once.
             loading: _FileLoad | None = None
-            jobs = _jobs(connection, files, summary)
+            jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
             for job, result in _run(jobs, profile_name, pool):
+                summary.add_timings(result.timings)
                 if loading is None or loading.plan is not job.plan:
-                    loading = _FileLoad(job.plan)
+                    loading = _FileLoad(job.plan, summary.timings)
                 loading.load(connection, lock, job, result, on_part, after_commit)
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
             if after_commit is not None:
                 lock.resume()
+                clock = time.process_time()
                 try:
                     after_commit(connection, final=True)
                 finally:
                     lock.pause()
+                    summary.add_timings({"summary": time.process_time() - clock})
         except (duckdb.Error, RuntimeError) as error:
             if _interrupted(error):
                 raise KeyboardInterrupt from None
@@ -304,7 +180,20 @@ def import_paths(
         if pool is not None:
             pool.shutdown()
     summary.seconds = time.perf_counter() - started
+    summary.timings["parent"] = time.process_time()
     return summary
+
+
+def _timed(items: Iterator[Job], timings: dict[str, float], stage: str) -> Iterator[Job]:
+    """`items`, the CPU time spent making each added to `timings[stage]`."""
+    timings.setdefault(stage, 0.0)
+    while True:
+        clock = time.process_time()
+        item = next(items, None)
+        timings[stage] += time.process_time() - clock
+        if item is None:
+            return
+        yield item
 
 
 def _interrupted(error: BaseException) -> bool:
@@ -413,7 +302,7 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
         try:
             plan = _plan(connection, path, summary)
             if plan is not None:
-                yield from _file_jobs(plan)
+                yield from file_jobs(plan, RANGE_BYTES)
         except OSError as error:
             reason = f"cannot read: {error.strerror or error}"
             if plan is None:
@@ -424,9 +313,9 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
 
 def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
     """What to read of a file: None if unchanged since its last import."""
-    size = _size(path)
+    size = file_size(path)
     row = connection.execute(
-        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [_key(path)]
+        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [file_key(path)]
     ).fetchone()
     if row is None:
         return FilePlan(path, size, 1)
@@ -438,41 +327,6 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
         # Grown: from its last hand on.
         return FilePlan(path, size, int(line_reached), imported_before=True)
     return FilePlan(path, size, 1, replaces=True, imported_before=True)
-
-
-def _file_jobs(plan: FilePlan) -> Iterator[Job]:
-    """A file's parts: its ranges of whole hands as they are cut, each with the SHA-256 of
-    the file up to its end (hashed in the same read), or the whole file as one part."""
-    from handlog.parse import detect_file
-
-    path = plan.path
-    site = detect_file(path) if cuttable(path) else None
-    if site is None or site.header_bytes is None or site.header_marker is None:
-        yield Job(plan, None, plan.size, file_hash(path), last=True)
-        return
-    digest = hashlib.sha256()
-    held = None  # a range is passed on once the next one shows it is not the last
-    for part in hand_ranges(
-        path, site.header_bytes, site.header_marker, RANGE_BYTES, plan.start_line, digest
-    ):
-        if held is not None:
-            yield held
-        held = Job(plan, part, part.end, digest.copy().hexdigest(), last=False)
-    if held is None:  # no hand header from the start line on: the file streamed whole
-        yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
-    else:
-        yield replace(held, last=True)
-
-
-def _key(path: str) -> str:
-    """How a file is known in `imports`: its absolute path (an archive entry: the archive's
-    absolute path, then the entry)."""
-    archive, mark, entry = path.partition(ZIP_ENTRY)
-    return str(Path(archive).resolve()) + mark + entry
-
-
-def _size(path: str) -> int:
-    return path_size(path)
 
 
 def _run(
@@ -488,7 +342,7 @@ def _run(
     def here(job: Job) -> PartResult:
         if job.error is not None:  # nothing to read
             return PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
-        return _work(job.plan.path, job.part, job.plan.start_line, profile_name)
+        return read_part(job.plan.path, job.part, job.plan.start_line, profile_name)
 
     if pool is None:
         for job in jobs:
@@ -499,7 +353,7 @@ def _run(
         if job.error is None:
             try:
                 return pool.submit(
-                    _work, job.plan.path, job.part, job.plan.start_line, profile_name
+                    read_part, job.plan.path, job.part, job.plan.start_line, profile_name
                 )
             except BrokenProcessPool as error:  # seen broken before a result says so
                 broken: Future[PartResult] = Future()
@@ -550,9 +404,10 @@ class _FileLoad:
     next import goes on from there. (One transaction for a whole file would hold all its
     rows in memory: 1.3 GB for 100,000 hands.)"""
 
-    def __init__(self, plan: FilePlan) -> None:
+    def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
-        self.key = _key(plan.path)
+        self.timings = timings
+        self.key = file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)
         self.new = 0
@@ -586,7 +441,9 @@ class _FileLoad:
         try:
             added, replaced, reached = self._commit(connection, job, result, first)
             if after_commit is not None:
+                clock = time.process_time()
                 after_commit(connection)
+                self._spent("summary", clock)
         except duckdb.Error as error:
             if store.is_storage_fault(error) or _interrupted(error):
                 raise
@@ -609,6 +466,7 @@ class _FileLoad:
         """Store one part; the new hands, the hands replaced (`FilePlan.replaces`) and the
         line reached."""
         plan = self.plan
+        clock = time.process_time()
         connection.execute("BEGIN TRANSACTION")
         try:
             replaced = 0
@@ -623,7 +481,9 @@ class _FileLoad:
                     for table in ("parse_errors", "skipped"):
                         connection.execute(f"DELETE FROM {table} WHERE file = ?", [plan.path])
                 replaced = _forget_replaced(connection, result.tables, self.key)
+            clock = self._spent("commit", clock)
             added = store.load(connection, result.tables) - replaced
+            clock = self._spent("load", clock)
             reached = max(self.line_reached, result.line_reached)
             row = [
                 job.end,
@@ -651,10 +511,17 @@ class _FileLoad:
                     row,
                 )
             connection.execute("COMMIT")
+            self._spent("commit", clock)
         except BaseException:
             store.rollback(connection)
             raise
         return added, replaced, reached
+
+    def _spent(self, stage: str, since: float) -> float:
+        """Add the CPU time since `since` to `stage`; the time now."""
+        now = time.process_time()
+        self.timings[stage] = self.timings.get(stage, 0.0) + now - since
+        return now
 
     def finish(
         self,
@@ -690,7 +557,7 @@ def _forget_replaced(connection: Any, tables: dict[str, Any], key: str) -> int:
             "SEMI JOIN batch_keys b ON h.site = b.site AND h.hand_id = b.hand_id"
         ).fetchall()
         # Stored under the path the file was given by (relative, perhaps): the same file?
-        ours = [file for (file,) in files if file is not None and _key(file) == key]
+        ours = [file for (file,) in files if file is not None and file_key(file) == key]
         if not ours:
             return 0
         connection.execute(

@@ -313,12 +313,12 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     """A file that fails to read after some of its ranges were cut: those ranges are
     stored with the file's `imports` row, the file is reported, and the next import goes on
     from where it stopped, storing each hand once."""
-    from handlog import importer
+    from handlog import importer, ingest
 
     db = tmp_path / "h.duckdb"
     (log,) = _big_logs(tmp_path, 1, 300)
     monkeypatch.setattr(importer, "RANGE_BYTES", 100_000)
-    cut = importer.hand_ranges
+    cut = ingest.hand_ranges
 
     def failing(*arguments):
         ranges = cut(*arguments)
@@ -326,12 +326,12 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
         yield next(ranges)
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(importer, "hand_ranges", failing)
+    monkeypatch.setattr(ingest, "hand_ranges", failing)
     summary = import_paths([log], db, workers=2)
     assert summary.failed == [(log, "cannot read: Input/output error")]
     stored = _all_counts(db)["hands"]
     assert 0 < stored < 300 and summary.new_hands == stored
-    monkeypatch.setattr(importer, "hand_ranges", cut)
+    monkeypatch.setattr(ingest, "hand_ranges", cut)
     again = import_paths([log], db, workers=2)
     assert again.failed == []
     assert _all_counts(db)["hands"] == 300
