@@ -146,8 +146,12 @@ def import_paths(
             # need them: the workers start on the first range at once.
             loading: _FileLoad | None = None
             jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
-            for job, result in _run(jobs, profile_name, pool):
-                summary.add_timings(result.timings)
+            for task, done in _run(_tasks(jobs), profile_name, pool):
+                summary.add_timings(done.timings)
+                if len(task) > 1:  # whole small files, in one transaction
+                    _load_files(connection, lock, task, done, summary, on_file, after_commit)
+                    continue
+                (job,), (result,) = task, done.results
                 if loading is None or loading.plan is not job.plan:
                     loading = _FileLoad(job.plan, summary.timings)
                 loading.load(connection, lock, job, result, on_part, after_commit)
@@ -245,7 +249,7 @@ class _Workers:
                 signal.signal(signal.SIGINT, before)
         return pool
 
-    def submit(self, *call: Any) -> Future[PartResult]:
+    def submit(self, *call: Any) -> Future[Any]:
         return self.pool.submit(*call)
 
     def restart(self) -> None:
@@ -296,12 +300,61 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
     """The parts of every file to import, file by file, each file planned and cut when its
     first part is wanted. An unchanged file has none; a file that cannot be read is noted
     in the summary (or, when it fails part way, ends with a part that says why)."""
+    for start in range(0, len(files), PLAN_FILES):
+        some = files[start : start + PLAN_FILES]
+        yield from _some_jobs(some, _imported(connection, some), summary)
+
+
+PLAN_FILES = 5_000
+"""Files whose `imports` rows are looked up in one query."""
+
+SMALL_FILE_BYTES = 1 << 20
+"""A new file this small (and no bigger than a range, `RANGE_BYTES`) is one part, hashed in
+one read (not cut into ranges), and is read with other such files in one task and stored in
+one transaction (`BATCH_BYTES`)."""
+
+BATCH_BYTES = 2 << 20
+BATCH_FILES = 1_000
+"""A task of small files holds up to this many bytes, and files: a folder of thousands of
+~10-hand files costs a task, a set of Arrow tables and a transaction per ~1,000 hands, as a
+big file's ranges do, not per file."""
+
+
+def _small() -> int:
+    """The size up to which a file is small (`SMALL_FILE_BYTES`), and never more than a range."""
+    return min(SMALL_FILE_BYTES, RANGE_BYTES)
+
+
+def _imported(connection: Any, paths: list[str]) -> dict[str, tuple[int, str, int]]:
+    """The `imports` rows (size, SHA-256, line reached) of those of `paths` imported
+    before, by key (`file_key`): one query for many files."""
+    import pyarrow as pa
+
+    keys = pa.table({"path": pa.array([file_key(path) for path in paths], pa.string())})
+    connection.register("planned_keys", keys)
+    try:
+        rows = connection.execute(
+            "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
+            "SEMI JOIN planned_keys k ON i.path = k.path"
+        ).fetchall()
+    finally:
+        connection.unregister("planned_keys")
+    return {path: (int(size), sha, int(line)) for path, size, sha, line in rows}
+
+
+def _some_jobs(
+    files: list[str], known: dict[str, tuple[int, str, int]], summary: ImportSummary
+) -> Iterator[Job]:
     for path in files:
         summary.files += 1
         plan = None
         try:
-            plan = _plan(connection, path, summary)
-            if plan is not None:
+            plan = _plan(path, known.get(file_key(path)), summary)
+            if plan is None:
+                continue
+            if plan.size <= _small() and not plan.imported_before:
+                yield Job(plan, None, plan.size, file_hash(path), last=True)
+            else:
                 yield from file_jobs(plan, RANGE_BYTES)
         except OSError as error:
             reason = f"cannot read: {error.strerror or error}"
@@ -311,12 +364,10 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
                 yield Job(plan, None, 0, "", last=True, error=reason)
 
 
-def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
-    """What to read of a file: None if unchanged since its last import."""
+def _plan(path: str, row: tuple[int, str, int] | None, summary: ImportSummary) -> FilePlan | None:
+    """What to read of a file (`row`: its `imports` row, if imported before): None if
+    unchanged since its last import."""
     size = file_size(path)
-    row = connection.execute(
-        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [file_key(path)]
-    ).fetchone()
     if row is None:
         return FilePlan(path, size, 1)
     old_size, old_sha, line_reached = row  # imported before: unchanged, grown, or changed?
@@ -329,72 +380,313 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
     return FilePlan(path, size, 1, replaces=True, imported_before=True)
 
 
-def _run(
-    jobs: Iterator[Job], profile_name: str | None, pool: _Workers | None
-) -> Iterator[tuple[Job, PartResult]]:
-    """Every job with its result, in order, parsed and replayed by the worker processes of
-    `pool` (None: here); at most two jobs per worker are under way or waiting, to bound
-    memory. The next job is taken from `jobs` before a result is passed on, so that the
-    workers are busy while it is loaded. When a worker dies, the job first in line is run
-    again alone in new workers: if it kills one again, its file fails (and is reported);
-    the jobs lost with the old workers are started again."""
+Task = tuple[Job, ...]
+"""Jobs a worker does at once: one part of a file, or several whole small files."""
 
-    def here(job: Job) -> PartResult:
-        if job.error is not None:  # nothing to read
-            return PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
-        return read_part(job.plan.path, job.part, job.plan.start_line, profile_name)
+
+@dataclass
+class TaskResult:
+    """What a worker made of a task: a result per job, the rows of them all (for one job,
+    its own `tables`), and the CPU seconds by stage."""
+
+    results: list[PartResult]
+    tables: dict[str, Any]
+    timings: dict[str, float]
+
+
+def _tasks(jobs: Iterator[Job]) -> Iterator[Task]:
+    """`jobs` as tasks: whole small files (`Job.whole`) gathered, in order, up to
+    `BATCH_BYTES` and `BATCH_FILES`; every other job alone."""
+    held: list[Job] = []
+    size = 0
+    for job in jobs:
+        if job.whole and job.end <= _small():
+            held.append(job)
+            size += job.end
+            if size >= BATCH_BYTES or len(held) >= BATCH_FILES:
+                yield tuple(held)
+                held, size = [], 0
+            continue
+        if held:
+            yield tuple(held)
+            held, size = [], 0
+        yield (job,)
+    if held:
+        yield tuple(held)
+
+
+def _read_task(jobs: list[tuple[str, Any, int]], profile_name: str | None) -> TaskResult:
+    """In a worker: read the jobs of a task ((path, part, start line) each)."""
+    if len(jobs) == 1:
+        ((path, part, start_line),) = jobs
+        result = read_part(path, part, start_line, profile_name)
+        return TaskResult([result], result.tables, result.timings)
+    results, tables, timings = ingest.read_files(
+        [(path, start_line) for path, _, start_line in jobs], profile_name
+    )
+    return TaskResult(results, tables, timings)
+
+
+def _died(job: Job) -> PartResult:
+    return PartResult(
+        job.plan.path,
+        {},
+        dict.fromkeys(COUNTS, 0),
+        0,
+        "a worker process died reading it (killed, perhaps for want of memory)",
+    )
+
+
+def _run(
+    tasks: Iterator[Task], profile_name: str | None, pool: _Workers | None
+) -> Iterator[tuple[Task, TaskResult]]:
+    """Every task with its result, in order, done by the worker processes of `pool`
+    (None: here); at most two tasks per worker are under way or waiting, to bound memory.
+    The next task is taken from `tasks` before a result is passed on, so that the workers
+    are busy while it is loaded. When a worker dies, the task first in line is run again
+    alone in new workers: if it kills one again, its file fails (and is reported) — a task
+    of several files is split, each file run again alone, so that only the file at fault
+    fails; the tasks lost with the old workers are started again."""
+
+    def here(task: Task) -> TaskResult:
+        if len(task) == 1 and task[0].error is not None:  # nothing to read
+            job = task[0]
+            failed = PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
+            return TaskResult([failed], {}, {})
+        return _read_task(_specs(task), profile_name)
 
     if pool is None:
-        for job in jobs:
-            yield job, here(job)
+        for task in tasks:
+            yield task, here(task)
         return
 
-    def start(job: Job) -> Future[PartResult]:
-        if job.error is None:
+    def start(task: Task) -> Future[TaskResult]:
+        if len(task) > 1 or task[0].error is None:
             try:
-                return pool.submit(
-                    read_part, job.plan.path, job.part, job.plan.start_line, profile_name
-                )
+                return pool.submit(_read_task, _specs(task), profile_name)
             except BrokenProcessPool as error:  # seen broken before a result says so
-                broken: Future[PartResult] = Future()
+                broken: Future[TaskResult] = Future()
                 broken.set_exception(error)
                 return broken
-        future: Future[PartResult] = Future()
-        future.set_result(here(job))
+        future: Future[TaskResult] = Future()
+        future.set_result(here(task))
         return future
 
-    def lost(future: Future[PartResult]) -> bool:
+    def lost(future: Future[TaskResult]) -> bool:
         return not future.done() or future.cancelled() or future.exception() is not None
 
-    pending: deque[tuple[Job, Future[PartResult]]] = deque()
-    for job in jobs:
-        pending.append((job, start(job)))
+    pending: deque[tuple[Task, Future[TaskResult]]] = deque()
+    for task in tasks:
+        pending.append((task, start(task)))
         if len(pending) >= 2 * pool.count:
             break
     while pending:
-        job, future = pending.popleft()
+        task, future = pending.popleft()
         try:
             result = future.result()
         except BrokenProcessPool:
             pool.restart()
             try:
-                result = start(job).result()
+                result = start(task).result()
             except BrokenProcessPool:
                 pool.restart()
-                result = PartResult(
-                    job.plan.path,
-                    {},
-                    dict.fromkeys(COUNTS, 0),
-                    0,
-                    "a worker process died reading it (killed, perhaps for want of memory)",
-                )
+                if len(task) > 1:  # which file? each alone, first in line
+                    waiting = list(pending)
+                    pending = deque(((job,), start((job,))) for job in task)
+                    pending.extend(
+                        (other, start(other) if lost(future) else future)
+                        for other, future in waiting
+                    )
+                    continue
+                result = TaskResult([_died(task[0])], {}, {})
             pending = deque(
                 (waiting, start(waiting) if lost(future) else future) for waiting, future in pending
             )
-        following = next(jobs, None)
+        following = next(tasks, None)
         if following is not None:
             pending.append((following, start(following)))
-        yield job, result
+        yield task, result
+
+
+def _specs(task: Task) -> list[tuple[str, Any, int]]:
+    return [(job.plan.path, job.part, job.plan.start_line) for job in task]
+
+
+def _load_files(
+    connection: Any,
+    lock: ImportLock,
+    task: Task,
+    done: TaskResult,
+    summary: ImportSummary,
+    on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
+    after_commit: Callable[..., None] | None,
+) -> None:
+    """Store the rows of whole new files (a task of `_tasks`) in one transaction with
+    their `imports` rows. A file the worker could not read fails alone; when the rows
+    cannot be stored (too big for the memory limit, say) the files of the task fail,
+    each reported (none has an `imports` row: the next import reads them again); an
+    error of the database file itself is raised."""
+    import duckdb
+
+    loads = [_FileLoad(job.plan, summary.timings) for job in task]
+    stored = [
+        (load, job, result)
+        for load, job, result in zip(loads, task, done.results, strict=True)
+        if result.error is None
+    ]
+    for load, result in zip(loads, done.results, strict=True):
+        load.failure = result.error
+    if stored:
+        lock.resume()
+        try:
+            new = _commit_files(connection, stored, done.tables, summary.timings)
+            if after_commit is not None:
+                clock = time.process_time()
+                after_commit(connection)
+                summary.add_timings({"summary": time.process_time() - clock})
+        except duckdb.Error as error:
+            if store.is_storage_fault(error) or _interrupted(error):
+                raise
+            new = _commit_each(connection, stored, done.tables, summary.timings, error)
+        finally:
+            lock.pause()
+        for load, _, result in stored:
+            if load.failure is not None:
+                continue
+            load.new = new.get(load.plan.path, 0)
+            load.line_reached = result.line_reached
+            load.totals = dict(result.counts)
+            load.unreadable = unreadable(done.tables, load.plan.path)
+    for load in loads:
+        load.finish(summary, on_file)
+
+
+def _commit_each(
+    connection: Any,
+    stored: list[tuple[_FileLoad, Job, PartResult]],
+    tables: dict[str, Any],
+    timings: dict[str, float],
+    error: Exception,
+) -> dict[str, int]:
+    """When the rows of a task of files cannot be stored together: each file's alone, in
+    a transaction of its own, so that only the file at fault fails (named, with the
+    reason); the new hands of each file stored, by path."""
+    import duckdb
+
+    new: dict[str, int] = {}
+    for item in stored:
+        load = item[0]
+        try:
+            new |= _commit_files(connection, [item], _tables_of(tables, load.plan.path), timings)
+        except duckdb.Error as failure:
+            if store.is_storage_fault(failure) or _interrupted(failure):
+                raise
+            load.failure = "could not be stored: " + str(failure).strip().split("\n", 1)[0]
+    return new
+
+
+def _tables_of(tables: dict[str, Any], path: str) -> dict[str, Any]:
+    """The rows of one file among a task's `tables`."""
+    import pyarrow.compute as pc
+
+    own: dict[str, Any] = {}
+    hands = tables.get("hands")
+    for name in ("hands", "parse_errors", "skipped"):
+        table = tables.get(name)
+        if table is not None:
+            own[name] = table.filter(pc.equal(table.column("file"), path))
+    if hands is None:
+        return own
+    sites = pc.unique(own["hands"].column("site"))
+    ids = own["hands"].column("hand_id")
+    for name in store.TABLES:
+        table = tables.get(name)
+        if name != "hands" and table is not None:
+            mine = pc.and_(
+                pc.is_in(table.column("site"), sites), pc.is_in(table.column("hand_id"), ids)
+            )
+            own[name] = table.filter(mine)
+    blocks = tables.get("text_blocks")
+    if blocks is not None and "hand_texts" in own:
+        used = pc.unique(own["hand_texts"].column("block"))
+        own["text_blocks"] = blocks.filter(pc.is_in(blocks.column("block"), used))
+    return {name: table for name, table in own.items() if table.num_rows}
+
+
+def _commit_files(
+    connection: Any,
+    stored: list[tuple[_FileLoad, Job, PartResult]],
+    tables: dict[str, Any],
+    timings: dict[str, float],
+) -> dict[str, int]:
+    """The transaction of `_load_files`; the new hands of each file, by path."""
+    import pyarrow as pa
+
+    clock = time.process_time()
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        added = store.load(connection, tables)
+        load_done = time.process_time()
+        timings["load"] = timings.get("load", 0.0) + load_done - clock
+        clock = load_done
+        hands = tables.get("hands")
+        if hands is None:
+            new: dict[str, int] = {}
+        elif added == sum(r.counts["hands"] for _, _, r in stored):  # every hand new
+            new = {load.plan.path: result.counts["hands"] for load, _, result in stored}
+        else:
+            new = _new_by_file(connection, hands)
+        finished = datetime.now(UTC)
+        rows = pa.table(
+            {
+                "path": [load.key for load, _, _ in stored],
+                "size": pa.array([job.end for _, job, _ in stored], pa.int64()),
+                "sha256": [job.sha256 for _, job, _ in stored],
+                "line_reached": pa.array(
+                    [max(load.line_reached, r.line_reached) for load, _, r in stored], pa.int64()
+                ),
+                "hands": pa.array([r.counts["hands"] for _, _, r in stored], pa.int64()),
+                "new_hands": pa.array(
+                    [new.get(load.plan.path, 0) for load, _, _ in stored], pa.int64()
+                ),
+                "started_at": pa.array(
+                    [load.started for load, _, _ in stored], pa.timestamp("us", tz="UTC")
+                ),
+                "finished_at": pa.array([finished] * len(stored), pa.timestamp("us", tz="UTC")),
+            }
+        )
+        connection.register("batch_imports", rows)
+        try:
+            connection.execute(
+                "INSERT INTO imports (path, size, sha256, line_reached, hands, new_hands, "
+                "started_at, finished_at) SELECT path, size, sha256, line_reached, hands, "
+                "new_hands, started_at, finished_at FROM batch_imports"
+            )
+        finally:
+            connection.unregister("batch_imports")
+        connection.execute("COMMIT")
+    except BaseException:
+        store.rollback(connection)
+        raise
+    timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+    return new
+
+
+def _new_by_file(connection: Any, hands: Any) -> dict[str, int]:
+    """The new hands of a task of files by file (after `store.load`, whose `new_hands` it
+    reads): a hand repeated in the task counts for the first file that holds it."""
+    connection.register("batch_file_hands", hands.select(["site", "hand_id", "file"]))
+    try:
+        rows = connection.execute("""
+            SELECT first_file, count(*) FROM (
+                SELECT b.site, b.hand_id, arg_min(b.file, b.seq) AS first_file
+                FROM (SELECT *, row_number() OVER () AS seq FROM batch_file_hands) b
+                SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
+                GROUP BY b.site, b.hand_id)
+            GROUP BY first_file""").fetchall()
+    finally:
+        connection.unregister("batch_file_hands")
+    return {file: int(count) for file, count in rows}
 
 
 class _FileLoad:

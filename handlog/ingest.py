@@ -263,15 +263,50 @@ def read_files(
     profile = _profile(profile_name)
     batch = store.Batch()
     results = []
+    seen: set[tuple[str, str]] = set()  # the hands of the files before
+    kept: list[tuple[PartResult, store.Batch]] = []
     for path, start_line in files:
         own = store.Batch()
         result = _read_into(own, path, None, start_line, profile, clock)
-        if result.error is None:
-            batch.extend(own)
         results.append(result)
-    tables = batch.arrow()
+        if result.error is None:
+            # A hand of an earlier file is that file's (as when files are stored one by
+            # one): its rows here go, and the store counts it a duplicate of this file.
+            hands = own.columns["hands"]
+            keys = list(zip(hands["site"], hands["hand_id"], strict=True))
+            if not seen.isdisjoint(keys):
+                _drop_hands(own, seen)
+            seen.update(keys)
+            batch.extend(own)
+            kept.append((result, own))
+    try:
+        tables = batch.arrow()
+    except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
+        batch = store.Batch()
+        for result, own in kept:
+            try:
+                own.arrow()
+            except Exception as error:  # noqa: BLE001
+                result.error = _failed(error)
+                continue
+            batch.extend(own)
+        tables = batch.arrow()
     clock.mark("arrow")
     return results, tables, clock.cpu_seconds()
+
+
+def _drop_hands(batch: store.Batch, keys: set[tuple[str, str]]) -> None:
+    """Take the rows of the hands `keys` (site, hand id) out of `batch`."""
+    for name in store.TABLES:
+        columns = batch.columns[name]
+        keep = [
+            (site, hand_id) not in keys
+            for site, hand_id in zip(columns["site"], columns["hand_id"], strict=True)
+        ]
+        if all(keep):
+            continue
+        for column, values in columns.items():
+            columns[column] = [value for value, kept in zip(values, keep, strict=True) if kept]
 
 
 def _profile(name: str | None) -> RuleProfile | None:
