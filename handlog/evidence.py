@@ -130,11 +130,11 @@ def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> 
     )
     connection.register("wanted_evidence", wanted)
     try:
-        from handlog.report.data import UNIT_SQL
+        from handlog.units import UNIT_SQL
 
         rows = connection.execute(
             f"""
-            SELECT w.k, e.site, e.hand_id, h.game, {UNIT_SQL},
+            SELECT w.k, e.site, e.hand_id, h.game, coalesce(unit, {UNIT_SQL}),
                 e.file, e.line, e.text, e.states
             FROM wanted_evidence w
             JOIN hand_evidence e USING (site, hand_id)
@@ -180,7 +180,7 @@ def find(connection: duckdb.DuckDBPyConnection, hand_id: str) -> list[tuple[str,
 
 def state_text(state: dict[str, Any], unit: str) -> str:
     """One flag's replay state as a line of text for people."""
-    from handlog.report.render import money
+    from handlog.units import money
 
     parts = [f"on {state['street']}"]
     if state.get("turn"):
@@ -195,7 +195,7 @@ def state_text(state: dict[str, Any], unit: str) -> str:
 
 def player_rows(state: dict[str, Any], unit: str) -> list[tuple[str, str, str, str, str]]:
     """(player, stack, in pot, showing, status) per player of a flag's state."""
-    from handlog.report.render import money
+    from handlog.units import money
 
     return [
         (
