@@ -161,11 +161,12 @@ def replicate_files(
     writes a file per table and day), each opening with the file's head for a format that
     reads it; the folder (reused when it is there, complete)."""
     folder = out / f"{_slug(site.name)}-{hands}-by{per_file}"
-    done = folder / ".complete"
+    done = folder.with_name(folder.name + ".complete")  # beside it: not a file to import
     if done.exists():
         return folder
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    done.unlink(missing_ok=True)
     suffix = ".xml" if site.file_context is not None else ".txt"
     head, texts = _replicated(source, hands, site)
     group: list[str] = []
