@@ -146,18 +146,79 @@ def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = Non
     target = out / f"{_slug(site.name)}-{hands}{suffix}"
     if target.exists():
         return target
+    head, texts = _replicated(source, hands, site)
+    with open(target, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(head)
+        for text in texts:
+            handle.write(text + "\n\n\n")
+    return target
+
+
+def replicate_files(
+    source: Path, hands: int, out: Path, site: SiteFormat, per_file: int = 10
+) -> Path:
+    """`replicate`, written as a folder of files of `per_file` hands each (as PokerStars
+    writes a file per table and day), each opening with the file's head for a format that
+    reads it; the folder (reused when it is there, complete)."""
+    folder = out / f"{_slug(site.name)}-{hands}-by{per_file}"
+    done = folder.with_name(folder.name + ".complete")  # beside it: not a file to import
+    if done.exists():
+        return folder
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    done.unlink(missing_ok=True)
+    suffix = ".xml" if site.file_context is not None else ".txt"
+    head, texts = _replicated(source, hands, site)
+    group: list[str] = []
+    number = 0
+
+    def write() -> None:
+        name = folder / f"table-{number:06d}{suffix}"
+        name.write_text(head + "".join(text + "\n\n\n" for text in group), encoding="utf-8")
+        group.clear()
+
+    for text in texts:
+        group.append(text)
+        if len(group) == per_file:
+            write()
+            number += 1
+    if group:
+        write()
+    done.touch()
+    return folder
+
+
+def zipped(folder: Path) -> Path:
+    """The files of `folder` in one zip archive beside it (reused when it is there)."""
+    import zipfile
+
+    target = folder.with_suffix(".zip")
+    if target.exists():
+        return target
+    partial = target.with_suffix(".zip.partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted(folder.iterdir()):
+            if not file.name.startswith("."):
+                archive.write(file, file.name)
+    partial.replace(target)
+    return target
+
+
+def _replicated(source: Path, hands: int, site: SiteFormat) -> tuple[str, Iterable[str]]:
+    """The head and the texts of `hands` hands of `site` found under `source`, repeated
+    with fresh hand numbers."""
     head, originals = _site_hands_with_head(source, site)
     if not originals:
         raise SystemExit(f"no {site.name} hands in {source} to replicate")
-    with open(target, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(head)
+
+    def texts() -> Iterable[str]:
         for number in range(hands):
             text, hand_id = originals[number % len(originals)]
             found = _NUMBER.search(text)  # the first hand number; sites repeat it in the hand
             old = found[1] if found is not None else hand_id
-            text = text.replace(old, str(900_000_000_000 + number))
-            handle.write(text + "\n\n\n")
-    return target
+            yield text.replace(old, str(900_000_000_000 + number))
+
+    return head, texts()
 
 
 def _slug(name: str) -> str:
@@ -737,6 +798,90 @@ def import_figures(files: list[Path], data: Path, runs: int = 1) -> dict[str, An
     return figures
 
 
+IMPORT_SHAPES = ("big", "small", "zip")
+"""How `import_site_figures` lays each site's hands out: one big file, files of ~10 hands
+(thousands of them), and a zip of those."""
+
+TIMED_STAGES = (
+    "parse",
+    "replay",
+    "ev",
+    "rows",
+    "texts",
+    "evidence",
+    "arrow",
+    "startup",
+    "plan",
+    "load",
+    "commit",
+    "summary",
+    "traffic",
+)
+"""The stages of an import whose CPU time per hand the per-site figures publish (see
+`handlog import --timings`); `traffic`: what the importing process spent beyond its own
+stages (process traffic: results unpickled, tasks sent; the pool)."""
+
+
+def import_site_figures(
+    source: Path,
+    hands: int,
+    data: Path,
+    echo: Echo | None = None,
+    per_file: int = 10,
+    shapes: tuple[str, ...] = IMPORT_SHAPES,
+) -> dict[str, Any]:
+    """End-to-end `handlog import` of `hands` replicated hands of each site format found
+    under `source`, into a new database, laid out as each of `shapes`: hands/s (wall),
+    hands per CPU second (all processes), and where the CPU time went, per hand
+    (`TIMED_STAGES`, in microseconds), so that a regression shows."""
+    figures: dict[str, Any] = {}
+    for site in FORMATS:
+        if not _site_hands(source, site):
+            continue
+        slug = _slug(site.name)
+        for shape in shapes:
+            if shape == "big":
+                files = [replicate(source, hands, data / "sites", site)]
+            else:
+                folder = replicate_files(source, hands, data / "sites", site, per_file)
+                files = [folder if shape == "small" else zipped(folder)]
+            if echo:
+                echo(f"import {site.name}: {hands:,} hands as {shape} ({files[0].name})")
+            measured = _import_once(files, data)
+            key = f"imports.{slug}.{shape}"
+            for name, value in measured.items():
+                figures[f"{key}.{name}"] = value
+    return figures
+
+
+def _import_once(files: list[Path], data: Path) -> dict[str, Any]:
+    """One `handlog import --timings` into a new database: its rates and its CPU time per
+    hand by stage."""
+    import json
+
+    database = data / "bench-sites.duckdb"
+    timings = data / "bench-sites-timings.json"
+    for stale in (database, data / "bench-sites.duckdb.wal", timings):
+        stale.unlink(missing_ok=True)
+    command = [_executable(), "import", "--quiet", "--db", str(database)]
+    command += ["--timings", str(timings), *map(str, files)]
+    seconds, cpu, _, _ = _measured(command)
+    found = json.loads(timings.read_text(encoding="utf-8"))
+    hands = int(found["hands"])
+    stages = dict(found["cpu_seconds"])
+    own = sum(stages.get(stage, 0.0) for stage in ("startup", "plan", "load", "commit", "summary"))
+    stages["traffic"] = max(0.0, stages.get("parent", 0.0) - own)
+    figures: dict[str, Any] = {
+        "hands": hands,
+        "files": int(found["files"]),
+        "hands_per_second": _rate(hands, seconds),
+        "hands_per_cpu_second": _rate(hands, cpu),
+    }
+    for stage in TIMED_STAGES:
+        figures[f"us.{stage}"] = round(1e6 * stages.get(stage, 0.0) / max(hands, 1), 1)
+    return figures
+
+
 def report_figures(data: Path) -> dict[str, Any]:
     """`handlog report` (HTML with charts) over the database the import figures filled."""
     command = [
@@ -767,6 +912,7 @@ def run_benchmarks(
     site_hands: int = 20_000,
     variant_hands: int = 0,
     ev_hands: int = 0,
+    import_site_hands: int = 0,
 ) -> dict[str, Any]:
     """Median figures over `runs` runs, as a flat dict for printing and JSON. `source` is
     "simulated" (a mix of the simulator's games, `hands` in all) or "corpus" (the hands of
@@ -810,6 +956,9 @@ def run_benchmarks(
     if ev_hands:
         figures.update(ev_figures(ev_hands, seed, data, echo))
     figures.update(startup_figures())
+    if sites is not None and import_site_hands:
+        say(f"import of each site: {import_site_hands:,} hands, as {', '.join(IMPORT_SHAPES)}")
+        figures.update(import_site_figures(sites, import_site_hands, data, echo))
     if include_import:
         import_files = files
         figures["import.set"] = "the set above"
@@ -853,9 +1002,25 @@ _VARIANT_FIGURES = {
 }
 
 
+_IMPORT_FIGURES = {
+    "hands": ("hands", "hands"),
+    "files": ("files", ""),
+    "hands_per_second": ("import (end to end, all cores)", "hands/s"),
+    "hands_per_cpu_second": ("import (CPU time, all processes)", "hands/CPU s"),
+}
+
+
 def _site_label(key: str) -> tuple[str, str]:
-    """Label and unit of a per-site figure ("sites.full-tilt-poker.hands") or a per-game
-    and structure one ("variants.razz27.pot.hands"), else the key itself."""
+    """Label and unit of a per-site figure ("sites.full-tilt-poker.hands", an import's
+    "imports.pokerstars.small.us.parse") or a per-game and structure one
+    ("variants.razz27.pot.hands"), else the key itself."""
+    if key.startswith("imports."):
+        _, site, shape, figure = (key.split(".", 3) + ["", "", ""])[:4]
+        if figure.startswith("us."):
+            return f"{site} import, {shape}: CPU in {figure[3:]}", "us/hand"
+        if figure in _IMPORT_FIGURES:
+            label, unit = _IMPORT_FIGURES[figure]
+            return f"{site} import, {shape}: {label}", unit
     if key.startswith("variants."):
         _, game, structure, figure = (key.split(".", 3) + ["", "", ""])[:4]
         if figure in _VARIANT_FIGURES:

@@ -613,6 +613,15 @@ def import_(
             show_default=False,
         ),
     ] = None,
+    timings: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write where the import's time went to this JSON file: CPU seconds by "
+            "stage, of the workers (parse, replay, rows, texts, evidence, arrow) and of this "
+            "process (startup, plan, load, commit, summary, and its whole time, parent).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Import hand histories into the database: parse, replay and store every hand once.
 
@@ -627,6 +636,8 @@ def import_(
     Example: handlog import sample_logs/
 
     Example: handlog import --db ~/poker.duckdb ~/PokerStars/HandHistory/
+
+    Example: handlog import --timings times.json ~/PokerStars/HandHistory/
 
     With --engine dask the ranges of whole hands are tasks on a Dask cluster (a local one,
     or --scheduler's), each written as Parquet files into --dataset, with the same
@@ -724,6 +735,8 @@ def import_(
             EXIT_INTERRUPTED,
         ) from None
     finish(summary)
+    if timings is not None:
+        _write_timings(timings, summary)
     if summary.failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -786,6 +799,22 @@ def ev(
         f"{summary.all_in:,} with an all-in ({summary.traced:,} traced){left}; "
         f"{summary.seconds:.1f} s"
     )
+def _write_timings(target: Path, summary: ImportSummary) -> None:
+    """`handlog import --timings`: the summary's CPU seconds by stage, as JSON."""
+    import json
+
+    from handlog.store import output_error
+
+    figures = {
+        "hands": summary.hands,
+        "files": summary.files,
+        "seconds": round(summary.seconds, 4),
+        "cpu_seconds": {stage: round(value, 4) for stage, value in summary.timings.items()},
+    }
+    try:
+        target.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise _fail(str(output_error(error, target)), EXIT_STORE) from None
 
 
 def _import_dataset(
@@ -1016,6 +1045,16 @@ def bench(
         ),
     ] = None,
     site_hands: Annotated[int, typer.Option(help="Hands per site for --sites.")] = 20_000,
+    import_site_hands: Annotated[
+        int,
+        typer.Option(
+            help="With --sites, also import this many replicated hands of each site, as one "
+            "big file, as files of 10 hands and as a zip of those: hands/s, hands per CPU "
+            "second and the CPU time per hand of each stage (parse, replay, rows, texts, "
+            "evidence, arrow; start-up, planning and hashing, DuckDB load, commits, the "
+            "summary hook, process traffic); 0: not measured."
+        ),
+    ] = 0,
     variant_hands: Annotated[
         int,
         typer.Option(
@@ -1071,6 +1110,8 @@ def bench(
 
     Example: handlog bench --hands 3000 --no-import --no-pokerkit --variant-hands 5000
 
+    Example: handlog bench --sites ../shared/corpus --import-site-hands 20000 --no-import --no-pokerkit --variant-hands 0
+
     With --serve DB only the pages of `handlog serve` are timed over DB (each page the
     median and the slowest of --runs requests, after one to warm it), the summary tables
     brought up to date first (timed apart).
@@ -1090,8 +1131,10 @@ def bench(
         raise typer.BadParameter("use simulated or corpus", param_hint="--source")
     if hands < 1 or runs < 1:
         raise typer.BadParameter("--hands and --runs must be at least 1")
-    if import_hands < 0 or variant_hands < 0:
-        raise typer.BadParameter("--import-hands and --variant-hands must be 0 or more")
+    if import_hands < 0 or variant_hands < 0 or import_site_hands < 0:
+        raise typer.BadParameter(
+            "--import-hands, --variant-hands and --import-site-hands must be 0 or more"
+        )
     if ev and ev_hands < 1:
         raise typer.BadParameter("--ev-hands must be at least 1", param_hint="--ev-hands")
     if sites is not None and not sites.is_dir():
@@ -1113,6 +1156,7 @@ def bench(
             site_hands=site_hands,
             variant_hands=variant_hands,
             ev_hands=ev_hands if ev else 0,
+            import_site_hands=import_site_hands,
         )
         typer.echo(format_table(figures))
         out.parent.mkdir(parents=True, exist_ok=True)

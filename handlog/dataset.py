@@ -10,7 +10,7 @@ cut the same way:
   bytes read and the line of its last hand), grown (read on from its last hand), or new? It
   cuts what is to be read into ranges of whole hands (`HANDLOG_RANGE_BYTES`) and hashes the
   file up to each range's end, as the DuckDB import does;
-* one *part* task per range: parse, replay and check it (`importer._work`), and write its
+* one *part* task per range: parse, replay and check it (`ingest.read_part`), and write its
   rows as one Parquet file per table, `DIR/<table>/<part>.parquet`, then the part's marker
   `DIR/_parts/<part>.json` (its counts and where it stands in its file). Each file is
   written under a temporary name and renamed: a worker killed half way leaves no part
@@ -53,7 +53,8 @@ from functools import partial
 from typing import Any
 
 from handlog import store
-from handlog.importer import COUNTS, ImportSummary
+from handlog.importer import ImportSummary
+from handlog.ingest import COUNTS
 
 MARK = "_handlog_dataset.json"
 """The file that makes a folder a handlog dataset (its format version)."""
@@ -196,7 +197,7 @@ def part_task(
     already written (its marker there) is not done again."""
     import pyarrow as pa
 
-    from handlog.importer import _work, unreadable
+    from handlog.ingest import read_part, unreadable
     from handlog.parse.reader import ByteRange
 
     fs, root = Dataset(url).filesystem()
@@ -206,7 +207,7 @@ def part_task(
         done["before"] = True
         return dict(done)
     byte_range = ByteRange(*part) if part is not None else None
-    result = _work(path, byte_range, start_line, profile_name)
+    result = read_part(path, byte_range, start_line, profile_name)
     if result.error is not None:
         return {"name": name, "error": result.error}
     tables = _once_per_part(result.tables)
@@ -255,13 +256,13 @@ def plan_task(url: str, path: str) -> dict[str, Any]:
     manifest in place of the store's `imports` row): {"unchanged": True}, or its parts
     (start, end, first line or None for the whole file; the SHA-256 up to the end), or an
     error."""
-    from handlog.importer import FilePlan, _file_jobs, _key, _size, file_hash
+    from handlog.ingest import FilePlan, file_hash, file_jobs, file_key, file_size
 
     fs, root = Dataset(url).filesystem()
-    key = _key(path)
+    key = file_key(path)
     manifest = f"{root}/{IMPORTS}/{_path_hash(key)[:32]}.json"
     try:
-        size = _size(path)
+        size = file_size(path)
         old = _read_json(fs, manifest) if fs.exists(manifest) else None
         start_line, generation = 1, 0
         if old is not None:
@@ -272,7 +273,7 @@ def plan_task(url: str, path: str) -> dict[str, Any]:
                 start_line = int(old["line_reached"])
         plan = FilePlan(path, size, start_line)
         jobs = []
-        for job in _file_jobs(plan):
+        for job in file_jobs(plan):
             part = None if job.part is None else (job.part.start, job.part.end, job.part.first_line)
             jobs.append((part, job.end, job.sha256))
     except OSError as error:

@@ -6,8 +6,8 @@ of the replay's state when it was flagged: whose turn it was, the bet to call, t
 each player's stack, chips in and showing cards. Reports and `handlog show` print the text
 with the flagged lines marked, the message and that state beside each.
 
-The snapshots come from the full replay's observer hook (`_Replayer.observer`): the rules
-are not repeated here, only read.
+The snapshots come from the import's one replay of the hand, through its observer hook
+(`handlog.ingest.snapshot`): the rules are not repeated here, nor the hand read again.
 """
 
 from __future__ import annotations
@@ -15,131 +15,19 @@ from __future__ import annotations
 import json
 import re
 import zlib
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from handlog.cards import format_cards
-
 if TYPE_CHECKING:
     import duckdb
-
-    from handlog.check import CheckedHand
-    from handlog.model import Hand
-    from handlog.parse.reader import ByteRange
-    from handlog.rules.profiles import RuleProfile
-    from handlog.rules.replay import _Replayer
-    from handlog.rules.violations import Violation
-    from handlog.store import Batch
-
-
-def compress(text: str) -> bytes:
-    return zlib.compress(text.encode("utf-8"), 6)
 
 
 def decompress(blob: bytes) -> str:
     return zlib.decompress(blob).decode("utf-8")
 
 
-# -- at import: capture ------------------------------------------------------------------
-
-
-def hand_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[int, str]:
-    """The text of the hands of `path` (the range `part`, or the whole file) that start at
-    `lines`, by start line (`handlog.texts.find_texts`)."""
-    from handlog.texts import find_texts
-
-    return find_texts(path, part, lines)
-
-
-def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[str, Any]]:
-    """Replay `hand` in full with the observer hook, under `profile` (default: its site's)
-    and its site's traits, as `handlog check` does: one state per violation, in the order
-    of the violations (as `replay` reports them)."""
-    from handlog.check import hand_rules
-    from handlog.rules.replay import _Replayer
-
-    house, traits = hand_rules(hand)
-    states: list[dict[str, Any]] = []
-    replayer = _Replayer(hand, profile or house, traits)
-    replayer.observer = lambda r, violation: states.append(snapshot(r, violation))
-    replayer.run()
-    return states
-
-
-def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
-    """What the replay knew when it flagged `violation` (read, never changed)."""
-    r = replayer
-    betting = r.first_street <= r.street <= r.last_street
-    turn = None
-    if betting and r.round_open and not r.hand_over:
-        turn = r._expected_actor()
-    players = []
-    for seat in r.hand.seats:
-        name = seat.name
-        if name not in r.put_in:
-            continue
-        status = "folded" if name in r.folded else "all-in" if name in r.all_in else "in"
-        if name not in r.dealt_in:
-            status = "not dealt in"
-        players.append(
-            {
-                "player": name,
-                "seat": seat.number,
-                "stack": r.stack.get(name),
-                "in_pot": r.put_in[name],
-                "this_street": r.street_put.get(name, 0),
-                "showing": format_cards(r.up_cards.get(name, [])),
-                "status": status,
-            }
-        )
-    owed = None
-    player = violation.player
-    if betting and player is not None and player in r.street_put:
-        owed = max(0, r.current_bet - r.street_put[player])
-    return {
-        "line": violation.line,
-        "code": violation.code,
-        "street": r.street.name.lower(),
-        "turn": turn,
-        "bet": r.current_bet if betting else None,
-        "owed": owed,
-        "pot": sum(r.put_in.values()),
-        "players": players,
-    }
-
-
-def add_evidence(
-    batch: Batch,
-    path: str,
-    part: ByteRange | None,
-    flagged: list[CheckedHand],
-    profile: RuleProfile | None,
-    texts: dict[int, str] | None = None,
-) -> None:
-    """Add the evidence rows of `flagged` hands (read from `part` of `path`) to `batch`;
-    `texts`: the hands' texts by start line, where already found (`handlog.texts`)."""
-    if texts is None:
-        texts = hand_texts(path, part, (checked.line for checked in flagged))
-    table = batch.columns["hand_evidence"]
-    for checked in flagged:
-        hand = checked.hand
-        assert hand is not None
-        text = texts.get(checked.line)
-        if text is None:
-            continue  # not found again (the file changed under the import): no evidence
-        states = replay_states(hand, profile)
-        row = (
-            hand.site.value,
-            hand.hand_id,
-            checked.file,
-            checked.line,
-            checked.line + text.count("\n"),
-            compress(text),
-            json.dumps(states, separators=(",", ":")),
-        )
-        for items, value in zip(table.values(), row, strict=True):
-            items.append(value)
+# The capture, at import, is `handlog.ingest` (`snapshot`, `add_evidence`): the states come
+# from the hand's one replay, through its observer hook.
 
 
 # -- at report time: read ------------------------------------------------------------------
@@ -242,11 +130,11 @@ def load(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, str]]) -> 
     )
     connection.register("wanted_evidence", wanted)
     try:
-        from handlog.report.data import UNIT_SQL
+        from handlog.units import UNIT_SQL
 
         rows = connection.execute(
             f"""
-            SELECT w.k, e.site, e.hand_id, h.game, {UNIT_SQL},
+            SELECT w.k, e.site, e.hand_id, h.game, coalesce(unit, {UNIT_SQL}),
                 e.file, e.line, e.text, e.states
             FROM wanted_evidence w
             JOIN hand_evidence e USING (site, hand_id)
@@ -292,7 +180,7 @@ def find(connection: duckdb.DuckDBPyConnection, hand_id: str) -> list[tuple[str,
 
 def state_text(state: dict[str, Any], unit: str) -> str:
     """One flag's replay state as a line of text for people."""
-    from handlog.report.render import money
+    from handlog.units import money
 
     parts = [f"on {state['street']}"]
     if state.get("turn"):
@@ -307,7 +195,7 @@ def state_text(state: dict[str, Any], unit: str) -> str:
 
 def player_rows(state: dict[str, Any], unit: str) -> list[tuple[str, str, str, str, str]]:
     """(player, stack, in pot, showing, status) per player of a flag's state."""
-    from handlog.report.render import money
+    from handlog.units import money
 
     return [
         (

@@ -9,109 +9,56 @@ in one transaction with the file's `imports` row, which records how far the file
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from handlog import store
-from handlog.parse.reader import (
-    ZIP_ENTRY,
-    ByteRange,
-    cuttable,
-    hand_ranges,
-    open_binary,
-    path_size,
+from handlog import ingest, store
+from handlog.ingest import (
+    COUNTS,
+    FilePlan,
+    Job,
+    PartResult,
+    Unreadable,
+    file_hash,
+    file_jobs,
+    file_key,
+    file_size,
+    read_part,
+    unreadable,
 )
 from handlog.snapshot import ImportLock
 
-HASH_BLOCK = 1 << 20
+__all__ = [
+    "FilePlan",
+    "ImportFailed",
+    "ImportSummary",
+    "Unreadable",
+    "import_paths",
+]
 
-
-RANGE_BYTES = int(os.environ.get("HANDLOG_RANGE_BYTES", 8 << 20))
-"""Files are cut into ranges of whole hands of about this size (some 3,500 hands), each
-parsed and replayed by a worker: both cores work on one big file, and memory holds only a
-few ranges' rows at a time."""
+RANGE_BYTES = ingest.RANGE_BYTES
+"""Files are cut into ranges of whole hands of about this size (`ingest.RANGE_BYTES`)."""
 
 
 DUCKDB_MEMORY_LIMIT = os.environ.get("HANDLOG_DUCKDB_MEMORY", "128MB")
 """The most memory DuckDB may take in the importing process (its buffer pool)."""
 
 
-@dataclass(frozen=True)
-class FilePlan:
-    """A file to read, from the hand at `start_line` on."""
-
-    path: str
-    size: int
-    start_line: int
-    replaces: bool = False
-    """The file changed since its last import, other than by growing (edited in place,
-    rewritten): it is read again whole, the hands it holds now replace the versions of
-    them it stored before, and its parse errors and skipped hands are those of its text
-    now. (Hands it no longer holds stay: an import never deletes a hand.)"""
-    imported_before: bool = False
-    """The file has a row in `imports` already (grown, or changed)."""
-
-
-@dataclass(frozen=True)
-class Job:
-    """One part of a file for a worker, with what its `imports` row records."""
-
-    plan: FilePlan
-    part: ByteRange | None
-    """A range of whole hands; None: the whole file, streamed (UTF-16, archive entries)."""
-    end: int
-    """The file's bytes up to the part's end..."""
-    sha256: str
-    """...and their SHA-256."""
-    last: bool
-    """The file's last part."""
-    error: str | None = None
-    """The file could not be read on from here: nothing for a worker to do."""
-
-
-COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped", "inconsistent")
-"""What a worker counts in a part of a file (`PartResult.counts`): hands, those with a fault
-of each kind of verdict (a hand may have several), unparsed and skipped."""
-
-
-@dataclass
-class PartResult:
-    """What a worker made of one range of a file."""
-
-    path: str
-    tables: dict[str, Any]
-    counts: dict[str, int]
-    line_reached: int
-    error: str | None = None
-
-
-Unreadable = tuple[str, int, str | None, str, str | None]
-"""A hand (or stretch of text) that could not be read: file, line, hand ID, message and the
-offending line, as `handlog parse` and `check` print it."""
-
-
-def unreadable(tables: dict[str, Any]) -> list[Unreadable]:
-    """The parse errors of a part's rows (`PartResult.tables`), in line order."""
-    errors = tables.get("parse_errors")
-    if errors is None:
-        return []
-    rows = zip(
-        *(
-            errors.column(name).to_pylist()
-            for name in ("file", "line", "hand_id", "message", "text")
-        ),
-        strict=True,
-    )
-    return sorted(rows, key=lambda row: row[1])
+PARENT_STAGES = ("startup", "plan", "load", "commit", "summary")
+"""The importing process's stages whose CPU time `ImportSummary.timings` reports besides
+the workers' (`ingest.WORKER_STAGES`): start-up (the interpreter and the modules imported
+before the import begins), planning the files (their `imports` rows, hashing, cutting
+into ranges), loading the rows into DuckDB, each part's `imports` row and commit, the
+summary hook (`after_commit`). `parent` is the process's whole CPU time: what it spent
+beyond these stages is process traffic (results unpickled, tasks sent) and the rest."""
 
 
 @dataclass
@@ -130,94 +77,17 @@ class ImportSummary:
     skipped: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
     seconds: float = 0.0
+    timings: dict[str, float] = field(default_factory=dict)
+    """CPU seconds by stage: the workers' (`ingest.WORKER_STAGES`, all parts summed) and
+    this process's (`PARENT_STAGES`, and `parent`: its whole CPU time)."""
+
+    def add_timings(self, timings: dict[str, float]) -> None:
+        for stage, seconds in timings.items():
+            self.timings[stage] = self.timings.get(stage, 0.0) + seconds
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.seconds if self.seconds else 0.0
-
-
-def file_hash(path: str, limit: int | None = None) -> str:
-    """SHA-256 of the file, or of its first `limit` bytes."""
-    digest = hashlib.sha256()
-    remaining = limit
-    with open_binary(path) as handle:
-        while remaining is None or remaining > 0:
-            block = handle.read(HASH_BLOCK if remaining is None else min(HASH_BLOCK, remaining))
-            if not block:
-                break
-            digest.update(block)
-            if remaining is not None:
-                remaining -= len(block)
-    return digest.hexdigest()
-
-
-def _work(
-    path: str, part: ByteRange | None, start_line: int, profile_name: str | None
-) -> PartResult:
-    """In a worker: parse and replay one range of a file, return its rows as Arrow tables."""
-    import gc
-
-    from handlog.check import check_items
-    from handlog.equity.stored import add_ev
-    from handlog.parse import detect_file, parse_file, parse_range
-    from handlog.parse.sites import profile_named
-
-    gc.set_threshold(50_000, 20, 100)  # many small acyclic records: see handlog.cli
-    profile = profile_named(profile_name) if profile_name else None
-    batch = store.Batch()
-    counts = dict.fromkeys(COUNTS, 0)
-    line_reached = start_line
-    flagged = []  # hands whose evidence is kept (handlog.evidence)
-    read = []  # every hand read: its text is kept (handlog.texts)
-    try:
-        site = detect_file(path) if part is not None else None  # a range: cut by its format
-        if site is None or part is None:
-            items = parse_file(path, start_line)
-        else:
-            items = parse_range(path, part, site)
-        for checked in check_items(items, path, profile):
-            line_reached = max(line_reached, checked.first_line)
-            store.add_checked(batch, checked)
-            add_ev(batch, checked, profile)  # all-in EV: only possible all-ins are traced
-            if checked.replay is not None:
-                read.append(checked)
-                counts["hands"] += 1
-                counts["illegal"] += checked.replay.illegal
-                counts["mis_split"] += checked.replay.mis_split
-                counts["inconsistent"] += checked.replay.inconsistent
-                if checked.replay.violations:
-                    flagged.append(checked)
-            elif checked.error is not None:
-                counts["unparsed"] += 1
-            else:
-                counts["skipped"] += 1
-        if read:
-            from handlog.texts import add_texts, file_head, find_texts
-
-            texts = find_texts(path, part, (checked.line for checked in read))
-            add_texts(
-                batch,
-                (
-                    (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
-                    for checked in read
-                    if checked.hand is not None and checked.line in texts
-                ),
-                file_head(path),
-            )
-        if flagged:
-            from handlog.evidence import add_evidence
-
-            add_evidence(batch, path, part, flagged, profile, texts)
-        tables = batch.arrow()
-    except OSError as error:
-        return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
-    except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
-        first = str(error).strip().split("\n", 1)[0][:300]
-        reason = (
-            f"not stored: handlog failed on it ({type(error).__name__}: {first}); please report it"
-        )
-        return PartResult(path, {}, counts, start_line, reason)
-    return PartResult(path, tables, counts, line_reached)
 
 
 def import_paths(
@@ -245,6 +115,7 @@ def import_paths(
 
     started = time.perf_counter()
     summary = ImportSummary()
+    summary.timings["startup"] = time.process_time()  # the interpreter and imports so far
     count = workers or os.cpu_count() or 1
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
@@ -274,20 +145,27 @@ def import_paths(
             # Files are planned, and cut into ranges, one range at a time as the workers
             # need them: the workers start on the first range at once.
             loading: _FileLoad | None = None
-            jobs = _jobs(connection, files, summary)
-            for job, result in _run(jobs, profile_name, pool):
+            jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
+            for task, done in _run(_tasks(jobs), profile_name, pool):
+                summary.add_timings(done.timings)
+                if len(task) > 1:  # whole small files, in one transaction
+                    _load_files(connection, lock, task, done, summary, on_file, after_commit)
+                    continue
+                (job,), (result,) = task, done.results
                 if loading is None or loading.plan is not job.plan:
-                    loading = _FileLoad(job.plan)
+                    loading = _FileLoad(job.plan, summary.timings)
                 loading.load(connection, lock, job, result, on_part, after_commit)
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
             if after_commit is not None:
                 lock.resume()
+                clock = time.process_time()
                 try:
                     after_commit(connection, final=True)
                 finally:
                     lock.pause()
+                    summary.add_timings({"summary": time.process_time() - clock})
         except (duckdb.Error, RuntimeError) as error:
             if _interrupted(error):
                 raise KeyboardInterrupt from None
@@ -306,7 +184,20 @@ def import_paths(
         if pool is not None:
             pool.shutdown()
     summary.seconds = time.perf_counter() - started
+    summary.timings["parent"] = time.process_time()
     return summary
+
+
+def _timed(items: Iterator[Job], timings: dict[str, float], stage: str) -> Iterator[Job]:
+    """`items`, the CPU time spent making each added to `timings[stage]`."""
+    timings.setdefault(stage, 0.0)
+    while True:
+        clock = time.process_time()
+        item = next(items, None)
+        timings[stage] += time.process_time() - clock
+        if item is None:
+            return
+        yield item
 
 
 def _interrupted(error: BaseException) -> bool:
@@ -358,7 +249,7 @@ class _Workers:
                 signal.signal(signal.SIGINT, before)
         return pool
 
-    def submit(self, *call: Any) -> Future[PartResult]:
+    def submit(self, *call: Any) -> Future[Any]:
         return self.pool.submit(*call)
 
     def restart(self) -> None:
@@ -409,13 +300,62 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
     """The parts of every file to import, file by file, each file planned and cut when its
     first part is wanted. An unchanged file has none; a file that cannot be read is noted
     in the summary (or, when it fails part way, ends with a part that says why)."""
+    for start in range(0, len(files), PLAN_FILES):
+        some = files[start : start + PLAN_FILES]
+        yield from _some_jobs(some, _imported(connection, some), summary)
+
+
+PLAN_FILES = 5_000
+"""Files whose `imports` rows are looked up in one query."""
+
+SMALL_FILE_BYTES = 1 << 20
+"""A new file this small (and no bigger than a range, `RANGE_BYTES`) is one part, hashed in
+one read (not cut into ranges), and is read with other such files in one task and stored in
+one transaction (`BATCH_BYTES`)."""
+
+BATCH_BYTES = 2 << 20
+BATCH_FILES = 1_000
+"""A task of small files holds up to this many bytes, and files: a folder of thousands of
+~10-hand files costs a task, a set of Arrow tables and a transaction per ~1,000 hands, as a
+big file's ranges do, not per file."""
+
+
+def _small() -> int:
+    """The size up to which a file is small (`SMALL_FILE_BYTES`), and never more than a range."""
+    return min(SMALL_FILE_BYTES, RANGE_BYTES)
+
+
+def _imported(connection: Any, paths: list[str]) -> dict[str, tuple[int, str, int]]:
+    """The `imports` rows (size, SHA-256, line reached) of those of `paths` imported
+    before, by key (`file_key`): one query for many files."""
+    import pyarrow as pa
+
+    keys = pa.table({"path": pa.array([file_key(path) for path in paths], pa.string())})
+    connection.register("planned_keys", keys)
+    try:
+        rows = connection.execute(
+            "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
+            "SEMI JOIN planned_keys k ON i.path = k.path"
+        ).fetchall()
+    finally:
+        connection.unregister("planned_keys")
+    return {path: (int(size), sha, int(line)) for path, size, sha, line in rows}
+
+
+def _some_jobs(
+    files: list[str], known: dict[str, tuple[int, str, int]], summary: ImportSummary
+) -> Iterator[Job]:
     for path in files:
         summary.files += 1
         plan = None
         try:
-            plan = _plan(connection, path, summary)
-            if plan is not None:
-                yield from _file_jobs(plan)
+            plan = _plan(path, known.get(file_key(path)), summary)
+            if plan is None:
+                continue
+            if plan.size <= _small() and not plan.imported_before:
+                yield Job(plan, None, plan.size, file_hash(path), last=True)
+            else:
+                yield from file_jobs(plan, RANGE_BYTES)
         except OSError as error:
             reason = f"cannot read: {error.strerror or error}"
             if plan is None:
@@ -424,12 +364,10 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
                 yield Job(plan, None, 0, "", last=True, error=reason)
 
 
-def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None:
-    """What to read of a file: None if unchanged since its last import."""
-    size = _size(path)
-    row = connection.execute(
-        "SELECT size, sha256, line_reached FROM imports WHERE path = ?", [_key(path)]
-    ).fetchone()
+def _plan(path: str, row: tuple[int, str, int] | None, summary: ImportSummary) -> FilePlan | None:
+    """What to read of a file (`row`: its `imports` row, if imported before): None if
+    unchanged since its last import."""
+    size = file_size(path)
     if row is None:
         return FilePlan(path, size, 1)
     old_size, old_sha, line_reached = row  # imported before: unchanged, grown, or changed?
@@ -442,107 +380,313 @@ def _plan(connection: Any, path: str, summary: ImportSummary) -> FilePlan | None
     return FilePlan(path, size, 1, replaces=True, imported_before=True)
 
 
-def _file_jobs(plan: FilePlan) -> Iterator[Job]:
-    """A file's parts: its ranges of whole hands as they are cut, each with the SHA-256 of
-    the file up to its end (hashed in the same read), or the whole file as one part."""
-    from handlog.parse import detect_file
-
-    path = plan.path
-    site = detect_file(path) if cuttable(path) else None
-    if site is None or site.header_bytes is None or site.header_marker is None:
-        yield Job(plan, None, plan.size, file_hash(path), last=True)
-        return
-    digest = hashlib.sha256()
-    held = None  # a range is passed on once the next one shows it is not the last
-    for part in hand_ranges(
-        path, site.header_bytes, site.header_marker, RANGE_BYTES, plan.start_line, digest
-    ):
-        if held is not None:
-            yield held
-        held = Job(plan, part, part.end, digest.copy().hexdigest(), last=False)
-    if held is None:  # no hand header from the start line on: the file streamed whole
-        yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
-    else:
-        yield replace(held, last=True)
+Task = tuple[Job, ...]
+"""Jobs a worker does at once: one part of a file, or several whole small files."""
 
 
-def _key(path: str) -> str:
-    """How a file is known in `imports`: its absolute path (an archive entry: the archive's
-    absolute path, then the entry)."""
-    archive, mark, entry = path.partition(ZIP_ENTRY)
-    return str(Path(archive).resolve()) + mark + entry
+@dataclass
+class TaskResult:
+    """What a worker made of a task: a result per job, the rows of them all (for one job,
+    its own `tables`), and the CPU seconds by stage."""
+
+    results: list[PartResult]
+    tables: dict[str, Any]
+    timings: dict[str, float]
 
 
-def _size(path: str) -> int:
-    return path_size(path)
+def _tasks(jobs: Iterator[Job]) -> Iterator[Task]:
+    """`jobs` as tasks: whole small files (`Job.whole`) gathered, in order, up to
+    `BATCH_BYTES` and `BATCH_FILES`; every other job alone."""
+    held: list[Job] = []
+    size = 0
+    for job in jobs:
+        if job.whole and job.end <= _small():
+            held.append(job)
+            size += job.end
+            if size >= BATCH_BYTES or len(held) >= BATCH_FILES:
+                yield tuple(held)
+                held, size = [], 0
+            continue
+        if held:
+            yield tuple(held)
+            held, size = [], 0
+        yield (job,)
+    if held:
+        yield tuple(held)
+
+
+def _read_task(jobs: list[tuple[str, Any, int]], profile_name: str | None) -> TaskResult:
+    """In a worker: read the jobs of a task ((path, part, start line) each)."""
+    if len(jobs) == 1:
+        ((path, part, start_line),) = jobs
+        result = read_part(path, part, start_line, profile_name)
+        return TaskResult([result], result.tables, result.timings)
+    results, tables, timings = ingest.read_files(
+        [(path, start_line) for path, _, start_line in jobs], profile_name
+    )
+    return TaskResult(results, tables, timings)
+
+
+def _died(job: Job) -> PartResult:
+    return PartResult(
+        job.plan.path,
+        {},
+        dict.fromkeys(COUNTS, 0),
+        0,
+        "a worker process died reading it (killed, perhaps for want of memory)",
+    )
 
 
 def _run(
-    jobs: Iterator[Job], profile_name: str | None, pool: _Workers | None
-) -> Iterator[tuple[Job, PartResult]]:
-    """Every job with its result, in order, parsed and replayed by the worker processes of
-    `pool` (None: here); at most two jobs per worker are under way or waiting, to bound
-    memory. The next job is taken from `jobs` before a result is passed on, so that the
-    workers are busy while it is loaded. When a worker dies, the job first in line is run
-    again alone in new workers: if it kills one again, its file fails (and is reported);
-    the jobs lost with the old workers are started again."""
+    tasks: Iterator[Task], profile_name: str | None, pool: _Workers | None
+) -> Iterator[tuple[Task, TaskResult]]:
+    """Every task with its result, in order, done by the worker processes of `pool`
+    (None: here); at most two tasks per worker are under way or waiting, to bound memory.
+    The next task is taken from `tasks` before a result is passed on, so that the workers
+    are busy while it is loaded. When a worker dies, the task first in line is run again
+    alone in new workers: if it kills one again, its file fails (and is reported) — a task
+    of several files is split, each file run again alone, so that only the file at fault
+    fails; the tasks lost with the old workers are started again."""
 
-    def here(job: Job) -> PartResult:
-        if job.error is not None:  # nothing to read
-            return PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
-        return _work(job.plan.path, job.part, job.plan.start_line, profile_name)
+    def here(task: Task) -> TaskResult:
+        if len(task) == 1 and task[0].error is not None:  # nothing to read
+            job = task[0]
+            failed = PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
+            return TaskResult([failed], {}, {})
+        return _read_task(_specs(task), profile_name)
 
     if pool is None:
-        for job in jobs:
-            yield job, here(job)
+        for task in tasks:
+            yield task, here(task)
         return
 
-    def start(job: Job) -> Future[PartResult]:
-        if job.error is None:
+    def start(task: Task) -> Future[TaskResult]:
+        if len(task) > 1 or task[0].error is None:
             try:
-                return pool.submit(
-                    _work, job.plan.path, job.part, job.plan.start_line, profile_name
-                )
+                return pool.submit(_read_task, _specs(task), profile_name)
             except BrokenProcessPool as error:  # seen broken before a result says so
-                broken: Future[PartResult] = Future()
+                broken: Future[TaskResult] = Future()
                 broken.set_exception(error)
                 return broken
-        future: Future[PartResult] = Future()
-        future.set_result(here(job))
+        future: Future[TaskResult] = Future()
+        future.set_result(here(task))
         return future
 
-    def lost(future: Future[PartResult]) -> bool:
+    def lost(future: Future[TaskResult]) -> bool:
         return not future.done() or future.cancelled() or future.exception() is not None
 
-    pending: deque[tuple[Job, Future[PartResult]]] = deque()
-    for job in jobs:
-        pending.append((job, start(job)))
+    pending: deque[tuple[Task, Future[TaskResult]]] = deque()
+    for task in tasks:
+        pending.append((task, start(task)))
         if len(pending) >= 2 * pool.count:
             break
     while pending:
-        job, future = pending.popleft()
+        task, future = pending.popleft()
         try:
             result = future.result()
         except BrokenProcessPool:
             pool.restart()
             try:
-                result = start(job).result()
+                result = start(task).result()
             except BrokenProcessPool:
                 pool.restart()
-                result = PartResult(
-                    job.plan.path,
-                    {},
-                    dict.fromkeys(COUNTS, 0),
-                    0,
-                    "a worker process died reading it (killed, perhaps for want of memory)",
-                )
+                if len(task) > 1:  # which file? each alone, first in line
+                    waiting = list(pending)
+                    pending = deque(((job,), start((job,))) for job in task)
+                    pending.extend(
+                        (other, start(other) if lost(future) else future)
+                        for other, future in waiting
+                    )
+                    continue
+                result = TaskResult([_died(task[0])], {}, {})
             pending = deque(
                 (waiting, start(waiting) if lost(future) else future) for waiting, future in pending
             )
-        following = next(jobs, None)
+        following = next(tasks, None)
         if following is not None:
             pending.append((following, start(following)))
-        yield job, result
+        yield task, result
+
+
+def _specs(task: Task) -> list[tuple[str, Any, int]]:
+    return [(job.plan.path, job.part, job.plan.start_line) for job in task]
+
+
+def _load_files(
+    connection: Any,
+    lock: ImportLock,
+    task: Task,
+    done: TaskResult,
+    summary: ImportSummary,
+    on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
+    after_commit: Callable[..., None] | None,
+) -> None:
+    """Store the rows of whole new files (a task of `_tasks`) in one transaction with
+    their `imports` rows. A file the worker could not read fails alone; when the rows
+    cannot be stored (too big for the memory limit, say) the files of the task fail,
+    each reported (none has an `imports` row: the next import reads them again); an
+    error of the database file itself is raised."""
+    import duckdb
+
+    loads = [_FileLoad(job.plan, summary.timings) for job in task]
+    stored = [
+        (load, job, result)
+        for load, job, result in zip(loads, task, done.results, strict=True)
+        if result.error is None
+    ]
+    for load, result in zip(loads, done.results, strict=True):
+        load.failure = result.error
+    if stored:
+        lock.resume()
+        try:
+            new = _commit_files(connection, stored, done.tables, summary.timings)
+            if after_commit is not None:
+                clock = time.process_time()
+                after_commit(connection)
+                summary.add_timings({"summary": time.process_time() - clock})
+        except duckdb.Error as error:
+            if store.is_storage_fault(error) or _interrupted(error):
+                raise
+            new = _commit_each(connection, stored, done.tables, summary.timings, error)
+        finally:
+            lock.pause()
+        for load, _, result in stored:
+            if load.failure is not None:
+                continue
+            load.new = new.get(load.plan.path, 0)
+            load.line_reached = result.line_reached
+            load.totals = dict(result.counts)
+            load.unreadable = unreadable(done.tables, load.plan.path)
+    for load in loads:
+        load.finish(summary, on_file)
+
+
+def _commit_each(
+    connection: Any,
+    stored: list[tuple[_FileLoad, Job, PartResult]],
+    tables: dict[str, Any],
+    timings: dict[str, float],
+    error: Exception,
+) -> dict[str, int]:
+    """When the rows of a task of files cannot be stored together: each file's alone, in
+    a transaction of its own, so that only the file at fault fails (named, with the
+    reason); the new hands of each file stored, by path."""
+    import duckdb
+
+    new: dict[str, int] = {}
+    for item in stored:
+        load = item[0]
+        try:
+            new |= _commit_files(connection, [item], _tables_of(tables, load.plan.path), timings)
+        except duckdb.Error as failure:
+            if store.is_storage_fault(failure) or _interrupted(failure):
+                raise
+            load.failure = "could not be stored: " + str(failure).strip().split("\n", 1)[0]
+    return new
+
+
+def _tables_of(tables: dict[str, Any], path: str) -> dict[str, Any]:
+    """The rows of one file among a task's `tables`."""
+    import pyarrow.compute as pc
+
+    own: dict[str, Any] = {}
+    hands = tables.get("hands")
+    for name in ("hands", "parse_errors", "skipped"):
+        table = tables.get(name)
+        if table is not None:
+            own[name] = table.filter(pc.equal(table.column("file"), path))
+    if hands is None:
+        return own
+    sites = pc.unique(own["hands"].column("site"))
+    ids = own["hands"].column("hand_id")
+    for name in store.TABLES:
+        table = tables.get(name)
+        if name != "hands" and table is not None:
+            mine = pc.and_(
+                pc.is_in(table.column("site"), sites), pc.is_in(table.column("hand_id"), ids)
+            )
+            own[name] = table.filter(mine)
+    blocks = tables.get("text_blocks")
+    if blocks is not None and "hand_texts" in own:
+        used = pc.unique(own["hand_texts"].column("block"))
+        own["text_blocks"] = blocks.filter(pc.is_in(blocks.column("block"), used))
+    return {name: table for name, table in own.items() if table.num_rows}
+
+
+def _commit_files(
+    connection: Any,
+    stored: list[tuple[_FileLoad, Job, PartResult]],
+    tables: dict[str, Any],
+    timings: dict[str, float],
+) -> dict[str, int]:
+    """The transaction of `_load_files`; the new hands of each file, by path."""
+    import pyarrow as pa
+
+    clock = time.process_time()
+    connection.execute("BEGIN TRANSACTION")
+    try:
+        added = store.load(connection, tables)
+        load_done = time.process_time()
+        timings["load"] = timings.get("load", 0.0) + load_done - clock
+        clock = load_done
+        hands = tables.get("hands")
+        if hands is None:
+            new: dict[str, int] = {}
+        elif added == sum(r.counts["hands"] for _, _, r in stored):  # every hand new
+            new = {load.plan.path: result.counts["hands"] for load, _, result in stored}
+        else:
+            new = _new_by_file(connection, hands)
+        finished = datetime.now(UTC)
+        rows = pa.table(
+            {
+                "path": [load.key for load, _, _ in stored],
+                "size": pa.array([job.end for _, job, _ in stored], pa.int64()),
+                "sha256": [job.sha256 for _, job, _ in stored],
+                "line_reached": pa.array(
+                    [max(load.line_reached, r.line_reached) for load, _, r in stored], pa.int64()
+                ),
+                "hands": pa.array([r.counts["hands"] for _, _, r in stored], pa.int64()),
+                "new_hands": pa.array(
+                    [new.get(load.plan.path, 0) for load, _, _ in stored], pa.int64()
+                ),
+                "started_at": pa.array(
+                    [load.started for load, _, _ in stored], pa.timestamp("us", tz="UTC")
+                ),
+                "finished_at": pa.array([finished] * len(stored), pa.timestamp("us", tz="UTC")),
+            }
+        )
+        connection.register("batch_imports", rows)
+        try:
+            connection.execute(
+                "INSERT INTO imports (path, size, sha256, line_reached, hands, new_hands, "
+                "started_at, finished_at) SELECT path, size, sha256, line_reached, hands, "
+                "new_hands, started_at, finished_at FROM batch_imports"
+            )
+        finally:
+            connection.unregister("batch_imports")
+        connection.execute("COMMIT")
+    except BaseException:
+        store.rollback(connection)
+        raise
+    timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+    return new
+
+
+def _new_by_file(connection: Any, hands: Any) -> dict[str, int]:
+    """The new hands of a task of files by file (after `store.load`, whose `new_hands` it
+    reads): a hand repeated in the task counts for the first file that holds it."""
+    connection.register("batch_file_hands", hands.select(["site", "hand_id", "file"]))
+    try:
+        rows = connection.execute("""
+            SELECT first_file, count(*) FROM (
+                SELECT b.site, b.hand_id, arg_min(b.file, b.seq) AS first_file
+                FROM (SELECT *, row_number() OVER () AS seq FROM batch_file_hands) b
+                SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
+                GROUP BY b.site, b.hand_id)
+            GROUP BY first_file""").fetchall()
+    finally:
+        connection.unregister("batch_file_hands")
+    return {file: int(count) for file, count in rows}
 
 
 class _FileLoad:
@@ -552,9 +696,10 @@ class _FileLoad:
     next import goes on from there. (One transaction for a whole file would hold all its
     rows in memory: 1.3 GB for 100,000 hands.)"""
 
-    def __init__(self, plan: FilePlan) -> None:
+    def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
-        self.key = _key(plan.path)
+        self.timings = timings
+        self.key = file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)
         self.new = 0
@@ -588,7 +733,9 @@ class _FileLoad:
         try:
             added, replaced, reached = self._commit(connection, job, result, first)
             if after_commit is not None:
+                clock = time.process_time()
                 after_commit(connection)
+                self._spent("summary", clock)
         except duckdb.Error as error:
             if store.is_storage_fault(error) or _interrupted(error):
                 raise
@@ -611,6 +758,7 @@ class _FileLoad:
         """Store one part; the new hands, the hands replaced (`FilePlan.replaces`) and the
         line reached."""
         plan = self.plan
+        clock = time.process_time()
         connection.execute("BEGIN TRANSACTION")
         try:
             replaced = 0
@@ -625,7 +773,9 @@ class _FileLoad:
                     for table in ("parse_errors", "skipped"):
                         connection.execute(f"DELETE FROM {table} WHERE file = ?", [plan.path])
                 replaced = _forget_replaced(connection, result.tables, self.key)
+            clock = self._spent("commit", clock)
             added = store.load(connection, result.tables) - replaced
+            clock = self._spent("load", clock)
             reached = max(self.line_reached, result.line_reached)
             row = [
                 job.end,
@@ -653,10 +803,17 @@ class _FileLoad:
                     row,
                 )
             connection.execute("COMMIT")
+            self._spent("commit", clock)
         except BaseException:
             store.rollback(connection)
             raise
         return added, replaced, reached
+
+    def _spent(self, stage: str, since: float) -> float:
+        """Add the CPU time since `since` to `stage`; the time now."""
+        now = time.process_time()
+        self.timings[stage] = self.timings.get(stage, 0.0) + now - since
+        return now
 
     def finish(
         self,
@@ -692,7 +849,7 @@ def _forget_replaced(connection: Any, tables: dict[str, Any], key: str) -> int:
             "SEMI JOIN batch_keys b ON h.site = b.site AND h.hand_id = b.hand_id"
         ).fetchall()
         # Stored under the path the file was given by (relative, perhaps): the same file?
-        ours = [file for (file,) in files if file is not None and _key(file) == key]
+        ours = [file for (file,) in files if file is not None and file_key(file) == key]
         if not ours:
             return 0
         connection.execute(

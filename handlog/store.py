@@ -593,6 +593,14 @@ class Batch:
             name: {column: [] for column in columns} for name, columns in COLUMNS.items()
         }
 
+    def extend(self, other: Batch) -> None:
+        """Add the rows of `other` (another file's, say) after these."""
+        for name, columns in other.columns.items():
+            mine = self.columns[name]
+            for column, values in columns.items():
+                if values:
+                    mine[column].extend(values)
+
     def arrow(self) -> dict[str, Any]:
         """The rows as Arrow tables (they pickle as flat buffers between processes)."""
         import pyarrow as pa

@@ -85,14 +85,11 @@ def add_texts(batch: Batch, texts: Iterable[tuple[str, str, str]], head: str = "
 
 def find_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[int, str]:
     """The text of the hands of `path` (the range `part`, or the whole file) that start at
-    `lines`, by start line: the file split into hands again, as the parser split it (a
-    chunk holding hands of other formats cut as the parser cut it)."""
+    `lines`, by start line: the file split into hands again, as the parser split it. (An
+    import does not call this: it keeps the chunks it parsed, `texts_in`.)"""
     from handlog.parse import detect_file
     from handlog.parse.reader import split_hands, split_range
 
-    wanted = sorted(set(lines))
-    if not wanted:
-        return {}
     site = detect_file(path)
     if site is None:
         return {}
@@ -100,6 +97,16 @@ def find_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[
         chunks = split_hands(path, site.is_header, site.header_prefix)
     else:
         chunks = split_range(path, part, site.is_header, site.header_prefix)
+    return texts_in(chunks, lines, site)
+
+
+def texts_in(chunks: Iterable[Chunk], lines: Iterable[int], site: SiteFormat) -> dict[int, str]:
+    """The text of the hands that start at `lines` among `chunks` (a file's or range's,
+    in order, as `site`'s format split it), by start line: a chunk is its hand's text, or,
+    where hands of other formats run on inside it, its pieces as the parser cut them."""
+    wanted = sorted(set(lines))
+    if not wanted:
+        return {}
     found: dict[int, str] = {}
     last = wanted[-1]
     for chunk in chunks:
@@ -135,13 +142,14 @@ def _as_parsed(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
     return [piece for piece, _ in pieces]
 
 
-def file_head(path: str) -> str:
+def file_head(path: str, site: SiteFormat | None = None) -> str:
     """For a format whose hands are read with the file's text before its first hand (an XML
-    session's header), that text; else ""."""
+    session's header), that text; else "". `site`: the file's format, when known."""
     from handlog.parse import detect_file
     from handlog.parse.reader import split_hands
 
-    site = detect_file(path)
+    if site is None:
+        site = detect_file(path)
     if site is None or site.file_context is None:
         return ""
     for chunk in split_hands(path, site.is_header, site.header_prefix):

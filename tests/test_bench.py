@@ -137,3 +137,15 @@ def test_the_all_in_ev_figures(tmp_path: Path) -> None:
     assert len(list(tmp_path.glob("sim-ev-*-tournament-100-seed3.txt"))) == 7  # every game
     table = bench.format_table(found)
     assert "all-in EV: spots enumerated exactly" in table
+
+
+def test_import_of_each_site_publishes_where_its_time_goes(tmp_path: Path) -> None:
+    """The per-site import figures (`handlog bench --import-site-hands`): every hand of
+    the small files imported, and the CPU time per hand of the stages that always work."""
+    figures = bench.import_site_figures(SAMPLE_LOGS, 40, tmp_path, per_file=10, shapes=("zip",))
+    key = "imports.pokerstars.zip"
+    assert figures[f"{key}.hands"] == 40 and figures[f"{key}.files"] == 4
+    assert figures[f"{key}.hands_per_cpu_second"] > 0
+    for stage in ("parse", "replay", "ev", "rows", "texts", "arrow", "startup", "load", "commit"):
+        assert figures[f"{key}.us.{stage}"] > 0, stage
+    assert "pokerstars import, zip: CPU in parse" in bench.format_table(figures)

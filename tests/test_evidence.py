@@ -12,7 +12,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from handlog import evidence
+from handlog import evidence, ingest
 from handlog.check import check_file, site_rules
 from handlog.cli import app
 from handlog.importer import import_paths
@@ -98,7 +98,13 @@ def test_the_observer_changes_nothing(faulty):
     for item in checked:
         assert item.hand is not None and item.replay is not None
         profile, traits = site_rules(item.hand.site)
-        states = evidence.replay_states(item.hand, profile)
+        states: list[dict] = []
+
+        def observe(r, v, states=states):
+            states.append(ingest.snapshot(r, v))
+
+        observed = replay(item.hand, profile, traits, observe)
+        assert observed.violations == item.replay.violations
         assert [s["code"] for s in states] == [v.code for v in item.replay.violations]
         assert [s["line"] for s in states] == [v.line for v in item.replay.violations]
         assert replay(item.hand, profile, traits).violations == item.replay.violations

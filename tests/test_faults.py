@@ -20,7 +20,7 @@ import duckdb
 import pytest
 from typer.testing import CliRunner
 
-from handlog import importer, store
+from handlog import importer, ingest, store
 from handlog.bench import replicate
 from handlog.cli import app
 from handlog.errors import ParseError
@@ -395,21 +395,21 @@ def test_ctrl_c_caught_by_duckdb_while_it_reads_arrow_data_is_still_an_interrupt
     assert "interrupted" in result.output and "could not be stored" not in result.output
 
 
-_REAL_WORK = importer._work
+_REAL_READ = ingest._read_into
 
 
-def _dying_work(path, *rest):  # type: ignore[no-untyped-def]
-    """A worker's job that kills its worker on a file named "killer"."""
+def _dying_read(batch, path, *rest):  # type: ignore[no-untyped-def]
+    """A worker's reading of a file that kills its worker on a file named "killer"."""
     if "killer" in path:
         os.kill(os.getpid(), signal.SIGKILL)
-    return _REAL_WORK(path, *rest)
+    return _REAL_READ(batch, path, *rest)
 
 
 def test_a_worker_killed_on_a_file_fails_that_file_only(tmp_path, monkeypatch):
     """A worker that dies (the kernel's out-of-memory killer, say) broke the whole pool and
     ended the import with a traceback. Now the file it died on is named, and every other
     file (those whose jobs were lost with the pool too) is imported."""
-    monkeypatch.setattr(importer, "_work", _dying_work)  # the workers are forked after this
+    monkeypatch.setattr(ingest, "_read_into", _dying_read)  # the workers are forked after this
     killer = tmp_path / "killer.txt"
     shutil.copy(SAMPLES[1], killer)
     db = tmp_path / "h.duckdb"

@@ -40,7 +40,7 @@ import pytest
 from handlog import store
 from handlog.check import CheckedHand, check_items
 from handlog.errors import ParseError, Skipped
-from handlog.evidence import add_evidence
+from handlog.ingest import read_part
 from handlog.model import Hand
 from handlog.parse import detect_file, parse_file, parse_range
 from handlog.parse.money import MAX_AMOUNT
@@ -583,9 +583,11 @@ def read_mutant(path: str, by_ranges: bool) -> tuple[Counter[str], str | None]:
             store.add_checked(batch, checked)
             if checked.replay is not None and checked.replay.violations:
                 flagged.append(checked)
-        if flagged and not by_ranges:
-            add_evidence(batch, path, None, flagged, None)
         batch.arrow()
+        if flagged and not by_ranges:  # the import's one stage, evidence and texts with it
+            failed = read_part(path, None, 1, None).error
+            if failed is not None and "handlog failed" in failed:
+                return counts, failed
     except Exception as error:  # noqa: BLE001 - the point: any exception is the finding
         frames = traceback.extract_tb(error.__traceback__)
         where = next(

@@ -313,12 +313,12 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     """A file that fails to read after some of its ranges were cut: those ranges are
     stored with the file's `imports` row, the file is reported, and the next import goes on
     from where it stopped, storing each hand once."""
-    from handlog import importer
+    from handlog import importer, ingest
 
     db = tmp_path / "h.duckdb"
     (log,) = _big_logs(tmp_path, 1, 300)
     monkeypatch.setattr(importer, "RANGE_BYTES", 100_000)
-    cut = importer.hand_ranges
+    cut = ingest.hand_ranges
 
     def failing(*arguments):
         ranges = cut(*arguments)
@@ -326,12 +326,12 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
         yield next(ranges)
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(importer, "hand_ranges", failing)
+    monkeypatch.setattr(ingest, "hand_ranges", failing)
     summary = import_paths([log], db, workers=2)
     assert summary.failed == [(log, "cannot read: Input/output error")]
     stored = _all_counts(db)["hands"]
     assert 0 < stored < 300 and summary.new_hands == stored
-    monkeypatch.setattr(importer, "hand_ranges", cut)
+    monkeypatch.setattr(ingest, "hand_ranges", cut)
     again = import_paths([log], db, workers=2)
     assert again.failed == []
     assert _all_counts(db)["hands"] == 300
@@ -458,3 +458,51 @@ def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path):
     finally:
         migrated.close()
     assert import_paths(SAMPLES, db, workers=1).new_hands == HANDS_IN_SAMPLES - before["hands"]
+
+
+def test_many_small_files_are_read_and_stored_together_each_counted_as_its_own(
+    tmp_path, monkeypatch
+):
+    """Whole small files go to a worker together and are stored in one transaction, each
+    with its own `imports` row and counts; a hand repeated in a later file of the same
+    batch is that file's duplicate, as when files are stored one by one."""
+    from handlog import store as store_module
+
+    (log,) = _big_logs(tmp_path, 1, 60)
+    text = Path(log).read_text(encoding="utf-8")
+    hands = [part for part in text.split("\n\n\n") if part.strip()]
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for number in range(12):
+        group = hands[number * 5 : number * 5 + 5]
+        (folder / f"t{number:02d}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
+    (folder / "t99-copy.txt").write_text((folder / "t03.txt").read_text(encoding="utf-8"))
+    loads = []
+    real_load = store_module.load
+
+    def counting(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(1)
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", counting)
+    db = tmp_path / "h.duckdb"
+    files = sorted(str(path) for path in folder.iterdir())
+    seen = {}
+    summary = import_paths(
+        files,
+        db,
+        workers=2,
+        on_file=lambda plan, counts, new, errors: seen.update({plan.path: (counts["hands"], new)}),
+    )
+    assert len(loads) == 1  # one transaction for the 13 files
+    assert (summary.files, summary.hands, summary.new_hands, summary.duplicates) == (13, 65, 60, 5)
+    assert seen[str(folder / "t99-copy.txt")] == (5, 0)
+    assert seen[str(folder / "t03.txt")] == (5, 5)
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = dict(connection.execute("SELECT path, new_hands FROM imports").fetchall())
+    texts = connection.execute("SELECT count(*) FROM hand_texts").fetchone()[0]
+    connection.close()
+    assert len(rows) == 13 and rows[str((folder / "t99-copy.txt").resolve())] == 0
+    assert texts == 60
+    again = import_paths(files, db, workers=2)
+    assert (again.unchanged, again.hands) == (13, 0)

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from handlog.errors import ParseError
-from handlog.evidence import hand_texts
 from handlog.model import Hand
 from handlog.parse import detect_file, parse_file, parse_text
 from handlog.parse.reader import open_text
+from handlog.texts import find_texts
 from tests.conftest import SITES
 
 
@@ -83,7 +83,7 @@ def test_a_partypoker_file_of_cash_then_tournament_hands(tmp_path):
     assert third.hand_id == "9" + cash_id
     # The evidence of a hand is cut out of the file as the parser cut it.
     line = cash.count("\n") + 3
-    texts = hand_texts(str(path), None, [line])
+    texts = find_texts(str(path), None, [line])
     assert texts == {line: "\n".join(text.rstrip() for text in tournament.split("\n"))}
 
 

@@ -128,12 +128,16 @@ _TEXT_FORMATS = tuple(candidate for candidate in FORMATS if candidate.file_conte
 
 
 def parse_file(
-    path: str | os.PathLike[str], start_line: int = 1, site: SiteFormat | None = None
+    path: str | os.PathLike[str],
+    start_line: int = 1,
+    site: SiteFormat | None = None,
+    seen: list[Chunk] | None = None,
 ) -> Iterator[Parsed]:
     """Every hand in the file, in order, from the hand at `start_line` on (earlier text is
     split but not parsed); its format is detected from its content unless `site` is given.
     A file that cannot be read, or holds no hand of a format handlog reads, yields one
-    ParseError."""
+    ParseError. `seen`, when given, receives every chunk parsed, as it is (the texts an
+    import keeps come from this one read: `handlog.ingest`)."""
     file = str(path)
     try:
         if site is None:
@@ -147,10 +151,13 @@ def parse_file(
             return
         chunks = split_hands(path, site.is_header, site.header_prefix)
         yield from _parse_all(
-            (
-                chunk
-                for chunk in chunks
-                if chunk.line >= start_line and (chunk.is_hand or site.file_context is None)
+            _kept(
+                (
+                    chunk
+                    for chunk in chunks
+                    if chunk.line >= start_line and (chunk.is_hand or site.file_context is None)
+                ),
+                seen,
             ),
             site,
             context,
@@ -160,9 +167,13 @@ def parse_file(
 
 
 def parse_range(
-    path: str | os.PathLike[str], part: ByteRange, site: SiteFormat
+    path: str | os.PathLike[str],
+    part: ByteRange,
+    site: SiteFormat,
+    seen: list[Chunk] | None = None,
 ) -> Iterator[Parsed]:
-    """The hands in one range of whole hands of a file (see `reader.hand_ranges`)."""
+    """The hands in one range of whole hands of a file (see `reader.hand_ranges`); `seen`
+    as in `parse_file`."""
     context = None
     if site.file_context is not None:
         try:
@@ -175,8 +186,23 @@ def parse_range(
             return
     chunks = split_range(path, part, site.is_header, site.header_prefix)
     yield from _parse_all(
-        (chunk for chunk in chunks if chunk.is_hand or site.file_context is None), site, context
+        _kept((chunk for chunk in chunks if chunk.is_hand or site.file_context is None), seen),
+        site,
+        context,
     )
+
+
+def _kept(chunks: Iterator[Chunk], seen: list[Chunk] | None) -> Iterator[Chunk]:
+    """`chunks`, each added to `seen` (when given) as it passes."""
+    if seen is None:
+        return chunks
+    return _keeping(chunks, seen)
+
+
+def _keeping(chunks: Iterator[Chunk], seen: list[Chunk]) -> Iterator[Chunk]:
+    for chunk in chunks:
+        seen.append(chunk)
+        yield chunk
 
 
 def _parse_all(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:

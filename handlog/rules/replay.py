@@ -59,13 +59,24 @@ _FOLD, _CHECK, _CALL, _BRING_IN = (
 )
 
 
-def replay(hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING) -> Replay:
+def replay(
+    hand: Hand,
+    profile: RuleProfile,
+    traits: SiteTraits = PRINTS_EVERYTHING,
+    observer: Callable[[_Replayer, Violation], None] | None = None,
+) -> Replay:
     """Replay `hand` under `profile` and report what breaks the rules; `traits` say what its
-    site prints, so that nothing a site does not print is flagged."""
+    site prints, so that nothing a site does not print is flagged. `observer`, when given,
+    is called with the replayer and each violation as it is flagged (`_Replayer.observer`:
+    the evidence an import keeps is read from this one replay)."""
     # The fast path (see handlog.rules.fast) judges every size: not for a hand whose stakes
-    # are unknown (`Hand.stakes_known`).
+    # are unknown (`Hand.stakes_known`). A hand it passes has no violation to observe.
     clean = _fast.replay_clean(hand, profile, traits) if hand.stakes_known else None
-    return clean if clean is not None else _Replayer(hand, profile, traits).run()
+    if clean is not None:
+        return clean
+    replayer = _Replayer(hand, profile, traits)
+    replayer.observer = observer
+    return replayer.run()
 
 
 class _Replayer:

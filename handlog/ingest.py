@@ -1,0 +1,503 @@
+"""The one ingest stage: one range of one file to its hands' rows, read once.
+
+`read_part` reads a range of whole hands of a file (or a whole file), parses each hand,
+replays it once under its house's rules and returns every row the store keeps of it as
+Arrow tables (`PartResult`): the hand's records, its verdicts, its text (kept from the
+chunks the parser read: the file is not split again) and, for a flagged hand, its evidence
+(the replay's state at each flag, observed during that one replay: the hand is not parsed
+or replayed again). `read_files` does the same for many small files at once, their rows in
+one set of tables. Both the DuckDB import (`handlog.importer`) and the Dask engine
+(`handlog.dataset`) call these, in their worker processes; the planning of a file (what to
+read of it, cut into ranges, hashed in the same read) is here too (`file_jobs`), for both.
+
+Each part also says where its worker's time went (`PartResult.timings`, CPU seconds by
+stage: parse, replay, rows, texts, evidence, arrow), which `handlog import --timings` and
+`handlog bench` publish.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from handlog import store
+from handlog.cards import format_cards
+from handlog.parse.reader import (
+    ZIP_ENTRY,
+    ByteRange,
+    cuttable,
+    hand_ranges,
+    open_binary,
+    path_size,
+)
+
+if TYPE_CHECKING:
+    from handlog.check import CheckedHand
+    from handlog.model import Hand
+    from handlog.parse.reader import Chunk
+    from handlog.parse.site import SiteFormat
+    from handlog.rules.profiles import RuleProfile
+    from handlog.rules.replay import Replay, _Replayer
+    from handlog.rules.violations import Violation
+
+HASH_BLOCK = 1 << 20
+
+RANGE_BYTES = int(os.environ.get("HANDLOG_RANGE_BYTES", 8 << 20))
+"""Files are cut into ranges of whole hands of about this size (some 3,500 hands), each
+parsed and replayed by a worker: both cores work on one big file, and memory holds only a
+few ranges' rows at a time."""
+
+COUNTS = ("hands", "illegal", "mis_split", "unparsed", "skipped", "inconsistent")
+"""What a worker counts in a part of a file (`PartResult.counts`): hands, those with a fault
+of each kind of verdict (a hand may have several), unparsed and skipped."""
+
+WORKER_STAGES = ("parse", "replay", "ev", "rows", "texts", "evidence", "arrow")
+"""The stages of `read_part` whose CPU time a part reports (`PartResult.timings`): reading
+and parsing the hands, replaying and judging them, their rows, their texts (compressed
+blocks), the evidence of flagged hands, the conversion of the rows to Arrow tables."""
+
+
+# -- what to read ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FilePlan:
+    """A file to read, from the hand at `start_line` on."""
+
+    path: str
+    size: int
+    start_line: int
+    replaces: bool = False
+    """The file changed since its last import, other than by growing (edited in place,
+    rewritten): it is read again whole, the hands it holds now replace the versions of
+    them it stored before, and its parse errors and skipped hands are those of its text
+    now. (Hands it no longer holds stay: an import never deletes a hand.)"""
+    imported_before: bool = False
+    """The file has a row in `imports` already (grown, or changed)."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One part of a file for a worker, with what its `imports` row records."""
+
+    plan: FilePlan
+    part: ByteRange | None
+    """A range of whole hands; None: the whole file, streamed (UTF-16, archive entries)."""
+    end: int
+    """The file's bytes up to the part's end..."""
+    sha256: str
+    """...and their SHA-256."""
+    last: bool
+    """The file's last part."""
+    error: str | None = None
+    """The file could not be read on from here: nothing for a worker to do."""
+
+    @property
+    def whole(self) -> bool:
+        """The job is a whole new file, read in one part (as most small files are)."""
+        return (
+            self.last
+            and self.error is None
+            and not self.plan.imported_before
+            and self.plan.start_line <= 1
+            and (self.part is None or self.part.start == 0)
+        )
+
+
+def file_hash(path: str, limit: int | None = None) -> str:
+    """SHA-256 of the file, or of its first `limit` bytes."""
+    digest = hashlib.sha256()
+    remaining = limit
+    with open_binary(path) as handle:
+        while remaining is None or remaining > 0:
+            block = handle.read(HASH_BLOCK if remaining is None else min(HASH_BLOCK, remaining))
+            if not block:
+                break
+            digest.update(block)
+            if remaining is not None:
+                remaining -= len(block)
+    return digest.hexdigest()
+
+
+def file_key(path: str) -> str:
+    """How a file is known in `imports` (and a dataset's manifests): its absolute path (an
+    archive entry: the archive's absolute path, then the entry)."""
+    archive, mark, entry = path.partition(ZIP_ENTRY)
+    return str(Path(archive).resolve()) + mark + entry
+
+
+def file_size(path: str) -> int:
+    return path_size(path)
+
+
+def file_jobs(plan: FilePlan, range_bytes: int | None = None) -> Iterator[Job]:
+    """A file's parts: its ranges of whole hands (about `range_bytes` each, default
+    `RANGE_BYTES`) as they are cut, each with the SHA-256 of the file up to its end (hashed
+    in the same read), or the whole file as one part."""
+    from handlog.parse import detect_file
+
+    path = plan.path
+    site = detect_file(path) if cuttable(path) else None
+    if site is None or site.header_bytes is None or site.header_marker is None:
+        yield Job(plan, None, plan.size, file_hash(path), last=True)
+        return
+    digest = hashlib.sha256()
+    held = None  # a range is passed on once the next one shows it is not the last
+    for part in hand_ranges(
+        path,
+        site.header_bytes,
+        site.header_marker,
+        range_bytes or RANGE_BYTES,
+        plan.start_line,
+        digest,
+    ):
+        if held is not None:
+            yield held
+        held = Job(plan, part, part.end, digest.copy().hexdigest(), last=False)
+    if held is None:  # no hand header from the start line on: the file streamed whole
+        yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
+    else:
+        yield replace(held, last=True)
+
+
+# -- reading a part ----------------------------------------------------------------------
+
+
+@dataclass
+class PartResult:
+    """What a worker made of one range of a file."""
+
+    path: str
+    tables: dict[str, Any]
+    counts: dict[str, int]
+    line_reached: int
+    error: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    """CPU seconds by stage (`WORKER_STAGES`)."""
+
+
+Unreadable = tuple[str, int, str | None, str, str | None]
+"""A hand (or stretch of text) that could not be read: file, line, hand ID, message and the
+offending line, as `handlog parse` and `check` print it."""
+
+
+def unreadable(tables: dict[str, Any], path: str | None = None) -> list[Unreadable]:
+    """The parse errors of a part's rows (`PartResult.tables`), in line order; those of the
+    file `path` only, when given (the tables of `read_files` hold many files')."""
+    errors = tables.get("parse_errors")
+    if errors is None:
+        return []
+    rows = zip(
+        *(
+            errors.column(name).to_pylist()
+            for name in ("file", "line", "hand_id", "message", "text")
+        ),
+        strict=True,
+    )
+    return sorted((row for row in rows if path is None or row[0] == path), key=lambda row: row[1])
+
+
+class _Clock:
+    """Where a worker's time goes: seconds by stage, read from the one clock a stage
+    change reads (`perf_counter`, cheap enough to read twice a hand), scaled at the end to
+    the CPU time the process spent (a worker does nothing but this work)."""
+
+    def __init__(self) -> None:
+        self.seconds = dict.fromkeys(WORKER_STAGES, 0.0)
+        self.cpu = time.process_time()
+        self.last = time.perf_counter()
+
+    def mark(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] += now - self.last
+        self.last = now
+
+    def cpu_seconds(self) -> dict[str, float]:
+        cpu = time.process_time() - self.cpu
+        measured = sum(self.seconds.values())
+        scale = cpu / measured if measured > 0 else 0.0
+        return {stage: seconds * scale for stage, seconds in self.seconds.items()}
+
+
+def read_part(
+    path: str, part: ByteRange | None, start_line: int, profile_name: str | None
+) -> PartResult:
+    """Parse and replay one range of a file (None: the whole file, from the hand at
+    `start_line` on) and return its rows as Arrow tables. A file that cannot be read, or a
+    bug met in it, is the part's `error`: it fails alone, named."""
+    clock = _Clock()
+    batch = store.Batch()
+    result = _read_into(batch, path, part, start_line, _profile(profile_name), clock)
+    if result.error is None:
+        try:
+            result.tables = batch.arrow()
+        except Exception as error:  # noqa: BLE001 - a bug: its file fails alone (_failed)
+            result.error = _failed(error)
+        clock.mark("arrow")
+    result.timings = clock.cpu_seconds()
+    return result
+
+
+def _failed(error: Exception) -> str:
+    """Why a file is not stored when handlog fails on it (a bug: the file fails alone,
+    named, and the import goes on)."""
+    first = str(error).strip().split("\n", 1)[0][:300]
+    return f"not stored: handlog failed on it ({type(error).__name__}: {first}); please report it"
+
+
+def read_files(
+    files: list[tuple[str, int]], profile_name: str | None
+) -> tuple[list[PartResult], dict[str, Any], dict[str, float]]:
+    """`read_part` of many whole files (path, start line) at once: a result per file (its
+    counts, its error; no tables of its own), the rows of every file read without error in
+    one set of Arrow tables, and the CPU seconds by stage. A folder of thousands of small
+    files costs a task and a set of tables per batch of them, not per file."""
+    clock = _Clock()
+    profile = _profile(profile_name)
+    batch = store.Batch()
+    results = []
+    seen: set[tuple[str, str]] = set()  # the hands of the files before
+    kept: list[tuple[PartResult, store.Batch]] = []
+    for path, start_line in files:
+        own = store.Batch()
+        result = _read_into(own, path, None, start_line, profile, clock)
+        results.append(result)
+        if result.error is None:
+            # A hand of an earlier file is that file's (as when files are stored one by
+            # one): its rows here go, and the store counts it a duplicate of this file.
+            hands = own.columns["hands"]
+            keys = list(zip(hands["site"], hands["hand_id"], strict=True))
+            if not seen.isdisjoint(keys):
+                _drop_hands(own, seen)
+            seen.update(keys)
+            batch.extend(own)
+            kept.append((result, own))
+    try:
+        tables = batch.arrow()
+    except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
+        batch = store.Batch()
+        for result, own in kept:
+            try:
+                own.arrow()
+            except Exception as error:  # noqa: BLE001
+                result.error = _failed(error)
+                continue
+            batch.extend(own)
+        tables = batch.arrow()
+    clock.mark("arrow")
+    return results, tables, clock.cpu_seconds()
+
+
+def _drop_hands(batch: store.Batch, keys: set[tuple[str, str]]) -> None:
+    """Take the rows of the hands `keys` (site, hand id) out of `batch`."""
+    for name in store.TABLES:
+        columns = batch.columns[name]
+        keep = [
+            (site, hand_id) not in keys
+            for site, hand_id in zip(columns["site"], columns["hand_id"], strict=True)
+        ]
+        if all(keep):
+            continue
+        for column, values in columns.items():
+            columns[column] = [value for value, kept in zip(values, keep, strict=True) if kept]
+
+
+def _profile(name: str | None) -> RuleProfile | None:
+    from handlog.parse.sites import profile_named
+
+    return profile_named(name) if name else None
+
+
+def _read_into(
+    batch: store.Batch,
+    path: str,
+    part: ByteRange | None,
+    start_line: int,
+    profile: RuleProfile | None,
+    clock: _Clock,
+) -> PartResult:
+    from handlog.check import check_items, hand_rules
+    from handlog.equity.stored import add_ev
+    from handlog.model import Hand
+    from handlog.parse import detect_file, parse_file, parse_range
+    from handlog.rules.replay import replay
+
+    counts = dict.fromkeys(COUNTS, 0)
+    line_reached = start_line
+    flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
+    read: list[CheckedHand] = []  # every hand read: its text is kept (handlog.texts)
+    chunks: list[Chunk] = []  # what the parser read, for the texts
+    try:
+        site = detect_file(path)
+        if site is None:  # no format: parse_file says why, as one error
+            items = parse_file(path, start_line)
+        elif part is None:
+            items = parse_file(path, start_line, site, seen=chunks)
+        else:
+            items = parse_range(path, part, site, seen=chunks)
+        states: list[dict[str, Any]] = []
+
+        def observe(replayer: _Replayer, violation: Violation) -> None:
+            states.append(snapshot(replayer, violation))
+
+        for item in items:
+            clock.mark("parse")
+            if type(item) is Hand:
+                house, traits = hand_rules(item)
+                verdict = replay(item, profile or house, traits, observe)
+                checked = _checked(item, verdict, path)
+                clock.mark("replay")
+            else:
+                (checked,) = check_items((item,), path)
+            line_reached = max(line_reached, checked.first_line)
+            store.add_checked(batch, checked)
+            if checked.replay is not None:
+                clock.mark("rows")
+                add_ev(batch, checked, profile)  # all-in EV: only possible all-ins traced
+                clock.mark("ev")
+                read.append(checked)
+                counts["hands"] += 1
+                counts["illegal"] += checked.replay.illegal
+                counts["mis_split"] += checked.replay.mis_split
+                counts["inconsistent"] += checked.replay.inconsistent
+                if checked.replay.violations:
+                    flagged.append((checked, states))
+                    states = []
+            elif checked.error is not None:
+                counts["unparsed"] += 1
+            else:
+                counts["skipped"] += 1
+            states.clear()
+            clock.mark("rows")
+        if read and site is not None:
+            texts = _add_texts(batch, path, site, chunks, read)
+            clock.mark("texts")
+            if flagged:
+                add_evidence(batch, flagged, texts)
+                clock.mark("evidence")
+    except OSError as error:
+        return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
+    except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
+        return PartResult(path, {}, counts, start_line, _failed(error))
+    return PartResult(path, {}, counts, line_reached)
+
+
+def _checked(hand: Hand, verdict: Replay, path: str) -> CheckedHand:
+    """The `CheckedHand` of a hand replayed here (as `check.check_items` makes it)."""
+    from handlog.check import CheckedHand
+
+    source = hand.source
+    return CheckedHand(
+        source.file if source else path,
+        source.line if source else 0,
+        verdict.status,
+        hand=hand,
+        replay=verdict,
+    )
+
+
+def _add_texts(
+    batch: store.Batch,
+    path: str,
+    site: SiteFormat,
+    chunks: list[Chunk],
+    read: list[CheckedHand],
+) -> dict[int, str]:
+    """Add the texts of the hands `read` to `batch`, taken from the `chunks` the parser
+    read; the texts by start line."""
+    from handlog.texts import add_texts, file_head, texts_in
+
+    texts = texts_in(chunks, (checked.line for checked in read), site)
+    add_texts(
+        batch,
+        (
+            (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
+            for checked in read
+            if checked.hand is not None and checked.line in texts
+        ),
+        file_head(path, site) if site.file_context is not None else "",
+    )
+    return texts
+
+
+# -- evidence: what the one replay knew at each flag -------------------------------------
+
+
+def compress(text: str) -> bytes:
+    return zlib.compress(text.encode("utf-8"), 6)
+
+
+def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
+    """What the replay knew when it flagged `violation` (read, never changed)."""
+    r = replayer
+    betting = r.first_street <= r.street <= r.last_street
+    turn = None
+    if betting and r.round_open and not r.hand_over:
+        turn = r._expected_actor()
+    players = []
+    for seat in r.hand.seats:
+        name = seat.name
+        if name not in r.put_in:
+            continue
+        status = "folded" if name in r.folded else "all-in" if name in r.all_in else "in"
+        if name not in r.dealt_in:
+            status = "not dealt in"
+        players.append(
+            {
+                "player": name,
+                "seat": seat.number,
+                "stack": r.stack.get(name),
+                "in_pot": r.put_in[name],
+                "this_street": r.street_put.get(name, 0),
+                "showing": format_cards(r.up_cards.get(name, [])),
+                "status": status,
+            }
+        )
+    owed = None
+    player = violation.player
+    if betting and player is not None and player in r.street_put:
+        owed = max(0, r.current_bet - r.street_put[player])
+    return {
+        "line": violation.line,
+        "code": violation.code,
+        "street": r.street.name.lower(),
+        "turn": turn,
+        "bet": r.current_bet if betting else None,
+        "owed": owed,
+        "pot": sum(r.put_in.values()),
+        "players": players,
+    }
+
+
+def add_evidence(
+    batch: store.Batch,
+    flagged: Iterable[tuple[CheckedHand, list[dict[str, Any]]]],
+    texts: dict[int, str],
+) -> None:
+    """Add the evidence rows of `flagged` hands (each with the states its replay observed
+    at its flags) to `batch`; `texts`: the hands' texts by start line."""
+    table = batch.columns["hand_evidence"]
+    for checked, states in flagged:
+        hand = checked.hand
+        assert hand is not None
+        text = texts.get(checked.line)
+        if text is None:
+            continue  # no text (a chunk the parser did not keep): no evidence
+        row = (
+            hand.site.value,
+            hand.hand_id,
+            checked.file,
+            checked.line,
+            checked.line + text.count("\n"),
+            compress(text),
+            json.dumps(states, separators=(",", ":")),
+        )
+        for items, value in zip(table.values(), row, strict=True):
+            items.append(value)
