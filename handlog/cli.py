@@ -799,6 +799,8 @@ def ev(
         f"{summary.all_in:,} with an all-in ({summary.traced:,} traced){left}; "
         f"{summary.seconds:.1f} s"
     )
+
+
 def _write_timings(target: Path, summary: ImportSummary) -> None:
     """`handlog import --timings`: the summary's CPU seconds by stage, as JSON."""
     import json

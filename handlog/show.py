@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from handlog.evidence import HandEvidence
     from handlog.model import Hand
     from handlog.rules.trace import HandTrace, Step
-    from handlog.texts import StoredText
 
 
 class ShowError(Exception):
@@ -86,7 +85,7 @@ def stored_hands(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, st
     stored text (`texts.load_texts`)."""
     from handlog.evidence import load as load_evidence
     from handlog.report.data import UNIT_SQL
-    from handlog.texts import load_texts
+    from handlog.texts import load_texts, reread
 
     texts = load_texts(connection, keys)
     evidence = {(e.site, e.hand_id): e for e in load_evidence(connection, keys)}
@@ -127,35 +126,6 @@ def stored_hands(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, st
             item.hand, item.problem = reread(stored)
         shown.append(item)
     return shown
-
-
-def reread(stored: StoredText) -> tuple[Hand | None, str | None]:
-    """A stored hand's text read again by today's parser (with its file's head, for a
-    format that reads one): its record, or why there is none."""
-    from handlog.errors import ParseError
-    from handlog.model import Hand
-    from handlog.parse import parse_chunks
-    from handlog.parse.reader import Chunk
-    from handlog.parse.sites import detect
-
-    lines = (stored.head + "\n" + stored.text if stored.head else stored.text).split("\n")
-    site = detect(lines)
-    if site is None:
-        return None, "its text is of no format handlog reads any more"
-    context = None
-    if site.file_context is not None:
-        context = site.file_context(stored.head, stored.file)
-        if isinstance(context, ParseError):
-            return None, f"its file's header cannot be read again: {context.message}"
-    chunk = Chunk(stored.file, stored.line, stored.text)
-    reasons = []
-    for parsed in parse_chunks(chunk, site, context):
-        if isinstance(parsed, Hand) and parsed.hand_id == stored.hand_id:
-            return parsed, None
-        if isinstance(parsed, ParseError):
-            reasons.append(parsed.message)
-    reason = reasons[0] if reasons else "it reads as another hand"
-    return None, f"its text cannot be read again alone ({reason})"
 
 
 def lookup(db: Any, hand_id: str) -> list[Shown]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import duckdb
 
+    from handlog.model import Hand
     from handlog.parse.reader import ByteRange, Chunk
     from handlog.parse.site import SiteFormat
     from handlog.store import Batch
@@ -214,3 +215,32 @@ def load_texts(
             raw[:head].decode("utf-8") if head else "",
         )
     return found
+
+
+def reread(stored: StoredText) -> tuple[Hand | None, str | None]:
+    """A stored hand's text read again by today's parser (with its file's head, for a
+    format that reads one): its record, or why there is none."""
+    from handlog.errors import ParseError
+    from handlog.model import Hand
+    from handlog.parse import parse_chunks
+    from handlog.parse.reader import Chunk
+    from handlog.parse.sites import detect
+
+    lines = (stored.head + "\n" + stored.text if stored.head else stored.text).split("\n")
+    site = detect(lines)
+    if site is None:
+        return None, "its text is of no format handlog reads any more"
+    context = None
+    if site.file_context is not None:
+        context = site.file_context(stored.head, stored.file)
+        if isinstance(context, ParseError):
+            return None, f"its file's header cannot be read again: {context.message}"
+    chunk = Chunk(stored.file, stored.line, stored.text)
+    reasons = []
+    for parsed in parse_chunks(chunk, site, context):
+        if isinstance(parsed, Hand) and parsed.hand_id == stored.hand_id:
+            return parsed, None
+        if isinstance(parsed, ParseError):
+            reasons.append(parsed.message)
+    reason = reasons[0] if reasons else "it reads as another hand"
+    return None, f"its text cannot be read again alone ({reason})"

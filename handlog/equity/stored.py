@@ -155,7 +155,7 @@ def compute_stored(
     pool: Any = None,
 ) -> EvSummary:
     """Compute the all-in EV of every stored hand not computed yet (`hands.ev_all_in` NULL),
-    reading each candidate's stored text again (`show.reread`), replaying it under its own
+    reading each candidate's stored text again (`texts.reread`), replaying it under its own
     rules and storing its rows, `CHUNK` hands a transaction. `on_chunk(done, total)` after
     each. `pool`: an executor (processes forked before the database was opened) to compute
     chunks in."""
@@ -252,8 +252,8 @@ def compute_chunk(texts: list[tuple[tuple[str, str], Any]]) -> ChunkResult:
 
     from handlog.check import hand_rules
     from handlog.rules.replay import replay
-    from handlog.show import reread
     from handlog.store import COLUMNS
+    from handlog.texts import reread
 
     hands: dict[str, list[Any]] = {"site": [], "hand_id": [], "ev_all_in": []}
     players: dict[str, list[Any]] = {"site": [], "hand_id": [], "player": [], "ev_net": []}

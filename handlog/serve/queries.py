@@ -1087,7 +1087,7 @@ class HandText:
     source: str
     """Where the text came from: "store" (kept by the import) or "file" (read again)."""
     stored: StoredText | None = None
-    """The store's copy (`handlog.texts`), which `show.reread` reads again as `handlog
+    """The store's copy (`handlog.texts`), which `texts.reread` reads again as `handlog
     show` does."""
 
 

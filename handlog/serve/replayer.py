@@ -5,7 +5,7 @@ every seat's state after each. Nothing here decides a rule.
     view(row, text, flags) -> dict | None
 
 The hand's record comes from its stored text read again as `handlog show` reads it
-(`show.reread`, with its file's head); a hand imported before the store kept every hand's
+(`texts.reread`, with its file's head); a hand imported before the store kept every hand's
 text is read from its evidence or its file (`queries.hand_text`). Each flagged step
 carries its faults with their kind and the flags that follow from each (`consequences`),
 and a flag that only follows from a fault says which (`follows`).
@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 
 def hand_record(row: dict[str, Any], text: HandText | None) -> tuple[Hand, int] | None:
     """The hand's record and what to add to its line numbers to make them its file's: its
-    stored text read again (`show.reread`: lines already its file's), else (a hand
+    stored text read again (`texts.reread`: lines already its file's), else (a hand
     imported before the store kept every hand's text) the text found parsed (by the format
     detected from the text; its lines counted from the text's first), else its file read
     again from the stored line (formats whose hands need the file's header)."""
     from handlog.model import Hand
     from handlog.parse import parse_file, parse_text
-    from handlog.show import reread
+    from handlog.texts import reread
 
     if text is not None and text.stored is not None:
         hand, _ = reread(text.stored)
