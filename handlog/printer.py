@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from handlog.cards import format_cards
 from handlog.model import Action, ActionKind, Dealt, Hand, Note, NoteKind, SeatResult, Site, Street
-from handlog.parse.money import CURRENCY_SIGNS, format_amount
+from handlog.money import CURRENCY_SIGNS, format_amount
 from handlog.parse.sites.pokerstars import GAME_NAMES, pot_label
 from handlog.parse.text import printed_clock
 

@@ -42,8 +42,8 @@ from handlog.check import CheckedHand, check_items
 from handlog.errors import ParseError, Skipped
 from handlog.evidence import add_evidence
 from handlog.model import Hand
+from handlog.money import MAX_AMOUNT
 from handlog.parse import detect_file, parse_file, parse_range
-from handlog.parse.money import MAX_AMOUNT
 from handlog.parse.reader import cuttable, detect_encoding, hand_ranges
 from handlog.parse.sites import FORMATS
 
@@ -637,6 +637,7 @@ def fuzz_site(
 
 
 # -- the tests -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("site", seed_sites())
 def test_no_mutant_of_a_real_export_crashes_stalls_or_overflows(site, tmp_path):

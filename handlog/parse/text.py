@@ -34,8 +34,8 @@ from handlog.model import (
     Street,
     Structure,
 )
+from handlog.money import MAX_SEAT_NUMBER, FigureError
 from handlog.parse import grammar
-from handlog.parse.money import MAX_SEAT_NUMBER, FigureError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:

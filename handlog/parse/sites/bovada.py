@@ -43,7 +43,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import format_amount, minor_units
+from handlog.money import format_amount, minor_units
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals

@@ -34,8 +34,8 @@ from handlog.model import (
     Street,
     Structure,
 )
+from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals

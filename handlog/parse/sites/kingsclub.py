@@ -60,7 +60,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import MoneyError, format_hundredths, hundredths
+from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (

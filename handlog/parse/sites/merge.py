@@ -55,7 +55,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
     bounded,

@@ -41,8 +41,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse import grammar
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,
@@ -50,6 +49,7 @@ from handlog.parse.money import (
     minor_units,
     small_number,
 )
+from handlog.parse import grammar
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals

@@ -58,7 +58,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,

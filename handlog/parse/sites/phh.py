@@ -86,7 +86,7 @@ from handlog.model import (
     Source,
     Street,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS
+from handlog.money import CURRENCY_SYMBOLS
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import TIME_ZONES

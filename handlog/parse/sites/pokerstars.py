@@ -28,7 +28,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_number
+from handlog.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (

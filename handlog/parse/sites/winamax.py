@@ -51,7 +51,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import MoneyError, bounded, plain_digits, small_number
+from handlog.money import MoneyError, bounded, plain_digits, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (

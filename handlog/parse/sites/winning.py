@@ -38,7 +38,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     format_amount,

@@ -39,7 +39,7 @@ from handlog.model import (
     Site,
     Street,
 )
-from handlog.parse.money import FigureError, minor_units, small_number
+from handlog.money import FigureError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
