@@ -128,6 +128,42 @@ def printed_clock(hand: Hand, site: Site, zone: str, form: str) -> str:
     return form.format(t=hand.start_time.astimezone(_zone(zone)))
 
 
+STREET_WORDS: dict[str, Street] = {
+    "2nd": Street.SECOND,
+    "second": Street.SECOND,
+    "3rd": Street.THIRD,
+    "third": Street.THIRD,
+    "hole cards": Street.THIRD,
+    "4th": Street.FOURTH,
+    "fourth": Street.FOURTH,
+    "5th": Street.FIFTH,
+    "fifth": Street.FIFTH,
+    "6th": Street.SIXTH,
+    "sixth": Street.SIXTH,
+    "7th": Street.SEVENTH,
+    "seventh": Street.SEVENTH,
+    "river": Street.SEVENTH,
+}
+"""The words the sites name a street by in their summaries (lower case, without "street"):
+"3rd Street", "3RD STREET", "3rd St.", "Third", "River", Bovada's "HOLE CARDS" (its one
+section for the first street)."""
+
+
+def street_named(words: str) -> Street:
+    """The street that `words` name as a summary prints them, in any case, with or without
+    "Street" / "St." after the number ("5th Street", "5TH STREET", "5th St.", "fifth");
+    a `ValueError` (the line's error) for words that name none ("5rd Street")."""
+    key = words.lower()
+    if key.endswith(" street"):
+        key = key[:-7]
+    elif key.endswith(" st."):
+        key = key[:-4]
+    street = STREET_WORDS.get(key)
+    if street is None:
+        raise ValueError(f"{words!r} names no street")
+    return street
+
+
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
@@ -567,6 +603,16 @@ class TextHandBuilder:
         )
         self.events.append(action)
         return action
+
+    def completion_or(self, kind: ActionKind) -> ActionKind:
+        """`kind` (a bet or raise as printed), or COMPLETE for the first bet or raise over
+        the bring-in on the game's first street (3rd; 2nd in 5-card stud, where the
+        bring-in and its completion come on the two-card street: RULES.md): the one place
+        every text site tells a completion from a bet."""
+        if self.street is self.first_street and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
 
     def relative(self, line: int) -> int:
         """The hand-relative line number (1 = the header) of file line `line`."""

@@ -57,6 +57,7 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -138,14 +139,14 @@ STREET_HEADERS = {
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
 }
-FOLDED_ON = {
-    "3rd STREET": Street.THIRD,
-    "4TH STREET": Street.FOURTH,
-    "5TH STREET": Street.FIFTH,
-    "6TH STREET": Street.SIXTH,
-    "RIVER": Street.SEVENTH,
+FOLDED_NAMES = {
+    Street.THIRD: "3rd STREET",
+    Street.FOURTH: "4TH STREET",
+    Street.FIFTH: "5TH STREET",
+    Street.SIXTH: "6TH STREET",
+    Street.SEVENTH: "RIVER",
 }
-FOLDED_NAMES = {street: name for name, street in FOLDED_ON.items()}
+"""The street a summary seat folded on, as the printer writes it (`street_named` reads it)."""
 TERMINAL_WORDS = {
     "TABLE": "the table line",
     "SEAT_LINES": "the seat lines",
@@ -343,13 +344,6 @@ class _HandBuilder(TextHandBuilder):
     ) -> None:
         self.put_chips(kind, player, line, None, total, all_in, raise_by)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _cards(self, text: str) -> tuple[Card, ...]:
         return cards(text)  # "10d" is read as a ten
 
@@ -410,7 +404,7 @@ class _HandBuilder(TextHandBuilder):
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Bets ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        self._put(self._completion_or(ActionKind.BET), name, line, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Calls ", line)
@@ -422,7 +416,7 @@ class _HandBuilder(TextHandBuilder):
         by_text, _, total_text = rest.partition(" to ")
         raise_by = minor_units(by_text)
         total = minor_units(total_text) if total_text else self.current_bet + raise_by
-        self._put(self._completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
 
     def _raises(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Raises ", line)
@@ -441,7 +435,7 @@ class _HandBuilder(TextHandBuilder):
             self._put(ActionKind.CALL, name, line, total, True)
         else:
             kind = ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
-            self._put(self._completion_or(kind), name, line, total, True)
+            self._put(self.completion_or(kind), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
         name, _ = self._named(text, " - Checks", line)
@@ -501,9 +495,7 @@ class _HandBuilder(TextHandBuilder):
             )
         rest = text[colon + 2 + len(name) + 1 :]
         if rest.startswith("Folded on the "):
-            folded_on = FOLDED_ON.get(rest[14:])
-            if folded_on is None:
-                raise LineError(self.relative(line), "the street a seat folded on is unknown", text)
+            folded_on = street_named(rest[14:])
             self.results.append(SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None

@@ -54,6 +54,7 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -124,15 +125,6 @@ STREET_HEADERS = {
     Street.FIFTH: "*** 5TH STREET ***",
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
-}
-FOLDED_ON = {
-    "3rd street": Street.THIRD,
-    "hole cards": Street.THIRD,
-    "4th street": Street.FOURTH,
-    "5th street": Street.FIFTH,
-    "6th street": Street.SIXTH,
-    "7th street": Street.SEVENTH,
-    "river": Street.SEVENTH,
 }
 FOLDED_ON_TEXT = {
     Street.THIRD: "3rd STREET",
@@ -432,13 +424,6 @@ class _HandBuilder(TextHandBuilder):
         self.put_chips(kind, player, line, chips, total, all_in)
         self.money_in_on_street = True
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _seen_bet(self, kind: ActionKind, total: int, double: bool) -> None:
         """Note a full bet, completion or raise seen in the betting, taking the player to
         the street `total` (for the stakes)."""
@@ -518,7 +503,7 @@ class _HandBuilder(TextHandBuilder):
     def _bets(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        kind = self._completion_or(ActionKind.BET)
+        kind = self.completion_or(ActionKind.BET)
         before = self.street_put.get(player, 0)
         double = " : D bets" in text or " : Double bets" in text
         self._seen_bet(kind, before + amount, double)
@@ -534,7 +519,7 @@ class _HandBuilder(TextHandBuilder):
     def _raises(self, text: str, line: int, all_in: bool = False) -> None:
         player = self._name(text, line)
         chips, total = self._raise_amounts(text)
-        kind = self._completion_or(ActionKind.RAISE)
+        kind = self.completion_or(ActionKind.RAISE)
         if all_in:
             self._all_in_over(kind, total)
         else:
@@ -573,9 +558,9 @@ class _HandBuilder(TextHandBuilder):
         elif total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         if kind is not ActionKind.BRING_IN and kind is not ActionKind.CALL:
             self._all_in_over(kind, total)
         self._put(kind, player, line, amount, None, True)
@@ -677,7 +662,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
-        street = FOLDED_ON[text[text.index("Folded on the ") + 14 :].lower()]
+        street = street_named(text[text.index("Folded on the ") + 14 :])
         self.results.append(SeatResult(number, name, folded_on=street, line=line))
 
     def _seat_does_not_show(self, text: str, line: int) -> None:

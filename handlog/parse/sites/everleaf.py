@@ -347,12 +347,6 @@ class _HandBuilder(TextHandBuilder):
             chips = None  # the total decides
         self.put_in += self.put_chips(kind, player, line, chips, total).amount or 0
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     @staticmethod
     def _bracketed(text: str) -> int:
         return amount(text[text.rindex("[") + 1 : -1].strip())
@@ -404,15 +398,15 @@ class _HandBuilder(TextHandBuilder):
     def _completes(self, text: str, line: int) -> None:
         player = self._name_before(text, " completes to ", line)
         total = amount(text[text.index(" completes to ", len(player)) + 14 :].rstrip("."))
-        self._put(self._completion_or(ActionKind.COMPLETE), player, line, None, total)
+        self._put(self.completion_or(ActionKind.COMPLETE), player, line, None, total)
 
     def _bets(self, text: str, line: int) -> None:
         player = self._name_before(text, ": bets [", line)
-        self._put(self._completion_or(ActionKind.BET), player, line, self._bracketed(text))
+        self._put(self.completion_or(ActionKind.BET), player, line, self._bracketed(text))
 
     def _raises(self, text: str, line: int) -> None:
         player = self._name_before(text, " raises [", line)
-        self._put(self._completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
+        self._put(self.completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
 
     def _calls(self, text: str, line: int) -> None:
         player = self._name_before(text, " calls [", line)

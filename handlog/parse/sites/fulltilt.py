@@ -48,6 +48,7 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -118,15 +119,15 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7TH STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-SUMMARY_STREETS = {
-    "2nd": Street.SECOND,
-    "3rd": Street.THIRD,
-    "4th": Street.FOURTH,
-    "5th": Street.FIFTH,
-    "6th": Street.SIXTH,
-    "7th": Street.SEVENTH,
+SUMMARY_STREET_NAMES = {
+    Street.SECOND: "2nd",
+    Street.THIRD: "3rd",
+    Street.FOURTH: "4th",
+    Street.FIFTH: "5th",
+    Street.SIXTH: "6th",
+    Street.SEVENTH: "7th",
 }
-SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
+"""A summary's "folded on 3rd St.", as the printer writes it (`street_named` reads it)."""
 
 # Table noise: the kind of note, and the words after the player's name that start it (None:
 # the line may have no name: "5 seconds left to act").
@@ -527,13 +528,6 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street is self.first_street and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -603,7 +597,7 @@ class _HandBuilder(TextHandBuilder):
     def _completes(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" completes it to ")
         total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._completion_or(ActionKind.COMPLETE)
+        self.completion_or(ActionKind.COMPLETE)
         self._to(ActionKind.COMPLETE, name, text, line, total, all_in)
 
     def _to(
@@ -621,14 +615,14 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" bets ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
         if name in self.seated:
-            self._bet(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
+            self._bet(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
         else:
             self._bet(ActionKind.BET, name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises to ")
         total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        kind = self._completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
+        kind = self.completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
         self._to(kind, name, text, line, total, all_in)
 
     def _calls(self, text: str, line: int) -> None:
@@ -797,7 +791,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")
-        street = SUMMARY_STREETS[rest[11:14]]
+        street = street_named(rest[11:14])
         self.results.append(
             SeatResult(number, name, street, False, (), (), None, False, False, None, None, line)
         )

@@ -332,13 +332,6 @@ class _HandBuilder(TextHandBuilder):
             Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
         )
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -388,10 +381,10 @@ class _HandBuilder(TextHandBuilder):
         self.bring_in = self.events[-1].amount  # type: ignore[union-attr]
 
     def _bets(self, text: str, line: int) -> None:
-        self._put(self._completion_or(ActionKind.BET), text, " bets ", line)
+        self._put(self.completion_or(ActionKind.BET), text, " bets ", line)
 
     def _raises(self, text: str, line: int) -> None:
-        self._put(self._completion_or(ActionKind.RAISE), text, " raises to ", line)
+        self._put(self.completion_or(ActionKind.RAISE), text, " raises to ", line)
 
     def _calls(self, text: str, line: int) -> None:
         self._put(ActionKind.CALL, text, " calls ", line)

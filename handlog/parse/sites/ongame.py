@@ -372,13 +372,6 @@ class _HandBuilder(TextHandBuilder):
     ) -> None:
         self.put_chips(kind, player, line, chips, total, all_in)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -417,7 +410,7 @@ class _HandBuilder(TextHandBuilder):
             # The forced player completing to the small bet: no bring-in is posted.
             name, rest = self._named(text, " big bring in ", line)
             amount, all_in = self._amount(rest)
-            self._put(self._completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
+            self._put(self.completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
             return
         name, rest = self._named(text, " small bring in ", line)
         amount, all_in = self._amount(rest)
@@ -428,7 +421,7 @@ class _HandBuilder(TextHandBuilder):
         name, rest = self._named(text, " bets ", line)
         amount, all_in = self._amount(rest)
         total = self.street_put.get(name, 0) + amount
-        self._put(self._completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's total for the hand
@@ -438,7 +431,7 @@ class _HandBuilder(TextHandBuilder):
         hand_total, all_in = self._amount(total_text)
         total = hand_total - self.hand_put.get(name, 0)
         self._put(
-            self._completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
+            self.completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
         )
 
     def _calls(self, text: str, line: int) -> None:

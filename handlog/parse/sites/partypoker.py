@@ -433,12 +433,6 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(verb)
         return self.player(name, line, text), units(rest[:-1])
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -488,7 +482,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " bets [", line)
-        self._put(self._completion_or(ActionKind.BET), player, line, amount, False)
+        self._put(self.completion_or(ActionKind.BET), player, line, amount, False)
 
     def _double_bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " double bets [", line)
@@ -496,7 +490,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _raises(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " raises [", line)
-        self._put(self._completion_or(ActionKind.RAISE), player, line, amount, False)
+        self._put(self.completion_or(ActionKind.RAISE), player, line, amount, False)
 
     def _calls(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " calls [", line)
@@ -511,9 +505,9 @@ class _HandBuilder(TextHandBuilder):
         if total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, player, line, amount, True)
 
     def _checks(self, text: str, line: int) -> None:

@@ -36,6 +36,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import POKERSTARS
@@ -106,14 +107,6 @@ RULE_PLACES = {
     "street_line": "during a street",
     "showdown_line": "at showdown",
     "summary_line": "in the summary",
-}
-SUMMARY_STREETS = {
-    "2nd Street": Street.SECOND,
-    "3rd Street": Street.THIRD,
-    "4th Street": Street.FOURTH,
-    "5th Street": Street.FIFTH,
-    "6th Street": Street.SIXTH,
-    "River": Street.SEVENTH,
 }
 NOTE_KINDS = {
     "CHAT": NoteKind.CHAT,
@@ -505,25 +498,17 @@ class _HandBuilder(TextHandBuilder):
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street (3rd; 2nd in 5-card stud) the first bet or raise over the
-        # bring-in is the completion.
-        if self.street == self.first_street and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
         amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._put(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
+        self._put(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
         to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
         self._put(
-            self._completion_or(ActionKind.RAISE),
+            self.completion_or(ActionKind.RAISE),
             name,
             text,
             line,
@@ -647,7 +632,7 @@ class _HandBuilder(TextHandBuilder):
             SeatResult(
                 number,
                 name,
-                folded_on=SUMMARY_STREETS[street_text],
+                folded_on=street_named(street_text),
                 did_not_bet=did_not_bet,
                 line=line,
             )

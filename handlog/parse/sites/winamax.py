@@ -62,6 +62,7 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -136,18 +137,6 @@ TERMINAL_WORDS = {
     "SHOW_DOWN": "*** SHOW DOWN ***",
     "SUMMARY": "*** SUMMARY ***",
     "$END": "the end of the hand",
-}
-FOLDED_STREETS = {
-    "3rd street": Street.THIRD,
-    "third": Street.THIRD,
-    "4th street": Street.FOURTH,
-    "fourth": Street.FOURTH,
-    "5th street": Street.FIFTH,
-    "fifth": Street.FIFTH,
-    "6th street": Street.SIXTH,
-    "sixth": Street.SIXTH,
-    "7th street": Street.SEVENTH,
-    "seventh": Street.SEVENTH,
 }
 HALVES = {"(HI)": "high", "(LO)": "low"}
 
@@ -440,13 +429,6 @@ class _HandBuilder(TextHandBuilder):
             )
         )
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -499,7 +481,7 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" bets ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        self._put(self._completion_or(ActionKind.BET), player, line, amount, all_in)
+        self._put(self.completion_or(ActionKind.BET), player, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises ")
@@ -510,7 +492,7 @@ class _HandBuilder(TextHandBuilder):
         bring_in = self.brought_in.get(player, 0)
         total = figure_amount + bring_in
         chips = total - self.street_put.get(player, 0)
-        kind = self._completion_or(ActionKind.RAISE)
+        kind = self.completion_or(ActionKind.RAISE)
         raise_by = None
         if kind is ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
             # The printed size is over the bet as Winamax counts it (bring-ins left out):
@@ -615,9 +597,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on the ")
-        self.results.append(
-            SeatResult(number, name, folded_on=FOLDED_STREETS[rest.lower()], line=line)
-        )
+        self.results.append(SeatResult(number, name, folded_on=street_named(rest), line=line))
 
 
 def _known(group: str) -> tuple[Card, ...]:

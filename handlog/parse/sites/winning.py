@@ -55,6 +55,7 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -145,14 +146,14 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7th STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-SUMMARY_STREETS = {
-    "3rd Street": Street.THIRD,
-    "4th Street": Street.FOURTH,
-    "5th Street": Street.FIFTH,
-    "6th Street": Street.SIXTH,
-    "7th Street": Street.SEVENTH,
+SUMMARY_STREET_NAMES = {
+    Street.THIRD: "3rd Street",
+    Street.FOURTH: "4th Street",
+    Street.FIFTH: "5th Street",
+    Street.SIXTH: "6th Street",
+    Street.SEVENTH: "7th Street",
 }
-SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
+"""A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
 TERMINAL_WORDS = {
     "TABLE": "the table line",
     "SEAT_LINES": "the seat lines",
@@ -392,13 +393,6 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -444,7 +438,7 @@ class _HandBuilder(TextHandBuilder):
         name, rest = self._named(text, " bets ", line)
         amount, all_in = self._amount(rest)
         total = self.street_put.get(name, 0) + amount
-        self._put(self._completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's street total.
@@ -452,7 +446,7 @@ class _HandBuilder(TextHandBuilder):
         added, _, total_text = rest.partition(" to ")
         total, all_in = self._amount(total_text)
         chips = minor_units(added)
-        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " calls ", line)
@@ -545,7 +539,7 @@ class _HandBuilder(TextHandBuilder):
             rest = rest[:-16]
         self.results.append(
             SeatResult(
-                number, name, folded_on=SUMMARY_STREETS[rest], did_not_bet=did_not_bet, line=line
+                number, name, folded_on=street_named(rest), did_not_bet=did_not_bet, line=line
             )
         )
 

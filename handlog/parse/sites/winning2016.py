@@ -249,13 +249,6 @@ class _HandBuilder(TextHandBuilder):
             self.current_bet = total
         self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -308,7 +301,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._name(text, " bets (", line)
-        self._put(self._completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
+        self._put(self.completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._name(text, " calls (", line)
@@ -319,7 +312,7 @@ class _HandBuilder(TextHandBuilder):
         open_paren = text.rindex(" (")
         name = self.player(text[7 : text.rindex(" ", 0, open_paren)], line, text)
         chips = self.money(text[open_paren + 2 : -1])
-        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, False)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, False)
 
     def _all_in(self, text: str, line: int) -> None:
         # "allin (1.35)": the chips this action puts in, which make it a call, a bet or a
@@ -330,9 +323,9 @@ class _HandBuilder(TextHandBuilder):
         if total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, name, line, chips, True)
 
     def _checks(self, text: str, line: int) -> None:
