@@ -3,11 +3,22 @@ street, the street words of the summaries, the tables the grammars' sections are
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from handlog.model import ActionKind, Street
 from handlog.parse.reader import Chunk
-from handlog.parse.text import STREET_WORDS, SectionGrammar, TextHandBuilder, street_named
+from handlog.parse.text import (
+    SECTION_STREETS,
+    STREET_WORDS,
+    STUD_STREETS,
+    SectionGrammar,
+    TextHandBuilder,
+    section_table,
+    street_named,
+    terminal_words,
+)
 
 
 def _builder(first_street: Street) -> TextHandBuilder:
@@ -74,3 +85,46 @@ def test_every_street_word_is_lower_case_and_names_a_dealt_street():
         Street.SIXTH,
         Street.SEVENTH,
     }
+
+
+def _text_grammars() -> list[SectionGrammar]:
+    from handlog.parse import sites
+
+    found = []
+    for site_format in sites.FORMATS:
+        module = sys.modules[site_format.parse_hand.__module__]
+        syntax = getattr(module, "GRAMMAR", None)
+        if isinstance(syntax, SectionGrammar) and syntax not in found:
+            found.append(syntax)
+    return found
+
+
+def test_every_text_grammar_reads_its_sections_by_the_shared_tables():
+    grammars = _text_grammars()
+    assert len(grammars) >= 10
+    for syntax in grammars:
+        for name, (street, rule) in syntax.sections.items():
+            # every line rule has a place for its messages, every section words for them
+            assert rule in syntax.rule_places, (syntax.name, rule)
+            assert name in syntax.terminal_words, (syntax.name, name)
+            if street is not None and street is not Street.ANTES:
+                assert SECTION_STREETS[name] is street, (syntax.name, name)
+
+
+def test_a_section_table_opens_each_section_s_street_with_its_line_rule():
+    table = section_table("SECOND_STREET", *STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
+    assert list(table) == [
+        "SEAT_LINES",
+        "ANTE_LINES",
+        "SECOND_STREET",
+        *STUD_STREETS,
+        "RIVER",
+        "SHOW_DOWN",
+        "SUMMARY",
+    ]
+    assert table["RIVER"] == (Street.SEVENTH, "street_line")
+    assert table["SHOW_DOWN"] == (Street.SHOWDOWN, "showdown_line")
+    assert table["SUMMARY"] == (Street.SUMMARY, "summary_line")
+    words = terminal_words(table, {Street.SEVENTH: "*** RIVER ***"}, {"SUMMARY": "the end"})
+    assert words["RIVER"] == "*** RIVER ***" and words["SUMMARY"] == "the end"
+    assert words["$END"] == "the end of the hand"

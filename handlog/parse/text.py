@@ -164,6 +164,86 @@ def street_named(words: str) -> Street:
     return street
 
 
+SECTION_STREETS: dict[str, Street] = {
+    "SECOND_STREET": Street.SECOND,
+    "FIRST_STREET": Street.THIRD,
+    "HOLE_CARDS": Street.THIRD,
+    "THIRD_STREET": Street.THIRD,
+    "FOURTH_STREET": Street.FOURTH,
+    "FIFTH_STREET": Street.FIFTH,
+    "SIXTH_STREET": Street.SIXTH,
+    "SEVENTH_STREET": Street.SEVENTH,
+    "RIVER": Street.SEVENTH,
+    "LABEL_3RD": Street.THIRD,
+    "LABEL_4TH": Street.FOURTH,
+    "LABEL_5TH": Street.FIFTH,
+    "LABEL_6TH": Street.SIXTH,
+    "LABEL_7TH": Street.SEVENTH,
+    "SHOW_DOWN": Street.SHOWDOWN,
+    "SUMMARY": Street.SUMMARY,
+}
+"""The street each section token of the text grammars opens: the grammars name their
+sections alike (`grammars/*.lark`), so the name says the street."""
+
+STUD_STREETS = ("THIRD_STREET", "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET")
+"""The sections most grammars name 3rd to 6th street by; the 7th is "SEVENTH_STREET" or
+"RIVER"."""
+
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+"""Where each line rule's lines stand ("this line is not one PokerStars writes during a
+street"): the text grammars name their line rules alike."""
+
+_SECTION_RULES = {
+    Street.SHOWDOWN: "showdown_line",
+    Street.SUMMARY: "summary_line",
+}
+
+_COMMON_WORDS = {
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "$END": "the end of the hand",
+}
+
+
+def section_table(
+    *names: str, antes: str = "ANTE_LINES", ante_street: Street | None = None
+) -> dict[str, tuple[Street | None, str]]:
+    """A grammar's sections (`SectionGrammar.sections`): the seat lines, the antes (the
+    token `antes`, opening `ante_street`: None, the antes have no header line), then the
+    sections `names` in the grammar's order, each opening its street (`SECTION_STREETS`)
+    and read by the street's line rule."""
+    table: dict[str, tuple[Street | None, str]] = {
+        "SEAT_LINES": (None, "seat_line"),
+        antes: (ante_street, "ante_line"),
+    }
+    for name in names:
+        street = SECTION_STREETS[name]
+        table[name] = (street, _SECTION_RULES.get(street, "street_line"))
+    return table
+
+
+def terminal_words(
+    sections: Mapping[str, tuple[Street | None, str]],
+    headers: Mapping[Street, str],
+    words: Mapping[str, str],
+) -> dict[str, str]:
+    """Words a player understands for a grammar's terminals (`SectionGrammar.terminal_words`):
+    the seat lines, the antes and the end of the hand; each section by the header the site
+    prints for its street (`headers`); then `words`, the site's own (which win)."""
+    found = dict(_COMMON_WORDS)
+    for name, (street, _) in sections.items():
+        if street is not None and street in headers:
+            found[name] = headers[street]
+    found.update(words)
+    return found
+
+
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
@@ -296,7 +376,7 @@ class SectionGrammar:
         sections: dict[str, tuple[Street | None, str]],
         handlers: dict[str, LineHandler],
         terminal_words: dict[str, str],
-        rule_places: dict[str, str],
+        rule_places: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         """The grammar file's name in `grammars/`, without ".lark"."""
@@ -308,7 +388,7 @@ class SectionGrammar:
         """The handler of each line terminal."""
         self.terminal_words = terminal_words
         """Words a player understands for the grammar's terminals, for error messages."""
-        self.rule_places = rule_places
+        self.rule_places = RULE_PLACES if rule_places is None else rule_places
         """Where each line rule's lines stand ("during a street"), for error messages."""
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None

@@ -50,6 +50,7 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -57,7 +58,9 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
     street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -114,24 +117,7 @@ GAMES = {
 }
 GAME_NAMES = {Game.STUD8: "Seven Card Hi/Lo", Game.STUD: "7 Card Stud", Game.RAZZ: "Razz"}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4TH STREET ***",
@@ -139,6 +125,11 @@ STREET_HEADERS = {
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"TABLE": "the table line", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***"},
+)
 FOLDED_NAMES = {
     Street.THIRD: "3rd STREET",
     Street.FOURTH: "4TH STREET",
@@ -147,19 +138,6 @@ FOLDED_NAMES = {
     Street.SEVENTH: "RIVER",
 }
 """The street a summary seat folded on, as the printer writes it (`street_named` reads it)."""
-TERMINAL_WORDS = {
-    "TABLE": "the table line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "*** 3rd STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "RIVER": "*** RIVER ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
 _TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?$")
 _WON_TOTAL = re.compile(r"won Total \((?P<won>[^)]+)\) ?")
 _HALF = re.compile(r"(HI|LO):\((?P<amount>[^)]+)\)")
@@ -542,7 +520,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_RESULT": _HandBuilder._seat_result,
 }
 
-GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 _POCKETS: dict[str, tuple[Card | None, ...]] = {}

@@ -48,13 +48,16 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     level_number,
     printed_clock,
     read_hand,
+    section_table,
     street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -90,35 +93,7 @@ HERO_MARK = " [ME]"
 GAMES = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
 GAME_NAMES = {Game.STUD: "7CARD", Game.STUD8: "7CARD HiLo"}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "HOLE_CARDS": (Street.THIRD, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
-TERMINAL_WORDS = {
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "HOLE_CARDS": "*** HOLE CARDS ***",
-    "THIRD_STREET": "*** 3RD STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "RIVER": "*** RIVER ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table("HOLE_CARDS", *STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3RD STREET ***",
     Street.FOURTH: "*** 4TH STREET ***",
@@ -126,6 +101,11 @@ STREET_HEADERS = {
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"HOLE_CARDS": "*** HOLE CARDS ***", "SUMMARY": "*** SUMMARY ***"},
+)
 FOLDED_ON_TEXT = {
     Street.THIRD: "3rd STREET",
     Street.FOURTH: "4TH STREET",
@@ -774,7 +754,7 @@ _HANDLERS = {
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -40,12 +40,15 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -66,35 +69,7 @@ def is_header(line: str) -> bool:
 GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi/Lo": Game.STUD8, "Razz": Game.RAZZ}
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-}
-TERMINAL_WORDS = {
-    "HISTORY": "the '***** Hand history for game' line",
-    "GAME": "the stakes and game line",
-    "TABLE": "the Table line",
-    "BUTTON": "the button",
-    "PLAYER_COUNT": "the number of players",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "** Dealing down cards **",
-    "FOURTH_STREET": "** Dealing 4th Street **",
-    "FIFTH_STREET": "** Dealing 5th Street **",
-    "SIXTH_STREET": "** Dealing 6th Street **",
-    "RIVER": "** Dealing River **",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER")
 STREET_HEADERS = {
     Street.THIRD: "** Dealing down cards **",
     Street.FOURTH: "** Dealing 4th Street **",
@@ -102,6 +77,17 @@ STREET_HEADERS = {
     Street.SIXTH: "** Dealing 6th Street **",
     Street.SEVENTH: "** Dealing River **",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "HISTORY": "the '***** Hand history for game' line",
+        "GAME": "the stakes and game line",
+        "TABLE": "the Table line",
+        "BUTTON": "the button",
+        "PLAYER_COUNT": "the number of players",
+    },
+)
 NOTE_ENDS = {
     "SITS_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
     "JOINS": (NoteKind.JOINS, " has joined the table"),
@@ -505,7 +491,7 @@ _HANDLERS = {
     **{name: _note_handler(name) for name in NOTE_ENDS},
 }
 
-GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

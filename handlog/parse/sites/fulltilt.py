@@ -42,13 +42,16 @@ from handlog.money import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
     street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -89,27 +92,7 @@ GAMES = {
 FIRST_STREETS = {Game.STUD5: Street.SECOND}
 """The street whose deal gives each player a door card (3rd street unless named here)."""
 
-# Each section token of the grammar: the street it opens (None: no header line) and the
-# grammar rule naming the lines that may stand in it.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "SECOND_STREET": (Street.SECOND, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.SECOND: "*** 2ND STREET ***",
     Street.THIRD: "*** 3RD STREET ***",
@@ -119,6 +102,9 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7TH STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS, STREET_HEADERS, {"BLANK_LINES": "a blank line", "SUMMARY": "*** SUMMARY ***"}
+)
 SUMMARY_STREET_NAMES = {
     Street.SECOND: "2nd",
     Street.THIRD: "3rd",
@@ -148,21 +134,6 @@ NOTES: dict[str, tuple[NoteKind, str | None]] = {
     "NO_LOW": (NoteKind.NO_LOW_HAND, None),
 }
 
-# Words a player understands for the grammar's terminals, for error messages.
-TERMINAL_WORDS = {
-    "BLANK_LINES": "a blank line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "SECOND_STREET": "*** 2ND STREET ***",
-    "THIRD_STREET": "*** 3RD STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "SEVENTH_STREET": "*** 7TH STREET ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
 
 ALL_IN = ", and is all in"
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
@@ -882,9 +853,7 @@ _HANDLERS = {
     **{terminal: _note_handler(terminal) for terminal in NOTES},
 }
 
-GRAMMAR = SectionGrammar(
-    "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
 )
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -97,25 +98,18 @@ GAMES: dict[str, Game] = {
 (hold'em, draw) is skipped by name."""
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (Street.ANTES, "ante_line"),
-    "FIRST_STREET": (Street.THIRD, "street_line"),
-    "LABEL_3RD": (Street.THIRD, "street_line"),
-    "LABEL_4TH": (Street.FOURTH, "street_line"),
-    "LABEL_5TH": (Street.FIFTH, "street_line"),
-    "LABEL_6TH": (Street.SIXTH, "street_line"),
-    "LABEL_7TH": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
+SECTIONS = section_table(
+    "FIRST_STREET",
+    "LABEL_3RD",
+    "LABEL_4TH",
+    "LABEL_5TH",
+    "LABEL_6TH",
+    "LABEL_7TH",
+    "SUMMARY",
+    ante_street=Street.ANTES,
+)
 """Each section and the street its label names (a headerless first street shifts the
 labelled ones by one)."""
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
 TERMINAL_WORDS = {
     "CLOCK": "the date and time line",
     "TABLE": "the Table line",
@@ -452,7 +446,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "WINS": _HandBuilder._wins,
 }
 
-GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -54,12 +54,15 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
     printed_clock,
     read_hand,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -124,22 +127,7 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "Dealing pocket cards",
     Street.FOURTH: "Dealing 4th street",
@@ -147,23 +135,19 @@ STREET_HEADERS = {
     Street.SIXTH: "Dealing 6th street",
     Street.SEVENTH: "Dealing river",
 }
-TERMINAL_WORDS = {
-    "START": "the 'Start hand:' line",
-    "TABLE": "the 'Table:' line",
-    "USER": "the 'User:' line",
-    "BUTTON": "the button",
-    "PLAYERS": "the 'Players in round:' line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "---/Dealing pocket cards",
-    "FOURTH_STREET": "---/Dealing 4th street",
-    "FIFTH_STREET": "---/Dealing 5th street",
-    "SIXTH_STREET": "---/Dealing 6th street",
-    "RIVER": "---/Dealing river",
-    "SUMMARY": "---/Summary:",
-    "END": "the '***** End of hand' line",
-    "$END": "the end of the hand",
-}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    {street: "---/" + header for street, header in STREET_HEADERS.items()},
+    {
+        "START": "the 'Start hand:' line",
+        "TABLE": "the 'Table:' line",
+        "USER": "the 'User:' line",
+        "BUTTON": "the button",
+        "PLAYERS": "the 'Players in round:' line",
+        "SUMMARY": "---/Summary:",
+        "END": "the '***** End of hand' line",
+    },
+)
 
 _AMOUNTS: dict[str, tuple[int, bool]] = {}
 _ALL_IN = (" [all in]", " and is all-in")
@@ -543,7 +527,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_RESULT": _HandBuilder._seat_result,
 }
 
-GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

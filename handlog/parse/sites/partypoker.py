@@ -68,6 +68,7 @@ from handlog.money import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -75,6 +76,8 @@ from handlog.parse.text import (
     level_number,
     parse_error,
     printed_clock,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -129,34 +132,7 @@ MONTHS = {
     )
 }
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-}
-TERMINAL_WORDS = {
-    "TABLE": "the Table line",
-    "BUTTON": "the button line",
-    "PLAYER_COUNT": "the number of players",
-    "SEAT_LINES": "the seat lines",
-    "TOURNAMENT_LINES": "the tournament level",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "** Dealing **",
-    "FOURTH_STREET": "** Dealing Fourth street **",
-    "FIFTH_STREET": "** Dealing Fifth street **",
-    "SIXTH_STREET": "** Dealing Sixth street **",
-    "RIVER": "** Dealing River **",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER")
 STREET_HEADERS = {
     Street.THIRD: "** Dealing **",
     Street.FOURTH: "** Dealing Fourth street **",
@@ -164,6 +140,16 @@ STREET_HEADERS = {
     Street.SIXTH: "** Dealing Sixth street **",
     Street.SEVENTH: "** Dealing River **",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "TABLE": "the Table line",
+        "BUTTON": "the button line",
+        "PLAYER_COUNT": "the number of players",
+        "TOURNAMENT_LINES": "the tournament level",
+    },
+)
 NOTE_KINDS = {
     "JOINS": (NoteKind.JOINS, " has joined the table"),
     "LEAVES": (NoteKind.LEAVES, " has left the table"),
@@ -630,9 +616,7 @@ _HANDLERS: dict[str, LineHandler] = {
     **{name: _note_handler(kind, marker) for name, (kind, marker) in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar(
-    "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

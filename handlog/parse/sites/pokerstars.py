@@ -32,10 +32,12 @@ from handlog.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_numbe
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     read_hand,
+    section_table,
     street_named,
     utc_time,
 )
@@ -87,27 +89,7 @@ GAME_NAMES = {
 GAMES = {name.lower(): game for (game, _), name in GAME_NAMES.items()}
 GAME_STRUCTURES = {name.lower(): structure for (_, structure), name in GAME_NAMES.items()}
 
-# Each section token of the grammar: the street it opens (None: no header line) and the
-# grammar rule naming the lines that may stand in it.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "SECOND_STREET": (Street.SECOND, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 NOTE_KINDS = {
     "CHAT": NoteKind.CHAT,
     "JOINS": NoteKind.JOINS,
@@ -707,9 +689,7 @@ _HANDLERS = {
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar(
-    "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 def print_hand(hand: Hand) -> str:

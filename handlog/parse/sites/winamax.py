@@ -55,6 +55,7 @@ from handlog.money import MoneyError, bounded, plain_digits, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -62,6 +63,7 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    section_table,
     street_named,
     utc_time,
 )
@@ -107,24 +109,14 @@ SHORT_NAMES = {
 CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP"}
 SIGNS = {code: sign for sign, code in CURRENCIES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_BLINDS": (Street.ANTES, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(
+    *STUD_STREETS,
+    "SEVENTH_STREET",
+    "SHOW_DOWN",
+    "SUMMARY",
+    antes="ANTE_BLINDS",
+    ante_street=Street.ANTES,
+)
 TERMINAL_WORDS = {
     "TABLE": "the Table line",
     "SEAT_LINES": "the seat lines",
@@ -624,7 +616,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_FOLDED": _HandBuilder._seat_folded,
 }
 
-GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

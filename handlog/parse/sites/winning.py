@@ -48,6 +48,7 @@ from handlog.money import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -55,7 +56,9 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    section_table,
     street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -120,24 +123,7 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4th STREET ***",
@@ -146,6 +132,11 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7th STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"TABLE": "the table line", "SUMMARY": "*** SUMMARY ***"},
+)
 SUMMARY_STREET_NAMES = {
     Street.THIRD: "3rd Street",
     Street.FOURTH: "4th Street",
@@ -154,19 +145,6 @@ SUMMARY_STREET_NAMES = {
     Street.SEVENTH: "7th Street",
 }
 """A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
-TERMINAL_WORDS = {
-    "TABLE": "the table line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "*** 3rd STREET ***",
-    "FOURTH_STREET": "*** 4th STREET ***",
-    "FIFTH_STREET": "*** 5th STREET ***",
-    "SIXTH_STREET": "*** 6th STREET ***",
-    "SEVENTH_STREET": "*** 7th STREET ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
 
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
@@ -605,9 +583,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SITS_OUT": _HandBuilder._sits_out,
 }
 
-GRAMMAR = SectionGrammar(
-    "winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

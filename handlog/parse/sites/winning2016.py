@@ -44,11 +44,14 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
     parse_error,
+    section_table,
+    terminal_words,
 )
 
 SITE = Site.WINNING
@@ -80,41 +83,22 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-# Each section token: the street it opens and whether it has a header line to skip.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
+SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SUMMARY")
 STREET_HEADERS = {
     Street.FOURTH: "*** Third street ***",
     Street.FIFTH: "*** Fourth street ***",
     Street.SIXTH: "*** Fifth street ***",
     Street.SEVENTH: "*** Sixth street ***",
 }
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
-TERMINAL_WORDS = {
-    "GAME_ID": "the Game ID line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "the first cards dealt",
-    "FOURTH_STREET": "*** Third street ***",
-    "FIFTH_STREET": "*** Fourth street ***",
-    "SIXTH_STREET": "*** Fifth street ***",
-    "SEVENTH_STREET": "*** Sixth street ***",
-    "SUMMARY": "------ Summary ------",
-    "$END": "the end of the hand",
-}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "GAME_ID": "the Game ID line",
+        "THIRD_STREET": "the first cards dealt",
+        "SUMMARY": "------ Summary ------",
+    },
+)
 NOT_WRITTEN = "the hand header is not in a form Winning writes"
 
 
@@ -440,9 +424,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "GAME_ENDED": _HandBuilder._game_ended,
 }
 
-GRAMMAR = SectionGrammar(
-    "winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
