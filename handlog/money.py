@@ -7,6 +7,7 @@ It stands below both the readers (`handlog.parse`, which read amounts with it) a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
@@ -100,6 +101,31 @@ def format_amount(value: int, symbol: str | None) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 16)
+def printed_amount(value: int, symbol: str | None) -> str:
+    """`format_amount`, remembered: a printer writes the same few amounts again and again."""
+    return format_amount(value, symbol)
+
+
+def currency_sign(currency: str | None) -> str | None:
+    """The sign a hand's currency is printed with ("USD" -> "$"), None for chips (or a
+    currency without a sign)."""
+    return CURRENCY_SIGNS.get(currency) if currency else None
+
+
+def money_writer(
+    symbol: str | None, write: Callable[[int, str | None], str] = printed_amount
+) -> Callable[[int | None], str]:
+    """A printer's amounts of one hand: `write` (the site's figures: "$0.04" by default)
+    with the hand's currency sign `symbol` (None: chips); an amount the record lacks
+    (None) is written as 0."""
+
+    def money(value: int | None) -> str:
+        return write(value or 0, symbol)
+
+    return money
+
+
 def hundredths(text: str) -> int:
     """An amount printed without a currency sign, in hundredths, for sites whose chips come
     in hundredths ("12,686.25" → 1268625, "440" → 44000); a third decimal is an error."""

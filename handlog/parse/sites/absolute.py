@@ -39,10 +39,11 @@ from handlog.model import (
     Structure,
 )
 from handlog.money import (
-    CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
+    currency_sign,
     format_amount,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse import grammar
@@ -552,10 +553,7 @@ def print_hand(hand: Hand) -> str:
     not print (an uncalled bet goes back silently, mucks and notes are left out), a raise
     as its size over the bet faced, the summary's seat lines in Absolute's words and a
     community card dealt on each river Pocket line (`sites.community`)."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return _amount(value or 0, symbol)
+    money = money_writer(currency_sign(hand.currency), _amount)
 
     tourney = f"Tourney ID {hand.tournament_id} " if hand.tournament_id is not None else ""
     lines = [

@@ -43,7 +43,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.money import format_amount, minor_units
+from handlog.money import format_amount, minor_units, money_writer
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -772,10 +772,7 @@ def print_hand(hand: Hand) -> str:
     start time on Bovada's Eastern clock, the table number and level as Bovada writes
     them, only the notes Bovada has a line for, and a community card dealt on each river
     line (`sites.community`)."""
-    symbol = "$" if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
+    money = money_writer("$" if hand.currency else None, format_amount)
 
     game = GAME_NAMES[hand.game]
     brand = hand.header_variant if _read_from_bovada(hand) else "Bovada"

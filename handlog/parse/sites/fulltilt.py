@@ -33,10 +33,11 @@ from handlog.model import (
     Structure,
 )
 from handlog.money import (
-    CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse.reader import Chunk
@@ -873,11 +874,8 @@ def print_hand(hand: Hand) -> str:
     trailing newline: parsing it gives a hand equal to `hand`. Lines the records do not keep
     (the dealer's "is low with", the pot in street headers) are written from the records or
     left out."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    money = money_writer(currency_sign(hand.currency), _format_money)
     neutral = hand.printed == PRINTED
-
-    def money(value: int | None) -> str:
-        return _format_money(value or 0, symbol)
 
     lines = [_header(hand, money)]
     for seat in hand.seats:

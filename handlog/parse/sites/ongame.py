@@ -42,11 +42,11 @@ from handlog.model import (
     Structure,
 )
 from handlog.money import (
-    CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,
-    format_amount,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse import grammar
@@ -543,10 +543,7 @@ def print_hand(hand: Hand) -> str:
     from the start time (UTC, "GMT+0000"), its pots before the rake (the rake taken from the
     main pot), an uncalled bet returned without a line (OnGame prints none), and only the
     notes OnGame has a line for ("sits out")."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
+    money = money_writer(currency_sign(hand.currency))
 
     if hand.site is SITE and hand.header_variant:
         in_tournament = hand.header_variant == "tournament"

@@ -39,10 +39,10 @@ from handlog.model import (
     Structure,
 )
 from handlog.money import (
-    CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
-    format_amount,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse.reader import Chunk
@@ -598,11 +598,8 @@ def print_hand(hand: Hand) -> str:
     text) gets the UTC clock from its start time, its tournament level as a number and its
     table by its own number; notes Winning has no line for are left out. The total pot is
     printed as the record holds it, which under Winning's traits is after the rake."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    money = money_writer(currency_sign(hand.currency))
     neutral = hand.printed == PRINTED
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
 
     game_name = GAME_NAMES[hand.game]
     table = hand.table
