@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -34,7 +34,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.money import MAX_SEAT_NUMBER, FigureError
+from handlog.money import MAX_SEAT_NUMBER, FigureError, minor_units
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
 
@@ -242,6 +242,21 @@ def terminal_words(
             found[name] = headers[street]
     found.update(words)
     return found
+
+
+ALL_IN = (" and is all-in",)
+"""What PokerStars-like sites print after an amount that puts a player all in."""
+
+
+@lru_cache(maxsize=1 << 17)
+def amount_all_in(text: str, markers: tuple[str, ...] = ALL_IN) -> tuple[int, bool]:
+    """An amount as printed, with or without one of the all-in `markers` after it ("$0.04
+    and is all-in"): its minor units and whether it was all in. Amounts repeat a great
+    deal, so results are remembered."""
+    for marker in markers:
+        if text.endswith(marker):
+            return minor_units(text[: -len(marker)]), True
+    return minor_units(text), False
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}

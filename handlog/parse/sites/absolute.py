@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from handlog.cards import Card, card, cards
 from handlog.errors import ParseError, Skipped
@@ -524,18 +525,11 @@ _HANDLERS: dict[str, LineHandler] = {
 GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
-_POCKETS: dict[str, tuple[Card | None, ...]] = {}
-
-
+@lru_cache(maxsize=100_000)
 def _pocket_cards(text: str) -> tuple[Card | None, ...]:
     """The cards of a Pocket bracket by deal position, None for "H"; memoised (the same
     brackets repeat from hand to hand)."""
-    row = _POCKETS.get(text)
-    if row is None:
-        row = tuple(None if token == "H" else card(token) for token in text.split(" "))
-        if len(_POCKETS) > 100_000:
-            _POCKETS.clear()
-        _POCKETS[text] = row
+    row = tuple(None if token == "H" else card(token) for token in text.split(" "))
     return row
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -98,21 +99,15 @@ _FIRST_STREET_POSITION = {1: (2,), 3: (0, 1, 2)}
 """Deal positions of the cards a first-street line shows: an opponent's door card, or the
 hero's two down cards and door card."""
 
-_AMOUNTS: dict[str, int] = {}
 
-
+@lru_cache(maxsize=100_000)
 def amount(text: str) -> int:
     """Minor units of an Everleaf amount: "$ 0.54 USD", "€ 0.05 EURO", "€0.02", "1500"."""
-    value = _AMOUNTS.get(text)
-    if value is None:
-        bare = text.replace("ˆ", "€")  # a euro sign read through the wrong code page
-        word = bare.rpartition(" ")[2]
-        if word in CURRENCY_WORDS or word in ("Chips", "chips"):
-            bare = bare[: -len(word) - 1]
-        value = minor_units(bare.replace(" ", ""))
-        if len(_AMOUNTS) > 100_000:
-            _AMOUNTS.clear()
-        _AMOUNTS[text] = value
+    bare = text.replace("ˆ", "€")  # a euro sign read through the wrong code page
+    word = bare.rpartition(" ")[2]
+    if word in CURRENCY_WORDS or word in ("Chips", "chips"):
+        bare = bare[: -len(word) - 1]
+    value = minor_units(bare.replace(" ", ""))
     return value
 
 

@@ -47,6 +47,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     in_deal_order,
     printed_clock,
     read_hand,
@@ -137,7 +138,7 @@ NOTES: dict[str, tuple[NoteKind, str | None]] = {
 
 
 ALL_IN = ", and is all in"
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
+_ALL_IN_MARKS = (ALL_IN,)
 
 _CLOCK = r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} - \d{4}/\d{1,2}/\d{1,2}"
 _SHORT_CLOCK = r"\d{1,2}:\d{2} [A-Z]{2,5} - [A-Z][a-z]+, [A-Z][a-z]+ \d{1,2}, \d{4}"
@@ -455,19 +456,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional ", and is all in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(ALL_IN):
-                found = minor_units(text[: -len(ALL_IN)]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _seated(self, name: str, text: str, line: int) -> str | None:
         """The seat list's string for `name`; None for a chat line that only looks like an
         action ("Hero: bets are off" reads as "Hero:" betting); an error otherwise."""
@@ -517,7 +505,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         seat = self.seated.get(name)
         player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
@@ -562,13 +550,13 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" brings in for ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.bring_in = amount
         self._bet(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completes(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" completes it to ")
-        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.completion_or(ActionKind.COMPLETE)
         self._to(ActionKind.COMPLETE, name, text, line, total, all_in)
 
@@ -585,7 +573,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         if name in self.seated:
             self._bet(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
         else:
@@ -593,13 +581,13 @@ class _HandBuilder(TextHandBuilder):
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises to ")
-        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         kind = self.completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
         self._to(kind, name, text, line, total, all_in)
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" calls ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self._bet(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:

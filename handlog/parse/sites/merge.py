@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
 from handlog.cards import Card, card
@@ -245,19 +246,11 @@ def read_description(head: str, file: str) -> Description | ParseError:
     )
 
 
-_AMOUNTS: dict[tuple[str, bool], int] = {}
-
-
+@lru_cache(maxsize=100_000)
 def _amount(text: str, currency: str | None) -> int:
     """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips); amounts
     repeat a great deal, so they are cached."""
-    key = (text, currency is not None)
-    value = _AMOUNTS.get(key)
-    if value is None:
-        value = _convert(text, currency)
-        if len(_AMOUNTS) > 100_000:
-            _AMOUNTS.clear()
-        _AMOUNTS[key] = value
+    value = _convert(text, currency)
     return value
 
 

@@ -59,6 +59,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     printed_clock,
     read_hand,
     section_table,
@@ -149,7 +150,6 @@ TERMINAL_WORDS = terminal_words(
     },
 )
 
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
 _ALL_IN = (" [all in]", " and is all-in")
 _SHARE = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
 """A winner's share after the name and " (": "$4.89)", "$1.37 High), "."""
@@ -326,21 +326,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional all-in mark after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            for mark in _ALL_IN:
-                if text.endswith(mark):
-                    found = minor_units(text[: -len(mark)]), True
-                    break
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
         """The seated player whose name ends where `marker` starts, and the text after it.
         The last `marker` first (names may hold the marker's words too)."""
@@ -368,7 +353,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self.events.append(
@@ -393,17 +378,17 @@ class _HandBuilder(TextHandBuilder):
         if big >= 0 and self.seated.get(text[:big]) is not None:
             # The forced player completing to the small bet: no bring-in is posted.
             name, rest = self._named(text, " big bring in ", line)
-            amount, all_in = self._amount(rest)
+            amount, all_in = amount_all_in(rest, _ALL_IN)
             self._put(self.completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
             return
         name, rest = self._named(text, " small bring in ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " bets ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
@@ -412,7 +397,7 @@ class _HandBuilder(TextHandBuilder):
         # (antes excluded); the street total is Y less the earlier streets.
         name, rest = self._named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        hand_total, all_in = self._amount(total_text)
+        hand_total, all_in = amount_all_in(total_text, _ALL_IN)
         total = hand_total - self.hand_put.get(name, 0)
         self._put(
             self.completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
@@ -420,7 +405,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " calls ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
 

@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards
@@ -162,22 +163,15 @@ LOW = "; LO: "
 """Joins a show's high description and the low that the next line shows."""
 
 
-_UNITS: dict[str, int] = {}
-
-
+@lru_cache(maxsize=100_000)
 def units(text: str) -> int:
     """An amount as Party prints it ("$0.50 USD", "$1 USD", "2,930") in minor units."""
-    value = _UNITS.get(text)
-    if value is None:
-        bare = text
-        if text[-4:-3] == " ":
-            code, bare = text[-3:], text[:-4]
-            if bare[:1] not in CURRENCY_SYMBOLS:
-                bare = CURRENCY_SIGNS.get(code, "$") + bare
-        value = minor_units(bare)
-        if len(_UNITS) > 100_000:
-            _UNITS.clear()
-        _UNITS[text] = value
+    bare = text
+    if text[-4:-3] == " ":
+        code, bare = text[-3:], text[:-4]
+        if bare[:1] not in CURRENCY_SYMBOLS:
+            bare = CURRENCY_SIGNS.get(code, "$") + bare
+    value = minor_units(bare)
     return value
 
 

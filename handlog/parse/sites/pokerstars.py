@@ -49,6 +49,7 @@ from handlog.parse.text import (
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     printed_clock,
     read_hand,
     section_table,
@@ -159,7 +160,6 @@ TERMINAL_WORDS = terminal_words(
 )
 """Words a player understands for the grammar's terminals, for error messages."""
 
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
 
 _HEADER_SPLIT = re.compile(
     r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
@@ -409,19 +409,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional " and is all-in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(" and is all-in"):
-                found = minor_units(text[:-14]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -484,7 +471,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": posts the ante ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
@@ -496,19 +483,19 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self._put(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
-        to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
+        to_amount, all_in = amount_all_in(total)
         self._put(
             self.completion_or(ActionKind.RAISE),
             name,
@@ -522,7 +509,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self._put(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:

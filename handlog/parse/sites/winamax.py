@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards, format_cards
@@ -143,30 +144,23 @@ _TOURNAMENT_ID = re.compile(r"\((\d+)\)#")
 # ---------------------------------------------------------------------------------------
 # Amounts
 
-_UNITS: dict[str, int] = {}
 
-
+@lru_cache(maxsize=100_000)
 def units(text: str, cents: bool) -> int:
     """An amount as printed ("70.30€", "€5", "0.65", "20000") in minor units: hundredths
     when `cents` (cash, real or play money), whole chips otherwise (tournaments)."""
-    key = text if cents else "#" + text
-    value = _UNITS.get(key)
-    if value is None:
-        bare = text.strip("€$£").replace(",", "")
-        whole, dot, fraction = bare.partition(".")
-        if not plain_digits(whole) or (dot and not plain_digits(fraction)):
-            raise MoneyError(f"{text!r} is not an amount")
-        if cents:
-            if len(fraction) > 2 and fraction[2:].strip("0"):
-                raise MoneyError(f"{text!r} has a fraction of a cent")
-            value = bounded(int(whole) * 100 + int((fraction + "00")[:2]), text)
-        else:
-            if fraction.strip("0"):
-                raise MoneyError(f"{text!r} has a fraction of a chip")
-            value = bounded(int(whole), text)
-        if len(_UNITS) > 100_000:
-            _UNITS.clear()
-        _UNITS[key] = value
+    bare = text.strip("€$£").replace(",", "")
+    whole, dot, fraction = bare.partition(".")
+    if not plain_digits(whole) or (dot and not plain_digits(fraction)):
+        raise MoneyError(f"{text!r} is not an amount")
+    if cents:
+        if len(fraction) > 2 and fraction[2:].strip("0"):
+            raise MoneyError(f"{text!r} has a fraction of a cent")
+        value = bounded(int(whole) * 100 + int((fraction + "00")[:2]), text)
+    else:
+        if fraction.strip("0"):
+            raise MoneyError(f"{text!r} has a fraction of a chip")
+        value = bounded(int(whole), text)
     return value
 
 

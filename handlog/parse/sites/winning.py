@@ -53,6 +53,7 @@ from handlog.parse.text import (
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     level_number,
     printed_clock,
     read_hand,
@@ -151,7 +152,6 @@ _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: \| Rake (?P<rake>{_AMOUNT}))?"
     rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
 )
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
 _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
 
@@ -339,19 +339,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional " and is all-in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(" and is all-in"):
-                found = minor_units(text[:-14]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
         """The seated player whose name ends where `marker` starts, and the text after it.
         The last `marker` first (names may hold the marker's words too)."""
@@ -386,7 +373,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self.events.append(
@@ -408,13 +395,13 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " brings in ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " bets ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
@@ -422,13 +409,13 @@ class _HandBuilder(TextHandBuilder):
         # "raises X to Y": X the chips this action adds, Y the player's street total.
         name, rest = self._named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        total, all_in = self._amount(total_text)
+        total, all_in = amount_all_in(total_text)
         chips = minor_units(added)
         self._put(self.completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " calls ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
 
