@@ -158,44 +158,40 @@ class GameInfo:
     tournament_id: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
 def _game_info(part: str) -> GameInfo:
-    """The header's game part read with the grammar; memoised, since every hand at a table
-    repeats it (the hand number is replaced by a stand-in)."""
+    """The header's game part read with the grammar (the hand number left out: every hand
+    at a table repeats the rest)."""
     colon = part.find(":")
-    if colon < 0:
-        raise LineError(1, "the hand header is not in a form Absolute writes", part)
-    key = part[colon:]
-    info = _GAME_INFO.get(key)
+    info = _read_game(part[colon:]) if colon >= 0 else None
     if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
-
-        try:
-            tree = grammar.load("absolute", "header", "body").parse(
-                "Stage #0" + key, start="header"
-            )
-        except UnexpectedInput:
-            raise LineError(1, "the hand header is not in a form Absolute writes", part) from None
-        named = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
-        name, limit = named["GAME_NAME"], named["LIMIT"]
-        stakes = named["STAKES"].split(", ")[0]
-        small_text, _, big_text = stakes.partition("/")
-        tourney = named.get("TOURNEY")
-        info = GameInfo(
-            game_name=f"{name} {limit}",
-            game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
-            small_bet=minor_units(small_text),
-            big_bet=minor_units(big_text) if big_text else 0,
-            currency=CURRENCY_SYMBOLS.get(small_text[:1]),
-            tournament_id=tourney[11:-1] if tourney else None,
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+        raise LineError(1, "the hand header is not in a form Absolute writes", part)
     return info
+
+
+@lru_cache(maxsize=10_000)
+def _read_game(key: str) -> GameInfo | None:
+    """The game part after the hand number (from its colon on), None when the grammar
+    refuses it; remembered, since every hand at a table repeats it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = grammar.load("absolute", "header", "body").parse("Stage #0" + key, start="header")
+    except UnexpectedInput:
+        return None
+    named = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+    name, limit = named["GAME_NAME"], named["LIMIT"]
+    stakes = named["STAKES"].split(", ")[0]
+    small_text, _, big_text = stakes.partition("/")
+    tourney = named.get("TOURNEY")
+    return GameInfo(
+        game_name=f"{name} {limit}",
+        game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
+        small_bet=minor_units(small_text),
+        big_bet=minor_units(big_text) if big_text else 0,
+        currency=CURRENCY_SYMBOLS.get(small_text[:1]),
+        tournament_id=tourney[11:-1] if tourney else None,
+    )
 
 
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:

@@ -24,6 +24,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
@@ -183,37 +184,29 @@ class GameInfo:
     tournament_level: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> GameInfo:
     """The header's game description, parsed with the grammar once per table (memoised)."""
     from lark import Tree
 
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000-01-01 00:00:00", start="header")
-        table = ""
-        tournament_id = level = None
-        game_name = ""
-        for child in tree.children:
-            if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
-                continue
-            for part in child.children:
-                kind = getattr(part, "type", None)
-                if kind == "GAME_NAME":
-                    game_name = str(part)
-                elif kind == "TABLE_NUMBER":
-                    table = str(part)
-                elif kind == "TOURNAMENT_NUMBER":
-                    tournament_id = str(part)
-                elif isinstance(part, Tree) and part.data == "level":
-                    level = str(part.children[0])
-        info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000-01-01 00:00:00", start="header")
+    table = ""
+    tournament_id = level = None
+    game_name = ""
+    for child in tree.children:
+        if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
+            continue
+        for part in child.children:
+            kind = getattr(part, "type", None)
+            if kind == "GAME_NAME":
+                game_name = str(part)
+            elif kind == "TABLE_NUMBER":
+                table = str(part)
+            elif kind == "TOURNAMENT_NUMBER":
+                tournament_id = str(part)
+            elif isinstance(part, Tree) and part.data == "level":
+                level = str(part.children[0])
+    info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
     return info
 
 

@@ -156,7 +156,6 @@ class GameInfo:
     time: str
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
 _GAME_LINE = re.compile(
     r"(?P<game>.*) - (?P<date>\d{4}/\d{2}/\d{2}) - (?P<time>\d{2}:\d{2}:\d{2})$"
 )
@@ -164,47 +163,16 @@ _GAME_LINE = re.compile(
 
 def _game_info(line: str) -> GameInfo:
     """The stakes, game and clock of the third line; the part before the clock parsed with
-    the grammar once per table (memoised)."""
+    the grammar once per table (`_read_game`)."""
     found = _GAME_LINE.match(line)
     if found is None:
         raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
-    key = found["game"]
-    info = _GAME_INFO.get(key)
+    try:
+        info = _read_game(found["game"])
+    except MoneyError as error:
+        raise LineError(3, str(error), line) from None
     if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
-
-        try:
-            tree = grammar.load("everleaf", "game_line").parse(
-                f"{key} - 2000/01/01 - 00:00:00", start="game_line"
-            )
-        except UnexpectedInput:
-            raise LineError(
-                3, "the stakes and game line is not in a form Everleaf writes", line
-            ) from None
-        tokens = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
-        stakes = [str(t) for t in tree.children if isinstance(t, Token) and t.type == "STAKE"]
-        symbol = stakes[0][:1].replace("ˆ", "€")
-        currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
-        try:
-            small, big = amount(stakes[0]), amount(stakes[1])
-        except MoneyError as error:
-            raise LineError(3, str(error), line) from None
-        name = tokens["GAME_NAME"]
-        seats = tokens.get("MAX_SEATS")
-        info = GameInfo(
-            name,
-            GAMES.get(name),
-            small,
-            big,
-            currency,
-            small_number(seats[:-4]) if seats else None,
-            "",
-            "",
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+        raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
     return GameInfo(
         info.game_name,
         info.game,
@@ -214,6 +182,38 @@ def _game_info(line: str) -> GameInfo:
         info.max_seats,
         found["date"],
         found["time"],
+    )
+
+
+@lru_cache(maxsize=10_000)
+def _read_game(key: str) -> GameInfo | None:
+    """The game line's part before the clock (without date and time), None when the
+    grammar refuses it; remembered, since every hand at a table repeats it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = grammar.load("everleaf", "game_line").parse(
+            f"{key} - 2000/01/01 - 00:00:00", start="game_line"
+        )
+    except UnexpectedInput:
+        return None
+    tokens = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+    stakes = [str(t) for t in tree.children if isinstance(t, Token) and t.type == "STAKE"]
+    symbol = stakes[0][:1].replace("ˆ", "€")
+    currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
+    small, big = amount(stakes[0]), amount(stakes[1])
+    name = tokens["GAME_NAME"]
+    seats = tokens.get("MAX_SEATS")
+    return GameInfo(
+        name,
+        GAMES.get(name),
+        small,
+        big,
+        currency,
+        small_number(seats[:-4]) if seats else None,
+        "",
+        "",
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from handlog.cards import Card, cards, format_cards
@@ -240,22 +241,14 @@ class GameInfo:
     header_variant: str = "game"
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0: {game_part} - 00:00:00 ET - 2000/01/01", start="header"
-        )
-        info = _game_info_from_tree(tree, start)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(
+        f"{start}0: {game_part} - 00:00:00 ET - 2000/01/01", start="header"
+    )
+    info = _game_info_from_tree(tree, start)
     return info
 
 

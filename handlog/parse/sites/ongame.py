@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -168,43 +169,36 @@ class GameInfo:
     currency: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(line: str) -> GameInfo:
     """The table line read with the grammar; memoised, since every hand at a table repeats it."""
-    info = _GAME_INFO.get(line)
-    if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
 
-        try:
-            tree = grammar.load("ongame", "table_line").parse(line, start="table_line")
-        except UnexpectedInput:
-            raise LineError(3, "the table line is not in a form OnGame writes", line) from None
-        tokens = [t for t in tree.children if isinstance(t, Token)]
-        named = {t.type: str(t) for t in tokens}
-        amounts = [str(t) for t in tokens if t.type == "AMOUNT"]
-        limit, name = named["LIMIT"], named["GAME_NAME"]
-        play = named["MONEY"].lower().startswith("play")
-        currency = None if play else CURRENCY_SYMBOLS.get(amounts[0][:1])
-        try:
-            small, big = minor_units(amounts[0]), minor_units(amounts[1])
-        except MoneyError as error:
-            raise LineError(3, str(error), line) from None
-        if play and amounts[0][:1] in CURRENCY_SYMBOLS:
-            raise LineError(3, "play money with a currency sign", line)
-        info = GameInfo(
-            table=named["TABLE_NAME"],
-            game_name=f"{limit} {name}",
-            game=GAMES.get(name) if limit == "LIMIT" else None,
-            small_bet=small,
-            big_bet=big,
-            currency=currency,
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[line] = info
+    try:
+        tree = grammar.load("ongame", "table_line").parse(line, start="table_line")
+    except UnexpectedInput:
+        raise LineError(3, "the table line is not in a form OnGame writes", line) from None
+    tokens = [t for t in tree.children if isinstance(t, Token)]
+    named = {t.type: str(t) for t in tokens}
+    amounts = [str(t) for t in tokens if t.type == "AMOUNT"]
+    limit, name = named["LIMIT"], named["GAME_NAME"]
+    play = named["MONEY"].lower().startswith("play")
+    currency = None if play else CURRENCY_SYMBOLS.get(amounts[0][:1])
+    try:
+        small, big = minor_units(amounts[0]), minor_units(amounts[1])
+    except MoneyError as error:
+        raise LineError(3, str(error), line) from None
+    if play and amounts[0][:1] in CURRENCY_SYMBOLS:
+        raise LineError(3, "play money with a currency sign", line)
+    info = GameInfo(
+        table=named["TABLE_NAME"],
+        game_name=f"{limit} {name}",
+        game=GAMES.get(name) if limit == "LIMIT" else None,
+        small_bet=small,
+        big_bet=big,
+        currency=currency,
+    )
     return info
 
 

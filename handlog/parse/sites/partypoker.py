@@ -199,24 +199,19 @@ class GameInfo:
     tournament_level: str | None = None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
 _GAME_SPLIT = re.compile(
     r"(?P<game>.*) - (?P<weekday>[A-Z][a-z]+), (?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), "
     r"(?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$"
 )
 
 
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str) -> GameInfo:
     """The game line's description, read by the grammar; memoised (the clock is replaced)."""
-    info = _GAME_INFO.get(game_part)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
-        )
-        info = _game_info_from_tree(tree.children[0])  # type: ignore[arg-type]
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[game_part] = info
+    tree = GRAMMAR.parser().parse(
+        f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
+    )
+    info = _game_info_from_tree(tree.children[0])  # type: ignore[arg-type]
     return info
 
 

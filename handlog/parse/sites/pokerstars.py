@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards, format_cards
@@ -202,22 +203,13 @@ class GameInfo:
 # ---------------------------------------------------------------------------------------
 # Header
 
-_GAME_INFO: dict[str, GameInfo] = {}
 
-
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header"
-        )
-        info = _game_info_from_tree(tree)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
+    info = _game_info_from_tree(tree)
     return info
 
 

@@ -196,20 +196,12 @@ class GameInfo:
     tournament_level: str | None = None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> GameInfo:
     """The header's description of the game, read by the grammar; memoised, since every hand
     at a table repeats it (the hand number and clock are replaced by stand-ins)."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
-        info = _game_info_from_tree(tree)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
+    info = _game_info_from_tree(tree)
     return info
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import cards, format_cards
@@ -171,25 +172,17 @@ class GameInfo:
     """The tournament's name before "Tournament #", as printed ("$5,000 GTD")."""
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
     """The header's game description read with the grammar; memoised, since every hand at a
     table repeats it (hand number and clock are replaced by fixed stand-ins)."""
-    key = start + game_part + separator
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
-        )
-        # the game as printed, for a skipped hand: up to the limit's ")"
-        found = _TOURNAMENT_PART.match(game_part)
-        printed = game_part[found.end() :] if found else game_part
-        info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(
+        f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
+    )
+    # the game as printed, for a skipped hand: up to the limit's ")"
+    found = _TOURNAMENT_PART.match(game_part)
+    printed = game_part[found.end() :] if found else game_part
+    info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
     return info
 
 
