@@ -34,7 +34,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.money import MAX_SEAT_NUMBER, FigureError, minor_units
+from handlog.money import MAX_SEAT_NUMBER, FigureError, MoneyError, minor_units
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
 
@@ -257,6 +257,26 @@ def amount_all_in(text: str, markers: tuple[str, ...] = ALL_IN) -> tuple[int, bo
         if text.endswith(marker):
             return minor_units(text[: -len(marker)]), True
     return minor_units(text), False
+
+
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+MONTHS = {name: number for number, name in enumerate(MONTH_NAMES, 1)}
+"""A month's number by its English name, as headers print it ("January" -> 1)."""
+SHORT_MONTHS = {name[:3]: number for name, number in MONTHS.items()}
+"""A month's number by its three-letter name ("Jan" -> 1)."""
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -708,6 +728,46 @@ class TextHandBuilder:
             self.completed = True
             return ActionKind.COMPLETE
         return kind
+
+    def add_show(self, player: str, rest: str, line: int) -> None:
+        """A show line's record: `rest` is the text after its opening bracket, the cards and
+        an optional description ("Kd 7s 7c]" or "Kd 7s 7c] (a pair of Sevens)")."""
+        close = rest.index("]")
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                ActionKind.SHOW,
+                cards=cards(rest[:close]),
+                description=description,
+                line=line,
+            )
+        )
+
+    def read_board(self, board_text: str) -> None:
+        """A summary's board ("Board [Kd]"): the community card, when one card was dealt to
+        the table."""
+        board = cards(board_text)
+        if self.community_card is None and len(board) == 1:
+            self.community_card = board[0]
+
+    def read_total_pot(
+        self, found: re.Match[str] | None, side_pot: re.Pattern[str], text: str, line: int
+    ) -> None:
+        """A summary's "Total pot … | Rake …" line, as the site's pattern `found` it (groups
+        total, main, sides, rake; None: the line is in no form the site writes); the side
+        pots are `side_pot`'s matches in the sides group."""
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
+        try:
+            self.total_pot = minor_units(found["total"])
+            self.rake = minor_units(found["rake"])
+            if found["main"]:
+                self.main_pot = minor_units(found["main"])
+                self.side_pots = tuple(minor_units(a) for a in side_pot.findall(found["sides"]))
+        except MoneyError as error:
+            raise LineError(self.relative(line), str(error), text) from None
 
     def relative(self, line: int) -> int:
         """The hand-relative line number (1 = the header) of file line `line`."""

@@ -37,7 +37,6 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import (
     CURRENCY_SYMBOLS,
@@ -49,7 +48,7 @@ from handlog.money import (
 )
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     STUD_STREETS,
@@ -711,7 +710,5 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed limit ("Normal") stud, stud/8 and razz, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )

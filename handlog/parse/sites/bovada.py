@@ -42,11 +42,10 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import format_amount, minor_units, money_writer
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     STUD_STREETS,
@@ -946,9 +945,7 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed-limit 7-card stud and stud hi/lo, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )
 
 IGNITION_FORMAT = SiteFormat(

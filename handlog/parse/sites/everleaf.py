@@ -33,12 +33,11 @@ from handlog.model import (
     Seat,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     STUD_STREETS,
@@ -620,8 +619,6 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed-limit stud, stud/8 and razz: cash (dollars, euros) and tournament chips.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
     encodings=("cp1252", "utf-8"),
 )

@@ -31,7 +31,6 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import (
     CURRENCY_SYMBOLS,
@@ -42,8 +41,9 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    MONTHS,
     STUD_STREETS,
     LineError,
     SectionGrammar,
@@ -150,26 +150,6 @@ _HEADER_SPLIT = re.compile(
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
-_MONTHS = {
-    name: number
-    for number, name in enumerate(
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-        1,
-    )
-}
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
@@ -323,11 +303,11 @@ def parse_clock(clock: str) -> datetime | None:
             return None
         return utc_time(year, month, day, hour, minute, second, zone)
     short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
-    if short is None or short[4] not in _MONTHS:
+    if short is None or short[4] not in MONTHS:
         return None
     hours, minutes, zone, month_name, day_text, year_text = short.groups()
     return utc_time(
-        int(year_text), _MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
+        int(year_text), MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
     )
 
 
@@ -720,22 +700,10 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, NoteKind.CHAT, name, message, line))
 
     def _board(self, text: str, line: int) -> None:
-        board = cards(text[8:-1])
-        if self.community_card is None and len(board) == 1:
-            self.community_card = board[0]
+        self.read_board(text[8:-1])
 
     def _total_pot(self, text: str, line: int) -> None:
-        found = _TOTAL_POT.match(text)
-        if found is None:
-            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
-        try:
-            self.total_pot = minor_units(found["total"])
-            self.rake = minor_units(found["rake"])
-            if found["main"]:
-                self.main_pot = minor_units(found["main"])
-                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
-        except MoneyError as error:
-            raise LineError(self.relative(line), str(error), text) from None
+        self.read_total_pot(_TOTAL_POT.match(text), _SIDE_POT, text, line)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
         """Seat number, player and the words from `marker` on of a summary seat line."""
@@ -1104,8 +1072,6 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in _GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(_GAME_NAMES),
     encodings=("utf-8", "utf-16"),
 )

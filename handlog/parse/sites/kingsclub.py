@@ -58,11 +58,10 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     LineError,
     LineHandler,
@@ -608,5 +607,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple((game, Structure.FIXED, False) for game in GAMES.values()),
+    deals=fixed_limit_deals(GAMES.values(), tournaments=False),
 )

@@ -64,7 +64,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import Parsed, SiteFormat
+from handlog.parse.site import Parsed, SiteFormat, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
@@ -927,7 +927,5 @@ FORMAT = SiteFormat(
     # streets (the simulator's is twice the early one) is lost: read back, a short all-in
     # bet between the two is a full bet (the next raise falls short), and a pot-limit bet
     # of that smallest bet may exceed the pot.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in CODES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(CODES),
 )

@@ -40,7 +40,6 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import (
     CURRENCY_SYMBOLS,
@@ -52,9 +51,10 @@ from handlog.money import (
 )
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    SHORT_MONTHS,
     STUD_STREETS,
     LineError,
     LineHandler,
@@ -84,12 +84,6 @@ _START = re.compile(
     r"(?P<hour>\d{1,2}):(?P<minute>\d{2}):(?P<second>\d{2}) (?P<zone>[A-Z]{2,5})"
     r"(?P<offset>[+-]\d{4})? (?P<year>\d{4})$"
 )
-MONTHS = {
-    name: number
-    for number, name in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-}
 
 
 def is_header(line: str) -> bool:
@@ -204,7 +198,7 @@ def _game_info(line: str) -> GameInfo:
 
 def _start_time(found: re.Match[str]) -> datetime | None:
     """The clock as UTC: "GMT+0300" gives its offset, a zone name its zone."""
-    month = MONTHS.get(found["month"])
+    month = SHORT_MONTHS.get(found["month"])
     if month is None:
         return None
     parts = (int(found["year"]), month, int(found["day"]))
@@ -709,7 +703,5 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed limit ("LIMIT") stud, stud/8 and razz, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )

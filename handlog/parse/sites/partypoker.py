@@ -69,6 +69,7 @@ from handlog.money import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    MONTHS,
     STUD_STREETS,
     LineError,
     LineHandler,
@@ -112,26 +113,6 @@ GAMES = {
     "razz": Game.RAZZ,
 }
 GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD8: "7 Card Stud Hi-Lo", Game.RAZZ: "Razz"}
-MONTHS = {
-    name: number
-    for number, name in enumerate(
-        (
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ),
-        1,
-    )
-}
 
 SECTIONS = section_table(*STUD_STREETS, "RIVER")
 STREET_HEADERS = {

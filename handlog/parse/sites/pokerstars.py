@@ -37,7 +37,6 @@ from handlog.model import (
 )
 from handlog.money import (
     CURRENCY_SYMBOLS,
-    MoneyError,
     currency_sign,
     minor_units,
     money_writer,
@@ -544,18 +543,7 @@ class _HandBuilder(TextHandBuilder):
         at = text.find(": shows [")
         name = self.player(text[:at], line, text)
         rest = text[at + 9 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": mucks hand")
@@ -581,22 +569,10 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, kind, player, body, line))
 
     def _board(self, text: str, line: int) -> None:
-        board = cards(text[7:-1])
-        if self.community_card is None and len(board) == 1:
-            self.community_card = board[0]
+        self.read_board(text[7:-1])
 
     def _total_pot(self, text: str, line: int) -> None:
-        found = _TOTAL_POT.match(text)
-        if found is None:
-            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
-        try:
-            self.total_pot = minor_units(found["total"])
-            self.rake = minor_units(found["rake"])
-            if found["main"]:
-                self.main_pot = minor_units(found["main"])
-                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
-        except MoneyError as error:
-            raise LineError(self.relative(line), str(error), text) from None
+        self.read_total_pot(_TOTAL_POT.match(text), _SIDE_POT, text, line)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
         """Seat number, player and the words after the name of a summary seat line."""

@@ -50,11 +50,10 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import MoneyError, bounded, plain_digits, small_number
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
@@ -514,18 +513,7 @@ class _HandBuilder(TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " shows [", line)
         rest = text[len(name) + 8 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _total_pot(self, text: str, line: int) -> None:
         total, _, rake = text[10:].partition(" | ")
@@ -926,7 +914,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in LONG_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(LONG_NAMES),
 )

@@ -37,7 +37,6 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
 from handlog.money import (
     CURRENCY_SYMBOLS,
@@ -47,7 +46,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
@@ -449,18 +448,7 @@ class _HandBuilder(TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " shows [", line)
         rest = text[len(name) + 8 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
         name, rest = self._named(text, " mucks", line)
@@ -723,9 +711,7 @@ FORMAT = SiteFormat(
     # rake (PokerStars' meaning), which Winning's traits read as after it, so the simulator's
     # own records do not replay clean under them. Its cash hands print and read back alike
     # once that total is after the rake (the printer writes the total as the record has it).
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )
 
 TOURNAMENT_FORMAT = SiteFormat(
