@@ -101,7 +101,6 @@ def format_amount(value: int, symbol: str | None) -> str:
 
 
 @lru_cache(maxsize=1 << 16)
-@lru_cache(maxsize=1 << 16)
 def printed_amount(value: int, symbol: str | None) -> str:
     """`format_amount`, remembered: a printer writes the same few amounts again and again."""
     return format_amount(value, symbol)
@@ -126,6 +125,7 @@ def money_writer(
     return money
 
 
+@lru_cache(maxsize=1 << 16)
 def hundredths(text: str) -> int:
     """An amount printed without a currency sign, in hundredths, for sites whose chips come
     in hundredths ("12,686.25" → 1268625, "440" → 44000); a third decimal is an error."""

@@ -128,3 +128,13 @@ def test_a_section_table_opens_each_section_s_street_with_its_line_rule():
     words = terminal_words(table, {Street.SEVENTH: "*** RIVER ***"}, {"SUMMARY": "the end"})
     assert words["RIVER"] == "*** RIVER ***" and words["SUMMARY"] == "the end"
     assert words["$END"] == "the end of the hand"
+
+
+def test_the_amount_readers_remember_what_they_read():
+    from handlog import money
+
+    for reader, text in ((money.minor_units, "$1,234.56"), (money.hundredths, "12,686.25")):
+        reader(text)
+        hits = reader.cache_info().hits
+        reader(text)
+        assert reader.cache_info().hits == hits + 1, reader
