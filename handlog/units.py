@@ -16,7 +16,7 @@ hand's columns (the migration of older databases uses it).
 
 from __future__ import annotations
 
-from handlog.parse.money import CURRENCY_SIGNS
+from handlog.money import CURRENCY_SIGNS
 
 TOURNAMENT_CHIPS = "tournament chips"
 PLAY_MONEY = "play money"

@@ -42,8 +42,8 @@ from handlog.check import CheckedHand, check_items
 from handlog.errors import ParseError, Skipped
 from handlog.ingest import read_part
 from handlog.model import Hand
+from handlog.money import MAX_AMOUNT
 from handlog.parse import detect_file, parse_file, parse_range
-from handlog.parse.money import MAX_AMOUNT
 from handlog.parse.reader import cuttable, detect_encoding, hand_ranges
 from handlog.parse.sites import FORMATS
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from handlog.check import CheckedHand, check_file
 from handlog.errors import ParseError, Skipped
 from handlog.model import Action, Hand
+from handlog.money import MAX_AMOUNT
 from handlog.parse import parse_text
-from handlog.parse.money import MAX_AMOUNT
 from handlog.parse.reader import detect_encoding
 from handlog.rules.profiles import CASINO, POKERSTARS
 from handlog.rules.replay import replay

@@ -11,8 +11,8 @@ import pytest
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Game, Hand, Site, Street
+from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse import parse_file, parse_text
-from handlog.parse.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk, split_text
 from handlog.parse.sites import detect, kingsclub
 from handlog.rules.replay import replay

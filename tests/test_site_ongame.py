@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Game, Hand, Site, Street
+from handlog.money import minor_units
 from handlog.parse import parse_file, parse_text
-from handlog.parse.money import minor_units
 from handlog.parse.reader import open_text
 from handlog.parse.sites import detect, ongame
 from handlog.rules.replay import replay

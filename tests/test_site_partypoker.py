@@ -25,7 +25,8 @@ CORPUS = SHARED_CORPUS / "PartyPoker"
 FILES = sorted(CORPUS.glob("*.txt"))
 HEADER = re.compile(r"^\x00*#Game No : \d+", re.MULTILINE)
 
-pytestmark = pytest.mark.skipif(not FILES, reason="../shared/corpus/PartyPoker is not there")
+needs_corpus = pytest.mark.skipif(not FILES, reason="../shared/corpus/PartyPoker is not there")
+"""For the tests that read the shared corpus; the others run without it."""
 
 
 def _hands(path) -> list[Hand]:
@@ -47,6 +48,7 @@ def test_every_corpus_hand_parses(path):
     assert detect_file(path) in (partypoker.FORMAT, partypoker.TOURNAMENT_FORMAT)
 
 
+@needs_corpus
 def test_the_file_that_starts_with_a_nul_byte_is_read():
     # 7-Stud-USD-1-2-201104.txt starts "\x00Game #10399817763 starts." and ends its hand with
     # a line holding one NUL byte: Party's separator between hands, not binary data.
@@ -77,6 +79,7 @@ def test_parse_print_parse_gives_equal_records(path):
         assert _one(partypoker.print_hand(hand)) == hand
 
 
+@needs_corpus
 def test_cash_header_and_amounts_as_increments():
     hand = _hands(CORPUS / "7-StudHL-USD-10-20.201202.wins.lo.pot.txt")[0]
     assert (hand.site, hand.hand_id, hand.game, hand.currency) == (
@@ -104,6 +107,7 @@ def test_cash_header_and_amounts_as_increments():
     assert (hand.total_pot, hand.rake) == (18200, 100)
 
 
+@needs_corpus
 def test_hi_lo_halves_and_the_low_shown_apart():
     hand = _hands(CORPUS / "7-StudHL-USD-10-20.201202.wins.lo.pot.txt")[0]
     collects = [
@@ -123,6 +127,7 @@ def test_hi_lo_halves_and_the_low_shown_apart():
     assert shows == [("Player1", "high card Ace; LO: 8,5,3,2,A"), ("Player0", "a pair of Fours")]
 
 
+@needs_corpus
 def test_no_qualifying_low_and_a_hand_not_shown_down():
     hand = _hands(CORPUS / "7-StudHL-USD-0.50-1.00-201008.txt")[0]
     kinds = [(e.player, e.kind) for e in hand.events if type(e) is Action and e.cards]
@@ -132,6 +137,7 @@ def test_no_qualifying_low_and_a_hand_not_shown_down():
     assert [e.kind for e in hand.events if type(e) is Note] == [NoteKind.NO_LOW_HAND]
 
 
+@needs_corpus
 def test_the_heros_later_deals_repeat_the_earlier_cards():
     hand = _hands(CORPUS / "7-Stud-USD-1-2-201104.txt")[0]
     dealt = [e for e in hand.events if type(e) is Dealt]
@@ -141,6 +147,7 @@ def test_the_heros_later_deals_repeat_the_earlier_cards():
     ]
 
 
+@needs_corpus
 def test_tournament_header_chips_and_the_double_bet():
     hand = _hands(CORPUS / "7-Stud-USD-MTT-6.00-201205.txt")[0]
     assert (hand.currency, hand.tournament_id, hand.tournament_level, hand.buy_in) == (
@@ -234,6 +241,7 @@ def test_nul_separated_hands_and_other_games_skipped_by_name():
     assert items[2].game == "NL Texas Hold'em" and items[2].site == "partypoker"
 
 
+@needs_corpus
 def test_tournament_exports_are_cut_at_game_no_lines():
     path = CORPUS / "7-Stud-USD-MTT-6.00-201205.txt"
     text = path.read_bytes().decode("utf-8").replace("\r\n", "\n")

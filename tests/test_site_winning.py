@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from handlog.errors import ParseError, Skipped
 from handlog.model import ActionKind, Dealt, Game, Hand, Site, Street
+from handlog.money import minor_units
 from handlog.parse import detect_file, parse_file, parse_text
-from handlog.parse.money import minor_units
 from handlog.parse.reader import open_text
 from handlog.parse.sites import winning, winning2016
 from handlog.rules.replay import replay

@@ -79,3 +79,15 @@ class SiteFormat:
         from handlog.parse.grammar import leading_literal
 
         return leading_literal(self.header_bytes.pattern.decode("ascii")).encode("ascii")
+
+
+def fixed_limit_deals(
+    games: Iterable[Game], tournaments: bool = True
+) -> tuple[tuple[Game, Structure, bool], ...]:
+    """`SiteFormat.deals` of a site that deals `games` in fixed limit only: at cash tables
+    and (with `tournaments`) in tournaments, each game's cash form first."""
+    return tuple(
+        (game, Structure.FIXED, tournament)
+        for game in games
+        for tournament in ((False, True) if tournaments else (False,))
+    )

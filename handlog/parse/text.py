@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
@@ -34,8 +34,8 @@ from handlog.model import (
     Street,
     Structure,
 )
+from handlog.money import MAX_SEAT_NUMBER, FigureError, MoneyError, minor_units
 from handlog.parse import grammar
-from handlog.parse.money import MAX_SEAT_NUMBER, FigureError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
@@ -126,6 +126,157 @@ def printed_clock(hand: Hand, site: Site, zone: str, form: str) -> str:
     if (hand.site is site and hand.clock_text) or hand.start_time is None:
         return hand.clock_text
     return form.format(t=hand.start_time.astimezone(_zone(zone)))
+
+
+STREET_WORDS: dict[str, Street] = {
+    "2nd": Street.SECOND,
+    "second": Street.SECOND,
+    "3rd": Street.THIRD,
+    "third": Street.THIRD,
+    "hole cards": Street.THIRD,
+    "4th": Street.FOURTH,
+    "fourth": Street.FOURTH,
+    "5th": Street.FIFTH,
+    "fifth": Street.FIFTH,
+    "6th": Street.SIXTH,
+    "sixth": Street.SIXTH,
+    "7th": Street.SEVENTH,
+    "seventh": Street.SEVENTH,
+    "river": Street.SEVENTH,
+}
+"""The words the sites name a street by in their summaries (lower case, without "street"):
+"3rd Street", "3RD STREET", "3rd St.", "Third", "River", Bovada's "HOLE CARDS" (its one
+section for the first street)."""
+
+
+def street_named(words: str) -> Street:
+    """The street that `words` name as a summary prints them, in any case, with or without
+    "Street" / "St." after the number ("5th Street", "5TH STREET", "5th St.", "fifth");
+    a `ValueError` (the line's error) for words that name none ("5rd Street")."""
+    key = words.lower()
+    if key.endswith(" street"):
+        key = key[:-7]
+    elif key.endswith(" st."):
+        key = key[:-4]
+    street = STREET_WORDS.get(key)
+    if street is None:
+        raise ValueError(f"{words!r} names no street")
+    return street
+
+
+SECTION_STREETS: dict[str, Street] = {
+    "SECOND_STREET": Street.SECOND,
+    "FIRST_STREET": Street.THIRD,
+    "HOLE_CARDS": Street.THIRD,
+    "THIRD_STREET": Street.THIRD,
+    "FOURTH_STREET": Street.FOURTH,
+    "FIFTH_STREET": Street.FIFTH,
+    "SIXTH_STREET": Street.SIXTH,
+    "SEVENTH_STREET": Street.SEVENTH,
+    "RIVER": Street.SEVENTH,
+    "LABEL_3RD": Street.THIRD,
+    "LABEL_4TH": Street.FOURTH,
+    "LABEL_5TH": Street.FIFTH,
+    "LABEL_6TH": Street.SIXTH,
+    "LABEL_7TH": Street.SEVENTH,
+    "SHOW_DOWN": Street.SHOWDOWN,
+    "SUMMARY": Street.SUMMARY,
+}
+"""The street each section token of the text grammars opens: the grammars name their
+sections alike (`grammars/*.lark`), so the name says the street."""
+
+STUD_STREETS = ("THIRD_STREET", "FOURTH_STREET", "FIFTH_STREET", "SIXTH_STREET")
+"""The sections most grammars name 3rd to 6th street by; the 7th is "SEVENTH_STREET" or
+"RIVER"."""
+
+RULE_PLACES = {
+    "seat_line": "among the seats",
+    "ante_line": "among the antes",
+    "street_line": "during a street",
+    "showdown_line": "at showdown",
+    "summary_line": "in the summary",
+}
+"""Where each line rule's lines stand ("this line is not one PokerStars writes during a
+street"): the text grammars name their line rules alike."""
+
+_SECTION_RULES = {
+    Street.SHOWDOWN: "showdown_line",
+    Street.SUMMARY: "summary_line",
+}
+
+_COMMON_WORDS = {
+    "SEAT_LINES": "the seat lines",
+    "ANTE_LINES": "the antes",
+    "$END": "the end of the hand",
+}
+
+
+def section_table(
+    *names: str, antes: str = "ANTE_LINES", ante_street: Street | None = None
+) -> dict[str, tuple[Street | None, str]]:
+    """A grammar's sections (`SectionGrammar.sections`): the seat lines, the antes (the
+    token `antes`, opening `ante_street`: None, the antes have no header line), then the
+    sections `names` in the grammar's order, each opening its street (`SECTION_STREETS`)
+    and read by the street's line rule."""
+    table: dict[str, tuple[Street | None, str]] = {
+        "SEAT_LINES": (None, "seat_line"),
+        antes: (ante_street, "ante_line"),
+    }
+    for name in names:
+        street = SECTION_STREETS[name]
+        table[name] = (street, _SECTION_RULES.get(street, "street_line"))
+    return table
+
+
+def terminal_words(
+    sections: Mapping[str, tuple[Street | None, str]],
+    headers: Mapping[Street, str],
+    words: Mapping[str, str],
+) -> dict[str, str]:
+    """Words a player understands for a grammar's terminals (`SectionGrammar.terminal_words`):
+    the seat lines, the antes and the end of the hand; each section by the header the site
+    prints for its street (`headers`); then `words`, the site's own (which win)."""
+    found = dict(_COMMON_WORDS)
+    for name, (street, _) in sections.items():
+        if street is not None and street in headers:
+            found[name] = headers[street]
+    found.update(words)
+    return found
+
+
+ALL_IN = (" and is all-in",)
+"""What PokerStars-like sites print after an amount that puts a player all in."""
+
+
+@lru_cache(maxsize=1 << 17)
+def amount_all_in(text: str, markers: tuple[str, ...] = ALL_IN) -> tuple[int, bool]:
+    """An amount as printed, with or without one of the all-in `markers` after it ("$0.04
+    and is all-in"): its minor units and whether it was all in. Amounts repeat a great
+    deal, so results are remembered."""
+    for marker in markers:
+        if text.endswith(marker):
+            return minor_units(text[: -len(marker)]), True
+    return minor_units(text), False
+
+
+MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+MONTHS = {name: number for number, name in enumerate(MONTH_NAMES, 1)}
+"""A month's number by its English name, as headers print it ("January" -> 1)."""
+SHORT_MONTHS = {name[:3]: number for name, number in MONTHS.items()}
+"""A month's number by its three-letter name ("Jan" -> 1)."""
 
 
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
@@ -260,7 +411,7 @@ class SectionGrammar:
         sections: dict[str, tuple[Street | None, str]],
         handlers: dict[str, LineHandler],
         terminal_words: dict[str, str],
-        rule_places: dict[str, str],
+        rule_places: dict[str, str] | None = None,
     ) -> None:
         self.name = name
         """The grammar file's name in `grammars/`, without ".lark"."""
@@ -272,7 +423,7 @@ class SectionGrammar:
         """The handler of each line terminal."""
         self.terminal_words = terminal_words
         """Words a player understands for the grammar's terminals, for error messages."""
-        self.rule_places = rule_places
+        self.rule_places = RULE_PLACES if rule_places is None else rule_places
         """Where each line rule's lines stand ("during a street"), for error messages."""
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
@@ -567,6 +718,56 @@ class TextHandBuilder:
         )
         self.events.append(action)
         return action
+
+    def completion_or(self, kind: ActionKind) -> ActionKind:
+        """`kind` (a bet or raise as printed), or COMPLETE for the first bet or raise over
+        the bring-in on the game's first street (3rd; 2nd in 5-card stud, where the
+        bring-in and its completion come on the two-card street: RULES.md): the one place
+        every text site tells a completion from a bet."""
+        if self.street is self.first_street and not self.completed:
+            self.completed = True
+            return ActionKind.COMPLETE
+        return kind
+
+    def add_show(self, player: str, rest: str, line: int) -> None:
+        """A show line's record: `rest` is the text after its opening bracket, the cards and
+        an optional description ("Kd 7s 7c]" or "Kd 7s 7c] (a pair of Sevens)")."""
+        close = rest.index("]")
+        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
+        self.events.append(
+            Action(
+                self.street,
+                player,
+                ActionKind.SHOW,
+                cards=cards(rest[:close]),
+                description=description,
+                line=line,
+            )
+        )
+
+    def read_board(self, board_text: str) -> None:
+        """A summary's board ("Board [Kd]"): the community card, when one card was dealt to
+        the table."""
+        board = cards(board_text)
+        if self.community_card is None and len(board) == 1:
+            self.community_card = board[0]
+
+    def read_total_pot(
+        self, found: re.Match[str] | None, side_pot: re.Pattern[str], text: str, line: int
+    ) -> None:
+        """A summary's "Total pot … | Rake …" line, as the site's pattern `found` it (groups
+        total, main, sides, rake; None: the line is in no form the site writes); the side
+        pots are `side_pot`'s matches in the sides group."""
+        if found is None:
+            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
+        try:
+            self.total_pot = minor_units(found["total"])
+            self.rake = minor_units(found["rake"])
+            if found["main"]:
+                self.main_pot = minor_units(found["main"])
+                self.side_pots = tuple(minor_units(a) for a in side_pot.findall(found["sides"]))
+        except MoneyError as error:
+            raise LineError(self.relative(line), str(error), text) from None
 
     def relative(self, line: int) -> int:
         """The hand-relative line number (1 = the header) of file line `line`."""

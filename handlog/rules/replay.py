@@ -20,7 +20,7 @@ from dataclasses import replace
 from handlog.cards import Card, format_cards
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
-from handlog.parse.money import CURRENCY_SIGNS, format_amount, format_hundredths
+from handlog.money import CURRENCY_SIGNS, format_amount, format_hundredths
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards, and_list
 from handlog.rules.profiles import RuleProfile, TieBreak

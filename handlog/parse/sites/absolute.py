@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from handlog.cards import Card, card, cards
 from handlog.errors import ParseError, Skipped
@@ -36,20 +37,21 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse import grammar
-from handlog.parse.money import (
-    CURRENCY_SIGNS,
+from handlog.money import (
     CURRENCY_SYMBOLS,
+    currency_sign,
     format_amount,
     minor_units,
+    money_writer,
     small_number,
 )
+from handlog.parse import grammar
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -57,6 +59,9 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
+    street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -113,24 +118,7 @@ GAMES = {
 }
 GAME_NAMES = {Game.STUD8: "Seven Card Hi/Lo", Game.STUD: "7 Card Stud", Game.RAZZ: "Razz"}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4TH STREET ***",
@@ -138,27 +126,19 @@ STREET_HEADERS = {
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
 }
-FOLDED_ON = {
-    "3rd STREET": Street.THIRD,
-    "4TH STREET": Street.FOURTH,
-    "5TH STREET": Street.FIFTH,
-    "6TH STREET": Street.SIXTH,
-    "RIVER": Street.SEVENTH,
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"TABLE": "the table line", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***"},
+)
+FOLDED_NAMES = {
+    Street.THIRD: "3rd STREET",
+    Street.FOURTH: "4TH STREET",
+    Street.FIFTH: "5TH STREET",
+    Street.SIXTH: "6TH STREET",
+    Street.SEVENTH: "RIVER",
 }
-FOLDED_NAMES = {street: name for name, street in FOLDED_ON.items()}
-TERMINAL_WORDS = {
-    "TABLE": "the table line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "*** 3rd STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "RIVER": "*** RIVER ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
+"""The street a summary seat folded on, as the printer writes it (`street_named` reads it)."""
 _TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?$")
 _WON_TOTAL = re.compile(r"won Total \((?P<won>[^)]+)\) ?")
 _HALF = re.compile(r"(HI|LO):\((?P<amount>[^)]+)\)")
@@ -177,44 +157,40 @@ class GameInfo:
     tournament_id: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
 def _game_info(part: str) -> GameInfo:
-    """The header's game part read with the grammar; memoised, since every hand at a table
-    repeats it (the hand number is replaced by a stand-in)."""
+    """The header's game part read with the grammar (the hand number left out: every hand
+    at a table repeats the rest)."""
     colon = part.find(":")
-    if colon < 0:
-        raise LineError(1, "the hand header is not in a form Absolute writes", part)
-    key = part[colon:]
-    info = _GAME_INFO.get(key)
+    info = _read_game(part[colon:]) if colon >= 0 else None
     if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
-
-        try:
-            tree = grammar.load("absolute", "header", "body").parse(
-                "Stage #0" + key, start="header"
-            )
-        except UnexpectedInput:
-            raise LineError(1, "the hand header is not in a form Absolute writes", part) from None
-        named = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
-        name, limit = named["GAME_NAME"], named["LIMIT"]
-        stakes = named["STAKES"].split(", ")[0]
-        small_text, _, big_text = stakes.partition("/")
-        tourney = named.get("TOURNEY")
-        info = GameInfo(
-            game_name=f"{name} {limit}",
-            game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
-            small_bet=minor_units(small_text),
-            big_bet=minor_units(big_text) if big_text else 0,
-            currency=CURRENCY_SYMBOLS.get(small_text[:1]),
-            tournament_id=tourney[11:-1] if tourney else None,
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+        raise LineError(1, "the hand header is not in a form Absolute writes", part)
     return info
+
+
+@lru_cache(maxsize=10_000)
+def _read_game(key: str) -> GameInfo | None:
+    """The game part after the hand number (from its colon on), None when the grammar
+    refuses it; remembered, since every hand at a table repeats it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = grammar.load("absolute", "header", "body").parse("Stage #0" + key, start="header")
+    except UnexpectedInput:
+        return None
+    named = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+    name, limit = named["GAME_NAME"], named["LIMIT"]
+    stakes = named["STAKES"].split(", ")[0]
+    small_text, _, big_text = stakes.partition("/")
+    tourney = named.get("TOURNEY")
+    return GameInfo(
+        game_name=f"{name} {limit}",
+        game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
+        small_bet=minor_units(small_text),
+        big_bet=minor_units(big_text) if big_text else 0,
+        currency=CURRENCY_SYMBOLS.get(small_text[:1]),
+        tournament_id=tourney[11:-1] if tourney else None,
+    )
 
 
 def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
@@ -343,13 +319,6 @@ class _HandBuilder(TextHandBuilder):
     ) -> None:
         self.put_chips(kind, player, line, None, total, all_in, raise_by)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _cards(self, text: str) -> tuple[Card, ...]:
         return cards(text)  # "10d" is read as a ten
 
@@ -410,7 +379,7 @@ class _HandBuilder(TextHandBuilder):
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Bets ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        self._put(self._completion_or(ActionKind.BET), name, line, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Calls ", line)
@@ -422,7 +391,7 @@ class _HandBuilder(TextHandBuilder):
         by_text, _, total_text = rest.partition(" to ")
         raise_by = minor_units(by_text)
         total = minor_units(total_text) if total_text else self.current_bet + raise_by
-        self._put(self._completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
 
     def _raises(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Raises ", line)
@@ -441,7 +410,7 @@ class _HandBuilder(TextHandBuilder):
             self._put(ActionKind.CALL, name, line, total, True)
         else:
             kind = ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
-            self._put(self._completion_or(kind), name, line, total, True)
+            self._put(self.completion_or(kind), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
         name, _ = self._named(text, " - Checks", line)
@@ -501,9 +470,7 @@ class _HandBuilder(TextHandBuilder):
             )
         rest = text[colon + 2 + len(name) + 1 :]
         if rest.startswith("Folded on the "):
-            folded_on = FOLDED_ON.get(rest[14:])
-            if folded_on is None:
-                raise LineError(self.relative(line), "the street a seat folded on is unknown", text)
+            folded_on = street_named(rest[14:])
             self.results.append(SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None
@@ -550,21 +517,14 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_RESULT": _HandBuilder._seat_result,
 }
 
-GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
-_POCKETS: dict[str, tuple[Card | None, ...]] = {}
-
-
+@lru_cache(maxsize=100_000)
 def _pocket_cards(text: str) -> tuple[Card | None, ...]:
     """The cards of a Pocket bracket by deal position, None for "H"; memoised (the same
     brackets repeat from hand to hand)."""
-    row = _POCKETS.get(text)
-    if row is None:
-        row = tuple(None if token == "H" else card(token) for token in text.split(" "))
-        if len(_POCKETS) > 100_000:
-            _POCKETS.clear()
-        _POCKETS[text] = row
+    row = tuple(None if token == "H" else card(token) for token in text.split(" "))
     return row
 
 
@@ -582,10 +542,7 @@ def print_hand(hand: Hand) -> str:
     not print (an uncalled bet goes back silently, mucks and notes are left out), a raise
     as its size over the bet faced, the summary's seat lines in Absolute's words and a
     community card dealt on each river Pocket line (`sites.community`)."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return _amount(value or 0, symbol)
+    money = money_writer(currency_sign(hand.currency), _amount)
 
     tourney = f"Tourney ID {hand.tournament_id} " if hand.tournament_id is not None else ""
     lines = [
@@ -753,7 +710,5 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed limit ("Normal") stud, stud/8 and razz, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )

@@ -24,6 +24,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
@@ -41,19 +42,22 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse.money import format_amount, minor_units
+from handlog.money import format_amount, minor_units, money_writer
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     level_number,
     printed_clock,
     read_hand,
+    section_table,
+    street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -89,35 +93,7 @@ HERO_MARK = " [ME]"
 GAMES = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
 GAME_NAMES = {Game.STUD: "7CARD", Game.STUD8: "7CARD HiLo"}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "HOLE_CARDS": (Street.THIRD, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
-TERMINAL_WORDS = {
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "HOLE_CARDS": "*** HOLE CARDS ***",
-    "THIRD_STREET": "*** 3RD STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "RIVER": "*** RIVER ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table("HOLE_CARDS", *STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3RD STREET ***",
     Street.FOURTH: "*** 4TH STREET ***",
@@ -125,15 +101,11 @@ STREET_HEADERS = {
     Street.SIXTH: "*** 6TH STREET ***",
     Street.SEVENTH: "*** RIVER ***",
 }
-FOLDED_ON = {
-    "3rd street": Street.THIRD,
-    "hole cards": Street.THIRD,
-    "4th street": Street.FOURTH,
-    "5th street": Street.FIFTH,
-    "6th street": Street.SIXTH,
-    "7th street": Street.SEVENTH,
-    "river": Street.SEVENTH,
-}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"HOLE_CARDS": "*** HOLE CARDS ***", "SUMMARY": "*** SUMMARY ***"},
+)
 FOLDED_ON_TEXT = {
     Street.THIRD: "3rd STREET",
     Street.FOURTH: "4TH STREET",
@@ -211,37 +183,29 @@ class GameInfo:
     tournament_level: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> GameInfo:
     """The header's game description, parsed with the grammar once per table (memoised)."""
     from lark import Tree
 
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000-01-01 00:00:00", start="header")
-        table = ""
-        tournament_id = level = None
-        game_name = ""
-        for child in tree.children:
-            if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
-                continue
-            for part in child.children:
-                kind = getattr(part, "type", None)
-                if kind == "GAME_NAME":
-                    game_name = str(part)
-                elif kind == "TABLE_NUMBER":
-                    table = str(part)
-                elif kind == "TOURNAMENT_NUMBER":
-                    tournament_id = str(part)
-                elif isinstance(part, Tree) and part.data == "level":
-                    level = str(part.children[0])
-        info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000-01-01 00:00:00", start="header")
+    table = ""
+    tournament_id = level = None
+    game_name = ""
+    for child in tree.children:
+        if not isinstance(child, Tree) or child.data not in ("cash_game", "tournament_game"):
+            continue
+        for part in child.children:
+            kind = getattr(part, "type", None)
+            if kind == "GAME_NAME":
+                game_name = str(part)
+            elif kind == "TABLE_NUMBER":
+                table = str(part)
+            elif kind == "TOURNAMENT_NUMBER":
+                tournament_id = str(part)
+            elif isinstance(part, Tree) and part.data == "level":
+                level = str(part.children[0])
+    info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
     return info
 
 
@@ -432,13 +396,6 @@ class _HandBuilder(TextHandBuilder):
         self.put_chips(kind, player, line, chips, total, all_in)
         self.money_in_on_street = True
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _seen_bet(self, kind: ActionKind, total: int, double: bool) -> None:
         """Note a full bet, completion or raise seen in the betting, taking the player to
         the street `total` (for the stakes)."""
@@ -518,7 +475,7 @@ class _HandBuilder(TextHandBuilder):
     def _bets(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        kind = self._completion_or(ActionKind.BET)
+        kind = self.completion_or(ActionKind.BET)
         before = self.street_put.get(player, 0)
         double = " : D bets" in text or " : Double bets" in text
         self._seen_bet(kind, before + amount, double)
@@ -534,7 +491,7 @@ class _HandBuilder(TextHandBuilder):
     def _raises(self, text: str, line: int, all_in: bool = False) -> None:
         player = self._name(text, line)
         chips, total = self._raise_amounts(text)
-        kind = self._completion_or(ActionKind.RAISE)
+        kind = self.completion_or(ActionKind.RAISE)
         if all_in:
             self._all_in_over(kind, total)
         else:
@@ -573,9 +530,9 @@ class _HandBuilder(TextHandBuilder):
         elif total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         if kind is not ActionKind.BRING_IN and kind is not ActionKind.CALL:
             self._all_in_over(kind, total)
         self._put(kind, player, line, amount, None, True)
@@ -677,7 +634,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
-        street = FOLDED_ON[text[text.index("Folded on the ") + 14 :].lower()]
+        street = street_named(text[text.index("Folded on the ") + 14 :])
         self.results.append(SeatResult(number, name, folded_on=street, line=line))
 
     def _seat_does_not_show(self, text: str, line: int) -> None:
@@ -789,7 +746,7 @@ _HANDLERS = {
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -807,10 +764,7 @@ def print_hand(hand: Hand) -> str:
     start time on Bovada's Eastern clock, the table number and level as Bovada writes
     them, only the notes Bovada has a line for, and a community card dealt on each river
     line (`sites.community`)."""
-    symbol = "$" if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
+    money = money_writer("$" if hand.currency else None, format_amount)
 
     game = GAME_NAMES[hand.game]
     brand = hand.header_variant if _read_from_bovada(hand) else "Bovada"
@@ -991,9 +945,7 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed-limit 7-card stud and stud hi/lo, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )
 
 IGNITION_FORMAT = SiteFormat(

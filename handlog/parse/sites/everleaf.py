@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -32,20 +33,22 @@ from handlog.model import (
     Seat,
     Site,
     Street,
-    Structure,
 )
+from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -66,35 +69,7 @@ def is_header(line: str) -> bool:
 GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi/Lo": Game.STUD8, "Razz": Game.RAZZ}
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-}
-TERMINAL_WORDS = {
-    "HISTORY": "the '***** Hand history for game' line",
-    "GAME": "the stakes and game line",
-    "TABLE": "the Table line",
-    "BUTTON": "the button",
-    "PLAYER_COUNT": "the number of players",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "** Dealing down cards **",
-    "FOURTH_STREET": "** Dealing 4th Street **",
-    "FIFTH_STREET": "** Dealing 5th Street **",
-    "SIXTH_STREET": "** Dealing 6th Street **",
-    "RIVER": "** Dealing River **",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER")
 STREET_HEADERS = {
     Street.THIRD: "** Dealing down cards **",
     Street.FOURTH: "** Dealing 4th Street **",
@@ -102,6 +77,17 @@ STREET_HEADERS = {
     Street.SIXTH: "** Dealing 6th Street **",
     Street.SEVENTH: "** Dealing River **",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "HISTORY": "the '***** Hand history for game' line",
+        "GAME": "the stakes and game line",
+        "TABLE": "the Table line",
+        "BUTTON": "the button",
+        "PLAYER_COUNT": "the number of players",
+    },
+)
 NOTE_ENDS = {
     "SITS_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
     "JOINS": (NoteKind.JOINS, " has joined the table"),
@@ -112,21 +98,15 @@ _FIRST_STREET_POSITION = {1: (2,), 3: (0, 1, 2)}
 """Deal positions of the cards a first-street line shows: an opponent's door card, or the
 hero's two down cards and door card."""
 
-_AMOUNTS: dict[str, int] = {}
 
-
+@lru_cache(maxsize=100_000)
 def amount(text: str) -> int:
     """Minor units of an Everleaf amount: "$ 0.54 USD", "€ 0.05 EURO", "€0.02", "1500"."""
-    value = _AMOUNTS.get(text)
-    if value is None:
-        bare = text.replace("ˆ", "€")  # a euro sign read through the wrong code page
-        word = bare.rpartition(" ")[2]
-        if word in CURRENCY_WORDS or word in ("Chips", "chips"):
-            bare = bare[: -len(word) - 1]
-        value = minor_units(bare.replace(" ", ""))
-        if len(_AMOUNTS) > 100_000:
-            _AMOUNTS.clear()
-        _AMOUNTS[text] = value
+    bare = text.replace("ˆ", "€")  # a euro sign read through the wrong code page
+    word = bare.rpartition(" ")[2]
+    if word in CURRENCY_WORDS or word in ("Chips", "chips"):
+        bare = bare[: -len(word) - 1]
+    value = minor_units(bare.replace(" ", ""))
     return value
 
 
@@ -175,7 +155,6 @@ class GameInfo:
     time: str
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
 _GAME_LINE = re.compile(
     r"(?P<game>.*) - (?P<date>\d{4}/\d{2}/\d{2}) - (?P<time>\d{2}:\d{2}:\d{2})$"
 )
@@ -183,47 +162,16 @@ _GAME_LINE = re.compile(
 
 def _game_info(line: str) -> GameInfo:
     """The stakes, game and clock of the third line; the part before the clock parsed with
-    the grammar once per table (memoised)."""
+    the grammar once per table (`_read_game`)."""
     found = _GAME_LINE.match(line)
     if found is None:
         raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
-    key = found["game"]
-    info = _GAME_INFO.get(key)
+    try:
+        info = _read_game(found["game"])
+    except MoneyError as error:
+        raise LineError(3, str(error), line) from None
     if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
-
-        try:
-            tree = grammar.load("everleaf", "game_line").parse(
-                f"{key} - 2000/01/01 - 00:00:00", start="game_line"
-            )
-        except UnexpectedInput:
-            raise LineError(
-                3, "the stakes and game line is not in a form Everleaf writes", line
-            ) from None
-        tokens = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
-        stakes = [str(t) for t in tree.children if isinstance(t, Token) and t.type == "STAKE"]
-        symbol = stakes[0][:1].replace("ˆ", "€")
-        currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
-        try:
-            small, big = amount(stakes[0]), amount(stakes[1])
-        except MoneyError as error:
-            raise LineError(3, str(error), line) from None
-        name = tokens["GAME_NAME"]
-        seats = tokens.get("MAX_SEATS")
-        info = GameInfo(
-            name,
-            GAMES.get(name),
-            small,
-            big,
-            currency,
-            small_number(seats[:-4]) if seats else None,
-            "",
-            "",
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+        raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
     return GameInfo(
         info.game_name,
         info.game,
@@ -233,6 +181,38 @@ def _game_info(line: str) -> GameInfo:
         info.max_seats,
         found["date"],
         found["time"],
+    )
+
+
+@lru_cache(maxsize=10_000)
+def _read_game(key: str) -> GameInfo | None:
+    """The game line's part before the clock (without date and time), None when the
+    grammar refuses it; remembered, since every hand at a table repeats it."""
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        tree = grammar.load("everleaf", "game_line").parse(
+            f"{key} - 2000/01/01 - 00:00:00", start="game_line"
+        )
+    except UnexpectedInput:
+        return None
+    tokens = {t.type: str(t) for t in tree.children if isinstance(t, Token)}
+    stakes = [str(t) for t in tree.children if isinstance(t, Token) and t.type == "STAKE"]
+    symbol = stakes[0][:1].replace("ˆ", "€")
+    currency = {"$": "USD", "€": "EUR", "£": "GBP"}.get(symbol)
+    small, big = amount(stakes[0]), amount(stakes[1])
+    name = tokens["GAME_NAME"]
+    seats = tokens.get("MAX_SEATS")
+    return GameInfo(
+        name,
+        GAMES.get(name),
+        small,
+        big,
+        currency,
+        small_number(seats[:-4]) if seats else None,
+        "",
+        "",
     )
 
 
@@ -347,12 +327,6 @@ class _HandBuilder(TextHandBuilder):
             chips = None  # the total decides
         self.put_in += self.put_chips(kind, player, line, chips, total).amount or 0
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     @staticmethod
     def _bracketed(text: str) -> int:
         return amount(text[text.rindex("[") + 1 : -1].strip())
@@ -404,15 +378,15 @@ class _HandBuilder(TextHandBuilder):
     def _completes(self, text: str, line: int) -> None:
         player = self._name_before(text, " completes to ", line)
         total = amount(text[text.index(" completes to ", len(player)) + 14 :].rstrip("."))
-        self._put(self._completion_or(ActionKind.COMPLETE), player, line, None, total)
+        self._put(self.completion_or(ActionKind.COMPLETE), player, line, None, total)
 
     def _bets(self, text: str, line: int) -> None:
         player = self._name_before(text, ": bets [", line)
-        self._put(self._completion_or(ActionKind.BET), player, line, self._bracketed(text))
+        self._put(self.completion_or(ActionKind.BET), player, line, self._bracketed(text))
 
     def _raises(self, text: str, line: int) -> None:
         player = self._name_before(text, " raises [", line)
-        self._put(self._completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
+        self._put(self.completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
 
     def _calls(self, text: str, line: int) -> None:
         player = self._name_before(text, " calls [", line)
@@ -511,7 +485,7 @@ _HANDLERS = {
     **{name: _note_handler(name) for name in NOTE_ENDS},
 }
 
-GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -645,8 +619,6 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed-limit stud, stud/8 and razz: cash (dollars, euros) and tournament chips.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
     encodings=("cp1252", "utf-8"),
 )

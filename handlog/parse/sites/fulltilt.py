@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from handlog.cards import Card, cards, format_cards
@@ -30,24 +31,30 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse.money import (
-    CURRENCY_SIGNS,
+from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    MONTHS,
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
+    street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -88,27 +95,7 @@ GAMES = {
 FIRST_STREETS = {Game.STUD5: Street.SECOND}
 """The street whose deal gives each player a door card (3rd street unless named here)."""
 
-# Each section token of the grammar: the street it opens (None: no header line) and the
-# grammar rule naming the lines that may stand in it.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "SECOND_STREET": (Street.SECOND, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.SECOND: "*** 2ND STREET ***",
     Street.THIRD: "*** 3RD STREET ***",
@@ -118,15 +105,18 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7TH STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-SUMMARY_STREETS = {
-    "2nd": Street.SECOND,
-    "3rd": Street.THIRD,
-    "4th": Street.FOURTH,
-    "5th": Street.FIFTH,
-    "6th": Street.SIXTH,
-    "7th": Street.SEVENTH,
+TERMINAL_WORDS = terminal_words(
+    SECTIONS, STREET_HEADERS, {"BLANK_LINES": "a blank line", "SUMMARY": "*** SUMMARY ***"}
+)
+SUMMARY_STREET_NAMES = {
+    Street.SECOND: "2nd",
+    Street.THIRD: "3rd",
+    Street.FOURTH: "4th",
+    Street.FIFTH: "5th",
+    Street.SIXTH: "6th",
+    Street.SEVENTH: "7th",
 }
-SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
+"""A summary's "folded on 3rd St.", as the printer writes it (`street_named` reads it)."""
 
 # Table noise: the kind of note, and the words after the player's name that start it (None:
 # the line may have no name: "5 seconds left to act").
@@ -147,24 +137,9 @@ NOTES: dict[str, tuple[NoteKind, str | None]] = {
     "NO_LOW": (NoteKind.NO_LOW_HAND, None),
 }
 
-# Words a player understands for the grammar's terminals, for error messages.
-TERMINAL_WORDS = {
-    "BLANK_LINES": "a blank line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "SECOND_STREET": "*** 2ND STREET ***",
-    "THIRD_STREET": "*** 3RD STREET ***",
-    "FOURTH_STREET": "*** 4TH STREET ***",
-    "FIFTH_STREET": "*** 5TH STREET ***",
-    "SIXTH_STREET": "*** 6TH STREET ***",
-    "SEVENTH_STREET": "*** 7TH STREET ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
 
 ALL_IN = ", and is all in"
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
+_ALL_IN_MARKS = (ALL_IN,)
 
 _CLOCK = r"\d{1,2}:\d{2}:\d{2} [A-Z]{2,5} - \d{4}/\d{1,2}/\d{1,2}"
 _SHORT_CLOCK = r"\d{1,2}:\d{2} [A-Z]{2,5} - [A-Z][a-z]+, [A-Z][a-z]+ \d{1,2}, \d{4}"
@@ -175,26 +150,6 @@ _HEADER_SPLIT = re.compile(
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
-_MONTHS = {
-    name: number
-    for number, name in enumerate(
-        [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ],
-        1,
-    )
-}
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
@@ -266,22 +221,14 @@ class GameInfo:
     header_variant: str = "game"
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0: {game_part} - 00:00:00 ET - 2000/01/01", start="header"
-        )
-        info = _game_info_from_tree(tree, start)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(
+        f"{start}0: {game_part} - 00:00:00 ET - 2000/01/01", start="header"
+    )
+    info = _game_info_from_tree(tree, start)
     return info
 
 
@@ -356,11 +303,11 @@ def parse_clock(clock: str) -> datetime | None:
             return None
         return utc_time(year, month, day, hour, minute, second, zone)
     short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
-    if short is None or short[4] not in _MONTHS:
+    if short is None or short[4] not in MONTHS:
         return None
     hours, minutes, zone, month_name, day_text, year_text = short.groups()
     return utc_time(
-        int(year_text), _MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
+        int(year_text), MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
     )
 
 
@@ -482,19 +429,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional ", and is all in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(ALL_IN):
-                found = minor_units(text[: -len(ALL_IN)]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _seated(self, name: str, text: str, line: int) -> str | None:
         """The seat list's string for `name`; None for a chat line that only looks like an
         action ("Hero: bets are off" reads as "Hero:" betting); an error otherwise."""
@@ -527,13 +461,6 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street is self.first_street and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -551,7 +478,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         seat = self.seated.get(name)
         player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
@@ -596,14 +523,14 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" brings in for ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.bring_in = amount
         self._bet(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completes(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" completes it to ")
-        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._completion_or(ActionKind.COMPLETE)
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
+        self.completion_or(ActionKind.COMPLETE)
         self._to(ActionKind.COMPLETE, name, text, line, total, all_in)
 
     def _to(
@@ -619,21 +546,21 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         if name in self.seated:
-            self._bet(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
+            self._bet(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
         else:
             self._bet(ActionKind.BET, name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises to ")
-        total, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        kind = self._completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
+        kind = self.completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
         self._to(kind, name, text, line, total, all_in)
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" calls ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self._bet(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
@@ -773,22 +700,10 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, NoteKind.CHAT, name, message, line))
 
     def _board(self, text: str, line: int) -> None:
-        board = cards(text[8:-1])
-        if self.community_card is None and len(board) == 1:
-            self.community_card = board[0]
+        self.read_board(text[8:-1])
 
     def _total_pot(self, text: str, line: int) -> None:
-        found = _TOTAL_POT.match(text)
-        if found is None:
-            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
-        try:
-            self.total_pot = minor_units(found["total"])
-            self.rake = minor_units(found["rake"])
-            if found["main"]:
-                self.main_pot = minor_units(found["main"])
-                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
-        except MoneyError as error:
-            raise LineError(self.relative(line), str(error), text) from None
+        self.read_total_pot(_TOTAL_POT.match(text), _SIDE_POT, text, line)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
         """Seat number, player and the words from `marker` on of a summary seat line."""
@@ -797,7 +712,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")
-        street = SUMMARY_STREETS[rest[11:14]]
+        street = street_named(rest[11:14])
         self.results.append(
             SeatResult(number, name, street, False, (), (), None, False, False, None, None, line)
         )
@@ -888,9 +803,7 @@ _HANDLERS = {
     **{terminal: _note_handler(terminal) for terminal in NOTES},
 }
 
-GRAMMAR = SectionGrammar(
-    "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -910,11 +823,8 @@ def print_hand(hand: Hand) -> str:
     trailing newline: parsing it gives a hand equal to `hand`. Lines the records do not keep
     (the dealer's "is low with", the pot in street headers) are written from the records or
     left out."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    money = money_writer(currency_sign(hand.currency), _format_money)
     neutral = hand.printed == PRINTED
-
-    def money(value: int | None) -> str:
-        return _format_money(value or 0, symbol)
 
     lines = [_header(hand, money)]
     for seat in hand.seats:
@@ -1162,8 +1072,6 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in _GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(_GAME_NAMES),
     encodings=("utf-8", "utf-16"),
 )

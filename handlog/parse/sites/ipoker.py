@@ -46,9 +46,8 @@ from handlog.model import (
     Site,
     Source,
     Street,
-    Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,
@@ -56,7 +55,7 @@ from handlog.parse.money import (
     seat_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import Parsed, SiteFormat
+from handlog.parse.site import Parsed, SiteFormat, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
@@ -871,9 +870,5 @@ FORMAT = SiteFormat(
     file_context=read_session,
     settle=settle_stakes,
     print_file=print_file,
-    deals=tuple(
-        (game, Structure.FIXED, tournament)
-        for game in GAMES.values()
-        for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAMES.values()),
 )

@@ -58,11 +58,10 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse.money import MoneyError, format_hundredths, hundredths
+from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     LineError,
     LineHandler,
@@ -71,6 +70,7 @@ from handlog.parse.text import (
     in_deal_order,
     printed_clock,
     read_hand,
+    section_table,
 )
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -97,25 +97,18 @@ GAMES: dict[str, Game] = {
 (hold'em, draw) is skipped by name."""
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (Street.ANTES, "ante_line"),
-    "FIRST_STREET": (Street.THIRD, "street_line"),
-    "LABEL_3RD": (Street.THIRD, "street_line"),
-    "LABEL_4TH": (Street.FOURTH, "street_line"),
-    "LABEL_5TH": (Street.FIFTH, "street_line"),
-    "LABEL_6TH": (Street.SIXTH, "street_line"),
-    "LABEL_7TH": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
+SECTIONS = section_table(
+    "FIRST_STREET",
+    "LABEL_3RD",
+    "LABEL_4TH",
+    "LABEL_5TH",
+    "LABEL_6TH",
+    "LABEL_7TH",
+    "SUMMARY",
+    ante_street=Street.ANTES,
+)
 """Each section and the street its label names (a headerless first street shifts the
 labelled ones by one)."""
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
 TERMINAL_WORDS = {
     "CLOCK": "the date and time line",
     "TABLE": "the Table line",
@@ -332,13 +325,6 @@ class _HandBuilder(TextHandBuilder):
             Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
         )
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -388,10 +374,10 @@ class _HandBuilder(TextHandBuilder):
         self.bring_in = self.events[-1].amount  # type: ignore[union-attr]
 
     def _bets(self, text: str, line: int) -> None:
-        self._put(self._completion_or(ActionKind.BET), text, " bets ", line)
+        self._put(self.completion_or(ActionKind.BET), text, " bets ", line)
 
     def _raises(self, text: str, line: int) -> None:
-        self._put(self._completion_or(ActionKind.RAISE), text, " raises to ", line)
+        self._put(self.completion_or(ActionKind.RAISE), text, " raises to ", line)
 
     def _calls(self, text: str, line: int) -> None:
         self._put(ActionKind.CALL, text, " calls ", line)
@@ -459,7 +445,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "WINS": _HandBuilder._wins,
 }
 
-GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -621,5 +607,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple((game, Structure.FIXED, False) for game in GAMES.values()),
+    deals=fixed_limit_deals(GAMES.values(), tournaments=False),
 )

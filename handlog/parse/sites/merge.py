@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from urllib.parse import quote, unquote
 
 from handlog.cards import Card, card
@@ -55,7 +56,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
     bounded,
@@ -63,7 +64,7 @@ from handlog.parse.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import Parsed, SiteFormat
+from handlog.parse.site import Parsed, SiteFormat, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
@@ -245,19 +246,11 @@ def read_description(head: str, file: str) -> Description | ParseError:
     )
 
 
-_AMOUNTS: dict[tuple[str, bool], int] = {}
-
-
+@lru_cache(maxsize=100_000)
 def _amount(text: str, currency: str | None) -> int:
     """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips); amounts
     repeat a great deal, so they are cached."""
-    key = (text, currency is not None)
-    value = _AMOUNTS.get(key)
-    if value is None:
-        value = _convert(text, currency)
-        if len(_AMOUNTS) > 100_000:
-            _AMOUNTS.clear()
-        _AMOUNTS[key] = value
+    value = _convert(text, currency)
     return value
 
 
@@ -934,7 +927,5 @@ FORMAT = SiteFormat(
     # streets (the simulator's is twice the early one) is lost: read back, a short all-in
     # bet between the two is a full bet (the next raise falls short), and a pot-limit bet
     # of that smallest bet may exceed the pot.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in CODES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(CODES),
 )

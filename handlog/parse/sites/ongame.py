@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
+from functools import lru_cache
 
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
@@ -39,27 +40,31 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse import grammar
-from handlog.parse.money import (
-    CURRENCY_SIGNS,
+from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
-    format_amount,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
+from handlog.parse import grammar
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
+    SHORT_MONTHS,
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     printed_clock,
     read_hand,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -79,12 +84,6 @@ _START = re.compile(
     r"(?P<hour>\d{1,2}):(?P<minute>\d{2}):(?P<second>\d{2}) (?P<zone>[A-Z]{2,5})"
     r"(?P<offset>[+-]\d{4})? (?P<year>\d{4})$"
 )
-MONTHS = {
-    name: number
-    for number, name in enumerate(
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
-    )
-}
 
 
 def is_header(line: str) -> bool:
@@ -124,22 +123,7 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "Dealing pocket cards",
     Street.FOURTH: "Dealing 4th street",
@@ -147,25 +131,20 @@ STREET_HEADERS = {
     Street.SIXTH: "Dealing 6th street",
     Street.SEVENTH: "Dealing river",
 }
-TERMINAL_WORDS = {
-    "START": "the 'Start hand:' line",
-    "TABLE": "the 'Table:' line",
-    "USER": "the 'User:' line",
-    "BUTTON": "the button",
-    "PLAYERS": "the 'Players in round:' line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "---/Dealing pocket cards",
-    "FOURTH_STREET": "---/Dealing 4th street",
-    "FIFTH_STREET": "---/Dealing 5th street",
-    "SIXTH_STREET": "---/Dealing 6th street",
-    "RIVER": "---/Dealing river",
-    "SUMMARY": "---/Summary:",
-    "END": "the '***** End of hand' line",
-    "$END": "the end of the hand",
-}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    {street: "---/" + header for street, header in STREET_HEADERS.items()},
+    {
+        "START": "the 'Start hand:' line",
+        "TABLE": "the 'Table:' line",
+        "USER": "the 'User:' line",
+        "BUTTON": "the button",
+        "PLAYERS": "the 'Players in round:' line",
+        "SUMMARY": "---/Summary:",
+        "END": "the '***** End of hand' line",
+    },
+)
 
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
 _ALL_IN = (" [all in]", " and is all-in")
 _SHARE = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
 """A winner's share after the name and " (": "$4.89)", "$1.37 High), "."""
@@ -184,49 +163,42 @@ class GameInfo:
     currency: str | None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(line: str) -> GameInfo:
     """The table line read with the grammar; memoised, since every hand at a table repeats it."""
-    info = _GAME_INFO.get(line)
-    if info is None:
-        from lark import Token
-        from lark.exceptions import UnexpectedInput
+    from lark import Token
+    from lark.exceptions import UnexpectedInput
 
-        try:
-            tree = grammar.load("ongame", "table_line").parse(line, start="table_line")
-        except UnexpectedInput:
-            raise LineError(3, "the table line is not in a form OnGame writes", line) from None
-        tokens = [t for t in tree.children if isinstance(t, Token)]
-        named = {t.type: str(t) for t in tokens}
-        amounts = [str(t) for t in tokens if t.type == "AMOUNT"]
-        limit, name = named["LIMIT"], named["GAME_NAME"]
-        play = named["MONEY"].lower().startswith("play")
-        currency = None if play else CURRENCY_SYMBOLS.get(amounts[0][:1])
-        try:
-            small, big = minor_units(amounts[0]), minor_units(amounts[1])
-        except MoneyError as error:
-            raise LineError(3, str(error), line) from None
-        if play and amounts[0][:1] in CURRENCY_SYMBOLS:
-            raise LineError(3, "play money with a currency sign", line)
-        info = GameInfo(
-            table=named["TABLE_NAME"],
-            game_name=f"{limit} {name}",
-            game=GAMES.get(name) if limit == "LIMIT" else None,
-            small_bet=small,
-            big_bet=big,
-            currency=currency,
-        )
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[line] = info
+    try:
+        tree = grammar.load("ongame", "table_line").parse(line, start="table_line")
+    except UnexpectedInput:
+        raise LineError(3, "the table line is not in a form OnGame writes", line) from None
+    tokens = [t for t in tree.children if isinstance(t, Token)]
+    named = {t.type: str(t) for t in tokens}
+    amounts = [str(t) for t in tokens if t.type == "AMOUNT"]
+    limit, name = named["LIMIT"], named["GAME_NAME"]
+    play = named["MONEY"].lower().startswith("play")
+    currency = None if play else CURRENCY_SYMBOLS.get(amounts[0][:1])
+    try:
+        small, big = minor_units(amounts[0]), minor_units(amounts[1])
+    except MoneyError as error:
+        raise LineError(3, str(error), line) from None
+    if play and amounts[0][:1] in CURRENCY_SYMBOLS:
+        raise LineError(3, "play money with a currency sign", line)
+    info = GameInfo(
+        table=named["TABLE_NAME"],
+        game_name=f"{limit} {name}",
+        game=GAMES.get(name) if limit == "LIMIT" else None,
+        small_bet=small,
+        big_bet=big,
+        currency=currency,
+    )
     return info
 
 
 def _start_time(found: re.Match[str]) -> datetime | None:
     """The clock as UTC: "GMT+0300" gives its offset, a zone name its zone."""
-    month = MONTHS.get(found["month"])
+    month = SHORT_MONTHS.get(found["month"])
     if month is None:
         return None
     parts = (int(found["year"]), month, int(found["day"]))
@@ -342,21 +314,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional all-in mark after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            for mark in _ALL_IN:
-                if text.endswith(mark):
-                    found = minor_units(text[: -len(mark)]), True
-                    break
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
         """The seated player whose name ends where `marker` starts, and the text after it.
         The last `marker` first (names may hold the marker's words too)."""
@@ -372,13 +329,6 @@ class _HandBuilder(TextHandBuilder):
     ) -> None:
         self.put_chips(kind, player, line, chips, total, all_in)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -391,7 +341,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self.events.append(
@@ -416,34 +366,34 @@ class _HandBuilder(TextHandBuilder):
         if big >= 0 and self.seated.get(text[:big]) is not None:
             # The forced player completing to the small bet: no bring-in is posted.
             name, rest = self._named(text, " big bring in ", line)
-            amount, all_in = self._amount(rest)
-            self._put(self._completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
+            amount, all_in = amount_all_in(rest, _ALL_IN)
+            self._put(self.completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
             return
         name, rest = self._named(text, " small bring in ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " bets ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
-        self._put(self._completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's total for the hand
         # (antes excluded); the street total is Y less the earlier streets.
         name, rest = self._named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        hand_total, all_in = self._amount(total_text)
+        hand_total, all_in = amount_all_in(total_text, _ALL_IN)
         total = hand_total - self.hand_put.get(name, 0)
         self._put(
-            self._completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
+            self.completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
         )
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " calls ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
 
@@ -550,7 +500,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_RESULT": _HandBuilder._seat_result,
 }
 
-GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -566,10 +516,7 @@ def print_hand(hand: Hand) -> str:
     from the start time (UTC, "GMT+0000"), its pots before the rake (the rake taken from the
     main pot), an uncalled bet returned without a line (OnGame prints none), and only the
     notes OnGame has a line for ("sits out")."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
+    money = money_writer(currency_sign(hand.currency))
 
     if hand.site is SITE and hand.header_variant:
         in_tournament = hand.header_variant == "tournament"
@@ -756,7 +703,5 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
     # Fixed limit ("LIMIT") stud, stud/8 and razz, at cash tables and in tournaments.
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )

@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards
@@ -58,7 +59,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import (
+from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
     MoneyError,
@@ -68,6 +69,8 @@ from handlog.parse.money import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    MONTHS,
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -75,6 +78,8 @@ from handlog.parse.text import (
     level_number,
     parse_error,
     printed_clock,
+    section_table,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -108,55 +113,8 @@ GAMES = {
     "razz": Game.RAZZ,
 }
 GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD8: "7 Card Stud Hi-Lo", Game.RAZZ: "Razz"}
-MONTHS = {
-    name: number
-    for number, name in enumerate(
-        (
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ),
-        1,
-    )
-}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-}
-TERMINAL_WORDS = {
-    "TABLE": "the Table line",
-    "BUTTON": "the button line",
-    "PLAYER_COUNT": "the number of players",
-    "SEAT_LINES": "the seat lines",
-    "TOURNAMENT_LINES": "the tournament level",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "** Dealing **",
-    "FOURTH_STREET": "** Dealing Fourth street **",
-    "FIFTH_STREET": "** Dealing Fifth street **",
-    "SIXTH_STREET": "** Dealing Sixth street **",
-    "RIVER": "** Dealing River **",
-    "$END": "the end of the hand",
-}
+SECTIONS = section_table(*STUD_STREETS, "RIVER")
 STREET_HEADERS = {
     Street.THIRD: "** Dealing **",
     Street.FOURTH: "** Dealing Fourth street **",
@@ -164,6 +122,16 @@ STREET_HEADERS = {
     Street.SIXTH: "** Dealing Sixth street **",
     Street.SEVENTH: "** Dealing River **",
 }
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "TABLE": "the Table line",
+        "BUTTON": "the button line",
+        "PLAYER_COUNT": "the number of players",
+        "TOURNAMENT_LINES": "the tournament level",
+    },
+)
 NOTE_KINDS = {
     "JOINS": (NoteKind.JOINS, " has joined the table"),
     "LEAVES": (NoteKind.LEAVES, " has left the table"),
@@ -176,22 +144,15 @@ LOW = "; LO: "
 """Joins a show's high description and the low that the next line shows."""
 
 
-_UNITS: dict[str, int] = {}
-
-
+@lru_cache(maxsize=100_000)
 def units(text: str) -> int:
     """An amount as Party prints it ("$0.50 USD", "$1 USD", "2,930") in minor units."""
-    value = _UNITS.get(text)
-    if value is None:
-        bare = text
-        if text[-4:-3] == " ":
-            code, bare = text[-3:], text[:-4]
-            if bare[:1] not in CURRENCY_SYMBOLS:
-                bare = CURRENCY_SIGNS.get(code, "$") + bare
-        value = minor_units(bare)
-        if len(_UNITS) > 100_000:
-            _UNITS.clear()
-        _UNITS[text] = value
+    bare = text
+    if text[-4:-3] == " ":
+        code, bare = text[-3:], text[:-4]
+        if bare[:1] not in CURRENCY_SYMBOLS:
+            bare = CURRENCY_SIGNS.get(code, "$") + bare
+    value = minor_units(bare)
     return value
 
 
@@ -219,24 +180,19 @@ class GameInfo:
     tournament_level: str | None = None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
 _GAME_SPLIT = re.compile(
     r"(?P<game>.*) - (?P<weekday>[A-Z][a-z]+), (?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), "
     r"(?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$"
 )
 
 
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str) -> GameInfo:
     """The game line's description, read by the grammar; memoised (the clock is replaced)."""
-    info = _GAME_INFO.get(game_part)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
-        )
-        info = _game_info_from_tree(tree.children[0])  # type: ignore[arg-type]
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[game_part] = info
+    tree = GRAMMAR.parser().parse(
+        f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
+    )
+    info = _game_info_from_tree(tree.children[0])  # type: ignore[arg-type]
     return info
 
 
@@ -433,12 +389,6 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(verb)
         return self.player(name, line, text), units(rest[:-1])
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -488,7 +438,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " bets [", line)
-        self._put(self._completion_or(ActionKind.BET), player, line, amount, False)
+        self._put(self.completion_or(ActionKind.BET), player, line, amount, False)
 
     def _double_bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " double bets [", line)
@@ -496,7 +446,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _raises(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " raises [", line)
-        self._put(self._completion_or(ActionKind.RAISE), player, line, amount, False)
+        self._put(self.completion_or(ActionKind.RAISE), player, line, amount, False)
 
     def _calls(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " calls [", line)
@@ -511,9 +461,9 @@ class _HandBuilder(TextHandBuilder):
         if total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, player, line, amount, True)
 
     def _checks(self, text: str, line: int) -> None:
@@ -636,9 +586,7 @@ _HANDLERS: dict[str, LineHandler] = {
     **{name: _note_handler(kind, marker) for name, (kind, marker) in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar(
-    "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

@@ -68,6 +68,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, tzinfo
 from decimal import Decimal
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from handlog.cards import Card, card
@@ -86,7 +87,7 @@ from handlog.model import (
     Source,
     Street,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS
+from handlog.money import CURRENCY_SYMBOLS
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import TIME_ZONES
@@ -180,7 +181,6 @@ _IDENTITY_FIELDS = (
 )
 """The fields whose values make a hand's digest (`_Builder._hand_id`)."""
 
-_CARDS_READ: dict[str, tuple[Card | None, ...]] = {}
 """Card strings already read (a hand's cards repeat across hands: "??", "????Kc" …)."""
 _TABLE_HEADER = re.compile(r"\[\s*(?:[0-9A-Za-z-][0-9A-Za-z_-]*|\"[^\"\n]*\")\s*\]\s*(?:#.*)?$")
 _VARIANT = re.compile(r"(?:variant|\"variant\"|'variant')\s*=")
@@ -205,6 +205,17 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+
+
+@lru_cache(maxsize=100_000)
+def _cards_read(word: str) -> tuple[Card | None, ...] | None:
+    """The cards of a PHH cards word ("Kd7s", "????Ah"), None for a card not seen; None for a
+    word that is not cards. Remembered: the same words repeat from hand to hand."""
+    if not _CARDS.match(word):
+        return None
+    return tuple(
+        None if word[i : i + 2] == "??" else card(word[i : i + 2]) for i in range(0, len(word), 2)
+    )
 
 
 def is_table_header(line: str) -> bool:
@@ -948,23 +959,14 @@ class _Builder:
         return index
 
     def _cards(self, word: str, line: int, text: str) -> tuple[Card | None, ...]:
-        found = _CARDS_READ.get(word)
-        if found is not None:
-            return found
-        if not _CARDS.match(word):
+        found = _cards_read(word)
+        if found is None:
             raise _Error(
                 line,
                 f"{word[:20]!r} are not cards (two characters a card, such as Kd, or ?? for one "
                 "not seen)",
                 text,
             )
-        found = tuple(
-            None if word[i : i + 2] == "??" else card(word[i : i + 2])
-            for i in range(0, len(word), 2)
-        )
-        if len(_CARDS_READ) > 100_000:
-            _CARDS_READ.clear()
-        _CARDS_READ[word] = found
         return found
 
     def _pay(self, player: int, amount: int) -> None:

@@ -1,22 +1,29 @@
-"""PokerStars stud-family hand histories to `Hand` records.
+"""PokerStars stud-family hand histories to `Hand` records, and back to text.
 
 `grammars/pokerstars.lark` is the specification: Lark's LALR parser checks the order of a
 hand's sections and the shape of every line; this module turns the checked lines into
-records, naming players only as the seat list names them.
+records, naming players only as the seat list names them. Its printer (`print_hand`) writes
+a record back in the shapes the grammar reads: parsing the printed text gives a hand equal
+to the original (sources aside), and printing is deterministic. Spellings the records do
+not keep (a PokerTracker upper-cased header, a missing currency code) come out in
+PokerStars' own current form.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from handlog.cards import Card, cards
+from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
     Action,
     ActionKind,
+    Dealt,
     Game,
     Hand,
     Note,
@@ -28,14 +35,26 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_number
+from handlog.money import (
+    CURRENCY_SYMBOLS,
+    currency_sign,
+    minor_units,
+    money_writer,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
+    printed_clock,
     read_hand,
+    section_table,
+    street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import POKERSTARS
@@ -86,35 +105,7 @@ GAME_NAMES = {
 GAMES = {name.lower(): game for (game, _), name in GAME_NAMES.items()}
 GAME_STRUCTURES = {name.lower(): structure for (_, structure), name in GAME_NAMES.items()}
 
-# Each section token of the grammar: the street it opens (None: no header line) and the
-# grammar rule naming the lines that may stand in it.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "SECOND_STREET": (Street.SECOND, "street_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "RIVER": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
-SUMMARY_STREETS = {
-    "2nd Street": Street.SECOND,
-    "3rd Street": Street.THIRD,
-    "4th Street": Street.FOURTH,
-    "5th Street": Street.FIFTH,
-    "6th Street": Street.SIXTH,
-    "River": Street.SEVENTH,
-}
+SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 NOTE_KINDS = {
     "CHAT": NoteKind.CHAT,
     "JOINS": NoteKind.JOINS,
@@ -146,25 +137,29 @@ NOTE_NAME_ENDS = {
     NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
-FIRST_STREET_HEADERS = {Street.SECOND: "*** 2nd STREET ***", Street.THIRD: "*** 3rd STREET ***"}
-
-# Words a player understands for the grammar's terminals, for error messages.
-TERMINAL_WORDS = {
-    "TABLE": "the Table line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "SECOND_STREET": "*** 2nd STREET ***",
-    "THIRD_STREET": "*** 3rd STREET ***",
-    "FOURTH_STREET": "*** 4th STREET ***",
-    "FIFTH_STREET": "*** 5th STREET ***",
-    "SIXTH_STREET": "*** 6th STREET ***",
-    "RIVER": "*** RIVER ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
+STREET_HEADERS = {
+    Street.SECOND: "*** 2nd STREET ***",
+    Street.THIRD: "*** 3rd STREET ***",
+    Street.FOURTH: "*** 4th STREET ***",
+    Street.FIFTH: "*** 5th STREET ***",
+    Street.SIXTH: "*** 6th STREET ***",
+    Street.SEVENTH: "*** RIVER ***",
+    Street.SHOWDOWN: "*** SHOW DOWN ***",
+}
+SUMMARY_STREET_NAMES = {
+    Street.SECOND: "2nd Street",
+    Street.THIRD: "3rd Street",
+    Street.FOURTH: "4th Street",
+    Street.FIFTH: "5th Street",
+    Street.SIXTH: "6th Street",
+    Street.SEVENTH: "River",
 }
 
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS, STREET_HEADERS, {"TABLE": "the Table line", "SUMMARY": "*** SUMMARY ***"}
+)
+"""Words a player understands for the grammar's terminals, for error messages."""
+
 
 _HEADER_SPLIT = re.compile(
     r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
@@ -207,22 +202,13 @@ class GameInfo:
 # ---------------------------------------------------------------------------------------
 # Header
 
-_GAME_INFO: dict[str, GameInfo] = {}
 
-
+@lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header"
-        )
-        info = _game_info_from_tree(tree)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
+    info = _game_info_from_tree(tree)
     return info
 
 
@@ -388,7 +374,7 @@ class _HandBuilder(TextHandBuilder):
         if street is not None and not self.streets and street is not self.first_street:
             # The grammar lets both first streets be left out (5-card stud starts at 2nd
             # street, the others at 3rd): the game says which one must come first.
-            first = FIRST_STREET_HEADERS[self.first_street]
+            first = STREET_HEADERS[self.first_street]
             raise LineError(
                 self.relative(line),
                 f"{TERMINAL_WORDS[kind]} is out of place here (expected {first})",
@@ -413,19 +399,6 @@ class _HandBuilder(TextHandBuilder):
             self.seats_done()
 
     # -- helpers -------------------------------------------------------------------------
-
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional " and is all-in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(" and is all-in"):
-                found = minor_units(text[:-14]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
 
     # -- line handlers -------------------------------------------------------------------
 
@@ -489,7 +462,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": posts the ante ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
@@ -501,29 +474,21 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street (3rd; 2nd in 5-card stud) the first bet or raise over the
-        # bring-in is the completion.
-        if self.street == self.first_street and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
-        self._put(self._completion_or(ActionKind.BET), name, text, line, amount, all_in)
+        amount, all_in = amount_all_in(rest)
+        self._put(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
-        to_amount, all_in = _AMOUNTS.get(total) or self._amount(total)
+        to_amount, all_in = amount_all_in(total)
         self._put(
-            self._completion_or(ActionKind.RAISE),
+            self.completion_or(ActionKind.RAISE),
             name,
             text,
             line,
@@ -535,7 +500,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
-        amount, all_in = _AMOUNTS.get(rest) or self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self._put(ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
@@ -578,18 +543,7 @@ class _HandBuilder(TextHandBuilder):
         at = text.find(": shows [")
         name = self.player(text[:at], line, text)
         rest = text[at + 9 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": mucks hand")
@@ -615,22 +569,10 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, kind, player, body, line))
 
     def _board(self, text: str, line: int) -> None:
-        board = cards(text[7:-1])
-        if self.community_card is None and len(board) == 1:
-            self.community_card = board[0]
+        self.read_board(text[7:-1])
 
     def _total_pot(self, text: str, line: int) -> None:
-        found = _TOTAL_POT.match(text)
-        if found is None:
-            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
-        try:
-            self.total_pot = minor_units(found["total"])
-            self.rake = minor_units(found["rake"])
-            if found["main"]:
-                self.main_pot = minor_units(found["main"])
-                self.side_pots = tuple(minor_units(a) for a in _SIDE_POT.findall(found["sides"]))
-        except MoneyError as error:
-            raise LineError(self.relative(line), str(error), text) from None
+        self.read_total_pot(_TOTAL_POT.match(text), _SIDE_POT, text, line)
 
     def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
         """Seat number, player and the words after the name of a summary seat line."""
@@ -647,7 +589,7 @@ class _HandBuilder(TextHandBuilder):
             SeatResult(
                 number,
                 name,
-                folded_on=SUMMARY_STREETS[street_text],
+                folded_on=street_named(street_text),
                 did_not_bet=did_not_bet,
                 line=line,
             )
@@ -722,16 +664,164 @@ _HANDLERS = {
     **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
 }
 
-GRAMMAR = SectionGrammar(
-    "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+
+
+# -- the printer: a record back to PokerStars text ------------------------------------------
+
+Money = Callable[[int | None], str]
+"""A printer's amounts of one hand (`handlog.money.money_writer`)."""
+
+
+def print_hands(hands: list[Hand]) -> str:
+    """Several hands as one file's text, separated by blank lines as PokerStars does."""
+    return "\n\n\n".join(print_hand(hand) for hand in hands) + "\n"
 
 
 def print_hand(hand: Hand) -> str:
-    """A hand back as PokerStars text (`handlog.printer`)."""
-    from handlog.printer import print_hand as print_pokerstars
+    """One hand as PokerStars text, without a trailing newline."""
+    money = money_writer(currency_sign(hand.currency))
+    if hand.max_seats is None and hand.site is Site.POKERSTARS:
+        table = f"Table '{hand.table}'"  # as PokerStars wrote it before 2006: no size
+    else:
+        table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
+    lines = [_print_header(hand, money), table]
+    for seat in hand.seats:
+        tail = " is sitting out" if seat.sitting_out else ""
+        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)} in chips){tail}")
+    by_street: dict[Street, list[Action | Dealt | Note]] = {}
+    for event in hand.events:
+        by_street.setdefault(event.street, []).append(event)
+    side_pots = len(hand.side_pots)
+    for street in (Street.ANTES, *hand.streets):
+        if street is Street.SEVENTH and hand.community_card is not None:
+            lines.append(f"*** RIVER *** [{hand.community_card}]")
+        elif street in STREET_HEADERS:
+            lines.append(STREET_HEADERS[street])
+        current_bet = 0  # the bet to match on this street, for raise sizes not recorded
+        for event in by_street.get(street, ()):
+            lines.append(_print_event(event, money, current_bet, side_pots))
+            if type(event) is Action and event.to_amount is not None:
+                current_bet = max(current_bet, event.to_amount)
+    lines.append("*** SUMMARY ***")
+    lines.append(_print_total_pot(hand, money))
+    if hand.community_card is not None:
+        lines.append(f"Board [{hand.community_card}]")
+    lines.extend(_print_result(result, money) for result in hand.results)
+    lines.extend(
+        _print_event(event, money, 0, side_pots) for event in by_street.get(Street.SUMMARY, ())
+    )
+    return "\n".join(lines)
 
-    return print_pokerstars(hand)
+
+def clock(hand: Hand) -> str:
+    """The clock as printed, or (for a hand built without text) PokerStars' Eastern-time
+    clock from its start time, e.g. "2024/01/01 13:19:27 ET"."""
+    return printed_clock(hand, Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
+
+
+def _print_header(hand: Hand, money: Money) -> str:
+    if hand.home_game is not None:
+        start = "PokerStars Home Game Hand #"
+    elif hand.header_variant == "game":  # the older form; "hand" and none: today's
+        start = "PokerStars Game #"
+    else:
+        start = "PokerStars Hand #"
+    name = GAME_NAMES[hand.game, hand.structure]
+    club = f"{{{hand.home_game}}} " if hand.home_game is not None else ""
+    if hand.tournament_id is not None:
+        game = f"{hand.mixed_game} ({name})" if hand.mixed_game else name
+        return (
+            f"{start}{hand.hand_id}: {club}Tournament #{hand.tournament_id}, {hand.buy_in} {game}"
+            f" - {hand.tournament_level} ({hand.small_bet}/{hand.big_bet}) - {clock(hand)}"
+        )
+    stakes = f"{money(hand.small_bet)}/{money(hand.big_bet)}"
+    if hand.currency:
+        stakes += f" {hand.currency}"
+    game = f"{hand.mixed_game} ({name}, {stakes})" if hand.mixed_game else f"{name} ({stakes})"
+    return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
+
+
+def _print_event(
+    event: Action | Dealt | Note, money: Money, current_bet: int, side_pots: int
+) -> str:
+    if type(event) is Dealt:
+        if event.previous:
+            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
+        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+    if type(event) is Note:
+        if event.kind is NoteKind.CHAT:
+            return f'{event.player} said, "{event.text}"'
+        return event.text
+    assert type(event) is Action
+    return _print_action(event, money, current_bet, side_pots)
+
+
+def _print_action(action: Action, money: Money, current_bet: int, side_pots: int) -> str:
+    """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
+    size over that bet, then the street total), `side_pots` how many side pots the hand has."""
+    player = action.player
+    all_in = " and is all-in" if action.all_in else ""
+    kind = action.kind
+    if kind is ActionKind.ANTE:
+        return f"{player}: posts the ante {money(action.amount)}{all_in}"
+    if kind is ActionKind.BRING_IN:
+        return f"{player}: brings in for {money(action.amount)}{all_in}"
+    raises = kind is ActionKind.RAISE or (
+        kind is ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
+    )
+    if raises and action.to_amount is not None:
+        size = action.raise_by if action.raise_by is not None else action.to_amount - current_bet
+        return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
+    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
+        return f"{player}: bets {money(action.amount)}{all_in}"
+    if kind is ActionKind.CALL:
+        return f"{player}: calls {money(action.amount)}{all_in}"
+    if kind is ActionKind.CHECK:
+        return f"{player}: checks"
+    if kind is ActionKind.FOLD:
+        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
+        return f"{player}: folds{shown}"
+    if kind is ActionKind.UNCALLED_BET_RETURNED:
+        return f"Uncalled bet ({money(action.amount)}) returned to {player}"
+    if kind is ActionKind.SHOW:
+        description = f" ({action.description})" if action.description is not None else ""
+        return f"{player}: shows [{format_cards(action.cards)}]{description}"
+    if kind is ActionKind.MUCK:
+        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
+        return f"{player}: mucks hand{shown}"
+    if kind is ActionKind.DOES_NOT_SHOW:
+        return f"{player}: doesn't show hand"
+    if kind is ActionKind.COLLECT:
+        return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
+    raise ValueError(f"cannot print {kind}")
+
+
+def _print_total_pot(hand: Hand, money: Money) -> str:
+    text = f"Total pot {money(hand.total_pot)}"
+    if hand.main_pot is not None:
+        text += f" Main pot {money(hand.main_pot)}."
+        several = len(hand.side_pots) > 1
+        for number, side in enumerate(hand.side_pots, 1):
+            label = f"Side pot-{number}" if several else "Side pot"
+            text += f" {label} {money(side)}."
+    return f"{text} | Rake {money(hand.rake)}"
+
+
+def _print_result(result: SeatResult, money: Money) -> str:
+    start = f"Seat {result.seat}: {result.player}"
+    if result.folded_on is not None:
+        tail = " (didn't bet)" if result.did_not_bet else ""
+        return f"{start} folded on the {SUMMARY_STREET_NAMES[result.folded_on]}{tail}"
+    if result.showed:
+        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
+        description = f" with {result.description}" if result.description is not None else ""
+        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+    if result.collected_without_showdown:
+        return f"{start} collected ({money(result.won)})"
+    if result.mucked:
+        return f"{start} mucked [{format_cards(result.mucked)}]"
+    return f"{start} mucked"
 
 
 FORMAT = SiteFormat(

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import Card, cards, format_cards
@@ -49,12 +50,12 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse.money import MoneyError, bounded, plain_digits, small_number
+from handlog.money import MoneyError, bounded, plain_digits, small_number
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
@@ -62,6 +63,8 @@ from handlog.parse.text import (
     level_number,
     printed_clock,
     read_hand,
+    section_table,
+    street_named,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -106,24 +109,14 @@ SHORT_NAMES = {
 CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP"}
 SIGNS = {code: sign for sign, code in CURRENCIES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_BLINDS": (Street.ANTES, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(
+    *STUD_STREETS,
+    "SEVENTH_STREET",
+    "SHOW_DOWN",
+    "SUMMARY",
+    antes="ANTE_BLINDS",
+    ante_street=Street.ANTES,
+)
 TERMINAL_WORDS = {
     "TABLE": "the Table line",
     "SEAT_LINES": "the seat lines",
@@ -136,18 +129,6 @@ TERMINAL_WORDS = {
     "SHOW_DOWN": "*** SHOW DOWN ***",
     "SUMMARY": "*** SUMMARY ***",
     "$END": "the end of the hand",
-}
-FOLDED_STREETS = {
-    "3rd street": Street.THIRD,
-    "third": Street.THIRD,
-    "4th street": Street.FOURTH,
-    "fourth": Street.FOURTH,
-    "5th street": Street.FIFTH,
-    "fifth": Street.FIFTH,
-    "6th street": Street.SIXTH,
-    "sixth": Street.SIXTH,
-    "7th street": Street.SEVENTH,
-    "seventh": Street.SEVENTH,
 }
 HALVES = {"(HI)": "high", "(LO)": "low"}
 
@@ -162,30 +143,23 @@ _TOURNAMENT_ID = re.compile(r"\((\d+)\)#")
 # ---------------------------------------------------------------------------------------
 # Amounts
 
-_UNITS: dict[str, int] = {}
 
-
+@lru_cache(maxsize=100_000)
 def units(text: str, cents: bool) -> int:
     """An amount as printed ("70.30€", "€5", "0.65", "20000") in minor units: hundredths
     when `cents` (cash, real or play money), whole chips otherwise (tournaments)."""
-    key = text if cents else "#" + text
-    value = _UNITS.get(key)
-    if value is None:
-        bare = text.strip("€$£").replace(",", "")
-        whole, dot, fraction = bare.partition(".")
-        if not plain_digits(whole) or (dot and not plain_digits(fraction)):
-            raise MoneyError(f"{text!r} is not an amount")
-        if cents:
-            if len(fraction) > 2 and fraction[2:].strip("0"):
-                raise MoneyError(f"{text!r} has a fraction of a cent")
-            value = bounded(int(whole) * 100 + int((fraction + "00")[:2]), text)
-        else:
-            if fraction.strip("0"):
-                raise MoneyError(f"{text!r} has a fraction of a chip")
-            value = bounded(int(whole), text)
-        if len(_UNITS) > 100_000:
-            _UNITS.clear()
-        _UNITS[key] = value
+    bare = text.strip("€$£").replace(",", "")
+    whole, dot, fraction = bare.partition(".")
+    if not plain_digits(whole) or (dot and not plain_digits(fraction)):
+        raise MoneyError(f"{text!r} is not an amount")
+    if cents:
+        if len(fraction) > 2 and fraction[2:].strip("0"):
+            raise MoneyError(f"{text!r} has a fraction of a cent")
+        value = bounded(int(whole) * 100 + int((fraction + "00")[:2]), text)
+    else:
+        if fraction.strip("0"):
+            raise MoneyError(f"{text!r} has a fraction of a chip")
+        value = bounded(int(whole), text)
     return value
 
 
@@ -221,20 +195,12 @@ class GameInfo:
     tournament_level: str | None = None
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> GameInfo:
     """The header's description of the game, read by the grammar; memoised, since every hand
     at a table repeats it (the hand number and clock are replaced by stand-ins)."""
-    key = start + game_part
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
-        info = _game_info_from_tree(tree)
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
+    info = _game_info_from_tree(tree)
     return info
 
 
@@ -440,13 +406,6 @@ class _HandBuilder(TextHandBuilder):
             )
         )
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -499,7 +458,7 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" bets ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        self._put(self._completion_or(ActionKind.BET), player, line, amount, all_in)
+        self._put(self.completion_or(ActionKind.BET), player, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises ")
@@ -510,7 +469,7 @@ class _HandBuilder(TextHandBuilder):
         bring_in = self.brought_in.get(player, 0)
         total = figure_amount + bring_in
         chips = total - self.street_put.get(player, 0)
-        kind = self._completion_or(ActionKind.RAISE)
+        kind = self.completion_or(ActionKind.RAISE)
         raise_by = None
         if kind is ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
             # The printed size is over the bet as Winamax counts it (bring-ins left out):
@@ -554,18 +513,7 @@ class _HandBuilder(TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " shows [", line)
         rest = text[len(name) + 8 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _total_pot(self, text: str, line: int) -> None:
         total, _, rake = text[10:].partition(" | ")
@@ -615,9 +563,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on the ")
-        self.results.append(
-            SeatResult(number, name, folded_on=FOLDED_STREETS[rest.lower()], line=line)
-        )
+        self.results.append(SeatResult(number, name, folded_on=street_named(rest), line=line))
 
 
 def _known(group: str) -> tuple[Card, ...]:
@@ -644,7 +590,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SEAT_FOLDED": _HandBuilder._seat_folded,
 }
 
-GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES)
+GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -968,7 +914,5 @@ FORMAT = SiteFormat(
     traits=TRAITS,
     print_hand=print_hand,
     header_bytes=HEADER_BYTES,
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in LONG_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(LONG_NAMES),
 )

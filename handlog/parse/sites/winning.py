@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog.cards import cards, format_cards
@@ -36,25 +37,29 @@ from handlog.model import (
     SeatResult,
     Site,
     Street,
-    Structure,
 )
-from handlog.parse.money import (
-    CURRENCY_SIGNS,
+from handlog.money import (
     CURRENCY_SYMBOLS,
-    format_amount,
+    currency_sign,
     minor_units,
+    money_writer,
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
+    amount_all_in,
     level_number,
     printed_clock,
     read_hand,
+    section_table,
+    street_named,
+    terminal_words,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -119,24 +124,7 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SHOW_DOWN": (Street.SHOWDOWN, "showdown_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "showdown_line": "at showdown",
-    "summary_line": "in the summary",
-}
+SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
     Street.THIRD: "*** 3rd STREET ***",
     Street.FOURTH: "*** 4th STREET ***",
@@ -145,34 +133,25 @@ STREET_HEADERS = {
     Street.SEVENTH: "*** 7th STREET ***",
     Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-SUMMARY_STREETS = {
-    "3rd Street": Street.THIRD,
-    "4th Street": Street.FOURTH,
-    "5th Street": Street.FIFTH,
-    "6th Street": Street.SIXTH,
-    "7th Street": Street.SEVENTH,
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {"TABLE": "the table line", "SUMMARY": "*** SUMMARY ***"},
+)
+SUMMARY_STREET_NAMES = {
+    Street.THIRD: "3rd Street",
+    Street.FOURTH: "4th Street",
+    Street.FIFTH: "5th Street",
+    Street.SIXTH: "6th Street",
+    Street.SEVENTH: "7th Street",
 }
-SUMMARY_STREET_NAMES = {street: name for name, street in SUMMARY_STREETS.items()}
-TERMINAL_WORDS = {
-    "TABLE": "the table line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "*** 3rd STREET ***",
-    "FOURTH_STREET": "*** 4th STREET ***",
-    "FIFTH_STREET": "*** 5th STREET ***",
-    "SIXTH_STREET": "*** 6th STREET ***",
-    "SEVENTH_STREET": "*** 7th STREET ***",
-    "SHOW_DOWN": "*** SHOW DOWN ***",
-    "SUMMARY": "*** SUMMARY ***",
-    "$END": "the end of the hand",
-}
+"""A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
 
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: \| Rake (?P<rake>{_AMOUNT}))?"
     rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
 )
-_AMOUNTS: dict[str, tuple[int, bool]] = {}
 _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
 
@@ -192,25 +171,17 @@ class GameInfo:
     """The tournament's name before "Tournament #", as printed ("$5,000 GTD")."""
 
 
-_GAME_INFO: dict[str, GameInfo] = {}
-
-
+@lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
     """The header's game description read with the grammar; memoised, since every hand at a
     table repeats it (hand number and clock are replaced by fixed stand-ins)."""
-    key = start + game_part + separator
-    info = _GAME_INFO.get(key)
-    if info is None:
-        tree = GRAMMAR.parser().parse(
-            f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
-        )
-        # the game as printed, for a skipped hand: up to the limit's ")"
-        found = _TOURNAMENT_PART.match(game_part)
-        printed = game_part[found.end() :] if found else game_part
-        info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
-        if len(_GAME_INFO) > 10_000:
-            _GAME_INFO.clear()
-        _GAME_INFO[key] = info
+    tree = GRAMMAR.parser().parse(
+        f"{start}0 - {game_part}{separator}2000/01/01 00:00:00 UTC", start="header"
+    )
+    # the game as printed, for a skipped hand: up to the limit's ")"
+    found = _TOURNAMENT_PART.match(game_part)
+    printed = game_part[found.end() :] if found else game_part
+    info = _game_info_from_tree(tree, printed[: printed.find(")") + 1])
     return info
 
 
@@ -360,19 +331,6 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _amount(self, text: str) -> tuple[int, bool]:
-        """An amount with an optional " and is all-in" after it."""
-        found = _AMOUNTS.get(text)
-        if found is None:
-            if text.endswith(" and is all-in"):
-                found = minor_units(text[:-14]), True
-            else:
-                found = minor_units(text), False
-            if len(_AMOUNTS) > 100_000:
-                _AMOUNTS.clear()
-            _AMOUNTS[text] = found
-        return found
-
     def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
         """The seated player whose name ends where `marker` starts, and the text after it.
         The last `marker` first (names may hold the marker's words too)."""
@@ -392,13 +350,6 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On 3rd street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -414,7 +365,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self.events.append(
@@ -436,27 +387,27 @@ class _HandBuilder(TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self._named(text, " brings in ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._named(text, " bets ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
-        self._put(self._completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's street total.
         name, rest = self._named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        total, all_in = self._amount(total_text)
+        total, all_in = amount_all_in(total_text)
         chips = minor_units(added)
-        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._named(text, " calls ", line)
-        amount, all_in = self._amount(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
 
@@ -497,18 +448,7 @@ class _HandBuilder(TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " shows [", line)
         rest = text[len(name) + 8 :]
-        close = rest.index("]")
-        description = rest[close + 3 : -1] if len(rest) > close + 1 else None
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.SHOW,
-                cards=cards(rest[:close]),
-                description=description,
-                line=line,
-            )
-        )
+        self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
         name, rest = self._named(text, " mucks", line)
@@ -545,7 +485,7 @@ class _HandBuilder(TextHandBuilder):
             rest = rest[:-16]
         self.results.append(
             SeatResult(
-                number, name, folded_on=SUMMARY_STREETS[rest], did_not_bet=did_not_bet, line=line
+                number, name, folded_on=street_named(rest), did_not_bet=did_not_bet, line=line
             )
         )
 
@@ -611,9 +551,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "SITS_OUT": _HandBuilder._sits_out,
 }
 
-GRAMMAR = SectionGrammar(
-    "winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------
@@ -628,11 +566,8 @@ def print_hand(hand: Hand) -> str:
     text) gets the UTC clock from its start time, its tournament level as a number and its
     table by its own number; notes Winning has no line for are left out. The total pot is
     printed as the record holds it, which under Winning's traits is after the rake."""
-    symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
+    money = money_writer(currency_sign(hand.currency))
     neutral = hand.printed == PRINTED
-
-    def money(value: int | None) -> str:
-        return format_amount(value or 0, symbol)
 
     game_name = GAME_NAMES[hand.game]
     table = hand.table
@@ -776,9 +711,7 @@ FORMAT = SiteFormat(
     # rake (PokerStars' meaning), which Winning's traits read as after it, so the simulator's
     # own records do not replay clean under them. Its cash hands print and read back alike
     # once that total is after the rake (the printer writes the total as the record has it).
-    deals=tuple(
-        (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
-    ),
+    deals=fixed_limit_deals(GAME_NAMES),
 )
 
 TOURNAMENT_FORMAT = SiteFormat(

@@ -39,16 +39,19 @@ from handlog.model import (
     Site,
     Street,
 )
-from handlog.parse.money import FigureError, minor_units, small_number
+from handlog.money import FigureError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
 from handlog.parse.text import (
+    STUD_STREETS,
     LineError,
     LineHandler,
     SectionGrammar,
     TextHandBuilder,
     parse_error,
+    section_table,
+    terminal_words,
 )
 
 SITE = Site.WINNING
@@ -80,41 +83,22 @@ GAMES = {
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-# Each section token: the street it opens and whether it has a header line to skip.
-SECTIONS: dict[str, tuple[Street | None, str]] = {
-    "SEAT_LINES": (None, "seat_line"),
-    "ANTE_LINES": (None, "ante_line"),
-    "THIRD_STREET": (Street.THIRD, "street_line"),
-    "FOURTH_STREET": (Street.FOURTH, "street_line"),
-    "FIFTH_STREET": (Street.FIFTH, "street_line"),
-    "SIXTH_STREET": (Street.SIXTH, "street_line"),
-    "SEVENTH_STREET": (Street.SEVENTH, "street_line"),
-    "SUMMARY": (Street.SUMMARY, "summary_line"),
-}
+SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SUMMARY")
 STREET_HEADERS = {
     Street.FOURTH: "*** Third street ***",
     Street.FIFTH: "*** Fourth street ***",
     Street.SIXTH: "*** Fifth street ***",
     Street.SEVENTH: "*** Sixth street ***",
 }
-RULE_PLACES = {
-    "seat_line": "among the seats",
-    "ante_line": "among the antes",
-    "street_line": "during a street",
-    "summary_line": "in the summary",
-}
-TERMINAL_WORDS = {
-    "GAME_ID": "the Game ID line",
-    "SEAT_LINES": "the seat lines",
-    "ANTE_LINES": "the antes",
-    "THIRD_STREET": "the first cards dealt",
-    "FOURTH_STREET": "*** Third street ***",
-    "FIFTH_STREET": "*** Fourth street ***",
-    "SIXTH_STREET": "*** Fifth street ***",
-    "SEVENTH_STREET": "*** Sixth street ***",
-    "SUMMARY": "------ Summary ------",
-    "$END": "the end of the hand",
-}
+TERMINAL_WORDS = terminal_words(
+    SECTIONS,
+    STREET_HEADERS,
+    {
+        "GAME_ID": "the Game ID line",
+        "THIRD_STREET": "the first cards dealt",
+        "SUMMARY": "------ Summary ------",
+    },
+)
 NOT_WRITTEN = "the hand header is not in a form Winning writes"
 
 
@@ -249,13 +233,6 @@ class _HandBuilder(TextHandBuilder):
             self.current_bet = total
         self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
 
-    def _completion_or(self, kind: ActionKind) -> ActionKind:
-        # On the first street the first bet or raise over the bring-in is the completion.
-        if self.street == Street.THIRD and not self.completed:
-            self.completed = True
-            return ActionKind.COMPLETE
-        return kind
-
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
@@ -308,7 +285,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._name(text, " bets (", line)
-        self._put(self._completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
+        self._put(self.completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._name(text, " calls (", line)
@@ -319,7 +296,7 @@ class _HandBuilder(TextHandBuilder):
         open_paren = text.rindex(" (")
         name = self.player(text[7 : text.rindex(" ", 0, open_paren)], line, text)
         chips = self.money(text[open_paren + 2 : -1])
-        self._put(self._completion_or(ActionKind.RAISE), name, line, chips, False)
+        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, False)
 
     def _all_in(self, text: str, line: int) -> None:
         # "allin (1.35)": the chips this action puts in, which make it a call, a bet or a
@@ -330,9 +307,9 @@ class _HandBuilder(TextHandBuilder):
         if total <= self.current_bet:
             kind = ActionKind.CALL
         elif self.current_bet == 0:
-            kind = self._completion_or(ActionKind.BET)
+            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self._completion_or(ActionKind.RAISE)
+            kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, name, line, chips, True)
 
     def _checks(self, text: str, line: int) -> None:
@@ -447,9 +424,7 @@ _HANDLERS: dict[str, LineHandler] = {
     "GAME_ENDED": _HandBuilder._game_ended,
 }
 
-GRAMMAR = SectionGrammar(
-    "winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS, RULE_PLACES
-)
+GRAMMAR = SectionGrammar("winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS)
 
 
 # ---------------------------------------------------------------------------------------

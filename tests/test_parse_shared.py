@@ -1,0 +1,140 @@
+"""What the text sites share, tested once: the completion of the bring-in on the game's first
+street, the street words of the summaries, the tables the grammars' sections are read by."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from handlog.model import ActionKind, Street
+from handlog.parse.reader import Chunk
+from handlog.parse.text import (
+    SECTION_STREETS,
+    STREET_WORDS,
+    STUD_STREETS,
+    SectionGrammar,
+    TextHandBuilder,
+    section_table,
+    street_named,
+    terminal_words,
+)
+
+
+def _builder(first_street: Street) -> TextHandBuilder:
+    chunk = Chunk("hands.txt", 1, "header\n")
+    builder = TextHandBuilder(chunk, SectionGrammar("none", "A site", {}, {}, {}, {}))
+    builder.first_street = first_street
+    return builder
+
+
+@pytest.mark.parametrize("first", [Street.THIRD, Street.SECOND])
+def test_the_first_bet_or_raise_of_the_first_street_completes_the_bring_in(first):
+    builder = _builder(first)
+    builder.street = first
+    assert builder.completion_or(ActionKind.BET) is ActionKind.COMPLETE
+    assert builder.completion_or(ActionKind.RAISE) is ActionKind.RAISE
+    builder.street = Street(int(first) + 1)
+    assert builder.completion_or(ActionKind.BET) is ActionKind.BET
+
+
+def test_in_5_card_stud_3rd_street_opens_with_a_bet_not_a_completion():
+    # RULES.md: 5-card stud brings in on 2nd street, its first betting round; a bet on 3rd
+    # street is a bet (a builder that took 3rd street for the first street called it a
+    # completion, and the replay then saw a completion with no bring-in).
+    builder = _builder(Street.SECOND)
+    builder.street = Street.THIRD
+    assert builder.completion_or(ActionKind.BET) is ActionKind.BET
+    builder.street = Street.SECOND
+    assert builder.completion_or(ActionKind.RAISE) is ActionKind.COMPLETE
+
+
+@pytest.mark.parametrize(
+    ("words", "street"),
+    [
+        ("3rd Street", Street.THIRD),
+        ("3RD STREET", Street.THIRD),
+        ("3rd St.", Street.THIRD),
+        ("4TH STREET", Street.FOURTH),
+        ("fifth", Street.FIFTH),
+        ("Sixth", Street.SIXTH),
+        ("7th street", Street.SEVENTH),
+        ("River", Street.SEVENTH),
+        ("RIVER", Street.SEVENTH),
+        ("HOLE CARDS", Street.THIRD),
+        ("2nd", Street.SECOND),
+    ],
+)
+def test_a_summary_names_a_street_in_any_of_the_sites_words(words, street):
+    assert street_named(words) is street
+
+
+@pytest.mark.parametrize("words", ["5rd Street", "5rd", "8th Street", "Street", "", "3rd Avenue"])
+def test_words_that_name_no_street_are_a_value_error_of_the_line(words):
+    with pytest.raises(ValueError, match="names no street"):
+        street_named(words)
+
+
+def test_every_street_word_is_lower_case_and_names_a_dealt_street():
+    assert all(word == word.lower() for word in STREET_WORDS)
+    assert set(STREET_WORDS.values()) <= {
+        Street.SECOND,
+        Street.THIRD,
+        Street.FOURTH,
+        Street.FIFTH,
+        Street.SIXTH,
+        Street.SEVENTH,
+    }
+
+
+def _text_grammars() -> list[SectionGrammar]:
+    from handlog.parse import sites
+
+    found = []
+    for site_format in sites.FORMATS:
+        module = sys.modules[site_format.parse_hand.__module__]
+        syntax = getattr(module, "GRAMMAR", None)
+        if isinstance(syntax, SectionGrammar) and syntax not in found:
+            found.append(syntax)
+    return found
+
+
+def test_every_text_grammar_reads_its_sections_by_the_shared_tables():
+    grammars = _text_grammars()
+    assert len(grammars) >= 10
+    for syntax in grammars:
+        for name, (street, rule) in syntax.sections.items():
+            # every line rule has a place for its messages, every section words for them
+            assert rule in syntax.rule_places, (syntax.name, rule)
+            assert name in syntax.terminal_words, (syntax.name, name)
+            if street is not None and street is not Street.ANTES:
+                assert SECTION_STREETS[name] is street, (syntax.name, name)
+
+
+def test_a_section_table_opens_each_section_s_street_with_its_line_rule():
+    table = section_table("SECOND_STREET", *STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
+    assert list(table) == [
+        "SEAT_LINES",
+        "ANTE_LINES",
+        "SECOND_STREET",
+        *STUD_STREETS,
+        "RIVER",
+        "SHOW_DOWN",
+        "SUMMARY",
+    ]
+    assert table["RIVER"] == (Street.SEVENTH, "street_line")
+    assert table["SHOW_DOWN"] == (Street.SHOWDOWN, "showdown_line")
+    assert table["SUMMARY"] == (Street.SUMMARY, "summary_line")
+    words = terminal_words(table, {Street.SEVENTH: "*** RIVER ***"}, {"SUMMARY": "the end"})
+    assert words["RIVER"] == "*** RIVER ***" and words["SUMMARY"] == "the end"
+    assert words["$END"] == "the end of the hand"
+
+
+def test_the_amount_readers_remember_what_they_read():
+    from handlog import money
+
+    for reader, text in ((money.minor_units, "$1,234.56"), (money.hundredths, "12,686.25")):
+        reader(text)
+        hits = reader.cache_info().hits
+        reader(text)
+        assert reader.cache_info().hits == hits + 1, reader
