@@ -6,8 +6,8 @@ of the replay's state when it was flagged: whose turn it was, the bet to call, t
 each player's stack, chips in and showing cards. Reports and `handlog show` print the text
 with the flagged lines marked, the message and that state beside each.
 
-The snapshots come from the full replay's observer hook (`_Replayer.observer`): the rules
-are not repeated here, only read.
+The snapshots come from the hand's trace (`handlog.rules.trace`: the rules engine's table when
+each violation was flagged): the rules are not repeated here, only read.
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ if TYPE_CHECKING:
     from handlog.parse.reader import ByteRange, Chunk
     from handlog.parse.site import SiteFormat
     from handlog.rules.profiles import RuleProfile
-    from handlog.rules.replay import _Replayer
-    from handlog.rules.violations import Violation
+    from handlog.rules.trace import FlagState
     from handlog.store import Batch
 
 
@@ -90,58 +89,52 @@ def _as_parsed(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
 
 
 def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[str, Any]]:
-    """Replay `hand` in full with the observer hook, under `profile` (default: its site's)
-    and its site's traits, as `handlog check` does: one state per violation, in the order
-    of the violations (as `replay` reports them)."""
+    """The table when each violation was flagged, from the hand's trace under `profile`
+    (default: its own house's) and its site's traits, as `handlog check` replays it: one
+    state per violation, in the order of the violations (as `replay` reports them)."""
     from handlog.check import hand_rules
-    from handlog.rules.replay import _Replayer
+    from handlog.rules.trace import trace
 
     house, traits = hand_rules(hand)
-    states: list[dict[str, Any]] = []
-    replayer = _Replayer(hand, profile or house, traits)
-    replayer.observer = lambda r, violation: states.append(snapshot(r, violation))
-    replayer.run()
-    return states
+    return [snapshot(state) for state in trace(hand, profile or house, traits).flagged]
 
 
-def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
-    """What the replay knew when it flagged `violation` (read, never changed)."""
-    r = replayer
-    betting = r.first_street <= r.street <= r.last_street
-    turn = None
-    if betting and r.round_open and not r.hand_over:
-        turn = r._expected_actor()
+def snapshot(state: FlagState) -> dict[str, Any]:
+    """One flag's state as the evidence stores it: whose turn it was, the bet, what the
+    flagged player owed, the pot, and each seat's chips, up cards and status."""
     players = []
-    for seat in r.hand.seats:
-        name = seat.name
-        if name not in r.put_in:
-            continue
-        status = "folded" if name in r.folded else "all-in" if name in r.all_in else "in"
-        if name not in r.dealt_in:
-            status = "not dealt in"
+    this_street: dict[str, int] = {}
+    in_pot: dict[str, int] = {}
+    for seat in state.seats:
+        name = seat.player
+        this_street[name] = seat.this_street
+        in_pot[name] = seat.put_in
         players.append(
             {
                 "player": name,
-                "seat": seat.number,
-                "stack": r.stack.get(name),
-                "in_pot": r.put_in[name],
-                "this_street": r.street_put.get(name, 0),
-                "showing": format_cards(r.up_cards.get(name, [])),
-                "status": status,
+                "seat": seat.seat,
+                "stack": seat.stack - seat.collected,
+                "in_pot": seat.put_in,
+                "this_street": seat.this_street,
+                "showing": format_cards(
+                    [slot.card for slot in seat.cards if slot.card is not None]
+                ),
+                "status": "not dealt in" if seat.status == "out" else seat.status,
             }
         )
+    violation = state.violation
     owed = None
     player = violation.player
-    if betting and player is not None and player in r.street_put:
-        owed = max(0, r.current_bet - r.street_put[player])
+    if state.betting and player is not None and player in this_street:
+        owed = max(0, state.current_bet - this_street[player])
     return {
         "line": violation.line,
         "code": violation.code,
-        "street": r.street.name.lower(),
-        "turn": turn,
-        "bet": r.current_bet if betting else None,
+        "street": state.street.name.lower(),
+        "turn": state.to_act,
+        "bet": state.current_bet if state.betting else None,
         "owed": owed,
-        "pot": sum(r.put_in.values()),
+        "pot": sum(in_pot.values()),
         "players": players,
     }
 

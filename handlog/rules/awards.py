@@ -86,23 +86,24 @@ class Awards:
         return {p: v for p, v in expected.items() if v} == actual
 
     def pay(self, state: Any) -> dict[str, int]:
-        """The pots paid by the rules into `state.collected`, for a hand that does not say
+        """The pots paid by the rules into the table's `collected`, for a hand that does not say
         who collected (`SiteTraits.prints_awards`): nothing to compare, nothing flagged but
         a printed count of pots that differs from the pots built."""
         self.state = state
-        state.street = Street.SHOWDOWN
+        table = state.table
+        table.street = Street.SHOWDOWN
         expected, _ = self.expected(self._distributable())
         for player, amount in expected.items():
-            state.collected[player] = state.collected.get(player, 0) + amount
+            table.collect(player, amount)
         return expected
 
     def check(self, state: Any) -> dict[str, int]:
         """Compare the expected awards with the collects, flagging on `state`."""
         self.state = state
         hand = self.hand
-        state.street = Street.SHOWDOWN
+        state.table.street = Street.SHOWDOWN
         expected, notes = self.expected(self._distributable())
-        actual = {p: v for p, v in state.collected.items() if v}
+        actual = {p: v for p, v in state.table.collected.items() if v}
         if actual == {p: v for p, v in expected.items() if v}:
             return expected
         line = next(
@@ -190,13 +191,13 @@ class Awards:
                 label = "the pot"
             if any(player in pot.eligible for pot in pots):
                 continue
-            if player in state.folded:
+            if player in state.table.folded:
                 why = f"{player} folded"
             elif index:
                 why = f"{player} was all-in for less and has no part in it"
-            elif state.put_in.get(player, 0) > 0:
+            elif state.table.put_in.get(player, 0) > 0:
                 why = (
-                    f"{player} put in {state.money(state.put_in[player])}, short of what "
+                    f"{player} put in {state.money(state.table.put_in[player])}, short of what "
                     "it takes, without being all-in"
                 )
             else:
