@@ -417,6 +417,15 @@ class Table:
             return increment * 2 >= size
         return increment >= size
 
+    def counts_as_bet(self, total: int, least: int, all_in: bool) -> bool:
+        """Whether a completion, bet or raise to `total` is a full one, which counts towards
+        the cap and reopens the betting: at least `least` (the smallest full size), or
+        all-in for less where fixed limit's half-bet rule lets it (`reopens`); a short all-in
+        in spread, pot and no limit never does."""
+        if not all_in or total >= least:
+            return True
+        return self.exact_sizes and self.reopens(total)
+
     def may_raise(self, player: str) -> bool:
         """Whether `player` may complete, bet or raise now: chips beyond the call, within the
         cap, and the betting open to them."""

@@ -357,6 +357,14 @@ def cards_needed(
     return sum(min(int(folded_on.get(p, size)), size) for p in players) + burns
 
 
+def deck_runs_short(
+    players: Iterable[_Player], folded_on: Mapping[_Player, Street], size: int, burns: int
+) -> bool:
+    """Whether the deck cannot give everyone still in a last card (`cards_needed`): then one
+    community card is dealt face up on 7th street instead, for everyone."""
+    return cards_needed(players, folded_on, size, burns) > DECK_SIZE
+
+
 def river_line(hand: Hand) -> int:
     for event in hand.events:
         if event.street == Street.SEVENTH:
