@@ -45,18 +45,25 @@ from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import ActionKind, Game, Seat, Street, Structure
 from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
+from handlog.rules.structures import STRUCTURES, Ceiling, capped, raise_range, smallest_bet
 from handlog.rules.tables import (
     BIG_BET_STREETS,
-    BRING_IN_KEYS,
+    BRING_IN_VALUES,
     LAST_STREET,
     UP_CARDS_BEFORE,
     Pot,
+    best_showing,
+    bring_in_index,
     build_pots,
+    cap_allows,
+    counts_as_bet,
+    double_bet_allowed,
     fixed_sizes,
     has_pair,
     lineup,
+    reopens,
     showing_keys,
+    uncalled_due,
 )
 from handlog.rules.variants import VARIANTS
 
@@ -222,10 +229,10 @@ class Table:
         breaking ties (`evaluate.bring_in_key`); None when someone's door card is not known
         (then anyone may: the replay judges only what the hand history shows)."""
         door = self.door
-        keys = BRING_IN_KEYS[self.game]
-        if not self.dealt_in or any(p not in door for p in self.dealt_in):
-            return None
-        return max(self.dealt_in, key=lambda p: keys[door[p]])
+        values = BRING_IN_VALUES[self.game]
+        dealt_in = self.dealt_in
+        index = bring_in_index([values[door[p]] if p in door else -1 for p in dealt_in])
+        return dealt_in[index] if index >= 0 else None
 
     def up_cards_known(self) -> bool:
         """Whether every player still in shows all the up cards dealt by this street: a site
@@ -245,7 +252,8 @@ class Table:
         with_community = self.street == _SEVENTH and community is not None
         cached = self.showing_by_player
         folded = self.folded
-        keys: dict[str, tuple[object, ...]] = {}
+        players: list[str] = []
+        keys: list[tuple[object, ...]] = []
         for p in self.dealt_in:
             if p in folded:
                 continue
@@ -253,19 +261,18 @@ class Table:
             if not ups:
                 continue
             if with_community:
-                keys[p] = self.showing.key([*ups, community])  # type: ignore[list-item]
+                key = self.showing.key([*ups, community])  # type: ignore[list-item]
             else:
-                key = cached.get(p)
-                if key is None:
-                    key = cached[p] = self.showing.key(ups)
-                keys[p] = key
-        if not keys:
+                found = cached.get(p)
+                if found is None:
+                    found = cached[p] = self.showing.key(ups)
+                key = found
+            players.append(p)
+            keys.append(key)
+        index = best_showing(keys, self.profile.first_actor_tie is TieBreak.CLOCKWISE)
+        if index < 0:
             return None
-        # Equal keys: the first in seat order (`max` keeps the first of equals).
-        best = max(keys, key=keys.__getitem__)
-        if self.profile.first_actor_tie is TieBreak.CLOCKWISE:
-            tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
-            best = min(tied, key=self.seat_index.__getitem__)
+        best = players[index]
         if best in self.all_in:  # an all-in player cannot act: the next one clockwise does
             best = self.next_after(best) or best
         return best
@@ -282,13 +289,12 @@ class Table:
         allows the double bet in the game, a pair showing in anyone's up cards allows the
         big bet (and so does a player's up cards not being printed: a pair cannot be
         ruled out)."""
-        return (
-            self.street == self.open_pair_street
-            and self.exact_sizes
-            and self.profile.double_bet_allowed(self.game)
-            and (
-                any(has_pair(self.up_cards[p]) for p in self.in_hand()) or not self.up_cards_known()
-            )
+        return double_bet_allowed(
+            self.street,
+            self.game,
+            self.exact_sizes,
+            self.profile,
+            any(has_pair(self.up_cards[p]) for p in self.in_hand()) or not self.up_cards_known(),
         )
 
     def next_after(self, player: str) -> str | None:
@@ -388,20 +394,12 @@ class Table:
     def capped(self) -> bool:
         """Whether the cap on raises holds in this structure (fixed limit, and spread limit
         where the profile caps it)."""
-        structure = self.structure
-        return structure.capped and (
-            structure.ceiling is not Ceiling.SPREAD or self.profile.spread_capped
-        )
+        return capped(self.structure, self.profile)
 
     def cap_allows(self, bets: int) -> bool:
         """Whether the `bets`-th bet of the street is within the cap (`RuleProfile.cap_bets`;
         lifted heads-up where the profile says so, and where the structure has no cap)."""
-        profile = self.profile
-        return (
-            not self.capped()
-            or bets <= profile.cap_bets
-            or (not profile.cap_heads_up and self.started_with <= 2)
-        )
+        return cap_allows(bets, self.started_with, self.profile, self.capped())
 
     def cap_reached(self) -> bool:
         """The street's bets are at the cap: no more raises."""
@@ -411,20 +409,22 @@ class Table:
         """Fixed limit: whether an all-in raise to `total`, short of a full one, still
         reopens the betting: from half a bet under the half-bet rule, else only a full bet
         (`RuleProfile.all_in_reopens_at_half_bet`)."""
-        increment = total - self.current_bet
-        size = self.bet_size()
-        if self.profile.all_in_reopens_at_half_bet:
-            return increment * 2 >= size
-        return increment >= size
+        return reopens(total - self.current_bet, self.bet_size(), self.profile)
 
     def counts_as_bet(self, total: int, least: int, all_in: bool) -> bool:
         """Whether a completion, bet or raise to `total` is a full one, which counts towards
         the cap and reopens the betting: at least `least` (the smallest full size), or
         all-in for less where fixed limit's half-bet rule lets it (`reopens`); a short all-in
         in spread, pot and no limit never does."""
-        if not all_in or total >= least:
-            return True
-        return self.exact_sizes and self.reopens(total)
+        return counts_as_bet(
+            total,
+            least,
+            all_in,
+            self.current_bet,
+            self.bet_size(),
+            self.exact_sizes,
+            self.profile,
+        )
 
     def may_raise(self, player: str) -> bool:
         """Whether `player` may complete, bet or raise now: chips beyond the call, within the
@@ -490,15 +490,12 @@ class Table:
         if not put:
             return None, 0
         order = self.order
-        amounts = list(map(put.__getitem__, order))
-        most = max(amounts)
-        index = amounts.index(most)
+        index, due = uncalled_due(list(map(put.__getitem__, order)))
         top = order[index]
         if len(self.seat_index) == len(order):
-            del amounts[index]
-            return top, most - max(amounts, default=0)
+            return top, due
         # A name seated twice: none of its seats counts as another player.
-        return top, most - max((put[p] for p in order if p != top), default=0)
+        return top, put[top] - max((put[p] for p in order if p != top), default=0)
 
     def pots(self) -> list[Pot]:
         """Main and side pots from what each player put in (`tables.build_pots`)."""

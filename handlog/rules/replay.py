@@ -35,6 +35,7 @@ from handlog.rules.tables import (
     Replay,
     build_pots,
     cards_needed,
+    deck_runs_short,
     describe,
     known_cards,
     ordinal,
@@ -793,7 +794,8 @@ class _Replayer:
         players_at_last = len([p for p in self.table.dealt_in if p not in folded_early])
         burns = len(streets_dealt) if self.profile.burns else 0
         needed = cards_needed(self.table.dealt_in, folded_early, self.card_count, burns)
-        if community is not None and last in streets_dealt and needed <= DECK_SIZE:
+        short = deck_runs_short(self.table.dealt_in, folded_early, self.card_count, burns)
+        if community is not None and last in streets_dealt and not short:
             found = self._card_flag(
                 "COMMUNITY_CARD",
                 river_line(hand),
@@ -813,7 +815,7 @@ class _Replayer:
                     actual,
                     found,
                 )
-        if community is None and needed > DECK_SIZE and last in streets_dealt:
+        if community is None and short and last in streets_dealt:
             self._card_flag(
                 "COMMUNITY_CARD",
                 river_line(hand),
@@ -1295,13 +1297,12 @@ class _Replayer:
                 self.money(total),
             )
         raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.table.current_bet)
-        short = goes_all_in and total < min(targets)
         self._settle_bet(
             action,
             total,
             put,
             raising=bool(raising) and self.table.current_bet > 0,
-            counts_as_bet=not short or self.table.reopens(total),
+            counts_as_bet=self.table.counts_as_bet(total, min(targets), goes_all_in),
         )
         if over is not None and total > max(targets) and not goes_all_in:
             self._bet_over(over, player, total - max(targets))
@@ -1342,7 +1343,13 @@ class _Replayer:
                 self.money(most),
                 self.money(total),
             )
-        self._settle_bet(action, total, put, raising=bet_made, counts_as_bet=not short)
+        self._settle_bet(
+            action,
+            total,
+            put,
+            raising=bet_made,
+            counts_as_bet=table.counts_as_bet(total, least, goes_all_in),
+        )
 
     def _bet_facing_a_bet(self, action: Action) -> None:
         player = action.player

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 from handlog.cards import DECK, Card
 from handlog.model import BETTING_KINDS, Action, ActionKind, Dealt, Game, Seat, Street, Structure
 from handlog.rules.profiles import POKERSTARS, RuleProfile
-from handlog.rules.structures import STRUCTURES, Ceiling
+from handlog.rules.structures import STRUCTURES, Ceiling, capped
 from handlog.rules.tables import describe
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS, Variant
@@ -777,13 +777,12 @@ def fault_codes(
     description fault in wording handlog does not compare, no award fault without awards."""
     variant = VARIANTS[game]
     rules = STRUCTURES[structure]
-    capped = rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped)
     excluded = set()
     if not (variant.split and variant.low_qualifier is not None):
         excluded.add("LOW_NOT_QUALIFIED")
     if variant.face_up[-1]:
         excluded.add("COMMUNITY_CARD")
-    if not capped:
+    if not capped(rules, profile):
         excluded.add("RAISE_CAP")
     if traits.uncalled_bets is not UncalledBets.LINE:
         excluded.add("UNCALLED_RETURN")
