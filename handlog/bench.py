@@ -717,12 +717,14 @@ def import_figures(files: list[Path], data: Path, runs: int = 1) -> dict[str, An
         measured.append(_measured(command))
     seconds, cpu, _, output = sorted(measured)[len(measured) // 2]
     peak = max(run[2] for run in measured)
-    new = re.search(r"(\d+) new hands", output)
-    flagged = re.findall(r"(\d+) flagged", output)
-    hands = int(new.group(1)) if new else 0
+    # "imported into DB: N files (...), 200,000 hands (200,000 new, 0 already stored, 12
+    # flagged illegal, 3 flagged mis-split), ..."
+    new = re.search(r"\(([\d,]+) new", output)
+    flagged = re.findall(r"([\d,]+) flagged", output)
+    hands = int(new.group(1).replace(",", "")) if new else 0
     figures: dict[str, Any] = {
         "import.hands": hands,
-        "import.flagged": sum(map(int, flagged)),
+        "import.flagged": sum(int(count.replace(",", "")) for count in flagged),
         "import.seconds": round(seconds, 2),
         "import.hands_per_second": _rate(hands, seconds),
         "import.cpu_seconds": round(cpu, 2),

@@ -127,9 +127,12 @@ def count(counts: dict[str, int], checked: CheckedHand) -> None:
 def summary_text(counts: dict[str, int]) -> str:
     """The counts of `handlog check` (and of the stored hands), worded in a fixed order that
     scripts read: "N hands: N ok, N flagged illegal, N flagged mis-split, N unparsed, N
-    skipped, N inconsistent"."""
+    skipped, N inconsistent", N hands the hands read (ok or flagged), as `handlog parse`
+    and `handlog import` count them."""
     n = {name: counts.get(name, 0) for name in (*SUMMARY_COUNTS, "flagged")}
-    hands = n["ok"] + n["flagged"] + n["unparsed"] + n["skipped"]
+    # The hands read (replayed): as parse and import count them; those that could not be
+    # read and those of other games are counted after them.
+    hands = n["ok"] + n["flagged"]
     return (
         f"{hands} hands: {n['ok']} ok, {n['illegal']} flagged illegal, "
         f"{n['mis-split']} flagged mis-split, {n['unparsed']} unparsed, "

@@ -10,8 +10,9 @@ import io
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 from typer.core import TyperGroup
@@ -149,6 +150,46 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+
+def _version(value: bool) -> None:
+    """`handlog --version`: handlog's version, the database schema it writes and how many of
+    its hot modules run compiled."""
+    if not value:
+        return
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    from handlog import _native
+    from handlog.store import SCHEMA_VERSION
+
+    try:
+        number = installed("handlog")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        number = "unknown (not installed)"
+    modules = _native.status()
+    compiled = sum(state == "compiled" for state in modules.values())
+    typer.echo(
+        f"handlog {number} (database schema {SCHEMA_VERSION}; "
+        f"{compiled} of {len(modules)} hot modules compiled)"
+    )
+    raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Print handlog's version (and its database schema) and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Read, check and report stud poker hand histories."""
+
+
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_BUSY = 3
@@ -198,19 +239,26 @@ def _not_read(count: int) -> str:
     return f"; {count} {'path' if count == 1 else 'paths'} not read (named above)" if count else ""
 
 
+QuietOption = Annotated[
+    bool, typer.Option("--quiet", "-q", help="Only the final summary (no line per file or hand).")
+]
+
+
 @app.command()
 def parse(
     paths: PathsArgument,
     json_lines: Annotated[
         bool, typer.Option("--json", help="Write one JSON object per hand to standard output.")
     ] = False,
+    quiet: QuietOption = False,
 ) -> None:
     """Parse hand histories and print what each file holds.
 
-    Prints, per file, the hands read by game, the hands of other games skipped, and every
-    hand that could not be read as FILE:LINE: message. Exit code 0 when every hand was
-    read; 1 when a hand, or a path given, could not be read (the rest is); 2 when no path
-    given exists (every code: handlog --help).
+    Prints, per file, the hands read by game, the hands that could not be read and the
+    hands of other games skipped, then every hand that could not be read as FILE:LINE:
+    hand ID: reason with its offending line (the same counts and lines as check and
+    import). Exit code 0 when every hand was read; 1 when a hand, or a path given, could
+    not be read (the rest is); 2 when no path given exists (every code: handlog --help).
 
     Example: handlog parse sample_logs/ ~/PokerStars/HandHistory/*.txt
 
@@ -246,20 +294,21 @@ def parse(
             else:
                 errors.append(item)
         progress.done()
-        hands = sum(games.values())
-        print(f"{file}: {_summary(hands, games, skipped, len(errors))}", file=report)
-        for error in errors:
-            print(f"  {error.format()}", file=report)
-            if error.text:
-                print(f"    | {_line_excerpt(error.text)}", file=report)
+        if not quiet:
+            summary = _counts(sum(games.values()), _by_game(games), len(errors), skipped)
+            print(f"{file}: {summary}", file=report)
+            _echo_unreadable(
+                ((e.file, e.line, e.hand_id, e.message, e.text) for e in errors), report
+            )
         totals["files"] += 1
-        totals["hands"] += hands
         games_total.update(games)
         skipped_total.update(skipped)
         failed += len(errors)
-    if len(files) > 1 or problems:
-        summary = _summary(totals["hands"], games_total, skipped_total, failed)
-        print(f"total, {totals['files']} files: {summary}{_not_read(problems)}", file=report)
+    if len(files) > 1 or problems or quiet:
+        summary = _counts(sum(games_total.values()), _by_game(games_total), failed, skipped_total)
+        print(
+            f"total, {_files_count(totals['files'])}: {summary}{_not_read(problems)}", file=report
+        )
     if failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
 
@@ -269,6 +318,45 @@ def _ascii_output() -> bool:
     output's encoding is not a Unicode one, which would write it as "?"."""
     encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
     return not encoding.startswith(("utf-8", "utf8", "utf-16", "utf-32"))
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def _files_count(count: int) -> str:
+    return _plural(count, "file")
+
+
+def _by_game(games: Counter[str]) -> str:
+    return ", ".join(f"{game} {count}" for game, count in sorted(games.items()))
+
+
+def _counts(hands: int, detail: str, unreadable: int, skipped: Counter[str] | int) -> str:
+    """What every command says of a file (or of all): the hands read (with `detail`: by
+    game, or what became of them), the hands that could not be read, the hands of other
+    games skipped (by name, where known). `parse`, `check`, `import` and the report's files
+    table count the same hands the same way."""
+    text = _plural(hands, "hand") + (f" ({detail})" if detail else "")
+    text += f", {unreadable:,} unparsed"
+    if isinstance(skipped, int):
+        return text + f", {skipped:,} skipped"
+    text += f", {sum(skipped.values()):,} skipped"
+    if skipped:
+        text += " (" + ", ".join(f"{game} {n}" for game, n in sorted(skipped.items())) + ")"
+    return text
+
+
+def _echo_unreadable(
+    errors: Iterable[tuple[str, int, str | None, str, str | None]], out: TextIO | None = None
+) -> None:
+    """Each hand that could not be read: `FILE:LINE: hand ID: reason` and its offending line
+    (every command prints them alike)."""
+    for file, line, hand_id, message, text in errors:
+        hand = f" hand {hand_id}:" if hand_id else ""
+        print(f"  {file}:{line}:{hand} {message}", file=out)
+        if text:
+            print(f"    | {_line_excerpt(text)}", file=out)
 
 
 def _line_excerpt(text: str, limit: int = 200) -> str:
@@ -321,17 +409,6 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _summary(hands: int, games: Counter[str], skipped: Counter[str], errors: int) -> str:
-    text = f"{hands} hands"
-    if games:
-        text += " (" + ", ".join(f"{game} {count}" for game, count in sorted(games.items())) + ")"
-    if skipped:
-        kinds = ", ".join(f"{game} {count}" for game, count in sorted(skipped.items()))
-        text += f", {sum(skipped.values())} skipped ({kinds})"
-    text += f", {errors} {'error' if errors == 1 else 'errors'}"
-    return text
-
-
 @app.command()
 def check(
     paths: Annotated[
@@ -362,16 +439,19 @@ def check(
             show_default=False,
         ),
     ] = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Parse and replay hand histories under their house rules, without storing them.
 
-    Prints, per file, how many hands were ok, flagged as illegal play, flagged as mis-split
-    pots, unparsed, skipped, and flagged as inconsistent histories (the site's own figures
-    against its lines, the money paid as the rules say), then every fault as FILE:LINE: hand
-    ID: CODE (kind): message, with the flags that only follow from it indented under it as
-    (consequence). Exit code 0 when every hand is ok or skipped; 1 otherwise (a fault of any
-    kind), or when a path given could not be read (the rest is); 2 when no path given exists
-    (every code: handlog --help).
+    Prints, per file, the hands read, how many were ok, flagged as illegal play, flagged as
+    mis-split pots, unparsed (could not be read), skipped (other games), and flagged as
+    inconsistent histories (the site's own figures against its lines, the money paid as the
+    rules say); then every fault as FILE:LINE: hand ID: CODE (kind): message, with the
+    flags that only follow from it indented under it as (consequence), and every hand that
+    could not be read as FILE:LINE: hand ID: reason with its offending line. Exit code 0
+    when every hand is ok or skipped; 1 otherwise (a fault of any kind, a hand that could
+    not be read), or when a path given could not be read (the rest is); 2 when no path
+    given exists (every code: handlog --help).
 
     Example: handlog check sample_logs/
 
@@ -408,21 +488,28 @@ def check(
     for file in files:
         counts: Counter[str] = Counter()
         lines: list[str] = []
+        errors = []
         progress = _Progress(file)
         for checked in check_file(file, chosen):
             progress.tick()
             if json_lines:
                 sys.stdout.write(json.dumps(check_json(checked), ensure_ascii=ascii_json) + "\n")
             count(counts, checked)
-            lines.extend(flag_lines(checked))
+            if checked.error is not None:
+                e = checked.error
+                errors.append((e.file, e.line, e.hand_id, e.message, e.text))
+            else:
+                lines.extend(flag_lines(checked))
         progress.done()
-        print(f"{file}: {_check_summary(counts)}", file=report)
-        for line in lines:
-            print(line, file=report)
+        if not quiet:
+            print(f"{file}: {_check_summary(counts)}", file=report)
+            for line in lines:
+                print(line, file=report)
+            _echo_unreadable(errors, report)
         totals.update(counts)
-    if len(files) > 1 or problems:
+    if len(files) > 1 or problems or quiet:
         print(
-            f"total, {len(files)} files: {_check_summary(totals)}{_not_read(problems)}",
+            f"total, {_files_count(len(files))}: {_check_summary(totals)}{_not_read(problems)}",
             file=report,
         )
     if totals["flagged"] or totals["unparsed"] or problems:
@@ -552,7 +639,7 @@ def import_(
 
     Example: handlog import --engine dask --scheduler tcp://10.0.0.5:8786 --dataset /shared/audit /shared/logs/
     """
-    from handlog.importer import FilePlan, ImportFailed, import_paths
+    from handlog.importer import FilePlan, ImportFailed, Unreadable, import_paths
     from handlog.store import DatabaseBusy, StoreError, database_path
 
     if engine not in ("duckdb", "dask"):
@@ -569,22 +656,23 @@ def import_(
     files, problems = _files(paths)
     path = database_path(db)
 
-    def on_file(plan: FilePlan, counts: dict[str, int], new: int) -> None:
+    def on_file(plan: FilePlan, counts: dict[str, int], new: int, errors: list[Unreadable]) -> None:
         if plan.path in progress:
             progress.pop(plan.path).done()
         if not quiet:
             replaced = counts.get("replaced", 0)
-            print(
-                f"{plan.path}: {counts['hands']} hands, {new} new, "
-                + (
-                    f"{replaced} replaced (the file changed since it was imported), "
-                    if replaced
-                    else ""
-                )
-                + f"{counts['illegal']} flagged illegal, {counts['mis_split']} flagged mis-split, "
-                f"{counts['unparsed']} unparsed, {counts['skipped']} skipped, "
-                f"{counts['inconsistent']} inconsistent"
+            detail = (
+                f"{new:,} new, "
+                + (f"{replaced:,} replaced, " if replaced else "")
+                + f"{counts['illegal']:,} flagged illegal, "
+                f"{counts['mis_split']:,} flagged mis-split, "
+                f"{counts['inconsistent']:,} inconsistent"
             )
+            print(
+                f"{plan.path}: "
+                f"{_counts(counts['hands'], detail, counts['unparsed'], counts['skipped'])}"
+            )
+            _echo_unreadable(errors)
 
     progress: dict[str, _Progress] = {}
 
@@ -598,16 +686,18 @@ def import_(
             shown.done()
         _echo_failed(summary)
         not_imported = len(summary.failed) + problems
+        detail = (
+            f"{summary.new_hands:,} new, "
+            + (f"{summary.replaced:,} replaced, " if summary.replaced else "")
+            + f"{summary.duplicates:,} already stored, "
+            f"{summary.flagged_illegal:,} flagged illegal, "
+            f"{summary.flagged_mis_split:,} flagged mis-split, "
+            f"{summary.flagged_inconsistent:,} inconsistent"
+        )
         print(
             ("import stopped; before, into " if stopped else "imported into ")
-            + f"{path}: {summary.files} files ({summary.unchanged} unchanged), "
-            f"{summary.new_hands} new hands, "
-            + (f"{summary.replaced} replaced, " if summary.replaced else "")
-            + f"{summary.duplicates} already stored, "
-            f"{summary.flagged_illegal} flagged illegal, "
-            f"{summary.flagged_mis_split} flagged mis-split, "
-            f"{summary.unparsed} unparsed, {summary.skipped} skipped, "
-            f"{summary.flagged_inconsistent} inconsistent; "
+            + f"{path}: {_files_count(summary.files)} ({summary.unchanged:,} unchanged), "
+            f"{_counts(summary.hands, detail, summary.unparsed, summary.skipped)}; "
             f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
             + (
                 f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
@@ -663,16 +753,19 @@ def _import_dataset(
         if not quiet:
             progress.setdefault(path, _Progress(path)).tick(hands, share)
 
-    def on_file(path: str, counts: dict[str, int]) -> None:
+    def on_file(path: str, counts: dict[str, int], errors: list[tuple]) -> None:  # type: ignore[type-arg]
         if path in progress:
             progress.pop(path).done()
         if not quiet:
+            detail = (
+                f"{counts['illegal']:,} flagged illegal, {counts['mis_split']:,} flagged "
+                f"mis-split, {counts['inconsistent']:,} inconsistent"
+            )
             print(
-                f"{path}: {counts['hands']} hands, {counts['illegal']} flagged illegal, "
-                f"{counts['mis_split']} flagged mis-split, {counts['unparsed']} unparsed, "
-                f"{counts['skipped']} skipped, {counts['inconsistent']} inconsistent",
+                f"{path}: {_counts(counts['hands'], detail, counts['unparsed'], counts['skipped'])}",
                 flush=True,
             )
+            _echo_unreadable(errors)
 
     target = Dataset(dataset)
     try:
@@ -689,16 +782,19 @@ def _import_dataset(
             shown.done()
     _echo_failed(summary)
     not_imported = len(summary.failed) + problems
+    detail = (
+        f"{summary.new_hands:,} new, {summary.duplicates:,} already stored, "
+        f"{summary.flagged_illegal:,} flagged illegal, "
+        f"{summary.flagged_mis_split:,} flagged mis-split, "
+        f"{summary.flagged_inconsistent:,} inconsistent"
+    )
     print(
         f"imported into {target} on {summary.workers} Dask "
-        f"{'worker' if summary.workers == 1 else 'workers'}: {summary.files} files "
+        f"{'worker' if summary.workers == 1 else 'workers'}: {_files_count(summary.files)} "
         f"({summary.unchanged} unchanged), {summary.parts} parts "
-        f"({summary.parts_before} written before), {summary.new_hands} new hands, "
-        f"{summary.duplicates} already stored, {summary.flagged_illegal} flagged illegal, "
-        f"{summary.flagged_mis_split} flagged mis-split, {summary.unparsed} unparsed, "
-        f"{summary.skipped} skipped, {summary.flagged_inconsistent} inconsistent; "
-        f"{summary.seconds:.1f} s, "
-        f"{summary.hands_per_second:,.0f} hands/s"
+        f"({summary.parts_before} written before), "
+        f"{_counts(summary.hands, detail, summary.unparsed, summary.skipped)}; "
+        f"{summary.seconds:.1f} s, {summary.hands_per_second:,.0f} hands/s"
         + (
             f"; {not_imported} {'path' if not_imported == 1 else 'paths'} not imported "
             "(named above)"
@@ -729,7 +825,13 @@ def report(
     out: Annotated[Path, typer.Option(help="Folder for the report files and charts.")] = Path(
         "reports"
     ),
-    player: Annotated[str | None, typer.Option(help="Only this player's figures.")] = None,
+    player: Annotated[
+        str | None,
+        typer.Option(
+            help="Only this player's figures: SITE:NAME (pokerstars:Hero), a name at one site "
+            "only, or a person (handlog alias)."
+        ),
+    ] = None,
     game: Annotated[
         str | None,
         typer.Option(
@@ -750,15 +852,20 @@ def report(
     """Write win-rates, stud statistics, sessions and flagged hands from the database.
 
     Reads the database (never changes it) and writes the report and its charts (PNG) into
-    --out, then prints a short table. Big bets/100 uses the 5th-7th street bet; money is in
-    the table's currency (chips in tournaments); days are UTC. While an import writes the
-    database, the report reads a copy taken between two of its commits. Exit code 1 when
-    --player or --game matches nothing; 2 when there is no database; 3 when another program
-    holds it; 4 when it cannot be read or the report cannot be written.
+    --out, then prints a short table. A player is an account (site and name) or a person
+    (handlog alias); every row is of one unit (a currency, tournament chips, play money,
+    chips in hundredths) and one betting structure; BB/100 uses the 5th-7th street bet;
+    days are UTC; each table of the page says what its columns mean. While an import
+    writes the database, the report reads a copy taken between two of its commits. Exit
+    code 1 when --player or --game matches nothing (or --player names a player at several
+    sites: the line lists them); 2 when there is no database; 3 when another program holds
+    it; 4 when it cannot be read or the report cannot be written.
 
     Example: handlog report
 
-    Example: handlog report --player Hero --game razz --since 2024-01-01 --format md
+    Example: handlog report --player pokerstars:Hero --game razz --since 2024-01-01 --format md
+
+    Example: handlog report --player me   (a person: handlog alias add me ...)
 
     Example: handlog report --dataset audit/ --format md
     """
@@ -1103,22 +1210,27 @@ def show(
         bool | None,
         typer.Option("--color/--no-color", help="Colour the flags (default: on a terminal)."),
     ] = None,
+    text: Annotated[
+        bool,
+        typer.Option("--text/--no-text", help="Also print the hand as it stands in its file."),
+    ] = True,
     dataset: DatasetOption = None,
 ) -> None:
-    """Print a flagged hand as it stood in its file, its flags highlighted.
+    """Print any stored hand: its replay street by street, then its text, flags marked.
 
-    Each flagged line is marked, with the violation's code and message under it and what
-    the replay knew there: the street, whose turn it was, the bet and what the player owed,
-    the pot, and every player's stack, chips in and showing cards. While an import writes
-    the database, a copy taken between two of its commits is read. Exit code 1 when the
-    hand is not there or broke no rule; 2 when there is no database; 3 when another
-    program holds it; 4 when it cannot be read (every code: handlog --help).
+    The replay is the rules engine's own (every event with the pot after it and whose turn
+    it is, the pots as the rules award them, each player's net); each flag is marked under
+    the event it was raised at, and on its line of the text, with what the replay knew
+    there. A hand number stored at two sites prints both. While an import writes the
+    database, a copy taken between two of its commits is read. Exit code 1 when there is no
+    such hand; 2 when there is no database; 3 when another program holds it; 4 when it
+    cannot be read (every code: handlog --help).
 
     Example: handlog show 35874039554
 
     Example: handlog show 35874039554 --db ~/poker.duckdb --no-color | less
     """
-    from handlog.evidence import EvidenceError, lookup, terminal
+    from handlog.show import ShowError, lookup, show_all
 
     source = _source(db, dataset)
     if isinstance(source, Path) and not source.exists():
@@ -1127,10 +1239,10 @@ def show(
         )
     try:
         found = lookup(source, hand_id)
-    except EvidenceError as error:  # no such hand (a database or dataset error: exit 4)
+    except ShowError as error:  # no such hand (a database or dataset error: exit 3 or 4)
         raise _fail(str(error), EXIT_FINDINGS) from None
     use_color = sys.stdout.isatty() if color is None else color
-    typer.echo("\n\n".join(terminal(evidence, use_color) for evidence in found), color=use_color)
+    typer.echo(show_all(found, use_color, text), color=use_color)
 
 
 @app.command("export")
@@ -1256,6 +1368,114 @@ def serve(
         raise _fail(str(error), EXIT_STORE) from None
     except KeyboardInterrupt:
         raise typer.Exit(0) from None
+
+
+alias_app = typer.Typer(
+    help=(
+        "Say which accounts are one person: reports then show the person's figures, each "
+        'unit apart. An account is SITE:NAME (pokerstars:Hero, "Full Tilt:HeroFT"), or a '
+        "name alone where it is at one site only. Stored in the database.\n\n"
+        'Example: handlog alias add me pokerstars:Hero "Full Tilt:HeroFT"\n\n'
+        "Example: handlog alias list\n\n"
+        "Example: handlog alias remove me fulltilt:HeroFT"
+    ),
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(alias_app, name="alias")
+
+
+def _writable(db: str | None):  # type: ignore[no-untyped-def]
+    """The database opened for writing (a few rows: aliases), or a one-line exit."""
+    from handlog.store import DatabaseBusy, StoreError, connect, database_path
+
+    path = database_path(db)
+    if not path.exists():
+        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    try:
+        return connect(path)
+    except DatabaseBusy as error:
+        raise _fail(str(error), EXIT_BUSY) from None
+    except StoreError as error:
+        raise _fail(str(error), EXIT_STORE) from None
+
+
+@alias_app.command("add")
+def alias_add(
+    person: Annotated[str, typer.Argument(help="The person's name (yours: me).")],
+    accounts: Annotated[
+        list[str], typer.Argument(help="Their accounts: SITE:NAME, or a name at one site only.")
+    ],
+    db: DbOption = None,
+) -> None:
+    """Say that ACCOUNTS are one person, PERSON (added to their accounts if they have some).
+
+    Every account must be in the database; an account of another person must be removed
+    from there first. Exit code 1 when an account is not there or is ambiguous (the line
+    lists the sites), 2 when there is no database, 3 when an import holds it.
+
+    Example: handlog alias add me pokerstars:Hero "Full Tilt:HeroFT"
+
+    Example: handlog alias add --db ~/poker.duckdb me Hero
+    """
+    from handlog.players import PlayerError, add_alias
+
+    connection = _writable(db)
+    try:
+        added = add_alias(connection, person, accounts)
+    except PlayerError as error:
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    finally:
+        connection.close()
+    typer.echo(f"{person}: " + ", ".join(str(account) for account in added))
+
+
+@alias_app.command("list")
+def alias_list(db: DbOption = None) -> None:
+    """List every person and their accounts.
+
+    Example: handlog alias list
+    """
+    from handlog.players import aliases
+
+    connection = _writable(db)
+    try:
+        people = aliases(connection)
+    finally:
+        connection.close()
+    if not people:
+        typer.echo("no persons yet: handlog alias add NAME SITE:ACCOUNT ...")
+    for person, accounts in people.items():
+        typer.echo(f"{person}: " + ", ".join(str(account) for account in accounts))
+
+
+@alias_app.command("remove")
+def alias_remove(
+    person: Annotated[str, typer.Argument(help="The person.")],
+    accounts: Annotated[
+        list[str] | None,
+        typer.Argument(help="The accounts to take from them (default: all: the person goes)."),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Take ACCOUNTS (all of them by default) from the person PERSON.
+
+    Exit code 1 when there is no such person or account of theirs.
+
+    Example: handlog alias remove me fulltilt:HeroFT
+
+    Example: handlog alias remove me
+    """
+    from handlog.players import PlayerError, remove_alias
+
+    connection = _writable(db)
+    try:
+        removed = remove_alias(connection, person, accounts)
+    except PlayerError as error:
+        raise _fail(str(error), EXIT_FINDINGS) from None
+    finally:
+        connection.close()
+    typer.echo(f"{person}: {removed} {'account' if removed == 1 else 'accounts'} removed")
 
 
 def _echo_failed(summary: ImportSummary) -> None:

@@ -145,6 +145,7 @@ _DETAIL_KEYS = {
     "awards": ("site", "hand_id", "player"),
     "violations": ("site", "hand_id", "seq"),
     "hand_evidence": ("site", "hand_id"),
+    "hand_texts": ("site", "hand_id"),
 }
 """Each detail row's key (as `store.load` keeps one row per key of a repeated hand)."""
 
@@ -194,7 +195,7 @@ def part_task(
     already written (its marker there) is not done again."""
     import pyarrow as pa
 
-    from handlog.importer import _work
+    from handlog.importer import _work, unreadable
     from handlog.parse.reader import ByteRange
 
     fs, root = Dataset(url).filesystem()
@@ -221,6 +222,7 @@ def part_task(
     done = dict(meta) | {
         "name": name,
         "counts": result.counts,
+        "unreadable": unreadable(result.tables),
         "line_reached": result.line_reached,
         "tables": sorted(written),
     }
@@ -363,7 +365,7 @@ def import_dataset(
     scheduler: str | None = None,
     workers: int | None = None,
     profile_name: str | None = None,
-    on_file: Callable[[str, dict[str, int]], None] | None = None,
+    on_file: Callable[[str, dict[str, int], list[tuple[Any, ...]]], None] | None = None,
     on_part: Callable[[str, int, float], None] | None = None,
 ) -> DatasetSummary:
     """Import `files` into `dataset` on a Dask cluster (see the module doc). A file that
@@ -465,6 +467,7 @@ class _FileState:
         self.line_reached = int(plan["start_line"])
         self.failure: str | None = None
         self.started = datetime.now(UTC)
+        self.unreadable: list[tuple[Any, ...]] = []
 
     def add(self, done: dict[str, Any], summary: DatasetSummary) -> None:
         if "error" in done:
@@ -475,12 +478,13 @@ class _FileState:
         for name, value in done["counts"].items():
             self.totals[name] += value
         self.line_reached = max(self.line_reached, int(done["line_reached"]))
+        self.unreadable += [tuple(row) for row in done.get("unreadable", [])]
 
     def finish(
         self,
         dataset: Dataset,
         summary: DatasetSummary,
-        on_file: Callable[[str, dict[str, int]], None] | None,
+        on_file: Callable[[str, dict[str, int], list[tuple[Any, ...]]], None] | None,
     ) -> None:
         totals = self.totals
         summary.hands += totals["hands"]
@@ -511,7 +515,7 @@ class _FileState:
         }
         _write_json(fs, f"{root}/{IMPORTS}/{_path_hash(plan['key'])[:32]}.json", manifest)
         if on_file is not None:
-            on_file(self.path, totals)
+            on_file(self.path, totals, sorted(self.unreadable, key=lambda row: row[1]))
 
 
 def _distinct_hands(dataset: Dataset) -> int:
@@ -568,6 +572,7 @@ def connect(dataset: Dataset) -> Any:
     connection.execute("USE shape")
     connection.execute(store.SCHEMA)
     connection.execute("USE main")
+    connection.execute("CREATE TABLE aliases AS SELECT * FROM shape.aliases")  # no persons
     connection.execute(
         "CREATE TABLE meta AS SELECT 'schema_version' AS key, ? AS value",
         [str(store.SCHEMA_VERSION)],
@@ -615,6 +620,12 @@ def connect(dataset: Dataset) -> Any:
             CREATE VIEW {table} AS SELECT {columns(table, "t")} FROM {source(table)} t
             SEMI JOIN _winners w ON w.site = t.site AND w.hand_id = t.hand_id
                 AND w._part = t._part""")
+    # A block of texts is read with the hands that point at it, once (a block is named by
+    # a hash of its text: two parts that made the same text made the same block).
+    connection.execute(f"""
+        CREATE VIEW text_blocks AS SELECT {columns("text_blocks", "t")}
+        FROM {source("text_blocks")} t SEMI JOIN hand_texts h ON h.block = t.block
+        QUALIFY row_number() OVER (PARTITION BY t.block) = 1""")
     for table in ("parse_errors", "skipped"):
         dropped = ""
         if table == "parse_errors":  # a grown file's parse errors from its last hand on

@@ -26,8 +26,7 @@ if TYPE_CHECKING:
 
     from handlog.check import CheckedHand
     from handlog.model import Hand
-    from handlog.parse.reader import ByteRange, Chunk
-    from handlog.parse.site import SiteFormat
+    from handlog.parse.reader import ByteRange
     from handlog.rules.profiles import RuleProfile
     from handlog.rules.trace import FlagState
     from handlog.store import Batch
@@ -46,46 +45,10 @@ def decompress(blob: bytes) -> str:
 
 def hand_texts(path: str, part: ByteRange | None, lines: Iterable[int]) -> dict[int, str]:
     """The text of the hands of `path` (the range `part`, or the whole file) that start at
-    `lines`, by start line. The file is split into hands again, as the parser split it:
-    only a range with flagged hands pays for it, and splitting costs little next to
-    parsing."""
-    from handlog.parse import detect_file
-    from handlog.parse.reader import split_hands, split_range
+    `lines`, by start line (`handlog.texts.find_texts`)."""
+    from handlog.texts import find_texts
 
-    wanted = set(lines)
-    site = detect_file(path) if wanted else None
-    if site is None:
-        return {}
-    if part is None:
-        chunks = split_hands(path, site.is_header, site.header_prefix)
-    else:
-        chunks = split_range(path, part, site.is_header, site.header_prefix)
-    found: dict[int, str] = {}
-    for chunk in chunks:
-        end = chunk.line + chunk.text.count("\n")
-        if not any(chunk.line <= line <= end for line in wanted):
-            continue
-        for piece in _as_parsed(chunk, site):
-            if piece.line in wanted:
-                found[piece.line] = piece.text
-        if len(found) == len(wanted):
-            break
-    return found
-
-
-def _as_parsed(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
-    """The hands of `chunk` as the parser read them (`handlog.parse.parse_chunks`): the
-    chunk itself, or, where it could not be read whole because hands of other formats run
-    on inside it, its pieces."""
-    from handlog.errors import ParseError
-    from handlog.parse import cut_at_other_headers, parse_chunk
-
-    if site.file_context is not None:
-        return [chunk]
-    pieces = cut_at_other_headers(chunk, site)
-    if len(pieces) == 1 or not isinstance(parse_chunk(chunk, site), ParseError):
-        return [chunk]
-    return [piece for piece, _ in pieces]
+    return find_texts(path, part, lines)
 
 
 def replay_states(hand: Hand, profile: RuleProfile | None = None) -> list[dict[str, Any]]:
@@ -145,9 +108,12 @@ def add_evidence(
     part: ByteRange | None,
     flagged: list[CheckedHand],
     profile: RuleProfile | None,
+    texts: dict[int, str] | None = None,
 ) -> None:
-    """Add the evidence rows of `flagged` hands (read from `part` of `path`) to `batch`."""
-    texts = hand_texts(path, part, (checked.line for checked in flagged))
+    """Add the evidence rows of `flagged` hands (read from `part` of `path`) to `batch`;
+    `texts`: the hands' texts by start line, where already found (`handlog.texts`)."""
+    if texts is None:
+        texts = hand_texts(path, part, (checked.line for checked in flagged))
     table = batch.columns["hand_evidence"]
     for checked in flagged:
         hand = checked.hand

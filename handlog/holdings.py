@@ -75,3 +75,46 @@ def card_slots(hand: Hand) -> dict[str, list[Card | None]]:
         if cards and row is not None:
             put_from_start(row, cards)
     return slots
+
+
+_DOWN_POSITIONS = {
+    game: frozenset(i for i, up in enumerate(variant.face_up) if not up)
+    for game, variant in VARIANTS.items()
+}
+"""The deal positions of each game's face-down cards."""
+_UP_BY = {
+    game: tuple(sum(variant.face_up[: position + 1]) for position in range(len(variant.face_up)))
+    for game, variant in VARIANTS.items()
+}
+"""Face-up cards dealt up to and including each deal position."""
+
+
+def seat_roles(hand: Hand) -> tuple[set[str], set[str], str | None]:
+    """Who was in the hand and whose cards it shows, in one pass over the events: the
+    players dealt in (anted, dealt a card or acted: any action or dealing line of theirs; a
+    seat that sat out has none), those whose dealing lines show a face-down card of theirs,
+    and the hand's hero (the one such player; None if none or several are: Bovada's and
+    iPoker's exports show every player's at times, and a file's hero is then the player
+    whose cards its hands show most often: `handlog.players.heroes`)."""
+    dealt: set[str] = set()
+    shown_down: set[str] = set()
+    first = FIRST_STREET[hand.game]
+    down = _DOWN_POSITIONS[hand.game]
+    up_by = _UP_BY[hand.game]
+    for event in hand.events:
+        if isinstance(event, Action):
+            dealt.add(event.player)
+        elif isinstance(event, Dealt):
+            if event.new or event.previous or event.hidden:
+                dealt.add(event.player)
+            if event.street == first:
+                if len(event.new) > 1:  # the door card and more: face-down cards shown
+                    shown_down.add(event.player)
+            elif event.new:
+                position = int(event.street) - 1
+                if position in down or (
+                    position < len(up_by) and len(event.previous) + len(event.new) > up_by[position]
+                ):
+                    shown_down.add(event.player)
+    hero = next(iter(shown_down)) if len(shown_down) == 1 else None
+    return dealt, shown_down, hero

@@ -94,6 +94,26 @@ class PartResult:
     error: str | None = None
 
 
+Unreadable = tuple[str, int, str | None, str, str | None]
+"""A hand (or stretch of text) that could not be read: file, line, hand ID, message and the
+offending line, as `handlog parse` and `check` print it."""
+
+
+def unreadable(tables: dict[str, Any]) -> list[Unreadable]:
+    """The parse errors of a part's rows (`PartResult.tables`), in line order."""
+    errors = tables.get("parse_errors")
+    if errors is None:
+        return []
+    rows = zip(
+        *(
+            errors.column(name).to_pylist()
+            for name in ("file", "line", "hand_id", "message", "text")
+        ),
+        strict=True,
+    )
+    return sorted(rows, key=lambda row: row[1])
+
+
 @dataclass
 class ImportSummary:
     files: int = 0
@@ -147,6 +167,7 @@ def _work(
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged = []  # hands whose evidence is kept (handlog.evidence)
+    read = []  # every hand read: its text is kept (handlog.texts)
     try:
         site = detect_file(path) if part is not None else None  # a range: cut by its format
         if site is None or part is None:
@@ -157,6 +178,7 @@ def _work(
             line_reached = max(line_reached, checked.first_line)
             store.add_checked(batch, checked)
             if checked.replay is not None:
+                read.append(checked)
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
@@ -167,10 +189,23 @@ def _work(
                 counts["unparsed"] += 1
             else:
                 counts["skipped"] += 1
+        if read:
+            from handlog.texts import add_texts, file_head, find_texts
+
+            texts = find_texts(path, part, (checked.line for checked in read))
+            add_texts(
+                batch,
+                (
+                    (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
+                    for checked in read
+                    if checked.hand is not None and checked.line in texts
+                ),
+                file_head(path),
+            )
         if flagged:
             from handlog.evidence import add_evidence
 
-            add_evidence(batch, path, part, flagged, profile)
+            add_evidence(batch, path, part, flagged, profile, texts)
         tables = batch.arrow()
     except OSError as error:
         return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
@@ -188,7 +223,7 @@ def import_paths(
     db_path: Path,
     profile_name: str | None = None,
     workers: int | None = None,
-    on_file: Callable[[FilePlan, dict[str, int], int], None] | None = None,
+    on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None = None,
     on_part: Callable[[FilePlan, int, int], None] | None = None,
     after_commit: Callable[..., None] | None = None,
     opened: tuple[Any, ImportLock] | None = None,
@@ -525,6 +560,7 @@ class _FileLoad:
         self.line_reached = plan.start_line
         self.failure: str | None = None
         self.first = True
+        self.unreadable: list[Unreadable] = []
 
     def load(
         self,
@@ -561,6 +597,7 @@ class _FileLoad:
         self.new += added
         self.replaced += replaced
         self.line_reached = reached
+        self.unreadable += unreadable(result.tables)
         if on_part is not None:
             on_part(self.plan, result.counts["hands"], job.end)
         for name, value in result.counts.items():
@@ -622,7 +659,7 @@ class _FileLoad:
     def finish(
         self,
         summary: ImportSummary,
-        on_file: Callable[[FilePlan, dict[str, int], int], None] | None,
+        on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
     ) -> None:
         totals = self.totals
         if self.failure is not None:
@@ -637,7 +674,7 @@ class _FileLoad:
         summary.unparsed += totals["unparsed"]
         summary.skipped += totals["skipped"]
         if on_file is not None and self.failure is None:
-            on_file(self.plan, {**totals, "replaced": self.replaced}, self.new)
+            on_file(self.plan, {**totals, "replaced": self.replaced}, self.new, self.unreadable)
 
 
 def _forget_replaced(connection: Any, tables: dict[str, Any], key: str) -> int:

@@ -197,6 +197,10 @@ class NoteKind(StrEnum):
     BETTING_CAPPED = "betting_capped"
     NO_LOW_HAND = "no_low_hand"
     """"No low hand qualified"."""
+    TOURNAMENT = "tournament"
+    """A tournament's re-buy, add-on or bounty told during a hand ("X re-buys and receives
+    3000 chips for $10.00", "X wins the $5 bounty for eliminating Y"): chips or prizes that
+    are not the hand's."""
 
     def __str__(self) -> str:
         return self.value
@@ -495,6 +499,9 @@ class Hand(_Record):
     """ISO code for real money ("USD", "EUR"), None for tournament and play chips."""
     small_bet: int
     big_bet: int
+    """The stakes (see `structure`). Both 0 when no hand of the file prints them (an iPoker or
+    Merge tournament hand in which nobody completed or bet, at a level no other hand of the
+    file shows): unknown, see `stakes_known`."""
     start_time: datetime | None
     """Start time in UTC, from the Eastern (ET) clock when printed, else the first clock (the
     clock as printed is in `printed`)."""
@@ -605,6 +612,13 @@ class Hand(_Record):
         self.printed = printed
         self.house = house
         self.source = source
+
+    @property
+    def stakes_known(self) -> bool:
+        """False for a hand whose stakes are printed nowhere (`small_bet` and `big_bet` 0):
+        kept, replayed without the checks that need the stakes (no bet was made whose size
+        they would judge), stored with 0 stakes for reports to count and name."""
+        return self.small_bet > 0 or self.big_bet > 0
 
     @property
     def clock_text(self) -> str:

@@ -293,7 +293,7 @@ def _hands(
         """
         SELECT p.hand_id, p.player, p.seat, p.stack, p.cards, p.net, p.showdown
         FROM hand_players p SEMI JOIN phh_batch b USING (site, hand_id)
-        WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
+        WHERE coalesce(p.dealt_in, true)  -- a seat that sat out is not in the hand
         ORDER BY p.hand_id, p.seat
         """
     ).fetchall():

@@ -51,7 +51,11 @@ def print_hand(hand: Hand) -> str:
             text = known[value or 0] = format_amount(value or 0, symbol)
         return text
 
-    lines = [_header(hand, money), f"Table '{hand.table}' {hand.max_seats or 8}-max"]
+    if hand.max_seats is None and hand.site is Site.POKERSTARS:
+        table = f"Table '{hand.table}'"  # as PokerStars wrote it before 2006: no size
+    else:
+        table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
+    lines = [_header(hand, money), table]
     for seat in hand.seats:
         tail = " is sitting out" if seat.sitting_out else ""
         lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)} in chips){tail}")

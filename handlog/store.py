@@ -15,22 +15,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handlog.cards import DECK
-from handlog.holdings import card_slots
+from handlog.holdings import card_slots, seat_roles
 from handlog.model import Action, ActionKind, Street
+from handlog.players import ALIASES_TABLE
+from handlog.units import UNIT_SQL, unit_of
 
 if TYPE_CHECKING:
     import duckdb
 
     from handlog.check import CheckedHand
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 DEFAULT_DB = "handlog.duckdb"
 
 # The tables of a hand's details. Their rows are stored only with a new hand (`load` inserts
 # them for the hands the batch adds), so they need no key of their own: a primary key here
 # would double the load's cost and quadruple the file for nothing (version 1 had them).
-DETAIL_TABLES = {
-    "hand_players": """
+_PLAYERS_V6 = """
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seat INTEGER, player VARCHAR NOT NULL,
     stack BIGINT, sitting_out BOOLEAN, put_in BIGINT, collected BIGINT, net BIGINT,
     rake_share BIGINT, cards VARCHAR, showdown BOOLEAN,
@@ -41,7 +42,16 @@ DETAIL_TABLES = {
     -- no low qualifies); a pot taken uncontested counts too. won_low: a share of a stud8 low
     -- half; FALSE in stud and razz. Both TRUE or FALSE for every player (FALSE for players
     -- who won nothing); NULL only in hands imported before schema version 2.
-    won_high BOOLEAN, won_low BOOLEAN""",
+    won_high BOOLEAN, won_low BOOLEAN"""
+
+DETAIL_TABLES = {
+    "hand_players": _PLAYERS_V6
+    + """,
+    -- dealt_in: the seat anted, was dealt a card or acted (`holdings.seat_roles`); FALSE for
+    -- a seat that sat out, which no statistic or count takes as in the hand (schema 8).
+    -- hole_shown: the dealing lines show the player's face-down cards (the file's hero's:
+    -- `players.heroes`); NULL in hands stored before schema 8.
+    dealt_in BOOLEAN, hole_shown BOOLEAN""",
     "actions": """
     site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, seq INTEGER NOT NULL, street VARCHAR,
     player VARCHAR, kind VARCHAR, amount BIGINT, to_amount BIGINT, all_in BOOLEAN, line INTEGER""",
@@ -60,6 +70,11 @@ DETAIL_TABLES = {
     -- follows from an earlier fault of the hand, that fault's seq (such consequences are not
     -- counted as flags of their own), NULL for a fault of its own (schema version 7)
     kind VARCHAR, cause INTEGER""",
+    # Every hand's text as it stood in its file (`handlog.texts`): where it lies in a block
+    # of text_blocks (bytes `start` to `start + length` of the block's UTF-8 text).
+    "hand_texts": """
+    site VARCHAR NOT NULL, hand_id VARCHAR NOT NULL, block BIGINT NOT NULL, start INTEGER,
+    length INTEGER""",
 }
 
 _VIOLATIONS_V2 = """
@@ -68,6 +83,27 @@ _VIOLATIONS_V2 = """
     actual VARCHAR, mis_split BOOLEAN"""
 """`violations` as versions 2 to 6 had it (migration 1 -> 2 rebuilds it so; 6 -> 7 adds the
 kind and the cause)."""
+
+_V1_DETAIL_TABLES = {
+    name: _PLAYERS_V6
+    if name == "hand_players"
+    else _VIOLATIONS_V2
+    if name == "violations"
+    else columns
+    for name, columns in DETAIL_TABLES.items()
+    if name != "hand_texts"
+}
+"""The detail tables as migration 1 -> 2 rebuilds them (columns added since, by later
+migrations, are left out: those migrations add them)."""
+
+TEXT_BLOCKS_TABLE = """CREATE TABLE IF NOT EXISTS text_blocks (
+    block BIGINT NOT NULL, size INTEGER, head INTEGER, data BLOB
+);
+"""
+"""Hands' texts, 64 hands a block, zstd-compressed together (`handlog.texts`): 175-320
+bytes a hand where each hand alone took 800. `size`: the bytes of the text; `head`: how
+many of them, at the start, are the file's text before its first hand (XML formats read
+their hands with it; 0 for the others). Stored when one of its hands is new."""
 
 # The evidence of a flagged hand (see handlog.evidence): its text as it stood in its file
 # (zlib-compressed UTF-8), where it came from, and one replay state per violation (a JSON
@@ -92,6 +128,7 @@ CREATE TABLE IF NOT EXISTS hands (
     illegal BOOLEAN, mis_split BOOLEAN, file VARCHAR, line INTEGER, end_line INTEGER,
     structure VARCHAR DEFAULT 'fixed', chips_in_hundredths BOOLEAN DEFAULT false,
     inconsistent BOOLEAN DEFAULT false,
+    unit VARCHAR, hero VARCHAR,
     PRIMARY KEY (site, hand_id)
 );
 """
@@ -100,6 +137,8 @@ CREATE TABLE IF NOT EXISTS hands (
         for name, columns in DETAIL_TABLES.items()
     )
     + EVIDENCE_TABLE
+    + TEXT_BLOCKS_TABLE
+    + ALIASES_TABLE
     + """
 CREATE TABLE IF NOT EXISTS parse_errors (
     file VARCHAR NOT NULL, line INTEGER NOT NULL, hand_id VARCHAR, message VARCHAR,
@@ -125,7 +164,7 @@ MIGRATIONS: dict[int, str] = {
         f"INSERT INTO {name}__v2 SELECT * FROM {name};\n"
         f"DROP TABLE {name};\n"
         f"ALTER TABLE {name}__v2 RENAME TO {name};\n"
-        for name, columns in {**DETAIL_TABLES, "violations": _VIOLATIONS_V2}.items()
+        for name, columns in _V1_DETAIL_TABLES.items()
     ),
     # 2 -> 3: actions hold site-neutral amounts: `amount` is the chips an action puts in
     # (a raise's was PokerStars' raise size over the bet) and `to_amount` the player's street
@@ -181,9 +220,41 @@ ALTER TABLE violations ADD COLUMN IF NOT EXISTS cause INTEGER;
 UPDATE violations SET kind = CASE WHEN mis_split THEN 'mis-split' ELSE 'illegal' END
 WHERE kind IS NULL;
 """,
+    # 7 -> 8: players and units (issue 30). Each hand's unit (`handlog.units`), its hero
+    # and its players' hole_shown (unknown for the hands stored before: NULL); each player
+    # row's dealt_in, derived from what was stored (an action, a card seen, chips in or
+    # out: a seat that sat out has none), and `players` counts the seats dealt in.
+    # hand_texts, text_blocks and aliases are new (`SCHEMA` has made them); the hands
+    # stored before have no text.
+    7: f"""
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS unit VARCHAR;
+ALTER TABLE hands ADD COLUMN IF NOT EXISTS hero VARCHAR;
+UPDATE hands SET unit = {UNIT_SQL};
+ALTER TABLE hand_players ADD COLUMN IF NOT EXISTS dealt_in BOOLEAN;
+ALTER TABLE hand_players ADD COLUMN IF NOT EXISTS hole_shown BOOLEAN;
+UPDATE hand_players SET dealt_in = cards IS NOT NULL OR put_in > 0 OR collected > 0;
+UPDATE hand_players SET dealt_in = true
+FROM (SELECT DISTINCT site, hand_id, player FROM actions) a
+WHERE a.site = hand_players.site AND a.hand_id = hand_players.hand_id
+    AND a.player = hand_players.player AND NOT hand_players.dealt_in;
+UPDATE hands SET players = d.dealt
+FROM (SELECT site, hand_id, count(*) FILTER (WHERE dealt_in) AS dealt
+      FROM hand_players GROUP BY site, hand_id) d
+WHERE d.site = hands.site AND d.hand_id = hands.hand_id;
+""",
 }
 
-TABLES = ("hands", "hand_players", "actions", "pots", "awards", "violations", "hand_evidence")
+TABLES = (
+    "hands",
+    "hand_players",
+    "actions",
+    "pots",
+    "awards",
+    "violations",
+    "hand_evidence",
+    "hand_texts",
+)
+"""The tables keyed by hand (site, hand_id): a hand's rows are stored with it, once."""
 
 
 class StoreError(Exception):
@@ -446,10 +517,12 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "max_seats", "start_time", "clock_text", "players", "total_pot", "rake", "status",
         "illegal", "mis_split", "file", "line", "end_line", "structure", "chips_in_hundredths",
         "inconsistent",
+        "unit", "hero",
     ),
     "hand_players": (
         "site", "hand_id", "seat", "player", "stack", "sitting_out", "put_in", "collected",
-        "net", "rake_share", "cards", "showdown", "won_high", "won_low",
+        "net", "rake_share", "cards", "showdown", "won_high", "won_low", "dealt_in",
+        "hole_shown",
     ),
     "actions": (
         "site", "hand_id", "seq", "street", "player", "kind", "amount", "to_amount", "all_in",
@@ -462,6 +535,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "actual", "mis_split", "kind", "cause",
     ),
     "hand_evidence": ("site", "hand_id", "file", "line", "end_line", "text", "states"),
+    "hand_texts": ("site", "hand_id", "block", "start", "length"),
+    "text_blocks": ("block", "size", "head", "data"),
     "parse_errors": ("file", "line", "hand_id", "message", "text", "raw"),
     "skipped": ("file", "line", "hand_id", "game"),
 }  # fmt: skip
@@ -527,6 +602,9 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     tables = batch.columns
     source = hand.source
     violations = result.violations
+    dealt, shown_down, hero = seat_roles(hand)
+    seats = hand.seats
+    names = [seat.name for seat in seats]
     _append_row(
         tables["hands"],
         (
@@ -547,7 +625,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             hand.max_seats,
             hand.start_time,
             hand.clock_text,
-            len(hand.seats),
+            sum(name in dealt for name in names),
             hand.total_pot,
             hand.rake,
             "flagged" if violations else "ok",
@@ -559,13 +637,13 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
             hand.structure.value,
             hand.chips_in_hundredths,
             result.inconsistent,
+            unit_of(hand.currency, hand.tournament_id is not None, hand.chips_in_hundredths),
+            hero,
         ),
     )
 
     # hand_players: one row per seat
-    seats = hand.seats
     count = len(seats)
-    names = [seat.name for seat in seats]
     put_in, collected, net = result.put_in, result.collected, result.net
     shares = rake_shares(collected, hand.rake)
     slots = card_slots(hand)
@@ -596,6 +674,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     players["showdown"].extend([name in showed for name in names])
     players["won_high"].extend([name in won_high for name in names])
     players["won_low"].extend([name in won_low for name in names])
+    players["dealt_in"].extend([name in dealt for name in names])
+    players["hole_shown"].extend([name in shown_down for name in names])
 
     # actions: every action line, in order (one pass per column: compiled, each is a loop of
     # direct field reads)
@@ -707,6 +787,21 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
                     SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
                     QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
             connection.unregister(view)
+        blocks = tables.get("text_blocks")
+        if blocks is not None:
+            # A block of texts goes in with its hands: unless one of them is new, it is not.
+            connection.register("batch_text_blocks", blocks)
+            if all_new:
+                connection.execute("INSERT INTO text_blocks SELECT * FROM batch_text_blocks")
+            elif "hand_texts" in tables:
+                connection.register("batch_block_hands", tables["hand_texts"])
+                connection.execute("""
+                    INSERT INTO text_blocks SELECT b.* FROM batch_text_blocks b
+                    WHERE b.block IN (
+                        SELECT t.block FROM batch_block_hands t
+                        SEMI JOIN new_hands n ON n.site = t.site AND n.hand_id = t.hand_id)""")
+                connection.unregister("batch_block_hands")
+            connection.unregister("batch_text_blocks")
     for name in ("parse_errors", "skipped"):
         table = tables.get(name)
         if table is not None:
@@ -725,6 +820,7 @@ def _key(table: str) -> str:
         "awards": "b.site, b.hand_id, b.player",
         "violations": "b.site, b.hand_id, b.seq",
         "hand_evidence": "b.site, b.hand_id",
+        "hand_texts": "b.site, b.hand_id",
     }[table]
 
 

@@ -16,14 +16,17 @@ runner = CliRunner()
 def test_parse_sample_logs_prints_per_file_counts():
     result = runner.invoke(app, ["parse", str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
-    assert "Razz-USD-0.04-0.08-200911.txt: 9 hands (razz 9), 0 errors" in result.output
-    assert "total, 6 files: 30 hands (razz 9, stud 12, stud8 9), 0 errors" in result.output
+    assert "Razz-USD-0.04-0.08-200911.txt: 9 hands (razz 9), 0 unparsed, 0 skipped" in result.output
+    assert (
+        "total, 6 files: 30 hands (razz 9, stud 12, stud8 9), 0 unparsed, 0 skipped"
+        in result.output
+    )
 
 
 def test_parse_reports_skipped_games():
     result = runner.invoke(app, ["parse", str(SITES / "pokerstars" / "mixed-8-game.txt")])
     assert result.exit_code == 0
-    assert "1 hands (razz 1), 1 skipped (Hold'em Limit 1), 0 errors" in result.output
+    assert "1 hand (razz 1), 0 unparsed, 1 skipped (Hold'em Limit 1)" in result.output
 
 
 def test_parse_json_writes_one_object_per_hand():
@@ -49,7 +52,7 @@ def test_parse_exit_code_1_and_file_line_for_a_bad_hand(tmp_path):
     assert result.exit_code == 1
     line = text.splitlines().index("Dealt to Hero [Kd Ad 7x]") + 1
     assert f"{target}:{line}: hand 35874756552: '7x' is not a card" in result.output
-    assert "8 hands (razz 8), 1 error" in result.output
+    assert "8 hands (razz 8), 1 unparsed, 0 skipped" in result.output
 
 
 def test_missing_path_exit_code_2():

@@ -115,7 +115,7 @@ def test_show_prints_the_hand_with_its_flags_marked(faulty):
     result = runner.invoke(app, ["show", hand_id, "--db", str(db), "--no-color"])
     assert result.exit_code == 0, result.output
     output = result.output.splitlines()
-    assert output[0].startswith(f"hand {hand_id} (pokerstars, stud)")
+    assert output[0].startswith(f"hand {hand_id}, pokerstars, stud")
     marked = [number for number, text in enumerate(output) if re.match(rf"{line} > ", text)]
     assert len(marked) == 1
     assert f"^ {code} (illegal): {message}" in output[marked[0] + 1]
@@ -123,8 +123,10 @@ def test_show_prints_the_hand_with_its_flags_marked(faulty):
     coloured = runner.invoke(app, ["show", hand_id, "--db", str(db), "--color"], color=True)
     assert "\x1b[" in coloured.output
     assert clean is not None
+    # A hand that broke no rule is shown too (its replay and its text), with no flag.
     result = runner.invoke(app, ["show", clean[0], "--db", str(db)])
-    assert result.exit_code == 1 and "broke no rule" in result.output
+    assert result.exit_code == 0 and "-- 3rd street --" in result.output
+    assert "^ " not in result.output and " flag" not in result.output.splitlines()[0]
     result = runner.invoke(app, ["show", "12345", "--db", str(db)])
     assert result.exit_code == 1 and "no hand '12345'" in result.output
 

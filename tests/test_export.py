@@ -131,3 +131,109 @@ def test_export_command_and_its_errors(db, tmp_path):
     assert result.exit_code == 2 and "unknown format" in result.output  # a usage error
     with pytest.raises(ExportError, match="no database"):
         export(tmp_path / "none.duckdb", tmp_path / "y", "csv")
+
+
+@pytest.fixture(scope="module")
+def mixed_db(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """Hands whose ids look like numbers (PokerStars) and like text (a Merge id
+    "70969727-130" and the like), of two units, and a player named as a spreadsheet
+    formula."""
+    from .conftest import SITES
+
+    folder = tmp_path_factory.mktemp("typed")
+    source = (SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt").read_text(encoding="utf-8-sig")
+    hostile = folder / "formula.txt"
+    hostile.write_text(
+        source.replace("SilkZone", '=HYPERLINK("http://x.example","y")').replace(
+            "meg100", "@SUM(A1)"
+        ),
+        encoding="utf-8",
+    )
+    files = [str(hostile), *sorted(str(p) for p in (SITES / "merge").glob("*.xml"))]
+    files += sorted(str(p) for p in (SITES / "kingsclub").glob("*.txt"))
+    path = folder / "h.duckdb"
+    import_paths(files, path, None, 1)
+    return path
+
+
+def test_csv_reads_back_to_the_stores_types_in_polars_and_duckdb(mixed_db, tmp_path):
+    """Every CSV file of a table reads back to the same types, whatever its values look
+    like (ids as text, amounts as integers with their unit), in Polars (schema.json) and
+    in DuckDB (load.sql)."""
+    import json
+    import os
+
+    from handlog.export import POLARS_TYPES, polars_schema
+
+    out = tmp_path / "csv"
+    export(mixed_db, out, "csv")
+    schema = json.loads((out / "schema.json").read_text())
+    store = duckdb.connect(str(mixed_db), read_only=True)
+    try:
+        ids = {hand_id for (hand_id,) in store.execute("SELECT hand_id FROM hands").fetchall()}
+        assert any("-" in hand_id for hand_id in ids) and any(i.isdigit() for i in ids)
+        for table in ("hands", "hand_players", "actions", "pots"):
+            stored = dict(
+                store.execute(
+                    "SELECT column_name, data_type FROM information_schema.columns "
+                    "WHERE table_name = ?",
+                    [table],
+                ).fetchall()
+            )
+            columns = schema[table]["columns"]
+            for name, kind in stored.items():  # the store's types, lists as JSON text
+                assert columns[name]["duckdb"] == ("VARCHAR" if kind.endswith("[]") else kind)
+            if table != "hands":
+                assert columns["unit"]["duckdb"] == "VARCHAR" and "game" in columns
+            frame = pl.read_csv(
+                str(out / table / "**" / "*.csv"), schema_overrides=polars_schema(out, table)
+            )
+            expected = {n: c["polars"] for n, c in columns.items()}
+            assert {n: str(t) for n, t in frame.schema.items()} == {
+                n: str(polars_schema(out, table)[n]) for n in expected
+            }
+            assert frame["hand_id"].dtype == pl.String
+            assert set(frame["hand_id"].to_list()) <= ids
+        assert POLARS_TYPES["BIGINT"] == "Int64"
+        hands = pl.read_csv(
+            str(out / "hands" / "**" / "*.csv"), schema_overrides=polars_schema(out, "hands")
+        )
+        assert set(hands["hand_id"].to_list()) == ids
+        assert hands["net" if "net" in hands.columns else "total_pot"].dtype == pl.Int64
+        assert set(hands["unit"].to_list()) == {"USD", "chips in hundredths"}
+    finally:
+        store.close()
+    here = os.getcwd()
+    os.chdir(out)
+    try:
+        reader = duckdb.connect()
+        reader.execute((out / "load.sql").read_text())
+        assert reader.execute(
+            "SELECT DISTINCT typeof(hand_id), typeof(net), typeof(unit) FROM hand_players"
+        ).fetchall() == [("VARCHAR", "BIGINT", "VARCHAR")]
+        assert reader.execute("SELECT count(*) FROM hands").fetchone() == (len(ids),)
+        texts = reader.execute("SELECT count(*) FROM hand_texts").fetchone()
+        assert texts == (len(ids),)
+        reader.close()
+    finally:
+        os.chdir(here)
+
+
+def test_csv_cells_that_would_run_as_formulas_get_a_leading_quote(mixed_db, tmp_path):
+    """A player named =HYPERLINK(...) or @SUM(...) is text in a spreadsheet: the export's
+    and the report's CSV files write it with a leading ' (numbers, negative amounts among
+    them, stay numbers)."""
+    from handlog.report import build
+    from handlog.report.data import Filters
+
+    out = tmp_path / "csv"
+    export(mixed_db, out, "csv")
+    players = pl.read_csv(str(out / "hand_players" / "**" / "*.csv"), infer_schema=False)
+    names = set(players["player"].to_list())
+    assert '\'=HYPERLINK("http://x.example","y")' in names and "'@SUM(A1)" in names
+    assert not any(name[:1] in "=+-@\t\r" for name in names)
+    assert (players["net"].cast(pl.Int64) < 0).any()  # negative amounts stay numbers
+    build(mixed_db, tmp_path / "report", Filters(), "csv")
+    report = (tmp_path / "report" / "players.csv").read_text(encoding="utf-8")
+    assert "'=HYPERLINK" in report and "'@SUM(A1)" in report
+    assert ",=HYPERLINK" not in report and "\n=HYPERLINK" not in report

@@ -60,7 +60,7 @@ def _independent_nets(files: list[Path]) -> dict[tuple[str, str], int]:
                 continue  # not a hand, or a hand already counted (stored once)
             seen.add(lines[0].split(":")[0])
             money = "$" in lines[0] and "tournament" not in lines[0].lower()
-            unit = "USD" if money else "chips"
+            unit = "USD" if money else "tournament chips"
             street: dict[str, int] = defaultdict(int)
             for line in lines:
                 if line.startswith("*** SUMMARY"):
@@ -170,7 +170,10 @@ def test_hostile_names_are_escaped(tmp_path):
     assert "<script>" not in page
     assert html_escaped(hostile) in page
     build(db, tmp_path / "md", Filters(), "md")
-    assert hostile in (tmp_path / "md" / "report.md").read_text(encoding="utf-8")
+    markdown = (tmp_path / "md" / "report.md").read_text(encoding="utf-8")
+    # Markdown renders HTML: the name is escaped there too, shown as text, never run.
+    assert "<script>" not in markdown
+    assert '&lt;script&gt;alert("x")&lt;/script&gt;' in markdown
 
 
 def html_escaped(text: str) -> str:
@@ -186,7 +189,7 @@ def test_filters_and_formats(corpus_db, tmp_path):
     assert everything.hands == 29 and razz.hands == 9
     assert set(razz.tables["games"]["game"]) == {"razz"}
     assert set(hero.tables["players"]["player"]) == {"Hero"}
-    assert (tmp_path / "all" / "players.csv").read_text().startswith("player,")
+    assert (tmp_path / "all" / "players.csv").read_text().startswith("site,player,unit,")
     assert (tmp_path / "all" / "parse_errors.csv").exists()
     import datetime as dt
 
@@ -196,7 +199,7 @@ def test_filters_and_formats(corpus_db, tmp_path):
 
 
 def test_clear_errors(corpus_db, tmp_path):
-    with pytest.raises(ReportError, match="no player 'hero'.*did you mean 'Hero'"):
+    with pytest.raises(ReportError, match="no player 'hero'.*did you mean pokerstars:Hero"):
         build(corpus_db, tmp_path, Filters(player="hero"), "html")
     with pytest.raises(ReportError, match="no 'holdem' hands"):
         build(corpus_db, tmp_path, Filters(game="holdem"), "html")

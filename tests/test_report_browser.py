@@ -26,6 +26,7 @@ from handlog.report.data import Filters
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_LOGS = ROOT / "sample_logs"
+SHARED_CORPUS = ROOT.parent / "shared" / "corpus"
 SCRIPT_NAME = "<script>alert(1)</script>"
 IMAGE_NAME = "<img src=x onerror=alert(2)>"
 BETTING_CODES = {
@@ -160,7 +161,8 @@ def test_report_in_a_real_browser(tmp_path, browser):  # type: ignore[no-untyped
     details = target.find_element(By.XPATH, "./ancestor::details")
     flagged = details.find_elements(By.CSS_SELECTOR, "tr.flagged")
     assert details.get_attribute("open") is None and not flagged[0].is_displayed()
-    browser.execute_script("arguments[0].scrollIntoView()", link)
+    # (centred in its table's box: the box's header row stays on top of its first rows)
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
     link.click()
     # Chromium opens a closed <details> holding the target of a link followed.
     assert details.get_attribute("open") is not None
@@ -196,3 +198,97 @@ def test_report_in_a_real_browser(tmp_path, browser):  # type: ignore[no-untyped
     assert browser.get_log("browser") == [] or all(
         entry["level"] != "SEVERE" for entry in browser.get_log("browser")
     )
+
+
+_TABLES_JS = """
+return Array.from(document.querySelectorAll('table[data-key]')).map(table => ({
+    key: table.dataset.key,
+    headers: Array.from(table.querySelectorAll('thead th')).map(th => th.textContent),
+    rows: Array.from(table.querySelectorAll('tbody tr')).map(
+        tr => Array.from(tr.querySelectorAll('td')).map(td => td.textContent)),
+    scrolls: getComputedStyle(table.parentElement).overflowX,
+    fits: table.parentElement.getBoundingClientRect().right <= window.innerWidth,
+}));
+"""
+
+
+@pytest.mark.skipif(not SHARED_CORPUS.is_dir(), reason="no ../shared/corpus")
+def test_the_corpus_report_never_mixes_sites_players_or_units(tmp_path, browser):  # type: ignore[no-untyped-def]
+    """Every real export of every site in one database, its report in Chromium: every row
+    of a table about players names one account (a site and a name that played there) and,
+    where it has amounts, one unit that account played in; the win-rates by player match
+    the database's own sums for that account, unit and structure; every table fits the
+    window (wide ones scroll inside their box) and says what its columns mean."""
+    import duckdb
+    from selenium.webdriver.common.by import By
+
+    from handlog.units import money
+
+    db = tmp_path / "corpus.duckdb"
+    from handlog.parse.reader import expand_paths
+
+    files, _ = expand_paths([str(SHARED_CORPUS)])
+    import_paths(files, db, None, 2)
+    out = tmp_path / "report"
+    build(db, out, Filters(), "html")
+    browser.get((out / "report.html").as_uri())
+    tables = browser.execute_script(_TABLES_JS)
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        played = {
+            (site, player, unit): (hands, net)
+            for site, player, unit, hands, net in connection.execute("""
+                SELECT p.site, p.player, h.unit, count(*), sum(p.net)
+                FROM hand_players p JOIN hands h USING (site, hand_id)
+                WHERE p.dealt_in GROUP BY ALL""").fetchall()
+        }
+        groups = {
+            (site, player, unit, structure): (hands, net)
+            for site, player, unit, structure, hands, net in connection.execute("""
+                SELECT p.site, p.player, h.unit, h.structure, count(*), sum(p.net)
+                FROM hand_players p JOIN hands h USING (site, hand_id)
+                WHERE p.dealt_in GROUP BY ALL""").fetchall()
+        }
+    finally:
+        connection.close()
+    accounts = {(site, player) for site, player, _ in played}
+    assert {site for site, _ in accounts} >= {"pokerstars", "fulltilt", "ipoker", "kingsclub"}
+    checked = 0
+    for table in tables:
+        headers = table["headers"]
+        assert table["scrolls"] == "auto" and table["fits"], table["key"]
+        if "player" not in headers or not table["rows"]:
+            continue
+        assert "site" in headers, table["key"]  # every player row names its site
+        at = {header: headers.index(header) for header in headers}
+        amounts = {"net won", "rake paid", "net per hour", "net per 100 hands"} & set(headers)
+        if amounts:
+            assert "unit" in headers, table["key"]  # every amount with its unit
+        for row in table["rows"]:
+            site, player = row[at["site"]], row[at["player"]]
+            if table["key"] in ("illegal", "mis_split"):
+                assert player == "" or (site, player) in accounts, (table["key"], row)
+                continue
+            assert (site, player) in accounts, (table["key"], row)
+            if "unit" in at:
+                assert (site, player, row[at["unit"]]) in played, (table["key"], row)
+            checked += 1
+        if table["key"] == "players":
+            shown = {
+                (r[at["site"]], r[at["player"]], r[at["unit"]], r[at["limit"]]): r
+                for r in table["rows"]
+            }
+            assert shown.keys() == groups.keys()
+            for key, (hands, net) in groups.items():
+                row = shown[key]
+                assert int(row[at["hands"]].replace(",", "")) == hands, key
+                assert row[at["net won"]] == money(net, key[2]), key
+    assert checked > 500
+    # The definitions beside the tables, and a table of contents that leads to each.
+    assert len(browser.find_elements(By.CSS_SELECTOR, "dl.defs")) >= 10
+    for link in browser.find_elements(By.CSS_SELECTOR, "nav.toc a"):
+        target = link.get_attribute("href").split("#", 1)[1]
+        assert browser.find_elements(By.ID, target), target
+    reports = ROOT / "reports"
+    reports.mkdir(exist_ok=True)
+    browser.save_screenshot(str(reports / "corpus-report.png"))

@@ -335,7 +335,7 @@ def test_amounts_of_different_units_are_never_added():
     frames = _frames(
         {"players": {"Hero": (10, 10), "V": (-10, 0)}, "actions": "3 V bring_in,3 Hero call"},
         {
-            "unit": "chips",
+            "unit": "tournament chips",
             "big_bet": 100,
             "players": {"Hero": (500, 500), "V": (-500, 0)},
             "actions": "3 V bring_in,3 Hero call",
@@ -343,12 +343,13 @@ def test_amounts_of_different_units_are_never_added():
     )
     rows = compute.player_hands(frames).filter(pl.col("player") == "Hero")
     table = {r["unit"]: r for r in compute.winrates(rows, ["player"]).to_dicts()}
-    assert table["USD"]["net"] == 10 and table["chips"]["net"] == 500
+    assert table["USD"]["net"] == 10 and table["tournament chips"]["net"] == 500
 
 
 def test_big_bets_are_never_added_across_structures_and_pot_no_limit_count_bring_ins():
     """A fixed-limit hand and a no-limit hand of the same stakes are two rows: big bets/100
-    for the first only, bring-ins/100 for both."""
+    for the first only, bring-ins/100 for the second only (each means nothing for the other
+    structure)."""
     frames = _frames(
         {"players": {"Hero": (16, 16), "V": (-16, 0)}, "actions": "3 V bring_in,3 Hero call"},
         {
@@ -362,7 +363,7 @@ def test_big_bets_are_never_added_across_structures_and_pot_no_limit_count_bring
     table = {r["structure"]: r for r in compute.winrates(rows, ["player"]).to_dicts()}
     assert set(table) == {"fixed", "no"}
     assert table["fixed"]["bb_per_100"] == pytest.approx(200.0)  # 16 / 8 big bets
-    assert table["fixed"]["bi_per_100"] == pytest.approx(800.0)  # 16 / 2
+    assert table["fixed"]["bi_per_100"] is None
     assert table["no"]["bb_per_100"] is None
     assert table["no"]["bi_per_100"] == pytest.approx(-300.0)  # -12 / 4
 
@@ -378,9 +379,10 @@ def test_chips_counted_in_hundredths_are_a_unit_of_their_own(tmp_path):
 
     from .conftest import SITES
 
-    assert render.money(1268625, "chips/100") == "12,686.25"
-    assert render.money(-1658, "chips/100") == "-16.58"
-    assert render.money(1268625, "chips") == "1,268,625"
+    assert render.money(1268625, "chips in hundredths") == "12,686.25"
+    assert render.money(-1658, "chips in hundredths") == "-16.58"
+    assert render.money(1268625, "tournament chips") == "1,268,625"
+    assert render.money(1268625, "play money") == "1,268,625"
     db = tmp_path / "h.duckdb"
     files = sorted(str(p) for p in (SITES / "kingsclub").glob("*.txt"))
     files.append(str(SITES / "pokerstars" / "side-pot.txt"))
@@ -390,5 +392,5 @@ def test_chips_counted_in_hundredths_are_a_unit_of_their_own(tmp_path):
         f"SELECT site, {UNIT_SQL} AS unit FROM hands GROUP BY ALL ORDER BY ALL"
     ).fetchall()
     connection.close()
-    assert ("kingsclub", "chips/100") in units and ("pokerstars", "USD") in units
-    assert {unit for site, unit in units if site == "kingsclub"} == {"chips/100"}
+    assert ("kingsclub", "chips in hundredths") in units and ("pokerstars", "USD") in units
+    assert {unit for site, unit in units if site == "kingsclub"} == {"chips in hundredths"}

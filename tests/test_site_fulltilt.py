@@ -629,12 +629,12 @@ def mixed_folder(tmp_path: Path) -> Path:
 @needs_corpus
 def test_cli_parse_check_and_import_detect_each_file(mixed_folder, tmp_path):
     parsed = runner.invoke(app, ["parse", str(mixed_folder)])
-    assert "5-Stud-USD-MTT-100-201303.txt: 1 hands (stud5 1), 0 errors" in parsed.output
-    assert "Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt: 1 hands (razz 1), 0 errors" in (
+    assert "5-Stud-USD-MTT-100-201303.txt: 1 hand (stud5 1), 0 unparsed, 0 skipped" in parsed.output
+    assert "Razz-USD-0.10-0.20-201012.CCT.and.ET.timeformat.txt: 1 hand (razz 1), 0 unparsed" in (
         parsed.output
     )
-    assert "stars-razz.txt: 9 hands (razz 9), 0 errors" in parsed.output
-    assert "7-StudHL-USD-2-4-201006.Steal.examples.txt: 12 hands (stud 12), 0 errors" in (
+    assert "stars-razz.txt: 9 hands (razz 9), 0 unparsed, 0 skipped" in parsed.output
+    assert "7-StudHL-USD-2-4-201006.Steal.examples.txt: 12 hands (stud 12), 0 unparsed" in (
         parsed.output
     )
     assert parsed.exit_code == 0, parsed.output
@@ -910,3 +910,20 @@ def test_a_simulated_hand_s_notes_are_written_in_full_tilt_s_words() -> None:
         ]
         assert "doesn't show" not in text and "a double bet is allowed" not in text
     assert {NoteKind.CHAT, NoteKind.JOINS, NoteKind.DISCONNECTED} <= seen, seen
+
+
+def test_a_canceled_hand_is_skipped_not_an_error():
+    """Full Tilt writes "Hand #N has been canceled" in a hand stopped before it was played
+    out (fpdb's parser knows the line): nothing to replay, nothing wrong."""
+    text = (
+        "Full Tilt Poker Game #21536999123: Table Hagan - $3/$6 Ante $0.50 - Limit Stud Hi - "
+        "12:25:01 ET - 2010/06/11\n"
+        "Seat 1: Hero ($145.50)\n"
+        "Seat 4: Kilij ($212)\n"
+        "Hero antes $0.50\n"
+        "Kilij antes $0.50\n"
+        "Hand #21536999123 has been canceled\n"
+    )
+    [skipped] = parse_text(text)
+    assert isinstance(skipped, Skipped)
+    assert (skipped.hand_id, skipped.game) == ("21536999123", "Limit Stud Hi (hand cancelled)")

@@ -20,7 +20,7 @@ from handlog.errors import ParseError
 from handlog.importer import import_paths
 from handlog.model import ActionKind, Game, Hand, Site, Street
 from handlog.parse import detect_file, parse_file, parse_range, parse_text
-from handlog.parse.reader import hand_ranges
+from handlog.parse.reader import Chunk, hand_ranges
 from handlog.parse.sites import ipoker
 from handlog.store import connect
 
@@ -547,29 +547,79 @@ def test_a_tournament_session_reads_each_hands_stakes_from_its_actions(tmp_path)
     path = tmp_path / "stt.xml"
     path.write_text(TOURNAMENT)
     items = list(parse_file(path))
-    hands = [i for i in items if isinstance(i, Hand)]
-    assert [h.hand_id for h in hands] == ["101", "102", "103"]
+    assert all(isinstance(i, Hand) for i in items)
+    assert [h.hand_id for h in items] == ["101", "102", "103", "104"]
+    hands = items[:3]
     for hand in hands:
         assert (hand.small_bet, hand.big_bet) == (100, 200)
+        assert hand.stakes_known
         assert hand.currency is None  # tournament chips, whatever <currency> says
         assert (hand.tournament_id, hand.buy_in) == ("699476041", "$5+$0.50")
         assert (hand.ante, hand.bring_in) == (10, 25)
     assert [s.stack for s in hands[0].seats] == [1500, 2000, 1000]  # "1,500": commas read
     kinds = [(a.player, a.kind) for a in hands[0].actions if a.street is Street.THIRD]
     assert ("Ann", ActionKind.COMPLETE) in kinds
-    [error] = [i for i in items if isinstance(i, ParseError)]
-    assert error.hand_id == "104"
-    assert error.message == (
-        "the stakes of this tournament hand are printed nowhere: nobody completed or bet, "
-        "and no earlier hand at ante 20 / bring-in 50"
+    # No hand of the file shows the stakes at ante 20 / bring-in 50: kept, stakes unknown.
+    unknown = items[3]
+    assert (unknown.small_bet, unknown.big_bet) == (0, 0) and not unknown.stakes_known
+    assert (unknown.ante, unknown.bring_in) == (20, 50)
+
+
+def test_a_level_shown_only_by_a_later_hand_gives_the_earlier_hands_their_stakes(tmp_path):
+    """Hands nobody bets in, before any hand of their level shows its stakes: they take the
+    stakes the later hand shows, and keep their place in the file."""
+    path = tmp_path / "stt.xml"
+    path.write_text(
+        TOURNAMENT_HEAD
+        + _nobody_bets("201", "10", "25")
+        + _nobody_bets("202", "10", "25")
+        + _nobody_bets("203", "20", "50")  # a level no hand shows: waits, then goes on
+        + COMPLETED  # shows ante 10 / bring-in 25 at 100/200
+        + _nobody_bets("204", "10", "25")
+        + "</session>\n"
     )
+    hands = list(parse_file(path))
+    assert [h.hand_id for h in hands] == ["201", "202", "203", "101", "204"]
+    assert [(h.small_bet, h.big_bet) for h in hands] == [
+        (100, 200),
+        (100, 200),
+        (0, 0),
+        (100, 200),
+        (100, 200),
+    ]
+    # The same hands however the file is read: whole, or as text.
+    assert parse_text(path.read_text()) == hands
+    # Each as it would have been read had the level been known at the start: read again.
+    alone = TOURNAMENT_HEAD + COMPLETED + _nobody_bets("201", "10", "25") + "</session>\n"
+    assert parse_text(alone)[1] == hands[0]
+
+
+def test_a_held_hand_goes_on_with_its_stakes_unknown_when_too_many_wait_behind_it():
+    from handlog.parse.stakes import settle
+
+    session = ipoker.read_session(TOURNAMENT_HEAD, "<text>")
+    assert isinstance(session, ipoker.Session)
+    chunks = [
+        Chunk("<text>", 1 + n, text)
+        for n, text in enumerate(
+            [
+                _nobody_bets("301", "10", "25"),
+                *(_nobody_bets(f"3{n:02}", "20", "50") for n in range(2, 6)),
+                COMPLETED,
+            ]
+        )
+    ]
+    pairs = ((chunk, ipoker.parse_hand(chunk, session)) for chunk in chunks)
+    kept = list(settle(pairs, session.levels, lambda c: ipoker.parse_hand(c, session), 2))
+    assert [h.hand_id for h in kept] == ["301", "302", "303", "304", "305", "101"]
+    assert [h.stakes_known for h in kept] == [False, False, False, False, False, True]
 
 
 def test_tournament_hands_replay_clean_with_the_files_own_nets(tmp_path):
     path = tmp_path / "stt.xml"
     path.write_text(TOURNAMENT)
     checked = [item for item in check_file(str(path)) if item.hand is not None]
-    assert len(checked) == 3
+    assert len(checked) == 4
     for item in checked:
         assert item.replay is not None, item
         assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
@@ -577,12 +627,19 @@ def test_tournament_hands_replay_clean_with_the_files_own_nets(tmp_path):
         assert {r.player: r.net for r in item.hand.results} == item.replay.net
 
 
-def test_a_hand_nobody_bets_in_alone_in_its_file_is_one_error(tmp_path):
+def test_a_hand_with_its_stakes_unknown_is_stored_and_can_be_named(tmp_path):
     path = tmp_path / "one.xml"
     path.write_text(TOURNAMENT_HEAD + _nobody_bets("103", "10", "25") + "</session>\n")
-    [error] = list(parse_file(path))
-    assert isinstance(error, ParseError)
-    assert "no earlier hand at ante 10 / bring-in 25" in error.message
+    [hand] = list(parse_file(path))
+    assert isinstance(hand, Hand) and not hand.stakes_known
+    db = tmp_path / "h.duckdb"
+    summary = import_paths([str(path)], db, workers=1)
+    assert summary.new_hands == 1
+    with connect(db, read_only=True) as connection:
+        rows = connection.execute(
+            "SELECT hand_id, status FROM hands WHERE small_bet = 0 AND big_bet = 0"
+        ).fetchall()
+    assert rows == [("103", "ok")]
 
 
 def test_tournament_hands_print_and_parse_back_equal(tmp_path):
@@ -591,8 +648,8 @@ def test_tournament_hands_print_and_parse_back_equal(tmp_path):
     hands = [i for i in parse_file(path) if isinstance(i, Hand)]
     for hand in hands:
         text = ipoker.print_hand(hand)
-        # stakes left out as a tournament prints them when the actions show them; the hand
-        # nobody bets in keeps the stakes it learned in its game type
+        # stakes left out as a tournament prints them when the actions show them (or when
+        # nothing shows them); the hand nobody bets in keeps the stakes it learned
         shown = hand.hand_id != "103"
         assert ("<gametype>7 Card Stud L</gametype>" in text) is shown
         [again] = parse_text(text)
@@ -600,7 +657,7 @@ def test_tournament_hands_print_and_parse_back_equal(tmp_path):
 
 
 def test_the_neutral_stakes_rules():
-    from handlog.parse.stakes import BIG, FIRST, SMALL, Levels, Shown, StakesUnknown, fixed_stakes
+    from handlog.parse.stakes import BIG, FIRST, SMALL, UNKNOWN_STAKES, Levels, Shown, fixed_stakes
 
     assert fixed_stakes(60, None, None) == (60, 120)
     assert fixed_stakes(None, None, 2000) == (1000, 2000)
@@ -616,8 +673,8 @@ def test_the_neutral_stakes_rules():
     levels = Levels()
     assert levels.stakes(shown, 25, 50) == (200, 400)
     assert levels.stakes(Shown(), 25, 50) == (200, 400)  # learned from the earlier hand
-    with pytest.raises(StakesUnknown, match="no earlier hand at ante 1,000 / bring-in none"):
-        levels.stakes(Shown(), 1000, None)
+    assert levels.knows(25, 50) and not levels.knows(1000, None)
+    assert levels.stakes(Shown(), 1000, None) == UNKNOWN_STAKES == (0, 0)
 
 
 def _simulated(game: Game, seed: int, *, tournament: bool = False, players: int = 8):

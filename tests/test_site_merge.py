@@ -436,7 +436,8 @@ def test_a_tournament_file_reads_each_hands_stakes_from_its_events(tmp_path):
     path = tmp_path / "horse.xml"
     path.write_text(MERGE_TOURNAMENT)
     items = list(parse_file(path))
-    hands = [i for i in items if isinstance(i, Hand)]
+    assert all(isinstance(i, Hand) for i in items)
+    hands = items[:3]
     assert [h.hand_id for h in hands] == ["36487050-1", "36487050-2", "36487050-3"]
     for hand in hands:
         assert (hand.small_bet, hand.big_bet) == (100, 200)
@@ -447,31 +448,34 @@ def test_a_tournament_file_reads_each_hands_stakes_from_its_events(tmp_path):
         # balances after the ante; Dan, busted, is listed dealt in but takes no part
         assert [(s.name, s.sitting_out) for s in hand.seats][-1] == ("Dan", True)
     assert [s.stack for s in hands[0].seats] == [1500, 2000, 1000, 0]
-    [error] = [i for i in items if isinstance(i, ParseError)]
-    assert error.hand_id == "36487050-4"
-    assert error.message == (
-        "the stakes of this tournament hand are printed nowhere: nobody completed or bet, "
-        "and no earlier hand at ante 20 / bring-in 50"
-    )
+    # No hand of the file shows the stakes at ante 20 / bring-in 50: kept, stakes unknown.
+    unknown = items[3]
+    assert unknown.hand_id == "36487050-4" and not unknown.stakes_known
+    assert (unknown.small_bet, unknown.big_bet, unknown.ante) == (0, 0, 20)
 
 
 def test_tournament_hands_replay_clean_and_nets_sum_to_minus_the_rake(tmp_path):
     path = tmp_path / "horse.xml"
     path.write_text(MERGE_TOURNAMENT)
     checked = [item for item in check_file(str(path)) if item.hand is not None]
-    assert len(checked) == 3
+    assert len(checked) == 4
     for item in checked:
         assert item.replay is not None, item
         assert item.replay.violations == (), (item.hand.hand_id, item.replay.violations)
         assert sum(item.replay.net.values()) == -item.hand.rake == 0
 
 
-def test_a_tournament_hand_nobody_bets_in_alone_in_its_file_is_one_error(tmp_path):
+def test_a_tournament_hand_nobody_bets_in_takes_a_later_hands_stakes_or_none(tmp_path):
     path = tmp_path / "one.xml"
     path.write_text(MERGE_TOURNAMENT_HEAD + _merge_nobody_bets("36487050-3", 10, 25))
-    [error] = list(parse_file(path))
-    assert isinstance(error, ParseError)
-    assert "no earlier hand at ante 10 / bring-in 25" in error.message
+    [alone] = list(parse_file(path))
+    assert isinstance(alone, Hand) and not alone.stakes_known
+    path.write_text(
+        MERGE_TOURNAMENT_HEAD + _merge_nobody_bets("36487050-3", 10, 25) + MERGE_COMPLETED
+    )
+    first, later = list(parse_file(path))
+    assert first.hand_id == "36487050-3" and later.hand_id == "36487050-1"
+    assert (first.small_bet, first.big_bet) == (later.small_bet, later.big_bet) == (100, 200)
 
 
 def test_tournament_hands_print_and_parse_back_equal_merge(tmp_path):

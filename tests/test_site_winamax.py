@@ -369,3 +369,18 @@ def test_a_simulated_hand_reads_back_with_its_clock_tournament_and_community_car
         theirs = replay(hand, winamax.WINAMAX, winamax.TRAITS)
         assert not theirs.violations, (theirs.violations, text)
         assert theirs.net == replay(record, winamax.WINAMAX, winamax.TRAITS).net
+
+
+@pytest.mark.parametrize(
+    "table_line",
+    ["Table: 'Pampelune' 6-max", "Table 'Pampelune' 6-max (real money)", "Table 'Pampelune' 6-max"],
+)
+def test_the_table_line_reads_without_its_money_marker_or_colon(table_line):
+    """fpdb's Winamax parser allows the table line without "(real money)" and without the
+    colon: the same hand either way."""
+    from .conftest import SITES
+
+    text = (SITES / "winamax" / "razz-uncalled-bet-in-pot.txt").read_text(encoding="utf-8")
+    [expected] = parse_text(text)
+    [hand] = parse_text(text.replace("Table: 'Pampelune' 6-max (real money)", table_line, 1))
+    assert hand == expected

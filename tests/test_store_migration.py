@@ -9,7 +9,7 @@ import pytest
 from handlog.importer import import_paths
 from handlog.store import SCHEMA_VERSION, connect
 
-from .conftest import SAMPLE_LOGS
+from .conftest import FIXTURES, SAMPLE_LOGS
 
 SAMPLES = sorted(str(p) for p in SAMPLE_LOGS.glob("*.txt"))
 
@@ -66,19 +66,26 @@ def _columns(connection) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 ADDED_SINCE = {
-    4: ("structure", "chips_in_hundredths", "inconsistent"),
-    5: ("chips_in_hundredths", "inconsistent"),
-    6: ("inconsistent",),
+    4: ("structure", "chips_in_hundredths", "inconsistent", "unit", "hero"),
+    5: ("chips_in_hundredths", "inconsistent", "unit", "hero"),
+    6: ("inconsistent", "unit", "hero"),
+    7: ("unit", "hero"),
 }
 """Columns of `hands` that a database of each version does not have yet."""
 
 
 def _back_to(connection, version: int) -> None:  # type: ignore[no-untyped-def]
-    """A database as a handlog of `version` wrote it: the later columns dropped."""
+    """A database as a handlog of `version` wrote it: the later columns and tables dropped."""
     for column in ADDED_SINCE[version]:
         connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
-    connection.execute("ALTER TABLE violations DROP COLUMN kind")
-    connection.execute("ALTER TABLE violations DROP COLUMN cause")
+    if version < 7:
+        connection.execute("ALTER TABLE violations DROP COLUMN kind")
+        connection.execute("ALTER TABLE violations DROP COLUMN cause")
+    if version < 8:
+        for column in ("dealt_in", "hole_shown"):
+            connection.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+        for table in ("hand_texts", "text_blocks", "aliases"):
+            connection.execute(f"DROP TABLE {table}")
     connection.execute(f"UPDATE meta SET value = '{version}' WHERE key = 'schema_version'")
 
 
@@ -185,3 +192,57 @@ def test_reading_an_older_database_upgrades_it_first(tmp_path):
         assert version == (str(SCHEMA_VERSION),)
     finally:
         reader.close()
+
+
+def test_version_7_gains_units_who_was_dealt_in_and_room_for_texts(tmp_path):
+    """Version 8 stores each hand's unit and hero, each player row's dealt_in and
+    hole_shown, every hand's text and the persons (aliases). A version-7 database gains the
+    unit and dealt_in as a new import would store them (derived from what it stored), the
+    hero and hole_shown unknown (NULL), and the new tables empty; the columns in a new
+    database's order."""
+    db = tmp_path / "h.duckdb"
+    files = [*SAMPLES, str(FIXTURES / "players" / "fulltilt-sitting-out.txt")]
+    import_paths(files, db, workers=1)
+    connection = duckdb.connect(str(db))
+    fresh_hands = _columns(connection)
+    fresh_players = [row[0] for row in connection.execute("DESCRIBE hand_players").fetchall()]
+    units = connection.execute(
+        "SELECT site, hand_id, unit, players FROM hands ORDER BY ALL"
+    ).fetchall()
+    dealt = connection.execute(
+        "SELECT site, hand_id, player, dealt_in FROM hand_players ORDER BY ALL"
+    ).fetchall()
+    assert any(not row[3] for row in dealt)  # the sitting-out seat
+    for column in ("unit", "hero"):
+        connection.execute(f"ALTER TABLE hands DROP COLUMN {column}")
+    for column in ("dealt_in", "hole_shown"):
+        connection.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+    connection.execute("UPDATE hands SET players = players + 1")  # counted every seat before
+    for table in ("hand_texts", "text_blocks", "aliases"):
+        connection.execute(f"DROP TABLE {table}")
+    connection.execute("UPDATE meta SET value = '7' WHERE key = 'schema_version'")
+    connection.close()
+
+    migrated = connect(db)
+    try:
+        assert _columns(migrated) == fresh_hands
+        described = migrated.execute("DESCRIBE hand_players").fetchall()
+        assert [row[0] for row in described] == fresh_players
+        assert (
+            migrated.execute(
+                "SELECT site, hand_id, unit, players FROM hands ORDER BY ALL"
+            ).fetchall()
+            == units
+        )
+        assert (
+            migrated.execute(
+                "SELECT site, hand_id, player, dealt_in FROM hand_players ORDER BY ALL"
+            ).fetchall()
+            == dealt
+        )
+        assert migrated.execute(
+            "SELECT count(hero) + count(hole_shown) FROM hands JOIN hand_players USING (site, hand_id)"
+        ).fetchone() == (0,)
+        assert migrated.execute("SELECT count(*) FROM hand_texts").fetchone() == (0,)
+    finally:
+        migrated.close()

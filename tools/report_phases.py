@@ -48,13 +48,15 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     with reading(db) as connection:
         with phase("prepare"):
-            data = scaled.prepare(connection, filters)
+            asked = report._check_filters(connection, filters)
+            data = scaled.prepare(connection, filters, asked.accounts, asked.people)
         try:
             with phase("win-rates and flags"):
-                tables = report._scaled_winrates(data, filters)
+                tables = report._scaled_winrates(data, asked)
             # One after the other here, to time each; `handlog report` makes the page
             # while the statistics are computed.
             with phase("page"):
+                tables.files = report._files(connection, asked.file_heroes)
                 sections = report._page(connection, tables, out, fmt)
             with phase("statistics"):
                 statistics = scaled.statistics(data, tables.focus)

@@ -38,6 +38,10 @@ __all__ = [
 
 HEAD_CHARACTERS = 1 << 16
 """How much of a file's text is read to find its format."""
+MAX_HEAD_CHARACTERS = 1 << 23
+"""How far a file's text is read, at most, for the text before its first hand (a format's
+file context): to its first hand, which a long preface (a line of 100,000 spaces, say) can
+push past `HEAD_CHARACTERS`."""
 
 
 def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
@@ -142,13 +146,15 @@ def parse_file(
             yield replace(context, site=site.site.value)
             return
         chunks = split_hands(path, site.is_header, site.header_prefix)
-        while True:
-            try:
-                chunk = next(chunks)
-            except StopIteration:
-                return
-            if chunk.line >= start_line and (chunk.is_hand or site.file_context is None):
-                yield from parse_chunks(chunk, site, context)
+        yield from _parse_all(
+            (
+                chunk
+                for chunk in chunks
+                if chunk.line >= start_line and (chunk.is_hand or site.file_context is None)
+            ),
+            site,
+            context,
+        )
     except OSError as error:  # only reading is guarded: a bug in parsing must surface
         yield ParseError(file, 0, f"cannot read the file: {error.strerror or error}")
 
@@ -167,9 +173,21 @@ def parse_range(
             if part.start == 0:  # the file's one error, from its first range
                 yield replace(context, site=site.site.value)
             return
-    for chunk in split_range(path, part, site.is_header, site.header_prefix):
-        if chunk.is_hand or site.file_context is None:
+    chunks = split_range(path, part, site.is_header, site.header_prefix)
+    yield from _parse_all(
+        (chunk for chunk in chunks if chunk.is_hand or site.file_context is None), site, context
+    )
+
+
+def _parse_all(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
+    """Each chunk's hands (see `parse_chunks`), settled by the format when its hands learn
+    from each other (`SiteFormat.settle`)."""
+    if site.settle is None:
+        for chunk in chunks:
             yield from parse_chunks(chunk, site, context)
+        return
+    pairs = ((chunk, parse_chunk(chunk, site, context)) for chunk in chunks)
+    yield from site.settle(pairs, context)
 
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
@@ -181,16 +199,17 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
         return [] if chunk is None else [_not_a_hand(chunk, None)]
     context = None
     if site.file_context is not None:
-        context = site.file_context(normalized[:HEAD_CHARACTERS], file)
+        context = site.file_context(_head(io.StringIO(normalized), site), file)
         if isinstance(context, ParseError):
             return [replace(context, site=site.site.value)]
     chunks = split_text([normalized], file, site.is_header, site.header_prefix)
-    return [
-        parsed
-        for chunk in chunks
-        if chunk.is_hand or site.file_context is None
-        for parsed in parse_chunks(chunk, site, context)
-    ]
+    return list(
+        _parse_all(
+            (chunk for chunk in chunks if chunk.is_hand or site.file_context is None),
+            site,
+            context,
+        )
+    )
 
 
 def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
@@ -198,8 +217,25 @@ def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
     if site.file_context is None:
         return None
     with open_text(path) as text:
-        head = text.read(HEAD_CHARACTERS)
+        head = _head(text, site)
     return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
+
+
+def _head(text: io.TextIOBase, site: SiteFormat) -> str:
+    """The start of a text, up to a line where a hand of `site` starts (read in pieces of
+    `HEAD_CHARACTERS`, at most `MAX_HEAD_CHARACTERS`)."""
+    head = text.read(HEAD_CHARACTERS)
+    looked = 0  # the lines before here hold no hand header
+    while len(head) < MAX_HEAD_CHARACTERS and not any(
+        line.startswith(site.header_prefix) and site.is_header(line)
+        for line in head[looked:].split("\n")
+    ):
+        more = text.read(HEAD_CHARACTERS)
+        if not more:
+            break
+        looked = head.rfind("\n") + 1
+        head += more
+    return head
 
 
 def _unknown_format(file: str) -> ParseError:

@@ -71,13 +71,32 @@ MAX_PENDING = 1 << 23
 """Text with no hand header in it is passed on once it grows this long (8 M characters)."""
 
 
+_LINE_END_JUNK = (" \n", "\t\n", "\ufeff\n", "\r\n")
+_LINE_END_CHARACTERS = " \t\ufeff\r"
+_REPLACE_ROUNDS = 3
+
+
 def _strip_line_ends(text: str) -> str:
     """Remove white space (and stray BOMs) before every newline. Exports end many lines with
-    one space; `str.replace` does that far faster than a regular expression."""
-    for junk in (" \n", "\t\n", "\ufeff\n", "\r\n"):
-        while junk in text:
-            text = text.replace(junk, "\n")
-    return text
+    one space; `str.replace` does that far faster than a regular expression, but removes one
+    character per line a round: after a few rounds, the lines that still end in white space
+    (a damaged or hand-edited file's, say a line of 100,000 spaces) are stripped one by one,
+    so the time stays linear in the text's length."""
+    for _ in range(_REPLACE_ROUNDS):
+        replaced = False
+        for junk in _LINE_END_JUNK:
+            if junk in text:
+                text = text.replace(junk, "\n")
+                replaced = True
+        if not replaced:
+            return text
+    if not any(junk in text for junk in _LINE_END_JUNK):
+        return text
+    lines = text.split("\n")
+    last = lines.pop()  # not followed by a newline: left as it is
+    lines = [line.rstrip(_LINE_END_CHARACTERS) for line in lines]
+    lines.append(last)
+    return "\n".join(lines)
 
 
 ZIP_ENTRY = "!/"

@@ -59,6 +59,12 @@ class SiteFormat:
     a stray; a `ParseError` returned is the file's one error (a refused DTD, say) and none
     of its hands are read. None: `parse_hand` gets the chunk alone."""
 
+    settle: Callable[[Iterator[tuple[Chunk, Parsed]], object], Iterator[Parsed]] | None = None
+    """For formats whose hands learn from each other (a tournament level's stakes, shown by
+    any hand of the level, `handlog.parse.stakes.settle`): the parsed hands of a pass over a
+    file or range (each with its chunk, in order) and the file's context, to the hands as
+    they are kept (in the same order). None: each hand as its chunk parsed."""
+
     print_file: Callable[[Iterable[Hand]], Iterator[str]] | None = None
     """For formats whose file wraps its hands (an XML session with one header): a file of
     these hands, piece by piece (its head, each hand, its tail), taking the hands one at a

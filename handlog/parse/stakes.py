@@ -12,28 +12,39 @@ A hand shows its stakes through its bets:
 
 One known gives the other (the big bet twice the small). An all-in is never read as a bet
 size (it may be short). A hand that shows neither (nobody completed or bet) takes the stakes
-of an earlier hand of the same file at the same ante and bring-in, as `Levels` learned them
-in the order the hands were parsed; with none, it is one error: its stakes are never
-invented.
+of another hand of the same pass at the same ante and bring-in (the same tournament level):
+an earlier one's, as `Levels` learned them in the order the hands were parsed, else a later
+one's (`settle` holds the hand back and reads it again once a later hand shows them). With
+none, the hand is kept with its stakes unknown (`UNKNOWN_STAKES`: its small and big bet 0,
+`Hand.stakes_known` false): they are never invented, and no check needs them in a hand where
+nobody completed or bet (the replay skips the size checks of such a hand).
 
-What a pass sees is deterministic: the hands before it in the same pass, nothing else. A
-whole file read in order sees every earlier hand of the file; a byte range of a big file
-(read apart by a worker) starts with nothing learned and sees only the earlier hands of its
-own range, so a hand nobody bets in whose level first shows in an earlier range is an error
-there that the whole file would have read.
+What a pass sees is deterministic: the hands of the same pass, nothing else. A whole file
+read in order sees all of its hands; a byte range of a big file (read apart by a worker)
+sees only its own, so a hand nobody bets in whose level shows only in another range keeps
+its stakes unknown there, where the whole file would have read them.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+
 from handlog.model import ActionKind, Hand
+from handlog.parse.reader import Chunk
+from handlog.parse.site import Parsed
 
 FIRST, SMALL, BIG = 0, 1, 2
 """Street classes: the first street (bring-in, completion), the small-bet street after it,
 the big-bet streets."""
 
 
-class StakesUnknown(ValueError):
-    """A tournament hand whose stakes its actions do not show and no earlier hand taught."""
+UNKNOWN_STAKES = (0, 0)
+"""The small and big bet of a hand whose stakes no hand of its pass shows (no stake is 0)."""
+
+HELD_HANDS = 1_000
+"""The most hands `settle` holds back behind one waiting for a later hand to show its level's
+stakes (then that hand goes on with its stakes unknown): it bounds the memory a pass needs."""
 
 
 class Shown:
@@ -97,23 +108,54 @@ class Levels:
     def stakes(self, shown: Shown, ante: int | None, bring_in: int | None) -> tuple[int, int]:
         """The hand's stakes: what it shows (learned for the later hands at its ante and
         bring-in, the first hand to show a level teaching it), else an earlier hand's at the
-        same ante and bring-in. Raises `StakesUnknown` when neither."""
+        same ante and bring-in, else `UNKNOWN_STAKES`."""
         key = (ante, bring_in)
         found = shown.stakes()
         if found is not None:
             self.known.setdefault(key, found)
             return found
-        earlier = self.known.get(key)
-        if earlier is None:
-            raise StakesUnknown(
-                "the stakes of this tournament hand are printed nowhere: nobody completed or "
-                f"bet, and no earlier hand at ante {_figure(ante)} / bring-in {_figure(bring_in)}"
-            )
-        return earlier
+        return self.known.get(key, UNKNOWN_STAKES)
+
+    def knows(self, ante: int | None, bring_in: int | None) -> bool:
+        """Whether a hand of the pass showed the stakes at this ante and bring-in."""
+        return (ante, bring_in) in self.known
 
 
-def _figure(value: int | None) -> str:
-    return "none" if value is None else f"{value:,}"
+def settle(
+    pairs: Iterable[tuple[Chunk, Parsed]],
+    levels: Levels,
+    reparse: Callable[[Chunk], Parsed],
+    held_at_most: int = HELD_HANDS,
+) -> Iterator[Parsed]:
+    """A pass's parsed hands (each with its chunk, in file order), in the same order, each
+    hand whose stakes were unknown when it was read (`Hand.stakes_known` false) read again by
+    `reparse` once a later hand of the pass has shown its level's stakes to `levels`. The
+    hands after a waiting one are held back with it (at most `held_at_most`, then it goes on
+    as it is), so the order stays the file's."""
+    held: deque[tuple[Chunk, Parsed]] = deque()
+    for chunk, parsed in pairs:
+        if not held and not _waiting(parsed):
+            yield parsed
+            continue
+        held.append((chunk, parsed))
+        while held:
+            first_chunk, first = held[0]
+            if _waiting(first):
+                assert type(first) is Hand
+                if levels.knows(first.ante, first.bring_in):
+                    first = reparse(first_chunk)
+                elif len(held) <= held_at_most:
+                    break
+            held.popleft()
+            yield first
+    for chunk, parsed in held:
+        if type(parsed) is Hand and _waiting(parsed) and levels.knows(parsed.ante, parsed.bring_in):
+            parsed = reparse(chunk)
+        yield parsed
+
+
+def _waiting(parsed: Parsed) -> bool:
+    return type(parsed) is Hand and not parsed.stakes_known
 
 
 def shown_stakes(hand: Hand) -> tuple[int, int] | None:

@@ -35,7 +35,7 @@ from handlog.model import (
     Structure,
 )
 from handlog.parse import grammar
-from handlog.parse.money import MoneyError
+from handlog.parse.money import MAX_SEAT_NUMBER, FigureError
 from handlog.parse.reader import Chunk
 
 if TYPE_CHECKING:
@@ -73,7 +73,8 @@ TIME_ZONES = {
 """Time-zone abbreviations the sites print, to IANA zones (a site's clock in summer time
 prints the same abbreviation on some sites, so the zone decides the offset)."""
 
-BRACKETS = re.compile(r"\[([^\]\n]*)\]")
+BRACKETS = re.compile(r"\[([^[\]\n]*)\]")
+"""A bracketed group; no "[" inside, so that a line of many "[" is read in linear time."""
 
 LineHandler = Callable[[Any, str, int], None]
 """A line handler: (builder, the line's text, its 1-based line number in the file)."""
@@ -104,7 +105,7 @@ def utc_time(
         return None
     try:
         local = datetime(year, month, day, hour, minute, second, tzinfo=_zone(zone))
-    except ValueError:
+    except (ValueError, OverflowError):
         return None
     return local.astimezone(UTC)
 
@@ -165,7 +166,8 @@ def in_deal_order(known: Mapping[int, Card], shown: tuple[Card, ...]) -> tuple[C
     their own order), put back in deal order: each card already seen dealt (`known`: deal
     position → card) at its position, the others in the free positions in the order shown.
     The shown cards as they are when they are not all the known ones and more, or fewer than
-    a known card's position (a show of fewer cards than were seen dealt has no deal order)."""
+    a known card's position (a show of fewer cards than were seen dealt has no deal order),
+    or when a card stands twice in them (a damaged line, which the replay flags)."""
     if not known or not set(known.values()) <= set(shown):
         return shown
     slots: list[Card | None] = [None] * len(shown)
@@ -174,8 +176,11 @@ def in_deal_order(known: Mapping[int, Card], shown: tuple[Card, ...]) -> tuple[C
             return shown
         slots[position] = card
     placed = set(known.values())
-    rest = iter(card for card in shown if card not in placed)
-    return tuple(card if card is not None else next(rest) for card in slots)
+    rest = [card for card in shown if card not in placed]
+    if len(rest) + len(known) != len(shown):
+        return shown
+    free = iter(rest)
+    return tuple(card if card is not None else next(free) for card in slots)
 
 
 def line_text(chunk: Chunk, relative_line: int) -> str | None:
@@ -225,6 +230,11 @@ def read_hand(
             return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
         except _lark_input_error() as lark_error:  # looked up only when something is raised
             raise syntax.header_error(header) from lark_error
+        except (CardError, FigureError) as error:
+            # Lines are read by their handlers, which say which line is at fault: a figure
+            # or card that is none escapes only from the header's own (the stakes, the size
+            # of the table).
+            raise LineError(1, f"{error} in the hand header", header) from None
     except LineError as line_error:
         return parse_error(chunk, line_error, hand_id)
 
@@ -591,9 +601,43 @@ class TextHandBuilder:
                 known[current] = handler
             try:
                 handler(self, current, line)
-            except (CardError, MoneyError) as error:
-                raise LineError(self.relative(line), str(error), current) from None
+            except (ValueError, KeyError, IndexError) as error:
+                raise self.misread(error, current, line) from None
             line += 1
+
+    def read_sections(self, tokens: list[tuple[str, str, int]]) -> None:
+        """Read the hand's sections in order (each token's type, text and body line), each by
+        the site's `_section`; what it reads of a section's own header line (a street's
+        running pot, the table's size) that cannot be read is an error of that line."""
+        for kind, text, line in tokens:
+            try:
+                self._section(kind, text, line)
+            except (ValueError, KeyError, IndexError) as error:
+                newline = text.find("\n")
+                first = text[:newline] if newline >= 0 else text
+                raise self.misread(error, first, self.offset + line) from None
+
+    def _section(self, kind: str, text: str, line: int) -> None:
+        """Read one section (a site's builder says how)."""
+        raise NotImplementedError
+
+    def read_line(self, handler: LineHandler, text: str, line: int) -> None:
+        """One line read by `handler` outside `lines` (a section's own line), its errors
+        those of that line."""
+        try:
+            handler(self, text, line)
+        except (ValueError, KeyError, IndexError) as error:
+            raise self.misread(error, text, line) from None
+
+    def misread(self, error: Exception, text: str, line: int) -> LineError:
+        """The error for a line that its terminal accepts but its handler cannot read: an
+        amount or a card that is none (or no stake could reach), a word or a figure where
+        the site writes another ("folded on 5rd St.", a bracket that does not close)."""
+        if isinstance(error, (CardError, FigureError)):
+            return LineError(self.relative(line), str(error), text)
+        return LineError(
+            self.relative(line), f"this line is not in a form {self.syntax.site_name} writes", text
+        )
 
     def unknown_line(self, rule: str, text: str, line: int) -> LineError:
         relative = self.relative(line)
@@ -609,6 +653,10 @@ class TextHandBuilder:
         """Add a seat of the seat list; two seats for one name or one number is an error."""
         if seat.name in self.seated:
             raise LineError(self.relative(seat.line), f"{seat.name!r} has two seats", text)
+        if not 0 <= seat.number <= MAX_SEAT_NUMBER:
+            raise LineError(
+                self.relative(seat.line), f"seat {seat.number} is not a seat of any table", text
+            )
         if any(other.number == seat.number for other in self.seats):
             raise LineError(self.relative(seat.line), f"seat {seat.number} is listed twice", text)
         self.seats.append(seat)

@@ -21,9 +21,10 @@ import polars as pl
 
 from handlog import evidence
 from handlog.dataset import Dataset
+from handlog.players import Account, Identity, PlayerError, identities, resolve
 from handlog.report import charts, compute, render, scaled
 from handlog.report.data import Filters, Frames, load
-from handlog.report.render import INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
+from handlog.report.render import DAY, INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
 from handlog.rules.variants import LOW_GAMES
 
 FORMATS = ("html", "md", "csv", "json")
@@ -37,7 +38,10 @@ class Progress(Protocol):
 
 
 FOCUS_PLAYERS = 3
-"""Players shown in the charts when no --player is given: the ones with the most hands."""
+"""Players shown in the charts when no --player is given: the heroes of the most hands (the
+accounts whose down cards the files show), else the players with the most hands."""
+CHART_PANELS = 6
+"""The most cumulative charts drawn (one per player and unit)."""
 EVIDENCE_HANDS = 1000
 """Flagged hands shown line by line in an HTML report (the first in play order)."""
 
@@ -63,15 +67,107 @@ _WINRATE = [
     ("hands", "hands", INT),
     ("net", "net won", MONEY),
     ("bb_per_100", "BB/100", NUM),
-    ("ci_low", "95% CI low", NUM),
-    ("ci_high", "95% CI high", NUM),
-    ("per_100", "per 100", RATE),
-    ("per_hour", "per hour", RATE),
-    ("hours", "hours", NUM),
-    ("rake", "rake paid", MONEY),
+    ("ci_low", "BB/100 95% CI low", NUM),
+    ("ci_high", "BB/100 95% CI high", NUM),
     ("sd_bb", "SD BB/hand", NUM),
     ("bi_per_100", "bring-ins/100", NUM),
+    ("per_100", "net per 100 hands", RATE),
+    ("per_hour", "net per hour", RATE),
+    ("hours", "hours", NUM),
+    ("rake", "rake paid", MONEY),
 ]
+
+_WHO = [("site", "site", TEXT), ("player", "player", TEXT)]
+_UNIT = ("unit", "unit", TEXT)
+_LIMIT = ("structure", "limit", TEXT)
+
+DEFINITIONS = {
+    "site": "the site (of the player's account; for a person, handlog alias, the sites of "
+    "their accounts)",
+    "player": "the account's name at its site, or the person's (handlog alias)",
+    "unit": "what the row's amounts are counted in: a currency (its minor units shown "
+    "with its sign), tournament chips, play money, or chips in hundredths; amounts of two "
+    "units are never added",
+    "limit": "the betting structure (fixed, spread, pot or no limit): each has its own rows",
+    "hands": "hands the player was dealt in (a seat that sat out is not in the hand)",
+    "net won": "what the player collected less everything they put in (antes too), after "
+    "rake, in the row's unit",
+    "BB/100": "big bets won per 100 hands: 100 × the mean over the hands of net ÷ the "
+    "hand's big bet (the 5th-7th street bet; in spread limit the top of the spread), so "
+    "that stakes add up; fixed and spread limit only",
+    "BB/100 95% CI low": "the 95% confidence interval of BB/100: BB/100 ± 1.96 × 100 × SD ÷ √hands",
+    "BB/100 95% CI high": "see BB/100 95% CI low",
+    "SD BB/hand": "the sample standard deviation of net ÷ big bet over the hands",
+    "bring-ins/100": "bring-ins won per 100 hands (net ÷ the hand's bring-in, or the one "
+    "seen at the same stakes): the measure for pot and no limit, where there is no big bet",
+    "net per 100 hands": "net won × 100 ÷ hands, in the row's unit (not a rate in big bets)",
+    "net per hour": "net won ÷ hours, in the row's unit",
+    "hours": "table hours: a hand lasts until the player's next hand in the session, the "
+    "last of a session the session's mean interval (a one-hand session: the median of the "
+    "player's sessions' mean intervals, else 60 s); two tables at once count twice; worked "
+    "out over all of the player's hands, so that a filter never changes them",
+    "rake paid": "the player's share of the rake of the pots they won",
+    "game": "the stud game: stud, stud8 (hi/lo 8-or-better), razz, stud5, razz27 (2-7), "
+    "razz_a6 (London lowball), stud_hilo (hi/lo any low)",
+    "stakes": "the small and the big bet (the spread's bottom and top; in pot and no limit "
+    "the smallest bets)",
+    "day": "the UTC day; unknown: hands whose time the site did not print",
+    "table": "the table's name (a session is at one table of one site)",
+    "start (UTC)": "the session's first hand",
+    "last hand (UTC)": "the session's last hand",
+    "file": "the file as the import named it",
+    "hands stored": "hands of the file in the database (a hand also in a file imported "
+    "before is stored once, with that file)",
+    "unparsed": "hands (or stretches of text) that could not be read, each listed with "
+    "its reason under 'Hands that could not be read'",
+    "skipped": "hands of games that are not stud (hold'em, Omaha ...) left out, by name",
+    "flagged": "hands the replay flagged (illegal play or a mis-split pot)",
+    "hero": "the account whose down cards the file's hands show (the one who exported it)",
+    "flags": "violations found",
+    "code": "the violation's code (README: What the replay checks)",
+    "kind": "illegal: an action the rules forbid; mis-split: a pot paid otherwise than the "
+    "rules and the cards say",
+    "line": "the file's line the flag or error points at",
+    "hand": "the hand's number at its site",
+    "street": "where in the hand",
+    "message": "what is wrong, in a sentence",
+    "reason": "why the text could not be read",
+    "VPIP 3rd": "hands where the player called, completed or raised on the first betting "
+    "street (the forced bring-in alone is not voluntary) ÷ hands",
+    "complete/raise 3rd": "hands with a completion or raise on the first street ÷ hands",
+    "bring-ins": "hands where the player had the bring-in",
+    "bring-in completed": "of those, the share where the player completed instead",
+    "steal chances": "chances to complete when only the bring-in and folds came before and "
+    "at most two players other than the bring-in are left to act",
+    "steal": "completions at those chances ÷ chances",
+    "steal success": "steals nobody called or raised ÷ steals",
+    "fold to steal": "folds as the first answer to a steal ÷ steals faced",
+    "3-bet 3rd": "raising a completion nobody has raised yet ÷ times facing one",
+    "saw 4th": "hands where the player was still in when 4th street was dealt ÷ hands",
+    "saw 5th": "the same for 5th street",
+    "saw 6th": "the same for 6th street",
+    "saw 7th": "the same for 7th street",
+    "showdowns": "hands where the player was still in at the end with someone else",
+    "went to SD (of saw 4th)": "showdowns ÷ hands that saw 4th street",
+    "won at SD": "showdowns where the player collected ÷ showdowns",
+    "won without SD (of hands)": "hands won with everyone else folded ÷ hands",
+    "scoop (of SD)": "showdowns where the player was the only one to collect",
+    "won high (of SD)": "showdowns where the player won (part of) the high half",
+    "won low (of SD)": "showdowns where the player won (part of) the low half",
+    "quartered (of SD)": "showdowns where the player shared the low half with another",
+    "SD without a low": "showdowns where no low qualified (count)",
+    "8-or-better low (of SD, 7 cards known)": "showdowns with all 7 cards known whose best "
+    "low, ranked the game's way, is eight high or better",
+}
+"""What each column means, shown beside every table that has it."""
+for _street in ("3rd", "4th", "5th", "6th", "7th"):
+    DEFINITIONS[f"AF {_street}"] = (
+        f"aggression factor on {_street} street: (completions + bets + raises) ÷ calls"
+    )
+    DEFINITIONS[f"AFq {_street}"] = (
+        f"aggression frequency on {_street} street: (completions + bets + raises) ÷ all the "
+        "player's actions there (bring-ins not counted)"
+    )
 
 
 ENGINES = ("scaled", "frames")
@@ -93,13 +189,39 @@ class _Tables:
     sessions: pl.DataFrame
     violations: pl.DataFrame
     parse_errors: pl.DataFrame
-    focus: list[str]
+    focus: list[scaled.Identity]
     chart_games: pl.DataFrame
-    """Win-rates of the focus players by game, in big bets (unit "bb")."""
+    """Win-rates of the focus players by game (and unit and structure)."""
+    files: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """Each file's counts (`_files`)."""
 
 
 def _quiet(text: str, fraction: float | None = None) -> None:
     """No progress shown (`build`'s default)."""
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the filters come to in the database: the player's identity (and accounts),
+    the persons' accounts, the heroes."""
+
+    identity: Identity | None
+    people: pl.DataFrame | None
+    heroes: list[scaled.Identity]
+    file_heroes: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """Each file's hero (`players.HEROES_SQL`: file, site, hero, hands)."""
+
+    @property
+    def accounts(self) -> list[tuple[str, str]]:
+        if self.identity is None:
+            return []
+        return [(account.site, account.name) for account in self.identity.accounts]
+
+    @property
+    def focus(self) -> scaled.Identity | None:
+        if self.identity is None:
+            return None
+        return (self.identity.site, self.identity.name)
 
 
 def build(
@@ -120,26 +242,32 @@ def build(
     # StoreError (DatabaseBusy among them) when it cannot be read.
     out.mkdir(parents=True, exist_ok=True)
     with source as connection:
-        _check_filters(connection, filters)
+        asked = _check_filters(connection, filters)
 
         def page(data: _Tables) -> list[Section]:
+            data.files = _files(connection, asked.file_heroes)
             return _page(connection, data, out, fmt)
 
         if engine == "frames":
             progress("reading every row")
-            data, statistics = _frames_tables(load(connection, filters), filters)
+            data, statistics = _frames_tables(
+                load(connection, filters, asked.accounts), filters, asked
+            )
             sections = page(data)
         else:
-            data, statistics, sections = _scaled_tables(connection, filters, page, progress)
+            data, statistics, sections = _scaled_tables(connection, filters, page, progress, asked)
     progress("drawing the cumulative chart")
     _add_statistics(sections, data, statistics, out)
     progress(f"writing the {fmt} report")
     tables = {table.key: table.frame for section in sections for table in section.tables}
     title = "handlog report"
+    stored = data.files["hands"].sum() if data.files.height else 0
     intro = (
-        f"{data.hands:,} hands ({filters.describe()}) from {db}; "
-        f"written {time.strftime('%Y-%m-%d %H:%M')}. Money in the currency of the table "
-        "(chips in tournaments); days in UTC; definitions in handlog's README."
+        f"{data.hands:,} hands ({filters.describe()}) of the {stored:,} stored from "
+        f"{data.files.height:,} files in {db}; written {time.strftime('%Y-%m-%d %H:%M')}. "
+        "A player is an account at a site (or a person: handlog alias); every amount is in "
+        "its row's unit, and two units are never added; days in UTC. Each table says what "
+        "its columns mean."
     )
     if fmt == "html":
         paths = [render.html_page(title, intro, sections, out)]
@@ -174,23 +302,61 @@ def _source(db: Path | Dataset) -> AbstractContextManager[Any]:
     return reading(db)
 
 
-def _check_filters(connection, filters: Filters) -> None:  # type: ignore[no-untyped-def]
+def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-untyped-def]
+    """The filters' player as an identity (a `ReportError` when there is none, or the name
+    is at several sites), the persons and the heroes."""
+    identity = None
     if filters.player:
-        found = connection.execute(
-            "SELECT 1 FROM hand_players WHERE player = ? LIMIT 1", [filters.player]
-        ).fetchone()
-        if not found:
-            similar = connection.execute(
-                "SELECT DISTINCT player FROM hand_players WHERE lower(player) LIKE ? LIMIT 5",
-                [f"%{filters.player.lower()}%"],
-            ).fetchall()
-            hint = f" (did you mean {', '.join(repr(r[0]) for r in similar)}?)" if similar else ""
-            raise ReportError(f"no player {filters.player!r} in the database{hint}")
+        try:
+            identity = resolve(connection, filters.player)
+        except PlayerError as error:
+            raise ReportError(str(error)) from None
     if filters.game:
         games = [r[0] for r in connection.execute("SELECT DISTINCT game FROM hands").fetchall()]
         if filters.game not in games:
             known = ", ".join(sorted(games)) or "none yet"
             raise ReportError(f"no {filters.game!r} hands in the database (games: {known})")
+    found = identities(connection)
+    people = pl.DataFrame(found.arrow()) if found.people else None
+    from handlog.players import HEROES_SQL
+
+    file_heroes = connection.sql(HEROES_SQL).pl()
+    heroes: list[scaled.Identity] = []
+    by_hands = file_heroes.group_by("site", "hero").agg(pl.col("hands").sum())
+    for site, hero, _ in by_hands.sort(
+        ["hands", "site", "hero"], descending=[True, False, False]
+    ).iter_rows():
+        who = found.of(Account(site, hero))
+        if (who.site, who.name) not in heroes:
+            heroes.append((who.site, who.name))
+    return _Asked(identity, people, heroes, file_heroes)
+
+
+def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no-untyped-def]
+    """Per file: hands stored from it (and flagged), unparsed, skipped, and its hero
+    (`heroes`: the account whose down cards its hands show, `players.HEROES_SQL`), for every
+    file imported (whatever the filters)."""
+    files = connection.sql("""
+        WITH stored AS (
+            SELECT file, count(*) AS hands, count(*) FILTER (WHERE status <> 'ok') AS flagged,
+                string_agg(DISTINCT site, ', ' ORDER BY site) AS site
+            FROM hands GROUP BY file
+        ), unparsed AS (
+            SELECT file, count(*) AS unparsed FROM parse_errors GROUP BY file
+        ), skipped AS (
+            SELECT file, count(*) AS skipped FROM skipped GROUP BY file
+        )
+        SELECT file, stored.site, coalesce(stored.hands, 0)::BIGINT AS hands,
+            coalesce(unparsed, 0)::BIGINT AS unparsed,
+            coalesce(skipped, 0)::BIGINT AS skipped, coalesce(flagged, 0)::BIGINT AS flagged
+        FROM stored FULL JOIN unparsed USING (file) FULL JOIN skipped USING (file)
+        ORDER BY file""").pl()
+    named = (
+        heroes.select("file", "hero")
+        if heroes.height
+        else pl.DataFrame(schema={"file": pl.String, "hero": pl.String})
+    )
+    return files.join(named, on="file", how="left", maintain_order="left")
 
 
 def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
@@ -203,31 +369,44 @@ def _stakes(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.join(combos, on=["unit", "small_bet", "big_bet"], how="left", nulls_equal=True)
 
 
-def _frames_tables(frames: Frames, filters: Filters) -> tuple[_Tables, scaled.Statistics]:
-    """Every table from all the rows in Polars (`compute`): the reference computation."""
-    rows = compute.player_hands(frames)
-    flags = compute.hand_flags(frames, rows)
-    rows = rows.join(
-        flags.select("hk", "player", pl.col("showdown").alias("went_to_showdown")),
-        on=["hk", "player"],
-        how="left",
+def _as_site(frame: pl.DataFrame) -> pl.DataFrame:
+    """`player_site` shown as the row's `site` (a session keeps its table's site)."""
+    if "site" in frame.columns:
+        return frame.drop("player_site")
+    return frame.rename({"player_site": "site"}).select(
+        "site", *[c for c in frame.columns if c != "player_site"]
     )
+
+
+def _frames_tables(
+    frames: Frames, filters: Filters, asked: _Asked
+) -> tuple[_Tables, scaled.Statistics]:
+    """Every table from all the rows in Polars (`compute`): the reference computation."""
+    rows = compute.player_sessions(frames, asked.people).filter(pl.col("chosen"))
+    chosen = frames.hands.filter(pl.col("chosen"))
+    # The statistics: the rows of the selected hands, every player's (accounts, for pairing
+    # with the actions).
+    everyone = compute.with_hand_columns(
+        frames.hands, frames.players, ["site", "game", "unit", "chosen"]
+    ).filter(pl.col("chosen"))
+    per_hand = compute.hand_flags(frames, everyone)
+    flags = compute.identify(per_hand, asked.people)
     rows = _stakes(rows)
-    stats = compute.stud_stats(frames, flags)
-    if filters.player:
-        rows = rows.filter(pl.col("player") == filters.player)
-        stats = stats.filter(pl.col("player") == filters.player)
-    players = compute.winrates(rows, ["player"]).sort(["hands", "player"], descending=[True, False])
-    games = compute.winrates(rows, ["player", "game", "stakes"])
-    days = compute.winrates(rows, ["player", "day"]).sort("player", "day")
+    stats = compute.stud_stats(frames, per_hand, asked.people)
+    wanted = asked.focus
+    if wanted is not None:
+        rows = rows.filter(scaled._among([wanted]))
+        stats = stats.filter(scaled._among([wanted]))
+    players = compute.winrates(rows, compute.PLAYER)
+    players = players.sort(["hands", *compute.PLAYER], descending=[True, False, False])
+    games = compute.winrates(rows, [*compute.PLAYER, "game", "stakes"])
+    days = compute.winrates(rows, [*compute.PLAYER, "day"]).sort(*compute.PLAYER, "day")
     sessions = compute.sessions(rows)
-    focus = _focus(players, filters)
-    chart_rows = rows.filter(pl.col("player").is_in(focus))
-    # Big bets add up across stakes and currencies: one bar per player and game.
-    in_big_bets = chart_rows.with_columns(unit=pl.lit("bb"))
-    chart_games = compute.winrates(in_big_bets, ["player", "game"])
+    focus = _focus(players, asked)
+    chart_rows = rows.filter(scaled._among(focus))
+    chart_games = compute.winrates(chart_rows, [*compute.PLAYER, "game"])
     tables = _Tables(
-        frames.hands.height,
+        chosen.height,
         players,
         games,
         days,
@@ -237,22 +416,39 @@ def _frames_tables(frames: Frames, filters: Filters) -> tuple[_Tables, scaled.St
         focus,
         chart_games,
     )
-    chart = chart_rows.select("hk", pl.col("player").cast(pl.String), "bb", "went_to_showdown")
-    return tables, scaled.Statistics(stats, chart)
+    shown = flags.filter(scaled._among(focus)).select(
+        "hk", "player_site", "player", pl.col("showdown").alias("went_to_showdown")
+    )
+    people_rows = compute.identify(
+        everyone.select("hk", "site", "player", "unit", pl.col("net")), asked.people
+    )
+    chart = shown.with_columns(pl.col("player", "player_site").cast(pl.String)).join(
+        people_rows.with_columns(pl.col("player", "player_site").cast(pl.String)),
+        on=["hk", "player_site", "player"],
+        how="left",
+    )
+    chart = chart.select(*scaled.CHART_SCHEMA).cast(scaled.CHART_SCHEMA)  # type: ignore[arg-type]
+    return tables, scaled.Statistics(stats, chart.sort(*compute.PLAYER, "unit", "hk"))
 
 
 def _scaled_tables(  # type: ignore[no-untyped-def]
-    connection, filters: Filters, meanwhile: Callable[[_Tables], T], progress: Progress = _quiet
+    connection,
+    filters: Filters,
+    meanwhile: Callable[[_Tables], T],
+    progress: Progress = _quiet,
+    asked: _Asked | None = None,
 ) -> tuple[_Tables, scaled.Statistics, T]:
     """Every table from parts of the rows at a time (`scaled`). The statistics, the longest
     part, are computed in a thread while `meanwhile` (what the report makes of the other
     tables: charts, evidence, tables written as HTML) runs here, on the tables without
     them: most of their work is in DuckDB and Polars, outside the GIL, beside which this
     Python work fits (a million hands: about a second less)."""
+    if asked is None:
+        asked = _check_filters(connection, filters)
     progress("selecting the hands; win-rates and sessions")
-    data = scaled.prepare(connection, filters)
+    data = scaled.prepare(connection, filters, asked.accounts, asked.people)
     try:
-        tables = _scaled_winrates(data, filters)
+        tables = _scaled_winrates(data, asked)
         focus = tables.focus
         # The statistics read with a connection of their own, made here: `meanwhile` may
         # query `connection` at the same time.
@@ -270,23 +466,23 @@ def _scaled_tables(  # type: ignore[no-untyped-def]
                 raise
             finally:
                 wait([coming])
-        if filters.player:
-            statistics.stats = statistics.stats.filter(pl.col("player") == filters.player)
+        if asked.focus is not None:
+            statistics.stats = statistics.stats.filter(scaled._among([asked.focus]))
         return tables, statistics, made
     finally:
         data.close()
 
 
-def _scaled_winrates(data: scaled.Scaled, filters: Filters) -> _Tables:
+def _scaled_winrates(data: scaled.Scaled, asked: _Asked) -> _Tables:
     """The win-rate tables and the flags of `scaled.prepare`'s hands."""
-    player = filters.player
-    players = scaled.winrates(data, "players", player).sort(
-        ["hands", "player"], descending=[True, False]
+    only = [asked.focus] if asked.focus is not None else None
+    players = scaled.winrates(data, "players", only).sort(
+        ["hands", *compute.PLAYER], descending=[True, False, False]
     )
-    games = scaled.winrates(data, "games", player)
-    days = scaled.winrates(data, "days", player).sort("player", "day")
-    sessions = scaled.sessions(data, player)
-    focus = _focus(players, filters)
+    games = scaled.winrates(data, "games", only)
+    days = scaled.winrates(data, "days", only).sort(*compute.PLAYER, "day")
+    sessions = scaled.sessions(data, only)
+    focus = _focus(players, asked)
     chart_games = scaled.winrates(data, "by_game", players=focus)
     violations, parse_errors = scaled.flags(data)
     return _Tables(
@@ -302,20 +498,46 @@ def _scaled_winrates(data: scaled.Scaled, filters: Filters) -> _Tables:
     )
 
 
-def _focus(players: pl.DataFrame, filters: Filters) -> list[str]:
-    if filters.player:
-        return [filters.player]
-    by_hands = players["player"].cast(pl.String).unique(maintain_order=True)
-    return by_hands.head(FOCUS_PLAYERS).to_list()
+def _focus(players: pl.DataFrame, asked: _Asked) -> list[scaled.Identity]:
+    """Whom the charts are about: the filter's player, else the heroes with hands in the
+    report, else the players with the most hands."""
+    if asked.focus is not None:
+        return [asked.focus]
+    there = players.select(pl.col("player_site").cast(pl.String), pl.col("player").cast(pl.String))
+    present = list(dict.fromkeys(there.iter_rows()))
+    heroes = [who for who in asked.heroes if who in set(present)]
+    return (heroes or present)[:FOCUS_PLAYERS]
+
+
+def _defined(columns: list[tuple[str, str, str]]) -> dict[str, str]:
+    """The definitions of a table's columns (by header)."""
+    return {header: DEFINITIONS[header] for _, header, _ in columns if header in DEFINITIONS}
+
+
+def _table(
+    key: str,
+    title: str,
+    frame: pl.DataFrame,
+    columns: list[tuple[str, str, str]],
+    limit: int | None = None,
+    note: str = "",
+) -> Table:
+    """A table with the definitions of its columns."""
+    return Table(key, title, frame, columns, note=note, limit=limit, definitions=_defined(columns))
 
 
 def _page(  # type: ignore[no-untyped-def]
     connection, data: _Tables, out: Path, fmt: str
 ) -> list[Section]:
     """The report's sections but the statistics (`_add_statistics`): the win-rates (and
-    their chart by game) and the flagged hands (with their chart and, in HTML, each hand's
-    evidence from `connection`); in HTML, their tables written."""
-    players, games, days, sessions = data.players, data.games, data.days, data.sessions
+    their chart by game), the files, and the flagged hands (with their chart and, in HTML,
+    each hand's evidence from `connection`); in HTML, their tables written."""
+    players, games, days, sessions = (
+        _as_site(data.players),
+        _as_site(data.games),
+        _as_site(data.days),
+        _as_site(data.sessions),
+    )
     frames = Frames(
         pl.DataFrame(), pl.DataFrame(), pl.DataFrame(), data.violations, data.parse_errors
     )
@@ -326,83 +548,105 @@ def _page(  # type: ignore[no-untyped-def]
     by_game = charts.by_game(data.chart_games, out / "bb100_by_game.png")
     by_code = charts.flags(counts["by_code"], out / "flags_by_code.png")
 
-    who = [("player", "player", TEXT), ("unit", "unit", TEXT)]
-    limit = ("structure", "limit", TEXT)
     sections = [
         Section(
             "Win-rates",
             [
-                Table("players", "By player", players, [*who, limit, *_WINRATE]),
-                Table(
+                _table("players", "By player", players, [*_WHO, _UNIT, _LIMIT, *_WINRATE]),
+                _table(
                     "games",
                     "By player, game and stakes",
                     games,
                     [
-                        who[0],
+                        *_WHO,
                         ("game", "game", TEXT),
                         ("stakes", "stakes", TEXT),
-                        limit,
+                        _UNIT,
+                        _LIMIT,
                         *_WINRATE,
                     ],
                 ),
-                Table(
+                _table(
                     "days",
                     "By player and day (UTC)",
                     days,
-                    [who[0], ("day", "day", TEXT), limit, *_WINRATE],
+                    [*_WHO, ("day", "day", DAY), _UNIT, _LIMIT, *_WINRATE],
                     limit=5000,
                 ),
-                Table(
+                _table(
                     "sessions",
                     "Sessions (one table, no gap of 30 minutes or more)",
                     sessions,
                     [
-                        who[0],
+                        *_WHO,
                         ("table_name", "table", TEXT),
                         ("first", "start (UTC)", TIME),
                         ("last", "last hand (UTC)", TIME),
-                        limit,
+                        _UNIT,
+                        _LIMIT,
                         *_WINRATE,
                     ],
                     limit=2000,
                 ),
             ],
-            text="BB/100: big bets (the 5th-7th street bet; in spread limit the top of the "
-            "spread) won per 100 hands, after rake, for fixed and spread limit; each betting "
-            "structure (limit) has its own rows. Bring-ins/100: the same in bring-ins, the "
-            "measure for pot and no limit. Per 100 and per hour in the table's money. Hours "
-            "are table hours.",
+            text="A row is one player's hands of one unit and one betting structure: amounts "
+            "of two units are never added, nor big bets of two structures. A column that "
+            "means nothing for a row's structure is left empty (BB/100 in pot and no limit, "
+            "bring-ins/100 in fixed and spread limit), and left out where it is empty in "
+            "every row.",
             charts=[by_game] if by_game else [],
+        ),
+        Section(
+            "Files",
+            [
+                _table(
+                    "files",
+                    "Hands by file",
+                    data.files,
+                    [
+                        ("file", "file", TEXT),
+                        ("site", "site", TEXT),
+                        ("hands", "hands stored", INT),
+                        ("unparsed", "unparsed", INT),
+                        ("skipped", "skipped", INT),
+                        ("flagged", "flagged", INT),
+                        ("hero", "hero", TEXT),
+                    ],
+                    limit=5000,
+                )
+            ],
+            text="Every file imported, whatever the filters: the same counts as handlog "
+            "parse, check and import print for it.",
         ),
         Section(
             "Flagged hands",
             [
-                Table(
+                _table(
                     "flags_by_code",
                     "Flags by code",
                     counts["by_code"],
                     _count_columns("kind", "code"),
                 ),
-                Table("flags_by_site", "Flags by site", counts["by_site"], _count_columns("site")),
-                Table(
+                _table("flags_by_site", "Flags by site", counts["by_site"], _count_columns("site")),
+                _table(
                     "flags_by_table",
                     "Flags by table",
                     counts["by_table"],
                     _count_columns("site", "table_name"),
                 ),
-                Table(
+                _table(
                     "flags_by_day", "Flags by day (UTC)", counts["by_day"], _count_columns("day")
                 ),
-                Table("illegal", "Illegal actions", illegal, _FLAG_COLUMNS, limit=5000),
-                Table("mis_split", "Mis-split pots", mis_split, _FLAG_COLUMNS, limit=5000),
-                Table(
+                _table("illegal", "Illegal actions", illegal, _FLAG_COLUMNS, limit=5000),
+                _table("mis_split", "Mis-split pots", mis_split, _FLAG_COLUMNS, limit=5000),
+                _table(
                     "inconsistent",
                     "Inconsistent histories",
                     inconsistent,
                     _FLAG_COLUMNS,
                     limit=5000,
                 ),
-                Table(
+                _table(
                     "parse_errors",
                     "Hands that could not be read",
                     data.parse_errors.select("file", "line", "hand_id", "message"),
@@ -431,12 +675,14 @@ def _page(  # type: ignore[no-untyped-def]
 def _add_statistics(
     sections: list[Section], data: _Tables, statistics: scaled.Statistics, out: Path
 ) -> None:
-    """Put the statistics into the sections of `_page`: the cumulative chart first among the
-    win-rates' charts, the statistics' section after theirs."""
-    cumulative = charts.cumulative(statistics.chart_rows, data.focus, out / "cumulative.png")
+    """Put the statistics into the sections of `_page`: the cumulative charts first among
+    the win-rates' charts, the statistics' section after theirs."""
+    cumulative = charts.cumulative(
+        statistics.chart_rows, data.focus, out / "cumulative.png", CHART_PANELS
+    )
     if cumulative is not None:
         sections[0].charts.insert(0, cumulative)
-    sections.insert(1, Section("Stud statistics", _stat_tables(statistics.stats)))
+    sections.insert(1, Section("Stud statistics", _stat_tables(_as_site(statistics.stats))))
 
 
 def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], total: int) -> None:
@@ -457,7 +703,7 @@ def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], 
             table.link = "hand_id"
     if shown:
         section.html = (
-            "<h3>Flagged hands, line by line</h3>"
+            '<h3 id="flagged-hands-line-by-line">Flagged hands, line by line</h3>'
             '<p class="note">Each hand as it stands in its file, the flagged lines marked, '
             "with the message and what the replay knew there (the street, whose turn it was, "
             "the bet and what the player owed, the pot, every player's stack, chips in and "
@@ -468,7 +714,7 @@ def _link_evidence(sections: list[Section], shown: list[evidence.HandEvidence], 
 def _count_columns(*keys: str) -> list[tuple[str, str, str]]:
     names = {"table_name": "table"}
     return [
-        *((key, names.get(key, key), TEXT) for key in keys),
+        *((key, names.get(key, key), DAY if key == "day" else TEXT) for key in keys),
         ("flags", "flags", INT),
         ("hands", "hands", INT),
     ]
@@ -478,6 +724,7 @@ _FLAG_COLUMNS = [
     ("file", "file", TEXT),
     ("line", "line", INT),
     ("hand_id", "hand", TEXT),
+    ("site", "site", TEXT),
     ("code", "code", TEXT),
     ("follows", "follows from", TEXT),
     ("street", "street", TEXT),
@@ -489,7 +736,7 @@ FLAG_TABLES = ("illegal", "mis_split", "inconsistent")
 
 
 def _stat_tables(stats: pl.DataFrame) -> list[Table]:
-    key = [("player", "player", TEXT), ("game", "game", TEXT), ("hands", "hands", INT)]
+    key = [*_WHO, ("game", "game", TEXT), ("hands", "hands", INT)]
     third = [
         ("vpip", "VPIP 3rd", PCT),
         ("complete_raise", "complete/raise 3rd", PCT),
@@ -526,40 +773,43 @@ def _stat_tables(stats: pl.DataFrame) -> list[Table]:
     ]
     low_games = stats.filter(pl.col("game").is_in([game.value for game in LOW_GAMES]))
     return [
-        Table("stats_third", "3rd street", stats, [*key, *third]),
-        Table("stats_streets", "Later streets and showdown", stats, [*key, *later]),
-        Table(
+        _table("stats_third", "3rd street", stats, [*key, *third]),
+        _table("stats_streets", "Later streets and showdown", stats, [*key, *later]),
+        _table(
             "stats_aggression",
             "Aggression: factor (bets+raises)/calls and frequency (bets+raises)/actions",
             stats,
             [*key, *aggression],
         ),
-        Table("stats_low", "Hi/lo and razz", low_games, [*key, *lows]),
+        _table("stats_low", "Hi/lo and razz", low_games, [*key, *lows]),
     ]
+
+
+_TERMINAL_COLUMNS = [
+    *_WHO,
+    _UNIT,
+    _LIMIT,
+    ("hands", "hands", INT),
+    ("net", "net won", MONEY),
+    ("bb_per_100", "BB/100", NUM),
+    ("ci_low", "95% CI low", NUM),
+    ("ci_high", "high", NUM),
+    ("bi_per_100", "bring-ins/100", NUM),
+    ("per_hour", "net per hour", RATE),
+]
 
 
 def _terminal(tables: dict[str, pl.DataFrame], data: _Tables) -> str:
     top = tables["players"].sort("hands", descending=True).head(10)
-    table = Table(
-        "players",
-        "",
-        top,
-        [
-            ("player", "player", TEXT),
-            ("hands", "hands", INT),
-            ("net", "net won", MONEY),
-            ("bb_per_100", "BB/100", NUM),
-            ("ci_low", "95% CI low", NUM),
-            ("ci_high", "high", NUM),
-            ("per_hour", "per hour", RATE),
-        ],
-    )
+    table = Table("players", "", top, _TERMINAL_COLUMNS)
     illegal = tables["illegal"]["hand_id"].n_unique()
     mis_split = tables["mis_split"]["hand_id"].n_unique()
     inconsistent = tables["inconsistent"]["hand_id"].n_unique()
     lines = [
         render.terminal(table),
         "",
+        "BB/100: big bets won per 100 hands (fixed and spread limit); bring-ins/100: the same "
+        "in bring-ins (pot and no limit); net in each row's unit.",
         f"{data.hands:,} hands; {illegal:,} flagged illegal, {mis_split:,} flagged "
         f"mis-split, {inconsistent:,} inconsistent, {data.parse_errors.height:,} could not "
         "be read",

@@ -1,9 +1,9 @@
 """The report's charts as PNG files (matplotlib, headless Agg backend).
 
-Three charts: cumulative net won over hands for the focus players (total, showdown and
-non-showdown lines, in big bets so that stakes and currencies add up), big bets/100 by game
-with 95% intervals, and flags by code. Each has a title, axis labels with units and a
-legend where there is more than one series.
+Three charts: cumulative net won over hands for the focus players, one panel per player and
+unit (total, showdown and non-showdown lines, in that unit: two units never share a line
+or an axis), big bets/100 by player, game and unit with 95% intervals, and flags by code.
+Each has a title, axis labels with units and a legend where there is more than one series.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+
+from handlog import units
 
 MAX_POINTS = 4000
 """Lines are thinned to about this many points per series: a 200,000-hand line draws the
@@ -27,36 +29,67 @@ def _pyplot():  # type: ignore[no-untyped-def]
     return plt
 
 
-def cumulative(rows: pl.DataFrame, players: list[str], path: Path) -> Path | None:
-    """Cumulative net won (big bets) per player over their hands in play order: the total,
-    the part won or lost in hands that went to showdown, and the part without showdown."""
-    if not players:
+def cumulative(
+    rows: pl.DataFrame, players: list[tuple[str, str]], path: Path, most: int = 6
+) -> Path | None:
+    """Cumulative net won per player (site, name) and unit over their hands of that unit in
+    play order: the total, the part won or lost in hands that went to showdown, and the part
+    without showdown; one panel per player and unit (at most `most`, the players' units
+    with the most hands first)."""
+    if not players or rows.is_empty():
+        return None
+    panels: list[tuple[str, str, str, pl.DataFrame]] = []
+    for site, player in players:
+        mine = rows.filter((pl.col("player_site") == site) & (pl.col("player") == player))
+        by_unit = mine.group_by("unit").len().sort(["len", "unit"], descending=[True, False])
+        for (unit,) in by_unit.select("unit").iter_rows():
+            panels.append((site, player, unit, mine.filter(pl.col("unit") == unit).sort("hk")))
+    panels = panels[:most]
+    if not panels:
         return None
     plt = _pyplot()
     figure, axes = plt.subplots(
-        len(players), 1, figsize=(9, 3.2 * len(players)), squeeze=False, sharex=False
+        len(panels), 1, figsize=(9, 3.2 * len(panels)), squeeze=False, sharex=False
     )
-    for axis, player in zip(axes[:, 0], players, strict=True):
-        mine = rows.filter(pl.col("player") == player).sort("hk")
-        at_showdown = mine["went_to_showdown"]
-        bb = mine["bb"].fill_nan(0).fill_null(0)
-        total = bb.cum_sum()
-        showdown = (bb * at_showdown.cast(pl.Float64)).cum_sum()
+    for axis, (site, player, unit, mine) in zip(axes[:, 0], panels, strict=True):
+        at_showdown = mine["went_to_showdown"].fill_null(False)
+        net = mine["net"].cast(pl.Float64).fill_null(0) * units.in_major_units(1.0, unit)
+        total = net.cum_sum()
+        showdown = (net * at_showdown.cast(pl.Float64)).cum_sum()
         other = total - showdown
         step = max(1, len(mine) // MAX_POINTS)
-        x = list(range(1, len(mine) + 1))[::step]
-        axis.plot(x, total.to_list()[::step], label="net won", color="black", linewidth=1.6)
-        axis.plot(x, showdown.to_list()[::step], label="at showdown", color="tab:blue")
-        axis.plot(x, other.to_list()[::step], label="without showdown", color="tab:red")
+        # From 0 before the first hand: a line however few hands there are.
+        x = [0, *list(range(1, len(mine) + 1))[::step]]
+        marker = "o" if len(mine) <= 30 else None
+        for values, label, colour in (
+            (total, "net won", "black"),
+            (showdown, "at showdown", "tab:blue"),
+            (other, "without showdown", "tab:red"),
+        ):
+            axis.plot(
+                x,
+                [0.0, *values.to_list()[::step]],
+                label=label,
+                color=colour,
+                linewidth=1.6 if label == "net won" else 1.0,
+                marker=marker,
+                markersize=3,
+            )
         axis.axhline(0, color="grey", linewidth=0.8)
-        axis.set_title(f"{player}: cumulative net won over {len(mine):,} hands")
-        axis.set_xlabel("hands played")
-        axis.set_ylabel("net won (big bets)")
+        axis.set_title(f"{player} ({site}), {unit}: cumulative net won over {len(mine):,} hands")
+        axis.set_xlabel(f"hands played in {unit}")
+        axis.set_ylabel(f"net won ({_axis_unit(unit)})")
         axis.legend(loc="best", fontsize="small")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)
     return path
+
+
+def _axis_unit(unit: str) -> str:
+    """A unit as an axis says it: "USD", "tournament chips", "chips" (hundredths shown as
+    chips with decimals)."""
+    return "chips" if unit == units.HUNDREDTHS else unit
 
 
 def by_game(table: pl.DataFrame, path: Path) -> Path | None:
@@ -66,11 +99,17 @@ def by_game(table: pl.DataFrame, path: Path) -> Path | None:
     if table.is_empty():
         return None
     plt = _pyplot()
-    table = table.sort("player", "game", "structure")
+    table = table.sort("player", "player_site", "game", "unit", "structure")
     labels = [
-        f"{player}\n{game}" + ("" if structure == "fixed" else f" ({structure} limit)")
-        for player, game, structure in zip(
-            table["player"], table["game"], table["structure"], strict=True
+        f"{player} ({site})\n{game}, {unit}"
+        + ("" if structure == "fixed" else f"\n{structure} limit")
+        for player, site, game, unit, structure in zip(
+            table["player"],
+            table["player_site"],
+            table["game"],
+            table["unit"],
+            table["structure"],
+            strict=True,
         )
     ]
     values = table["bb_per_100"].to_list()
@@ -81,7 +120,7 @@ def by_game(table: pl.DataFrame, path: Path) -> Path | None:
         [hi - v if hi is not None else 0 for v, hi in zip(values, high, strict=True)],
     ]
     colours = ["tab:green" if v >= 0 else "tab:red" for v in values]
-    figure, axis = plt.subplots(figsize=(max(6, 1.1 * len(labels) + 2), 4.5))
+    figure, axis = plt.subplots(figsize=(min(max(6, 1.3 * len(labels) + 2), 24), 5))
     axis.bar(labels, values, yerr=errors, capsize=4, color=colours)
     from matplotlib.patches import Patch
 
@@ -92,8 +131,8 @@ def by_game(table: pl.DataFrame, path: Path) -> Path | None:
     )
     axis.axhline(0, color="grey", linewidth=0.8)
     axis.set_title("Win-rate by game (error bars: 95% confidence interval)")
-    axis.set_xlabel("player and game")
-    axis.set_ylabel("big bets per 100 hands")
+    axis.set_xlabel("player (site), game and unit: one bar each")
+    axis.set_ylabel("BB/100 (big bets won per 100 hands)")
     figure.tight_layout()
     figure.savefig(path)
     plt.close(figure)

@@ -13,10 +13,14 @@ Definitions (README "Reports" repeats them for users):
   unit. Pot and no limit: bring-ins/100 = 100 x mean(net / the hand's bring-in) instead.
 * $/100 = 100 x net / hands, in the unit's minor units. Rake paid: the player's share of
   the rake of the pots they won (as the importer stores it).
+* a player is an account (site, name), or a person (`handlog.players`): every table groups
+  by `player_site` (the account's site, or the person's sites) and `player`.
 * sessions: a player's continuous play at one table (site, tournament, table name) with
   no gap of 30 minutes or more between hands. A hand lasts until the player's next hand in
   the session; the last hand of a session lasts the session's mean hand interval (for a
-  one-hand session, the median interval over all sessions, or 60 s if there is none).
+  one-hand session, the median of that player's sessions' mean intervals, or 60 s if they
+  have none). Sessions and hands' lengths are worked out over every stored hand of the
+  player, before any filter: a filter that keeps the same hands gives the same hours.
   Hours are table hours: two tables played at once count twice.
 * days are UTC dates.
 """
@@ -63,12 +67,17 @@ BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
     pl.col("net") / pl.col("big_bet")
 )
 """A row's net in big bets (`bb`): fixed and spread limit only."""
+BRING_INS = pl.when(~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)).then(
+    pl.col("net") / pl.col("bring_in")
+)
+"""A row's net in bring-ins (`bi`): pot and no limit only, where there is no big bet."""
 
 
 def player_hands(frames: Frames) -> pl.DataFrame:
-    """One row per player per hand with the hand's columns, `bb`, `session` and `seconds`."""
-    rows, means = player_sessions(frames)
-    return rows.with_columns(pl.col("seconds").fill_null(session_fallback(means)))
+    """One row per player per hand with the hand's columns, `bb`, `session` and `seconds`
+    (every stored hand of the player's: a report keeps the rows of its hands, `chosen`,
+    after this)."""
+    return player_sessions(frames)
 
 
 HAND_COLUMNS = (
@@ -83,18 +92,26 @@ HAND_COLUMNS = (
     "table_key",
     "table_name",
     "start_utc",
+    "chosen",
 )
-"""The columns of `Frames.hands` that `player_sessions` reads."""
+"""The columns of `Frames.hands` that `player_sessions` reads (`chosen`: the hand is one
+the report's filters select; a frame without it has them all chosen)."""
 
 
-def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
-    """`player_hands`' rows, but `seconds` null where the hand lasts `session_fallback`
-    (the only hand of a session), and the mean interval of each session (null for those),
-    of which that fallback is the median. Separate so that the rows of different players
-    can be taken in parts (`report.scaled`) and the median over all of them taken after."""
-    rows = with_hand_columns(frames.hands, frames.players, HAND_COLUMNS[1:]).with_columns(
+def player_sessions(frames: Frames, people: pl.DataFrame | None = None) -> pl.DataFrame:
+    """`player_hands`' rows: each with its `session` and `seconds`, the accounts of persons
+    (`people`) relabelled as them (`identify`; rows with a `player_site` already are).
+    Sessions and lengths are a player's own (`player_site`, `player`): the rows of
+    different players can be taken in parts (`report.scaled`), a player's rows all in one."""
+    hands = frames.hands
+    if "chosen" not in hands.columns:
+        hands = hands.with_columns(chosen=pl.lit(True))
+    rows = with_hand_columns(hands, frames.players, HAND_COLUMNS[1:])
+    if "player_site" not in rows.columns:
+        rows = identify(rows, people)
+    rows = rows.with_columns(
         bb=BIG_BETS,
-        bi=pl.when(pl.col("bring_in") > 0).then(pl.col("net") / pl.col("bring_in")),
+        bi=BRING_INS,
         day=pl.col("start_utc").dt.date(),
     )
     # Sessions need each player's hands at each table together and in time order; the order
@@ -105,28 +122,45 @@ def player_sessions(frames: Frames) -> tuple[pl.DataFrame, pl.Series]:
     rows = sort_by_integers(
         rows.with_columns(
             _player=pl.col("player").cast(pl.Categorical).to_physical(),
+            _psite=pl.col("player_site").cast(pl.Categorical).to_physical(),
             _table=pl.col("table_key").cast(pl.Categorical).to_physical(),
         ),
-        ["_player", "_table", "hk"],
+        ["_player", "_psite", "_table", "hk"],
     )
     gap = (pl.col("start_utc") - pl.col("start_utc").shift(1)).dt.total_seconds()
     new_session = (
         (pl.col("_player") != pl.col("_player").shift(1))
+        | (pl.col("_psite") != pl.col("_psite").shift(1))
         | (pl.col("_table") != pl.col("_table").shift(1))
         | gap.is_null()
         | (gap >= SESSION_GAP_SECONDS)
     ).fill_null(True)
-    rows = rows.with_columns(session=new_session.cum_sum().cast(pl.Int64)).drop("_player", "_table")
+    rows = rows.with_columns(session=new_session.cum_sum().cast(pl.Int64)).drop("_table")
     same_session = pl.col("session") == pl.col("session").shift(-1)
     following = pl.when(same_session).then(
         (pl.col("start_utc").shift(-1) - pl.col("start_utc")).dt.total_seconds()
     )
     rows = rows.with_columns(interval=following.cast(pl.Float64))
-    mean_interval = pl.col("interval").mean().over("session")
-    means = rows.group_by("session").agg(pl.col("interval").mean())["interval"]
-    return rows.with_columns(seconds=pl.col("interval").fill_null(mean_interval)).drop(
-        "interval"
-    ), means
+    rows = rows.with_columns(
+        seconds=pl.col("interval").fill_null(pl.col("interval").mean().over("session"))
+    )
+    # One-hand sessions (seconds still null): the median of the player's sessions' mean
+    # intervals, looked up for those rows only (a few in a hundred).
+    alone = rows.select(pl.arg_where(pl.col("seconds").is_null())).to_series()
+    if alone.len():
+        means = rows.group_by("session").agg(
+            pl.col("_player").first(), pl.col("_psite").first(), mean=pl.col("interval").mean()
+        )
+        medians = means.group_by("_player", "_psite").agg(fallback=pl.col("mean").median())
+        found = (
+            rows[alone]
+            .select("_player", "_psite")
+            .join(medians, on=["_player", "_psite"], how="left", maintain_order="left")
+            .select(pl.col("fallback").fill_null(DEFAULT_HAND_SECONDS))
+            .to_series()
+        )
+        rows = rows.with_columns(rows["seconds"].scatter(alone, found))
+    return rows.drop("interval", "_player", "_psite")
 
 
 def sort_by_integers(frame: pl.DataFrame, keys: list[str]) -> pl.DataFrame:
@@ -164,24 +198,21 @@ def with_hand_columns(
     return rows.join(hands.select("hk", *columns), on="hk", how="inner", maintain_order="left")
 
 
-def session_fallback(means: pl.Series) -> float:
-    """How long the only hand of a session lasts: the median of the sessions' mean hand
-    intervals (`player_sessions`), or DEFAULT_HAND_SECONDS when no session has one."""
-    median = means.median()
-    return float(median) if median is not None else DEFAULT_HAND_SECONDS  # type: ignore[arg-type]
+WINRATE_KEYS = ("unit", "structure")
+"""What every win-rate group is also split by: amounts of two units are never added, nor big
+bets of two betting structures."""
 
 
 def winrates(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Hands, net, big bets/100 with its 95% interval, $/100, $/hour, rake, sd for each
-    group of `by` (the unit is always part of the group: amounts of different currencies or
-    chips are never added, nor big bets of different betting structures)."""
-    return winrate_figures(winrate_sums(rows, by), by, DEFAULT_HAND_SECONDS)
+    """Hands, net, big bets/100 with its 95% interval, net per 100 hands and per hour, rake,
+    sd for each group of `by` (the unit and the structure are always part of the group)."""
+    return winrate_figures(winrate_sums(rows, by), by)
 
 
 def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """`winrates`' groups before the figures: the hands' `seconds` as known_seconds and
-    unknown_seconds (hands whose `seconds` is null: they last the fallback)."""
-    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
+    """`winrates`' groups before the figures (of one part of the rows: groups that hold a
+    player never span two parts)."""
+    keys = [*by, *(key for key in WINRATE_KEYS if key not in by)]
     return rows.group_by(keys).agg(
         hands=pl.len(),
         net=pl.col("net").sum(),
@@ -189,23 +220,22 @@ def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
         bb_per_100=pl.col("bb").mean() * 100,
         sd_bb=pl.col("bb").std(),
         bi_per_100=pl.col("bi").mean() * 100,
-        known_seconds=pl.col("seconds").sum(),
-        unknown_seconds=pl.col("seconds").null_count(),
+        seconds=pl.col("seconds").sum(),
         first=pl.col("start_utc").min(),
         last=pl.col("start_utc").max(),
     )
 
 
-MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
-MOMENT_SECONDS = ("known_seconds", "unknown_seconds")
+MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum", "seconds")
+"""The sums behind `winrate_sums` (`winrate_moments`): they add up over any sets of rows."""
 
 
 def winrate_moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """`winrate_sums`' groups as sums only (counts, sums and sums of squares of `bb` and
-    `bi`, `MOMENTS`), which add up over any sets of rows, with `first` and `last`: a
-    summary kept up to date hand by hand (`handlog serve`) adds these, and
+    `bi`, the seconds: `MOMENTS`), which add up over any sets of rows, with `first` and
+    `last`: a summary kept up to date hand by hand (`handlog serve`) adds these, and
     `sums_from_moments` turns any total of them into `winrate_sums`' columns."""
-    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
+    keys = [*by, *(key for key in WINRATE_KEYS if key not in by)]
     bb, bi = pl.col("bb"), pl.col("bi")
     return rows.group_by(keys).agg(
         hands=pl.len().cast(pl.Int64),
@@ -216,8 +246,7 @@ def winrate_moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
         bb_sq=(bb * bb).sum().cast(pl.Float64),
         bi_n=bi.count().cast(pl.Int64),
         bi_sum=bi.sum().cast(pl.Float64),
-        known_seconds=pl.col("seconds").sum().cast(pl.Float64),
-        unknown_seconds=pl.col("seconds").null_count().cast(pl.Int64),
+        seconds=pl.col("seconds").sum().cast(pl.Float64),
         first=pl.col("start_utc").min(),
         last=pl.col("start_utc").max(),
     )
@@ -237,11 +266,9 @@ def sums_from_moments(moments: pl.DataFrame) -> pl.DataFrame:
     ).drop("bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
 
 
-def winrate_figures(sums: pl.DataFrame, by: list[str], fallback: float) -> pl.DataFrame:
-    """`winrates` from `winrate_sums` (of one part of the rows or several: groups that hold
-    a player never span two parts), the unknown seconds counted as `fallback` each."""
-    keys = [*by, *(key for key in ("unit", "structure") if key not in by)]
-    hours = (pl.col("known_seconds") + pl.col("unknown_seconds") * fallback) / 3600
+def winrate_figures(sums: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """`winrates` from `winrate_sums`."""
+    keys = [*by, *(key for key in WINRATE_KEYS if key not in by)]
     table = sums.select(
         *keys,
         "hands",
@@ -250,7 +277,7 @@ def winrate_figures(sums: pl.DataFrame, by: list[str], fallback: float) -> pl.Da
         "bb_per_100",
         "sd_bb",
         "bi_per_100",
-        hours.alias("hours"),
+        (pl.col("seconds") / 3600).alias("hours"),
         "first",
         "last",
     )
@@ -260,19 +287,43 @@ def winrate_figures(sums: pl.DataFrame, by: list[str], fallback: float) -> pl.Da
         per_hour=pl.when(pl.col("hours") > 0).then(pl.col("net") / pl.col("hours")),
         ci_low=pl.col("bb_per_100") - half,
         ci_high=pl.col("bb_per_100") + half,
-    ).sort([*keys[:1], "hands"], descending=[False, True])
+    ).sort([*keys[:2], "hands"], descending=[False, False, True])
+
+
+PLAYER = ["player_site", "player"]
+"""Whom a row is about: the account's site (or a person's sites) and name."""
 
 
 def sessions(rows: pl.DataFrame) -> pl.DataFrame:
-    """One row per player session: table, start, end, hands and the win-rate figures."""
-    table = winrates(rows, ["player", "session", "site", "table_name"])
-    return table.sort("player", "first").drop("session")
+    """One row per player session: table (and its site), start, end, hands and the win-rate
+    figures."""
+    table = winrates(rows, [*PLAYER, "session", "site", "table_name"])
+    return table.sort(*PLAYER, "first").drop("session")
 
 
-def stud_stats(frames: Frames, per_hand: pl.DataFrame) -> pl.DataFrame:
+def identify(frame: pl.DataFrame, people: pl.DataFrame | None) -> pl.DataFrame:
+    """`frame` (rows of accounts: `site`, `player`) with `player_site` and `player` naming
+    whom each row is about: the account, or, for an account of a person (`people`: site,
+    player, person, person_site; `players.Identities.arrow`), the person."""
+    if people is None or people.is_empty():
+        return frame.with_columns(player_site=pl.col("site"))
+    kinds = {name: frame.schema[name] for name in ("site", "player")}
+    keyed = people.with_columns(
+        pl.col("site").cast(kinds["site"]), pl.col("player").cast(kinds["player"])
+    )
+    joined = frame.join(keyed, on=["site", "player"], how="left", maintain_order="left")
+    return joined.with_columns(
+        player=pl.coalesce(pl.col("person"), pl.col("player").cast(pl.String)),
+        player_site=pl.coalesce(pl.col("person_site"), pl.col("site").cast(pl.String)),
+    ).drop("person", "person_site")
+
+
+def stud_stats(
+    frames: Frames, per_hand: pl.DataFrame, people: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """Per player and game: the stud statistics (see README "Reports" for definitions), from
-    the per-hand flags of `hand_flags`."""
-    return stud_ratios(stud_counts(per_hand), aggression_counts(frames))
+    the per-hand flags of `hand_flags` (accounts relabelled as their persons: `identify`)."""
+    return stud_ratios(stud_counts(identify(per_hand, people)), aggression_counts(frames, people))
 
 
 STAT_COUNTS = {
@@ -309,7 +360,7 @@ counts of separate sets of hands add up (a report over many hands counts them in
 
 def stud_counts(per_hand: pl.DataFrame) -> pl.DataFrame:
     """Per player and game, the counts behind the statistics (`STAT_COUNTS`, as Int64)."""
-    return per_hand.group_by("player", "game").agg(
+    return per_hand.group_by(*PLAYER, "game").agg(
         expression.cast(pl.Int64).alias(name) for name, expression in STAT_COUNTS.items()
     )
 
@@ -319,7 +370,7 @@ def stud_ratios(counts: pl.DataFrame, aggression: pl.DataFrame) -> pl.DataFrame:
     ratio = _ratio
     c = pl.col
     stats = counts.select(
-        "player",
+        *PLAYER,
         "game",
         hands=c("hands").cast(pl.UInt32),
         vpip=ratio(c("vpip"), c("hands")),
@@ -354,8 +405,8 @@ def stud_ratios(counts: pl.DataFrame, aggression: pl.DataFrame) -> pl.DataFrame:
         ]
         + [pl.when(low_games).then(pl.col("qualifying_low")).alias("qualifying_low")]
     )
-    return stats.join(_aggression(aggression), on=["player", "game"], how="left").sort(
-        "player", "game"
+    return stats.join(_aggression(aggression), on=[*PLAYER, "game"], how="left").sort(
+        *PLAYER, "game"
     )
 
 
@@ -455,7 +506,7 @@ def hand_flags(frames: Frames, rows: pl.DataFrame) -> pl.DataFrame:
     # Sorted by hand (and pair), so that per-hand totals are linear running counts (see
     # `_before`).
     hand = (
-        rows.select("hk", "player", "game", "collected", "cards", "won_high", "won_low")
+        rows.select("hk", "site", "player", "game", "collected", "cards", "won_high", "won_low")
         .with_columns(_pair=pair)
         .sort("_pair")
         .join(folds, on="_pair", how="left", maintain_order="left")
@@ -595,13 +646,13 @@ def _low_ranks(cards: pl.Expr) -> pl.Expr:
     )
 
 
-def aggression_counts(frames: Frames) -> pl.DataFrame:
+def aggression_counts(frames: Frames, people: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per player, game and street: aggressive actions (completions, bets, raises), calls
     and all actions but the bring-in (sums: the counts of parts add up)."""
     actions = frames.actions.filter(pl.col("kind") != "bring_in")
     return (
-        with_hand_columns(frames.hands, actions, ["game"])
-        .group_by("player", "game", "street")
+        identify(with_hand_columns(frames.hands, actions, ["game", "site"]), people)
+        .group_by(*PLAYER, "game", "street")
         .agg(
             aggressive=pl.col("kind").is_in(AGGRESSIVE).sum().cast(pl.Int64),
             calls=(pl.col("kind") == "call").sum().cast(pl.Int64),
@@ -619,7 +670,7 @@ def _aggression(counted: pl.DataFrame) -> pl.DataFrame:
         afq=_ratio(pl.col("aggressive").cast(pl.Float64), pl.col("actions")),
     )
     wide = counted.pivot(
-        on="street", index=["player", "game"], values=["af", "afq"], aggregate_function="first"
+        on="street", index=[*PLAYER, "game"], values=["af", "afq"], aggregate_function="first"
     )
     wanted = [f"{kind}_{street}" for kind in ("af", "afq") for street in range(3, 8)]
     renames = {}
@@ -629,7 +680,7 @@ def _aggression(counted: pl.DataFrame) -> pl.DataFrame:
             renames[column] = f"{kind}_{street.rsplit('_', 1)[-1]}"
     wide = wide.rename(renames)
     missing = [pl.lit(None, pl.Float64).alias(name) for name in wanted if name not in wide.columns]
-    return wide.with_columns(missing).select("player", "game", *wanted)
+    return wide.with_columns(missing).select(*PLAYER, "game", *wanted)
 
 
 def flag_counts(frames: Frames) -> dict[str, pl.DataFrame]:

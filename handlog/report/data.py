@@ -1,14 +1,16 @@
 """Read what a report needs from the database into Polars frames, filters applied in SQL.
 
-Every selected hand gets a small integer key `hk` (its rank in time order), so the frames
+Every stored hand gets a small integer key `hk` (its rank in time order), so the frames
 join on one integer column instead of (site, hand id) strings, and the cumulative charts
-can use `hk` order as play order. Money stays in integer minor units (cents, or chips in
-tournaments); `unit` says which ("USD", "EUR", ... or "chips").
+can use `hk` order as play order; `chosen` says whether the filters select it. Money stays
+in integer minor units of the hand's `unit` (`handlog.units`: "USD", "tournament chips",
+...).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +18,7 @@ import polars as pl
 
 from handlog.model import BETTING_KINDS as _BETTING_ACTIONS
 from handlog.model import Street
+from handlog.units import UNIT_SQL as _UNIT_OF_COLUMNS
 
 if TYPE_CHECKING:
     import duckdb
@@ -23,20 +26,16 @@ if TYPE_CHECKING:
 BETTING_KINDS = tuple(sorted(kind.value for kind in _BETTING_ACTIONS))
 """The actions the statistics look at (antes, shows and collects are in other columns)."""
 
-UNIT_SQL = (
-    "CASE WHEN chips_in_hundredths THEN 'chips/100' WHEN tournament_id IS NOT NULL THEN 'chips' "
-    "ELSE coalesce(currency, 'chips') END"
-)
-"""A hand's unit of money: 'chips/100' (chips counted in hundredths, tournament or not),
-'chips' (other tournament and play chips), else its currency: amounts of two units are never
-added."""
+UNIT_SQL = f"coalesce(unit, {_UNIT_OF_COLUMNS})"
+"""A hand's unit of money (`handlog.units`): amounts of two units are never added."""
 
 BRING_IN_SQL = (
     "coalesce(bring_in, max(bring_in) OVER (PARTITION BY site, currency, tournament_id, "
     "small_bet, big_bet, structure))"
 )
-"""A hand's bring-in as seen, or (when nobody brought in) the one seen at the same stakes:
-the unit of the pot- and no-limit win-rates (bring-ins/100)."""
+"""A hand's bring-in as seen, or (when nobody brought in) the one seen at the same stakes
+in any stored hand (not only the selected ones: a filter does not change it): the unit of
+the pot- and no-limit win-rates (bring-ins/100)."""
 
 _STREET_NUMBER = " ".join(
     f"WHEN '{street.name.lower()}' THEN {street.value}"
@@ -72,9 +71,10 @@ class Filters:
 class Frames:
     """One report's data.
 
-    hands: one row per selected hand (hk, site, hand_id, game, unit, stakes, table, time, pot,
-        rake, status, file, line).
-    players: one row per player dealt in per selected hand, with the hand's columns.
+    hands: one row per stored hand (hk, site, hand_id, game, unit, stakes, table, time, pot,
+        rake, status, file, line) and whether the filters select it (`chosen`): sessions
+        and hours are a player's over all their hands, whatever the filters.
+    players: one row per player dealt in per hand.
     actions: betting actions of the selected hands (hk, seq, street number, player, kind).
     violations, parse_errors: as stored (parse errors have no hand to filter by game or
         player, so only the date filter does not apply to them either; all are listed).
@@ -87,30 +87,39 @@ class Frames:
     parse_errors: pl.DataFrame
 
 
-def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
-    where, parameters = _where(filters)
-    connection.execute(
-        f"""
-        CREATE OR REPLACE TEMP TABLE selected AS
+def selection_sql(chosen: str, extra: str = "") -> str:
+    """Every stored hand numbered in play order (`hk`), the columns of it a report reads
+    and whether the filters select it (`chosen`, an SQL condition over `hands`); `extra`:
+    more columns (", total_pot, rake")."""
+    return f"""
         SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
-            site, hand_id, game, mixed_game,
+            site, hand_id, game,
             {UNIT_SQL} AS unit,
-            small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in, tournament_id,
+            small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in,
             concat_ws(' ', site, tournament_id, table_name) AS table_key, table_name,
             (start_time AT TIME ZONE 'UTC') AS start_utc,
-            total_pot, rake, status, illegal, mis_split, file, line
-        FROM hands {where}
-        """,
-        parameters,
+            coalesce({chosen}, false) AS chosen{extra}
+        FROM hands
+        """
+
+
+def load(
+    connection: duckdb.DuckDBPyConnection,
+    filters: Filters,
+    accounts: Sequence[tuple[str, str]] = (),
+) -> Frames:
+    """The frames of a report (`accounts`: the (site, name) pairs of the filter's player)."""
+    chosen, parameters = chosen_sql(filters, accounts)
+    connection.execute(
+        f"CREATE OR REPLACE TEMP TABLE selected AS {selection_sql(chosen, _MORE)}", parameters
     )
     hands = connection.sql("SELECT * FROM selected ORDER BY hk").pl()
     players = connection.sql(
-        """
+        f"""
         SELECT s.hk, p.player, p.seat, p.put_in, p.collected, p.net, p.rake_share, p.cards,
             p.showdown AS showed, p.won_high, p.won_low
         FROM hand_players p JOIN selected s USING (site, hand_id)
-        -- "sitting out" tournament players are still dealt in when they post the ante
-        WHERE NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0
+        WHERE {DEALT_IN}
         ORDER BY s.hk, p.seat
         """
     ).pl()
@@ -120,7 +129,7 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
         SELECT s.hk, a.seq, (CASE a.street {_STREET_NUMBER} END)::TINYINT AS street,
             a.player, a.kind
         FROM actions a JOIN selected s USING (site, hand_id)
-        WHERE a.kind IN ({kinds})
+        WHERE a.kind IN ({kinds}) AND s.chosen
         ORDER BY s.hk, a.seq
         """
     ).pl()
@@ -130,6 +139,7 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
             s.file, v.line, v.code, v.street, v.player, v.message, v.mis_split, v.kind,
             v.seq, v.cause
         FROM violations v JOIN selected s USING (site, hand_id)
+        WHERE s.chosen
         ORDER BY s.hk, v.seq
         """
     ).pl()
@@ -143,7 +153,23 @@ def load(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Frames:
     return Frames(hands, players, actions, violations, parse_errors)
 
 
-def _where(filters: Filters) -> tuple[str, list[Any]]:
+_MORE = ", mixed_game, tournament_id, total_pot, rake, status, illegal, mis_split, file, line"
+"""The hands' columns the frames engine keeps beside `selection_sql`'s."""
+
+DEALT_IN = "coalesce(p.dealt_in, true)"
+"""A player row of a player dealt in (`hand_players.dealt_in`; `holdings.seat_roles`)."""
+
+
+def accounts_sql(accounts: Sequence[tuple[str, str]], alias: str) -> tuple[str, list[Any]]:
+    """An SQL condition: the player row `alias` is of one of `accounts` (all: "true")."""
+    if not accounts:
+        return "true", []
+    terms = " OR ".join(f"({alias}.site = ? AND {alias}.player = ?)" for _ in accounts)
+    return f"({terms})", [value for account in accounts for value in account]
+
+
+def chosen_sql(filters: Filters, accounts: Sequence[tuple[str, str]] = ()) -> tuple[str, list[Any]]:
+    """The filters as an SQL condition over `hands` (and its parameters)."""
     clauses: list[str] = []
     parameters: list[Any] = []
     if filters.game:
@@ -155,10 +181,11 @@ def _where(filters: Filters) -> tuple[str, list[Any]]:
     if filters.until:
         clauses.append("start_time < (?::DATE + 1)::TIMESTAMP AT TIME ZONE 'UTC'")
         parameters.append(filters.until)
-    if filters.player:
+    if accounts:
+        only, values = accounts_sql(accounts, "p")
         clauses.append(
             "EXISTS (SELECT 1 FROM hand_players p WHERE p.site = hands.site"
-            " AND p.hand_id = hands.hand_id AND p.player = ?)"
+            f" AND p.hand_id = hands.hand_id AND {DEALT_IN} AND {only})"
         )
-        parameters.append(filters.player)
-    return ("WHERE " + " AND ".join(clauses)) if clauses else "", parameters
+        parameters += values
+    return (" AND ".join(clauses) if clauses else "true"), parameters

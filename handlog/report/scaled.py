@@ -37,11 +37,12 @@ from handlog.report import compute
 from handlog.report.data import (
     _STREET_NUMBER,
     BETTING_KINDS,
-    BRING_IN_SQL,
-    UNIT_SQL,
+    DEALT_IN,
     Filters,
     Frames,
-    _where,
+    accounts_sql,
+    chosen_sql,
+    selection_sql,
 )
 from handlog.snapshot import WorkFolder
 
@@ -63,41 +64,40 @@ MEMORY_LIMIT = "400MB"
 pool keeps what it read until this limit: at 1 GB a report on a million hands peaked at
 2.06-2.14 GB; at 400 MB at 1.6-1.8 GB, no slower (its sorts and joins fit)."""
 
-DEALT = "(NOT coalesce(p.sitting_out, false) OR p.put_in > 0 OR p.collected > 0)"
-"""A player dealt in, as `data.load` selects them."""
-
 _KINDS = ", ".join(f"'{kind}'" for kind in BETTING_KINDS)
 
 _TABLES = {
-    "players": ["player"],
-    "games": ["player", "game", "small_bet", "big_bet"],
-    "days": ["player", "day"],
-    "sessions": ["player", "session", "site", "table_name"],
-    "by_game": ["player", "game"],
+    "players": [*compute.PLAYER],
+    "games": [*compute.PLAYER, "game", "small_bet", "big_bet"],
+    "days": [*compute.PLAYER, "day"],
+    "sessions": [*compute.PLAYER, "session", "site", "table_name"],
+    "by_game": [*compute.PLAYER, "game"],
 }
-"""The win-rate tables' groups (`compute.winrate_sums`); by_game in big bets, every unit
-together (the charts' bars; `unit` is "bb")."""
+"""The win-rate tables' groups (`compute.winrate_sums`; each by unit and structure too)."""
 
 
 @dataclass
 class Scaled:
-    """A report's data: the selected hands in a table of a working database attached to
+    """A report's data: the stored hands in a table of a working database attached to
     `connection` as `work` (a file in a temporary folder: DuckDB keeps TEMP tables in
     memory, while a file's blocks go to disk when the memory limit is reached), their
-    columns in `hands`, and the win-rate tables' sums of `prepare`."""
+    columns in `selected`, and the win-rate tables' sums of `prepare`."""
 
     connection: duckdb.DuckDBPyConnection
     selected: pl.DataFrame
-    """The selected hands' `compute.HAND_COLUMNS`, by hk."""
+    """Every stored hand's `compute.HAND_COLUMNS`, by hk (`chosen`: the filters select it;
+    the win-rates' sessions are a player's over all their hands)."""
     temp: WorkFolder
+    chosen: int = 0
+    """How many hands the filters select (numbered 1.. by `part_order`)."""
+    people: pl.DataFrame | None = None
+    """The accounts of persons (`players.Identities.arrow`), None when there are none."""
     sums: dict[str, pl.DataFrame] = field(default_factory=dict)
     """`compute.winrate_sums` of every table of `_TABLES`, all parts together."""
-    fallback_seconds: float = compute.DEFAULT_HAND_SECONDS
-    """How long the only hand of a session lasts (`compute.session_fallback`)."""
 
     @property
     def hands(self) -> int:
-        return self.selected.height
+        return self.chosen
 
     def close(self) -> None:
         """Detach the working database and delete its folder (the connection stays open)."""
@@ -105,9 +105,16 @@ class Scaled:
         self.temp.cleanup()
 
 
-def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
+def prepare(
+    connection: duckdb.DuckDBPyConnection,
+    filters: Filters,
+    accounts: list[tuple[str, str]] | None = None,
+    people: pl.DataFrame | None = None,
+) -> Scaled:
     """Select the hands and add up the win-rate tables over parts of the player rows (see
-    the module doc); the caller closes the connection (and `Scaled.temp`) when done."""
+    the module doc); `accounts`: the (site, name) of the filter's player; `people`: the
+    persons' accounts (`players.Identities.arrow` as a frame). The caller closes the
+    connection (and `Scaled.temp`) when done."""
     temp = WorkFolder()  # deleted when done, or by the next report if this one is killed
     connection.execute(f"SET temp_directory = '{temp.name}'")
     connection.execute(f"SET memory_limit = '{MEMORY_LIMIT}'")
@@ -116,18 +123,15 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     # The store stays read-only; the working database is written (READ_WRITE: a read-only
     # connection attaches read-only by default).
     connection.execute(f"ATTACH '{work}' AS work (READ_WRITE)")
-    where, parameters = _where(filters)
+    chosen, parameters = chosen_sql(filters, accounts or ())
+    # Every hand (sessions and hours are a player's over all their hands); the selected
+    # ones numbered 1.. in the order of (site, hand id) for the statistics' parts.
     connection.execute(
         f"""
         CREATE OR REPLACE TABLE work.selected AS
-        SELECT row_number() OVER (ORDER BY start_time NULLS LAST, site, hand_id)::INTEGER AS hk,
-            row_number() OVER (ORDER BY site, hand_id)::INTEGER AS part_order,
-            site, hand_id, game,
-            {UNIT_SQL} AS unit,
-            small_bet, big_bet, structure, {BRING_IN_SQL} AS bring_in,
-            concat_ws(' ', site, tournament_id, table_name) AS table_key,
-            table_name, (start_time AT TIME ZONE 'UTC') AS start_utc
-        FROM hands {where}
+        SELECT *, CASE WHEN chosen THEN row_number() OVER (
+            PARTITION BY chosen ORDER BY site, hand_id) END::INTEGER AS part_order
+        FROM ({selection_sql(chosen)})
         """,
         parameters,
     )
@@ -138,26 +142,34 @@ def prepare(connection: duckdb.DuckDBPyConnection, filters: Filters) -> Scaled:
     ).with_columns(
         pl.col("site", "game", "unit", "structure", "table_key", "table_name").cast(pl.Categorical)
     )
-    data = Scaled(connection, hands, temp)
+    data = Scaled(connection, hands, temp, int(hands["chosen"].sum()), people)
     try:
-        _add_up_winrates(data)
+        _add_up_winrates(data, accounts or [])
     except BaseException:
         data.close()
         raise
     return data
 
 
-def _add_up_winrates(data: Scaled) -> None:
+def _add_up_winrates(data: Scaled, accounts: list[tuple[str, str]]) -> None:
     # The player rows, narrow (hand, player, net, rake), read in one pass: a pass per part
-    # would join hand_players with the hands once per part.
+    # would join hand_players with the hands once per part. Every hand's (the filter's
+    # player's only, if one is given): sessions and hours are over all of a player's hands.
+    only, parameters = accounts_sql(accounts, "p")
     everyone = _query(
         data.connection,
         f"""
         SELECT s.hk, p.player, p.net, p.rake_share
         FROM hand_players p JOIN work.selected s USING (site, hand_id)
-        WHERE {DEALT}
+        WHERE {DEALT_IN} AND {only}
         """,
+        parameters,
     ).with_columns(pl.col("player").cast(pl.Categorical))
+    if data.people is not None:
+        # Persons' accounts relabelled before the parts are cut: a person's rows in one.
+        everyone = compute.identify(
+            compute.with_hand_columns(data.selected, everyone, ["site"]), data.people
+        ).with_columns(pl.col("player", "player_site").cast(pl.Categorical))
     parts = max(1, math.ceil(everyone.height / CHUNK_ROWS))
     # Cut once into the parts (a filter per part went over all the rows each time), by
     # the players' categorical codes (one code per name: a player's rows stay together).
@@ -169,48 +181,55 @@ def _add_up_winrates(data: Scaled) -> None:
     )
     del everyone
     sums: dict[str, list[pl.DataFrame]] = {name: [] for name in _TABLES}
-    means: list[pl.Series] = []
     empty = pl.DataFrame()
     while cut:
         players = cut.pop()
-        rows, session_means = compute.player_sessions(
-            Frames(data.selected, players, empty, empty, empty)
-        )
-        means.append(session_means)
+        if "site" in players.columns:
+            players = players.drop("site")
+        rows = compute.player_sessions(Frames(data.selected, players, empty, empty, empty))
+        rows = rows.filter(pl.col("chosen"))
         for name, by in _TABLES.items():
-            chosen = rows.with_columns(unit=pl.lit("bb")) if name == "by_game" else rows
-            sums[name].append(compute.winrate_sums(chosen, by))
+            sums[name].append(compute.winrate_sums(rows, by))
         del players, rows
-    data.fallback_seconds = compute.session_fallback(pl.concat(means))
     data.sums = {name: pl.concat(frames) for name, frames in sums.items()}
 
 
-def winrates(
-    data: Scaled,
-    name: str,
-    player: str | None = None,
-    players: list[str] | None = None,
-) -> pl.DataFrame:
-    """`compute.winrates` of the player rows (only `player`'s, or `players`', if given) for
-    the table `name` of `_TABLES` ("games": by stakes, labelled as `report._stakes` does;
-    "by_game": per player and game in big bets)."""
+Identity = tuple[str, str]
+"""(player_site, player): whom a report row is about (`compute.PLAYER`)."""
+
+
+def winrates(data: Scaled, name: str, players: list[Identity] | None = None) -> pl.DataFrame:
+    """`compute.winrates` of the player rows (only `players`', if given) for the table
+    `name` of `_TABLES` ("games": by stakes, labelled as `report._stakes` does)."""
     keys = _TABLES[name]
     frame = data.sums[name]
-    chosen = [player] if player is not None else players
-    if chosen is not None:
-        frame = frame.filter(pl.col("player").cast(pl.String).is_in(chosen))
-    frame = compute.winrate_figures(frame, keys, data.fallback_seconds)
+    if players is not None:
+        frame = frame.filter(_among(players))
+    frame = compute.winrate_figures(frame, keys)
     # Text columns as text (the parts' categoricals are an inner detail).
     frame = frame.with_columns(pl.col(pl.Categorical).cast(pl.String))
     if name == "games":
         frame = _stakes(frame)
-        ordered = ["player", "game", "stakes", "unit", "structure"]
+        ordered = [*compute.PLAYER, "game", "stakes", "unit", "structure"]
         frame = frame.select(*ordered, *[c for c in frame.columns if c not in ordered])
-    # compute.winrates sorts by the first key, then hands (descending); the other keys
-    # break its ties here, so that the order is the same from run to run.
+    # compute.winrates sorts by the player, then hands (descending); the other keys break
+    # its ties here, so that the order is the same from run to run.
     ordered = [c for c in frame.columns if c in (*keys, "stakes", "unit", "structure")]
-    rest = [key for key in ordered if key not in ("player", "small_bet", "big_bet")]
-    return frame.sort(["player", "hands", *rest], descending=[False, True, *([False] * len(rest))])
+    rest = [key for key in ordered if key not in (*compute.PLAYER, "small_bet", "big_bet")]
+    return frame.sort(
+        [*compute.PLAYER, "hands", *rest], descending=[False, False, True, *([False] * len(rest))]
+    )
+
+
+def _among(players: list[Identity]) -> pl.Expr:
+    """Rows about one of `players`."""
+    wanted = pl.lit(False)
+    for site, name in players:
+        wanted = wanted | (
+            (pl.col("player_site").cast(pl.String) == site)
+            & (pl.col("player").cast(pl.String) == name)
+        )
+    return wanted
 
 
 def _stakes(frame: pl.DataFrame) -> pl.DataFrame:
@@ -225,10 +244,10 @@ def _stakes(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def sessions(data: Scaled, player: str | None = None) -> pl.DataFrame:
+def sessions(data: Scaled, players: list[Identity] | None = None) -> pl.DataFrame:
     """`compute.sessions`: one row per player session."""
-    table = winrates(data, "sessions", player)
-    return table.sort("player", "first").drop("session")
+    table = winrates(data, "sessions", players)
+    return table.sort(*compute.PLAYER, "first").drop("session")
 
 
 @dataclass
@@ -236,16 +255,27 @@ class Statistics:
     stats: pl.DataFrame
     """`compute.stud_stats` of all the selected hands."""
     chart_rows: pl.DataFrame
-    """hk, player, bb and went_to_showdown of the chart players' hands."""
+    """hk, player_site, player, unit, net and went_to_showdown of the chart players'
+    hands."""
 
 
 class Stopped(Exception):
     """`statistics` was asked to stop (its caller is stopping: an error or Ctrl-C)."""
 
 
+CHART_SCHEMA = {
+    "hk": pl.Int32,
+    "player_site": pl.String,
+    "player": pl.String,
+    "unit": pl.String,
+    "net": pl.Int64,
+    "went_to_showdown": pl.Boolean,
+}
+
+
 def statistics(
     data: Scaled,
-    chart_players: list[str],
+    chart_players: list[Identity],
     reader: duckdb.DuckDBPyConnection | None = None,
     stop: threading.Event | None = None,
     progress: Callable[[str, float | None], None] | None = None,
@@ -259,6 +289,8 @@ def statistics(
     counts: list[pl.DataFrame] = []
     aggression: list[pl.DataFrame] = []
     charts: list[pl.DataFrame] = []
+    people = data.people
+    as_text = pl.col(*compute.PLAYER, "game").cast(pl.String)
     for done, (rows, actions) in enumerate(_parts(data, reader)):
         if stop is not None and stop.is_set():
             raise Stopped
@@ -266,52 +298,44 @@ def statistics(
             share = done * CHUNK_HANDS / data.hands
             progress(f"stud statistics, {done * CHUNK_HANDS:,} of {data.hands:,} hands", share)
         frames = Frames(data.selected, rows, actions, pl.DataFrame(), pl.DataFrame())
-        flags = compute.hand_flags(frames, rows)
-        as_text = pl.col("player", "game").cast(pl.String)
+        flags = compute.identify(compute.hand_flags(frames, rows), people)
         counts.append(compute.stud_counts(flags).with_columns(as_text))
-        aggression.append(compute.aggression_counts(frames).with_columns(as_text))
-        chosen = rows.filter(pl.col("player").cast(pl.String).is_in(chart_players)).with_columns(
-            bb=compute.BIG_BETS
+        aggression.append(compute.aggression_counts(frames, people).with_columns(as_text))
+        shown = flags.filter(_among(chart_players)).select(
+            "hk", "player", "player_site", pl.col("showdown").alias("went_to_showdown")
         )
-        charts.append(
-            chosen.select("hk", "player", "bb").join(
-                flags.select("hk", "player", pl.col("showdown").alias("went_to_showdown")),
-                on=["hk", "player"],
-                how="left",
+        if shown.height:
+            identified = compute.identify(
+                rows.select("hk", "site", "player", "unit", "net"), people
             )
-        )
+            charts.append(
+                shown.with_columns(pl.col("player", "player_site").cast(pl.String)).join(
+                    identified.with_columns(pl.col("player", "player_site").cast(pl.String)),
+                    on=["hk", "player_site", "player"],
+                    how="left",
+                )
+            )
         # Freed before the part after next is read.
-        del rows, actions, frames, flags, chosen
-    keys = ["player", "game"]
+        del rows, actions, frames, flags, shown
+    keys = [*compute.PLAYER, "game"]
     if counts:
         counted = pl.concat(counts).group_by(keys).agg(pl.all().sum())
         aggressive = pl.concat(aggression).group_by([*keys, "street"]).agg(pl.all().sum())
-        chart = pl.concat(charts).with_columns(pl.col("player").cast(pl.String))
     else:
         counted = pl.DataFrame(
-            schema={"player": pl.String, "game": pl.String}
-            | dict.fromkeys(compute.STAT_COUNTS, pl.Int64)
+            schema=dict.fromkeys(keys, pl.String) | dict.fromkeys(compute.STAT_COUNTS, pl.Int64)
         )
         aggressive = pl.DataFrame(
-            schema={
-                "player": pl.String,
-                "game": pl.String,
-                "street": pl.Int8,
-                "aggressive": pl.Int64,
-                "calls": pl.Int64,
-                "actions": pl.Int64,
-            }
+            schema=dict.fromkeys(keys, pl.String)
+            | {"street": pl.Int8, "aggressive": pl.Int64, "calls": pl.Int64, "actions": pl.Int64}
         )
-        chart = pl.DataFrame(
-            schema={
-                "hk": pl.Int32,
-                "player": pl.String,
-                "bb": pl.Float64,
-                "went_to_showdown": pl.Boolean,
-            }
+    chart = pl.DataFrame(schema=CHART_SCHEMA)
+    if charts:
+        chart = pl.concat(
+            [part.select(*CHART_SCHEMA).cast(CHART_SCHEMA) for part in charts]  # type: ignore[arg-type]
         )
     stats = compute.stud_ratios(counted, aggressive)
-    return Statistics(stats, chart.sort("player", "hk"))
+    return Statistics(stats, chart.sort(*compute.PLAYER, "unit", "hk"))
 
 
 def _parts(
@@ -322,7 +346,7 @@ def _parts(
     cursor) while the caller computes this one: DuckDB and Polars work outside the GIL, so
     the reads of one part and the Polars work of another share the two cores. One part
     read ahead at most, so that memory stays bounded."""
-    firsts = range(1, data.hands + 1, CHUNK_HANDS)
+    firsts = range(1, data.chosen + 1, CHUNK_HANDS)
     if not firsts:
         return
     with (
@@ -360,13 +384,15 @@ def _read_part(
         f"""
         SELECT s.hk, p.player, p.net, p.collected, p.cards, p.won_high, p.won_low
         FROM hand_players p JOIN work.selected s USING (site, hand_id)
-        WHERE {DEALT} AND s.part_order BETWEEN $first AND $last
+        WHERE {DEALT_IN} AND s.part_order BETWEEN $first AND $last
         """,
         span,
     ).with_columns(pl.col("player").cast(pl.Categorical))
     # By hand, here in the reading thread: `compute.hand_flags` sorts them so, and Polars
     # skips a sort of a column it knows sorted and groups it faster.
-    rows = compute.with_hand_columns(hands, rows.sort("hk"), ["game", "structure", "big_bet"])
+    rows = compute.with_hand_columns(
+        hands, rows.sort("hk"), ["site", "game", "unit", "structure", "big_bet"]
+    )
     actions = (
         _query(
             connection,
@@ -397,6 +423,7 @@ def flags(data: Scaled) -> tuple[pl.DataFrame, pl.DataFrame]:
             v.seq, v.cause
         FROM violations v JOIN work.selected s USING (site, hand_id)
         JOIN hands h USING (site, hand_id)
+        WHERE s.chosen
         ORDER BY s.hk, v.seq
         """,
     )

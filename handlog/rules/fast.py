@@ -761,6 +761,8 @@ def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set
     place or never seen anywhere (then it is recorded). False for anything else."""
     if row is None or tuple(row[: len(cards)]) == cards:
         return True
+    if len(cards) > len(row):  # more cards than a player is dealt: the full replay says so
+        return False
     for position, card in enumerate(cards):
         known = row[position]
         if known is card:

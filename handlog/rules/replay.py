@@ -57,7 +57,9 @@ _FOLD, _CHECK, _CALL, _BRING_IN = (
 def replay(hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING) -> Replay:
     """Replay `hand` under `profile` and report what breaks the rules; `traits` say what its
     site prints, so that nothing a site does not print is flagged."""
-    clean = _fast.replay_clean(hand, profile, traits)  # the fast path: see handlog.rules.fast
+    # The fast path (see handlog.rules.fast) judges every size: not for a hand whose stakes
+    # are unknown (`Hand.stakes_known`).
+    clean = _fast.replay_clean(hand, profile, traits) if hand.stakes_known else None
     return clean if clean is not None else _Replayer(hand, profile, traits).run()
 
 
@@ -1141,6 +1143,8 @@ class _Replayer:
             self.flag(
                 "OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started"
             )
+        elif not self.hand.stakes_known:
+            pass  # nothing to judge its size by
         elif not 0 < amount < self.hand.small_bet and amount != self.table.stack[player]:
             found = self.flag(
                 "BRING_IN_AMOUNT",
@@ -1286,7 +1290,11 @@ class _Replayer:
         # All-in for less than a size the player may bet (the big one of an open pair's
         # two): table stakes allow it; below the smallest size it is a short all-in.
         over = None
-        if total not in targets and not (goes_all_in and total < max(targets)):
+        if (
+            total not in targets
+            and not (goes_all_in and total < max(targets))
+            and self.hand.stakes_known  # else nothing to judge its size by
+        ):
             allowed = " or ".join(self.money(t) for t in targets)
             over = self.flag(
                 "BET_SIZE",

@@ -70,19 +70,11 @@ class Server:
     """Whether the store's violations carry their kind (else it is derived from the code)."""
     version: int = 0
     """Goes up whenever new hands are stored and summarized (pages cache by it)."""
-    _fallback: tuple[int, float] | None = None
     _choices: tuple[int, dict[str, Any]] | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def cursor(self) -> duckdb.DuckDBPyConnection:
         return self.connection.cursor()
-
-    def fallback(self, cursor: duckdb.DuckDBPyConnection) -> float:
-        cached = self._fallback
-        if cached is None or cached[0] != self.version:
-            cached = (self.version, queries.fallback_seconds(cursor))
-            self._fallback = cached
-        return cached[1]
 
     def choices(self, cursor: duckdb.DuckDBPyConnection) -> dict[str, Any]:
         cached = self._choices
@@ -219,14 +211,12 @@ def _overview(request: Request) -> Response:
     server: Server = request.app.state.server
     filters = Filters.from_query(request.query_params)
     with server.cursor() as cursor:
-        fallback = server.fallback(cursor)
-        players = queries.winrates(cursor, filters, ["site", "player"], fallback, filters.minimum)
+        players = queries.winrates(cursor, filters, ["site", "player"], filters.minimum)
         games = queries.with_stakes(
             queries.winrates(
                 cursor,
                 filters,
                 ["site", "player", "game", "small_bet", "big_bet"],
-                fallback,
                 filters.minimum,
             )
         )
@@ -251,7 +241,7 @@ def _overview(request: Request) -> Response:
             "over_time": queries.by_day(cursor, filters, focus),
             "by_game": _plain(
                 queries.winrates(
-                    cursor, filters, ["site", "player", "game"], fallback, in_big_bets=True
+                    cursor, filters, ["site", "player", "game"], in_big_bets=True
                 ).filter(
                     pl.struct("site", "player").is_in([{"site": s, "player": p} for s, p in focus])
                     if focus
@@ -268,7 +258,6 @@ def _overview(request: Request) -> Response:
         "games": games.head(queries.MAX_TABLE_ROWS),
         "games_count": games.height,
         "charts": charts,
-        "session_fallback_seconds": fallback,
     }
     if wants_json(request):
         return json_response(data)
@@ -458,10 +447,7 @@ def _sessions(request: Request) -> Response:
     sort = request.query_params.get("sort", "first")
     descending = request.query_params.get("order", "desc") != "asc"
     with server.cursor() as cursor:
-        fallback = server.fallback(cursor)
-        found = queries.sessions(
-            cursor, filters, fallback, _int(request, "page", 1), sort, descending
-        )
+        found = queries.sessions(cursor, filters, _int(request, "page", 1), sort, descending)
         choices = server.choices(cursor)
     if wants_json(request):
         return json_response({"filters": filters.items(), **found})

@@ -237,15 +237,6 @@ def choices(connection: duckdb.DuckDBPyConnection) -> dict[str, list[Any]]:
 # -- win-rates -----------------------------------------------------------------------------
 
 
-def fallback_seconds(connection: duckdb.DuckDBPyConnection) -> float:
-    """How long the only hand of a session lasts (`compute.session_fallback` of every
-    session's mean hand interval)."""
-    means = connection.sql(
-        "SELECT any_value(mean_interval) AS interval FROM serve_sessions GROUP BY session"
-    ).pl()["interval"]
-    return compute.session_fallback(means)
-
-
 _SUMMED = ", ".join(
     f"sum({name}) AS {name}"
     for name in (
@@ -257,8 +248,7 @@ _SUMMED = ", ".join(
         "bb_sq",
         "bi_n",
         "bi_sum",
-        "known_seconds",
-        "unknown_seconds",
+        "seconds",
         "sd_hands",
         "sd_net",
         "sd_bb",
@@ -270,7 +260,6 @@ def winrates(
     connection: duckdb.DuckDBPyConnection,
     filters: Filters,
     by: list[str],
-    fallback: float,
     minimum: int = 0,
     in_big_bets: bool = False,
 ) -> pl.DataFrame:
@@ -300,14 +289,13 @@ def winrates(
             "rake",
             "bb_n",
             "bi_n",
-            "unknown_seconds",
             "sd_hands",
             "sd_net",
         )
     )
     extra = moments.select(*keys, "sd_hands", "sd_net", "sd_bb")
     figures = compute.winrate_figures(
-        compute.sums_from_moments(moments.drop("sd_hands", "sd_net", "sd_bb")), by, fallback
+        compute.sums_from_moments(moments.drop("sd_hands", "sd_net", "sd_bb")), by
     )
     return figures.join(extra, on=keys, how="left", nulls_equal=True).sort(
         ["hands", *keys], descending=[True, *([False] * len(keys))]
@@ -721,7 +709,6 @@ SESSION_SORTS = ("first", "hands", "net", "hours", "per_hour", "bb_per_100", "pl
 def sessions(
     connection: duckdb.DuckDBPyConnection,
     filters: Filters,
-    fallback: float,
     page: int = 1,
     sort: str = "first",
     descending: bool = True,
@@ -747,11 +734,11 @@ def sessions(
     ).fetchall()[0][0]
     column = sort if sort in SESSION_SORTS else "first"
     order = {
-        "hours": "(known_seconds + unknown_seconds * ?)",
-        "per_hour": "(net / nullif(known_seconds + unknown_seconds * ?, 0))",
+        "hours": "seconds",
+        "per_hour": "(net / nullif(seconds, 0))",
         "bb_per_100": "(bb_sum / nullif(bb_n, 0))",
     }.get(column, column)
-    parameters = [*where.parameters] + ([fallback] if "?" in order else [])
+    parameters = [*where.parameters]
     direction = "DESC" if descending else "ASC"
     offset = (max(page, 1) - 1) * PAGE_SIZE
     moments = connection.sql(
@@ -763,7 +750,7 @@ def sessions(
         params=parameters,
     ).pl()
     keys = ["session", "player", "site", "table_key", "table_name"]
-    figures = compute.winrate_figures(compute.sums_from_moments(moments), keys, fallback)
+    figures = compute.winrate_figures(compute.sums_from_moments(moments), keys)
     order_of = moments.select("session").with_row_index("_order")
     figures = figures.join(order_of, on="session").sort("_order")
     return {

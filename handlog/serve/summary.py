@@ -47,12 +47,12 @@ import polars as pl
 
 from handlog.report import compute
 from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, UNIT_SQL, Frames
-from handlog.report.scaled import DEALT
+from handlog.report.data import DEALT_IN as DEALT
 
 if TYPE_CHECKING:
     import duckdb
 
-VERSION = "2"
+VERSION = "3"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
 
 CHUNK_HANDS = 100_000
@@ -114,8 +114,7 @@ _MOMENT_TYPES = {
     "bb_sq": "DOUBLE",
     "bi_n": "BIGINT",
     "bi_sum": "DOUBLE",
-    "known_seconds": "DOUBLE",
-    "unknown_seconds": "BIGINT",
+    "seconds": "DOUBLE",
 }
 _SIGNED = (*_MOMENT_TYPES, *CHART_SUMS)
 """The columns of a change that take the opposite sign when rows are taken out."""
@@ -509,7 +508,7 @@ def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) ->
         pl.col("player").cast(pl.Categorical)
     )
     frames = Frames(hands.select(compute.HAND_COLUMNS), players, pl.DataFrame(), *_EMPTY)
-    computed, _ = compute.player_sessions(frames)
+    computed = compute.player_sessions(frames)
     first_session = _meta_int(connection, "next_session")
     computed = computed.with_columns(
         player=pl.col("player").cast(pl.String),

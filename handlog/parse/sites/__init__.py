@@ -37,6 +37,7 @@ FORMATS: tuple[SiteFormat, ...] = (
     winning2016.FORMAT,
     winamax.FORMAT,
     bovada.FORMAT,
+    bovada.IGNITION_FORMAT,
     everleaf.FORMAT,
     ongame.FORMAT,
     absolute.FORMAT,

@@ -39,7 +39,13 @@ from handlog.model import (
     Structure,
 )
 from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    format_amount,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -177,7 +183,10 @@ _GAME_INFO: dict[str, GameInfo] = {}
 def _game_info(part: str) -> GameInfo:
     """The header's game part read with the grammar; memoised, since every hand at a table
     repeats it (the hand number is replaced by a stand-in)."""
-    key = part[part.index(":") :]
+    colon = part.find(":")
+    if colon < 0:
+        raise LineError(1, "the hand header is not in a form Absolute writes", part)
+    key = part[colon:]
     info = _GAME_INFO.get(key)
     if info is None:
         from lark import Token
@@ -238,8 +247,7 @@ class _HandBuilder(TextHandBuilder):
         """The halves each player won, as the summary prints them."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         split = self.split
         events = self.events
@@ -303,7 +311,7 @@ class _HandBuilder(TextHandBuilder):
             if street is Street.SUMMARY:
                 if start < len(text):
                     end = text.index("\n", start)
-                    self._total_pot(text[start:end], line + 1)
+                    self.read_line(_HandBuilder._total_pot, text[start:end], line + 1)
                     start = end + 1
                     line += 1
             elif street is not Street.SHOWDOWN:
@@ -466,7 +474,7 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         else:
             number = pot_text.rpartition(" ")[2].lstrip("#")
-            pot = int(number) if number.isdigit() else 1
+            pot = small_number(number) if number.isdigit() else 1
         self.events.append(
             Action(
                 self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line

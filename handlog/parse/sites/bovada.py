@@ -61,17 +61,21 @@ from handlog.rules.traits import SiteTraits, UncalledBets
 
 SITE = Site.BOVADA
 HEADER_PREFIX = "Bo"
-HEADER_BYTES = re.compile(rb"\nBo(?:vada|dog(?: UK| Canada|88)?) Hand #")
+HEADER_BYTES = re.compile(rb"\nBo(?:vada|dog(?:\.com|\.eu| UK| Canada|88)?) Hand #")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
-_HEADER_START = re.compile(r"Bo(?:vada|dog(?: UK| Canada|88)?) Hand #")
+IGNITION_PREFIX = "Ignition"
+IGNITION_HEADER_BYTES = re.compile(rb"\nIgnition Hand #")
+_HEADER_START = re.compile(r"(?:Bo(?:vada|dog(?:\.com|\.eu| UK| Canada|88)?)|Ignition) Hand #")
+"""The brands the network's clients print (fpdb's parser lists them): Bovada, Bodog, Bodog.com,
+Bodog.eu, Bodog UK, Bodog Canada, Bodog88 and Ignition."""
 _HEADER_SPLIT = re.compile(
-    r"(?P<brand>[A-Za-z0-9 ]+?) Hand #(?P<number>C?\d+)(?P<game>:?\s.*) - "
+    r"(?P<brand>[A-Za-z0-9 .]+?) Hand #(?P<number>C?\d+)(?P<game>:?\s.*) - "
     r"(?P<clock>(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2}) (?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}))$"
 )
 
 
 def is_header(line: str) -> bool:
-    """Whether `line` starts a Bovada / Bodog hand."""
+    """Whether `line` starts a Bovada / Bodog / Ignition hand."""
     return _HEADER_START.match(line) is not None
 
 
@@ -316,8 +320,7 @@ class _HandBuilder(TextHandBuilder):
         `*** HOLE CARDS ***` section, where a street starts where its cards are dealt)."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         if self.side_pot_collected:  # then a plain "Hand result" is the main pot
             for index, collect in self.collects:
                 if collect.pot is None:
@@ -389,7 +392,7 @@ class _HandBuilder(TextHandBuilder):
             if street is Street.SUMMARY:
                 self.street = street
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             elif not self.streets or street > self.streets[-1]:
@@ -992,3 +995,17 @@ FORMAT = SiteFormat(
         (game, Structure.FIXED, tournament) for game in GAME_NAMES for tournament in (False, True)
     ),
 )
+
+IGNITION_FORMAT = SiteFormat(
+    site=SITE,
+    name="Bovada (Ignition)",
+    header_prefix=IGNITION_PREFIX,
+    is_header=is_header,
+    parse_hand=parse_hand,
+    profile=BOVADA,
+    traits=TRAITS,
+    print_hand=print_hand,
+    header_bytes=IGNITION_HEADER_BYTES,
+)
+"""The same format under the network's later brand, whose headers start "Ignition Hand #"
+(files are split at their headers' common start, so each start is a format of its own)."""

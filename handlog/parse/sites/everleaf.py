@@ -35,7 +35,7 @@ from handlog.model import (
     Structure,
 )
 from handlog.parse import grammar
-from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units
+from handlog.parse.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -212,7 +212,14 @@ def _game_info(line: str) -> GameInfo:
         name = tokens["GAME_NAME"]
         seats = tokens.get("MAX_SEATS")
         info = GameInfo(
-            name, GAMES.get(name), small, big, currency, int(seats[:-4]) if seats else None, "", ""
+            name,
+            GAMES.get(name),
+            small,
+            big,
+            currency,
+            small_number(seats[:-4]) if seats else None,
+            "",
+            "",
         )
         if len(_GAME_INFO) > 10_000:
             _GAME_INFO.clear()
@@ -267,8 +274,7 @@ class _HandBuilder(TextHandBuilder):
         """Each player's cards as the dealing lines printed them so far."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         self._street_end()
         info = self.info
         total = self.put_in - self.returned
@@ -466,7 +472,7 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         else:
             number = pot_text.rpartition(" ")[2]
-            pot = int(number) if number.isdigit() else 1
+            pot = small_number(number) if number.isdigit() else 1
         self.collected += chips
         self.events.append(
             Action(

@@ -32,7 +32,13 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -329,7 +335,7 @@ def _table_size(attributes: str) -> int | None:
     found = _TABLE_SIZE.search(attributes)
     if found is None:
         return None
-    return int(found[1] or found[2])
+    return small_number(found[1] or found[2])
 
 
 def parse_clock(clock: str) -> datetime | None:
@@ -381,6 +387,11 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
                 "export holds only part of it",
                 split.string,
             )
+        if f"Hand #{split['number']} has been canceled" in body:
+            # stopped before it was played out: nothing to replay
+            return Skipped(
+                chunk.file, chunk.line, split["number"], info.game_name + " (hand cancelled)"
+            )
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
@@ -409,8 +420,7 @@ class _HandBuilder(TextHandBuilder):
     # -- driving -------------------------------------------------------------------------
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         if not self.streets:
             raise LineError(
                 len(self.chunk.lines), "the hand has no street: no card was dealt", None
@@ -451,7 +461,7 @@ class _HandBuilder(TextHandBuilder):
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             elif street is not Street.SHOWDOWN:
@@ -718,9 +728,9 @@ class _HandBuilder(TextHandBuilder):
         if words[0] == "main":
             pot = 0
         elif words[0] == "side":
-            pot = int(words[2].lstrip("#")) if len(words) == 3 else 1
+            pot = small_number(words[2].lstrip("#")) if len(words) == 3 else 1
         elif len(words) == 2:  # "pot 1" is the main pot
-            pot = int(words[1]) - 1
+            pot = small_number(words[1]) - 1
         description = rest[close + 7 :] if rest.startswith(" with ", close + 1) else None
         self.events.append(
             Action(

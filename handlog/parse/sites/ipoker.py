@@ -48,16 +48,22 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    minor_units,
+    seat_number,
+)
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    StakesUnknown,
+    settle,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock, utc_time
@@ -198,11 +204,15 @@ def read_session(head: str, file: str) -> Session | ParseError:
     general = _find(roots, "general")
     fields = {child.tag: child.text.strip() for child in general.children} if general else {}
     gametype = fields.get("gametype", "")
+    gametype_line = general.line if general else 1  # where an error in it is shown
+    for child in general.children if general else ():
+        if child.tag == "gametype":
+            gametype_line = child.line
     found = _GAMETYPE.match(gametype)
     if found is None:
         return ParseError(
             file,
-            general.line if general else 1,
+            gametype_line,
             f"the session's game type {gametype!r} is not in a form iPoker writes",
         )
     name = f"{found['name']} {found['limit']}"
@@ -211,7 +221,7 @@ def read_session(head: str, file: str) -> Session | ParseError:
         try:
             small, big = minor_units(_money(found["small"])), minor_units(_money(found["big"]))
         except MoneyError as problem:  # each `except … as` its own name: mypyc types them
-            return ParseError(file, general.line if general else 1, str(problem))
+            return ParseError(file, gametype_line, str(problem))
     table = fields.get("tablename", "")
     tournament = "tournamentname" in fields or "buyin" in fields or found["small"] is None
     currency = None
@@ -282,8 +292,6 @@ def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skip
         return game
     try:
         return _Builder(chunk, session, game).build()
-    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
-        return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "iPoker", hand_id)
 
@@ -313,6 +321,14 @@ class _Builder:
     def at(self, element: Element) -> int:
         return self.chunk.line + element.line - 1
 
+    def money(self, element: Element, attribute: str) -> int:
+        """An amount attribute of the element, an error of its line when it is not an
+        amount iPoker writes (or one no stake could reach)."""
+        try:
+            return _amount(element.get(attribute))
+        except ValueError as error:
+            raise Problem(element.line, str(error)) from None
+
     def build(self) -> Hand:
         game, session = self.game, self.session
         general = game.find("general")
@@ -330,15 +346,15 @@ class _Builder:
                 continue  # an empty seat
             seats.append(
                 Seat(
-                    int(player.get("seat")),
+                    seat_number(player.get("seat")),
                     name,
-                    _amount(player.get("chips")),
+                    self.money(player, "chips"),
                     False,
                     self.at(player),
                 )
             )
-            wins[name] = _amount(player.get("win"))
-            bets[name] = _amount(player.get("bet"))
+            wins[name] = self.money(player, "win")
+            bets[name] = self.money(player, "bet")
             self.known[name] = [None] * 7  # positions past the game's last card stay None
         if not seats:
             raise Problem(game.line, "the hand has no players")
@@ -449,7 +465,7 @@ class _Builder:
             totals: dict[str, int] = {}
             for action in sorted(round_.all("action"), key=lambda a: int(a.get("no"))):
                 code = int(action.get("type"))
-                chips = _amount(action.get("sum"))
+                chips = self.money(action, "sum")
                 player = action.get("player")
                 if code == ANTE:
                     ante = max(ante or 0, chips)
@@ -523,7 +539,7 @@ class _Builder:
         if player not in names:
             raise Problem(action.line, f"an action by {player!r}, who has no seat")
         code = int(action.get("type"))
-        chips = _amount(action.get("sum"))
+        chips = self.money(action, "sum")
         line = self.at(action)
         if code == ANTE:
             return Action(Street.ANTES, player, ActionKind.ANTE, chips, line=line)
@@ -646,8 +662,12 @@ def _session_head(hand: Hand, alone: bool) -> str:
         tournament.append("<tournamentname></tournamentname>")
         if hand.buy_in is not None:
             tournament.append(f"<buyin>{escape(_buy_in(hand.buy_in))}</buyin>")
-        if not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet):
-            stakes = ""  # as a tournament prints it: its actions show the stakes
+        if (
+            not alone
+            or not hand.stakes_known
+            or shown_stakes(hand) == (hand.small_bet, hand.big_bet)
+        ):
+            stakes = ""  # as a tournament prints it: its actions show the stakes, or nothing
         if hand.header_variant == "":
             table = _tournament_table(hand)
     lines = [
@@ -822,6 +842,21 @@ def _action_xml(number: int, player: str, code: int, chips: str) -> str:
     return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
+def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], session: object) -> Iterator[Parsed]:
+    """A pass's hands, each whose tournament level's stakes only a later hand shows read
+    again once it has (`handlog.parse.stakes.settle`)."""
+    if not isinstance(session, Session):
+        for _, parsed in pairs:
+            yield parsed
+        return
+    known = session
+
+    def reparse(chunk: Chunk) -> Parsed:
+        return parse_hand(chunk, known)
+
+    yield from settle(pairs, known.levels, reparse)
+
+
 FORMAT = SiteFormat(
     site=SITE,
     name="iPoker",
@@ -834,6 +869,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
     file_context=read_session,
+    settle=settle_stakes,
     print_file=print_file,
     deals=tuple(
         (game, Structure.FIXED, tournament)

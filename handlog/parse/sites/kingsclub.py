@@ -232,8 +232,7 @@ class _HandBuilder(TextHandBuilder):
         """Where in `events` the shows of the current street stand."""
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         self.total_pot = self.collected + self.rake
         self.chips_in_hundredths = True  # every amount, whole figures too
         return self.hand(

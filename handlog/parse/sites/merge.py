@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from urllib.parse import quote, unquote
 
 from handlog.cards import Card, card
@@ -55,16 +55,22 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS
+from handlog.parse.money import (
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    bounded,
+    seat_number,
+    small_number,
+)
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat
+from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    StakesUnknown,
+    settle,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock, utc_time
@@ -255,16 +261,19 @@ def _amount(text: str, currency: str | None) -> int:
     return value
 
 
+_PLAIN_AMOUNT = re.compile(r"-?[0-9]{0,20}(?:\.[0-9]{0,20})?")
+"""How Merge writes an amount after its currency sign ("0.05", "1550.00"): digits and a
+point, nothing `Decimal` reads besides (exponents, "Infinity", "NaN", underscores)."""
+
+
 def _convert(text: str, currency: str | None) -> int:
     bare = text.lstrip("$€£")
-    try:
-        value = Decimal(bare)
-    except InvalidOperation:
-        raise ValueError(f"{text!r} is not an amount") from None
-    units = value * 100 if currency else value
+    if not _PLAIN_AMOUNT.fullmatch(bare) or not any(c.isdigit() for c in bare):
+        raise MoneyError(f"{text!r} is not an amount")
+    units = Decimal(bare) * 100 if currency else Decimal(bare)
     if units != units.to_integral_value():
-        raise ValueError(f"{text!r} has a fraction of a {'cent' if currency else 'chip'}")
-    return int(units)
+        raise MoneyError(f"{text!r} has a fraction of a {'cent' if currency else 'chip'}")
+    return bounded(abs(int(units)), text) * (-1 if units < 0 else 1)
 
 
 _CARDS: dict[str, Card | None] = {"null": None, "": None}  # "": hidden, in the 2013 files
@@ -299,8 +308,6 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
         return _Builder(chunk, description, read, kind, mixed).build()
-    except StakesUnknown as unknown:  # each `except … as` its own name: mypyc types them
-        return hand_error(chunk, 1, str(unknown), hand_id)
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "Merge", hand_id)
 
@@ -409,8 +416,14 @@ class _Builder:
     def at(self, line: int) -> int:
         return self.chunk.line + line - 1
 
-    def money(self, text: str) -> int:
-        return _amount(text, self.description.currency)
+    def money(self, element: Tag, attribute: str = "amount") -> int:
+        """The element's `amount` (a player's `balance`), an error of its line when it is
+        not an amount Merge writes."""
+        attributes, line = element
+        try:
+            return _amount(attributes.get(attribute, ""), self.description.currency)
+        except ValueError as error:
+            raise Problem(line, str(error)) from None
 
     def player(self, element: Tag) -> str:
         seat = element[0].get("player", "")
@@ -427,9 +440,9 @@ class _Builder:
             sitting_out = player.get("dealtin", "") == "false"
             seats.append(
                 Seat(
-                    int(player.get("seat", "")),
+                    seat_number(player.get("seat", "")),
                     name,
-                    self.money(player.get("balance", "")),
+                    self.money((player, player_line), "balance"),
                     sitting_out,
                     self.at(player_line),
                 )
@@ -500,7 +513,7 @@ class _Builder:
         last = self.events[-1].line if self.events else self.at(self.read.line)
         for winner in winners:
             if winner[0].get("uncalled", "") == "true":
-                chips = self.money(winner[0].get("amount", ""))
+                chips = self.money(winner)
                 returned += chips
                 name = self.player(winner)
                 street = self._bet_street(name)
@@ -522,9 +535,9 @@ class _Builder:
         for winner in winners:
             if winner[0].get("uncalled", "") == "true":
                 continue
-            chips = self.money(winner[0].get("amount", ""))
+            chips = self.money(winner)
             collected += chips
-            pot = None if len(pots) < 2 else int(winner[0].get("potnumber", "")) - 1
+            pot = None if len(pots) < 2 else small_number(winner[0].get("potnumber", "")) - 1
             self.events.append(
                 Action(
                     Street.SHOWDOWN,
@@ -553,7 +566,7 @@ class _Builder:
             hand_id=game.get("id", ""),
             game=self.kind,
             table=table,
-            max_seats=int(game["seats"]) if game.get("seats") else None,
+            max_seats=small_number(game["seats"]) if game.get("seats") else None,
             currency=self.description.currency,
             small_bet=self.small_bet,
             big_bet=self.big_bet,
@@ -588,14 +601,13 @@ class _Builder:
         player = self.player(event)
         line = self.at(event[1])
         street = self.street
-        amount = event[0].get("amount", "")
         if kind == "ANTE":
-            return Action(Street.ANTES, player, ActionKind.ANTE, self.money(amount), line=line)
+            return Action(Street.ANTES, player, ActionKind.ANTE, self.money(event), line=line)
         if kind == "FOLD":
             return Action(street, player, ActionKind.FOLD, line=line)
         if kind == "CHECK":
             return Action(street, player, ActionKind.CHECK, line=line)
-        chips = self.money(amount)
+        chips = self.money(event)
         before = self.totals.get(player, 0)
         facing = max(self.totals.values(), default=0)
         if kind in ("RAISE", "COMPLETE"):  # street totals
@@ -636,16 +648,16 @@ class _Builder:
                     held = cards.get("cards", "").split(",")
                     up = [c[:1] for c in held[2:4] if c and c != "null"]
                     open_pair = open_pair or (len(up) == 2 and up[0] == up[1])
-            for event, _ in round_.events:
-                what = event.get("type", "")
+            for event in round_.events:
+                what = event[0].get("type", "")
                 if what == "ANTE":
-                    ante = max(ante or 0, self.money(event.get("amount", "")))
+                    ante = max(ante or 0, self.money(event))
                 elif what == "BRING_IN":
-                    bring_in = self.money(event.get("amount", ""))
+                    bring_in = self.money(event)
                 elif what == "COMPLETE":
-                    shown.complete(self.money(event.get("amount", "")))
+                    shown.complete(self.money(event))
                 elif what == "BET" and kind != FIRST:
-                    shown.bet(kind, self.money(event.get("amount", "")), open_pair)
+                    shown.bet(kind, self.money(event), open_pair)
         return self.description.levels.stakes(shown, ante, bring_in)
 
     def _cards(self, street: Street, element: Tag) -> None:
@@ -771,9 +783,13 @@ def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
     if (
         hand.structure is Structure.FIXED
         and tournament
-        and (not alone or shown_stakes(hand) == (hand.small_bet, hand.big_bet))
+        and (
+            not alone
+            or not hand.stakes_known
+            or shown_stakes(hand) == (hand.small_bet, hand.big_bet)
+        )
     ):
-        stakes = "Limit"  # as a tournament prints it: its actions show the stakes
+        stakes = "Limit"  # as a tournament prints it: its actions show the stakes, or nothing
     elif hand.structure is Structure.FIXED:
         stakes = f"Limit {stake(hand.small_bet)}/{stake(hand.big_bet)}"
     else:
@@ -884,6 +900,21 @@ def _cards_xml(
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
+def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], description: object) -> Iterator[Parsed]:
+    """A pass's hands, each whose tournament level's stakes only a later hand shows read
+    again once it has (`handlog.parse.stakes.settle`)."""
+    if not isinstance(description, Description):
+        for _, parsed in pairs:
+            yield parsed
+        return
+    known = description
+
+    def reparse(chunk: Chunk) -> Parsed:
+        return parse_hand(chunk, known)
+
+    yield from settle(pairs, known.levels, reparse)
+
+
 FORMAT = SiteFormat(
     site=SITE,
     name="Merge",
@@ -896,6 +927,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
     file_context=read_description,
+    settle=settle_stakes,
     print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet

@@ -48,6 +48,7 @@ from handlog.parse.money import (
     MoneyError,
     format_amount,
     minor_units,
+    small_number,
 )
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
@@ -236,10 +237,10 @@ def _start_time(found: re.Match[str]) -> datetime | None:
     if found["zone"] not in ("GMT", "UTC"):
         return None
     minutes = int(offset[1:3]) * 60 + int(offset[3:5])
-    zone = timezone(timedelta(minutes=-minutes if offset[0] == "-" else minutes))
     try:
+        zone = timezone(timedelta(minutes=-minutes if offset[0] == "-" else minutes))
         return datetime(*parts, *clock, tzinfo=zone).astimezone(UTC)
-    except ValueError:
+    except (ValueError, OverflowError):  # an offset of a day or more, an impossible date
         return None
 
 
@@ -287,8 +288,7 @@ class _HandBuilder(TextHandBuilder):
         self.pots: list[int] = []
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         header = self.header
         start = self.start
@@ -464,7 +464,7 @@ class _HandBuilder(TextHandBuilder):
         # "Main pot: $5.14 won by Hero ($4.89)", "Side pot 1: $3.26 won by A ($1.55), B ($1.55)"
         colon = text.index(": ")
         label = text[:colon]
-        pot = 0 if label == "Main pot" else int(label[9:])
+        pot = 0 if label == "Main pot" else small_number(label[9:])
         if pot != len(self.pots):
             raise LineError(self.relative(line), "the pots are not printed in order", text)
         by = text.index(" won by ", colon)

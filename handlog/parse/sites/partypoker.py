@@ -58,7 +58,13 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    MoneyError,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -352,8 +358,7 @@ class _HandBuilder(TextHandBuilder):
         start: datetime | None,
         whole: Chunk,
     ) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         events: list[Event] = self.events
         if info.game is Game.STUD8 and any(
@@ -388,8 +393,9 @@ class _HandBuilder(TextHandBuilder):
         if kind == "TABLE":
             self.table = text[6 : text.rindex(" (")]
             return
-        if kind == "PLAYER_COUNT":
-            self.max_seats = int(text[:-1].rpartition("/")[2])
+        if kind == "PLAYER_COUNT":  # "… : 2/8"; older exports: "… : 2", no table size
+            _, slash, size = text[:-1].rpartition("/")
+            self.max_seats = small_number(size) if slash else None
             return
         if kind in ("BUTTON", "TOURNAMENT_LINES"):
             return
@@ -566,7 +572,7 @@ class _HandBuilder(TextHandBuilder):
             pot = 0
         elif pot_text.startswith("side"):
             digits = pot_text[9:].strip()
-            pot = int(digits) if digits.isdigit() else 1
+            pot = small_number(digits) if digits.isdigit() else 1
         self.collected_total += amount
         self.events.append(
             Action(
@@ -700,7 +706,9 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"{small.removesuffix(f' {code}')}/{big} {limit}{name} - {clock}")
     lines.append(f"Table {hand.table} (Real Money)")
     lines.append("Seat 0 is the button")
-    lines.append(f"Total number of players : {len(hand.seats)}/{hand.max_seats or 8}")
+    # a Party hand read without the table's size (older exports) is printed without it
+    size = f"/{hand.max_seats}" if hand.max_seats else ("" if hand.site is SITE else "/8")
+    lines.append(f"Total number of players : {len(hand.seats)}{size}")
     lines.extend(f"Seat {s.number}: {s.name} ( {money(s.stack)} )" for s in hand.seats)
     if tournament:
         lines.append(f"Trny:{hand.tournament_id} Level:{level}")

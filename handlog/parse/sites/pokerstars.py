@@ -28,7 +28,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units
+from handlog.parse.money import CURRENCY_SYMBOLS, MoneyError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -130,6 +130,7 @@ NOTE_KINDS = {
     "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED,
     "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
     "NO_LOW": NoteKind.NO_LOW_HAND,
+    "TOURNAMENT_EVENT": NoteKind.TOURNAMENT,
 }
 # The words after a player's name that end each kind of note (for finding the name).
 NOTE_NAME_ENDS = {
@@ -168,9 +169,15 @@ _AMOUNTS: dict[str, tuple[int, bool]] = {}
 _HEADER_SPLIT = re.compile(
     r"(?P<start>PokerStars [^#]*#)(?P<number>\d+)(?P<game>:.*) - "
     r"(?P<clock>\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}"
-    r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?)$"
+    r"(?: \[\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}\])?"
+    r"|\d{4}/\d{1,2}/\d{1,2} - \d{1,2}:\d{2}:\d{2} \([A-Z]{2,5}\))$"
 )
-_CLOCK_PART = re.compile(r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5})")
+"""The header: its start, the hand number, the game part and the clock, today's
+("2009/11/26 10:08:43 ET", with the local clock before it: "… CET [2009/07/15 20:36:31 ET]")
+or the one PokerStars wrote until mid-2008 ("2008/02/03 - 21:04:15 (ET)")."""
+_CLOCK_PART = re.compile(
+    r"(\d{4})/(\d{1,2})/(\d{1,2}) (?:- )?(\d{1,2}):(\d{2}):(\d{2}) \(?([A-Z]{2,5})"
+)
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
     rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
@@ -297,10 +304,19 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         info = _game_info(split["game"], split["start"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
+        if _CANCELLED in body or body.startswith(_CANCELLED[1:]):  # stopped before the deal
+            return Skipped(chunk.file, chunk.line, split["number"], info.game_name + CANCELLED)
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
     return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+
+
+_CANCELLED = "\nHand cancelled\n"
+CANCELLED = " (hand cancelled)"
+"""What a cancelled hand's game name is followed by in its `Skipped`: PokerStars writes
+"Hand cancelled" after the blinds or antes of a hand stopped before the deal, and a summary
+with no pot."""
 
 
 def pot_index(label: str) -> int | None:
@@ -310,7 +326,7 @@ def pot_index(label: str) -> int | None:
         return 0
     if label.startswith("side pot"):
         _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
+        return small_number(number) if number.isdigit() else 1
     return None
 
 
@@ -337,8 +353,7 @@ class _HandBuilder(TextHandBuilder):
     # -- driving -------------------------------------------------------------------------
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         self.tournament_id = info.tournament_id
         self.tournament_level = info.tournament_level
@@ -360,11 +375,13 @@ class _HandBuilder(TextHandBuilder):
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
         if kind == "TABLE":
+            # "Table 'Atalante II' 8-max", and before 2006 without the table's size:
+            # "Table '7817460 1' Seat #3 is the button", "Table 'Lyra'".
             text = text[:-1]
-            name_end = text.rindex("' ")
+            name_end = text.rindex("'")
             self.table = text[7:name_end]
             size = text[name_end + 2 :].split("-max", 1)[0]
-            self.max_seats = int(size) if size.isdigit() else None
+            self.max_seats = small_number(size) if size.isdigit() else None
             return
         street, rule = SECTIONS[kind]
         start = 0
@@ -383,7 +400,7 @@ class _HandBuilder(TextHandBuilder):
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             else:

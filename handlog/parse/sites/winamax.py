@@ -51,7 +51,7 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import MoneyError
+from handlog.parse.money import MoneyError, bounded, plain_digits, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -173,16 +173,16 @@ def units(text: str, cents: bool) -> int:
     if value is None:
         bare = text.strip("€$£").replace(",", "")
         whole, dot, fraction = bare.partition(".")
-        if not whole.isdigit() or (dot and not fraction.isdigit()):
+        if not plain_digits(whole) or (dot and not plain_digits(fraction)):
             raise MoneyError(f"{text!r} is not an amount")
         if cents:
             if len(fraction) > 2 and fraction[2:].strip("0"):
                 raise MoneyError(f"{text!r} has a fraction of a cent")
-            value = int(whole) * 100 + int((fraction + "00")[:2])
+            value = bounded(int(whole) * 100 + int((fraction + "00")[:2]), text)
         else:
             if fraction.strip("0"):
                 raise MoneyError(f"{text!r} has a fraction of a chip")
-            value = int(whole)
+            value = bounded(int(whole), text)
         if len(_UNITS) > 100_000:
             _UNITS.clear()
         _UNITS[key] = value
@@ -329,7 +329,7 @@ def pot_index(label: str) -> tuple[int | None, str | None]:
     if label == "main pot":
         return 0, half
     digits = label[8:].strip(" #")
-    return (int(digits) if digits.isdigit() else 1), half
+    return (small_number(digits) if digits.isdigit() else 1), half
 
 
 def pot_label(pot: int | None, half: str | None) -> str:
@@ -355,8 +355,7 @@ class _HandBuilder(TextHandBuilder):
         """Each player's chips behind, to know who is all-in (not always printed)."""
 
     def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
@@ -377,9 +376,9 @@ class _HandBuilder(TextHandBuilder):
         if kind == "TABLE":
             text = text[:-1]
             name_end = text.rindex("' ")
-            self.table = text[8:name_end]
+            self.table = text[text.index("'") + 1 : name_end]
             size = text[name_end + 2 :].split("-max", 1)[0]
-            self.max_seats = int(size) if size.isdigit() else None
+            self.max_seats = small_number(size) if size.isdigit() else None
             if self.info.tournament:
                 found = _TOURNAMENT_ID.search(self.table)
                 self.tournament_id = found[1] if found else None
@@ -393,7 +392,7 @@ class _HandBuilder(TextHandBuilder):
             start = text.index("\n") + 1
             if street is Street.SUMMARY:
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             elif street is not Street.ANTES and street is not Street.SHOWDOWN:

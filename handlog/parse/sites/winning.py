@@ -38,7 +38,13 @@ from handlog.model import (
     Street,
     Structure,
 )
-from handlog.parse.money import CURRENCY_SIGNS, CURRENCY_SYMBOLS, format_amount, minor_units
+from handlog.parse.money import (
+    CURRENCY_SIGNS,
+    CURRENCY_SYMBOLS,
+    format_amount,
+    minor_units,
+    small_number,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -262,7 +268,7 @@ def pot_index(label: str) -> int | None:
         return 0
     if label.startswith("side pot"):
         _, _, number = label.partition("-")
-        return int(number) if number.isdigit() else 1
+        return small_number(number) if number.isdigit() else 1
     return None
 
 
@@ -288,8 +294,7 @@ class _HandBuilder(TextHandBuilder):
         self.running_sides: list[int] = []
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         info = self.info
         split = self.split
         year, month, day, hour, minute, second, zone = split.groups()[5:12]
@@ -322,7 +327,7 @@ class _HandBuilder(TextHandBuilder):
             space = text.rindex(" ", 0, max_at)
             name = text[:space]
             self.table = name[7:-1] if name.startswith("Table '") else name
-            self.max_seats = int(text[space + 1 : max_at])
+            self.max_seats = small_number(text[space + 1 : max_at])
             return
         street, rule = SECTIONS[kind]
         start = 0
@@ -338,7 +343,7 @@ class _HandBuilder(TextHandBuilder):
                         text[:-1],
                     )
                 total_end = text.index("\n", start)
-                self._total_pot(text[start:total_end], line + 1)
+                self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             elif street is not Street.SHOWDOWN:

@@ -39,7 +39,7 @@ from handlog.model import (
     Site,
     Street,
 )
-from handlog.parse.money import minor_units
+from handlog.parse.money import FigureError, minor_units, small_number
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
@@ -144,7 +144,11 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             return Skipped(chunk.file, chunk.line, hand_id, game_id["game"])
         body = text[len(lines[0]) + 1 :] + "\n"
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, hand_id, game, game_id, header[1]).build(tokens)
+        try:
+            return _HandBuilder(chunk, hand_id, game, game_id, header[1]).build(tokens)
+        except FigureError as figure_error:
+            # Every other figure is read by its line's handler: this is the stakes'.
+            raise LineError(2, f"{figure_error} in the Game ID line", lines[1]) from None
     except LineError as error:
         return parse_error(chunk, error, hand_id)
 
@@ -178,8 +182,7 @@ class _HandBuilder(TextHandBuilder):
         return minor_units(self.sign + text)
 
     def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
-        for kind, text, line in tokens:
-            self._section(kind, text, line)
+        self.read_sections(tokens)
         chunk = self.chunk
         if not self.ended:
             last = chunk.text.count("\n") + 1
@@ -190,7 +193,7 @@ class _HandBuilder(TextHandBuilder):
             )
         game_id = self.game_id
         self.table = game_id["table"]
-        self.max_seats = int(game_id["max"]) if game_id["max"] else None
+        self.max_seats = small_number(game_id["max"]) if game_id["max"] else None
         return self.hand(
             site=SITE,
             hand_id=self.hand_id,
@@ -224,7 +227,7 @@ class _HandBuilder(TextHandBuilder):
                         text[: start - 1],
                     )
                 total_end = text.index("\n", start)
-                self._pot(text[start:total_end], line)
+                self.read_line(_HandBuilder._pot, text[start:total_end], line)
                 start = total_end + 1
                 line += 1
             else:
