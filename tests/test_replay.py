@@ -587,15 +587,25 @@ def test_the_fast_path_agrees_in_every_game_structure_and_site(variant):
     """The fast path in the games, structures and sites the test above does not reach: the
     hands of every site's fixtures (all of them, faulty ones included) under their own house
     rules and traits, and simulated hands of every game in every structure (a third with a
-    fault) with their all-in variants, under both profiles. Wherever the fast path does not
-    give up, its result is exactly the full `_Replayer`'s; and it takes most clean hands of
-    spread, pot and no limit as it does of fixed limit."""
+    fault) with their all-in variants, under the three profiles of the test above. Wherever
+    the fast path does not give up, its result is exactly the full `_Replayer`'s; and it
+    takes most clean hands of spread, pot and no limit as it does of fixed limit.
+    HANDLOG_FAST_PATH_HANDS=N simulates N hands of each game in each structure (24 by
+    default) for a longer run."""
+    import os
+
     from handlog.check import hand_rules
     from handlog.model import Structure
     from handlog.rules.replay import _Replayer
     from handlog.simulate import SIMULATED_GAMES, SimulationOptions, simulate_hands
 
     replay_clean = _fast_path_module(variant).replay_clean
+    hands = int(os.environ.get("HANDLOG_FAST_PATH_HANDS", "24"))
+    profiles = (
+        POKERSTARS,
+        CASINO,
+        replace(CASINO, name="clockwise", first_actor_tie=TieBreak.CLOCKWISE),
+    )
     cases = []
     for path in sorted(SITES.glob("*/*")):
         if path.suffix in (".txt", ".xml", ".phh", ".phhs"):
@@ -604,13 +614,12 @@ def test_the_fast_path_agrees_in_every_game_structure_and_site(variant):
                     cases.append((hand, *hand_rules(hand)))
     for structure in Structure:
         for game in SIMULATED_GAMES:
-            options = SimulationOptions(game, 24, 8, seed=61, fault_rate=0.3, structure=structure)
+            options = SimulationOptions(
+                game, hands, 8, seed=61, fault_rate=0.3, structure=structure
+            )
             for simulated in simulate_hands(options):
                 for hand in (simulated.hand, *_all_in_variants(simulated.hand)):
-                    cases += [
-                        (hand, POKERSTARS, PRINTS_EVERYTHING),
-                        (hand, CASINO, PRINTS_EVERYTHING),
-                    ]
+                    cases += [(hand, profile, PRINTS_EVERYTHING) for profile in profiles]
     accepted: Counter[Structure] = Counter()
     clean: Counter[Structure] = Counter()
     for hand, profile, traits in cases:

@@ -57,10 +57,10 @@ from handlog.rules.tables import (
     build_pots,
     cap_allows,
     counts_as_bet,
-    double_bet_allowed,
     fixed_sizes,
     has_pair,
     lineup,
+    open_pair_round,
     reopens,
     showing_keys,
     uncalled_due,
@@ -289,12 +289,8 @@ class Table:
         allows the double bet in the game, a pair showing in anyone's up cards allows the
         big bet (and so does a player's up cards not being printed: a pair cannot be
         ruled out)."""
-        return double_bet_allowed(
-            self.street,
-            self.game,
-            self.exact_sizes,
-            self.profile,
-            any(has_pair(self.up_cards[p]) for p in self.in_hand()) or not self.up_cards_known(),
+        return open_pair_round(self.street, self.game, self.exact_sizes, self.profile) and (
+            any(has_pair(self.up_cards[p]) for p in self.in_hand()) or not self.up_cards_known()
         )
 
     def next_after(self, player: str) -> str | None:

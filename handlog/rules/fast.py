@@ -13,7 +13,7 @@ and for its description (`_clean_split`); ties and side pots go to `Awards`.
 
 The rules are the engine's (`handlog.rules.engine.Table`), called here as the same functions:
 who brings in (`tables.bring_in_index`) and who acts first (`tables.best_showing`), the open
-pair (`tables.double_bet_allowed`), fixed limit's sizes (`tables.fixed_sizes`) and the range of
+pair (`tables.open_pair_round`), fixed limit's sizes (`tables.fixed_sizes`) and the range of
 spread, pot and no limit (`structures.raise_range`), the cap (`tables.cap_allows`), whether a
 short all-in reopens (`tables.counts_as_bet`), the uncalled bet (`tables.uncalled_due`), the
 pots (`tables.build_pots`), the community card (`tables.deck_runs_short`). What it keeps of
@@ -69,12 +69,12 @@ from handlog.rules.tables import (
     deck_runs_short,
     describe,
     describe_strength,
-    double_bet_allowed,
     fixed_sizes,
     has_pair,
     hi_lo_shares,
     known_cards,
     lineup,
+    open_pair_round,
     showing_keys,
     uncalled_due,
 )
@@ -295,34 +295,34 @@ def replay_clean(
                         expected_first = players[index]
                 else:
                     # `Table.first_actor`: unknown when some player's up cards are not
-                    # printed (then the hand says who opens); `Table.double_bet_allowed`.
+                    # printed (then the hand says who opens).
                     known = True
+                    with_community = street is _SEVENTH and community is not None
+                    players = []
+                    keys: list[tuple[object, ...]] = []
                     for p in range(n):
-                        if in_hand >> p & 1 and len(up_cards[p]) < ups_by_now:
+                        if not in_hand >> p & 1:
+                            continue
+                        ups = up_cards[p]
+                        if len(ups) < ups_by_now:
                             known = False
                             break
+                        if not ups:
+                            continue
+                        if with_community:
+                            assert community is not None
+                            code = up_primes[p] * showing_primes[community] * 4 + (
+                                max(up_top[p], showing_values[community]) & 3
+                            )
+                        else:
+                            code = up_primes[p] * 4 + (up_top[p] & 3)
+                        key = showing_memo.get(code)
+                        if key is None:
+                            cards = [*ups, community] if with_community else [*ups]
+                            key = showing.work_out(code, cards)  # type: ignore[arg-type]
+                        players.append(p)
+                        keys.append(key)
                     if known:
-                        with_community = street is _SEVENTH and community is not None
-                        players = []
-                        keys: list[tuple[object, ...]] = []
-                        for p in range(n):
-                            if not in_hand >> p & 1 or not up_cards[p]:
-                                continue
-                            if with_community:
-                                assert community is not None
-                                code = up_primes[p] * showing_primes[community] * 4 + (
-                                    max(up_top[p], showing_values[community]) & 3
-                                )
-                            else:
-                                code = up_primes[p] * 4 + (up_top[p] & 3)
-                            key = showing_memo.get(code)
-                            if key is None:
-                                cards = (
-                                    [*up_cards[p], community] if with_community else [*up_cards[p]]
-                                )
-                                key = showing.work_out(code, cards)  # type: ignore[arg-type]
-                            players.append(p)
-                            keys.append(key)
                         index = best_showing(keys, by_seat)
                         if index >= 0:
                             expected_first = players[index]
@@ -331,13 +331,10 @@ def replay_clean(
                                 candidate = _next_clockwise(pending, expected_first, n)
                                 if candidate >= 0:
                                     expected_first = candidate
-                    double_bet = double_bet_allowed(
-                        street,
-                        game,
-                        exact,
-                        profile,
+                    # `Table.double_bet_allowed`
+                    double_bet = open_pair_round(street, game, exact, profile) and (
                         not known
-                        or any(has_pair(up_cards[p]) for p in range(n) if in_hand >> p & 1),
+                        or any(has_pair(up_cards[p]) for p in range(n) if in_hand >> p & 1)
                     )
             # `Table.to_act`
             to_act = expected_first if last_actor < 0 else last_actor

@@ -336,18 +336,12 @@ def best_showing(keys: Sequence[tuple[object, ...]], by_seat: bool) -> int:
     return best
 
 
-def double_bet_allowed(
-    street: Street, game: Game, exact_sizes: bool, profile: RuleProfile, pair_showing: bool
-) -> bool:
-    """The open pair: on the game's second betting round (`Variant.open_pair_street`) of
-    fixed limit, where the profile allows the double bet in the game, a pair showing (or up
-    cards not printed, so that one cannot be ruled out: `pair_showing`) allows the big bet."""
-    return (
-        street == OPEN_PAIR_STREET[game]
-        and exact_sizes
-        and profile.double_bet_allowed(game)
-        and pair_showing
-    )
+def open_pair_round(street: Street, game: Game, exact_sizes: bool, profile: RuleProfile) -> bool:
+    """The open pair: whether `street` is the game's second betting round
+    (`Variant.open_pair_street`) of fixed limit (`exact_sizes`) in a game where the profile
+    allows the double bet; there a pair showing (or up cards not printed, so that one cannot
+    be ruled out) allows the big bet."""
+    return street == OPEN_PAIR_STREET[game] and exact_sizes and profile.double_bet_allowed(game)
 
 
 def cap_allows(bets: int, started_with: int, profile: RuleProfile, capped: bool) -> bool:
