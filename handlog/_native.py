@@ -30,6 +30,7 @@ COMPILED = (
     "handlog.holdings",
     "handlog.store",
     "handlog.rules.tables",
+    "handlog.rules.engine",
     "handlog.rules.awards",
     "handlog.rules.fast",
     "handlog.rules.replay",

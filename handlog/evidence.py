@@ -6,8 +6,9 @@ of the replay's state when it was flagged: whose turn it was, the bet to call, t
 each player's stack, chips in and showing cards. Reports and `handlog show` print the text
 with the flagged lines marked, the message and that state beside each.
 
-The snapshots come from the import's one replay of the hand, through its observer hook
-(`handlog.ingest.snapshot`): the rules are not repeated here, nor the hand read again.
+The snapshots come from the import's one replay of the hand, through its observer hook: the
+rules engine's table when each violation was flagged (`handlog.rules.trace.flag_state`, read
+by `handlog.ingest.snapshot`): the rules are not repeated here, nor the hand read again.
 """
 
 from __future__ import annotations

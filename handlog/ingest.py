@@ -435,43 +435,44 @@ def compress(text: str) -> bytes:
 
 
 def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
-    """What the replay knew when it flagged `violation` (read, never changed)."""
-    r = replayer
-    betting = r.first_street <= r.street <= r.last_street
-    turn = None
-    if betting and r.round_open and not r.hand_over:
-        turn = r._expected_actor()
+    """What the replay knew when it flagged `violation`, as the evidence stores it: whose turn
+    it was, the bet, what the flagged player owed, the pot, and each seat's chips, up cards
+    and status (the engine's table: `rules.trace.flag_state`; read, never changed)."""
+    from handlog.rules.trace import flag_state
+
+    state = flag_state(replayer, violation)
     players = []
-    for seat in r.hand.seats:
-        name = seat.name
-        if name not in r.put_in:
-            continue
-        status = "folded" if name in r.folded else "all-in" if name in r.all_in else "in"
-        if name not in r.dealt_in:
-            status = "not dealt in"
+    this_street: dict[str, int] = {}
+    in_pot: dict[str, int] = {}
+    for seat in state.seats:
+        name = seat.player
+        this_street[name] = seat.this_street
+        in_pot[name] = seat.put_in
         players.append(
             {
                 "player": name,
-                "seat": seat.number,
-                "stack": r.stack.get(name),
-                "in_pot": r.put_in[name],
-                "this_street": r.street_put.get(name, 0),
-                "showing": format_cards(r.up_cards.get(name, [])),
-                "status": status,
+                "seat": seat.seat,
+                "stack": seat.stack - seat.collected,
+                "in_pot": seat.put_in,
+                "this_street": seat.this_street,
+                "showing": format_cards(
+                    [slot.card for slot in seat.cards if slot.card is not None]
+                ),
+                "status": "not dealt in" if seat.status == "out" else seat.status,
             }
         )
     owed = None
     player = violation.player
-    if betting and player is not None and player in r.street_put:
-        owed = max(0, r.current_bet - r.street_put[player])
+    if state.betting and player is not None and player in this_street:
+        owed = max(0, state.current_bet - this_street[player])
     return {
         "line": violation.line,
         "code": violation.code,
-        "street": r.street.name.lower(),
-        "turn": turn,
-        "bet": r.current_bet if betting else None,
+        "street": state.street.name.lower(),
+        "turn": state.to_act,
+        "bet": state.current_bet if state.betting else None,
         "owed": owed,
-        "pot": sum(r.put_in.values()),
+        "pot": sum(in_pot.values()),
         "players": players,
     }
 

@@ -3,6 +3,7 @@ changed the way that fault would look in an export."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from handlog.parse import parse_file, parse_text
 from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.replay import replay
 from handlog.rules.tables import after_rake
+from handlog.rules.traits import PRINTS_EVERYTHING
 from handlog.rules.violations import CODES
 
 from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES, pokerstars_corpus_files, site_fixture_files
@@ -578,6 +580,62 @@ def test_the_fast_path_agrees_with_the_full_replay(variant):
     # Most clean hands take the fast path (it leaves a few unusual ones alone, such as a bet
     # after a short all-in that did not reopen the betting), and nothing flagged ever does.
     assert clean * 0.4 < accepted <= clean, (accepted, clean)
+
+
+@pytest.mark.parametrize("variant", ["installed", "source"])
+def test_the_fast_path_agrees_in_every_game_structure_and_site(variant):
+    """The fast path in the games, structures and sites the test above does not reach: the
+    hands of every site's fixtures (all of them, faulty ones included) under their own house
+    rules and traits, and simulated hands of every game in every structure (a third with a
+    fault) with their all-in variants, under the three profiles of the test above. Wherever
+    the fast path does not give up, its result is exactly the full `_Replayer`'s; and it
+    takes most clean hands of spread, pot and no limit as it does of fixed limit.
+    HANDLOG_FAST_PATH_HANDS=N simulates N hands of each game in each structure (24 by
+    default) for a longer run."""
+    import os
+
+    from handlog.check import hand_rules
+    from handlog.model import Structure
+    from handlog.rules.replay import _Replayer
+    from handlog.simulate import SIMULATED_GAMES, SimulationOptions, simulate_hands
+
+    replay_clean = _fast_path_module(variant).replay_clean
+    hands = int(os.environ.get("HANDLOG_FAST_PATH_HANDS", "24"))
+    profiles = (
+        POKERSTARS,
+        CASINO,
+        replace(CASINO, name="clockwise", first_actor_tie=TieBreak.CLOCKWISE),
+    )
+    cases = []
+    for path in sorted(SITES.glob("*/*")):
+        if path.suffix in (".txt", ".xml", ".phh", ".phhs"):
+            for hand in parse_file(str(path)):
+                if isinstance(hand, Hand):
+                    cases.append((hand, *hand_rules(hand)))
+    for structure in Structure:
+        for game in SIMULATED_GAMES:
+            options = SimulationOptions(
+                game, hands, 8, seed=61, fault_rate=0.3, structure=structure
+            )
+            for simulated in simulate_hands(options):
+                for hand in (simulated.hand, *_all_in_variants(simulated.hand)):
+                    cases += [(hand, profile, PRINTS_EVERYTHING) for profile in profiles]
+    accepted: Counter[Structure] = Counter()
+    clean: Counter[Structure] = Counter()
+    for hand, profile, traits in cases:
+        full = _Replayer(hand, profile, traits).run()
+        fast = replay_clean(hand, profile, traits)
+        clean[hand.structure] += not full.violations
+        if fast is not None:
+            accepted[hand.structure] += 1
+            assert fast == full, (profile.name, hand.hand_id, hand.structure)
+    assert len(cases) > 3000
+    for structure in Structure:
+        assert clean[structure] * 0.5 < accepted[structure] <= clean[structure], (
+            structure,
+            accepted,
+            clean,
+        )
 
 
 def test_a_bring_in_other_than_the_houses_fixed_one_is_flagged():

@@ -68,10 +68,20 @@ def test_a_fixed_limit_hand_is_legal_in_every_structure(structure):
     assert sum(result.net.values()) == -5
 
 
-def test_only_fixed_limit_takes_the_fast_path():
+@pytest.mark.parametrize("structure", list(Structure), ids=str)
+def test_every_structure_takes_the_fast_path(structure):
+    """A clean hand takes the fast path in every structure, with the full replay's result;
+    the same bets over the pot (pot limit) or the top of the spread are left to the full
+    replay, which flags them."""
+    from handlog.rules.replay import _Replayer
+
     (hand,) = parse_text(_hand())
-    assert replay_clean(hand, POKERSTARS) is not None
-    assert replay_clean(replace(hand, structure=Structure.NO_LIMIT), POKERSTARS) is None
+    hand = replace(hand, structure=structure)
+    assert replay_clean(hand, POKERSTARS) == _Replayer(hand, POKERSTARS).run()
+    narrow = replace(hand, big_bet=hand.small_bet + 1)  # a spread's top, a big bet of 5 cents
+    if structure in (Structure.FIXED, Structure.SPREAD):
+        assert replay_clean(narrow, POKERSTARS) is None
+        assert "BET_SIZE" in {v.code for v in _Replayer(narrow, POKERSTARS).run().violations}
 
 
 @pytest.mark.parametrize(

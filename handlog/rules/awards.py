@@ -3,11 +3,11 @@ the hand history says was collected (the mis-split checks)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from handlog.cards import Card
-from handlog.model import Action, ActionKind, Hand, Street
+from handlog.model import Action, ActionKind, Game, Hand, Street
 from handlog.rules import evaluate
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import (
@@ -86,23 +86,24 @@ class Awards:
         return {p: v for p, v in expected.items() if v} == actual
 
     def pay(self, state: Any) -> dict[str, int]:
-        """The pots paid by the rules into `state.collected`, for a hand that does not say
+        """The pots paid by the rules into the table's `collected`, for a hand that does not say
         who collected (`SiteTraits.prints_awards`): nothing to compare, nothing flagged but
         a printed count of pots that differs from the pots built."""
         self.state = state
-        state.street = Street.SHOWDOWN
+        table = state.table
+        table.street = Street.SHOWDOWN
         expected, _ = self.expected(self._distributable())
         for player, amount in expected.items():
-            state.collected[player] = state.collected.get(player, 0) + amount
+            table.collect(player, amount)
         return expected
 
     def check(self, state: Any) -> dict[str, int]:
         """Compare the expected awards with the collects, flagging on `state`."""
         self.state = state
         hand = self.hand
-        state.street = Street.SHOWDOWN
+        state.table.street = Street.SHOWDOWN
         expected, notes = self.expected(self._distributable())
-        actual = {p: v for p, v in state.collected.items() if v}
+        actual = {p: v for p, v in state.table.collected.items() if v}
         if actual == {p: v for p, v in expected.items() if v}:
             return expected
         line = next(
@@ -190,13 +191,13 @@ class Awards:
                 label = "the pot"
             if any(player in pot.eligible for pot in pots):
                 continue
-            if player in state.folded:
+            if player in state.table.folded:
                 why = f"{player} folded"
             elif index:
                 why = f"{player} was all-in for less and has no part in it"
-            elif state.put_in.get(player, 0) > 0:
+            elif state.table.put_in.get(player, 0) > 0:
                 why = (
-                    f"{player} put in {state.money(state.put_in[player])}, short of what "
+                    f"{player} put in {state.money(state.table.put_in[player])}, short of what "
                     "it takes, without being all-in"
                 )
             else:
@@ -303,62 +304,23 @@ class Awards:
                 what,
             )
 
-        if not variant.high:
-            lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in players}
-            best = max(lows.values())  # type: ignore[type-var]
-            winners = [p for p in players if lows[p] == best]
-            self.high_winners.update(winners)  # a low game: the pot's winners count as "high"
-            return (
-                self._divide(amount, winners, hands, low=True),
-                lambda: low_words(winners),
-            )
-        highs = {p: evaluate.high_rank(hands[p]) for p in players}
-        top = max(highs.values())
-        high_winners = [p for p in players if highs[p] == top]
-        self.high_winners.update(high_winners)
-        if not variant.low:
-            return (
-                self._divide(amount, high_winners, hands, low=False),
-                lambda: high_words(high_winners),
-            )
-        lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in players}
-        qualified = {p: v for p, v in lows.items() if v is not None}
-        if not qualified:
-            return (
-                self._divide(amount, high_winners, hands, low=False),
-                lambda: f"no low qualifies: {high_words(high_winners, 'all of it')}",
-            )
-        best_low = max(qualified.values())
-        low_winners = [p for p in players if lows[p] == best_low]
-        self.low_winners.update(low_winners)
-        shares = hi_lo_shares(
-            amount,
-            high_winners,
-            low_winners,
-            hands,
-            self.profile,
-            self.seat_index.__getitem__,
-            lowball,
+        shares, high_winners, low_winners = split_pot(
+            amount, players, hands, game, self.profile, self.seat_index.__getitem__
         )
+        self.high_winners.update(high_winners)  # a low game: the pot's winners count as "high"
+        if not variant.high:
+            return shares, lambda: low_words(high_winners)
+        if not variant.low:
+            return shares, lambda: high_words(high_winners)
+        if not low_winners:
+            return shares, lambda: f"no low qualifies: {high_words(high_winners, 'all of it')}"
+        self.low_winners.update(low_winners)
         return (
             shares,
             lambda: (
                 f"{high_words(high_winners, 'the high half')}, "
                 f"{low_words(low_winners, 'the low half')}"
             ),
-        )
-
-    def _divide(
-        self, amount: int, winners: list[str], hands: dict[str, tuple[Card, ...]], low: bool
-    ) -> dict[str, int]:
-        return divide(
-            amount,
-            winners,
-            hands,
-            low,
-            self.profile,
-            self.seat_index.__getitem__,
-            VARIANTS[self.game].lowball,
         )
 
     def _low_not_qualified(self, got: set[str], should: set[str]) -> str | None:
@@ -374,6 +336,48 @@ class Awards:
         if cards is not None and evaluate.low_rank(cards, qualifier, variant.lowball) is None:
             return player
         return None
+
+
+_Player = TypeVar("_Player", str, int)
+"""A player: a name, or a seat position (the simulator's)."""
+
+
+def split_pot(
+    amount: int,
+    contenders: list[_Player],
+    hands: Mapping[_Player, Sequence[Card]],
+    game: Game,
+    profile: RuleProfile,
+    seat_order: Callable[[_Player], int] | None = None,
+) -> tuple[dict[_Player, int], list[_Player], list[_Player]]:
+    """Who wins a pot of `amount` (after rake) that two or more `contenders` claim with their
+    showdown `hands` (cards speak), and how it is shared: (shares, high winners, low
+    winners). The best high hand takes it (in the low games the best low, whose winners are
+    given as the high ones); in hi/lo a qualifying low takes half (`tables.hi_lo_shares`),
+    and the high hand all of it when no low qualifies (no low winners then). Ties share
+    what they tie for, odd chips by the profile (`tables.divide`; `seat_order` for the
+    clockwise rule, else the contenders' order)."""
+    variant = VARIANTS[game]
+    qualifier = variant.low_qualifier
+    lowball = variant.lowball
+    if not variant.high:
+        lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in contenders}
+        best = max(lows.values())  # type: ignore[type-var]
+        winners = [p for p in contenders if lows[p] == best]
+        return divide(amount, winners, hands, True, profile, seat_order, lowball), winners, []
+    highs = {p: evaluate.high_rank(hands[p]) for p in contenders}
+    top = max(highs.values())
+    high_winners = [p for p in contenders if highs[p] == top]
+    if not variant.low:
+        return divide(amount, high_winners, hands, False, profile, seat_order), high_winners, []
+    lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in contenders}
+    qualified = [v for v in lows.values() if v is not None]
+    if not qualified:
+        return divide(amount, high_winners, hands, False, profile, seat_order), high_winners, []
+    best_low = max(qualified)
+    low_winners = [p for p in contenders if lows[p] == best_low]
+    shares = hi_lo_shares(amount, high_winners, low_winners, hands, profile, seat_order, lowball)
+    return shares, high_winners, low_winners
 
 
 def pot_label(index: int, pots: int) -> str:

@@ -1,15 +1,24 @@
 """The fast path of the replay: `replay_clean(hand, profile)` replays a hand that breaks no rule.
 
-Nearly every real hand breaks no rule. `replay_clean` replays such a hand in one function
-whose state lives in local variables (attribute lookups and method calls are most of what a
-Python replay costs) and gives up, returning None, at the first thing it does not expect:
-anything that `_Replayer` would flag, and the rarer situations whose bookkeeping it leaves to
-`_Replayer` (an all-in bring-in or ante; a bet or raise on a street after a short all-in
-that did not reopen the betting; a name seated twice; lines out of their usual place).
-`replay` then replays the hand again with `_Replayer`, which explains every fault. On real
-and simulated hands over 99% take the fast path, which is some twice as fast as `_Replayer`.
-At a showdown the fast path ranks each hand once, for the pot and for its description
-(`_clean_split`); ties and side pots go to `Awards`.
+Nearly every real hand breaks no rule. `replay_clean` replays such a hand, in every game and
+betting structure, in one function whose state lives in local variables (attribute lookups
+and method calls are most of what a Python replay costs) and gives up, returning None, at the
+first thing it does not expect: anything that `_Replayer` would flag, and the rarer
+situations whose bookkeeping it leaves to `_Replayer` (an all-in bring-in or ante; a bet or
+raise on a street after a short all-in that did not reopen the betting; a name seated twice;
+lines out of their usual place). `replay` then replays the hand again with `_Replayer`, which
+explains every fault. On real and simulated hands over 99% take the fast path, which is some
+twice as fast as `_Replayer`. At a showdown the fast path ranks each hand once, for the pot
+and for its description (`_clean_split`); ties and side pots go to `Awards`.
+
+The rules are the engine's (`handlog.rules.engine.Table`), called here as the same functions:
+who brings in (`tables.bring_in_index`) and who acts first (`tables.best_showing`), the open
+pair (`tables.open_pair_round`), fixed limit's sizes (`tables.fixed_sizes`) and the range of
+spread, pot and no limit (`structures.raise_range`), the cap (`tables.cap_allows`), whether a
+short all-in reopens (`tables.counts_as_bet`), the uncalled bet (`tables.uncalled_due`), the
+pots (`tables.build_pots`), the community card (`tables.deck_runs_short`). What it keeps of
+its own is the state, in the compact form below, and the order of the turn
+(`_next_clockwise`, the table's `next_after` on a bitmask).
 
 Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
 position (0 to n-1 in `Lineup.order`): each line's name is looked up once
@@ -37,35 +46,41 @@ from typing import Final
 
 from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
-from handlog.model import BETTING_KINDS, Action, ActionKind, Dealt, Game, Hand, Street, Structure
+from handlog.model import BETTING_KINDS, Action, ActionKind, Dealt, Game, Hand, Street
 from handlog.rules import evaluate
 from handlog.rules.awards import Awards
 from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.structures import STRUCTURES, Ceiling, capped, raise_range, smallest_bet
 from handlog.rules.tables import (
     BIG_BET_STREETS,
     BRING_IN_VALUES,
     CARDS_PER_PLAYER,
     DECK_SIZE,
-    DESCRIPTIONS,
     LAST_STREET,
     UP_CARDS_BEFORE,
     UP_POSITIONS,
     Pot,
     Replay,
+    best_showing,
+    bring_in_index,
     build_pots,
-    cards_needed,
+    cap_allows,
+    counts_as_bet,
+    deck_runs_short,
     describe,
+    describe_strength,
     fixed_sizes,
     has_pair,
     hi_lo_shares,
     known_cards,
     lineup,
+    open_pair_round,
     showing_keys,
+    uncalled_due,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
 from handlog.rules.variants import VARIANTS
 
-_FIXED: Final = Structure.FIXED
 _SEVENTH: Final = Street.SEVENTH
 _ANTES: Final = Street.ANTES
 _FOLD: Final = ActionKind.FOLD
@@ -94,9 +109,11 @@ def replay_clean(
     """`_Replayer(hand, profile, traits).run()` for a hand that breaks no rule; None when the
     hand breaks one, or might, or takes a path this function leaves to `_Replayer` (a bet
     left uncalled that the site does not return with a line, among them)."""
-    if hand.structure is not _FIXED:
-        return None  # spread, pot and no limit: `_Replayer` (bet sizes in a range)
     game = hand.game
+    structure = STRUCTURES[hand.structure]
+    exact = structure.exact_sizes
+    is_capped = capped(structure, profile)
+    at_least_last = profile.spread_raise_at_least_last or structure.ceiling is not Ceiling.SPREAD
     seats = hand.seats
     seat_order = lineup(seats)
     order = seat_order.order
@@ -119,17 +136,12 @@ def replay_clean(
     small_bet, big_bet = hand.small_bet, hand.big_bet
     fixed_bring_in = profile.bring_in_for(hand.currency, small_bet, big_bet)
     house_raise = profile.house_raise(hand.bring_in, hand.ante)
-    cap_bets = profile.cap_bets
-    cap_lifted_heads_up = not profile.cap_heads_up
-    reopen_at_half = profile.all_in_reopens_at_half_bet
     bring_in_values = BRING_IN_VALUES[game]
-    variant = VARIANTS[game]
     showing = showing_keys(game, profile)
     showing_primes = showing.primes
     showing_values = showing.values
     showing_memo = showing.memo
-    open_pair_street = variant.open_pair_street
-    ties_by_suit = profile.first_actor_tie is not TieBreak.CLOCKWISE
+    by_seat = profile.first_actor_tie is TieBreak.CLOCKWISE
 
     # Players are seat positions: per-player state in lists by position, sets of players in
     # bitmasks (bit p: position p).
@@ -156,10 +168,10 @@ def replay_clean(
     street = Street.ANTES
     pending = 0
     expected_first = last_actor = -1  # -1: nobody
-    current_bet = bets = started_with = 0
+    current_bet = bets = started_with = last_raise = 0
     matched = 0
     """Players whose chips on this street equal the current bet: with just one, the bet was
-    not called (`_uncalled_due` would be positive)."""
+    not called (`tables.uncalled_due` would be positive)."""
     round_open = double_bet = big_bet_made = returned = hand_over = False
     short_all_in = False
     """A short all-in on this street did not reopen the betting."""
@@ -167,7 +179,7 @@ def replay_clean(
     on_first = False  # on the first street
     position = 0  # the deal position of this street's card (after the first street)
     position_up = False
-    ups_before = 0
+    ups_before = ups_by_now = 0
     for event in hand.events:
         event_street = event.street
         if event_street is not street and event_street <= _SEVENTH:
@@ -193,13 +205,14 @@ def replay_clean(
                 return None
             street = event_street
             street_put = [0] * n
-            current_bet = bets = 0
+            current_bet = bets = last_raise = 0
             big_bet_made = returned = round_open = double_bet = short_all_in = False
             last_actor = -1
             on_first = street is first_street
             position = street - 1
             position_up = face_up[position]
             ups_before = up_cards_before[position]
+            ups_by_now = ups_before + (1 if position_up else 0)
         if isinstance(event, Dealt):  # compiled: a type check, then C field reads
             player = seat_index.get(event.player, -1)
             if player < 0 or event_street is not street:
@@ -269,25 +282,32 @@ def replay_clean(
             if not able & bit:
                 return None
             if not round_open:
-                # `_open_round`
+                # `Table.open_round`
                 round_open = True
                 pending = able
                 started_with = able.bit_count()
                 expected_first = -1
-                if on_first:  # the bring-in: the first of the biggest values
-                    best_value = -1
-                    for p in range(n):  # in seat order; only players dealt in have a door card
-                        value = door_value[p]
-                        if value > best_value:
-                            expected_first, best_value = p, value
-                    if expected_first < 0:
-                        return None
-                else:  # `_first_actor`: the first (in seat order) of the biggest showing keys
+                in_hand = dealt_in & ~folded
+                if on_first:  # `Table.bring_in_player`
+                    players = [p for p in range(n) if dealt_in >> p & 1]
+                    index = bring_in_index([door_value[p] for p in players])
+                    if index >= 0:
+                        expected_first = players[index]
+                else:
+                    # `Table.first_actor`: unknown when some player's up cards are not
+                    # printed (then the hand says who opens).
+                    known = True
                     with_community = street is _SEVENTH and community is not None
-                    in_hand = dealt_in & ~folded
-                    best_key: tuple[object, ...] = ()
+                    players = []
+                    keys: list[tuple[object, ...]] = []
                     for p in range(n):
-                        if not in_hand >> p & 1 or not up_cards[p]:
+                        if not in_hand >> p & 1:
+                            continue
+                        ups = up_cards[p]
+                        if len(ups) < ups_by_now:
+                            known = False
+                            break
+                        if not ups:
                             continue
                         if with_community:
                             assert community is not None
@@ -298,31 +318,30 @@ def replay_clean(
                             code = up_primes[p] * 4 + (up_top[p] & 3)
                         key = showing_memo.get(code)
                         if key is None:
-                            cards = [*up_cards[p], community] if with_community else [*up_cards[p]]
+                            cards = [*ups, community] if with_community else [*ups]
                             key = showing.work_out(code, cards)  # type: ignore[arg-type]
-                        if not ties_by_suit:
-                            key = key[:2]  # equal ranks: the lowest seat (`dealt_in` order)
-                        if expected_first < 0 or key > best_key:  # type: ignore[operator]
-                            expected_first, best_key = p, key
-                    if expected_first >= 0 and all_in >> expected_first & 1:
-                        # An all-in player cannot act: the next one clockwise does.
-                        candidate = _next_clockwise(pending, expected_first, n)
-                        if candidate >= 0:
-                            expected_first = candidate
-                if (
-                    street is open_pair_street
-                    and profile.double_bet_allowed(game)
-                    and any(
-                        has_pair(up_cards[p]) for p in range(n) if (dealt_in & ~folded) >> p & 1
+                        players.append(p)
+                        keys.append(key)
+                    if known:
+                        index = best_showing(keys, by_seat)
+                        if index >= 0:
+                            expected_first = players[index]
+                            if all_in >> expected_first & 1:
+                                # An all-in player cannot act: the next one clockwise does.
+                                candidate = _next_clockwise(pending, expected_first, n)
+                                if candidate >= 0:
+                                    expected_first = candidate
+                    # `Table.double_bet_allowed`
+                    double_bet = open_pair_round(street, game, exact, profile) and (
+                        not known
+                        or any(has_pair(up_cards[p]) for p in range(n) if in_hand >> p & 1)
                     )
-                ):
-                    double_bet = True
-            # `_expected_actor`
+            # `Table.to_act`
             to_act = expected_first if last_actor < 0 else last_actor
             if to_act >= 0 and (last_actor >= 0 or not pending >> to_act & 1):
                 to_act = _next_clockwise(pending, to_act, n)
-            if player != to_act:
-                return None
+            if player != to_act and not (to_act < 0 and last_actor < 0 and pending):
+                return None  # out of turn (an opener not known: whoever opens, opens)
             if last_actor < 0 and on_first and kind not in _OPENING_KINDS:
                 return None  # 3rd street opens with the bring-in or a completion
             owed = current_bet - street_put[player]
@@ -389,45 +408,60 @@ def replay_clean(
                     return None  # over the stack, or an all-in that raises nothing
                 if short_all_in:
                     return None  # a bet after a short all-in: whether it may raise
-                sizes = fixed_sizes(
-                    big_bet if street in big_bet_streets else small_bet,
-                    small_bet,
-                    big_bet,
-                    double_bet,
-                    big_bet_made,
-                    profile,
-                    house_raise if on_first and bets == 1 else None,
-                )
-                if kind is _COMPLETE:
-                    least = small_bet
-                    if total != small_bet and not (put == left and total < least):
+                if kind is _BET and current_bet:
+                    return None  # a bet facing a bet
+                goes_all_in = put == left
+                street_size = big_bet if street in big_bet_streets else small_bet
+                least_bet = street_size
+                if exact:  # `tables.fixed_sizes`
+                    sizes = fixed_sizes(
+                        street_size,
+                        small_bet,
+                        big_bet,
+                        double_bet,
+                        big_bet_made,
+                        profile,
+                        house_raise if on_first and bets == 1 else None,
+                    )
+                    if kind is _COMPLETE:
+                        least = most = small_bet
+                        if total != small_bet and not (goes_all_in and total < least):
+                            return None
+                    else:
+                        base = current_bet  # 0 for a bet
+                        least, most = base + min(sizes), base + max(sizes)
+                        if total - base not in sizes and not (goes_all_in and total < most):
+                            return None
+                else:  # `structures.raise_range`: spread, pot and no limit
+                    least_bet = smallest_bet(structure, small_bet, street_size)
+                    least, ceiling = raise_range(
+                        structure,
+                        current_bet=current_bet,
+                        last_raise=last_raise,
+                        least_bet=least_bet,
+                        top=big_bet,
+                        pot=sum(put_in),
+                        owed=current_bet - before,
+                        at_least_last=at_least_last,
+                    )
+                    if total < least and not goes_all_in:
                         return None
-                elif kind is _BET and current_bet == 0:
-                    least = min(sizes)
-                    if total not in sizes and not (put == left and total < max(sizes)):
-                        return None
-                elif kind is _BET:
-                    return None
-                else:
-                    least = current_bet + min(sizes)
-                    if total - current_bet not in sizes and not (
-                        put == left and total - current_bet < max(sizes)
-                    ):
+                    if ceiling is not None and total > ceiling:
                         return None
                 # A short all-in (less than a full bet or raise) reopens the betting only when
-                # big enough (`_Replayer._reopens`); when it does not, the hand is left to
-                # `_Replayer` at the next bet of the street (`short_all_in`), so every bet
-                # here reopens the betting for everyone still in, and the raise after a short
-                # all-in that `_Replayer` checks cannot happen.
-                reopens = True
-                if put == left and total < least:
-                    increment = total - current_bet
-                    full = big_bet if street in big_bet_streets else small_bet
-                    reopens = increment * 2 >= full if reopen_at_half else increment >= full
+                # the structure and the profile say so (`tables.counts_as_bet`); when it does
+                # not, the hand is left to `_Replayer` at the next bet of the street
+                # (`short_all_in`), so every bet here reopens the betting for everyone still
+                # in, and the raise after a short all-in that `_Replayer` checks cannot happen.
+                reopens = counts_as_bet(
+                    total, least, goes_all_in, current_bet, street_size, exact, profile
+                )
                 if reopens:
                     bets += 1
-                    if bets > cap_bets and not (cap_lifted_heads_up and started_with <= 2):
+                    if not cap_allows(bets, started_with, profile, is_capped):
                         return None
+                    if not exact:
+                        last_raise = total - (current_bet if current_bet >= least_bet else 0)
                 left -= put
                 if event.all_in and left > 0:
                     return None  # "all-in" with chips left
@@ -470,7 +504,7 @@ def replay_clean(
         elif kind is _UNCALLED:
             if street < first_street or player < 0:
                 return None
-            top, due = _uncalled_due(street_put)
+            top, due = uncalled_due(street_put)
             amount = event.amount or 0
             if top != player or amount != due:
                 return None
@@ -516,8 +550,7 @@ def replay_clean(
         burns = len(streets_dealt) if profile.burns else 0
         if community is not None or dealt_in.bit_count() * size + burns > DECK_SIZE:  # else enough
             players = [p for p in range(n) if dealt_in >> p & 1]
-            needed = cards_needed(players, folded_early, size, burns)
-            if (community is not None) == (needed <= DECK_SIZE):
+            if (community is not None) != deck_runs_short(players, folded_early, size, burns):
                 return None
     # `_pots` and `Awards.check`, by name from here on
     put_in_by_name = {order[p]: put_in[p] for p in range(n)}
@@ -576,18 +609,13 @@ def replay_clean(
     for show in shows if traits.describes_hands else ():
         if show.description is None:
             continue
-        known = len(show.cards) + len(community_cards)
-        if known < 5 or known < size:
+        count = len(show.cards) + len(community_cards)
+        if count < 5 or count < size:
             continue
         shown = show.cards + community_cards
         key = strengths.get(shown)
         try:
-            if key is not None:
-                words = DESCRIPTIONS.get(key)
-                if words is None:
-                    words = describe(shown, game)
-            else:
-                words = describe(shown, game)
+            words = describe_strength(*key) if key is not None else describe(shown, game)
             if words != show.description:
                 return None
         except ValueError:
@@ -695,16 +723,6 @@ def _next_clockwise(players: int, after: int, n: int) -> int:
         if players >> p & 1:
             return p
     return -1
-
-
-def _uncalled_due(street_put: list[int]) -> tuple[int, int]:
-    """The player who put in most on the street (the first such in seat order), and how much
-    more than anyone else."""
-    amounts = street_put.copy()
-    most = max(amounts)
-    index = amounts.index(most)
-    del amounts[index]
-    return index, most - max(amounts, default=0)
 
 
 def _clean_round_closed(

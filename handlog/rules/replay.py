@@ -1,10 +1,12 @@
 """Replaying a parsed hand under the rules of its game and house, and checking every line.
 
-`replay(hand, profile)` walks the hand action by action: who must act, what they owe, what
-the limit allows, when a street is complete; then builds the pots from what each player put
-in, decides the winners from the cards (cards speak) and compares that with what the hand
-history says was collected. Every breach is a `Violation`; one does not hide the others,
-since the replay goes on from what the hand history says happened.
+`replay(hand, profile)` drives the rules engine's table (`handlog.rules.engine.Table`) with
+the hand, line by line: the table says who must act, what they owe, what the limit allows,
+when a street is complete; the replay flags what a line does otherwise and applies what it
+says happened. Then it builds the pots from what each player put in, decides the winners
+from the cards (cards speak) and compares that with what the hand history says was
+collected. Every breach is a `Violation`; one does not hide the others, since the replay goes
+on from what the hand history says happened.
 
 A hand that breaks no rule is replayed first by a fast path (`handlog.rules.fast`) that gives
 up at anything unusual; the full replay (`_Replayer`) then runs, and it is the specification
@@ -13,38 +15,31 @@ the fast path must agree with.
 
 from __future__ import annotations
 
-from bisect import insort
 from collections.abc import Callable
 from dataclasses import replace
 
 from handlog.cards import Card, format_cards
-from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
 from handlog.money import CURRENCY_SIGNS, format_amount, format_hundredths
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards, and_list
-from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.structures import STRUCTURES, Ceiling, raise_range, smallest_bet
+from handlog.rules.engine import Table
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.structures import Ceiling
 from handlog.rules.tables import (
-    BIG_BET_STREETS,
-    BRING_IN_KEYS,
     CARDS_PER_PLAYER,
     DECK_SIZE,
     LAST_STREET,
-    UP_CARDS_BEFORE,
     UP_POSITIONS,
     Pot,
     Replay,
     build_pots,
     cards_needed,
+    deck_runs_short,
     describe,
-    fixed_sizes,
-    has_pair,
     known_cards,
-    lineup,
     ordinal,
     river_line,
-    showing_keys,
 )
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS
@@ -80,22 +75,23 @@ def replay(
 
 
 class _Replayer:
-    """The state of one hand while it is replayed.
+    """One hand replayed on a `Table` (`handlog.rules.engine`): the table says what the rules
+    allow and holds the state; the replayer walks the hand's lines, flags what a line does
+    that the table does not allow (and why, in a sentence), then applies what the line says
+    happened, so that one fault does not hide the others.
 
-    Hands that break a rule (and the few clean ones the fast path leaves alone) come here, so
-    the state the betting needs on every action is still kept ready rather than recomputed:
-    the players able to act (`able`), the seats after each player in clockwise order, each
-    player's showing-hand key until their up cards change. The card checks run in the same
-    pass over the events as the betting, and the later checks read what that pass gathered
-    (shows, early folds) instead of walking the events again."""
+    Hands that break a rule (and the few clean ones the fast path leaves alone) come here.
+    The card checks run in the same pass over the events as the betting, and the later
+    checks read what that pass gathered (shows, early folds) instead of walking the events
+    again."""
 
-    # -- observer hook (evidence, see handlog.evidence) -------------------------------------
+    # -- observer hooks (the trace, see handlog.rules.trace) ---------------------------------
     # Called with the replayer and each violation as it is flagged, so that a caller can
-    # record what the replay knew at that moment. None (the default, and always in
-    # `replay`): no call, no cost. Not a rule: it must not change the replayer's state.
+    # record what the table was at that moment. None (the default, and always in `replay`):
+    # no call, no cost. Not a rule: it must not change the replay's state.
     observer: Callable[[_Replayer, Violation], None] | None = None
-    # Called with the replayer and each event once the event is replayed (the trace, see
-    # handlog.rules.trace): read-only, like `observer`; None in `replay`.
+    # Called with the replayer and each event once the event is replayed (the trace):
+    # read-only, like `observer`; None in `replay`.
     step_observer: Callable[[_Replayer, Event], None] | None = None
 
     def __init__(
@@ -105,39 +101,27 @@ class _Replayer:
         self.profile = profile
         self.traits = traits
         game = self.game = hand.game
-        variant = self.variant = VARIANTS[game]
-        self.first_street = FIRST_STREET[game]
-        self.last_street = LAST_STREET[game]
-        self.big_bet_streets = BIG_BET_STREETS[game]
-        self.face_up = FACE_UP[game]
-        self.up_cards_before = UP_CARDS_BEFORE[game]
+        self.variant = VARIANTS[game]
+        self.table = table = Table(
+            game,
+            hand.structure,
+            profile,
+            hand.seats,
+            hand.small_bet,
+            hand.big_bet,
+            hand.ante or 0,
+            hand.bring_in,
+            hand.community_card,
+        )
+        """The rules engine: the table's state and what the rules allow in it."""
+        self.first_street = table.first_street
+        self.last_street = table.last_street
         self.up_positions = UP_POSITIONS[game]
         self.first_up = self.up_positions[0]  # the up cards are dealt one after the other
-        self.showing = showing_keys(game, profile)
-        self.open_pair_street = variant.open_pair_street
-        self.structure = STRUCTURES[hand.structure]
-        self.house_raise = profile.house_raise(hand.bring_in, hand.ante)
         self.symbol = CURRENCY_SIGNS.get(hand.currency) if hand.currency else None
         self.hundredths = hand.currency is None and hand.chips_in_hundredths
         self.violations: list[Violation] = []
-        seats = hand.seats
-        seat_order = lineup(seats)
-        order = self.order = seat_order.order
-        self.seat_index = seat_order.seat_index
-        self.clockwise_after = seat_order.clockwise_after
-        """Each player's followers clockwise, ending with the player."""
-        self.stack = {seat.name: seat.stack for seat in seats}
-        self.put_in = dict.fromkeys(order, 0)
-        self.collected = dict.fromkeys(order, 0)
-        self.folded: set[str] = set()
-        self.all_in: set[str] = set()
-        self.dealt_in: list[str] = []
-        self.able: set[str] = set()
-        """Dealt in, not folded, not all-in: the players who can still act."""
-        self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
-        self.showing_by_player: dict[str, tuple[object, ...]] = {}
-        """Showing-hand key of each player's up cards, dropped when they change."""
-        self.door: dict[str, Card] = {}
+        order = table.order
         self.anted: set[str] = set()
         # Card checks run in the same pass as the betting (one walk over the events), but
         # their violations are reported after the betting's and the antes', as one group.
@@ -159,24 +143,8 @@ class _Replayer:
         self.shows: list[Action] = []
         """Show lines with cards: the showdown hands and their descriptions."""
         self.folded_early: dict[str, Street] = {}
-        """Players who folded before the last street, and the street they folded on."""
-        """Players with a fold line before the last street (whether or not the fold counted)."""
-        # betting round
-        self.street: Street = Street.ANTES
-        self.street_put = dict.fromkeys(order, 0)
-        self.current_bet = 0
-        self.bets = 0
-        self.big_bet_made = False
-        self.pending: set[str] = set()
-        self.last_actor: str | None = None
-        self.aggressor: str | None = None
-        self.round_open = False
-        self.started_with = 0
-        self.reopened_for: set[str] = set()
-        self.double_bet = False
-        self.returned = False
-        self.hand_over = False
-        self.streets_dealt: list[Street] = []
+        """Players with a fold line before the last street (whether or not the fold counted),
+        and the street they folded on."""
         # Root causes (see `Violation.cause`): the fault each follow-on flag comes from.
         self.over_stack: dict[str, int] = {}
         """Players the replay took all-in because they put in more than their seat's stack
@@ -256,7 +224,7 @@ class _Replayer:
         violations.append(
             Violation(
                 code,
-                self.street if self.street is not Street.ANTES else None,
+                self.table.street if self.table.street is not Street.ANTES else None,
                 line or self._hand_line(),
                 player,
                 message,
@@ -305,7 +273,7 @@ class _Replayer:
         hand = self.hand
         handlers = _ACTION_HANDLERS
         dealt = self._dealt
-        current = self.street  # only _next_street changes it during the loop
+        current = self.table.street  # only _next_street changes it during the loop
         step = self.step_observer
         for event in hand.events:
             street = event.street
@@ -323,17 +291,19 @@ class _Replayer:
         self._check_antes()
         self._finish_card_checks()
         pots = self._pots()
-        awards = Awards(hand, self.profile, pots, self.seat_index, known_cards(self.shows, hand))
+        awards = Awards(
+            hand, self.profile, pots, self.table.seat_index, known_cards(self.shows, hand)
+        )
         before_awards = len(self.violations)
-        if self.traits.prints_awards or any(self.collected.values()):
+        if self.traits.prints_awards or any(self.table.collected.values()):
             expected = awards.check(self)
         else:
             expected = awards.pay(self)
         award_flags = range(before_awards, len(self.violations))
         self._check_descriptions()
-        collected = self.collected
-        put_in = self.put_in
-        net = {name: collected[name] - put_in[name] for name in self.order}
+        collected = self.table.collected
+        put_in = self.table.put_in
+        net = {name: collected[name] - put_in[name] for name in self.table.order}
         net_flags = self._check_printed_nets(net)
         if self.pot_total_flag is not None or self.rake_flag is not None or award_flags:
             self._judge_accounting(awards, expected, award_flags, net_flags)
@@ -361,7 +331,7 @@ class _Replayer:
                 continue
             mine = net.get(result.player, 0)
             if printed != mine:
-                self.street = Street.SUMMARY
+                self.table.street = Street.SUMMARY
                 found[len(self.violations)] = result.player
                 self.flag(
                     "PLAYER_NET",
@@ -404,13 +374,13 @@ class _Replayer:
           follow from that fault, and so does a collect by a player who, for want of those
           chips, has no claim on the pot."""
         hand = self.hand
-        put_in = self.put_in
+        put_in = self.table.put_in
         violations = self.violations
         pot_total = self.pot_total_flag
         rake = self.rake_flag
         total = sum(put_in.values())
-        paid = sum(self.collected.values())
-        actual = {p: v for p, v in self.collected.items() if v}
+        paid = sum(self.table.collected.values())
+        actual = {p: v for p, v in self.table.collected.items() if v}
         implied = total - paid  # the rake the collects leave
         awarded = [i for i in award_flags if violations[i].code != "POT_TOTAL"]
         pot_counts = [i for i in award_flags if violations[i].code == "POT_TOTAL"]
@@ -493,7 +463,7 @@ class _Replayer:
             by_rules = expected.get(player, 0) - put_in.get(player, 0)
             if printed.get(player) == by_rules and award is not None:
                 self._follows(index, award)  # the site's result pays as the rules do
-            elif self.collected.get(player, 0) != expected.get(player, 0):
+            elif self.table.collected.get(player, 0) != expected.get(player, 0):
                 self._judge(index, Kind.MIS_SPLIT)  # neither as its lines nor as the rules
 
     def _put_as_owed(self) -> dict[str, int] | None:
@@ -501,7 +471,7 @@ class _Replayer:
         (`misstated`) been as owed; None when no fault misstates any."""
         if not self.misstated:
             return None
-        put_in = dict(self.put_in)
+        put_in = dict(self.table.put_in)
         for _, player, beyond in self.misstated:
             put_in[player] = put_in.get(player, 0) - beyond
         return put_in
@@ -514,16 +484,16 @@ class _Replayer:
         hand = self.hand
         cards = known_cards(self.shows, hand)
         if as_owed is not None:
-            pots = build_pots(self.order, as_owed, self.folded, self.all_in)
-            if Awards(hand, self.profile, pots, self.seat_index, cards).pays_with_rake(
+            pots = build_pots(self.table.order, as_owed, self.table.folded, self.table.all_in)
+            if Awards(hand, self.profile, pots, self.table.seat_index, cards).pays_with_rake(
                 hand.rake, actual
             ):
                 return min(i for i, _, _ in self.misstated)
         if not self.short_paid:
             return None
-        all_in = self.all_in | set(self.short_paid)
+        all_in = self.table.all_in | set(self.short_paid)
         for returned in (False, True):
-            put_in = dict(self.put_in)
+            put_in = dict(self.table.put_in)
             paid = dict(actual)
             if returned:
                 for (bettor, _), short in self.shortfall.items():
@@ -531,8 +501,8 @@ class _Replayer:
                     paid[bettor] = paid.get(bettor, 0) - short
                     if not paid[bettor]:
                         del paid[bettor]
-            pots = build_pots(self.order, put_in, self.folded, all_in)
-            awards = Awards(hand, self.profile, pots, self.seat_index, cards)
+            pots = build_pots(self.table.order, put_in, self.table.folded, all_in)
+            awards = Awards(hand, self.profile, pots, self.table.seat_index, cards)
             if awards.pays_with_rake(hand.rake, paid):
                 return min(self.short_paid.values())
         return None
@@ -543,8 +513,8 @@ class _Replayer:
         printed = self._printed_nets()
         wrong = sorted(
             p
-            for p in set(expected) | set(self.collected)
-            if self.collected.get(p, 0) != expected.get(p, 0) and p in printed
+            for p in set(expected) | set(self.table.collected)
+            if self.table.collected.get(p, 0) != expected.get(p, 0) and p in printed
         )
         results = and_list(f"{p} {self._signed(printed[p])}" for p in wrong)
         return f"the site's own results ({results}) pay as the rules do"
@@ -562,12 +532,13 @@ class _Replayer:
         when the site prints each player's result (`SeatResult.net`) and those of every
         player paid wrong by the hand's lines are what the rules give them."""
         printed = self._printed_nets()
-        collected = self.collected
+        collected = self.table.collected
         wrong = [
             p for p in set(expected) | set(collected) if collected.get(p, 0) != expected.get(p, 0)
         ]
         if wrong and all(
-            p in printed and printed[p] == expected.get(p, 0) - self.put_in.get(p, 0) for p in wrong
+            p in printed and printed[p] == expected.get(p, 0) - self.table.put_in.get(p, 0)
+            for p in wrong
         ):
             return Kind.INCONSISTENT
         return Kind.MIS_SPLIT
@@ -578,26 +549,16 @@ class _Replayer:
     # -- streets ---------------------------------------------------------------------------
 
     def _next_street(self, street: Street, line: int) -> None:
-        if self.street >= self.first_street:
+        table = self.table
+        if table.street >= table.first_street:
             self._close_round(last=False, line=line)
-        self.street = street
+        table.next_street(street)
         if street > _SEVENTH:  # showdown or summary
             return
-        self.streets_dealt.append(street)
-        self.street_put = dict.fromkeys(self.order, 0)
-        self.current_bet = 0
-        self.bets = 0
-        self.big_bet_made = False
-        self.last_raise = 0
-        self.last_actor = None
-        self.aggressor = None
-        self.returned = False
-        self.round_open = False
-        self.double_bet = False
         self.phantom_bet = None
         self.skipped = None
         self.over_bet = None
-        if self.hand_over and street <= self.last_street:
+        if table.hand_over and street <= table.last_street:
             self.flag(
                 "ROUND_INCOMPLETE",
                 line,
@@ -605,148 +566,25 @@ class _Replayer:
                 f"{street.label} is dealt although only one player is left in the hand",
             )
 
-    def _active(self) -> list[str]:
-        """Players still in the hand and able to act, in seat order."""
-        able = self.able
-        return [p for p in self.dealt_in if p in able]
-
-    def _in_hand(self) -> list[str]:
-        return [p for p in self.dealt_in if p not in self.folded]
-
-    def _deal_in(self, player: str) -> None:
-        """A player's first ante or card: they are in the hand (folds and all-ins come later)."""
-        dealt_in = self.dealt_in
-        index = self.seat_index
-        if not dealt_in or index[dealt_in[-1]] < index[player]:
-            dealt_in.append(player)  # antes and cards come in seat order: the usual case
-        else:
-            insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
-        self.able.add(player)
-
-    def _open_round(self, line: int) -> None:
-        """Set up the betting round at its first betting action, once the street's cards
-        are known (the first actor on later streets depends on them)."""
-        self.round_open = True
-        able = self.able
-        self.pending = set(able)
-        self.started_with = len(able)
-        self.reopened_for = set(able)
-        if self.street == self.first_street:
-            self.expected_first = self._bring_in_player()
-        else:
-            self.expected_first = self._first_actor()
-            # The open pair allows the double bet; when a player's up cards are not printed
-            # (sites that show only the player's own cards), a pair cannot be ruled out.
-            if (
-                self.street == self.open_pair_street
-                and self.structure.exact_sizes
-                and self.profile.double_bet_allowed(self.game)
-                and (
-                    any(has_pair(self.up_cards[p]) for p in self._in_hand())
-                    or not self._up_cards_known()
-                )
-            ):
-                self.double_bet = True
-
-    def _bring_in_player(self) -> str | None:
-        """Who must bring in, from the door cards; None when someone's door card is not
-        printed (then anyone may: the replay judges only what the hand history shows)."""
-        door = self.door
-        keys = BRING_IN_KEYS[self.game]
-        if not self.dealt_in or any(p not in door for p in self.dealt_in):
-            return None
-        return max(self.dealt_in, key=lambda p: keys[door[p]])
-
-    def _up_cards_known(self) -> bool:
-        """Whether every player still in shows all the up cards dealt by this street: a site
-        that prints only the player's own cards leaves the first actor and the open pair
-        unknown. (A betting street's value is the number of cards dealt by then.)"""
-        dealt = sum(self.face_up[: int(self.street)])
-        return all(len(self.up_cards[p]) >= dealt for p in self._in_hand())
-
-    def _first_actor(self) -> str | None:
-        """Who acts first on a later street, from the showing hands; None when some player's
-        up cards are not printed (the first to act is then taken as the hand says)."""
-        if not self._up_cards_known():
-            return None
-        community = self.hand.community_card
-        with_community = self.street == _SEVENTH and community is not None
-        cached = self.showing_by_player
-        folded = self.folded
-        keys: dict[str, tuple[object, ...]] = {}
-        for p in self.dealt_in:
-            if p in folded:
-                continue
-            ups = self.up_cards[p]
-            if not ups:
-                continue
-            if with_community:
-                keys[p] = self.showing.key([*ups, community])  # type: ignore[list-item]
-            else:
-                key = cached.get(p)
-                if key is None:
-                    key = cached[p] = self.showing.key(ups)
-                keys[p] = key
-        if not keys:
-            return None
-        # Equal keys: the first in seat order (`max` keeps the first of equals).
-        best = max(keys, key=keys.__getitem__)
-        if self.profile.first_actor_tie is TieBreak.CLOCKWISE:
-            tied = [p for p in keys if keys[p][:2] == keys[best][:2]]
-            best = min(tied, key=self.seat_index.__getitem__)
-        if best in self.all_in:  # an all-in player cannot act: the next one clockwise does
-            best = self._next_after(best) or best
-        return best
-
-    def _clockwise_key(self, player: str) -> int:
-        return self.seat_index[player]
-
-    def _next_after(self, player: str) -> str | None:
-        """The next player clockwise from `player` who still has to act this round."""
-        pending = self.pending
-        for candidate in self.clockwise_after[player]:
-            if candidate in pending:
-                return candidate
-        return None
-
-    def _expected_actor(self) -> str | None:
-        player = self.last_actor
-        if player is None:
-            player = self.expected_first
-            if player is None or player in self.pending:
-                return player
-        return self._next_after(player)
-
     def _close_round(self, last: bool, line: int = 0) -> None:
         """At the end of a street: was everyone who had to act heard?"""
-        if self.street < self.first_street or self.street > _SEVENTH:
+        table = self.table
+        if table.street < table.first_street or table.street > _SEVENTH:
             return
-        # Every fold is by a player dealt in, so this counts the players still in the hand.
-        if len(self.dealt_in) - len(self.folded) <= 1:
-            waiting: list[str] = []
-        elif not self.round_open:
-            # Nobody acted: fine only when at most one player can still act.
-            able = self._active()
-            waiting = able if len(able) >= 2 or (able and self._owes(able[0])) else []
-        else:
-            pending = self.pending
-            waiting = [p for p in self.order if p in pending] if pending else []
+        waiting = table.waiting()
         if waiting:
             names = ", ".join(waiting)
             found = self.flag(
                 "ROUND_INCOMPLETE",
                 line or self._hand_line(),
                 waiting[0],
-                f"betting on {self.street.label} ended before {names} acted",
+                f"betting on {table.street.label} ended before {names} acted",
             )
             for player in waiting:  # a call the lines left out, if the site counted one
-                owed = self.current_bet - self.street_put[player]
+                owed = table.current_bet - table.street_put[player]
                 if owed > 0:
                     self.misstated.append((found, player, -owed))
         self._check_uncalled_due()
-
-    def _owes(self, player: str) -> bool:
-        return self.street_put[player] < self.current_bet
 
     # -- dealing -------------------------------------------------------------------------
 
@@ -755,25 +593,17 @@ class _Replayer:
         new = event.new
         # What the betting needs: who is dealt in, the door cards and the up cards (for the
         # bring-in and the first actor), by the street the replay is on.
-        if self.street == self.first_street:
-            if player not in self.dealt_in:
-                self._deal_in(player)
+        table = self.table
+        first_street = table.first_street
+        if table.street == first_street:
+            if player not in table.dealt_in:
+                table.deal_in(player)
             if new:
-                door = new[-1]
-                self.door[player] = door
-                self.up_cards[player] = [door]
-                self.showing_by_player.pop(player, None)
+                table.deal_door(player, new[-1])
         elif new:
             position = event.street - 1
-            if self.face_up[position]:
-                # By deal position, so that a repeated "Dealt to" line cannot add a card.
-                ups = self.up_cards[player]
-                index = self.up_cards_before[position]
-                if index < len(ups):
-                    ups[index] = new[-1]
-                else:
-                    ups.append(new[-1])
-                self.showing_by_player.pop(player, None)
+            if table.face_up[position]:
+                table.deal_up(player, position, new[-1])
         # The card checks, by the street the line is on. Nearly every line deals one card
         # never seen before, after repeating the player's earlier cards as they were seen: that
         # case is settled here; anything else goes to `_check_dealt_cards`, which flags.
@@ -781,7 +611,7 @@ class _Replayer:
         row = self.slots.get(player)
         if len(new) == 1 and row is not None:
             card = new[0]
-            if street == self.first_street:
+            if street == first_street:
                 position = self.first_up
                 repeats_match = True
             else:
@@ -806,9 +636,9 @@ class _Replayer:
                 self.card_street = street
                 self.owner[card] = (player, position)
                 row[position] = card
-                if street == self.first_street:
+                if street == first_street:
                     self.up_count[player] = 1
-                elif self.face_up[position]:
+                elif table.face_up[position]:
                     self.up_count[player] += 1
                 return
         self._check_dealt_cards(event)
@@ -895,7 +725,7 @@ class _Replayer:
         self.card_street = street
         new = event.new
         size = self.card_count
-        if street == self.first_street:
+        if street == self.table.first_street:
             if len(new) not in (1, 3 if size == 7 else 2):
                 found = self._card_flag(
                     "CARD_COUNT",
@@ -939,7 +769,7 @@ class _Replayer:
                 cause=self.miscounted.get(player),  # the cards of a line dealing too many
             )
         self._see(player, position, new[0], event.line)
-        if self.face_up[position]:
+        if self.table.face_up[position]:
             self.up_count[player] += 1
 
     def _check_shown_cards(self, event: Action) -> None:
@@ -974,10 +804,11 @@ class _Replayer:
         # The street headers, not the events: a 7th street with no line on it (a community
         # card and nobody able to act) was dealt all the same.
         streets_dealt = [street for street in hand.streets if street <= _SEVENTH]
-        players_at_last = len([p for p in self.dealt_in if p not in folded_early])
+        players_at_last = len([p for p in self.table.dealt_in if p not in folded_early])
         burns = len(streets_dealt) if self.profile.burns else 0
-        needed = cards_needed(self.dealt_in, folded_early, self.card_count, burns)
-        if community is not None and last in streets_dealt and needed <= DECK_SIZE:
+        needed = cards_needed(self.table.dealt_in, folded_early, self.card_count, burns)
+        short = deck_runs_short(self.table.dealt_in, folded_early, self.card_count, burns)
+        if community is not None and last in streets_dealt and not short:
             found = self._card_flag(
                 "COMMUNITY_CARD",
                 river_line(hand),
@@ -997,7 +828,7 @@ class _Replayer:
                     actual,
                     found,
                 )
-        if community is None and needed > DECK_SIZE and last in streets_dealt:
+        if community is None and short and last in streets_dealt:
             self._card_flag(
                 "COMMUNITY_CARD",
                 river_line(hand),
@@ -1007,20 +838,20 @@ class _Replayer:
             )
         # A card line before any other takes the street the replay was on (as the flag of a
         # separate pass over the card lines after the betting would).
-        ended_on = self.street
+        ended_on = self.table.street
         flagged: list[int] = []
         for code, street, line, player, message, expected, actual, _ in self.card_flags:
-            self.street = ended_on if street is None else street
+            self.table.street = ended_on if street is None else street
             flagged.append(self.flag(code, line, player, message, expected, actual))
         for position, entry in enumerate(self.card_flags):
             if entry[7] is not None:
                 self._follows(flagged[position], flagged[entry[7]])
-        self.street = Street.SEVENTH
+        self.table.street = Street.SEVENTH
 
     # -- actions -------------------------------------------------------------------------
 
     def _collect(self, action: Action) -> None:
-        self.collected[action.player] = self.collected.get(action.player, 0) + (action.amount or 0)
+        self.table.collect(action.player, action.amount or 0)
 
     def _showdown_cards(self, action: Action) -> None:
         """A show or muck line: its cards are checked with the dealt ones (and a show's are the
@@ -1036,41 +867,43 @@ class _Replayer:
     def _pay(
         self, player: str, amount: int, line: int, what: str, cause: int | None = None
     ) -> int | None:
-        """The player puts `amount` in; beyond the stack it is flagged (OVER_STACK, following
-        from `cause` or from the player's earlier over-stack): that flag's index, else
-        None."""
-        left = self.stack[player]
-        found = None
-        if amount > left:
-            found = self.flag(
-                "OVER_STACK",
-                line,
-                player,
-                f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
-                self.money(left),
-                self.money(amount),
-                cause=self.over_stack.get(player, cause),
-            )
-            self.over_stack.setdefault(player, found)
-        left -= amount
-        self.stack[player] = left
-        self.put_in[player] += amount
-        self.street_put[player] += amount
-        if left <= 0:
-            self.all_in.add(player)
-            self.able.discard(player)
+        """The player puts `amount` in; beyond the stack it is flagged first (`_over_stack`):
+        that flag's index, else None."""
+        found = self._over_stack(player, amount, line, what, cause)
+        self.table.pay(player, amount)
+        return found
+
+    def _over_stack(
+        self, player: str, amount: int, line: int, what: str, cause: int | None = None
+    ) -> int | None:
+        """Flag `amount` put in beyond the player's stack (OVER_STACK, following from `cause`
+        or from the player's earlier over-stack): that flag's index, else None."""
+        left = self.table.stack[player]
+        if amount <= left:
+            return None
+        found = self.flag(
+            "OVER_STACK",
+            line,
+            player,
+            f"{player} {what} {self.money(amount)} but had only {self.money(left)} left",
+            self.money(left),
+            self.money(amount),
+            cause=self.over_stack.get(player, cause),
+        )
+        self.over_stack.setdefault(player, found)
         return found
 
     def _ante(self, action: Action) -> None:
         player = action.player
+        table = self.table
         if player in self.anted:
             self.flag("ANTE", action.line, player, f"{player} posts the ante twice")
         self.anted.add(player)
-        if player not in self.dealt_in:
-            self._deal_in(player)
+        if player not in table.dealt_in:
+            table.deal_in(player)
         expected = self.hand.ante or 0
         amount = action.amount or 0
-        short_all_in = amount < expected and amount == self.stack[player]
+        short_all_in = amount < expected and amount == table.stack[player]
         if amount != expected and not short_all_in:
             found = self.flag(
                 "ANTE",
@@ -1081,22 +914,13 @@ class _Replayer:
                 self.money(amount),
             )
             self.misstated.append((found, player, amount - expected))
-        left = self.stack[player]
-        if amount <= left:  # `_pay`, inline (antes are many): nothing to flag
-            left -= amount
-            self.stack[player] = left
-            self.put_in[player] += amount
-            if left <= 0:
-                self.all_in.add(player)
-                self.able.discard(player)
-        else:
-            self._pay(player, amount, action.line, "posted an ante of")
-        self.street_put[player] = 0  # antes are not part of 3rd street's betting
+        self._over_stack(player, amount, action.line, "posted an ante of")
+        table.post_ante(player, amount)
 
     def _check_antes(self) -> None:
         if not self.hand.ante:
             return
-        for player in self.dealt_in:
+        for player in self.table.dealt_in:
             if player not in self.anted:
                 found = self.flag(
                     "ANTE",
@@ -1106,51 +930,32 @@ class _Replayer:
                 )
                 self.misstated.append((found, player, -self.hand.ante))
 
-    def _bet_size(self) -> int:
-        return self.hand.big_bet if self.street in self.big_bet_streets else self.hand.small_bet
-
     def _betting(self, action: Action) -> None:
         player = action.player
         kind = action.kind
-        if kind is _FOLD and action.street < self.last_street:
+        table = self.table
+        if kind is _FOLD and action.street < table.last_street:
             self.folded_early.setdefault(player, action.street)
-        if player not in self.able:
+        if player not in table.able:
             self._unable_to_act(action)
             return
-        if not self.round_open:
-            self._open_round(action.line)
-        # Who should act (`_expected_actor`, inline: this runs for every betting line).
-        pending = self.pending
-        first_action = self.last_actor is None
-        expected = self.expected_first if first_action else self.last_actor
-        if expected is not None and (not first_action or expected not in pending):
-            for candidate in self.clockwise_after[expected]:
-                if candidate in pending:
-                    expected = candidate
-                    break
-            else:
-                expected = None
+        if not table.round_open:
+            table.open_round()
+        first_action = table.last_actor is None
+        expected = table.to_act()  # who should act
         in_turn = True
-        if first_action and self.street == self.first_street:
+        if first_action and table.street == table.first_street:
             self._first_third_street_action(action, expected)
         elif player != expected:
             in_turn = self._out_of_turn(action, expected, first_action)
-        street_put = self.street_put
-        owed = self.current_bet - street_put[player]
+        owed = table.current_bet - table.street_put[player]
         if kind is _CALL:
             amount = action.amount or 0
-            left = self.stack[player]
+            left = table.stack[player]
             if owed > 0 and amount == (owed if owed < left else left):
                 # A call of what is owed (all-in for less when short): nothing to flag, and
-                # never more than the stack. The rest is `_pay`, inline.
-                left -= amount
-                self.stack[player] = left
-                self.put_in[player] += amount
-                street_put[player] += amount
-                if left <= 0:
-                    self.all_in.add(player)
-                    self.able.discard(player)
-                pending.discard(player)
+                # never more than the stack.
+                table.call(player, amount)
             else:
                 self._call(action, owed)
         elif kind is _CHECK:
@@ -1162,7 +967,7 @@ class _Replayer:
                         "CHECK_FACING_BET",
                         action.line,
                         player,
-                        f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                        f"{player} checks facing a bet of {self.money(table.current_bet)} "
                         f"(owes {self.money(owed)})",
                         cause=over[0],
                     )
@@ -1171,34 +976,29 @@ class _Replayer:
                         "CHECK_FACING_BET",
                         action.line,
                         player,
-                        f"{player} checks facing a bet of {self.money(self.current_bet)} "
+                        f"{player} checks facing a bet of {self.money(table.current_bet)} "
                         f"(owes {self.money(owed)})",
                     )
                     self.misstated.append((found, player, -owed))
                     self._paid_short(player, found, owed)
-            pending.discard(player)
+            table.check(player)
         elif kind is _FOLD:
-            self.folded.add(player)
-            pending.discard(player)
-            self.reopened_for.discard(player)
-            self.able.discard(player)
-            if len(self.dealt_in) - len(self.folded) == 1:
-                self.hand_over = True
+            table.fold(player)
         elif kind is _BRING_IN:
             self._bring_in(action)
         else:
             self._bet_or_raise(action, owed)
-        if action.all_in and self.stack[player] > 0:
+        if action.all_in and table.stack[player] > 0:
             self._chips_left_all_in(action)
         if in_turn:
-            self.last_actor = player
+            table.acted(player)
             self.skipped = None
 
     def _chips_left_all_in(self, action: Action) -> None:
         """The hand history says the player is all-in, but the stack it seated them with
         leaves chips behind: its stacks and its actions disagree."""
         player = action.player
-        left = self.stack[player]
+        left = self.table.stack[player]
         self.flag(
             "OVER_STACK",
             action.line,
@@ -1217,7 +1017,7 @@ class _Replayer:
         # Each such action after the first of the player follows from that first one, or from
         # the over-stack that had the replay take the player all-in.
         cause = self.over_stack.get(player, self.acted_unable.get(player))
-        if player in self.folded:
+        if player in self.table.folded:
             found = self.flag(
                 "ACTED_AFTER_FOLD",
                 line,
@@ -1226,14 +1026,14 @@ class _Replayer:
                 cause=cause,
             )
             self.acted_unable.setdefault(player, found)
-        elif player in self.all_in:
+        elif player in self.table.all_in:
             put = self._chips_in(action)
             if put > 0:  # chips the player no longer has: _pay reports OVER_STACK
                 over = self._pay(player, put, line, f"{kind.value}s, putting in", cause)
                 if over is not None:
                     # A bet the history lets the others answer, which reopens nothing here.
                     self.phantom_bet = self._root(over)
-                self.current_bet = max(self.current_bet, self.street_put[player])
+                self.table.match_to(player)
             else:
                 found = self.flag(
                     "ACTED_AFTER_FOLD",
@@ -1246,10 +1046,8 @@ class _Replayer:
                 if kind is _FOLD and player in self.over_stack:
                     # All-in only by the seat's stack, which the hand history does not keep
                     # to: its fold counts, as the site counted it (the pot is not theirs).
-                    self.folded.add(player)
-                    if len(self.dealt_in) - len(self.folded) == 1:
-                        self.hand_over = True
-            self.last_actor = player
+                    self.table.fold_out(player)
+            self.table.acted(player)
         else:
             found = self.flag(
                 "OUT_OF_TURN",
@@ -1271,36 +1069,36 @@ class _Replayer:
         player = action.player
         kind = action.kind
         if expected is None:
-            if not self.pending:
+            if not self.table.pending:
                 self.flag(
                     "OUT_OF_TURN",
                     action.line,
                     player,
-                    f"{player} acts ({kind.value}) after the betting on {self.street.label} "
+                    f"{player} acts ({kind.value}) after the betting on {self.table.street.label} "
                     "was closed",
                     cause=self.phantom_bet,
                 )
             return True
         # The turn stays with the skipped player, so that their own action, when it comes, is
         # not reported as out of turn as well.
-        if player not in self.pending:
+        if player not in self.table.pending:
             what = (
                 "the betting was already closed"
-                if not self.pending
+                if not self.table.pending
                 else f"it was {expected}'s turn"
             )
-        elif first_action and self.street != self.first_street:
+        elif first_action and self.table.street != self.table.first_street:
             what = f"{expected} has the best showing hand and acts first"
         else:
             what = f"it was {expected}'s turn"
         cause = None
         skipped = self.skipped
-        if player not in self.pending:
+        if player not in self.table.pending:
             cause = self.phantom_bet  # answering a bet that reopened nothing here
         elif (
             skipped is not None
             and skipped[0] == expected
-            and self._next_after(skipped[2]) == player
+            and self.table.next_after(skipped[2]) == player
         ):
             # The next in seat order after the player who took the skipped player's turn:
             # in order but for that first skip, which the turn waits on.
@@ -1314,14 +1112,14 @@ class _Replayer:
             player,
             cause=cause,
         )
-        if player in self.pending:
+        if player in self.table.pending:
             self.skipped = (expected, self._root(found), player)
         return False
 
     def _chips_in(self, action: Action) -> int:
         """Chips an action puts in, as printed."""
         if action.kind in (ActionKind.RAISE, ActionKind.COMPLETE) and action.to_amount is not None:
-            return action.to_amount - self.street_put[action.player]
+            return action.to_amount - self.table.street_put[action.player]
         if action.kind in (ActionKind.CHECK, ActionKind.FOLD):
             return 0
         return action.amount or 0
@@ -1329,8 +1127,8 @@ class _Replayer:
     def _first_third_street_action(self, action: Action, bring_in_player: str | None) -> None:
         player = action.player
         if bring_in_player is not None and player != bring_in_player:
-            door = self.door.get(bring_in_player)
-            theirs = self.door.get(player)
+            door = self.table.door.get(bring_in_player)
+            theirs = self.table.door.get(player)
             extreme = "highest" if self.variant.bring_in_highest else "lowest"
             self.flag(
                 "BRING_IN_PLAYER",
@@ -1352,13 +1150,13 @@ class _Replayer:
     def _bring_in(self, action: Action) -> None:
         player = action.player
         amount = action.amount or 0
-        if self.bets or self.current_bet:
+        if self.table.bets or self.table.current_bet:
             self.flag(
                 "OUT_OF_TURN", action.line, player, f"{player} brings in after the betting started"
             )
         elif not self.hand.stakes_known:
             pass  # nothing to judge its size by
-        elif not 0 < amount < self.hand.small_bet and amount != self.stack[player]:
+        elif not 0 < amount < self.hand.small_bet and amount != self.table.stack[player]:
             found = self.flag(
                 "BRING_IN_AMOUNT",
                 action.line,
@@ -1375,7 +1173,7 @@ class _Replayer:
         else:
             hand = self.hand
             fixed = self.profile.bring_in_for(hand.currency, hand.small_bet, hand.big_bet)
-            if fixed is not None and amount != fixed and amount != self.stack[player]:
+            if fixed is not None and amount != fixed and amount != self.table.stack[player]:
                 found = self.flag(
                     "BRING_IN_AMOUNT",
                     action.line,
@@ -1388,15 +1186,13 @@ class _Replayer:
                 )
                 if amount > fixed:
                     self._bet_over(found, player, amount - fixed)
-        self._pay(player, amount, action.line, "brought in for")
-        self.current_bet = max(self.current_bet, self.street_put[player])
-        self.pending = self.able - {player}
-        self.aggressor = player
+        self._over_stack(player, amount, action.line, "brought in for")
+        self.table.post_bring_in(player, amount)
 
     def _call(self, action: Action, owed: int) -> None:
         player = action.player
         amount = action.amount or 0
-        expected = min(owed, self.stack[player])
+        expected = min(owed, self.table.stack[player])
         if owed <= 0:
             self.flag(
                 "CALL_AMOUNT",
@@ -1409,7 +1205,7 @@ class _Replayer:
         elif amount != expected:
             cause = None
             paid = False
-            if self.stack[player] < amount <= owed:
+            if self.table.stack[player] < amount <= owed:
                 # A call beyond the seat's stack: the fault is the stack (OVER_STACK), and
                 # the call for more than an all-in follows from it.
                 cause = self._pay(player, amount, action.line, "called")
@@ -1433,18 +1229,18 @@ class _Replayer:
                 else:
                     self.short_called.setdefault(player, found)  # more than owed: uncalled
             if paid:
-                self.pending.discard(player)
+                self.table.check(player)  # the chips are in: the turn is taken
                 return
-        self._pay(player, amount, action.line, "called")
-        self.pending.discard(player)
+        self._over_stack(player, amount, action.line, "called")
+        self.table.call(player, amount)
 
     def _paid_short(self, player: str, index: int, short: int) -> None:
         """The player answered the bet with `short` less than they owed (flag `index`)."""
         self.short_paid.setdefault(player, index)
-        bettor = self.aggressor
+        bettor = self.table.aggressor
         if bettor is not None and bettor != player:
             self.short_called.setdefault(bettor, index)
-            key = (bettor, self.street)
+            key = (bettor, self.table.street)
             self.shortfall[key] = max(self.shortfall.get(key, 0), short)
 
     def _bet_over(self, index: int, player: str, excess: int) -> None:
@@ -1453,35 +1249,22 @@ class _Replayer:
         self.misstated.append((index, player, excess))
         self.short_called.setdefault(player, index)
 
-    def _allowed_sizes(self) -> tuple[int, ...]:
-        hand = self.hand
-        return fixed_sizes(
-            self._bet_size(),
-            hand.small_bet,
-            hand.big_bet,
-            self.double_bet,
-            self.big_bet_made,
-            self.profile,
-            # the first raise of the first street's completion: the house's own size too
-            self.house_raise if self.street == self.first_street and self.bets == 1 else None,
-        )
-
     def _bet_or_raise(self, action: Action, owed: int) -> None:
         player = action.player
         kind = action.kind
-        before = self.street_put[player]
+        before = self.table.street_put[player]
         if action.to_amount is not None:
             total = action.to_amount
             raise_by = action.raise_by
-            if raise_by is not None and raise_by != total - self.current_bet:
+            if raise_by is not None and raise_by != total - self.table.current_bet:
                 self.flag(
                     "BET_SIZE",
                     action.line,
                     player,
                     f"{player} raises {self.money(raise_by)} to {self.money(total)}, but "
-                    f"{self.money(total)} is {self.money(total - self.current_bet)} over the "
-                    f"{self.money(self.current_bet)} bet",
-                    self.money(total - self.current_bet),
+                    f"{self.money(total)} is {self.money(total - self.table.current_bet)} over the "
+                    f"{self.money(self.table.current_bet)} bet",
+                    self.money(total - self.table.current_bet),
                     self.money(raise_by),
                 )
             elif action.amount is not None and action.amount != total - before:
@@ -1491,27 +1274,27 @@ class _Replayer:
                     player,
                     f"{player} puts in {self.money(action.amount)}, but that takes them from "
                     f"{self.money(before)} to {self.money(before + action.amount)} on "
-                    f"{self.street.label}, not to the {self.money(total)} the hand says",
+                    f"{self.table.street.label}, not to the {self.money(total)} the hand says",
                     self.money(total - before),
                     self.money(action.amount),
                 )
         else:
             total = before + (action.amount or 0)
         put = total - before
-        stack_before = self.stack[player]
+        stack_before = self.table.stack[player]
         goes_all_in = put >= stack_before
-        if not self.structure.exact_sizes:
-            self._sized_bet_or_raise(action, owed, total, put, goes_all_in)
+        if not self.table.exact_sizes:
+            self._sized_bet_or_raise(action, total, put, goes_all_in)
             return
-        sizes = self._allowed_sizes()
+        sizes = self.table.allowed_sizes()
         if kind is ActionKind.COMPLETE:
             targets: tuple[int, ...] = (self.hand.small_bet,)
             what = "complete to"
-        elif kind is ActionKind.BET and self.current_bet == 0:
+        elif kind is ActionKind.BET and self.table.current_bet == 0:
             targets = sizes
             what = "bet"
         else:
-            targets = tuple(self.current_bet + size for size in sizes)
+            targets = tuple(self.table.current_bet + size for size in sizes)
             what = "raise to"
             if kind is ActionKind.BET:
                 self._bet_facing_a_bet(action)
@@ -1528,51 +1311,34 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"on {self.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
+                f"on {self.table.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
                 allowed,
                 self.money(total),
             )
-        raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.current_bet)
-        short = goes_all_in and total < min(targets)
-        if total - self.current_bet >= self.hand.big_bet and self.double_bet:
-            self.big_bet_made = True
+        raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.table.current_bet)
         self._settle_bet(
             action,
             total,
             put,
-            raising=bool(raising) and self.current_bet > 0,
-            counts_as_bet=not short or self._reopens(total),
-            capped=True,
+            raising=bool(raising) and self.table.current_bet > 0,
+            counts_as_bet=self.table.counts_as_bet(total, min(targets), goes_all_in),
         )
         if over is not None and total > max(targets) and not goes_all_in:
             self._bet_over(over, player, total - max(targets))
 
-    def _sized_bet_or_raise(
-        self, action: Action, owed: int, total: int, put: int, goes_all_in: bool
-    ) -> None:
+    def _sized_bet_or_raise(self, action: Action, total: int, put: int, goes_all_in: bool) -> None:
         """A bet, completion or raise to `total` in a structure with a range of sizes (spread,
         pot, no limit; see `handlog.rules.structures`): at least the smallest bet or raise
         (an all-in may be less, and then reopens nothing), at most the spread's top or the
-        pot; capped where the structure and the profile say so."""
+        pot; capped where the structure and the profile say so (`Table.cap_allows`)."""
         player = action.player
         kind = action.kind
-        rules = self.structure
-        profile = self.profile
-        hand = self.hand
-        least_bet = smallest_bet(rules, hand.small_bet, self._bet_size())
-        least, most = raise_range(
-            rules,
-            current_bet=self.current_bet,
-            last_raise=self.last_raise,
-            least_bet=least_bet,
-            top=hand.big_bet,
-            pot=sum(self.put_in.values()),
-            owed=owed,
-            at_least_last=profile.spread_raise_at_least_last or rules.ceiling is not Ceiling.SPREAD,
-        )
-        bet_made = self.current_bet >= least_bet
-        what = "raise to" if bet_made else ("complete to" if self.current_bet else "bet")
-        if kind is ActionKind.BET and self.current_bet:
+        table = self.table
+        rules = table.structure
+        least, most = table.raise_range(player)
+        bet_made = table.current_bet >= table.least_bet()
+        what = "raise to" if bet_made else ("complete to" if table.current_bet else "bet")
+        if kind is ActionKind.BET and table.current_bet:
             self._bet_facing_a_bet(action)
         short = goes_all_in and total < least
         if total < least and not short:
@@ -1580,7 +1346,7 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"on {table.street.label} {player}'s {rules.limit_word} {what} "
                 f"{self.money(total)} is less than the minimum {self.money(least)}",
                 self.money(least),
                 self.money(total),
@@ -1591,20 +1357,17 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"on {self.street.label} {player}'s {rules.limit_word} {what} "
+                f"on {table.street.label} {player}'s {rules.limit_word} {what} "
                 f"{self.money(total)} exceeds {bound} {self.money(most)}",
                 self.money(most),
                 self.money(total),
             )
-        if not short:
-            self.last_raise = total - (self.current_bet if bet_made else 0)
         self._settle_bet(
             action,
             total,
             put,
             raising=bet_made,
-            counts_as_bet=not short,
-            capped=rules.capped and (rules.ceiling is not Ceiling.SPREAD or profile.spread_capped),
+            counts_as_bet=table.counts_as_bet(total, least, goes_all_in),
         )
 
     def _bet_facing_a_bet(self, action: Action) -> None:
@@ -1613,7 +1376,7 @@ class _Replayer:
             "BET_SIZE",
             action.line,
             player,
-            f"{player} bets facing a bet of {self.money(self.current_bet)}: only a raise is possible",
+            f"{player} bets facing a bet of {self.money(self.table.current_bet)}: only a raise is possible",
         )
 
     def _settle_bet(
@@ -1624,97 +1387,45 @@ class _Replayer:
         *,
         raising: bool,
         counts_as_bet: bool,
-        capped: bool,
     ) -> None:
         """What every structure does once a bet, completion or raise to `total` (`put` chips)
         is sized: a raise needs the betting reopened for the raiser; a full one counts
-        towards the cap (where `capped`) and reopens the betting, a short all-in does
-        neither; then the chips go in."""
+        towards the cap and reopens the betting, a short all-in does neither (`Table.bet`);
+        then the chips go in."""
         player = action.player
         profile = self.profile
+        table = self.table
         self.over_bet = None  # a new bet: the calls answer it
-        if raising and player not in self.reopened_for:
+        if raising and player not in table.reopened_for:
             self.flag(
                 "BET_SIZE",
                 action.line,
                 player,
                 f"{player} raises although a short all-in did not reopen the betting for them",
             )
-        new_bets = self.bets + 1 if counts_as_bet else self.bets
-        if (
-            capped
-            and counts_as_bet
-            and new_bets > profile.cap_bets
-            and not (not profile.cap_heads_up and self.started_with <= 2)
-        ):
+        new_bets = table.bets + 1 if counts_as_bet else table.bets
+        if counts_as_bet and not table.cap_allows(new_bets):
             self.flag(
                 "RAISE_CAP",
                 action.line,
                 player,
-                f"{player} makes the {ordinal(new_bets)} bet on {self.street.label}; "
+                f"{player} makes the {ordinal(new_bets)} bet on {table.street.label}; "
                 f"the cap is {profile.cap_bets} (a bet and {profile.cap_bets - 1} raises)",
                 profile.cap_bets,
                 new_bets,
             )
-        self._pay(
+        self._over_stack(
             player,
             put,
             action.line,
             "bet" if action.kind is ActionKind.BET else "raised, putting in",
         )
-        self.current_bet = max(self.current_bet, total)
-        self.bets = new_bets
-        self.aggressor = player
-        if counts_as_bet:
-            self.pending = self.able - {player}
-            self.reopened_for = set(self.able)
-        else:
-            # A short all-in raise: the others must still call it, but those who had
-            # already acted may not raise again.
-            self._short_all_in(player)
-        self.pending.discard(player)
-
-    def _short_all_in(self, player: str) -> None:
-        """After an all-in raise too short to reopen the betting: everyone still in who owes
-        chips must act again, but those who had already acted on the street's last full bet
-        or raise (the ones no longer pending) may only call or fold. Before any full bet (a
-        bring-in alone, or nothing) nobody has: a short all-in completion leaves the others
-        free to complete or raise."""
-        if self.bets > 0:
-            self.reopened_for -= self.able - self.pending - {player}
-        self.pending = {p for p in self._active() if self.street_put[p] < self.current_bet} - {
-            player
-        }
-
-    def _reopens(self, total: int) -> bool:
-        increment = total - self.current_bet
-        size = self._bet_size()
-        if self.profile.all_in_reopens_at_half_bet:
-            return increment * 2 >= size
-        return increment >= size
+        table.bet(player, total, put, counts_as_bet)
 
     # -- uncalled bets -------------------------------------------------------------------
 
-    def _uncalled_amount(self) -> tuple[str | None, int]:
-        """The player who put in most on this street (the first such in seat order), and how
-        much more than anyone else. Among the antes, the antes: when everyone else is all-in
-        for less of an ante, the part nobody can match goes back (Full Tilt prints it)."""
-        put = self.put_in if self.street is Street.ANTES else self.street_put
-        if not put:
-            return None, 0
-        order = self.order
-        amounts = list(map(put.__getitem__, order))
-        most = max(amounts)
-        index = amounts.index(most)
-        top = order[index]
-        if len(self.seat_index) == len(order):
-            del amounts[index]
-            return top, most - max(amounts, default=0)
-        # A name seated twice: none of its seats counts as another player.
-        return top, most - max((put[p] for p in order if p != top), default=0)
-
     def _uncalled(self, action: Action) -> None:
-        player, due = self._uncalled_amount()
+        player, due = self.table.uncalled()
         amount = action.amount or 0
         if player != action.player or amount != due:
             if due == 0:
@@ -1738,40 +1449,23 @@ class _Replayer:
             )
             if cause is None and player == action.player:
                 self.misstated.append((found, player, due - amount))
-        self.returned = True
-        self._give_back(action.player, amount)
-
-    def _give_back(self, player: str, amount: int) -> None:
-        """An uncalled bet returned: a player all-in with it has chips again and may act on
-        (the next streets' betting, when the others were not all-in)."""
-        self.stack[player] = left = self.stack.get(player, 0) + amount
-        self.put_in[player] = self.put_in.get(player, 0) - amount
-        self.street_put[player] = self.street_put.get(player, 0) - amount
-        if (
-            left > 0
-            and player in self.all_in
-            and player not in self.folded
-            and player in self.dealt_in
-        ):
-            self.all_in.discard(player)
-            self.able.add(player)
+        self.table.return_uncalled(action.player, amount)
 
     def _check_uncalled_due(self) -> None:
-        if self.returned or not any(self.street_put.values()):  # nothing was bet
+        if self.table.returned or not any(self.table.street_put.values()):  # nothing was bet
             return
-        player, due = self._uncalled_amount()
+        player, due = self.table.uncalled()
         uncalled = self.traits.uncalled_bets
         if due > 0 and player is not None and uncalled is UncalledBets.SILENT:
             # The site returns it without a line: so does the replay.
-            self._give_back(player, due)
-            self.returned = True
+            self.table.return_uncalled(player, due)
         elif due > 0 and player is not None and uncalled is UncalledBets.LINE:
             cause = self.short_called.get(player)
             found = self.flag(
                 "UNCALLED_RETURN",
                 self._hand_line(),
                 player,
-                f"{self.money(due)} of {player}'s bet on {self.street.label} was never called "
+                f"{self.money(due)} of {player}'s bet on {self.table.street.label} was never called "
                 "and should have been returned",
                 self.money(due),
                 self.money(0),
@@ -1779,16 +1473,16 @@ class _Replayer:
             )
             if cause is None:
                 self.misstated.append((found, player, due))
-            self.returned = True
+            self.table.returned = True
 
     # -- pots ------------------------------------------------------------------------------
 
     def _pots(self) -> list[Pot]:
         hand = self.hand
-        pots = build_pots(self.order, self.put_in, self.folded, self.all_in)
+        pots = self.table.pots()
         if not self.traits.prints_total_pot:
             return pots  # nothing printed to compare
-        total = sum(self.put_in.values())
+        total = sum(self.table.put_in.values())
         printed_total = hand.total_pot + (hand.rake if self.traits.total_pot_after_rake else 0)
         if total != printed_total:
             self.pot_total_flag = self.flag(
@@ -1800,7 +1494,7 @@ class _Replayer:
                 self.money(total),
                 self.money(printed_total),
             )
-        collected = sum(self.collected.values())
+        collected = sum(self.table.collected.values())
         if collected + hand.rake != printed_total:
             self.rake_flag = self.flag(
                 "RAKE",
@@ -1844,7 +1538,7 @@ class _Replayer:
             except ValueError:
                 continue  # duplicate cards: reported by the card checks
             if expected != event.description:
-                self.street = event.street
+                self.table.street = event.street
                 self.flag(
                     "HAND_DESCRIPTION",
                     event.line,

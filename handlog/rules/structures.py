@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from handlog.model import Structure
+from handlog.rules.profiles import RuleProfile
 
 
 class Ceiling(StrEnum):
@@ -79,6 +80,12 @@ STRUCTURES: dict[Structure, BettingStructure] = {
 
 BIG_BET_STRUCTURES = tuple(s.value for s, rules in STRUCTURES.items() if rules.big_bets)
 """Structures (values, as stored) whose win-rates the reports give in big bets per 100."""
+
+
+def capped(structure: BettingStructure, profile: RuleProfile) -> bool:
+    """Whether the cap on raises (`RuleProfile.cap_bets`) holds in `structure`: in fixed
+    limit, and in spread limit where the profile caps it (`RuleProfile.spread_capped`)."""
+    return structure.capped and (structure.ceiling is not Ceiling.SPREAD or profile.spread_capped)
 
 
 def smallest_bet(structure: BettingStructure, small_bet: int, street_size: int) -> int:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from math import prod
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import TypeVar
 
 from handlog.cards import DECK, Card
@@ -124,8 +125,8 @@ UP_POSITIONS = {
 }
 """The deal positions of the face-up cards."""
 
-_SEAT_NUMBER = attrgetter("number")
 _NUMBER_AND_NAME = attrgetter("number", "name")
+_FIRST = itemgetter(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,23 +141,20 @@ class Lineup:
     """Each player's followers clockwise, ending with the player."""
 
 
-_LINEUPS: dict[tuple[tuple[int, str], ...], Lineup] = {}
-
-
 def lineup(seats: tuple[Seat, ...]) -> Lineup:
-    key = tuple(map(_NUMBER_AND_NAME, seats))
-    found = _LINEUPS.get(key)
-    if found is None:
-        order = [seat.name for seat in sorted(seats, key=_SEAT_NUMBER)]
-        seat_index = {name: index for index, name in enumerate(order)}
-        around = order * 2
-        clockwise_after = {
-            name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
-        }
-        if len(_LINEUPS) >= 10_000:  # a bound on memory over a long import
-            _LINEUPS.clear()
-        found = _LINEUPS[key] = Lineup(order, seat_index, clockwise_after)
-    return found
+    """The seating of `seats` (shared by every hand of the same players in the same seats)."""
+    return _lineup(tuple(map(_NUMBER_AND_NAME, seats)))
+
+
+@lru_cache(maxsize=10_000)  # a bound on memory over a long import
+def _lineup(numbers_and_names: tuple[tuple[int, str], ...]) -> Lineup:
+    order = [name for _, name in sorted(numbers_and_names, key=_FIRST)]
+    seat_index = {name: index for index, name in enumerate(order)}
+    around = order * 2
+    clockwise_after = {
+        name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
+    }
+    return Lineup(order, seat_index, clockwise_after)
 
 
 def _showing_rank_of(card: Card, ace_low: bool) -> int:
@@ -269,18 +267,11 @@ def describe(cards: tuple[Card, ...], game: Game) -> str:
             else None
         )
         key = (game, high, low)
-    found = DESCRIPTIONS.get(key)
-    if found is None:
-        if len(DESCRIPTIONS) >= 100_000:
-            DESCRIPTIONS.clear()
-        found = DESCRIPTIONS[key] = _describe_strength(*key)
-    return found
+    return describe_strength(*key)
 
 
-DESCRIPTIONS: dict[tuple[Game, int | None, int | None], str] = {}
-
-
-def _describe_strength(game: Game, first: int | None, low: int | None) -> str:
+@lru_cache(maxsize=100_000)  # some tens of thousands of strengths a game: a bound on memory
+def describe_strength(game: Game, first: int | None, low: int | None) -> str:
     """`describe` from the `evaluate.high_rank` (in a low game: `low_rank`) and the low of a
     split game, each low worded the game's `lowball` way."""
     variant = VARIANTS[game]
@@ -320,6 +311,86 @@ def fixed_sizes(
     return (size,)
 
 
+def bring_in_index(values: Sequence[int]) -> int:
+    """Who brings in, among players (in seat order) whose door cards have the bring-in
+    `values` (`BRING_IN_VALUES`: the lowest card, the highest in the razz games, suits
+    breaking ties; every card's differs): the index of the biggest; -1 when there is nobody
+    or a door card is not known (a value of -1): then anyone may bring in."""
+    if not values or min(values) < 0:
+        return -1
+    return values.index(max(values))
+
+
+def best_showing(keys: Sequence[tuple[object, ...]], by_seat: bool) -> int:
+    """Who acts first on a later street, among players (in seat order) whose showing hands
+    have `keys` (`ShowingKeys.key`): the index of the biggest key, the first in seat order
+    among equals; `by_seat` (`TieBreak.CLOCKWISE`): equal ranks are equal, whatever the
+    suits. -1 when there is nobody."""
+    best = -1
+    best_key: tuple[object, ...] = ()
+    for index, key in enumerate(keys):
+        if by_seat:
+            key = key[:2]
+        if best < 0 or key > best_key:  # type: ignore[operator]
+            best, best_key = index, key
+    return best
+
+
+def open_pair_round(street: Street, game: Game, exact_sizes: bool, profile: RuleProfile) -> bool:
+    """The open pair: whether `street` is the game's second betting round
+    (`Variant.open_pair_street`) of fixed limit (`exact_sizes`) in a game where the profile
+    allows the double bet; there a pair showing (or up cards not printed, so that one cannot
+    be ruled out) allows the big bet."""
+    return street == OPEN_PAIR_STREET[game] and exact_sizes and profile.double_bet_allowed(game)
+
+
+def cap_allows(bets: int, started_with: int, profile: RuleProfile, capped: bool) -> bool:
+    """Whether the `bets`-th bet of a street (a completion counts as the first) is within
+    the cap: `RuleProfile.cap_bets`, lifted when only two players could act at the start of
+    the street where the profile says so (`cap_heads_up`), and none where the structure has
+    no cap (`capped`: `structures.capped`)."""
+    return (
+        not capped or bets <= profile.cap_bets or (not profile.cap_heads_up and started_with <= 2)
+    )
+
+
+def reopens(increment: int, size: int, profile: RuleProfile) -> bool:
+    """Fixed limit: whether an all-in raise by `increment`, short of a full `size`, still
+    reopens the betting: from half a bet under the half-bet rule, else only a full one
+    (`RuleProfile.all_in_reopens_at_half_bet`)."""
+    if profile.all_in_reopens_at_half_bet:
+        return increment * 2 >= size
+    return increment >= size
+
+
+def counts_as_bet(
+    total: int,
+    least: int,
+    all_in: bool,
+    current_bet: int,
+    size: int,
+    exact_sizes: bool,
+    profile: RuleProfile,
+) -> bool:
+    """Whether a completion, bet or raise to the street total `total` is a full one, which
+    counts towards the cap and reopens the betting: at least `least` (the smallest full
+    total), or all-in for less where fixed limit's half-bet rule lets it (`reopens`, over
+    the bet of `current_bet`, the street's bet `size`). A short all-in in spread, pot or no
+    limit never is."""
+    if not all_in or total >= least:
+        return True
+    return exact_sizes and reopens(total - current_bet, size, profile)
+
+
+def uncalled_due(amounts: list[int]) -> tuple[int, int]:
+    """The uncalled part of a street's bets (`amounts`, by player in seat order): the index
+    of the player who put in most (the first such) and how much more than anyone else."""
+    most = max(amounts)
+    index = amounts.index(most)
+    others = amounts[:index] + amounts[index + 1 :]
+    return index, most - max(others, default=0)
+
+
 def after_rake(amounts: list[int], rake: int) -> list[int]:
     """Each pot after the rake, which comes out of the main pot first and, when it is bigger
     than that (a short all-in's small main pot), out of the next pots in turn."""
@@ -355,6 +426,14 @@ def cards_needed(
     far counts, the dead cards of players who folded included (the n-th street deals the
     n-th card, so a player who folded on 5th street took five), plus the burns."""
     return sum(min(int(folded_on.get(p, size)), size) for p in players) + burns
+
+
+def deck_runs_short(
+    players: Iterable[_Player], folded_on: Mapping[_Player, Street], size: int, burns: int
+) -> bool:
+    """Whether the deck cannot give everyone still in a last card (`cards_needed`): then one
+    community card is dealt face up on 7th street instead, for everyone."""
+    return cards_needed(players, folded_on, size, burns) > DECK_SIZE
 
 
 def river_line(hand: Hand) -> int:

@@ -1,11 +1,13 @@
 """One replay of a hand, observed event by event: the state of the table after every line.
 
-`trace(hand)` runs the full replay (`handlog.rules.replay`) once with its step observer and
-records, after each event of the hand, what the rules engine knows: each seat's stack, chips in
-the pot and on this street, whether it is still in, all-in, folded or was never dealt in, the
-cards dealt to it so far, whose turn it is and what they owe, the pot, and the violations the
-event raised. The replayer page, `handlog show`, the evidence of a flagged hand and the all-in
-equities read this instead of replaying a hand another way: the rules live in the replay only.
+`trace(hand)` runs the full replay (`handlog.rules.replay`) once with its observers and
+records, after each event of the hand, what the rules engine's table (`handlog.rules.engine`)
+holds: each seat's stack, chips in the pot and on this street, whether it is still in,
+all-in, folded or was never dealt in, the cards dealt to it so far, whose turn it is and what
+they owe, the pot, and the violations the event raised; and, for each violation, the table
+when it was flagged. The replayer page, `handlog show`, the evidence of a flagged hand and the
+all-in equities read this instead of replaying a hand another way: the rules live in the
+engine only.
 
 Cards are given as the whole history knows them by its end (the hero's down cards, the cards
 shown at showdown or in the summary), at the positions they were dealt: a replayer shows an
@@ -23,9 +25,10 @@ from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
 from handlog.rules import tables
 from handlog.rules.awards import Awards
+from handlog.rules.engine import Table
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.replay import _Replayer
-from handlog.rules.tables import Pot, Replay
+from handlog.rules.tables import UP_POSITIONS, Pot, Replay
 from handlog.rules.traits import SiteTraits
 from handlog.rules.violations import Violation
 
@@ -119,6 +122,24 @@ class PotAward:
 
 
 @dataclass(frozen=True, slots=True)
+class FlagState:
+    """The table when a violation was flagged: for a flag about an action, before the
+    action's chips moved (unless the flag is about where they went)."""
+
+    violation: Violation
+    street: Street
+    """The street the replay was on."""
+    betting: bool
+    """The street is a betting street (not the antes, the showdown or the summary)."""
+    to_act: str | None
+    """Whose turn it was in the betting round (None outside one, or once the hand was over)."""
+    current_bet: int
+    """The bet to match on the street."""
+    seats: tuple[SeatState, ...]
+    """Every seat, in seat order; each seat's `cards` are the up cards it showed then."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandTrace:
     """A hand, its replay, and the table after each of its events."""
 
@@ -131,6 +152,12 @@ class HandTrace:
     """Each pot as the rules award it, in the order the pots were made (main pot first)."""
     unplaced: tuple[Violation, ...]
     """Violations whose line is no event's (the summary's, the hand's first line)."""
+    profile: RuleProfile
+    """The house rules the hand was replayed under (its own: `handlog.check.hand_rules`)."""
+    traits: SiteTraits
+    """What its site prints, as the replay took it."""
+    flagged: tuple[FlagState, ...] = ()
+    """The table when each violation was flagged, in the order of `violations`."""
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -168,18 +195,21 @@ class _Raw:
 
 def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     """Replay `hand` once under `profile` and `traits` (a hand's own are its site's:
-    `handlog.check.hand_rules`) and record the table after each event."""
+    `handlog.check.hand_rules`) and record the table after each event, and when each
+    violation was flagged."""
     raws: list[_Raw] = []
+    flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...]]] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
 
     def observe(r: _Replayer, event: Event | None) -> None:
-        street = r.street
+        table = r.table
+        street = table.street
         betting = first_street <= street <= last_street
-        in_hand = [p for p in r.dealt_in if p not in r.folded]
-        able = [p for p in in_hand if p in r.able]
-        to_act = _to_act(r) if event is not None and betting and len(in_hand) > 1 else None
-        owes = any(r.street_put[p] < r.current_bet for p in able)
+        in_hand = table.in_hand()
+        able = [p for p in in_hand if p in table.able]
+        to_act = table.turn() if event is not None and betting and len(in_hand) > 1 else None
+        owes = any(table.street_put[p] < table.current_bet for p in able)
         closed = (
             first_street <= street < last_street
             and len(in_hand) >= 2
@@ -192,28 +222,90 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
             _Raw(
                 event,
                 street,
-                dict(r.stack),
-                dict(r.put_in),
-                dict(r.street_put),
-                {p: v for p, v in r.collected.items() if v},
-                frozenset(r.folded),
-                frozenset(r.all_in),
-                tuple(r.dealt_in),
+                dict(table.stack),
+                dict(table.put_in),
+                dict(table.street_put),
+                {p: v for p, v in table.collected.items() if v},
+                frozenset(table.folded),
+                frozenset(table.all_in),
+                tuple(table.dealt_in),
                 to_act,
-                r.current_bet,
+                table.current_bet,
                 closed,
             )
         )
 
+    def at_flag(r: _Replayer, violation: Violation) -> None:
+        state = flag_state(r, violation)
+        flagged.append((state.street, state.betting, state.to_act, state.current_bet, state.seats))
+
     replayer = _Replayer(hand, profile, traits)
     replayer.step_observer = observe
+    replayer.observer = at_flag
     result = replayer.run()
     _after_the_last_line(raws, replayer, observe)
     final = _final_cards(hand, replayer)
     steps = _steps(hand, raws, final, result.violations)
     placed = {v for step in steps for v in step.violations}
     unplaced = tuple(v for v in result.violations if v not in placed)
-    return HandTrace(hand, result, steps, final, _awards(hand, profile, replayer, result), unplaced)
+    return HandTrace(
+        hand,
+        result,
+        steps,
+        final,
+        _awards(hand, profile, replayer, result),
+        unplaced,
+        profile,
+        traits,
+        tuple(
+            FlagState(violation, *state)
+            for violation, state in zip(result.violations, flagged, strict=True)
+        ),
+    )
+
+
+def flag_state(replayer: _Replayer, violation: Violation) -> FlagState:
+    """The table when `violation` was flagged, read from the replayer that flagged it (an
+    observer of `rules.replay.replay`, as the import's evidence is: `handlog.ingest`)."""
+    table = replayer.table
+    hand = replayer.hand
+    street = table.street
+    betting = FIRST_STREET[hand.game] <= street <= tables.LAST_STREET[hand.game]
+    turn = None
+    if betting and table.round_open and not table.hand_over:
+        turn = table.to_act()
+    return FlagState(
+        violation, street, betting, turn, table.current_bet, _seats_when_flagged(hand, table)
+    )
+
+
+def _seats_when_flagged(hand: Hand, table: Table) -> tuple[SeatState, ...]:
+    """Every seat as the table has it, the up cards each player shows as its cards."""
+    up_positions = UP_POSITIONS[hand.game]
+    first = FIRST_STREET[hand.game]
+    seats = []
+    for seat in hand.seats:
+        name = seat.name
+        if name not in table.put_in:
+            continue
+        collected = table.collected.get(name, 0)
+        ups = table.up_cards.get(name, [])
+        seats.append(
+            SeatState(
+                name,
+                seat.number,
+                table.stack.get(name, 0) + collected,
+                table.put_in[name],
+                table.street_put.get(name, 0),
+                collected,
+                table.status(name),
+                tuple(
+                    CardSlot(card, True, _street_of(up_positions[index], first))
+                    for index, card in enumerate(ups)
+                ),
+            )
+        )
+    return tuple(seats)
 
 
 def _after_the_last_line(
@@ -225,14 +317,15 @@ def _after_the_last_line(
     if not raws:
         return
     before = raws[-1]
-    returned = {p: before.put_in.get(p, 0) - v for p, v in r.put_in.items()}
+    table = r.table
+    returned = {p: before.put_in.get(p, 0) - v for p, v in table.put_in.items()}
     for player, amount in returned.items():
         if amount > 0:
             observe(r, None)
             raw = raws[-1]
             raw.kind, raw.player, raw.amount, raw.line = "uncalled", player, amount, before.line
             raw.collected = dict(before.collected)
-    paid = {p: v - before.collected.get(p, 0) for p, v in r.collected.items()}
+    paid = {p: v - before.collected.get(p, 0) for p, v in table.collected.items()}
     for player, amount in paid.items():
         if amount > 0:
             latest = raws[-1]
@@ -240,23 +333,6 @@ def _after_the_last_line(
             raw = raws[-1]
             raw.kind, raw.player, raw.amount, raw.line = "collect", player, amount, before.line
             raw.collected = {**latest.collected, player: latest.collected.get(player, 0) + amount}
-
-
-def _to_act(r: _Replayer) -> str | None:
-    """Whose turn it is, as the replay sees it (before a street's first action: who must
-    open it; an all-in player's turn passes to the next player clockwise who can act)."""
-    if r.hand_over:
-        return None
-    if r.round_open:
-        player = r._expected_actor()
-    else:
-        able = r._active()
-        if len(able) < 2 and not any(r._owes(p) for p in able):
-            return None
-        player = r._bring_in_player() if r.street == r.first_street else r._first_actor()
-    if player is not None and player not in r.able:
-        player = next((p for p in r.clockwise_after[player] if p in r.able), None)
-    return player
 
 
 def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
@@ -269,11 +345,11 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
     # The street headers count too: a street whose deal lines show no card (Winamax's `[X]`)
     # leaves no event, yet its cards are dealt (and shown at the showdown).
     headers = [street for street in hand.streets if first <= street <= last]
-    reached = max([*r.streets_dealt, *headers], default=first)
+    reached = max([*r.table.streets_dealt, *headers], default=first)
     out: dict[str, tuple[CardSlot, ...]] = {}
     for seat in hand.seats:
         name = seat.name
-        if name not in r.dealt_in:
+        if name not in r.table.dealt_in:
             continue
         until = min(r.folded_early.get(name, reached), reached)
         count = _dealt_by(until, len(layout), hand.community_card is not None and until == last)
@@ -397,7 +473,7 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
     pots = list(result.pots)
     if not pots:
         return ()
-    awards = Awards(hand, profile, pots, r.seat_index, tables.known_cards(r.shows, hand))
+    awards = Awards(hand, profile, pots, r.table.seat_index, tables.known_cards(r.shows, hand))
     distributable = awards.distributable()
     return tuple(
         PotAward(pot, amount, shares, reason)
@@ -407,4 +483,13 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
     )
 
 
-__all__ = ["STATUSES", "CardSlot", "HandTrace", "PotAward", "SeatState", "Step", "trace"]
+__all__ = [
+    "STATUSES",
+    "CardSlot",
+    "FlagState",
+    "HandTrace",
+    "PotAward",
+    "SeatState",
+    "Step",
+    "trace",
+]

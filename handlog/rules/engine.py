@@ -1,0 +1,666 @@
+"""The rules engine: one stud hand's table as a state machine.
+
+A `Table` holds what the rules need while a hand is played — each player's chips (behind, in
+the pot, on this street), who is dealt in, folded or all-in, the up cards, the street, the
+bet to match, the number of bets towards the cap, who has still to act — and answers both
+questions a poker state machine answers (as pokerkit's state does): what may be done now
+(`to_act`, `owed`, `may_raise`, `targets`, `raise_range`, `options`: whose turn, what they
+owe, what they may bet or raise to) and what happens when it is done (`post_ante`,
+`deal_door`, `deal_up`, `post_bring_in`, `call`, `check`, `fold`, `bet`,
+`return_uncalled`, `next_street`, `collect`).
+
+Each rule is one method or one function of `handlog.rules.tables`, `handlog.rules.structures`
+or `handlog.rules.awards` that the engine calls:
+
+- who brings in: `Table.bring_in_player` (by `tables.BRING_IN_KEYS`, `evaluate.bring_in_key`);
+- who acts first on a later street: `Table.first_actor` (by `tables.ShowingKeys`, the tie
+  as the profile says, an all-in player passing the turn on);
+- whose turn it is: `Table.to_act` (clockwise among those still to act, `Table.next_after`);
+- the street's bet: `Table.bet_size`; fixed-limit sizes: `tables.fixed_sizes` (the open
+  pair's double bet decided by `Table.double_bet_allowed`, the house's first raise by
+  `RuleProfile.house_raise`); the range of spread, pot and no limit:
+  `structures.raise_range` (`Table.raise_range`);
+- the cap: `Table.cap_allows`; reopening the betting: `Table.reopens` (fixed limit's
+  half-bet rule) and `Table.bet` (a short all-in reopens nothing);
+- the round's end: `Table.waiting`; the uncalled bet: `Table.uncalled`;
+- pots: `tables.build_pots` (`Table.pots`); odd chips: `tables.divide`, `tables.hi_lo_shares`;
+  who wins a pot: `awards.split_pot`; the community card: `tables.deck_runs_short`.
+
+The replay (`handlog.rules.replay`) drives a table from a hand's lines: it asks what the
+rules allow, flags what the history does otherwise, and then applies what the history says
+happened, legal or not (the transitions never refuse). The simulator (`handlog.simulate`)
+plays a table by asking for the legal actions. Observers (the trace, the evidence of a flag)
+read its state as the hand goes. Players are keyed by name, as the hand's records name them.
+
+This module is compiled with mypyc by the real install (`handlog._native`): its annotations
+are exact and its classes are not patched.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from dataclasses import dataclass
+
+from handlog.cards import Card
+from handlog.holdings import FACE_UP, FIRST_STREET
+from handlog.model import ActionKind, Game, Seat, Street, Structure
+from handlog.rules.profiles import RuleProfile, TieBreak
+from handlog.rules.structures import STRUCTURES, Ceiling, capped, raise_range, smallest_bet
+from handlog.rules.tables import (
+    BIG_BET_STREETS,
+    BRING_IN_VALUES,
+    LAST_STREET,
+    UP_CARDS_BEFORE,
+    Pot,
+    best_showing,
+    bring_in_index,
+    build_pots,
+    cap_allows,
+    counts_as_bet,
+    fixed_sizes,
+    has_pair,
+    lineup,
+    open_pair_round,
+    reopens,
+    showing_keys,
+    uncalled_due,
+)
+from handlog.rules.variants import VARIANTS
+
+_SEVENTH = Street.SEVENTH
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the player whose turn it is may do now (`Table.options`)."""
+
+    player: str
+    owed: int
+    """Chips to put in to call (0: a check is possible)."""
+    call: int
+    """What a call puts in: what is owed, or the whole stack when it is less (all-in)."""
+    stack: int
+    """Chips behind."""
+    opens: bool
+    """The first action of the first street: the bring-in (`bring_in`) or a completion."""
+    bring_in: int
+    """The bring-in the player may post when `opens` (the stakes', or the stack when less)."""
+    may_raise: bool
+    """A bet, completion or raise is allowed: chips beyond the call, the cap not reached,
+    the betting open to this player (not closed by a short all-in)."""
+    kind: ActionKind
+    """The kind a bet or raise would be: COMPLETE, BET or RAISE."""
+    targets: tuple[int, ...]
+    """Fixed limit: the street totals a full completion, bet or raise may go to (the smallest
+    first); less is possible only all-in."""
+    least: int
+    """The least street total a full bet or raise may go to (fixed limit: `targets[0]`)."""
+    most: int | None
+    """The most (fixed limit: `targets[-1]`; None in no limit: the stack)."""
+
+
+class Table:
+    """One hand's table: its state, what the rules allow in it, and the moves that change it.
+
+    Every field is public for observers to read; only the methods change it."""
+
+    def __init__(
+        self,
+        game: Game,
+        structure: Structure,
+        profile: RuleProfile,
+        seats: tuple[Seat, ...],
+        small_bet: int,
+        big_bet: int,
+        ante: int = 0,
+        bring_in: int | None = None,
+        community_card: Card | None = None,
+    ) -> None:
+        self.game = game
+        variant = VARIANTS[game]
+        self.profile = profile
+        self.structure = STRUCTURES[structure]
+        self.exact_sizes = self.structure.exact_sizes
+        self.small_bet = small_bet
+        self.big_bet = big_bet
+        self.ante = ante
+        self.bring_in = bring_in
+        """The hand's bring-in as posted (the house's first raise may be by it)."""
+        self.community_card = community_card
+        """The card dealt face up to everyone on 7th street when the deck runs short."""
+        self.first_street = FIRST_STREET[game]
+        self.last_street = LAST_STREET[game]
+        self.big_bet_streets = BIG_BET_STREETS[game]
+        self.face_up = FACE_UP[game]
+        self.up_cards_before = UP_CARDS_BEFORE[game]
+        self.open_pair_street = variant.open_pair_street
+        self.showing = showing_keys(game, profile)
+        seat_order = lineup(seats)
+        order = self.order = seat_order.order
+        """Names in seat order."""
+        self.seat_index = seat_order.seat_index
+        self.clockwise_after = seat_order.clockwise_after
+        """Each player's followers clockwise, ending with the player."""
+        self.stack = {seat.name: seat.stack for seat in seats}
+        """Chips behind, by player."""
+        self.put_in = dict.fromkeys(order, 0)
+        """Chips in the pot (antes included, uncalled bets returned taken off)."""
+        self.collected = dict.fromkeys(order, 0)
+        self.folded: set[str] = set()
+        self.all_in: set[str] = set()
+        self.dealt_in: list[str] = []
+        """Players dealt in, in seat order."""
+        self.able: set[str] = set()
+        """Dealt in, not folded, not all-in: the players who can still act."""
+        self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
+        self.door: dict[str, Card] = {}
+        self.showing_by_player: dict[str, tuple[object, ...]] = {}
+        """Showing-hand key of each player's up cards, dropped when they change."""
+        self.streets_dealt: list[Street] = []
+        # the betting round
+        self.street = Street.ANTES
+        self.street_put = dict.fromkeys(order, 0)
+        """Chips put in on this betting street (antes not counted)."""
+        self.current_bet = 0
+        """The most anyone has put in on this street: the bet to match."""
+        self.bets = 0
+        """Bets and raises counted towards the cap (a completion is the first)."""
+        self.last_raise = 0
+        """The size of the street's last full bet or raise (0 before any)."""
+        self.big_bet_made = False
+        self.double_bet = False
+        """An open pair on the second betting round allows the big bet."""
+        self.completed = False
+        """A completion, bet or raise was made on the first street (later ones are raises)."""
+        self.pending: set[str] = set()
+        """Players who must still act before the round is complete."""
+        self.reopened_for: set[str] = set()
+        """Players for whom the betting is open (a short all-in closes it for those who
+        had acted on the last full bet)."""
+        self.last_actor: str | None = None
+        """The last player who acted in turn on this street."""
+        self.aggressor: str | None = None
+        self.round_open = False
+        """The street's betting started (its first betting action)."""
+        self.started_with = 0
+        """Players able to act when the round opened (the cap may be lifted heads-up)."""
+        self.expected_first: str | None = None
+        """Who must open the round (None: unknown, when the cards that decide are not
+        printed)."""
+        self.returned = False
+        """This street's uncalled bet was returned (or found missing)."""
+        self.hand_over = False
+        """Only one player is left in the hand."""
+
+    # -- who is in -----------------------------------------------------------------------
+
+    def active(self) -> list[str]:
+        """Players still in the hand and able to act, in seat order."""
+        able = self.able
+        return [p for p in self.dealt_in if p in able]
+
+    def in_hand(self) -> list[str]:
+        """Players dealt in who have not folded, in seat order."""
+        folded = self.folded
+        return [p for p in self.dealt_in if p not in folded]
+
+    def players_left(self) -> int:
+        """Players in the hand (every fold is by a player dealt in)."""
+        return len(self.dealt_in) - len(self.folded)
+
+    def status(self, player: str) -> str:
+        """ "in", "all-in", "folded", or "out" (never dealt in)."""
+        if player not in self.dealt_in:
+            return "out"
+        if player in self.folded:
+            return "folded"
+        if player in self.all_in:
+            return "all-in"
+        return "in"
+
+    # -- rules ---------------------------------------------------------------------------
+
+    def bet_size(self) -> int:
+        """The street's bet: the small bet on the early streets, the big bet on the others."""
+        return self.big_bet if self.street in self.big_bet_streets else self.small_bet
+
+    def bring_in_player(self) -> str | None:
+        """Who must bring in: the lowest door card (the highest in the razz games), suits
+        breaking ties (`evaluate.bring_in_key`); None when someone's door card is not known
+        (then anyone may: the replay judges only what the hand history shows)."""
+        door = self.door
+        values = BRING_IN_VALUES[self.game]
+        dealt_in = self.dealt_in
+        index = bring_in_index([values[door[p]] if p in door else -1 for p in dealt_in])
+        return dealt_in[index] if index >= 0 else None
+
+    def up_cards_known(self) -> bool:
+        """Whether every player still in shows all the up cards dealt by this street: a site
+        that prints only the player's own cards leaves the first actor and the open pair
+        unknown. (A betting street's value is the number of cards dealt by then.)"""
+        dealt = sum(self.face_up[: int(self.street)])
+        return all(len(self.up_cards[p]) >= dealt for p in self.in_hand())
+
+    def first_actor(self) -> str | None:
+        """Who acts first on a later street: the best showing hand (with the community card
+        on 7th street), equal hands by the profile's tie-break (the suit of the top card, or
+        the lowest seat); an all-in player passes it to the next clockwise. None when some
+        player's up cards are not known."""
+        if not self.up_cards_known():
+            return None
+        community = self.community_card
+        with_community = self.street == _SEVENTH and community is not None
+        cached = self.showing_by_player
+        folded = self.folded
+        players: list[str] = []
+        keys: list[tuple[object, ...]] = []
+        for p in self.dealt_in:
+            if p in folded:
+                continue
+            ups = self.up_cards[p]
+            if not ups:
+                continue
+            if with_community:
+                key = self.showing.key([*ups, community])  # type: ignore[list-item]
+            else:
+                found = cached.get(p)
+                if found is None:
+                    found = cached[p] = self.showing.key(ups)
+                key = found
+            players.append(p)
+            keys.append(key)
+        index = best_showing(keys, self.profile.first_actor_tie is TieBreak.CLOCKWISE)
+        if index < 0:
+            return None
+        best = players[index]
+        if best in self.all_in:  # an all-in player cannot act: the next one clockwise does
+            best = self.next_after(best) or best
+        return best
+
+    def opener(self) -> str | None:
+        """Who must open this street's betting: the bring-in on the first street, the best
+        showing hand on the others."""
+        if self.street == self.first_street:
+            return self.bring_in_player()
+        return self.first_actor()
+
+    def double_bet_allowed(self) -> bool:
+        """The open pair: on the second betting round of fixed limit, where the profile
+        allows the double bet in the game, a pair showing in anyone's up cards allows the
+        big bet (and so does a player's up cards not being printed: a pair cannot be
+        ruled out)."""
+        return open_pair_round(self.street, self.game, self.exact_sizes, self.profile) and (
+            any(has_pair(self.up_cards[p]) for p in self.in_hand()) or not self.up_cards_known()
+        )
+
+    def next_after(self, player: str) -> str | None:
+        """The next player clockwise from `player` who still has to act this round."""
+        pending = self.pending
+        for candidate in self.clockwise_after[player]:
+            if candidate in pending:
+                return candidate
+        return None
+
+    def to_act(self) -> str | None:
+        """Whose turn it is in the round: the opener until someone acts in turn, then the
+        next clockwise still to act; None when nobody is (or the opener is not known)."""
+        player = self.last_actor
+        if player is None:
+            player = self.expected_first
+            if player is None or player in self.pending:
+                return player
+        return self.next_after(player)
+
+    def turn(self) -> str | None:
+        """Whose turn it is, as the table stands: in a round, `to_act`; before a street's
+        first action, who must open it (when two players or more can act, or one owes);
+        an all-in player's turn passes to the next player clockwise who can act. None
+        between rounds and once the hand is over."""
+        if self.hand_over:
+            return None
+        if self.round_open:
+            player = self.to_act()
+        else:
+            if not self.waiting():
+                return None
+            player = self.opener()
+        if player is not None and player not in self.able:
+            player = next((p for p in self.clockwise_after[player] if p in self.able), None)
+        return player
+
+    def owes(self, player: str) -> bool:
+        return self.street_put[player] < self.current_bet
+
+    def owed(self, player: str) -> int:
+        """What `player` must put in to call."""
+        return self.current_bet - self.street_put[player]
+
+    def house_raise(self) -> int | None:
+        """The size of the house's own first raise of the first street's completion, where
+        the profile has one (`RuleProfile.house_raise`)."""
+        return self.profile.house_raise(self.bring_in, self.ante)
+
+    def allowed_sizes(self) -> tuple[int, ...]:
+        """Fixed limit: the sizes a bet or raise may have now (`tables.fixed_sizes`)."""
+        return fixed_sizes(
+            self.bet_size(),
+            self.small_bet,
+            self.big_bet,
+            self.double_bet,
+            self.big_bet_made,
+            self.profile,
+            # the first raise of the first street's completion: the house's own size too
+            self.house_raise() if self.street == self.first_street and self.bets == 1 else None,
+        )
+
+    def bet_kind(self) -> ActionKind:
+        """What a bet or raise is now: the completion (the first on the first street), a
+        bet (nothing to match) or a raise."""
+        if self.street == self.first_street and not self.completed:
+            return ActionKind.COMPLETE
+        return ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
+
+    def targets(self) -> tuple[int, ...]:
+        """Fixed limit: the street totals a full completion, bet or raise may go to now."""
+        if self.bet_kind() is ActionKind.COMPLETE:
+            return (self.small_bet,)
+        return tuple(self.current_bet + size for size in self.allowed_sizes())
+
+    def least_bet(self) -> int:
+        """The least a bet or completion may be (`structures.smallest_bet`)."""
+        return smallest_bet(self.structure, self.small_bet, self.bet_size())
+
+    def raise_range(self, player: str) -> tuple[int, int | None]:
+        """Spread, pot and no limit: the least and the most street total `player` may bet or
+        raise to (`structures.raise_range`; the most None in no limit)."""
+        structure = self.structure
+        return raise_range(
+            structure,
+            current_bet=self.current_bet,
+            last_raise=self.last_raise,
+            least_bet=self.least_bet(),
+            top=self.big_bet,
+            pot=sum(self.put_in.values()),
+            owed=self.current_bet - self.street_put[player],
+            at_least_last=(
+                self.profile.spread_raise_at_least_last or structure.ceiling is not Ceiling.SPREAD
+            ),
+        )
+
+    def capped(self) -> bool:
+        """Whether the cap on raises holds in this structure (fixed limit, and spread limit
+        where the profile caps it)."""
+        return capped(self.structure, self.profile)
+
+    def cap_allows(self, bets: int) -> bool:
+        """Whether the `bets`-th bet of the street is within the cap (`RuleProfile.cap_bets`;
+        lifted heads-up where the profile says so, and where the structure has no cap)."""
+        return cap_allows(bets, self.started_with, self.profile, self.capped())
+
+    def cap_reached(self) -> bool:
+        """The street's bets are at the cap: no more raises."""
+        return not self.cap_allows(self.bets + 1)
+
+    def reopens(self, total: int) -> bool:
+        """Fixed limit: whether an all-in raise to `total`, short of a full one, still
+        reopens the betting: from half a bet under the half-bet rule, else only a full bet
+        (`RuleProfile.all_in_reopens_at_half_bet`)."""
+        return reopens(total - self.current_bet, self.bet_size(), self.profile)
+
+    def counts_as_bet(self, total: int, least: int, all_in: bool) -> bool:
+        """Whether a completion, bet or raise to `total` is a full one, which counts towards
+        the cap and reopens the betting: at least `least` (the smallest full size), or
+        all-in for less where fixed limit's half-bet rule lets it (`reopens`); a short all-in
+        in spread, pot and no limit never does."""
+        return counts_as_bet(
+            total,
+            least,
+            all_in,
+            self.current_bet,
+            self.bet_size(),
+            self.exact_sizes,
+            self.profile,
+        )
+
+    def may_raise(self, player: str) -> bool:
+        """Whether `player` may complete, bet or raise now: chips beyond the call, within the
+        cap, and the betting open to them."""
+        return (
+            self.stack[player] > self.owed(player)
+            and not self.cap_reached()
+            and player in self.reopened_for
+        )
+
+    def opens(self) -> bool:
+        """The next action opens the first street: the bring-in or a completion."""
+        return (
+            self.street == self.first_street and self.last_actor is None and self.current_bet == 0
+        )
+
+    def options(self, player: str) -> Options:
+        """What `player` may do now (whether or not it is their turn: `to_act` says whose
+        it is)."""
+        owed = self.owed(player)
+        stack = self.stack[player]
+        opens = self.opens()
+        bring_in = min(self.bring_in or 0, stack) if opens else 0
+        targets: tuple[int, ...] = ()
+        most: int | None
+        if self.exact_sizes:
+            targets = self.targets()
+            least, most = targets[0], targets[-1]
+        else:
+            least, most = self.raise_range(player)
+        return Options(
+            player,
+            max(owed, 0),
+            min(max(owed, 0), stack),
+            stack,
+            opens,
+            bring_in,
+            self.may_raise(player),
+            self.bet_kind(),
+            targets,
+            least,
+            most,
+        )
+
+    def waiting(self) -> list[str]:
+        """Who must still act for this street's betting to be complete, in seat order: before
+        the first action, everyone able to act when two or more are (or the one who owes);
+        after it, those still pending; nobody once one player is left in the hand."""
+        if self.players_left() <= 1:
+            return []
+        if not self.round_open:
+            able = self.active()
+            return able if len(able) >= 2 or (able and self.owes(able[0])) else []
+        pending = self.pending
+        return [p for p in self.order if p in pending] if pending else []
+
+    def uncalled(self) -> tuple[str | None, int]:
+        """The player who put in most on this street (the first such in seat order), and
+        how much more than anyone else: the part of the bet to return. Among the antes, the
+        antes: when everyone else is all-in for less of an ante, the part nobody can match
+        goes back (Full Tilt prints it)."""
+        put = self.put_in if self.street is Street.ANTES else self.street_put
+        if not put:
+            return None, 0
+        order = self.order
+        index, due = uncalled_due(list(map(put.__getitem__, order)))
+        top = order[index]
+        if len(self.seat_index) == len(order):
+            return top, due
+        # A name seated twice: none of its seats counts as another player.
+        return top, put[top] - max((put[p] for p in order if p != top), default=0)
+
+    def pots(self) -> list[Pot]:
+        """Main and side pots from what each player put in (`tables.build_pots`)."""
+        return build_pots(self.order, self.put_in, self.folded, self.all_in)
+
+    # -- moves ---------------------------------------------------------------------------
+
+    def deal_in(self, player: str) -> None:
+        """A player's first ante or card: they are in the hand (folds and all-ins come later)."""
+        dealt_in = self.dealt_in
+        index = self.seat_index
+        if not dealt_in or index[dealt_in[-1]] < index[player]:
+            dealt_in.append(player)  # antes and cards come in seat order: the usual case
+        else:
+            insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
+        self.able.add(player)
+
+    def deal_door(self, player: str, card: Card) -> None:
+        """The first street's up card (the door card)."""
+        self.door[player] = card
+        self.up_cards[player] = [card]
+        self.showing_by_player.pop(player, None)
+
+    def deal_up(self, player: str, position: int, card: Card) -> None:
+        """An up card at deal `position` after the first street (by position, so that a card
+        dealt again cannot add one)."""
+        ups = self.up_cards[player]
+        index = self.up_cards_before[position]
+        if index < len(ups):
+            ups[index] = card
+        else:
+            ups.append(card)
+        self.showing_by_player.pop(player, None)
+
+    def pay(self, player: str, amount: int) -> None:
+        """`amount` from the player's stack into the pot (all-in when nothing is left)."""
+        left = self.stack[player] - amount
+        self.stack[player] = left
+        self.put_in[player] += amount
+        self.street_put[player] += amount
+        if left <= 0:
+            self.all_in.add(player)
+            self.able.discard(player)
+
+    def post_ante(self, player: str, amount: int) -> None:
+        if player not in self.dealt_in:
+            self.deal_in(player)
+        self.pay(player, amount)
+        self.street_put[player] = 0  # antes are not part of the first street's betting
+
+    def next_street(self, street: Street) -> None:
+        """The next street's header: a new betting round (showdown and summary end them)."""
+        self.street = street
+        if street > _SEVENTH:
+            return
+        self.streets_dealt.append(street)
+        self.street_put = dict.fromkeys(self.order, 0)
+        self.current_bet = 0
+        self.bets = 0
+        self.big_bet_made = False
+        self.last_raise = 0
+        self.last_actor = None
+        self.aggressor = None
+        self.returned = False
+        self.round_open = False
+        self.double_bet = False
+
+    def open_round(self) -> None:
+        """The round's first betting action: who must act, who opens, the double bet. Done
+        once the street's cards are known (the first actor depends on them)."""
+        self.round_open = True
+        able = self.able
+        self.pending = set(able)
+        self.started_with = len(able)
+        self.reopened_for = set(able)
+        self.expected_first = self.opener()
+        if self.street != self.first_street and self.double_bet_allowed():
+            self.double_bet = True
+
+    def acted(self, player: str) -> None:
+        """`player` acted in turn: the turn passes on from them."""
+        self.last_actor = player
+
+    def match_to(self, player: str) -> None:
+        """What `player` has put in on this street is the bet to match (if more)."""
+        self.current_bet = max(self.current_bet, self.street_put[player])
+
+    def post_bring_in(self, player: str, amount: int) -> None:
+        self.pay(player, amount)
+        self.match_to(player)
+        self.pending = self.able - {player}
+        self.aggressor = player
+
+    def call(self, player: str, amount: int) -> None:
+        self.pay(player, amount)
+        self.pending.discard(player)
+
+    def check(self, player: str) -> None:
+        self.pending.discard(player)
+
+    def fold(self, player: str) -> None:
+        self.pending.discard(player)
+        self.reopened_for.discard(player)
+        self.able.discard(player)
+        self.fold_out(player)
+
+    def fold_out(self, player: str) -> None:
+        """The player's cards are dead: out of the hand (and of its pots)."""
+        self.folded.add(player)
+        if self.players_left() == 1:
+            self.hand_over = True
+
+    def bet(self, player: str, total: int, put: int, counts_as_bet: bool) -> None:
+        """A completion, bet or raise to the street total `total` (`put` chips): a full one
+        (`counts_as_bet`) counts towards the cap and reopens the betting for everyone still
+        able to act; a short all-in does neither (`short_all_in`)."""
+        if total - self.current_bet >= self.big_bet and self.double_bet:
+            self.big_bet_made = True
+        if counts_as_bet and not self.exact_sizes:
+            least = self.least_bet()
+            self.last_raise = total - (self.current_bet if self.current_bet >= least else 0)
+        if self.street == self.first_street:
+            self.completed = True
+        self.pay(player, put)
+        self.current_bet = max(self.current_bet, total)
+        if counts_as_bet:
+            self.bets += 1
+        self.aggressor = player
+        if counts_as_bet:
+            self.pending = self.able - {player}
+            self.reopened_for = set(self.able)
+        else:
+            self.short_all_in(player)
+        self.pending.discard(player)
+
+    def short_all_in(self, player: str) -> None:
+        """After an all-in raise too short to reopen the betting: everyone still in who owes
+        chips must act again, but those who had already acted on the street's last full bet
+        or raise (the ones no longer pending) may only call or fold. Before any full bet (a
+        bring-in alone, or nothing) nobody has: a short all-in completion leaves the others
+        free to complete or raise."""
+        if self.bets > 0:
+            self.reopened_for -= self.able - self.pending - {player}
+        self.pending = {p for p in self.active() if self.street_put[p] < self.current_bet} - {
+            player
+        }
+
+    def give_back(self, player: str, amount: int) -> None:
+        """An uncalled bet returned: a player all-in with it has chips again and may act on
+        (the next streets' betting, when the others were not all-in)."""
+        self.stack[player] = left = self.stack.get(player, 0) + amount
+        self.put_in[player] = self.put_in.get(player, 0) - amount
+        self.street_put[player] = self.street_put.get(player, 0) - amount
+        if (
+            left > 0
+            and player in self.all_in
+            and player not in self.folded
+            and player in self.dealt_in
+        ):
+            self.all_in.discard(player)
+            self.able.add(player)
+
+    def return_uncalled(self, player: str, amount: int) -> None:
+        """The street's uncalled bet goes back (`uncalled` says whose and how much)."""
+        self.returned = True
+        self.give_back(player, amount)
+
+    def collect(self, player: str, amount: int) -> None:
+        self.collected[player] = self.collected.get(player, 0) + amount
+
+
+__all__ = ["Options", "Table"]
