@@ -30,23 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from handlog.dataset import Dataset
+from handlog.store import TABLES
 
 FORMATS = ("parquet", "csv", "phh")
 
-HAND_TABLES = (
-    "hands",
-    "hand_players",
-    "actions",
-    "pots",
-    "awards",
-    "violations",
-    "hand_evidence",
-    "equities",
-)
-"""Tables with a row per hand or per hand detail: partitioned by site and game."""
-
 TEXT_TABLE = "hand_texts"
 """Every hand's text (site, hand_id, text, game), partitioned like the hand tables."""
+
+HAND_TABLES = tuple(table for table in TABLES if table != TEXT_TABLE)
+"""Tables with a row per hand or per hand detail (the store's, but for the texts, written
+apart): partitioned by site and game."""
 
 OTHER_TABLES = ("parse_errors", "skipped", "imports", "aliases")
 """Small tables (one file each)."""
