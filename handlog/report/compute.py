@@ -70,23 +70,28 @@ LAST_STREET = {"stud5": 5}
 UNKNOWN_STAKES = "unknown"
 """The stakes column of a hand whose stakes no line shows (`Hand.stakes_known`)."""
 
-BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("big_bet") > 0)).then(
-    pl.col("net") / pl.col("big_bet")
-)
-"""A row's net in big bets (`bb`): fixed and spread limit only, of a hand whose stakes are
-known (`Hand.stakes_known`: a hand whose stakes no line shows is stored with a big bet of 0;
-it counts in the nets, hours and statistics, never in big bets/100)."""
-BRING_INS = pl.when(~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)).then(
-    pl.col("net") / pl.col("bring_in")
-)
-"""A row's net in bring-ins (`bi`): pot and no limit only, where there is no big bet."""
-EV_BIG_BETS = pl.when(pl.col("structure").is_in(BIG_BET_STRUCTURES)).then(
-    pl.col("ev_net") / pl.col("big_bet")
-)
+
+def _big_bets(net: str) -> pl.Expr:
+    """`net` in big bets: fixed and spread limit only, of a hand whose stakes are known
+    (`Hand.stakes_known`: a hand whose stakes no line shows is stored with a big bet of 0; it
+    counts in the nets, hours and statistics, never in big bets/100)."""
+    known = pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("big_bet") > 0)
+    return pl.when(known).then(pl.col(net) / pl.col("big_bet"))
+
+
+def _bring_ins(net: str) -> pl.Expr:
+    """`net` in bring-ins: pot and no limit only, where there is no big bet."""
+    known = ~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)
+    return pl.when(known).then(pl.col(net) / pl.col("bring_in"))
+
+
+BIG_BETS = _big_bets("net")
+"""A row's net in big bets (`bb`)."""
+BRING_INS = _bring_ins("net")
+"""A row's net in bring-ins (`bi`)."""
+EV_BIG_BETS = _big_bets("ev_net")
 """A row's all-in EV-adjusted net in big bets (`bb_ev`)."""
-EV_BRING_INS = pl.when(
-    ~pl.col("structure").is_in(BIG_BET_STRUCTURES) & (pl.col("bring_in") > 0)
-).then(pl.col("ev_net") / pl.col("bring_in"))
+EV_BRING_INS = _bring_ins("ev_net")
 """A row's all-in EV-adjusted net in bring-ins (`bi_ev`)."""
 
 
