@@ -36,7 +36,7 @@ demo: $(STAMP)
 	$(BIN)/handlog report
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check handlog tests
