@@ -117,8 +117,11 @@ def import_paths(
     summary = ImportSummary()
     summary.timings["startup"] = time.process_time()  # the interpreter and imports so far
     count = workers or os.cpu_count() or 1
+    if workers is None and _one_task(files):
+        count = 1  # no worker would run beside another: read here, no processes to start
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
+    ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
     pool = _Workers(count) if count > 1 and files and opened is None else None
     try:
         if opened is not None:
@@ -186,6 +189,22 @@ def import_paths(
     summary.seconds = time.perf_counter() - started
     summary.timings["parent"] = time.process_time()
     return summary
+
+
+def _one_task(files: list[str]) -> bool:
+    """Whether `files` are at most one task's work (together no bigger than a small file,
+    `_small()`: a few hundred hands), which one worker would do while the others and this
+    process wait. Read here instead, the import starts no process (whose start, and its
+    own imports of the parser, the rules and Arrow, cost more than such a task)."""
+    total = 0
+    for path in files:
+        try:
+            total += file_size(path)
+        except OSError:
+            continue  # planning names it
+        if total > _small():
+            return False
+    return True
 
 
 def _timed(items: Iterator[Job], timings: dict[str, float], stage: str) -> Iterator[Job]:
@@ -328,17 +347,13 @@ def _small() -> int:
 def _imported(connection: Any, paths: list[str]) -> dict[str, tuple[int, str, int]]:
     """The `imports` rows (size, SHA-256, line reached) of those of `paths` imported
     before, by key (`file_key`): one query for many files."""
-    import pyarrow as pa
-
-    keys = pa.table({"path": pa.array([file_key(path) for path in paths], pa.string())})
-    connection.register("planned_keys", keys)
-    try:
-        rows = connection.execute(
-            "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
-            "SEMI JOIN planned_keys k ON i.path = k.path"
-        ).fetchall()
-    finally:
-        connection.unregister("planned_keys")
+    # The keys as one list parameter (not an Arrow table: pyarrow imports pandas, when
+    # installed, the first time it converts Python values).
+    rows = connection.execute(
+        "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
+        "SEMI JOIN (SELECT unnest($keys) AS path) k ON i.path = k.path",
+        {"keys": [file_key(path) for path in paths]},
+    ).fetchall()
     return {path: (int(size), sha, int(line)) for path, size, sha, line in rows}
 
 

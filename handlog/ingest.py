@@ -233,6 +233,7 @@ def read_part(
     `start_line` on) and return its rows as Arrow tables. A file that cannot be read, or a
     bug met in it, is the part's `error`: it fails alone, named."""
     clock = _Clock()
+    arrow_without_pandas()
     batch = store.Batch()
     result = _read_into(batch, path, part, start_line, _profile(profile_name), clock)
     if result.error is None:
@@ -243,6 +244,43 @@ def read_part(
         clock.mark("arrow")
     result.timings = clock.cpu_seconds()
     return result
+
+
+_ARROW_ASKED = False
+
+
+def arrow_without_pandas() -> None:
+    """Have pyarrow settle, once in a process, that pandas is not there unless it already
+    is (imported before). The first time pyarrow converts Python values (`pa.array`,
+    `pa.table` of lists: every part's rows) it asks whether they are pandas objects, by
+    importing pandas when it is installed: some 0.15 s of CPU, in the importing process
+    and in each worker, for objects handlog never gives it. Asked here with pandas hidden,
+    pyarrow takes it as missing (it imports pandas itself, later, when asked for pandas
+    output: `to_pandas`). A process that imports pandas first is left as it is."""
+    global _ARROW_ASKED
+    if _ARROW_ASKED:
+        return
+    _ARROW_ASKED = True
+    import sys
+
+    import pyarrow as pa
+
+    if "pandas" in sys.modules:
+        return
+    hidden = _NoPandas()
+    sys.meta_path.insert(0, hidden)  # import pandas: ModuleNotFoundError, here only
+    try:
+        pa.array([0])
+    finally:
+        sys.meta_path.remove(hidden)
+
+
+class _NoPandas:
+    """An import finder that finds no pandas (`arrow_without_pandas`)."""
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        if name == "pandas" or name.startswith("pandas."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 
 def _failed(error: Exception) -> str:
@@ -260,6 +298,7 @@ def read_files(
     one set of Arrow tables, and the CPU seconds by stage. A folder of thousands of small
     files costs a task and a set of tables per batch of them, not per file."""
     clock = _Clock()
+    arrow_without_pandas()
     profile = _profile(profile_name)
     batch = store.Batch()
     results = []

@@ -1,0 +1,63 @@
+"""What `handlog import` loads to start: a one-hand import into a new database reads the
+hand in its own process (no worker processes to start for one task's work) and imports
+neither pandas (pyarrow would, the first time it converts Python values:
+`ingest.arrow_without_pandas`) nor what other commands use (the report's charts, Dask, the
+web server). Modules, not times: nothing here is timed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+
+ROOT = Path(__file__).resolve().parent.parent
+HAND = ROOT / "sample_logs" / "7-StudHL-USD-10-1-200906.PT2.export.txt"
+
+NOT_IMPORTED = ("pandas", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "jinja2")
+"""Top-level packages an import of hand histories has no use for."""
+
+# Runs `handlog import` as the console script does, then says which of NOT_IMPORTED it
+# imported and how many processes it forked; then, pandas imported after, that pyarrow
+# still converts to and from pandas in that process.
+_PROBE = """
+import json, os, sys
+unused = set(sys.argv[3].split(","))
+forks = []
+os.register_at_fork(before=lambda: forks.append(1))
+sys.argv = ["handlog", "import", "--db", sys.argv[1], sys.argv[2]]
+from handlog.cli import main
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+loaded = sorted({name.split(".")[0] for name in sys.modules} & unused)
+import pandas as pd
+import pyarrow as pa
+frame = pa.Table.from_pandas(pd.DataFrame({"a": [1, 2]})).to_pandas()
+print(json.dumps({"code": code, "loaded": loaded, "forks": len(forks), "rows": len(frame)}))
+"""
+
+
+def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
+    db = tmp_path / "new.duckdb"
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(db), str(HAND), ",".join(NOT_IMPORTED)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["code"] in (0, None), done.stdout
+    assert report["loaded"] == [], f"imported by handlog import: {report['loaded']}"
+    assert report["forks"] == 0  # read here: no worker processes for one hand
+    assert report["rows"] == 2  # pyarrow still converts pandas' frames, both ways
+    # And the import did all its work: the hand stored, and summarized for the server.
+    with duckdb.connect(str(db), read_only=True) as connection:
+        assert connection.execute("SELECT count(*) FROM hands").fetchone() == (1,)
+        summarized = connection.execute("SELECT count(DISTINCT hand_id) FROM serve_rows")
+        assert summarized.fetchone() == (1,)
