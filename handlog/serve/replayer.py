@@ -250,7 +250,12 @@ def _shown(found: Equities, street: str, at_all_in: bool) -> dict[str, Any]:
     for share in found.shares:
         pot = pots.setdefault(
             share.pot,
-            {"pot": share.pot, "name": _pot_name(share.pot), "amount": share.amount, "shares": []},
+            {
+                "pot": share.pot,
+                "name": _pot_name(share.pot) if at_all_in else "pot",  # a street's: one pot
+                "amount": share.amount,
+                "shares": [],
+            },
         )
         pot["shares"].append({"player": share.player, "equity": share.equity, "error": share.error})
     return {

@@ -441,7 +441,7 @@
 
     function showEquity(found) {
       if (!found) return;
-      const head = found.at_all_in ? "equity at the all-in" : `equity on ${found.street}`;
+      const head = found.at_all_in ? `equity at the all-in, ${found.street}` : `equity on ${found.street}`;
       equity.appendChild(html("div", "eq-head", `${head} (${found.method}, ${found.deals.toLocaleString("en-US")} deal${found.deals === 1 ? "" : "s"})`));
       for (const pot of found.pots) {
         const line = html("div", "eq-pot", `${pot.name} ${money(pot.amount, data.unit)}: `);
