@@ -16,9 +16,8 @@ the index of the equities beside it in `equities` (`equity`, None where none are
 stored figures, `equities` table, where the import computed them; else computed here),
 before it, the street's for the streets on which every player still in has their cards
 shown by the end (computed here: one hand's, a few milliseconds); and its street's
-(`street_equity`), after the all-in too. `ev_net` is each
-player's EV-adjusted net (`hand_players.ev_net` where stored) when the hand has an all-in
-with equities.
+(`street_equity`), after the all-in too. `ev_net` is each player's EV-adjusted net
+(`hand_players.ev_net` where stored) when the hand has an all-in with equities.
 """
 
 from __future__ import annotations
