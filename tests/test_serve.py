@@ -539,3 +539,97 @@ def test_a_hand_shows_before_the_summary_is_made(tmp_path):  # type: ignore[no-u
     finally:
         server.connection.close()
         lock.close()
+
+
+def _figures(found):  # type: ignore[no-untyped-def]
+    """Equities as (pot, player, equity, error) rows, shown (the page's) or computed."""
+    if isinstance(found, dict):
+        return [
+            (pot["pot"], s["player"], s["equity"], s["error"])
+            for pot in found["pots"]
+            for s in pot["shares"]
+        ]
+    return [(s.pot, s.player, s.equity, s.error) for s in found.shares]
+
+
+def test_the_replayer_shows_the_all_in_equities(served, tmp_path):  # type: ignore[no-untyped-def]
+    """A hand with an all-in: the page's equities are the stored ones at the all-in and
+    `equity.step_equities`' at each step (the streets' before it), each pot's with "exact"
+    or "±error"; the EV-adjusted nets are the stored ones. A database whose EV was never
+    computed gets the same figures computed for the page."""
+    import duckdb
+
+    from handlog.check import hand_rules
+    from handlog.equity import step_equities, street_equities
+    from handlog.rules.trace import trace
+
+    client, _, reference, _ = served
+    with duckdb.connect(str(reference), read_only=True) as cursor:
+        hands = cursor.execute(
+            "SELECT site, hand_id FROM hands WHERE ev_all_in ORDER BY hand_id"
+        ).fetchall()
+        assert hands, "the simulated hands have no all-in"
+        site, hand_id = hands[0]
+        stored = queries.hand_equities(cursor, site, hand_id)
+        players = queries.hand_players(cursor, site, hand_id)
+        row = queries.hand_row(cursor, site, hand_id)
+        assert row is not None
+        text = queries.hand_text(cursor, row)
+    view = client.get(f"/hand/{site}/{hand_id}.json").json()["replay"]
+    shown = view["equities"]
+    at_all_in = [e for e in shown if e["at_all_in"]]
+    assert len(at_all_in) == 1 and at_all_in[0]["method"] == stored[0]["method"]
+    assert _figures(at_all_in[0]) == [
+        (r["pot"], r["player"], r["equity"], r["error"]) for r in stored
+    ]
+    assert view["ev_net"] == {p["player"]: p["ev_net"] for p in players}
+    assert any(p["ev_net"] != p["net"] for p in players)  # luck: the figure says something
+
+    # Step by step, where `step_equities` places them (computed the page's way).
+    found = replayer.hand_record(row, text)
+    assert found is not None
+    profile, traits = hand_rules(found[0])
+    expected = step_equities(trace(found[0], profile, traits), profile)
+    steps = view["steps"]
+    assert len(expected) == len(steps)
+    streets = dict(street_equities(trace(found[0], profile, traits), profile))
+    for step, equities in zip(steps, expected, strict=True):
+        if equities is None:
+            assert step["equity"] is None
+        else:
+            assert step["equity"] is not None
+            assert _figures(shown[step["equity"]]) == _figures(equities)
+        by_street = next((e for s, e in streets.items() if s.label == step["street"]), None)
+        if by_street is None:
+            assert step["street_equity"] is None
+        else:
+            assert _figures(shown[step["street_equity"]]) == _figures(by_street)
+    assert shown.index(at_all_in[0]) == steps[-1]["equity"]
+    placed = {s["street_equity"] for s in steps} - {None}
+    assert placed and len(shown) == len(placed) + 1
+
+    # The page: each street's and the all-in's figures beside the steps, the EV net column.
+    page = client.get(f"/hand/{site}/{hand_id}").text
+    assert page.count('<div class="equitynote">') == len(shown)
+    for e in shown:
+        for pot in e["pots"]:
+            for share in pot["shares"]:
+                figure = f"{share['player']} {100 * share['equity']:.1f}%"
+                if e["method"] != "exact":
+                    figure += f" ±{100 * share['error']:.1f}"
+                assert f">{figure}</span>" in page.replace("&lt;", "<").replace("&gt;", ">")
+    assert "all-in EV net" in page and page.count('class="money ev-net') == len(players)
+    assert "<script>alert" not in page
+
+    # A database whose EV was never computed (imported before, `handlog ev` not run).
+    old = tmp_path / "old.duckdb"
+    shutil.copy(reference, old)
+    with duckdb.connect(str(old)) as cursor:
+        cursor.execute("UPDATE hands SET ev_all_in = NULL")
+        cursor.execute("DELETE FROM equities")
+        row = queries.hand_row(cursor, site, hand_id)
+        assert row is not None and row["ev_all_in"] is None
+        assert queries.hand_equities(cursor, site, hand_id) == []
+        again = replayer.view(row, queries.hand_text(cursor, row), [], [], players)
+    assert again is not None and again["ev_net"] == view["ev_net"]
+    assert [_figures(e) for e in again["equities"]] == [_figures(e) for e in shown]

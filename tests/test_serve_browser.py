@@ -3,7 +3,7 @@ of its own, watching a folder), headless Chromium (Debian's package) driven by s
 
 One server and one browser for the module: the overview with its charts (hover), filters
 and sorting; the hands list and its search; the replayer stepping through a flagged hand
-with the keyboard and its buttons; the flags and sessions pages; and a live update when
+with the keyboard and its buttons, and a hand's all-in equities; the flags and sessions pages; and a live update when
 a watched file grows (a notice linking to the new flagged hand, the page's figures
 updated without a reload). Hostile player names stay text throughout. Screenshots of
 each page go to reports/screenshots/ (not kept in git) to look at.
@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from handlog import summary
@@ -34,7 +35,7 @@ SCREENSHOTS = ROOT / "reports" / "screenshots"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):  # type: ignore[no-untyped-def]
-    """The server's address, the watched folder, and the browser."""
+    """The server's address, the watched folder, the browser, and a hand with an all-in."""
     chromium, driver_path = _browser_or_skip()
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -46,6 +47,10 @@ def site(tmp_path_factory):  # type: ignore[no-untyped-def]
     db = folder / "h.duckdb"
     files = sorted(str(p) for p in logs.glob("*.txt"))
     import_paths(files, db, None, 1, after_commit=summary.after_commit)
+    with duckdb.connect(str(db), read_only=True) as cursor:  # a hand with an all-in
+        all_in = cursor.execute(
+            "SELECT site, hand_id FROM hands WHERE ev_all_in ORDER BY hand_id LIMIT 1"
+        ).fetchone()
     command = [sys.executable, "-m", "handlog.cli", "serve", "--db", str(db)]
     server = subprocess.Popen(
         [*command, "--watch", str(logs), "--port", "0"],
@@ -77,7 +82,7 @@ def site(tmp_path_factory):  # type: ignore[no-untyped-def]
         driver = webdriver.Chrome(service=Service(driver_path), options=options)
         driver.set_page_load_timeout(60)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        yield found[1], logs, driver
+        yield found[1], logs, driver, all_in
     finally:
         if driver is not None:
             driver.quit()
@@ -112,7 +117,7 @@ def test_overview_charts_filters_and_sorting(site):  # type: ignore[no-untyped-d
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    base, _, driver = site
+    base, _, driver, _ = site
     driver.get(base)
     charts = driver.find_elements(By.CSS_SELECTOR, "figure.chart svg")
     assert len(charts) >= 3
@@ -166,7 +171,7 @@ def test_hands_list_and_replayer(site):  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 
-    base, _, driver = site
+    base, _, driver, _ = site
     driver.get(base + "hands")
     rows = driver.find_elements(By.CSS_SELECTOR, "#hands tbody tr")
     assert len(rows) == 50
@@ -206,6 +211,19 @@ def test_hands_list_and_replayer(site):  # type: ignore[no-untyped-def]
     assert position.text == f"step {total} of {total}"
     _no_errors(driver)
 
+    # A hand with an all-in: from it on, each pot's equities on the felt and by each seat.
+    all_in = site[3]
+    assert all_in, "the simulated hands have no all-in"
+    driver.get(f"{base}hand/{all_in[0]}/{all_in[1]}")
+    driver.find_element(By.CSS_SELECTOR, "[data-step=last]").click()
+    felt = driver.find_element(By.ID, "equity").text
+    assert felt.startswith("EQUITY AT THE ALL-IN") or felt.startswith("equity at the all-in")
+    assert re.search(r"main pot \S+: .+ \d+\.\d% ?(±\d+\.\d)?", felt), felt
+    assert driver.find_elements(By.CSS_SELECTOR, "#seats .seat-equity")
+    assert driver.find_elements(By.CSS_SELECTOR, "#results td.ev-net")
+    driver.save_screenshot(str(SCREENSHOTS / "replayer-equity.png"))
+    _no_errors(driver)
+
     # The raw text with the flagged line lit.
     driver.find_element(By.CSS_SELECTOR, "[data-step=next-flag]").click()
     driver.find_element(By.ID, "raw-link").click()
@@ -224,7 +242,7 @@ def test_hands_list_and_replayer(site):  # type: ignore[no-untyped-def]
 def test_live_update_when_a_watched_file_grows(site, tmp_path):  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
-    base, logs, driver = site
+    base, logs, driver, _ = site
     driver.get(base)
     driver.execute_script("window.handlogMarker = 'not reloaded'")
 

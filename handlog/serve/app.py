@@ -400,7 +400,8 @@ def _hand(request: Request) -> Response:
         players = queries.hand_players(cursor, site, hand_id)
         text = queries.hand_text(cursor, row)
         around = queries.neighbours(cursor, row)
-    view = replayer.view(row, text, flags)
+        stored = queries.hand_equities(cursor, site, hand_id) if row["ev_all_in"] else []
+    view = replayer.view(row, text, flags, stored, players)
     data = {
         "hand": row,
         "players": players,

@@ -825,7 +825,7 @@ def hand_row(
             (h.start_time AT TIME ZONE 'UTC') AS start_utc, h.clock_text,
             {UNIT_SQL.replace("chips_in_hundredths", "h.chips_in_hundredths")} AS unit,
             h.small_bet, h.big_bet, h.ante, h.bring_in, h.total_pot, h.rake, h.status,
-            h.illegal, h.mis_split, h.file, h.line, h.end_line, h.players
+            h.illegal, h.mis_split, h.file, h.line, h.end_line, h.players, h.ev_all_in
         FROM hands h WHERE h.site = ? AND h.hand_id = ?
         """,
         params=[site, hand_id],
@@ -865,13 +865,34 @@ def hand_players(
     return (
         connection.sql(
             """
-        SELECT seat, player, stack, put_in, collected, net, rake_share, cards, showdown
+        SELECT seat, player, stack, put_in, collected, net, rake_share, cards, showdown, ev_net
         FROM hand_players WHERE site = ? AND hand_id = ? ORDER BY seat
         """,
             params=[site, hand_id],
         )
         .pl()
         .to_dicts()
+    )
+
+
+def hand_equities(
+    connection: duckdb.DuckDBPyConnection, site: str, hand_id: str
+) -> list[dict[str, Any]]:
+    """The hand's stored equities at its all-in (`equities`, rows only for a hand whose
+    `ev_all_in` is TRUE): pot by pot, players in seat order."""
+    return (
+        connection.sql(
+            """
+        SELECT e.pot, e.player, e.street, e.amount, e.equity, e.method, e.error, e.deals
+        FROM equities e
+        LEFT JOIN hand_players p
+            ON p.site = e.site AND p.hand_id = e.hand_id AND p.player = e.player
+        WHERE e.site = ? AND e.hand_id = ? ORDER BY e.pot, p.seat, e.player
+        """,
+            params=[site, hand_id],
+        )
+        .to_arrow_table()
+        .to_pylist()
     )
 
 

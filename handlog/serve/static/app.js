@@ -417,13 +417,46 @@
     const seats = section.querySelector("#seats");
     const pot = section.querySelector("#pot");
     const now = section.querySelector("#now");
+    const equity = section.querySelector("#equity");
+    const equities = data.equities || [];
     const position = section.querySelector("#position");
     const items = Array.from(section.querySelectorAll("#steps li.step"));
     let current = 0;
 
+    // Equities (the page's `equities`, one per street or the all-in; each step names its own):
+    // "59.2%" and "exact" or "±0.5" (the 95% error, in points).
+    function percent(share, found) {
+      return `${(100 * share.equity).toFixed(1)}%${found.method === "exact" ? "" : " ±" + (100 * share.error).toFixed(1)}`;
+    }
+
+    function seatEquity(found, player) {
+      const parts = [];
+      for (const pot of found.pots) {
+        for (const share of pot.shares) {
+          if (share.player === player) parts.push(`${percent(share, found)}${found.pots.length > 1 ? " of the " + pot.name : ""}`);
+        }
+      }
+      return parts.length ? `equity ${parts.join(", ")}` : "";
+    }
+
+    function showEquity(found) {
+      if (!found) return;
+      const head = found.at_all_in ? `equity at the all-in, ${found.street}` : `equity on ${found.street}`;
+      equity.appendChild(html("div", "eq-head", `${head} (${found.method}, ${found.deals.toLocaleString("en-US")} deal${found.deals === 1 ? "" : "s"})`));
+      for (const pot of found.pots) {
+        const line = html("div", "eq-pot", `${pot.name} ${money(pot.amount, data.unit)}: `);
+        pot.shares.forEach((share, i) => {
+          line.appendChild(html("span", "eq-share", `${share.player} ${percent(share, found)}`));
+          if (i < pot.shares.length - 1) line.appendChild(document.createTextNode(", "));
+        });
+        equity.appendChild(line);
+      }
+    }
+
     function show(index) {
       current = Math.max(0, Math.min(steps.length - 1, index));
       const step = steps[current];
+      const found = step.equity === null || step.equity === undefined ? null : equities[step.equity];
       seats.textContent = "";
       for (const seat of step.seats) {
         const box = html("div", `seat ${seat.status}${seat.player === step.player ? " acting" : ""}${seat.player === step.to_act ? " to-act" : ""}`);
@@ -437,8 +470,14 @@
         box.appendChild(html("div", "stack", `stack ${money(seat.stack, data.unit)}`));
         box.appendChild(html("div", "bet", seat.this_street ? `this street ${money(seat.this_street, data.unit)}` : ""));
         box.appendChild(html("div", "status", seat.status === "in" ? `in pot ${money(seat.put_in, data.unit)}` : seat.status));
+        const shares = found ? seatEquity(found, seat.player) : "";
+        if (shares) box.appendChild(html("div", "seat-equity", shares));
         seats.appendChild(box);
       }
+      const street = step.street_equity === null || step.street_equity === undefined || step.street_equity === step.equity ? null : equities[step.street_equity];
+      equity.textContent = "";
+      showEquity(found);
+      showEquity(street);
       pot.textContent = `pot ${money(step.pot, data.unit)}` + (step.to_act ? ` · ${step.to_act} to act${step.to_call ? ", " + money(step.to_call, data.unit) + " to call" : ""}` : "");
       now.textContent = "";
       now.appendChild(html("span", "street", step.street || ""));
