@@ -658,7 +658,7 @@ def flag_days(connection: duckdb.DuckDBPyConnection, filters: Filters) -> list[l
         SELECT (h.start_time AT TIME ZONE 'UTC')::DATE AS day, v.kind, count(*) AS flags
         FROM violations v JOIN hands h USING (site, hand_id)
         {where.sql()}
-        GROUP BY ALL ORDER BY day
+        GROUP BY ALL ORDER BY day, v.kind
         """,
         where.parameters,
     ).fetchall()
