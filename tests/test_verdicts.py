@@ -20,6 +20,7 @@ from handlog.rules.violations import CODES, DEFAULT_KIND, POT_CODES, Kind, Viola
 
 from .conftest import SITES
 from .test_replay import FAULTS, STUD, _hand_text, _replay_text
+from .test_site_kingsclub import HOUSE_RAISE_HAND
 
 KIND = {
     **{code: DEFAULT_KIND[code] for code in CODES},
@@ -199,43 +200,7 @@ def test_a_printed_total_off_alone_is_inconsistent_and_the_rake_flag_follows():
 
 # -- a site's own per-player results ---------------------------------------------------------
 
-HOUSE_HAND = """\
-#500: Limit Seven Card Stud - 44/88
-2021-03-01 10:00:00
-Table 'Real Deal Mix'
-Seat 1: Player0 (2,000)
-Seat 2: Player2 (2,000)
-Seat 3: Player3 (2,000)
-Seat 4: Player4 (2,000)
-Player0: posts ante 33.16
-Player2: posts ante 33.16
-Player3: posts ante 33.16
-Player4: posts ante 33.16
-Dealt to Player0: [X X 2s]
-Dealt to Player2: [X X 6h]
-Dealt to Player3: [X X 7c]
-Dealt to Player4: [X X 9c]
-Player0 brings in for 33.16
-Player2 bets 44
-Player3 raises to 77.16
-Player4 raises to 121.16
-Player0 folds
-Player2 calls 121.16
-Player3 calls 121.16
-*** 3RD STREET ***
-Dealt to Player2: [3h]
-Dealt to Player3: [7d]
-Dealt to Player4: [Qc]
-Player3 bets 88
-Player4 folds
-Player2 folds
-*** SUMMARY ***
-Seat 1: Player0 (1,933.68) -66.32
-Seat 2: Player2 (1,845.68) -154.32
-Seat 3: Player3 (2,369.96) +369.96
-Seat 4: Player4 (1,845.68) -154.32
-Rake 5
-Player3 wins pot (524.28)"""
+HOUSE_HAND = HOUSE_RAISE_HAND
 """KingsClub prints each seat's result for the hand; everyone folds to Player3."""
 
 
