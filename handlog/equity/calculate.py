@@ -289,6 +289,25 @@ class _Deal:
 
     # -- every deal --------------------------------------------------------------------------
 
+    def _batch(
+        self,
+        shape: tuple[int, ...],
+        count: int,
+        highs: list[np.ndarray],
+        lows: list[np.ndarray],
+        valid: np.ndarray | None,
+        hands: Callable[[np.ndarray], np.ndarray],
+    ) -> _Batch:
+        """A `_Batch` with the strengths the game ranks by (its high, its low, or both)."""
+        return _Batch(
+            shape,
+            count,
+            highs if self.variant.high else None,
+            lows if self.variant.low else None,
+            valid,
+            hands,
+        )
+
     def every_deal(self) -> _Batch:
         """Every way of dealing the rest, once each."""
         pool = self.pool
@@ -352,14 +371,7 @@ class _Deal:
                     result[:, player, -1] = pool[where[-1]]
             return result
 
-        return _Batch(
-            shape,
-            count,
-            highs if self.variant.high else None,
-            lows if self.variant.low else None,
-            flat_valid,
-            hands,
-        )
+        return self._batch(shape, count, highs, lows, flat_valid, hands)
 
     def every_deal_jointly(self) -> _Batch:
         """Every way of dealing the rest, once each, as one axis of deals: each player's sets
@@ -407,14 +419,7 @@ class _Deal:
                     result[:, player, -1] = community[rows]
             return result
 
-        return _Batch(
-            (count,),
-            count,
-            highs if self.variant.high else None,
-            lows if self.variant.low else None,
-            None,
-            hands,
-        )
+        return self._batch((count,), count, highs, lows, None, hands)
 
     # -- heads-up, counted ---------------------------------------------------------------------
 
@@ -660,14 +665,7 @@ class _Deal:
                 result[:, player, len(fixed) :] = pool[rows[:, columns[player]]]
             return result
 
-        return _Batch(
-            (count,),
-            count,
-            highs if self.variant.high else None,
-            lows if self.variant.low else None,
-            None,
-            hands,
-        )
+        return self._batch((count,), count, highs, lows, None, hands)
 
     # -- who wins, and what ------------------------------------------------------------------
 
