@@ -11,6 +11,8 @@ from decimal import Decimal
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from handlog.check import check_file, hand_rules
 from handlog.errors import ParseError
@@ -633,3 +635,97 @@ def test_a_show_with_unseen_cards_shows_what_is_known_by_position():
     assert isinstance(hand, Hand)
     shows = {a.player: [str(c) for c in a.cards] for a in hand.actions if a.kind is ActionKind.SHOW}
     assert shows["p2"] == []  # its first card was never seen: nothing of it can be placed
+
+
+_PLAIN_VALUES = [
+    "0",
+    "-3",
+    "+7",
+    "1_000",
+    "25000",
+    "0.25",
+    "-1.5",
+    "1_0.0_1",
+    "01",
+    "1e5",
+    "1.",
+    ".5",
+    "true",
+    "false",
+    "'d dh p1 Ac'",
+    '"p1 cbr 100"',
+    "'#x'",
+    '"a\\"b"',
+    "'it''s'",
+    "nan",
+    "12:00:00",
+    "1979-05-27",
+    "[]",
+    "[1, 2, 3]",
+    "['p1 f', 'p2 cc',]",
+    "[ 'a' , 'b' ]",
+    "[1,,2]",
+    "[[1], [2]]",
+    "{a = 1}",
+    "[1 2]",
+    "'" + "9" * 120 + "'",
+    "9" * 120,
+]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["variant", "antes", "actions", "x", "a-b", "2", "actions"]),
+            st.sampled_from(_PLAIN_VALUES),
+            st.sampled_from(["", " # note", "\r", "  ", " x"]),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(
+        [
+            "",
+            "\n",
+            "\n# c\n",
+            "actions = [\n  'p1 f',\n  'p2 cc'\n]\n",
+            "actions = [\n  'p1 f', # a\n\n  'p2 cc',\n]\n",
+            "y = [\n  1\n  2\n]\n",
+            "[table]\nz = 1\n",
+            "y = [\n",
+        ]
+    ),
+)
+def test_the_plain_toml_reading_is_tomllibs_wherever_it_reads(lines, tail):
+    """The fast line reader for the TOML PHH writers use gives what tomllib and the guard's
+    scan give (fields, decimals, field and action lines), or leaves the text to them."""
+    import tomllib
+
+    text = "\n".join(f"{key} = {value}{end}" for key, value, end in lines) + "\n" + tail
+    plain = phh.plain_toml(text)
+    if plain is None:
+        return
+    fields, layout = plain
+    assert tomllib.loads(text, parse_float=Decimal) == fields
+    assert phh.scan_toml(text) == layout
+
+
+def test_the_fixtures_are_read_by_the_plain_toml_reading():
+    """The dataset's form and pokerkit's take the fast reader (a regression would only slow
+    them: this says so)."""
+    import tomllib
+
+    read = 0
+    for path in site_fixture_files("phh"):
+        text = path.read_text(encoding="utf-8")
+        if path.suffix == ".phhs":
+            continue
+        plain = phh.plain_toml(text)
+        if "holdem" in path.name or "fault" in path.name:
+            continue
+        assert plain is not None, path.name
+        assert plain[0] == tomllib.loads(text, parse_float=Decimal)
+        assert plain[1] == phh.scan_toml(text)
+        read += 1
+    assert read >= 3

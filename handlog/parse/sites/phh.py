@@ -382,6 +382,98 @@ def scan_toml(text: str) -> _Layout:
     return layout
 
 
+_STRING = r"""'[^'\x00-\x08\n-\x1f\x7f]*'|"[^"\\\x00-\x08\n-\x1f\x7f]*\""""
+_WHOLE = r"[+-]?(?:0|[1-9](?:_?[0-9])*)"
+_SCALAR = rf"(?:{_STRING}|{_WHOLE}\.[0-9](?:_?[0-9])*|{_WHOLE}|true|false)"
+_ITEMS = rf"(?:{_SCALAR}[ \t]*,[ \t]*)*(?:{_SCALAR}[ \t]*,?[ \t]*)?"
+_END = r"[ \t]*(?:\#[^\x00-\x08\n-\x1f\x7f]*)?\r?"
+_PLAIN_LINE = re.compile(
+    rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*({_SCALAR}|\[[ \t]*{_ITEMS}\]|(\[)){_END}"
+)
+"""A line of the TOML PHH writers use: `key = value`, the value a whole or decimal number, a
+text without escapes, true/false, an array of these, or "[" opening an array of such lines."""
+_PLAIN_ITEMS = re.compile(rf"[ \t]*({_ITEMS}){_END}")
+_PLAIN_CLOSE = re.compile(rf"[ \t]*\]{_END}")
+_PLAIN_BLANK = re.compile(_END)
+_PLAIN_ITEM = re.compile(rf"({_STRING})|({_WHOLE}\.[0-9](?:_?[0-9])*)|({_WHOLE})|(true|false)")
+
+
+def _plain_items(text: str) -> list[Any] | None:
+    """The values of an array's items (`_ITEMS`), as tomllib reads them; None for a bare value
+    longer than `MAX_BARE_VALUE` (`scan_toml` says why)."""
+    values: list[Any] = []
+    for found in _PLAIN_ITEM.finditer(text):
+        string, decimal, whole, boolean = found.groups()
+        if string is not None:
+            values.append(string[1:-1])
+        elif len(found.group()) > MAX_BARE_VALUE:
+            return None
+        elif whole is not None:
+            values.append(int(whole))
+        elif decimal is not None:
+            values.append(Decimal(decimal.replace("_", "")))
+        else:
+            values.append(boolean == "true")
+    return values
+
+
+def plain_toml(text: str) -> tuple[dict[str, Any], _Layout] | None:
+    """A hand's fields and layout, read line by line, when its TOML is of the plain form PHH
+    writers use (`_PLAIN_LINE`): what tomllib reads from it, decimals as `Decimal`. None for
+    anything else (a date, an escape, an inline table, a dotted or repeated key, a nested
+    array, a value longer than `MAX_BARE_VALUE`): `scan_toml` and tomllib read those."""
+    fields: dict[str, Any] = {}
+    layout = _Layout({}, [])
+    open_key = ""  # the key of an array still open ("key = [" on an earlier line)
+    open_items: list[Any] = []
+    comma_due = False  # the open array's last item had no comma after it
+    for number, line in enumerate(text.split("\n"), 1):
+        if open_key:
+            if _PLAIN_CLOSE.fullmatch(line):
+                fields[open_key], open_key = open_items, ""
+                continue
+            found = _PLAIN_ITEMS.fullmatch(line)
+            if found is None:
+                return None
+            items = found.group(1)
+            if not items:
+                continue
+            if comma_due:
+                return None
+            values = _plain_items(items)
+            if values is None:
+                return None
+            if open_key == "actions":
+                layout.action_lines.extend([number] * sum(isinstance(v, str) for v in values))
+            open_items.extend(values)
+            comma_due = not items.rstrip().endswith(",")
+            continue
+        found = _PLAIN_LINE.fullmatch(line)
+        if found is None:
+            if _PLAIN_BLANK.fullmatch(line):
+                continue
+            return None
+        key, value, opening = found.groups()
+        if key in fields or key in layout.field_lines:
+            return None
+        layout.field_lines[key] = number
+        if opening:
+            open_key, open_items, comma_due = key, [], False
+            continue
+        values = _plain_items(value)
+        if values is None:
+            return None
+        if value[0] == "[":
+            fields[key] = values
+            if key == "actions":
+                layout.action_lines.extend([number] * sum(isinstance(v, str) for v in values))
+        else:
+            fields[key] = values[0]
+    if open_key:
+        return None
+    return fields, layout
+
+
 def _load_toml(text: str) -> dict[str, Any]:
     """tomllib on text `scan_toml` passed, every failure an `_Error` (tomllib raises
     `ValueError`, not its own error, for some values)."""
@@ -458,8 +550,12 @@ class _Reading:
                 f"the hand is {len(self.body):,} characters long: no PHH hand is longer than "
                 f"{MAX_HAND_CHARACTERS:,}",
             )
-        layout = scan_toml(self.body)
-        fields = _Fields(_load_toml(self.body), layout, self.file_line)
+        plain = plain_toml(self.body)
+        if plain is None:
+            layout = scan_toml(self.body)
+            fields = _Fields(_load_toml(self.body), layout, self.file_line)
+        else:
+            fields = _Fields(plain[0], plain[1], self.file_line)
         self.in_file = True
         self.hand_id = fields.hand_number()
         variant = fields.get("variant")
