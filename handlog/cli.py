@@ -780,11 +780,10 @@ def ev(
     Example: handlog ev --db ~/poker.duckdb --workers 1
     """
     from handlog.equity.stored import compute_database
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError, database_path
 
-    path = database_path(db)
-    if not path.exists():
-        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    path = existing(database_path(db))  # none: exit 2 (`_failure`)
     progress = _Progress(str(path))
 
     def on_chunk(done: int, total: int) -> None:
@@ -1399,10 +1398,10 @@ def _bench_serve(database: Path, runs: int, out: Path) -> None:
 
     from handlog.bench import format_table
     from handlog.serve.bench import page_figures
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError
 
-    if not database.exists():
-        raise _fail(f"no database at {database}: import hand histories first", EXIT_USAGE)
+    existing(database)  # none: exit 2 (`_failure`)
     try:
         figures = page_figures(database, max(runs, 1), lambda text: typer.echo(text, err=True))
     except DatabaseBusy as error:
@@ -1514,11 +1513,10 @@ app.add_typer(alias_app, name="alias")
 
 def _writable(db: str | None):  # type: ignore[no-untyped-def]
     """The database opened for writing (a few rows: aliases), or a one-line exit."""
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError, connect, database_path
 
-    path = database_path(db)
-    if not path.exists():
-        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    path = existing(database_path(db))  # none: exit 2 (`_failure`)
     try:
         return connect(path)
     except DatabaseBusy as error:

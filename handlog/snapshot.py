@@ -297,8 +297,13 @@ def opened(source: Path | Dataset) -> Iterator[duckdb.DuckDBPyConnection]:
         with source.reading() as connection:  # a `Dataset`: it says when there is none
             yield connection
         return
-    path = Path(source)
+    with reading(existing(Path(source))) as connection:
+        yield connection
+
+
+def existing(path: Path) -> Path:
+    """`path`, a database file that is there (to read, or to add to: aliases, all-in EV);
+    else `NoDatabase`, which says to import first."""
     if not path.exists():
         raise NoDatabase(f"no database at {path}: import hand histories first (handlog import)")
-    with reading(path) as connection:
-        yield connection
+    return path

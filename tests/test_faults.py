@@ -1189,6 +1189,15 @@ def test_show_and_export_exit_codes(tmp_path):
     export = ["export", "--out", str(tmp_path / "e")]
     assert runner.invoke(app, [*export, "--db", str(db)]).exit_code == 0
     _one_line_error(runner.invoke(app, [*export, "--db", none]), 2, "no database at")
+    # Every command that reads (or adds to) a database opens it one way: none there is 2.
+    for command in (["report", "--out", str(tmp_path / "r")], ["ev"], ["alias", "list"]):
+        _one_line_error(runner.invoke(app, [*command, "--db", none]), 2, "no database at")
+    missing = str(tmp_path / "no-dataset")
+    for command in (["show", "123"], ["check"], ["report", "--out", str(tmp_path / "r")]):
+        _one_line_error(
+            runner.invoke(app, [*command, "--dataset", missing]), 2, "no handlog dataset"
+        )
+    assert not (tmp_path / "r").exists()  # nothing written for a report of nothing
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
