@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"  # also the suit order for bring-in and first-actor tie-breaks: c < d < h < s
@@ -83,19 +84,12 @@ def card(text: str) -> Card:
         ) from None
 
 
-_CARDS_CACHE: dict[str, tuple[Card, ...]] = {}
-
-
+@lru_cache(maxsize=1 << 17)
 def cards(text: str) -> tuple[Card, ...]:
     """The cards in a space-separated string such as "Kd 4s Ac"; empty text gives ().
-    Results are cached: parsers read the same short card strings over and over."""
-    found = _CARDS_CACHE.get(text)
-    if found is None:
-        found = tuple(card(token) for token in text.split())
-        if len(_CARDS_CACHE) > 200_000:
-            _CARDS_CACHE.clear()
-        _CARDS_CACHE[text] = found
-    return found
+    Results are cached (the least recently used go first): parsers read the same short
+    card strings over and over. Text that is not cards raises `CardError` each time."""
+    return tuple([card(token) for token in text.split()])
 
 
 def format_cards(items: tuple[Card, ...] | list[Card]) -> str:

@@ -38,7 +38,9 @@ EXIT_CODES = """Exit codes (every command):
      dataset cannot be written or the scheduler reached; the line says what to do
   70  handlog failed: a bug (the line names the error; HANDLOG_TRACEBACK=1 shows
      where); please report it
-  130  interrupted (Ctrl-C): an import keeps what it had stored"""
+  130  interrupted (Ctrl-C): an import keeps what it had stored
+  141  the program reading the output stopped (handlog check | head -1): handlog
+     stops quietly, as cat or grep do (128 + SIGPIPE)"""
 
 
 class _Commands(TyperGroup):
@@ -59,6 +61,8 @@ class _Commands(TyperGroup):
         except KeyboardInterrupt:
             raise _fail("interrupted", EXIT_INTERRUPTED) from None
         except Exception as error:
+            if _reader_gone(error):
+                raise typer.Exit(EXIT_PIPE) from None  # no line: nobody reads one
             if os.environ.get("HANDLOG_TRACEBACK", "") not in ("", "0"):
                 raise
             message, code = _failure(error)
@@ -79,10 +83,13 @@ def _failure(error: Exception) -> tuple[str, int]:
     """The line and exit code for an error that ended a command."""
     import duckdb
 
+    from handlog.snapshot import NoDatabase
     from handlog.store import DatabaseBusy, OutputError, StoreError, output_error
 
     if isinstance(error, DatabaseBusy):
         return str(error), EXIT_BUSY
+    if isinstance(error, NoDatabase):
+        return str(error), EXIT_USAGE
     if isinstance(error, OutputError | StoreError):
         return str(error), EXIT_STORE
     if isinstance(error, OSError):
@@ -116,6 +123,17 @@ OUTPUT_ERRORS = frozenset(
 )
 """Errors of a write (no file named) that say the output cannot be written: commands name
 the files they write themselves, so such an error comes from standard output."""
+
+
+def _reader_gone(error: BaseException) -> bool:
+    """Whether `error` is standard output's reader having gone (a closed pipe: `| head`);
+    then what is left of the output is dropped (`_output_broken`)."""
+    return (
+        isinstance(error, OSError)
+        and error.filename is None
+        and (isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE)
+        and _output_broken(error)
+    )
 
 
 def _output_broken(error: OSError) -> bool:
@@ -196,6 +214,10 @@ EXIT_BUSY = 3
 EXIT_STORE = 4
 EXIT_BUG = 70
 EXIT_INTERRUPTED = 130
+EXIT_PIPE = 141
+"""Standard output's reader stopped (`handlog check | head -1`): 128 + SIGPIPE, the status a
+shell reports for cat, grep or git there. Quietly, as they do; not 0, which would say that
+everything was written (with `set -o pipefail` a script tells the two apart)."""
 
 PathsArgument = Annotated[
     list[str],
@@ -518,19 +540,11 @@ def check(
 
 def _check_dataset(dataset: str) -> None:
     """`handlog check --dataset`: the flags stored (`handlog.dataset.stored_flags`)."""
-    from handlog.dataset import Dataset, DatasetError, reading, stored_flags
+    from handlog.dataset import Dataset, stored_flags
+    from handlog.snapshot import opened
 
-    source = Dataset(dataset)
-    try:
-        if not source.exists():
-            raise DatasetError(
-                f"no handlog dataset at {dataset}: import into it first "
-                "(handlog import --engine dask --dataset ...)"
-            )
-        with reading(source) as connection:
-            counts, lines = stored_flags(connection)
-    except DatasetError as error:
-        raise _fail(str(error), EXIT_USAGE) from None
+    with opened(Dataset(dataset)) as connection:  # none there: `NoDatabase`, exit 2
+        counts, lines = stored_flags(connection)
     for line in lines:
         print(line)
     print(f"{dataset}: {_check_summary(Counter(counts))}")
@@ -766,11 +780,10 @@ def ev(
     Example: handlog ev --db ~/poker.duckdb --workers 1
     """
     from handlog.equity.stored import compute_database
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError, database_path
 
-    path = database_path(db)
-    if not path.exists():
-        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    path = existing(database_path(db))  # none: exit 2 (`_failure`)
     progress = _Progress(str(path))
 
     def on_chunk(done: int, total: int) -> None:
@@ -960,9 +973,8 @@ def report(
 
     Example: handlog report --dataset audit/ --format md
     """
-    from handlog.report import FORMATS, NoDatabase, ReportError, build
+    from handlog.report import FORMATS, ReportError, build
     from handlog.report.data import Filters
-    from handlog.store import DatabaseBusy, StoreError
 
     if format not in FORMATS:
         raise typer.BadParameter(f"use one of {', '.join(FORMATS)}", param_hint="--format")
@@ -984,13 +996,7 @@ def report(
             )
         finally:
             progress.done()  # before any message
-    except DatabaseBusy as error:
-        raise _fail(str(error), EXIT_BUSY) from None
-    except StoreError as error:
-        raise _fail(str(error), EXIT_STORE) from None
-    except NoDatabase as error:
-        raise _fail(str(error), EXIT_USAGE) from None
-    except ReportError as error:
+    except ReportError as error:  # no database, busy or damaged: `_failure` (2, 3, 4)
         raise _fail(str(error), EXIT_FINDINGS) from None
     except OSError as error:
         from handlog.store import output_error
@@ -1166,6 +1172,8 @@ def bench(
     except StoreError as error:
         raise _fail(str(error), EXIT_STORE) from None
     except OSError as error:
+        if _reader_gone(error):
+            raise typer.Exit(EXIT_PIPE) from None
         where = error.filename or out
         raise _fail(f"cannot write {where}: {error.strerror or error}", EXIT_STORE) from None
     typer.echo(f"written to {out}")
@@ -1338,14 +1346,9 @@ def show(
     """
     from handlog.show import ShowError, lookup, show_all
 
-    source = _source(db, dataset)
-    if isinstance(source, Path) and not source.exists():
-        raise _fail(
-            f"no database at {source}: import hand histories first (handlog import)", EXIT_USAGE
-        )
     try:
-        found = lookup(source, hand_id)
-    except ShowError as error:  # no such hand (a database or dataset error: exit 3 or 4)
+        found = lookup(_source(db, dataset), hand_id)
+    except ShowError as error:  # no such hand (no database, busy or damaged: 2, 3 or 4)
         raise _fail(str(error), EXIT_FINDINGS) from None
     use_color = sys.stdout.isatty() if color is None else color
     typer.echo(show_all(found, use_color, text), color=use_color)
@@ -1382,7 +1385,7 @@ def export_(
 
     try:
         written = export(_source(db, dataset), out, format)  # type: ignore[arg-type]
-    except ExportError as error:  # no database, an unknown format (the rest: _failure)
+    except ExportError as error:  # an unknown format (no database and the rest: _failure)
         raise _fail(str(error), EXIT_USAGE) from None
     for item in written:
         note = f" ({item.note})" if item.note else ""
@@ -1395,10 +1398,10 @@ def _bench_serve(database: Path, runs: int, out: Path) -> None:
 
     from handlog.bench import format_table
     from handlog.serve.bench import page_figures
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError
 
-    if not database.exists():
-        raise _fail(f"no database at {database}: import hand histories first", EXIT_USAGE)
+    existing(database)  # none: exit 2 (`_failure`)
     try:
         figures = page_figures(database, max(runs, 1), lambda text: typer.echo(text, err=True))
     except DatabaseBusy as error:
@@ -1510,11 +1513,10 @@ app.add_typer(alias_app, name="alias")
 
 def _writable(db: str | None):  # type: ignore[no-untyped-def]
     """The database opened for writing (a few rows: aliases), or a one-line exit."""
+    from handlog.snapshot import existing
     from handlog.store import DatabaseBusy, StoreError, connect, database_path
 
-    path = database_path(db)
-    if not path.exists():
-        raise _fail(f"no database at {path}: import hand histories first (handlog import)", 2)
+    path = existing(database_path(db))  # none: exit 2 (`_failure`)
     try:
         return connect(path)
     except DatabaseBusy as error:

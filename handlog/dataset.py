@@ -46,7 +46,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -61,10 +61,6 @@ MARK = "_handlog_dataset.json"
 FORMAT_VERSION = 1
 PARTS = "_parts"
 IMPORTS = "_imports"
-KILL_ONCE = "HANDLOG_DASK_KILL_ONCE"
-"""Fault injection for the tests: when set to a file path, the first part task that creates
-that file (atomically) kills its own worker process after writing its tables and before its
-marker, so that Dask must run the part again on another worker."""
 
 
 class DatasetError(Exception):
@@ -89,6 +85,10 @@ class Dataset:
     def exists(self) -> bool:
         fs, root = self.filesystem()
         return bool(fs.exists(f"{root}/{MARK}"))
+
+    def reading(self) -> AbstractContextManager[Any]:
+        """`connect` as a context (what `snapshot.opened` reads of a dataset)."""
+        return reading(self)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -220,7 +220,6 @@ def part_task(
         target = f"{root}/{table_name}/{name}.parquet"
         _write_atomic(fs, target, partial(_write_parquet, table))
         written.append(table_name)
-    _maybe_die()
     done = dict(meta) | {
         "name": name,
         "counts": result.counts,
@@ -236,19 +235,6 @@ def _write_parquet(table: Any, handle: Any) -> None:
     import pyarrow.parquet as pq
 
     pq.write_table(table, handle, compression="zstd")
-
-
-def _maybe_die() -> None:
-    flag = os.environ.get(KILL_ONCE)
-    if not flag:
-        return
-    try:
-        os.close(os.open(flag, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-    except FileExistsError:
-        return
-    import signal
-
-    os.kill(os.getpid(), signal.SIGKILL)
 
 
 def plan_task(url: str, path: str) -> dict[str, Any]:
@@ -551,13 +537,15 @@ def _json_files(dataset: Dataset, name: str) -> list[dict[str, Any]]:
 
 def connect(dataset: Dataset) -> Any:
     """An in-memory DuckDB connection with a view per table of the store over the dataset's
-    Parquet files, each hand once (see the module doc). `DatasetError` when there is no
-    dataset there."""
+    Parquet files, each hand once (see the module doc). `snapshot.NoDatabase` when there
+    is no dataset there."""
     import duckdb
     import pyarrow as pa
 
+    from handlog.snapshot import NoDatabase
+
     if not dataset.exists():
-        raise DatasetError(
+        raise NoDatabase(
             f"no handlog dataset at {dataset}: import into it first "
             "(handlog import --engine dask --dataset ...)"
         )
@@ -679,7 +667,7 @@ they read as in those parts (as `store.MIGRATIONS` fills them in a database file
 
 @contextmanager
 def reading(dataset: Dataset) -> Iterator[Any]:
-    """`connect` as a context (the reading commands' `snapshot.reading` for a dataset)."""
+    """`connect` as a context (`Dataset.reading`)."""
     connection = connect(dataset)
     try:
         yield connection

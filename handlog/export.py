@@ -65,7 +65,7 @@ FORMULA = "^[=+\\-@\\t\\r]"
 
 
 class ExportError(Exception):
-    """Something the user can fix: no database, an unknown format."""
+    """Something the user can fix: an unknown format."""
 
 
 @dataclass
@@ -81,25 +81,14 @@ def export(db: Path | Dataset, out: Path, fmt: str) -> list[Exported]:
     """Write every table of the database at `db` into `out` (one folder or file per table,
     replaced if there) in `fmt` ("parquet" or "csv"), with `schema.json` and `load.sql`. The
     database is only read (while an import writes it: a copy taken between two of its
-    commits, as a report reads it). `ExportError` when there is no database, `StoreError`
+    commits, as a report reads it). `snapshot.NoDatabase` when there is none, `StoreError`
     when it cannot be read (`DatabaseBusy` when another program holds it), `OutputError` when
     `out` cannot be written."""
-    from handlog.snapshot import reading
+    from handlog.snapshot import opened
 
     if fmt not in FORMATS:
         raise ExportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    if isinstance(db, Dataset):  # a Parquet dataset (handlog.dataset): the same tables
-        from handlog.dataset import DatasetError
-        from handlog.dataset import connect as connect_dataset
-
-        try:
-            connection = connect_dataset(db)
-        except DatasetError as error:
-            raise ExportError(str(error)) from None
-        return _written(connection, out, fmt)
-    if not db.exists():
-        raise ExportError(f"no database at {db}: import hand histories first (handlog import)")
-    with reading(db) as connection:
+    with opened(db) as connection:
         return _written(connection, out, fmt)
 
 

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 
 class ShowError(Exception):
-    """Something the user can fix: no database, no such hand."""
+    """Something the user can fix: no such hand."""
 
 
 @dataclass
@@ -130,43 +130,17 @@ def stored_hands(connection: duckdb.DuckDBPyConnection, keys: list[tuple[str, st
 
 def lookup(db: Any, hand_id: str) -> list[Shown]:
     """Every hand stored under `hand_id` (one per site) in the database at `db` (a path or
-    a `Dataset`); a `ShowError` when there is no database or no such hand, a `StoreError`
-    when it cannot be read."""
-    from pathlib import Path
+    a `Dataset`); a `ShowError` when there is no such hand, `snapshot.NoDatabase` when there
+    is no database, a `StoreError` when it cannot be read (`DatabaseBusy`: another program;
+    while an import writes it, a copy taken between two of its commits is read)."""
+    from handlog.evidence import find
+    from handlog.snapshot import opened
 
-    from handlog.dataset import Dataset, DatasetError
-    from handlog.dataset import connect as connect_dataset
-    from handlog.snapshot import reading
-
-    if isinstance(db, Dataset):
-        try:
-            connection = connect_dataset(db)
-        except DatasetError as error:
-            raise ShowError(str(error)) from None
-        return _lookup(connection, db, hand_id)
-    where = Path(db)
-    if not where.exists():
-        raise ShowError(f"no database at {where}: import hand histories first (handlog import)")
-    # While an import writes it, a copy taken between two of its commits (`snapshot`); a
-    # database that cannot be read is a `StoreError` (`DatabaseBusy`: another program).
-    with reading(where) as connection:
-        return _lookup(connection, where, hand_id)
-
-
-def _lookup(connection: Any, where: Any, hand_id: str) -> list[Shown]:
-    """`lookup` on an open connection, which it closes."""
-    try:
-        keys = [
-            (site, found)
-            for site, found in connection.execute(
-                "SELECT site, hand_id FROM hands WHERE hand_id = ? ORDER BY site", [hand_id]
-            ).fetchall()
-        ]
+    with opened(db) as connection:
+        keys = find(connection, hand_id)
         if not keys:
-            raise ShowError(f"no hand {hand_id!r} in {where}")
+            raise ShowError(f"no hand {hand_id!r} in {db}")
         return stored_hands(connection, keys)
-    finally:
-        connection.close()
 
 
 # -- as text ------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ from handlog.store import DatabaseBusy, StoreError, connect, store_error
 if TYPE_CHECKING:
     import duckdb
 
+    from handlog.dataset import Dataset
+
 RUNNING = 0
 """The lock file's byte an import holds from start to end."""
 WRITING = 1
@@ -29,6 +31,11 @@ WRITING = 1
 
 WAIT_SECONDS = float(os.environ.get("HANDLOG_SNAPSHOT_WAIT", 60))
 """How long a report waits for a running import to reach the end of a commit."""
+
+
+class NoDatabase(StoreError):
+    """Nothing to read where a reading command was pointed: no database file (or no
+    dataset) there. Not a damaged database: the user has not imported yet (exit 2)."""
 
 
 def lock_path(database: Path) -> Path:
@@ -277,3 +284,26 @@ def reading(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
     finally:
         if folder is not None:
             folder.cleanup()
+
+
+@contextmanager
+def opened(source: Path | Dataset) -> Iterator[duckdb.DuckDBPyConnection]:
+    """What every reading command (`report`, `show`, `export`, `check --dataset`) reads,
+    opened one way: a database file through `reading` (a copy between two commits while an
+    import writes it), or a Parquet dataset (`handlog.dataset`) as views of the same
+    tables. `NoDatabase` when there is none there; `StoreError` when it cannot be read
+    (`DatabaseBusy` when another program holds it). The connection is closed on leaving."""
+    if not isinstance(source, str | os.PathLike):
+        with source.reading() as connection:  # a `Dataset`: it says when there is none
+            yield connection
+        return
+    with reading(existing(Path(source))) as connection:
+        yield connection
+
+
+def existing(path: Path) -> Path:
+    """`path`, a database file that is there (to read, or to add to: aliases, all-in EV);
+    else `NoDatabase`, which says to import first."""
+    if not path.exists():
+        raise NoDatabase(f"no database at {path}: import hand histories first (handlog import)")
+    return path

@@ -19,7 +19,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from handlog import importer, store  # noqa: E402
 from handlog.cli import app  # noqa: E402
-from handlog.dataset import KILL_ONCE, PARTS, Dataset, connect, import_dataset  # noqa: E402
+from handlog.dataset import PARTS, Dataset, connect, import_dataset  # noqa: E402
 from handlog.model import Game  # noqa: E402
 from handlog.report import build  # noqa: E402
 from handlog.report.data import Filters  # noqa: E402
@@ -47,18 +47,21 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """A local cluster of two worker processes, one thread each (what CI runs); its
-    workers inherit the small range size and the (disarmed) kill switch."""
-    from distributed import LocalCluster
+    workers inherit the small range size, and have the (disarmed) `dask_faults.KillOnce`."""
+    from distributed import Client, LocalCluster
+
+    from tests.dask_faults import KillOnce
 
     armed = tmp_path_factory.mktemp("kill") / "killed"
     armed.touch()  # disarmed: a task kills its worker only once this file is gone
-    saved = {name: os.environ.get(name) for name in ("HANDLOG_RANGE_BYTES", KILL_ONCE)}
+    saved = {name: os.environ.get(name) for name in ("HANDLOG_RANGE_BYTES",)}
     os.environ["HANDLOG_RANGE_BYTES"] = str(RANGE_BYTES)
-    os.environ[KILL_ONCE] = str(armed)
     cluster = LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
     )
     try:
+        with Client(cluster.scheduler_address) as client:
+            client.register_plugin(KillOnce(str(armed)))  # workers started later get it too
         yield cluster.scheduler_address, armed
     finally:
         cluster.close()

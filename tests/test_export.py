@@ -14,8 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from handlog.cli import app
-from handlog.export import HAND_TABLES, OTHER_TABLES, ExportError, export
+from handlog.export import HAND_TABLES, OTHER_TABLES, export
 from handlog.importer import import_paths
+from handlog.snapshot import NoDatabase
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_LOGS = ROOT / "sample_logs"
@@ -129,7 +130,7 @@ def test_export_command_and_its_errors(db, tmp_path):
         app, ["export", "--db", str(db), "--format", "xml", "--out", str(tmp_path / "x")]
     )
     assert result.exit_code == 2 and "unknown format" in result.output  # a usage error
-    with pytest.raises(ExportError, match="no database"):
+    with pytest.raises(NoDatabase, match="no database"):
         export(tmp_path / "none.duckdb", tmp_path / "y", "csv")
 
 

@@ -709,13 +709,13 @@ def test_line_terminals_agree_with_the_alternation(rule):
         )
         assert fast == (expected.lastgroup if expected else None), line
         accepted += expected is not None
-    assert accepted > 20
+    assert accepted > (20 if CORPUS_FILES else 5)  # without the corpus: the fixtures' lines
 
 
 def test_body_tokens_are_larks_tokens():
     parser = fulltilt.GRAMMAR.parser()
     bodies = _ft_bodies()
-    assert len(bodies) >= 21
+    assert len(bodies) >= (21 if CORPUS_FILES else 3)  # without the corpus: the fixtures'
     for body in bodies:
         fast = fulltilt.GRAMMAR.body_tokens(body)
         tree = parser.parse(body, start="body")

@@ -58,6 +58,7 @@ def check_file_as(path, structure):  # type: ignore[no-untyped-def]
     return replay(replace(hand, structure=structure), *site_rules(hand.site))
 
 
+@needs_corpus
 def test_no_limit_stud8_is_read_with_its_structure_and_stakes():
     """`stakes="No Limit ($0.01/$0.02/$0.10)"`: ante, bring-in and the smallest bet (3rd
     street's completion, the smallest bet on every street: `big_bet` the same)."""
@@ -215,6 +216,7 @@ def test_an_external_entity_in_a_merge_file_is_refused_as_one_error(tmp_path):
     assert "refused as hostile XML" in error.message
 
 
+@needs_corpus
 def test_a_malformed_hand_is_one_error_at_its_line_and_the_next_hand_is_read(tmp_path):
     text = HORSE.read_text(encoding="utf-8")
     broken = text.replace(

@@ -12,7 +12,6 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -26,6 +25,7 @@ from handlog.report import charts, compute, render, scaled
 from handlog.report.data import Filters, Frames, chosen_sql, load
 from handlog.report.render import DAY, INT, MONEY, NUM, PCT, RATE, TEXT, TIME, Section, Table
 from handlog.rules.variants import LOW_GAMES
+from handlog.snapshot import opened
 
 FORMATS = ("html", "md", "csv", "json")
 T = TypeVar("T")
@@ -48,10 +48,6 @@ EVIDENCE_HANDS = 1000
 
 class ReportError(Exception):
     """Something the user can fix: no database, a player or game that is not in it."""
-
-
-class NoDatabase(ReportError):
-    """No database file where the report was asked to read one."""
 
 
 @dataclass
@@ -264,11 +260,10 @@ def build(
     started = time.perf_counter()
     if fmt not in FORMATS:
         raise ReportError(f"unknown format {fmt!r}: use one of {', '.join(FORMATS)}")
-    source = _source(db)
-    # Even while an import writes it (`reading` then reads a copy between two commits);
-    # StoreError (DatabaseBusy among them) when it cannot be read.
-    out.mkdir(parents=True, exist_ok=True)
-    with source as connection:
+    # Even while an import writes it (a copy between two commits); `NoDatabase` when there
+    # is none, StoreError (DatabaseBusy among them) when it cannot be read.
+    with opened(db) as connection:
+        out.mkdir(parents=True, exist_ok=True)
         asked = _check_filters(connection, filters)
         unknown = _unknown_stakes(connection, filters, asked.accounts)
 
@@ -326,25 +321,6 @@ def _unknown_stakes(connection: Any, filters: Filters, accounts: list[tuple[str,
         parameters,
     ).fetchall()
     return int(rows[0][0]) if rows else 0
-
-
-def _source(db: Path | Dataset) -> AbstractContextManager[Any]:
-    """The connection a report reads: the database file's (`snapshot.reading`), or a Parquet
-    dataset's views (`handlog.dataset`, the same tables)."""
-    from handlog.snapshot import reading
-
-    if isinstance(db, Dataset):
-        from handlog.dataset import reading as dataset_reading
-
-        if not db.exists():
-            raise NoDatabase(
-                f"no handlog dataset at {db}: import into it first "
-                "(handlog import --engine dask --dataset ...)"
-            )
-        return dataset_reading(db)
-    if not db.exists():
-        raise NoDatabase(f"no database at {db}: import hand histories first (handlog import)")
-    return reading(db)
 
 
 def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-untyped-def]

@@ -644,7 +644,10 @@ class Table:
         (the next streets' betting, when the others were not all-in)."""
         self.stack[player] = left = self.stack.get(player, 0) + amount
         self.put_in[player] = self.put_in.get(player, 0) - amount
-        self.street_put[player] = self.street_put.get(player, 0) - amount
+        # More than the street's bets (a return printed before the bet, flagged
+        # UNCALLED_RETURN) comes back all the same, as the line says, but the street's total
+        # stops at nothing: the bet that follows puts in what its line says.
+        self.street_put[player] = max(0, self.street_put.get(player, 0) - amount)
         if (
             left > 0
             and player in self.all_in
