@@ -80,6 +80,20 @@ LineHandler = Callable[[Any, str, int], None]
 """A line handler: (builder, the line's text, its 1-based line number in the file)."""
 
 
+def note_handlers(notes: Mapping[str, object]) -> dict[str, LineHandler]:
+    """A handler for each table-noise terminal of `notes` (the terminal's name → what the
+    site's builder needs to know of it: its `NoteKind`, say), each calling the builder's
+    `_note(that, text, line)`."""
+    return {terminal: _note_handler(what) for terminal, what in notes.items()}
+
+
+def _note_handler(what: object) -> LineHandler:
+    def handle(builder: Any, text: str, line: int) -> None:
+        builder._note(what, text, line)
+
+    return handle
+
+
 class LineError(Exception):
     """A line of a hand that cannot be read; `line` counts from the hand's first line (1)."""
 
@@ -409,9 +423,10 @@ class SectionGrammar:
         name: str,
         site_name: str,
         sections: dict[str, tuple[Street | None, str]],
-        handlers: dict[str, LineHandler],
+        handlers: Mapping[str, LineHandler],
         terminal_words: dict[str, str],
         rule_places: dict[str, str] | None = None,
+        builder: type | None = None,
     ) -> None:
         self.name = name
         """The grammar file's name in `grammars/`, without ".lark"."""
@@ -420,7 +435,10 @@ class SectionGrammar:
         self.sections = sections
         """Each section token: the street it opens (None: no header line) and its line rule."""
         self.handlers = handlers
-        """The handler of each line terminal."""
+        """The handler of each line terminal that `builder` does not read by its name."""
+        self.builder = builder
+        """The site's hand builder, whose method `_x` reads the lines of terminal `X` (the
+        terminal `SEAT_FOLDED` by `_seat_folded`) unless `handlers` names the terminal."""
         self.terminal_words = terminal_words
         """Words a player understands for the grammar's terminals, for error messages."""
         self.rule_places = RULE_PLACES if rule_places is None else rule_places
@@ -449,12 +467,23 @@ class SectionGrammar:
                     raise ValueError(f"a line terminal of {rule!r} may match more than one line")
                 rules[rule] = (
                     tuple(
-                        (t.literal, t.prefix, t.pattern, self.handlers[t.name]) for t in terminals
+                        (t.literal, t.prefix, t.pattern, self.handler(t.name)) for t in terminals
                     ),
                     {},
                 )
             self._rules = rules
         return rules
+
+    def handler(self, terminal: str) -> LineHandler:
+        """The handler of a line terminal: the one `handlers` names, else the builder's
+        method named after it; a `KeyError` (a grammar and a module that do not agree) for a
+        terminal nothing reads."""
+        found = self.handlers.get(terminal)
+        if found is None and self.builder is not None:
+            found = getattr(self.builder, "_" + terminal.lower(), None)
+        if found is None:
+            raise KeyError(f"{self.name}: nothing reads the line terminal {terminal}")
+        return found
 
     def body_sequence(self) -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
         """The `body` rule as (terminal, optional, pattern), when it is one sequence of

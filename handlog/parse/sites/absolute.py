@@ -53,7 +53,6 @@ from handlog.parse.sites.community import community_card, river_players, without
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
@@ -500,24 +499,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "POCKET": _HandBuilder._pocket,
-    "BRING_IN": _HandBuilder._bring_in,
-    "BETS": _HandBuilder._bets,
-    "CALLS": _HandBuilder._calls,
-    "RAISES": _HandBuilder._raises,
-    "ALL_IN_RAISE": _HandBuilder._all_in_raise,
-    "ALL_IN_BET": _HandBuilder._all_in_bet,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "COLLECTS": _HandBuilder._collects,
-    "SEAT_RESULT": _HandBuilder._seat_result,
-}
-
-GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 @lru_cache(maxsize=100_000)

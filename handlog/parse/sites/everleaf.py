@@ -45,6 +45,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
@@ -460,32 +461,11 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, kind, player, text, line))
 
 
-def _note_handler(name: str):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(name, text, line)
+_HANDLERS = note_handlers({name: name for name in NOTE_ENDS})
 
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "WINS": _HandBuilder._wins,
-    **{name: _note_handler(name) for name in NOTE_ENDS},
-}
-
-GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

@@ -46,10 +46,12 @@ from handlog.parse.text import (
     MONTHS,
     STUD_STREETS,
     LineError,
+    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
     in_deal_order,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
@@ -768,42 +770,14 @@ class _HandBuilder(TextHandBuilder):
         self.results.append(SeatResult(number, name, line=line))
 
 
-def _note_handler(terminal: str):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(terminal, text, line)
-
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRING_IN_PLAYER": _HandBuilder._bring_in_player,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "ANTE_RETURNED": _HandBuilder._ante_returned,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "WINS": _HandBuilder._wins,
-    "BOARD": _HandBuilder._board,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_COLLECTED": _HandBuilder._seat_collected,
-    "SEAT_SITTING_OUT": _HandBuilder._seat_sitting_out,
-    "FEELING": _HandBuilder._feeling,
+_HANDLERS: dict[str, LineHandler] = {
     "CHAT": _HandBuilder._chat_line,
-    **{terminal: _note_handler(terminal) for terminal in NOTES},
+    **note_handlers({name: name for name in NOTES}),
 }
 
-GRAMMAR = SectionGrammar("fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

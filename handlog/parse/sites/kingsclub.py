@@ -64,7 +64,6 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
@@ -429,23 +428,9 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(Street.SUMMARY, player, ActionKind.COLLECT, chips, line=line))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "SUMMARY_SEAT": _HandBuilder._summary_seat,
-    "RAKE": _HandBuilder._rake,
-    "WINS": _HandBuilder._wins,
-}
-
-GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "kingsclub", "KingsClub", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

@@ -57,7 +57,6 @@ from handlog.parse.text import (
     SHORT_MONTHS,
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
@@ -484,23 +483,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRING_IN": _HandBuilder._bring_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SITS_OUT": _HandBuilder._sits_out,
-    "POT_WON": _HandBuilder._pot_won,
-    "RAKE": _HandBuilder._rake,
-    "SEAT_RESULT": _HandBuilder._seat_result,
-}
-
-GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 # ---------------------------------------------------------------------------------------

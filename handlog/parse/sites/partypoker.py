@@ -76,6 +76,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     level_number,
+    note_handlers,
     parse_error,
     printed_clock,
     section_table,
@@ -546,47 +547,28 @@ class _HandBuilder(TextHandBuilder):
     def _no_low(self, text: str, line: int) -> None:
         self.events.append(Note(self.street, NoteKind.NO_LOW_HAND, None, text, line))
 
+    def _note(self, note: tuple[NoteKind, str], text: str, line: int) -> None:
+        """Table noise: its kind, and the words after the player's name (none before them:
+        the note names nobody)."""
+        kind, marker = note
+        at = text.find(marker)
+        self.events.append(Note(self.street, kind, text[:at] if at > 0 else None, text, line))
+
     def _nothing(self, text: str, line: int) -> None:
         """A line that makes no record: a hand's closing NUL, a blank line, the next hand's
         "Game #N starts."."""
 
 
-def _note_handler(kind: NoteKind, marker: str) -> LineHandler:
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        at = text.find(marker)
-        builder.events.append(Note(builder.street, kind, text[:at] if at > 0 else None, text, line))
-
-    return handle
-
-
 _HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "OPENS": _HandBuilder._opens,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "DOUBLE_BETS": _HandBuilder._double_bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "ALL_IN": _HandBuilder._all_in,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "DOES_NOT_SHOW_CARDS": _HandBuilder._does_not_show_cards,
-    "SHOWS_LOW": _HandBuilder._shows_low,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "WINS": _HandBuilder._wins,
-    "WINS_LOW": _HandBuilder._wins_low,
-    "NO_LOW": _HandBuilder._no_low,
     "END_OF_HAND": _HandBuilder._nothing,
     "BLANK": _HandBuilder._nothing,
     "NEXT_GAME": _HandBuilder._nothing,
-    **{name: _note_handler(kind, marker) for name, (kind, marker) in NOTE_KINDS.items()},
+    **note_handlers(NOTE_KINDS),
 }
 
-GRAMMAR = SectionGrammar("partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

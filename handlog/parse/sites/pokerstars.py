@@ -50,6 +50,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
@@ -634,37 +635,11 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(kind, text, line)
+_HANDLERS = note_handlers(NOTE_KINDS)
 
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "BOARD": _HandBuilder._board,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_COLLECTED": _HandBuilder._seat_collected,
-    **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
-}
-
-GRAMMAR = SectionGrammar("pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # -- the printer: a record back to PokerStars text ------------------------------------------

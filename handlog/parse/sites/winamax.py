@@ -57,7 +57,6 @@ from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     level_number,
@@ -573,24 +572,7 @@ def _known(group: str) -> tuple[Card, ...]:
     return cards(" ".join(token for token in group.split() if token != "X"))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_WON": _HandBuilder._seat_won,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-}
-
-GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 # ---------------------------------------------------------------------------------------

@@ -50,7 +50,6 @@ from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
@@ -527,31 +526,9 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(Street.SUMMARY, name, ActionKind.COLLECT, won, line=line))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "POT_RUNNING": _HandBuilder._pot_running,
-    "SIDE_POT_RUNNING": _HandBuilder._side_pot_running,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_NOT_SHOWN": _HandBuilder._seat_not_shown,
-    "SITS_OUT": _HandBuilder._sits_out,
-}
-
-GRAMMAR = SectionGrammar("winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "winning", "Winning / ACR", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

@@ -46,7 +46,6 @@ from handlog.parse.sites.winning import PROFILE, TRAITS
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     parse_error,
@@ -404,27 +403,9 @@ class _HandBuilder(TextHandBuilder):
         self.ended = True
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "RECEIVED_HIDDEN": _HandBuilder._received_hidden,
-    "RECEIVED_CARD": _HandBuilder._received_card,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "CALLS": _HandBuilder._calls,
-    "RAISES": _HandBuilder._raises,
-    "ALL_IN": _HandBuilder._all_in,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "MUCKS": _HandBuilder._mucks,
-    "TIMED_OUT": _HandBuilder._timed_out,
-    "SITTING_OUT": _HandBuilder._sitting_out,
-    "PLAYER_RESULT": _HandBuilder._player_result,
-    "GAME_ENDED": _HandBuilder._game_ended,
-}
-
-GRAMMAR = SectionGrammar("winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "winning2016", "Winning (2016)", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
