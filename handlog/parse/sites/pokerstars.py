@@ -12,7 +12,6 @@ PokerStars' own current form.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -24,6 +23,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Note,
@@ -41,6 +41,16 @@ from handlog.money import (
     minor_units,
     money_writer,
     small_number,
+)
+from handlog.parse.printing import (
+    Money,
+    action_line,
+    dealt_line,
+    events_by_street,
+    seat_lines,
+    showed_line,
+    street_header,
+    total_pot_line,
 )
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
@@ -644,9 +654,6 @@ GRAMMAR = SectionGrammar(
 
 # -- the printer: a record back to PokerStars text ------------------------------------------
 
-Money = Callable[[int | None], str]
-"""A printer's amounts of one hand (`handlog.money.money_writer`)."""
-
 
 def print_hands(hands: list[Hand]) -> str:
     """Several hands as one file's text, separated by blank lines as PokerStars does."""
@@ -661,25 +668,20 @@ def print_hand(hand: Hand) -> str:
     else:
         table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
     lines = [_print_header(hand, money), table]
-    for seat in hand.seats:
-        tail = " is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)} in chips){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack} in chips)", " is sitting out")
+    by_street = events_by_street(hand)
     side_pots = len(hand.side_pots)
     for street in (Street.ANTES, *hand.streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"*** RIVER *** [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header = street_header(hand, street, STREET_HEADERS)
+        if header is not None:
+            lines.append(header)
         current_bet = 0  # the bet to match on this street, for raise sizes not recorded
         for event in by_street.get(street, ()):
             lines.append(_print_event(event, money, current_bet, side_pots))
             if type(event) is Action and event.to_amount is not None:
                 current_bet = max(current_bet, event.to_amount)
     lines.append("*** SUMMARY ***")
-    lines.append(_print_total_pot(hand, money))
+    lines.append(total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board [{hand.community_card}]")
     lines.extend(_print_result(result, money) for result in hand.results)
@@ -717,13 +719,9 @@ def _print_header(hand: Hand, money: Money) -> str:
     return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
 
 
-def _print_event(
-    event: Action | Dealt | Note, money: Money, current_bet: int, side_pots: int
-) -> str:
+def _print_event(event: Event, money: Money, current_bet: int, side_pots: int) -> str:
     if type(event) is Dealt:
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
-        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+        return dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f'{event.player} said, "{event.text}"'
@@ -732,55 +730,42 @@ def _print_event(
     return _print_action(event, money, current_bet, side_pots)
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts the ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player}: brings in for {amount}{all_in}",
+    ActionKind.BET: "{player}: bets {amount}{all_in}",
+    ActionKind.COMPLETE: "{player}: bets {amount}{all_in}",
+    ActionKind.CALL: "{player}: calls {amount}{all_in}",
+    ActionKind.CHECK: "{player}: checks",
+    ActionKind.FOLD: "{player}: folds{shown}",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    ActionKind.SHOW: "{player}: shows [{cards}]{description}",
+    ActionKind.MUCK: "{player}: mucks hand{shown}",
+    ActionKind.DOES_NOT_SHOW: "{player}: doesn't show hand",
+}
+"""PokerStars' action lines (`handlog.parse.printing.ActionWords`); raises and collects
+are worded by `_print_action`."""
+
+
 def _print_action(action: Action, money: Money, current_bet: int, side_pots: int) -> str:
     """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
     size over that bet, then the street total), `side_pots` how many side pots the hand has."""
     player = action.player
-    all_in = " and is all-in" if action.all_in else ""
     kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{player}: posts the ante {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player}: brings in for {money(action.amount)}{all_in}"
     raises = kind is ActionKind.RAISE or (
         kind is ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
     )
     if raises and action.to_amount is not None:
+        all_in = " and is all-in" if action.all_in else ""
         size = action.raise_by if action.raise_by is not None else action.to_amount - current_bet
         return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
-        return f"{player}: bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player}: calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player}: checks"
-    if kind is ActionKind.FOLD:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player}: folds{shown}"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet ({money(action.amount)}) returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" ({action.description})" if action.description is not None else ""
-        return f"{player}: shows [{format_cards(action.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player}: mucks hand{shown}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{player}: doesn't show hand"
     if kind is ActionKind.COLLECT:
         return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
-    raise ValueError(f"cannot print {kind}")
+    return action_line(action, ACTION_WORDS, money, " and is all-in", "PokerStars")
 
 
-def _print_total_pot(hand: Hand, money: Money) -> str:
-    text = f"Total pot {money(hand.total_pot)}"
-    if hand.main_pot is not None:
-        text += f" Main pot {money(hand.main_pot)}."
-        several = len(hand.side_pots) > 1
-        for number, side in enumerate(hand.side_pots, 1):
-            label = f"Side pot-{number}" if several else "Side pot"
-            text += f" {label} {money(side)}."
-    return f"{text} | Rake {money(hand.rake)}"
+def _side_pot_words(number: int, several: bool) -> str:
+    return f"Side pot-{number}" if several else "Side pot"
 
 
 def _print_result(result: SeatResult, money: Money) -> str:
@@ -789,9 +774,7 @@ def _print_result(result: SeatResult, money: Money) -> str:
         tail = " (didn't bet)" if result.did_not_bet else ""
         return f"{start} folded on the {SUMMARY_STREET_NAMES[result.folded_on]}{tail}"
     if result.showed:
-        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)})"
     if result.mucked:
