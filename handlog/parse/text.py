@@ -29,6 +29,7 @@ from handlog.model import (
     Dealt,
     Hand,
     Printed,
+    SeatResult,
     Site,
     Source,
     Street,
@@ -41,7 +42,7 @@ from handlog.parse.reader import Chunk
 if TYPE_CHECKING:
     from lark import Lark
 
-    from handlog.model import Event, Game, Seat, SeatResult, Site
+    from handlog.model import Event, Game, Seat, Site
 
 TIME_ZONES = {
     "ET": "America/New_York",
@@ -771,6 +772,27 @@ class TextHandBuilder:
                 cards=cards(rest[:close]),
                 description=description,
                 line=line,
+            )
+        )
+
+    def add_showed(
+        self, number: int, name: str, shown: tuple[Card, ...], outcome: str, line: int
+    ) -> None:
+        """A summary's seat that showed `shown`, from the words after "and": "won ($X)" or
+        "lost", then " with" the hand's description when the site gives one."""
+        won: int | None = None
+        lost = False
+        if outcome.startswith("won ("):
+            paren = outcome.index(")")
+            won = minor_units(outcome[5:paren])
+            outcome = outcome[paren + 1 :]
+        else:
+            lost = True
+            outcome = outcome[4:]
+        description = outcome[6:] if outcome.startswith(" with ") else None
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
             )
         )
 

@@ -40,6 +40,16 @@ from handlog.money import (
     money_writer,
     small_number,
 )
+from handlog.parse.printing import (
+    Money,
+    action_line,
+    dealt_line,
+    events_by_street,
+    seat_lines,
+    showed_line,
+    street_header,
+    total_pot_line,
+)
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
@@ -723,22 +733,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = self._in_deal_order(name, cards(rest[9:close]))
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won ("):
-            paren = outcome.index(")")
-            won = minor_units(outcome[5:paren])
-            outcome = outcome[paren + 1 :]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -801,18 +796,13 @@ def print_hand(hand: Hand) -> str:
     neutral = hand.printed == PRINTED
 
     lines = [_header(hand, money)]
-    for seat in hand.seats:
-        tail = ", is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
+    by_street = events_by_street(hand)
     first_street = FIRST_STREETS.get(hand.game, Street.THIRD)
     for street in (Street.ANTES, *hand.streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header = street_header(hand, street, STREET_HEADERS)
+        if header is not None:
+            lines.append(header)
         events = by_street.get(street, [])
         announce = _bring_in_announcement(hand, events) if street is first_street else None
         for event in events:
@@ -823,7 +813,7 @@ def print_hand(hand: Hand) -> str:
             if line is not None:
                 lines.append(line)
     lines.append("*** SUMMARY ***")
-    lines.append(_total_pot(hand, money))
+    lines.append(total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
@@ -920,9 +910,7 @@ def _event(  # type: ignore[no-untyped-def]
         new = event.new
         if event.street is first_street and len(new) > 1:
             return f"Dealt to {event.player} [{format_cards(new[:-1])}] [{new[-1]}]"
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(new)}]"
-        return f"Dealt to {event.player} [{format_cards(new)}]"
+        return dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f"{event.player}: {event.text}"
@@ -972,62 +960,42 @@ def _pot_words(pot: int | None, side_pots: int) -> str:
     return "side pot" if pot == 1 and side_pots <= 1 else f"side pot #{pot}"
 
 
-def _action(action: Action, money, side_pots: int) -> str:  # type: ignore[no-untyped-def]
-    player = action.player
-    all_in = ALL_IN if action.all_in else ""
-    kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{player} antes {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} brings in for {money(action.amount)}{all_in}"
-    if kind is ActionKind.COMPLETE:
-        return f"{player} completes it to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.RAISE:
-        return f"{player} raises to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.BET:
-        return f"{player} bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player} folds{shown}"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet of {money(action.amount)} returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" {action.description}" if action.description is not None else ""
-        return f"{player} shows [{format_cards(action.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player} mucks{shown}"
-    if kind is ActionKind.COLLECT:
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} antes {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in for {amount}{all_in}",
+    ActionKind.COMPLETE: "{player} completes it to {to}{all_in}",
+    ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds{shown}",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet of {amount} returned to {player}",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    ActionKind.MUCK: "{player} mucks{shown}",
+}
+"""Full Tilt's action lines (`handlog.parse.printing.ActionWords`); a win is worded by
+`_action`."""
+
+
+def _action(action: Action, money: Money, side_pots: int) -> str:
+    if action.kind is ActionKind.COLLECT:
         pot = _pot_words(action.pot, side_pots)
         half = f"{action.half} " if action.half is not None else ""
         with_words = f" with {action.description}" if action.description is not None else ""
-        return f"{player} wins the {half}{pot} ({money(action.amount)}){with_words}"
-    raise ValueError(f"Full Tilt has no line for {kind}")
+        return f"{action.player} wins the {half}{pot} ({money(action.amount)}){with_words}"
+    return action_line(action, ACTION_WORDS, money, ALL_IN, "Full Tilt", " {}")
 
 
-def _total_pot(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
-    text = f"Total pot {money(hand.total_pot)}"
-    if hand.main_pot is not None:
-        text += f" Main pot {money(hand.main_pot)}."
-        several = len(hand.side_pots) > 1
-        for number, side in enumerate(hand.side_pots, 1):
-            label = f"Side pot {number}" if several else "Side pot"
-            text += f" {label} {money(side)}."
-    return f"{text} | Rake {money(hand.rake)}"
+def _side_pot_words(number: int, several: bool) -> str:
+    return f"Side pot {number}" if several else "Side pot"
 
 
-def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+def _result(result: SeatResult, money: Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         return f"{start} folded on {SUMMARY_STREET_NAMES[result.folded_on]} St."
     if result.showed:
-        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)}), mucked"
     if result.mucked:

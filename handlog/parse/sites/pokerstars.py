@@ -610,22 +610,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[8:close])
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won ("):
-            paren = outcome.index(")")
-            won = minor_units(outcome[5:paren])
-            outcome = outcome[paren + 1 :]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
