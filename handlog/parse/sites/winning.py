@@ -28,6 +28,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Note,
@@ -44,6 +45,15 @@ from handlog.money import (
     minor_units,
     money_writer,
     small_number,
+)
+from handlog.parse.printing import (
+    Money,
+    action_line,
+    dealt_line,
+    events_by_street,
+    seat_lines,
+    showed_line,
+    street_header,
 )
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
@@ -570,22 +580,17 @@ def print_hand(hand: Hand) -> str:
             f"{money(hand.small_bet)}/{money(hand.big_bet)} - {clock(hand)}"
         )
     lines = [header, f"{table} {hand.max_seats or 8}-max"]
-    for seat in hand.seats:
-        tail = " is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", " is sitting out")
+    by_street = events_by_street(hand)
     # A record read from Winning text lists no SHOW DOWN among its streets (the header
     # stands where the showdown's lines or its pots do); a site-neutral one may.
     streets: list[Street] = [street for street in hand.streets if street is not Street.SHOWDOWN]
     if Street.SHOWDOWN in by_street or hand.main_pot is not None:
         streets.append(Street.SHOWDOWN)
     for street in (Street.ANTES, *streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header_line = street_header(hand, street, STREET_HEADERS)
+        if header_line is not None:
+            lines.append(header_line)
         if street is Street.SHOWDOWN and hand.main_pot is not None:
             lines.append(f"Main pot {money(hand.main_pot)} | Rake {money(0)}")
             for number, side in enumerate(hand.side_pots, 1):
@@ -617,49 +622,40 @@ def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
     return None
 
 
-def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
+def _event(event: Event, money: Money) -> str:
     if type(event) is Note:
         return event.text
     if type(event) is Dealt:
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
-        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+        return dealt_line(event)
     assert type(event) is Action
-    player = event.player
-    all_in = " and is all-in" if event.all_in else ""
-    kind = event.kind
-    if kind is ActionKind.ANTE:
-        return f"{player} posts ante {money(event.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} brings in {money(event.amount)}{all_in}"
-    if kind is ActionKind.RAISE or (
-        kind is ActionKind.COMPLETE and event.amount != event.to_amount
-    ):
-        return f"{player} raises {money(event.amount)} to {money(event.to_amount)}{all_in}"
-    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
-        return f"{player} bets {money(event.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(event.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        return f"{player} folds"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet ({money(event.amount)}) returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" ({event.description})" if event.description is not None else ""
-        return f"{player} shows [{format_cards(event.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(event.cards)}]" if event.cards else ""
-        return f"{player} mucks hand{shown}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{player} does not show"
-    if kind is ActionKind.COLLECT:
-        return f"{player} collected {money(event.amount)} from {pot_label(event.pot)}"
-    raise ValueError(f"cannot print {kind}")
+    if event.kind is ActionKind.COMPLETE and event.amount != event.to_amount:
+        return action_line(event, RAISE_WORDS, money, ALL_IN, "Winning")
+    if event.kind is ActionKind.COLLECT:
+        return f"{event.player} collected {money(event.amount)} from {pot_label(event.pot)}"
+    return action_line(event, ACTION_WORDS, money, ALL_IN, "Winning")
 
 
-def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+ALL_IN = " and is all-in"
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    ActionKind.RAISE: "{player} raises {amount} to {to}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.COMPLETE: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    ActionKind.MUCK: "{player} mucks hand{shown}",
+    ActionKind.DOES_NOT_SHOW: "{player} does not show",
+}
+"""Winning's action lines (`handlog.parse.printing.ActionWords`); a completion over a
+bring-in it does not match is worded as a raise, a collect by `_event`."""
+RAISE_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.RAISE]}
+
+
+def _result(result: SeatResult, money: Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " and did not bet" if result.did_not_bet else ""
@@ -667,9 +663,7 @@ def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
     if result.collected_without_showdown:
         return f"{start} did not show and won {money(result.won)}"
     if result.showed:
-        outcome = f"won {money(result.won)}" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return showed_line(start, result, f"won {money(result.won)}")
     mucked = f" [{format_cards(result.mucked)}]" if result.mucked else ""
     return f"{start} mucked{mucked}"
 
