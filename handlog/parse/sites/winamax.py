@@ -52,6 +52,7 @@ from handlog.model import (
     Street,
 )
 from handlog.money import MoneyError, bounded, plain_digits, small_number
+from handlog.parse.printing import action_line, events_by_street, seat_lines, street_header
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
@@ -632,20 +633,17 @@ def print_hand(hand: Hand) -> str:
         f"Table: '{hand.table}' {hand.max_seats or 6}-max "
         f"({'play' if not tournament and hand.currency is None else 'real'} money)",
     ]
-    lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
-    by_street: dict[Street, list[Event]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", "")
+    by_street = events_by_street(hand)
     lines.append("*** ANTE/BLINDS ***")
     full_hand: set[str] = set()  # players whose first deal shows all three cards
     shown_up: dict[str, tuple[Card, ...]] = {}  # the up cards of those who show no more
     folded: set[str] = set()
     headers = STREET_HEADERS[variant]
     for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{headers[street]} [{hand.community_card}]")
-        elif street in headers:
-            lines.append(headers[street])
+        header = street_header(hand, street, headers)
+        if header is not None:
+            lines.append(header)
         if street is Street.SEVENTH and hand.community_card is None:
             # The opponents' face-down 7th card makes no record ("[X]"): write it back for
             # those still in whose own line is not there (none is dealt with a community
@@ -812,35 +810,35 @@ def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
     return f"Dealt to {name} [{hidden}{format_cards(event.previous)}] [{new}]"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+}
+"""Winamax's action lines (`handlog.parse.printing.ActionWords`); a raise, a collect and
+the short variant's bring-in are worded by `_action_line`."""
+ALL_IN = " and is all-in"
+
+
 def _action_line(
     event: Action, money: Money, variant: str, brought_in: dict[str, int], current: int
 ) -> str:
     name = event.player
     kind = event.kind
-    tail = " and is all-in" if event.all_in else ""
-    if kind is ActionKind.ANTE:
-        return f"{name} posts ante {money(event.amount)}{tail}"
-    if kind is ActionKind.BRING_IN:
-        verb = "bring-in" if variant == "short" else "brings in"
-        return f"{name} {verb} {money(event.amount)}{tail}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {money(event.amount)}{tail}"
-    if kind is ActionKind.BET:
-        return f"{name} bets {money(event.amount)}{tail}"
+    tail = ALL_IN if event.all_in else ""
+    if kind is ActionKind.BRING_IN and variant == "short":
+        return f"{name} bring-in {money(event.amount)}{tail}"
     if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
         figure = (event.to_amount or 0) - brought_in.get(name, 0)
         size = event.raise_by if event.raise_by is not None else figure - current
         return f"{name} raises {money(size)} to {money(figure)}{tail}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
     if kind is ActionKind.COLLECT:
         return f"{name} collected {money(event.amount)} from {pot_label(event.pot, event.half)}"
-    if kind is ActionKind.SHOW:
-        described = f" ({event.description})" if event.description is not None else ""
-        return f"{name} shows [{format_cards(event.cards)}]{described}"
-    raise ValueError(f"Winamax prints no {kind.value} line")
+    return action_line(event, ACTION_WORDS, money, ALL_IN, "Winamax")
 
 
 def _result_line(result: SeatResult, money: Money) -> str:
