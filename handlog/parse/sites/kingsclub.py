@@ -60,6 +60,7 @@ from handlog.model import (
     Street,
 )
 from handlog.money import MoneyError, format_hundredths, hundredths
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
@@ -556,30 +557,28 @@ def _dealt_line(event: Dealt) -> str:
     return f"Dealt to {event.player}: [{shown}]"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in for {to}{all_in}",
+    ActionKind.COMPLETE: "{player} bets {to}{all_in}",
+    ActionKind.BET: "{player} bets {to}{all_in}",
+    ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    ActionKind.CALL: "{player} calls {to}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.SHOW: "{player} shows [{cards}]",
+    ActionKind.COLLECT: "{player} wins pot ({amount})",
+}
+"""KingsClub's action lines (`handlog.parse.printing.ActionWords`): every bet, call and
+raise by the street total it makes."""
+
+
 def _action_line(action: Action) -> str:
-    name = action.player
-    kind = action.kind
-    tail = ALL_IN if action.all_in else ""
-    figure = format_hundredths(action.to_amount or 0)
-    if kind is ActionKind.ANTE:
-        return f"{name}: posts ante {format_hundredths(action.amount or 0)}{tail}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} brings in for {figure}{tail}"
-    if kind in (ActionKind.COMPLETE, ActionKind.BET):
-        return f"{name} bets {figure}{tail}"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises to {figure}{tail}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {figure}{tail}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
-    if kind is ActionKind.SHOW:
-        return f"{name} shows [{format_cards(action.cards)}]"
-    if kind is ActionKind.COLLECT:
-        return f"{name} wins pot ({format_hundredths(action.amount or 0)})"
-    raise ValueError(f"KingsClub prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, _hundredths, ALL_IN, "KingsClub")
+
+
+def _hundredths(value: int | None) -> str:
+    return format_hundredths(value or 0)
 
 
 FORMAT = SiteFormat(

@@ -66,6 +66,7 @@ from handlog.money import (
     minor_units,
     small_number,
 )
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -729,6 +730,21 @@ def _note_text(note: Note) -> str | None:
     return None
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante [{amount}]",
+    ActionKind.BRING_IN: "{player} bring-ins [{amount}]",
+    ActionKind.COMPLETE: "{player} completes [{amount}]",
+    ActionKind.BET: "{player} bets [{amount}]",
+    ActionKind.RAISE: "{player} raises [{amount}]",
+    ActionKind.CALL: "{player} calls [{amount}]",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+}
+"""PartyPoker's action lines (`handlog.parse.printing.ActionWords`); an all-in, a double
+bet, a show, a muck and a win are worded by `_event_line`."""
+_ALL_IN_KINDS = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+
+
 def _event_line(event: Event, money: Money, hand: Hand) -> str:
     if type(event) is Dealt:
         return f"Dealt to {event.player} [  {' '.join(str(c) for c in event.new)} ]"
@@ -737,33 +753,14 @@ def _event_line(event: Event, money: Money, hand: Hand) -> str:
     assert type(event) is Action
     name = event.player
     kind = event.kind
-    amount = f"[{money(event.amount)}]"
-    if event.all_in and kind in (
-        ActionKind.CALL,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.COMPLETE,
-    ):
-        return f"{name} is all-In  {amount}"
-    if kind is ActionKind.ANTE:
-        return f"{name} posts ante {amount}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} bring-ins {amount}"
-    if kind is ActionKind.COMPLETE:
-        return f"{name} completes {amount}"
-    if kind is ActionKind.BET:
-        double = event.street is Street.FOURTH and event.amount == hand.big_bet
-        return f"{name} {'double bets' if double else 'bets'} {amount}"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises {amount}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {amount}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
+    if event.all_in and kind in _ALL_IN_KINDS:
+        return f"{name} is all-In  [{money(event.amount)}]"
+    if kind is ActionKind.BET and event.street is Street.FOURTH and event.amount == hand.big_bet:
+        return f"{name} double bets [{money(event.amount)}]"
     if kind is ActionKind.DOES_NOT_SHOW or (kind is ActionKind.MUCK and not event.cards):
         return f"{name} does not show cards."
+    if kind in ACTION_WORDS:
+        return action_line(event, ACTION_WORDS, money, "", "PartyPoker")
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
         verb = "shows" if kind is ActionKind.SHOW else "doesn't show"
         high, _, low = (event.description or "").partition(LOW)
