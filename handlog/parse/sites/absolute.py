@@ -47,6 +47,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -641,10 +642,8 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
     that bet, then the street total)."""
     name = action.player
     kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{name} - Ante {money(action.amount)}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} - Bring-In {money(action.amount)}"
+    if kind is ActionKind.ANTE or kind is ActionKind.BRING_IN:
+        return action_line(action, ACTION_WORDS, money, "", "Absolute")
     raise_by = action.raise_by
     if (
         raise_by is None
@@ -663,14 +662,6 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
         ActionKind.CALL,
     ):
         return f"{name} - All-In {money(action.amount)}"
-    if kind in (ActionKind.BET, ActionKind.COMPLETE):
-        return f"{name} - Bets {money(action.amount)}"
-    if kind is ActionKind.CALL:
-        return f"{name} - Calls {money(action.amount)}"
-    if kind is ActionKind.CHECK:
-        return f"{name} - Checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} - Folds"
     if kind is ActionKind.SHOW:
         shown = " ".join(_card(card) for card in action.cards)
         tail = f" ({action.description})" if action.description is not None else ""
@@ -678,7 +669,20 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
     if kind is ActionKind.COLLECT:
         pot = "main pot" if not action.pot else f"side pot #{action.pot}"
         return f"{name} Collects {money(action.amount)} from {pot}"
-    raise ValueError(f"Absolute prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, money, "", "Absolute")
+
+
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} - Ante {amount}",
+    ActionKind.BRING_IN: "{player} - Bring-In {amount}",
+    ActionKind.BET: "{player} - Bets {amount}",
+    ActionKind.COMPLETE: "{player} - Bets {amount}",
+    ActionKind.CALL: "{player} - Calls {amount}",
+    ActionKind.CHECK: "{player} - Checks",
+    ActionKind.FOLD: "{player} - Folds",
+}
+"""Absolute's action lines (`handlog.parse.printing.ActionWords`); a raise, an all-in, a
+show and a collect are worded by `_action_line`."""
 
 
 FORMAT = SiteFormat(

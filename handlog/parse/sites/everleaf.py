@@ -36,6 +36,7 @@ from handlog.model import (
 )
 from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -553,25 +554,28 @@ def _number(value: int, symbol: str | None, suffix: str) -> str:
     return f"{symbol}{whole}.{cents:02d}{suffix}"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts ante [{amount}]",
+    ActionKind.BET: "{player}: bets [{amount}]",
+    ActionKind.RAISE: "{player} raises [{amount}]",
+    ActionKind.CALL: "{player} calls [{amount}]",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.DOES_NOT_SHOW: "{player} does not show cards",
+}
+"""Everleaf's action lines, their amounts spaced (`handlog.parse.printing.ActionWords`); a
+bring-in, a completion, a show or muck and a win are worded by `_action`."""
+
+
 def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def]
     kind = action.kind
     name = action.player
-    if kind is ActionKind.ANTE:
-        return f"{name}: posts ante [{spaced(action.amount)}]"
     if kind is ActionKind.BRING_IN:
         return f"{name} posts bring-in {bare(action.amount)}."
     if kind is ActionKind.COMPLETE:
         return f"{name} completes to {bare(action.to_amount)}."
-    if kind is ActionKind.BET:
-        return f"{name}: bets [{spaced(action.amount)}]"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises [{spaced(action.amount)}]"
-    if kind is ActionKind.CALL:
-        return f"{name} calls [{spaced(action.amount)}]"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
+    if kind in ACTION_WORDS:
+        return action_line(action, ACTION_WORDS, spaced, "", "Everleaf")
     if kind is ActionKind.MUCK and not action.cards:
         return ""  # Everleaf prints a muck with its cards only
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
@@ -579,8 +583,6 @@ def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def
         shown = ", ".join(str(card) for card in action.cards)
         tail = f" {action.description}" if action.description else ""
         return f"{name} {verb} [ {shown} ]{tail}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{name} does not show cards"
     if kind is ActionKind.COLLECT:
         half = f"{action.half} " if action.half else ""
         pot = "main pot" if not action.pot else f"side pot {action.pot}"

@@ -50,6 +50,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -654,25 +655,25 @@ def _action_line(action: Action, money, hand_put: dict[str, int], brought_in: bo
     player = action.player
     kind = action.kind
     all_in = " [all in]" if action.all_in else ""
-    if kind is ActionKind.ANTE:
-        return f"{player} posts ante {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} small bring in {money(action.amount)}{all_in}"
     if kind is ActionKind.COMPLETE and not brought_in:
         # The forced player completing instead of bringing in.
         return f"{player} big bring in {money(action.amount)}{all_in}"
     if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
         total = (action.to_amount or 0) + hand_put.get(player, 0)
         return f"{player} raises {money(action.amount)} to {money(total)}{all_in}"
-    if kind is ActionKind.BET:
-        return f"{player} bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        return f"{player} folds"
-    raise ValueError(f"OnGame prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, money, " [all in]", "OnGame")
+
+
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} small bring in {amount}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+}
+"""OnGame's action lines (`handlog.parse.printing.ActionWords`); a completion and a raise
+are worded by `_action_line`."""
 
 
 FORMAT = SiteFormat(
