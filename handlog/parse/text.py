@@ -775,6 +775,34 @@ class TextHandBuilder:
             )
         )
 
+    def seat_parts(
+        self, text: str, sitting_out: str = "", after: int = 1, separator: str = ": "
+    ) -> tuple[int, str, str, bool]:
+        """A seat line, "Seat N: NAME (STACK)", in parts: the seat's number (before
+        `separator`), the name (up to the last " ("), the stack's text (from there to
+        `after` characters before the end: 1, the ")") and whether the line ends in
+        `sitting_out` (a site's " is sitting out", taken off first)."""
+        cut = text.index(separator)
+        number = int(text[5:cut])
+        rest = text[cut + len(separator) :]
+        out = bool(sitting_out) and rest.endswith(sitting_out)
+        if out:
+            rest = rest[: -len(sitting_out)]
+        open_paren = rest.rindex(" (")
+        return number, rest[:open_paren], rest[open_paren + 2 : len(rest) - after], out
+
+    def _checks(self, text: str, line: int) -> None:
+        """ "NAME checks", as most sites write it (a site that writes it otherwise reads it
+        by its own `_checks`)."""
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        """ "NAME folds", as most sites write it (a site that writes it otherwise reads it
+        by its own `_folds`)."""
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
     def add_showed(
         self, number: int, name: str, shown: tuple[Card, ...], outcome: str, line: int
     ) -> None:

@@ -325,12 +325,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        dash = text.index(" - ")
-        number = int(text[5:dash])
-        rest = text[dash + 3 :]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -10])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text, after=10, separator=" - ")
+        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Ante ", line)

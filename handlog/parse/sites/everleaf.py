@@ -340,12 +340,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        stack = amount(rest[open_paren + 2 : -1].strip())
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text)
+        self.add_seat(Seat(number, name, amount(stack.strip()), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         player = self._name_before(text, ": posts ante [", line)
@@ -393,14 +389,6 @@ class _HandBuilder(TextHandBuilder):
     def _calls(self, text: str, line: int) -> None:
         player = self._name_before(text, " calls [", line)
         self._put(ActionKind.CALL, player, line, self._bracketed(text))
-
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order

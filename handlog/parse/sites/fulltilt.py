@@ -476,17 +476,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        sitting_out = rest.endswith(", is sitting out")
-        if sitting_out:
-            rest = rest[:-16]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        self.add_seat(
-            Seat(number, name, minor_units(rest[open_paren + 2 : -1]), sitting_out, line), text
-        )
+        number, name, stack, sitting_out = self.seat_parts(text, ", is sitting out")
+        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")

@@ -328,12 +328,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        stack = hundredths(rest[open_paren + 2 : -1])
+        number, name, stack_text, _ = self.seat_parts(text)
+        stack = hundredths(stack_text)
         self.add_seat(Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
@@ -381,14 +377,6 @@ class _HandBuilder(TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         self._put(ActionKind.CALL, text, " calls ", line)
-
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _shows(self, text: str, line: int) -> None:
         open_at = text.rindex(" shows [")

@@ -332,12 +332,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text)
+        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
@@ -396,14 +392,6 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
-
-    def _checks(self, text: str, line: int) -> None:
-        name = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        name = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
 
     def _sits_out(self, text: str, line: int) -> None:
         seat = self.seated.get(text[:-9])

@@ -468,14 +468,6 @@ class _HandBuilder(TextHandBuilder):
             kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, player, line, amount, True)
 
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
-
     def _show(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, verb, line)
         rest = text[len(name) + len(verb) :]

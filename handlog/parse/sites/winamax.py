@@ -409,12 +409,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        stack = units(rest[open_paren + 2 : -1].split(", ", 1)[0], self.cents)
+        number, name, stack_text, _ = self.seat_parts(text)
+        stack = units(stack_text.split(", ", 1)[0], self.cents)
         self.add_seat(Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
@@ -485,14 +481,6 @@ class _HandBuilder(TextHandBuilder):
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
         self._put(ActionKind.CALL, player, line, amount, all_in)
-
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)

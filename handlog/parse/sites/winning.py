@@ -362,15 +362,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        sitting_out = rest.endswith(" is sitting out")
-        if sitting_out:
-            rest = rest[:-15]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, sitting_out, line), text)
+        number, name, stack, sitting_out = self.seat_parts(text, " is sitting out")
+        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
@@ -419,12 +412,6 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
-
-    def _checks(self, text: str, line: int) -> None:
-        self._add(ActionKind.CHECK, self.player(text[:-7], line, text), line)
-
-    def _folds(self, text: str, line: int) -> None:
-        self._add(ActionKind.FOLD, self.player(text[:-6], line, text), line)
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         close = text.index(") returned to ")

@@ -236,12 +236,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 : -1]  # without the final "."
-        open_paren = rest.rindex(" (")
-        stack = self.money(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text, after=2)  # "(STACK)."
+        self.add_seat(Seat(number, name, self.money(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         marker = " posts ante (" if " posts ante (" in text else " ante ("
