@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from mypy_extensions import mypyc_attr
 
@@ -93,6 +93,19 @@ def _note_handler(what: object) -> LineHandler:
         builder._note(what, text, line)
 
     return handle
+
+
+class HeaderStakes(Protocol):
+    """What a text site's header tells of every hand's game (its `GameInfo`)."""
+
+    @property
+    def game(self) -> Game | None: ...
+    @property
+    def small_bet(self) -> int: ...
+    @property
+    def big_bet(self) -> int: ...
+    @property
+    def currency(self) -> str | None: ...
 
 
 class LineError(Exception):
@@ -720,6 +733,31 @@ class TextHandBuilder:
             chips_in_hundredths=self.chips_in_hundredths,
             printed=printed,
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+        )
+
+    def hand_of(
+        self,
+        site: Site,
+        hand_id: str,
+        info: HeaderStakes,
+        start_time: datetime | None,
+        printed: Printed,
+        events: list[Event] | None = None,
+        whole: Chunk | None = None,
+    ) -> Hand:
+        """`hand` with the game, stakes and currency a header gave (`info`; a hand of a game
+        handlog does not replay is skipped before its builder is made)."""
+        return self.hand(
+            site,
+            hand_id,
+            info.game,  # type: ignore[arg-type]  # set: the hand was not skipped
+            info.small_bet,
+            info.big_bet,
+            info.currency,
+            start_time,
+            printed,
+            events,
+            whole,
         )
 
     def put_chips(

@@ -236,13 +236,10 @@ class _HandBuilder(TextHandBuilder):
             events = without_river_deals(events)
         zone = split["zone"] or "ET"
         self.tournament_id = info.tournament_id
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=utc_time(
                 int(split["y"]),
                 int(split["mo"]),

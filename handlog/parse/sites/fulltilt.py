@@ -398,13 +398,10 @@ class _HandBuilder(TextHandBuilder):
         # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
         # Sit & Go", "Big Game of the Week"); the records have no field for the name.
         self.buy_in = info.tournament_name
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # skipped above when None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=parse_clock(self.clock),
             printed=Printed(info.header_variant, self.clock),
         )

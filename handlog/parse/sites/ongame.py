@@ -280,13 +280,10 @@ class _HandBuilder(TextHandBuilder):
         self.community_card = community_card(self.events)
         if self.community_card is not None:
             self.events = without_river_deals(self.events)
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=_start_time(start),
             printed=Printed("tournament" if tournament else "hand", start.string[12:]),
         )

@@ -333,13 +333,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_id = info.tournament_id
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=start,
             printed=Printed(self.variant, clock),
             events=events,

@@ -358,13 +358,10 @@ class _HandBuilder(TextHandBuilder):
         self.mixed_game = info.mixed_game
         self.home_game = info.home_game
         self.structure = info.structure
-        return self.hand(
+        return self.hand_of(
             SITE,
             self.hand_id,
-            info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            info.small_bet,
-            info.big_bet,
-            info.currency,
+            info,
             parse_clock(self.clock),
             Printed(info.header_variant, self.clock),
         )

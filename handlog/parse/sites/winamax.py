@@ -326,13 +326,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
         self.chips_in_hundredths = info.cents and info.currency is None  # play money
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=start,  # type: ignore[arg-type]
             printed=Printed(info.header_variant, clock),
         )
