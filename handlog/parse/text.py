@@ -272,6 +272,21 @@ def terminal_words(
     return found
 
 
+AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+"""An amount in a pattern, as PokerStars-like sites print it: "$1,000.25", "€0.04", "1500"."""
+
+
+def total_pot_patterns(side_pot: str, end: str = "") -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A summary's "Total pot $X Main pot $M. Side pot $S. | Rake $R" (groups total, main,
+    sides, rake; `end` after it) and one side pot in its sides, for `read_total_pot`;
+    `side_pot` is the pattern of a side pot's name ("Side pot(?:-\\d+)?")."""
+    total = re.compile(
+        rf"Total pot (?P<total>{AMOUNT})(?: Main pot (?P<main>{AMOUNT})\."
+        rf"(?P<sides>(?: {side_pot} {AMOUNT}\.)+))? \| Rake (?P<rake>{AMOUNT}){end}"
+    )
+    return total, re.compile(rf" {side_pot} ({AMOUNT})\.")
+
+
 ALL_IN = (" and is all-in",)
 """What PokerStars-like sites print after an amount that puts a player all in."""
 
@@ -828,6 +843,23 @@ class TextHandBuilder:
             rest = rest[: -len(sitting_out)]
         open_paren = rest.rindex(" (")
         return number, rest[:open_paren], rest[open_paren + 2 : len(rest) - after], out
+
+    def returned_to(self, text: str, line: int, start: int, marker: str) -> tuple[str, str]:
+        """The player a "… returned to NAME" line names (after `marker`) and the text of
+        the amount given back (from `start` to `marker`)."""
+        at = text.index(marker)
+        return self.player(text[at + len(marker) :], line, text), text[start:at]
+
+    def add_returned(self, player: str, amount: int, line: int) -> None:
+        """A bet (or an ante) given back to `player` uncalled."""
+        self.events.append(
+            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        """ "Uncalled bet ($X) returned to NAME", PokerStars' line (and those that copy it)."""
+        player, amount = self.returned_to(text, line, 14, ") returned to ")
+        self.add_returned(player, minor_units(amount), line)
 
     def _checks(self, text: str, line: int) -> None:
         """ "NAME checks", as most sites write it (a site that writes it otherwise reads it

@@ -67,6 +67,7 @@ from handlog.parse.text import (
     section_table,
     street_named,
     terminal_words,
+    total_pot_patterns,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -162,12 +163,7 @@ _HEADER_SPLIT = re.compile(
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
-_TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
-    rf"(?P<sides>(?: Side pot(?: \d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})$"
-)
-_SIDE_POT = re.compile(rf" Side pot(?: \d+)? ({_AMOUNT})\.")
+_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?: \d+)?", "$")
 _TABLE_SIZE = re.compile(r"(\d+) max|\b(?:deep|shallow) (\d+)\b")
 
 
@@ -578,28 +574,16 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
-        at = text.index(" returned to ")
-        player = self.player(text[at + 13 :], line, text)
-        amount = minor_units(text[16:at])
+        player, amount_text = self.returned_to(text, line, 16, " returned to ")
+        amount = minor_units(amount_text)
         if self.street_put:
             self.street_put[player] = self.street_put.get(player, 0) - amount
-        self.events.append(
-            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
-        )
+        self.add_returned(player, amount, line)
 
     def _ante_returned(self, text: str, line: int) -> None:
         # "Ante of $0.40 returned to Hero": an ante back to its player, as an uncalled bet.
-        at = text.index(" returned to ")
-        player = self.player(text[at + 13 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                player,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[8:at]),
-                line=line,
-            )
-        )
+        player, amount = self.returned_to(text, line, 8, " returned to ")
+        self.add_returned(player, minor_units(amount), line)
 
     def _shows(self, text: str, line: int) -> None:
         at = text.find(" shows [")

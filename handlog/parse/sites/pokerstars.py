@@ -66,6 +66,7 @@ from handlog.parse.text import (
     section_table,
     street_named,
     terminal_words,
+    total_pot_patterns,
     utc_time,
 )
 from handlog.rules.profiles import POKERSTARS
@@ -184,12 +185,7 @@ or the one PokerStars wrote until mid-2008 ("2008/02/03 - 21:04:15 (ET)")."""
 _CLOCK_PART = re.compile(
     r"(\d{4})/(\d{1,2})/(\d{1,2}) (?:- )?(\d{1,2}):(\d{2}):(\d{2}) \(?([A-Z]{2,5})"
 )
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
-_TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
-    rf"(?P<sides>(?: Side pot(?:-\d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})"
-)
-_SIDE_POT = re.compile(rf" Side pot(?:-\d+)? ({_AMOUNT})\.")
+_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?:-\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -518,19 +514,6 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(": folds")
         self._add(
             ActionKind.FOLD, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
-        )
-
-    def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[14:close]),
-                line=line,
-            )
         )
 
     def _collected(self, text: str, line: int) -> None:

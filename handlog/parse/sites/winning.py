@@ -58,6 +58,7 @@ from handlog.parse.printing import (
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    AMOUNT,
     STUD_STREETS,
     LineError,
     SectionGrammar,
@@ -156,10 +157,8 @@ SUMMARY_STREET_NAMES = {
 }
 """A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
 
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: \| Rake (?P<rake>{_AMOUNT}))?"
-    rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
+    rf"Total pot (?P<total>{AMOUNT})(?: \| Rake (?P<rake>{AMOUNT}))?(?: \| JP Fee (?P<fee>{AMOUNT}))?$"
 )
 _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
@@ -409,19 +408,6 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
-
-    def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[14:close]),
-                line=line,
-            )
-        )
 
     def _collected(self, text: str, line: int) -> None:
         name, rest = self._named(text, " collected ", line)

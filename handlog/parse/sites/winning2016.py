@@ -317,12 +317,8 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        amount = self.money(text[14:close])
-        self.events.append(
-            Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
-        )
+        player, amount = self.returned_to(text, line, 14, ") returned to ")
+        self.add_returned(player, self.money(amount), line)
 
     def _mucks(self, text: str, line: int) -> None:
         name = self.player(text[7:-12], line, text)
