@@ -874,16 +874,27 @@ class TextHandBuilder:
         self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def add_showed(
-        self, number: int, name: str, shown: tuple[Card, ...], outcome: str, line: int
+        self,
+        number: int,
+        name: str,
+        shown: tuple[Card, ...],
+        outcome: str,
+        line: int,
+        parens: bool = True,
     ) -> None:
-        """A summary's seat that showed `shown`, from the words after "and": "won ($X)" or
-        "lost", then " with" the hand's description when the site gives one."""
+        """A summary's seat that showed `shown`, from the words after "and": "won ($X)"
+        (with `parens`; else "won $X") or "lost", then " with" the hand's description when
+        the site gives one."""
         won: int | None = None
         lost = False
-        if outcome.startswith("won ("):
+        if parens and outcome.startswith("won ("):
             paren = outcome.index(")")
             won = minor_units(outcome[5:paren])
             outcome = outcome[paren + 1 :]
+        elif not parens and outcome.startswith("won "):
+            end = outcome.find(" with ")
+            won = minor_units(outcome[4:] if end < 0 else outcome[4:end])
+            outcome = "" if end < 0 else outcome[end:]
         else:
             lost = True
             outcome = outcome[4:]

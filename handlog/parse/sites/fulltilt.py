@@ -40,16 +40,7 @@ from handlog.money import (
     money_writer,
     small_number,
 )
-from handlog.parse.printing import (
-    Money,
-    action_line,
-    dealt_line,
-    events_by_street,
-    seat_lines,
-    showed_line,
-    street_header,
-    total_pot_line,
-)
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
@@ -768,11 +759,11 @@ def print_hand(hand: Hand) -> str:
     neutral = hand.printed == PRINTED
 
     lines = [_header(hand, money)]
-    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
-    by_street = events_by_street(hand)
+    lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
+    by_street = printing.events_by_street(hand)
     first_street = FIRST_STREETS.get(hand.game, Street.THIRD)
     for street in (Street.ANTES, *hand.streets):
-        header = street_header(hand, street, STREET_HEADERS)
+        header = printing.street_header(hand, street, STREET_HEADERS)
         if header is not None:
             lines.append(header)
         events = by_street.get(street, [])
@@ -785,7 +776,7 @@ def print_hand(hand: Hand) -> str:
             if line is not None:
                 lines.append(line)
     lines.append("*** SUMMARY ***")
-    lines.append(total_pot_line(hand, money, _side_pot_words))
+    lines.append(printing.total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
@@ -882,7 +873,7 @@ def _event(  # type: ignore[no-untyped-def]
         new = event.new
         if event.street is first_street and len(new) > 1:
             return f"Dealt to {event.player} [{format_cards(new[:-1])}] [{new[-1]}]"
-        return dealt_line(event)
+        return printing.dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f"{event.player}: {event.text}"
@@ -949,25 +940,25 @@ ACTION_WORDS = {
 `_action`."""
 
 
-def _action(action: Action, money: Money, side_pots: int) -> str:
+def _action(action: Action, money: printing.Money, side_pots: int) -> str:
     if action.kind is ActionKind.COLLECT:
         pot = _pot_words(action.pot, side_pots)
         half = f"{action.half} " if action.half is not None else ""
         with_words = f" with {action.description}" if action.description is not None else ""
         return f"{action.player} wins the {half}{pot} ({money(action.amount)}){with_words}"
-    return action_line(action, ACTION_WORDS, money, ALL_IN, "Full Tilt", " {}")
+    return printing.action_line(action, ACTION_WORDS, money, ALL_IN, "Full Tilt", " {}")
 
 
 def _side_pot_words(number: int, several: bool) -> str:
     return f"Side pot {number}" if several else "Side pot"
 
 
-def _result(result: SeatResult, money: Money) -> str:
+def _result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         return f"{start} folded on {SUMMARY_STREET_NAMES[result.folded_on]} St."
     if result.showed:
-        return showed_line(start, result, f"won ({money(result.won)})")
+        return printing.showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)}), mucked"
     if result.mucked:

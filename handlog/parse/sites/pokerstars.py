@@ -42,16 +42,7 @@ from handlog.money import (
     money_writer,
     small_number,
 )
-from handlog.parse.printing import (
-    Money,
-    action_line,
-    dealt_line,
-    events_by_street,
-    seat_lines,
-    showed_line,
-    street_header,
-    total_pot_line,
-)
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -633,11 +624,13 @@ def print_hand(hand: Hand) -> str:
     else:
         table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
     lines = [_print_header(hand, money), table]
-    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack} in chips)", " is sitting out")
-    by_street = events_by_street(hand)
+    lines += printing.seat_lines(
+        hand, money, "Seat {number}: {name} ({stack} in chips)", " is sitting out"
+    )
+    by_street = printing.events_by_street(hand)
     side_pots = len(hand.side_pots)
     for street in (Street.ANTES, *hand.streets):
-        header = street_header(hand, street, STREET_HEADERS)
+        header = printing.street_header(hand, street, STREET_HEADERS)
         if header is not None:
             lines.append(header)
         current_bet = 0  # the bet to match on this street, for raise sizes not recorded
@@ -646,7 +639,7 @@ def print_hand(hand: Hand) -> str:
             if type(event) is Action and event.to_amount is not None:
                 current_bet = max(current_bet, event.to_amount)
     lines.append("*** SUMMARY ***")
-    lines.append(total_pot_line(hand, money, _side_pot_words))
+    lines.append(printing.total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board [{hand.community_card}]")
     lines.extend(_print_result(result, money) for result in hand.results)
@@ -662,7 +655,7 @@ def clock(hand: Hand) -> str:
     return printed_clock(hand, Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
 
 
-def _print_header(hand: Hand, money: Money) -> str:
+def _print_header(hand: Hand, money: printing.Money) -> str:
     if hand.home_game is not None:
         start = "PokerStars Home Game Hand #"
     elif hand.header_variant == "game":  # the older form; "hand" and none: today's
@@ -684,9 +677,9 @@ def _print_header(hand: Hand, money: Money) -> str:
     return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
 
 
-def _print_event(event: Event, money: Money, current_bet: int, side_pots: int) -> str:
+def _print_event(event: Event, money: printing.Money, current_bet: int, side_pots: int) -> str:
     if type(event) is Dealt:
-        return dealt_line(event)
+        return printing.dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f'{event.player} said, "{event.text}"'
@@ -712,7 +705,7 @@ ACTION_WORDS = {
 are worded by `_print_action`."""
 
 
-def _print_action(action: Action, money: Money, current_bet: int, side_pots: int) -> str:
+def _print_action(action: Action, money: printing.Money, current_bet: int, side_pots: int) -> str:
     """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
     size over that bet, then the street total), `side_pots` how many side pots the hand has."""
     player = action.player
@@ -726,20 +719,20 @@ def _print_action(action: Action, money: Money, current_bet: int, side_pots: int
         return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
     if kind is ActionKind.COLLECT:
         return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
-    return action_line(action, ACTION_WORDS, money, " and is all-in", "PokerStars")
+    return printing.action_line(action, ACTION_WORDS, money, " and is all-in", "PokerStars")
 
 
 def _side_pot_words(number: int, several: bool) -> str:
     return f"Side pot-{number}" if several else "Side pot"
 
 
-def _print_result(result: SeatResult, money: Money) -> str:
+def _print_result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " (didn't bet)" if result.did_not_bet else ""
         return f"{start} folded on the {SUMMARY_STREET_NAMES[result.folded_on]}{tail}"
     if result.showed:
-        return showed_line(start, result, f"won ({money(result.won)})")
+        return printing.showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)})"
     if result.mucked:

@@ -46,15 +46,7 @@ from handlog.money import (
     money_writer,
     small_number,
 )
-from handlog.parse.printing import (
-    Money,
-    action_line,
-    dealt_line,
-    events_by_street,
-    seat_lines,
-    showed_line,
-    street_header,
-)
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
@@ -472,22 +464,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won "):
-            end = outcome.find(" with ")
-            won = minor_units(outcome[4:] if end < 0 else outcome[4:end])
-            outcome = "" if end < 0 else outcome[end:]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -550,15 +527,15 @@ def print_hand(hand: Hand) -> str:
             f"{money(hand.small_bet)}/{money(hand.big_bet)} - {clock(hand)}"
         )
     lines = [header, f"{table} {hand.max_seats or 8}-max"]
-    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", " is sitting out")
-    by_street = events_by_street(hand)
+    lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", " is sitting out")
+    by_street = printing.events_by_street(hand)
     # A record read from Winning text lists no SHOW DOWN among its streets (the header
     # stands where the showdown's lines or its pots do); a site-neutral one may.
     streets: list[Street] = [street for street in hand.streets if street is not Street.SHOWDOWN]
     if Street.SHOWDOWN in by_street or hand.main_pot is not None:
         streets.append(Street.SHOWDOWN)
     for street in (Street.ANTES, *streets):
-        header_line = street_header(hand, street, STREET_HEADERS)
+        header_line = printing.street_header(hand, street, STREET_HEADERS)
         if header_line is not None:
             lines.append(header_line)
         if street is Street.SHOWDOWN and hand.main_pot is not None:
@@ -592,17 +569,17 @@ def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
     return None
 
 
-def _event(event: Event, money: Money) -> str:
+def _event(event: Event, money: printing.Money) -> str:
     if type(event) is Note:
         return event.text
     if type(event) is Dealt:
-        return dealt_line(event)
+        return printing.dealt_line(event)
     assert type(event) is Action
     if event.kind is ActionKind.COMPLETE and event.amount != event.to_amount:
-        return action_line(event, RAISE_WORDS, money, ALL_IN, "Winning")
+        return printing.action_line(event, RAISE_WORDS, money, ALL_IN, "Winning")
     if event.kind is ActionKind.COLLECT:
         return f"{event.player} collected {money(event.amount)} from {pot_label(event.pot)}"
-    return action_line(event, ACTION_WORDS, money, ALL_IN, "Winning")
+    return printing.action_line(event, ACTION_WORDS, money, ALL_IN, "Winning")
 
 
 ALL_IN = " and is all-in"
@@ -625,7 +602,7 @@ bring-in it does not match is worded as a raise, a collect by `_event`."""
 RAISE_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.RAISE]}
 
 
-def _result(result: SeatResult, money: Money) -> str:
+def _result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " and did not bet" if result.did_not_bet else ""
@@ -633,7 +610,7 @@ def _result(result: SeatResult, money: Money) -> str:
     if result.collected_without_showdown:
         return f"{start} did not show and won {money(result.won)}"
     if result.showed:
-        return showed_line(start, result, f"won {money(result.won)}")
+        return printing.showed_line(start, result, f"won {money(result.won)}")
     mucked = f" [{format_cards(result.mucked)}]" if result.mucked else ""
     return f"{start} mucked{mucked}"
 
