@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -93,19 +93,6 @@ def _note_handler(what: object) -> LineHandler:
         builder._note(what, text, line)
 
     return handle
-
-
-class HeaderStakes(Protocol):
-    """What a text site's header tells of every hand's game (its `GameInfo`)."""
-
-    @property
-    def game(self) -> Game | None: ...
-    @property
-    def small_bet(self) -> int: ...
-    @property
-    def big_bet(self) -> int: ...
-    @property
-    def currency(self) -> str | None: ...
 
 
 class LineError(Exception):
@@ -754,14 +741,16 @@ class TextHandBuilder:
         self,
         site: Site,
         hand_id: str,
-        info: HeaderStakes,
+        info: Any,
         start_time: datetime | None,
         printed: Printed,
         events: list[Event] | None = None,
         whole: Chunk | None = None,
     ) -> Hand:
-        """`hand` with the game, stakes and currency a header gave (`info`; a hand of a game
-        handlog does not replay is skipped before its builder is made)."""
+        """`hand` with the game, stakes and currency a header gave: `info`, the site's
+        `GameInfo`, with `game`, `small_bet`, `big_bet` and `currency` (a hand of a game
+        handlog does not replay is skipped before its builder is made). Typed `Any`, not a
+        Protocol: this module is compiled by mypyc, and each site's `GameInfo` is its own."""
         return self.hand(
             site,
             hand_id,
