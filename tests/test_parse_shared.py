@@ -138,3 +138,43 @@ def test_the_amount_readers_remember_what_they_read():
         hits = reader.cache_info().hits
         reader(text)
         assert reader.cache_info().hits == hits + 1, reader
+
+
+def test_a_grammar_reads_each_terminal_by_the_builder_method_named_after_it():
+    class Builder(TextHandBuilder):
+        def _seat_folded(self, text: str, line: int) -> None:
+            pass
+
+    def named(builder: object, text: str, line: int) -> None:
+        pass
+
+    syntax = SectionGrammar("none", "A site", {}, {"CHAT": named}, {}, {}, builder=Builder)
+    assert syntax.handler("SEAT_FOLDED") is Builder._seat_folded
+    assert syntax.handler("CHAT") is named  # a handler named outright wins
+    assert syntax.handler("CHECKS") is TextHandBuilder._checks  # the base's common line
+    with pytest.raises(KeyError, match="nothing reads the line terminal SEAT_LOST"):
+        syntax.handler("SEAT_LOST")
+
+
+def test_printed_actions_fill_the_site_templates():
+    from handlog.model import Action
+    from handlog.money import money_writer
+    from handlog.parse.printing import action_line
+
+    money = money_writer("$")
+    words = {
+        ActionKind.BET: "{player}: bets {amount}{all_in}",
+        ActionKind.RAISE: "{player} raises to {to}{all_in}",
+        ActionKind.FOLD: "{player} folds{shown}",
+    }
+    bet = Action(Street.FOURTH, "Ann", ActionKind.BET, 4, 4, True)
+    assert action_line(bet, words, money, " and is all-in", "A site") == (
+        "Ann: bets $0.04 and is all-in"
+    )
+    raised = Action(Street.FOURTH, "Bo", ActionKind.RAISE, 8, 12)
+    assert action_line(raised, words, money, "!", "A site") == "Bo raises to $0.12"
+    folded = Action(Street.FOURTH, "Cy", ActionKind.FOLD)
+    assert action_line(folded, words, money, "!", "A site") == "Cy folds"
+    call = Action(Street.FOURTH, "Di", ActionKind.CALL, 4, 4)
+    with pytest.raises(ValueError, match="A site prints no call line"):
+        action_line(call, words, money, "!", "A site")

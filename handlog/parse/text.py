@@ -29,6 +29,7 @@ from handlog.model import (
     Dealt,
     Hand,
     Printed,
+    SeatResult,
     Site,
     Source,
     Street,
@@ -41,7 +42,7 @@ from handlog.parse.reader import Chunk
 if TYPE_CHECKING:
     from lark import Lark
 
-    from handlog.model import Event, Game, Seat, SeatResult, Site
+    from handlog.model import Event, Game, Seat, Site
 
 TIME_ZONES = {
     "ET": "America/New_York",
@@ -78,6 +79,20 @@ BRACKETS = re.compile(r"\[([^[\]\n]*)\]")
 
 LineHandler = Callable[[Any, str, int], None]
 """A line handler: (builder, the line's text, its 1-based line number in the file)."""
+
+
+def note_handlers(notes: Mapping[str, object]) -> dict[str, LineHandler]:
+    """A handler for each table-noise terminal of `notes` (the terminal's name → what the
+    site's builder needs to know of it: its `NoteKind`, say), each calling the builder's
+    `_note(that, text, line)`."""
+    return {terminal: _note_handler(what) for terminal, what in notes.items()}
+
+
+def _note_handler(what: object) -> LineHandler:
+    def handle(builder: Any, text: str, line: int) -> None:
+        builder._note(what, text, line)
+
+    return handle
 
 
 class LineError(Exception):
@@ -242,6 +257,21 @@ def terminal_words(
             found[name] = headers[street]
     found.update(words)
     return found
+
+
+AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
+"""An amount in a pattern, as PokerStars-like sites print it: "$1,000.25", "€0.04", "1500"."""
+
+
+def total_pot_patterns(side_pot: str, end: str = "") -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A summary's "Total pot $X Main pot $M. Side pot $S. | Rake $R" (groups total, main,
+    sides, rake; `end` after it) and one side pot in its sides, for `read_total_pot`;
+    `side_pot` is the pattern of a side pot's name ("Side pot(?:-\\d+)?")."""
+    total = re.compile(
+        rf"Total pot (?P<total>{AMOUNT})(?: Main pot (?P<main>{AMOUNT})\."
+        rf"(?P<sides>(?: {side_pot} {AMOUNT}\.)+))? \| Rake (?P<rake>{AMOUNT}){end}"
+    )
+    return total, re.compile(rf" {side_pot} ({AMOUNT})\.")
 
 
 ALL_IN = (" and is all-in",)
@@ -409,9 +439,10 @@ class SectionGrammar:
         name: str,
         site_name: str,
         sections: dict[str, tuple[Street | None, str]],
-        handlers: dict[str, LineHandler],
+        handlers: Mapping[str, LineHandler],
         terminal_words: dict[str, str],
         rule_places: dict[str, str] | None = None,
+        builder: type | None = None,
     ) -> None:
         self.name = name
         """The grammar file's name in `grammars/`, without ".lark"."""
@@ -420,7 +451,10 @@ class SectionGrammar:
         self.sections = sections
         """Each section token: the street it opens (None: no header line) and its line rule."""
         self.handlers = handlers
-        """The handler of each line terminal."""
+        """The handler of each line terminal that `builder` does not read by its name."""
+        self.builder = builder
+        """The site's hand builder, whose method `_x` reads the lines of terminal `X` (the
+        terminal `SEAT_FOLDED` by `_seat_folded`) unless `handlers` names the terminal."""
         self.terminal_words = terminal_words
         """Words a player understands for the grammar's terminals, for error messages."""
         self.rule_places = RULE_PLACES if rule_places is None else rule_places
@@ -449,12 +483,23 @@ class SectionGrammar:
                     raise ValueError(f"a line terminal of {rule!r} may match more than one line")
                 rules[rule] = (
                     tuple(
-                        (t.literal, t.prefix, t.pattern, self.handlers[t.name]) for t in terminals
+                        (t.literal, t.prefix, t.pattern, self.handler(t.name)) for t in terminals
                     ),
                     {},
                 )
             self._rules = rules
         return rules
+
+    def handler(self, terminal: str) -> LineHandler:
+        """The handler of a line terminal: the one `handlers` names, else the builder's
+        method named after it; a `KeyError` (a grammar and a module that do not agree) for a
+        terminal nothing reads."""
+        found = self.handlers.get(terminal)
+        if found is None and self.builder is not None:
+            found = getattr(self.builder, "_" + terminal.lower(), None)
+        if found is None:
+            raise KeyError(f"{self.name}: nothing reads the line terminal {terminal}")
+        return found
 
     def body_sequence(self) -> tuple[tuple[str, bool, re.Pattern[str]], ...] | None:
         """The `body` rule as (terminal, optional, pattern), when it is one sequence of
@@ -692,6 +737,33 @@ class TextHandBuilder:
             source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
         )
 
+    def hand_of(
+        self,
+        site: Site,
+        hand_id: str,
+        info: Any,
+        start_time: datetime | None,
+        printed: Printed,
+        events: list[Event] | None = None,
+        whole: Chunk | None = None,
+    ) -> Hand:
+        """`hand` with the game, stakes and currency a header gave: `info`, the site's
+        `GameInfo`, with `game`, `small_bet`, `big_bet` and `currency` (a hand of a game
+        handlog does not replay is skipped before its builder is made). Typed `Any`, not a
+        Protocol: this module is compiled by mypyc, and each site's `GameInfo` is its own."""
+        return self.hand(
+            site,
+            hand_id,
+            info.game,  # type: ignore[arg-type]  # set: the hand was not skipped
+            info.small_bet,
+            info.big_bet,
+            info.currency,
+            start_time,
+            printed,
+            events,
+            whole,
+        )
+
     def put_chips(
         self,
         kind: ActionKind,
@@ -742,6 +814,83 @@ class TextHandBuilder:
                 cards=cards(rest[:close]),
                 description=description,
                 line=line,
+            )
+        )
+
+    def seat_parts(
+        self, text: str, sitting_out: str = "", after: int = 1, separator: str = ": "
+    ) -> tuple[int, str, str, bool]:
+        """A seat line, "Seat N: NAME (STACK)", in parts: the seat's number (before
+        `separator`), the name (up to the last " ("), the stack's text (from there to
+        `after` characters before the end: 1, the ")") and whether the line ends in
+        `sitting_out` (a site's " is sitting out", taken off first)."""
+        cut = text.index(separator)
+        number = int(text[5:cut])
+        rest = text[cut + len(separator) :]
+        out = bool(sitting_out) and rest.endswith(sitting_out)
+        if out:
+            rest = rest[: -len(sitting_out)]
+        open_paren = rest.rindex(" (")
+        return number, rest[:open_paren], rest[open_paren + 2 : len(rest) - after], out
+
+    def returned_to(self, text: str, line: int, start: int, marker: str) -> tuple[str, str]:
+        """The player a "… returned to NAME" line names (after `marker`) and the text of
+        the amount given back (from `start` to `marker`)."""
+        at = text.index(marker)
+        return self.player(text[at + len(marker) :], line, text), text[start:at]
+
+    def add_returned(self, player: str, amount: int, line: int) -> None:
+        """A bet (or an ante) given back to `player` uncalled."""
+        self.events.append(
+            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+        )
+
+    def _uncalled_bet(self, text: str, line: int) -> None:
+        """ "Uncalled bet ($X) returned to NAME", PokerStars' line (and those that copy it)."""
+        player, amount = self.returned_to(text, line, 14, ") returned to ")
+        self.add_returned(player, minor_units(amount), line)
+
+    def _checks(self, text: str, line: int) -> None:
+        """ "NAME checks", as most sites write it (a site that writes it otherwise reads it
+        by its own `_checks`)."""
+        player = self.player(text[:-7], line, text)
+        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+
+    def _folds(self, text: str, line: int) -> None:
+        """ "NAME folds", as most sites write it (a site that writes it otherwise reads it
+        by its own `_folds`)."""
+        player = self.player(text[:-6], line, text)
+        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
+
+    def add_showed(
+        self,
+        number: int,
+        name: str,
+        shown: tuple[Card, ...],
+        outcome: str,
+        line: int,
+        parens: bool = True,
+    ) -> None:
+        """A summary's seat that showed `shown`, from the words after "and": "won ($X)"
+        (with `parens`; else "won $X") or "lost", then " with" the hand's description when
+        the site gives one."""
+        won: int | None = None
+        lost = False
+        if parens and outcome.startswith("won ("):
+            paren = outcome.index(")")
+            won = minor_units(outcome[5:paren])
+            outcome = outcome[paren + 1 :]
+        elif not parens and outcome.startswith("won "):
+            end = outcome.find(" with ")
+            won = minor_units(outcome[4:] if end < 0 else outcome[4:end])
+            outcome = "" if end < 0 else outcome[end:]
+        else:
+            lost = True
+            outcome = outcome[4:]
+        description = outcome[6:] if outcome.startswith(" with ") else None
+        self.results.append(
+            SeatResult(
+                number, name, showed=shown, won=won, lost=lost, description=description, line=line
             )
         )
 

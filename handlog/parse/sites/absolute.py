@@ -47,13 +47,13 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
@@ -236,13 +236,10 @@ class _HandBuilder(TextHandBuilder):
             events = without_river_deals(events)
         zone = split["zone"] or "ET"
         self.tournament_id = info.tournament_id
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=utc_time(
                 int(split["y"]),
                 int(split["mo"]),
@@ -325,12 +322,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        dash = text.index(" - ")
-        number = int(text[5:dash])
-        rest = text[dash + 3 :]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -10])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text, after=10, separator=" - ")
+        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " - Ante ", line)
@@ -500,24 +493,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "POCKET": _HandBuilder._pocket,
-    "BRING_IN": _HandBuilder._bring_in,
-    "BETS": _HandBuilder._bets,
-    "CALLS": _HandBuilder._calls,
-    "RAISES": _HandBuilder._raises,
-    "ALL_IN_RAISE": _HandBuilder._all_in_raise,
-    "ALL_IN_BET": _HandBuilder._all_in_bet,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "COLLECTS": _HandBuilder._collects,
-    "SEAT_RESULT": _HandBuilder._seat_result,
-}
-
-GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 @lru_cache(maxsize=100_000)
@@ -659,10 +635,8 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
     that bet, then the street total)."""
     name = action.player
     kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{name} - Ante {money(action.amount)}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} - Bring-In {money(action.amount)}"
+    if kind is ActionKind.ANTE or kind is ActionKind.BRING_IN:
+        return action_line(action, ACTION_WORDS, money, "", "Absolute")
     raise_by = action.raise_by
     if (
         raise_by is None
@@ -681,14 +655,6 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
         ActionKind.CALL,
     ):
         return f"{name} - All-In {money(action.amount)}"
-    if kind in (ActionKind.BET, ActionKind.COMPLETE):
-        return f"{name} - Bets {money(action.amount)}"
-    if kind is ActionKind.CALL:
-        return f"{name} - Calls {money(action.amount)}"
-    if kind is ActionKind.CHECK:
-        return f"{name} - Checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} - Folds"
     if kind is ActionKind.SHOW:
         shown = " ".join(_card(card) for card in action.cards)
         tail = f" ({action.description})" if action.description is not None else ""
@@ -696,7 +662,20 @@ def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignor
     if kind is ActionKind.COLLECT:
         pot = "main pot" if not action.pot else f"side pot #{action.pot}"
         return f"{name} Collects {money(action.amount)} from {pot}"
-    raise ValueError(f"Absolute prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, money, "", "Absolute")
+
+
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} - Ante {amount}",
+    ActionKind.BRING_IN: "{player} - Bring-In {amount}",
+    ActionKind.BET: "{player} - Bets {amount}",
+    ActionKind.COMPLETE: "{player} - Bets {amount}",
+    ActionKind.CALL: "{player} - Calls {amount}",
+    ActionKind.CHECK: "{player} - Checks",
+    ActionKind.FOLD: "{player} - Folds",
+}
+"""Absolute's action lines (`handlog.parse.printing.ActionWords`); a raise, an all-in, a
+show and a collect are worded by `_action_line`."""
 
 
 FORMAT = SiteFormat(

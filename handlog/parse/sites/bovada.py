@@ -53,6 +53,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     level_number,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
@@ -715,38 +716,11 @@ def _result_without_card(result: SeatResult, card: Card) -> SeatResult:
     )
 
 
-def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(kind, text, line)
+_HANDLERS = note_handlers(NOTE_KINDS)
 
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "ALL_IN_RAISE": _HandBuilder._all_in_raise,
-    "ALL_IN": _HandBuilder._all_in,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "SHOWDOWN": _HandBuilder._showdown,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "HAND_RESULT": _HandBuilder._hand_result,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_DOES_NOT_SHOW": _HandBuilder._seat_does_not_show,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
-}
-
-GRAMMAR = SectionGrammar("bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from handlog.model import (
 )
 from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -45,6 +46,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
@@ -270,13 +272,10 @@ class _HandBuilder(TextHandBuilder):
         self.community_card = community_card(self.events)
         if self.community_card is not None:
             self.events = without_river_deals(self.events)
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             # Everleaf's clock is UTC (it prints no zone).
             start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
             printed=Printed("game", clock),
@@ -338,12 +337,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        stack = amount(rest[open_paren + 2 : -1].strip())
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text)
+        self.add_seat(Seat(number, name, amount(stack.strip()), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         player = self._name_before(text, ": posts ante [", line)
@@ -391,14 +386,6 @@ class _HandBuilder(TextHandBuilder):
     def _calls(self, text: str, line: int) -> None:
         player = self._name_before(text, " calls [", line)
         self._put(ActionKind.CALL, player, line, self._bracketed(text))
-
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
@@ -460,32 +447,11 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Note(self.street, kind, player, text, line))
 
 
-def _note_handler(name: str):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(name, text, line)
+_HANDLERS = note_handlers({name: name for name in NOTE_ENDS})
 
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "WINS": _HandBuilder._wins,
-    **{name: _note_handler(name) for name in NOTE_ENDS},
-}
-
-GRAMMAR = SectionGrammar("everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -573,25 +539,28 @@ def _number(value: int, symbol: str | None, suffix: str) -> str:
     return f"{symbol}{whole}.{cents:02d}{suffix}"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts ante [{amount}]",
+    ActionKind.BET: "{player}: bets [{amount}]",
+    ActionKind.RAISE: "{player} raises [{amount}]",
+    ActionKind.CALL: "{player} calls [{amount}]",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.DOES_NOT_SHOW: "{player} does not show cards",
+}
+"""Everleaf's action lines, their amounts spaced (`handlog.parse.printing.ActionWords`); a
+bring-in, a completion, a show or muck and a win are worded by `_action`."""
+
+
 def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def]
     kind = action.kind
     name = action.player
-    if kind is ActionKind.ANTE:
-        return f"{name}: posts ante [{spaced(action.amount)}]"
     if kind is ActionKind.BRING_IN:
         return f"{name} posts bring-in {bare(action.amount)}."
     if kind is ActionKind.COMPLETE:
         return f"{name} completes to {bare(action.to_amount)}."
-    if kind is ActionKind.BET:
-        return f"{name}: bets [{spaced(action.amount)}]"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises [{spaced(action.amount)}]"
-    if kind is ActionKind.CALL:
-        return f"{name} calls [{spaced(action.amount)}]"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
+    if kind in ACTION_WORDS:
+        return action_line(action, ACTION_WORDS, spaced, "", "Everleaf")
     if kind is ActionKind.MUCK and not action.cards:
         return ""  # Everleaf prints a muck with its cards only
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
@@ -599,8 +568,6 @@ def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def
         shown = ", ".join(str(card) for card in action.cards)
         tail = f" {action.description}" if action.description else ""
         return f"{name} {verb} [ {shown} ]{tail}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{name} does not show cards"
     if kind is ActionKind.COLLECT:
         half = f"{action.half} " if action.half else ""
         pot = "main pot" if not action.pot else f"side pot {action.pot}"

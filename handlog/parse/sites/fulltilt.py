@@ -40,21 +40,25 @@ from handlog.money import (
     money_writer,
     small_number,
 )
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     MONTHS,
     STUD_STREETS,
     LineError,
+    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
     in_deal_order,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
     street_named,
     terminal_words,
+    total_pot_patterns,
     utc_time,
 )
 from handlog.rules.profiles import RuleProfile
@@ -150,12 +154,7 @@ _HEADER_SPLIT = re.compile(
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
-_TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
-    rf"(?P<sides>(?: Side pot(?: \d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})$"
-)
-_SIDE_POT = re.compile(rf" Side pot(?: \d+)? ({_AMOUNT})\.")
+_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?: \d+)?", "$")
 _TABLE_SIZE = re.compile(r"(\d+) max|\b(?:deep|shallow) (\d+)\b")
 
 
@@ -386,13 +385,10 @@ class _HandBuilder(TextHandBuilder):
         # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
         # Sit & Go", "Big Game of the Week"); the records have no field for the name.
         self.buy_in = info.tournament_name
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # skipped above when None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=parse_clock(self.clock),
             printed=Printed(info.header_variant, self.clock),
         )
@@ -464,17 +460,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        sitting_out = rest.endswith(", is sitting out")
-        if sitting_out:
-            rest = rest[:-16]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        self.add_seat(
-            Seat(number, name, minor_units(rest[open_paren + 2 : -1]), sitting_out, line), text
-        )
+        number, name, stack, sitting_out = self.seat_parts(text, ", is sitting out")
+        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
@@ -578,28 +565,16 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
-        at = text.index(" returned to ")
-        player = self.player(text[at + 13 :], line, text)
-        amount = minor_units(text[16:at])
+        player, amount_text = self.returned_to(text, line, 16, " returned to ")
+        amount = minor_units(amount_text)
         if self.street_put:
             self.street_put[player] = self.street_put.get(player, 0) - amount
-        self.events.append(
-            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
-        )
+        self.add_returned(player, amount, line)
 
     def _ante_returned(self, text: str, line: int) -> None:
         # "Ante of $0.40 returned to Hero": an ante back to its player, as an uncalled bet.
-        at = text.index(" returned to ")
-        player = self.player(text[at + 13 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                player,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[8:at]),
-                line=line,
-            )
-        )
+        player, amount = self.returned_to(text, line, 8, " returned to ")
+        self.add_returned(player, minor_units(amount), line)
 
     def _shows(self, text: str, line: int) -> None:
         at = text.find(" shows [")
@@ -721,22 +696,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = self._in_deal_order(name, cards(rest[9:close]))
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won ("):
-            paren = outcome.index(")")
-            won = minor_units(outcome[5:paren])
-            outcome = outcome[paren + 1 :]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -768,42 +728,14 @@ class _HandBuilder(TextHandBuilder):
         self.results.append(SeatResult(number, name, line=line))
 
 
-def _note_handler(terminal: str):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(terminal, text, line)
-
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRING_IN_PLAYER": _HandBuilder._bring_in_player,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "ANTE_RETURNED": _HandBuilder._ante_returned,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "WINS": _HandBuilder._wins,
-    "BOARD": _HandBuilder._board,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_COLLECTED": _HandBuilder._seat_collected,
-    "SEAT_SITTING_OUT": _HandBuilder._seat_sitting_out,
-    "FEELING": _HandBuilder._feeling,
+_HANDLERS: dict[str, LineHandler] = {
     "CHAT": _HandBuilder._chat_line,
-    **{terminal: _note_handler(terminal) for terminal in NOTES},
+    **note_handlers({name: name for name in NOTES}),
 }
 
-GRAMMAR = SectionGrammar("fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -827,18 +759,13 @@ def print_hand(hand: Hand) -> str:
     neutral = hand.printed == PRINTED
 
     lines = [_header(hand, money)]
-    for seat in hand.seats:
-        tail = ", is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
+    by_street = printing.events_by_street(hand)
     first_street = FIRST_STREETS.get(hand.game, Street.THIRD)
     for street in (Street.ANTES, *hand.streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header = printing.street_header(hand, street, STREET_HEADERS)
+        if header is not None:
+            lines.append(header)
         events = by_street.get(street, [])
         announce = _bring_in_announcement(hand, events) if street is first_street else None
         for event in events:
@@ -849,7 +776,7 @@ def print_hand(hand: Hand) -> str:
             if line is not None:
                 lines.append(line)
     lines.append("*** SUMMARY ***")
-    lines.append(_total_pot(hand, money))
+    lines.append(printing.total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
@@ -946,9 +873,7 @@ def _event(  # type: ignore[no-untyped-def]
         new = event.new
         if event.street is first_street and len(new) > 1:
             return f"Dealt to {event.player} [{format_cards(new[:-1])}] [{new[-1]}]"
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(new)}]"
-        return f"Dealt to {event.player} [{format_cards(new)}]"
+        return printing.dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f"{event.player}: {event.text}"
@@ -998,62 +923,42 @@ def _pot_words(pot: int | None, side_pots: int) -> str:
     return "side pot" if pot == 1 and side_pots <= 1 else f"side pot #{pot}"
 
 
-def _action(action: Action, money, side_pots: int) -> str:  # type: ignore[no-untyped-def]
-    player = action.player
-    all_in = ALL_IN if action.all_in else ""
-    kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{player} antes {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} brings in for {money(action.amount)}{all_in}"
-    if kind is ActionKind.COMPLETE:
-        return f"{player} completes it to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.RAISE:
-        return f"{player} raises to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.BET:
-        return f"{player} bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player} folds{shown}"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet of {money(action.amount)} returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" {action.description}" if action.description is not None else ""
-        return f"{player} shows [{format_cards(action.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player} mucks{shown}"
-    if kind is ActionKind.COLLECT:
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} antes {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in for {amount}{all_in}",
+    ActionKind.COMPLETE: "{player} completes it to {to}{all_in}",
+    ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds{shown}",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet of {amount} returned to {player}",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    ActionKind.MUCK: "{player} mucks{shown}",
+}
+"""Full Tilt's action lines (`handlog.parse.printing.ActionWords`); a win is worded by
+`_action`."""
+
+
+def _action(action: Action, money: printing.Money, side_pots: int) -> str:
+    if action.kind is ActionKind.COLLECT:
         pot = _pot_words(action.pot, side_pots)
         half = f"{action.half} " if action.half is not None else ""
         with_words = f" with {action.description}" if action.description is not None else ""
-        return f"{player} wins the {half}{pot} ({money(action.amount)}){with_words}"
-    raise ValueError(f"Full Tilt has no line for {kind}")
+        return f"{action.player} wins the {half}{pot} ({money(action.amount)}){with_words}"
+    return printing.action_line(action, ACTION_WORDS, money, ALL_IN, "Full Tilt", " {}")
 
 
-def _total_pot(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
-    text = f"Total pot {money(hand.total_pot)}"
-    if hand.main_pot is not None:
-        text += f" Main pot {money(hand.main_pot)}."
-        several = len(hand.side_pots) > 1
-        for number, side in enumerate(hand.side_pots, 1):
-            label = f"Side pot {number}" if several else "Side pot"
-            text += f" {label} {money(side)}."
-    return f"{text} | Rake {money(hand.rake)}"
+def _side_pot_words(number: int, several: bool) -> str:
+    return f"Side pot {number}" if several else "Side pot"
 
 
-def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+def _result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         return f"{start} folded on {SUMMARY_STREET_NAMES[result.folded_on]} St."
     if result.showed:
-        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return printing.showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)}), mucked"
     if result.mucked:

@@ -60,11 +60,11 @@ from handlog.model import (
     Street,
 )
 from handlog.money import MoneyError, format_hundredths, hundredths
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     in_deal_order,
@@ -328,12 +328,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        stack = hundredths(rest[open_paren + 2 : -1])
+        number, name, stack_text, _ = self.seat_parts(text)
+        stack = hundredths(stack_text)
         self.add_seat(Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
@@ -382,14 +378,6 @@ class _HandBuilder(TextHandBuilder):
     def _calls(self, text: str, line: int) -> None:
         self._put(ActionKind.CALL, text, " calls ", line)
 
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
-
     def _shows(self, text: str, line: int) -> None:
         open_at = text.rindex(" shows [")
         player = self.player(text[:open_at], line, text)
@@ -429,23 +417,9 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(Street.SUMMARY, player, ActionKind.COLLECT, chips, line=line))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "SUMMARY_SEAT": _HandBuilder._summary_seat,
-    "RAKE": _HandBuilder._rake,
-    "WINS": _HandBuilder._wins,
-}
-
-GRAMMAR = SectionGrammar("kingsclub", "KingsClub", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "kingsclub", "KingsClub", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -571,30 +545,28 @@ def _dealt_line(event: Dealt) -> str:
     return f"Dealt to {event.player}: [{shown}]"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in for {to}{all_in}",
+    ActionKind.COMPLETE: "{player} bets {to}{all_in}",
+    ActionKind.BET: "{player} bets {to}{all_in}",
+    ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    ActionKind.CALL: "{player} calls {to}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.SHOW: "{player} shows [{cards}]",
+    ActionKind.COLLECT: "{player} wins pot ({amount})",
+}
+"""KingsClub's action lines (`handlog.parse.printing.ActionWords`): every bet, call and
+raise by the street total it makes."""
+
+
 def _action_line(action: Action) -> str:
-    name = action.player
-    kind = action.kind
-    tail = ALL_IN if action.all_in else ""
-    figure = format_hundredths(action.to_amount or 0)
-    if kind is ActionKind.ANTE:
-        return f"{name}: posts ante {format_hundredths(action.amount or 0)}{tail}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} brings in for {figure}{tail}"
-    if kind in (ActionKind.COMPLETE, ActionKind.BET):
-        return f"{name} bets {figure}{tail}"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises to {figure}{tail}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {figure}{tail}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
-    if kind is ActionKind.SHOW:
-        return f"{name} shows [{format_cards(action.cards)}]"
-    if kind is ActionKind.COLLECT:
-        return f"{name} wins pot ({format_hundredths(action.amount or 0)})"
-    raise ValueError(f"KingsClub prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, _hundredths, ALL_IN, "KingsClub")
+
+
+def _hundredths(value: int | None) -> str:
+    return format_hundredths(value or 0)
 
 
 FORMAT = SiteFormat(

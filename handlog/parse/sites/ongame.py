@@ -50,6 +50,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
@@ -57,7 +58,6 @@ from handlog.parse.text import (
     SHORT_MONTHS,
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
@@ -280,13 +280,10 @@ class _HandBuilder(TextHandBuilder):
         self.community_card = community_card(self.events)
         if self.community_card is not None:
             self.events = without_river_deals(self.events)
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=_start_time(start),
             printed=Printed("tournament" if tournament else "hand", start.string[12:]),
         )
@@ -332,12 +329,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text)
+        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
@@ -396,14 +389,6 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
-
-    def _checks(self, text: str, line: int) -> None:
-        name = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        name = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
 
     def _sits_out(self, text: str, line: int) -> None:
         seat = self.seated.get(text[:-9])
@@ -484,23 +469,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRING_IN": _HandBuilder._bring_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SITS_OUT": _HandBuilder._sits_out,
-    "POT_WON": _HandBuilder._pot_won,
-    "RAKE": _HandBuilder._rake,
-    "SEAT_RESULT": _HandBuilder._seat_result,
-}
-
-GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 # ---------------------------------------------------------------------------------------
@@ -671,25 +640,25 @@ def _action_line(action: Action, money, hand_put: dict[str, int], brought_in: bo
     player = action.player
     kind = action.kind
     all_in = " [all in]" if action.all_in else ""
-    if kind is ActionKind.ANTE:
-        return f"{player} posts ante {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} small bring in {money(action.amount)}{all_in}"
     if kind is ActionKind.COMPLETE and not brought_in:
         # The forced player completing instead of bringing in.
         return f"{player} big bring in {money(action.amount)}{all_in}"
     if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
         total = (action.to_amount or 0) + hand_put.get(player, 0)
         return f"{player} raises {money(action.amount)} to {money(total)}{all_in}"
-    if kind is ActionKind.BET:
-        return f"{player} bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        return f"{player} folds"
-    raise ValueError(f"OnGame prints no {kind.value} line")
+    return action_line(action, ACTION_WORDS, money, " [all in]", "OnGame")
+
+
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} small bring in {amount}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+}
+"""OnGame's action lines (`handlog.parse.printing.ActionWords`); a completion and a raise
+are worded by `_action_line`."""
 
 
 FORMAT = SiteFormat(

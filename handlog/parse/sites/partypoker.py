@@ -66,6 +66,7 @@ from handlog.money import (
     minor_units,
     small_number,
 )
+from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -76,6 +77,7 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     level_number,
+    note_handlers,
     parse_error,
     printed_clock,
     section_table,
@@ -331,13 +333,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_id = info.tournament_id
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=start,
             printed=Printed(self.variant, clock),
             events=events,
@@ -466,14 +465,6 @@ class _HandBuilder(TextHandBuilder):
             kind = self.completion_or(ActionKind.RAISE)
         self._put(kind, player, line, amount, True)
 
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
-
     def _show(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, verb, line)
         rest = text[len(name) + len(verb) :]
@@ -546,47 +537,28 @@ class _HandBuilder(TextHandBuilder):
     def _no_low(self, text: str, line: int) -> None:
         self.events.append(Note(self.street, NoteKind.NO_LOW_HAND, None, text, line))
 
+    def _note(self, note: tuple[NoteKind, str], text: str, line: int) -> None:
+        """Table noise: its kind, and the words after the player's name (none before them:
+        the note names nobody)."""
+        kind, marker = note
+        at = text.find(marker)
+        self.events.append(Note(self.street, kind, text[:at] if at > 0 else None, text, line))
+
     def _nothing(self, text: str, line: int) -> None:
         """A line that makes no record: a hand's closing NUL, a blank line, the next hand's
         "Game #N starts."."""
 
 
-def _note_handler(kind: NoteKind, marker: str) -> LineHandler:
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        at = text.find(marker)
-        builder.events.append(Note(builder.street, kind, text[:at] if at > 0 else None, text, line))
-
-    return handle
-
-
 _HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "OPENS": _HandBuilder._opens,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "COMPLETES": _HandBuilder._completes,
-    "BETS": _HandBuilder._bets,
-    "DOUBLE_BETS": _HandBuilder._double_bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "ALL_IN": _HandBuilder._all_in,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "SHOWS": _HandBuilder._shows,
-    "DOES_NOT_SHOW_CARDS": _HandBuilder._does_not_show_cards,
-    "SHOWS_LOW": _HandBuilder._shows_low,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "WINS": _HandBuilder._wins,
-    "WINS_LOW": _HandBuilder._wins_low,
-    "NO_LOW": _HandBuilder._no_low,
     "END_OF_HAND": _HandBuilder._nothing,
     "BLANK": _HandBuilder._nothing,
     "NEXT_GAME": _HandBuilder._nothing,
-    **{name: _note_handler(kind, marker) for name, (kind, marker) in NOTE_KINDS.items()},
+    **note_handlers(NOTE_KINDS),
 }
 
-GRAMMAR = SectionGrammar("partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -747,6 +719,21 @@ def _note_text(note: Note) -> str | None:
     return None
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante [{amount}]",
+    ActionKind.BRING_IN: "{player} bring-ins [{amount}]",
+    ActionKind.COMPLETE: "{player} completes [{amount}]",
+    ActionKind.BET: "{player} bets [{amount}]",
+    ActionKind.RAISE: "{player} raises [{amount}]",
+    ActionKind.CALL: "{player} calls [{amount}]",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+}
+"""PartyPoker's action lines (`handlog.parse.printing.ActionWords`); an all-in, a double
+bet, a show, a muck and a win are worded by `_event_line`."""
+_ALL_IN_KINDS = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+
+
 def _event_line(event: Event, money: Money, hand: Hand) -> str:
     if type(event) is Dealt:
         return f"Dealt to {event.player} [  {' '.join(str(c) for c in event.new)} ]"
@@ -755,33 +742,14 @@ def _event_line(event: Event, money: Money, hand: Hand) -> str:
     assert type(event) is Action
     name = event.player
     kind = event.kind
-    amount = f"[{money(event.amount)}]"
-    if event.all_in and kind in (
-        ActionKind.CALL,
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.COMPLETE,
-    ):
-        return f"{name} is all-In  {amount}"
-    if kind is ActionKind.ANTE:
-        return f"{name} posts ante {amount}"
-    if kind is ActionKind.BRING_IN:
-        return f"{name} bring-ins {amount}"
-    if kind is ActionKind.COMPLETE:
-        return f"{name} completes {amount}"
-    if kind is ActionKind.BET:
-        double = event.street is Street.FOURTH and event.amount == hand.big_bet
-        return f"{name} {'double bets' if double else 'bets'} {amount}"
-    if kind is ActionKind.RAISE:
-        return f"{name} raises {amount}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {amount}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
+    if event.all_in and kind in _ALL_IN_KINDS:
+        return f"{name} is all-In  [{money(event.amount)}]"
+    if kind is ActionKind.BET and event.street is Street.FOURTH and event.amount == hand.big_bet:
+        return f"{name} double bets [{money(event.amount)}]"
     if kind is ActionKind.DOES_NOT_SHOW or (kind is ActionKind.MUCK and not event.cards):
         return f"{name} does not show cards."
+    if kind in ACTION_WORDS:
+        return action_line(event, ACTION_WORDS, money, "", "PartyPoker")
     if kind in (ActionKind.SHOW, ActionKind.MUCK):
         verb = "shows" if kind is ActionKind.SHOW else "doesn't show"
         high, _, low = (event.description or "").partition(LOW)

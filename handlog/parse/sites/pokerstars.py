@@ -12,7 +12,6 @@ PokerStars' own current form.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -24,6 +23,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Note,
@@ -42,6 +42,7 @@ from handlog.money import (
     money_writer,
     small_number,
 )
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.text import (
@@ -50,11 +51,13 @@ from handlog.parse.text import (
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
+    note_handlers,
     printed_clock,
     read_hand,
     section_table,
     street_named,
     terminal_words,
+    total_pot_patterns,
     utc_time,
 )
 from handlog.rules.profiles import POKERSTARS
@@ -173,12 +176,7 @@ or the one PokerStars wrote until mid-2008 ("2008/02/03 - 21:04:15 (ET)")."""
 _CLOCK_PART = re.compile(
     r"(\d{4})/(\d{1,2})/(\d{1,2}) (?:- )?(\d{1,2}):(\d{2}):(\d{2}) \(?([A-Z]{2,5})"
 )
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
-_TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: Main pot (?P<main>{_AMOUNT})\."
-    rf"(?P<sides>(?: Side pot(?:-\d+)? {_AMOUNT}\.)+))? \| Rake (?P<rake>{_AMOUNT})"
-)
-_SIDE_POT = re.compile(rf" Side pot(?:-\d+)? ({_AMOUNT})\.")
+_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?:-\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,13 +345,10 @@ class _HandBuilder(TextHandBuilder):
         self.mixed_game = info.mixed_game
         self.home_game = info.home_game
         self.structure = info.structure
-        return self.hand(
+        return self.hand_of(
             SITE,
             self.hand_id,
-            info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            info.small_bet,
-            info.big_bet,
-            info.currency,
+            info,
             parse_clock(self.clock),
             Printed(info.header_variant, self.clock),
         )
@@ -512,19 +507,6 @@ class _HandBuilder(TextHandBuilder):
             ActionKind.FOLD, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
         )
 
-    def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[14:close]),
-                line=line,
-            )
-        )
-
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
         amount_text, _, pot = text[len(name) + 11 :].partition(" from ")
@@ -599,22 +581,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[8:close])
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won ("):
-            paren = outcome.index(")")
-            won = minor_units(outcome[5:paren])
-            outcome = outcome[paren + 1 :]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -634,43 +601,14 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-def _note_handler(kind: NoteKind):  # type: ignore[no-untyped-def]
-    def handle(builder: _HandBuilder, text: str, line: int) -> None:
-        builder._note(kind, text, line)
+_HANDLERS = note_handlers(NOTE_KINDS)
 
-    return handle
-
-
-_HANDLERS = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "BOARD": _HandBuilder._board,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_COLLECTED": _HandBuilder._seat_collected,
-    **{name: _note_handler(kind) for name, kind in NOTE_KINDS.items()},
-}
-
-GRAMMAR = SectionGrammar("pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # -- the printer: a record back to PokerStars text ------------------------------------------
-
-Money = Callable[[int | None], str]
-"""A printer's amounts of one hand (`handlog.money.money_writer`)."""
 
 
 def print_hands(hands: list[Hand]) -> str:
@@ -686,25 +624,22 @@ def print_hand(hand: Hand) -> str:
     else:
         table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
     lines = [_print_header(hand, money), table]
-    for seat in hand.seats:
-        tail = " is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)} in chips){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += printing.seat_lines(
+        hand, money, "Seat {number}: {name} ({stack} in chips)", " is sitting out"
+    )
+    by_street = printing.events_by_street(hand)
     side_pots = len(hand.side_pots)
     for street in (Street.ANTES, *hand.streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"*** RIVER *** [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header = printing.street_header(hand, street, STREET_HEADERS)
+        if header is not None:
+            lines.append(header)
         current_bet = 0  # the bet to match on this street, for raise sizes not recorded
         for event in by_street.get(street, ()):
             lines.append(_print_event(event, money, current_bet, side_pots))
             if type(event) is Action and event.to_amount is not None:
                 current_bet = max(current_bet, event.to_amount)
     lines.append("*** SUMMARY ***")
-    lines.append(_print_total_pot(hand, money))
+    lines.append(printing.total_pot_line(hand, money, _side_pot_words))
     if hand.community_card is not None:
         lines.append(f"Board [{hand.community_card}]")
     lines.extend(_print_result(result, money) for result in hand.results)
@@ -720,7 +655,7 @@ def clock(hand: Hand) -> str:
     return printed_clock(hand, Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
 
 
-def _print_header(hand: Hand, money: Money) -> str:
+def _print_header(hand: Hand, money: printing.Money) -> str:
     if hand.home_game is not None:
         start = "PokerStars Home Game Hand #"
     elif hand.header_variant == "game":  # the older form; "hand" and none: today's
@@ -742,13 +677,9 @@ def _print_header(hand: Hand, money: Money) -> str:
     return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
 
 
-def _print_event(
-    event: Action | Dealt | Note, money: Money, current_bet: int, side_pots: int
-) -> str:
+def _print_event(event: Event, money: printing.Money, current_bet: int, side_pots: int) -> str:
     if type(event) is Dealt:
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
-        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+        return printing.dealt_line(event)
     if type(event) is Note:
         if event.kind is NoteKind.CHAT:
             return f'{event.player} said, "{event.text}"'
@@ -757,66 +688,51 @@ def _print_event(
     return _print_action(event, money, current_bet, side_pots)
 
 
-def _print_action(action: Action, money: Money, current_bet: int, side_pots: int) -> str:
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player}: posts the ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player}: brings in for {amount}{all_in}",
+    ActionKind.BET: "{player}: bets {amount}{all_in}",
+    ActionKind.COMPLETE: "{player}: bets {amount}{all_in}",
+    ActionKind.CALL: "{player}: calls {amount}{all_in}",
+    ActionKind.CHECK: "{player}: checks",
+    ActionKind.FOLD: "{player}: folds{shown}",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    ActionKind.SHOW: "{player}: shows [{cards}]{description}",
+    ActionKind.MUCK: "{player}: mucks hand{shown}",
+    ActionKind.DOES_NOT_SHOW: "{player}: doesn't show hand",
+}
+"""PokerStars' action lines (`handlog.parse.printing.ActionWords`); raises and collects
+are worded by `_print_action`."""
+
+
+def _print_action(action: Action, money: printing.Money, current_bet: int, side_pots: int) -> str:
     """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
     size over that bet, then the street total), `side_pots` how many side pots the hand has."""
     player = action.player
-    all_in = " and is all-in" if action.all_in else ""
     kind = action.kind
-    if kind is ActionKind.ANTE:
-        return f"{player}: posts the ante {money(action.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player}: brings in for {money(action.amount)}{all_in}"
     raises = kind is ActionKind.RAISE or (
         kind is ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
     )
     if raises and action.to_amount is not None:
+        all_in = " and is all-in" if action.all_in else ""
         size = action.raise_by if action.raise_by is not None else action.to_amount - current_bet
         return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
-        return f"{player}: bets {money(action.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player}: calls {money(action.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player}: checks"
-    if kind is ActionKind.FOLD:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player}: folds{shown}"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet ({money(action.amount)}) returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" ({action.description})" if action.description is not None else ""
-        return f"{player}: shows [{format_cards(action.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(action.cards)}]" if action.cards else ""
-        return f"{player}: mucks hand{shown}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{player}: doesn't show hand"
     if kind is ActionKind.COLLECT:
         return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
-    raise ValueError(f"cannot print {kind}")
+    return printing.action_line(action, ACTION_WORDS, money, " and is all-in", "PokerStars")
 
 
-def _print_total_pot(hand: Hand, money: Money) -> str:
-    text = f"Total pot {money(hand.total_pot)}"
-    if hand.main_pot is not None:
-        text += f" Main pot {money(hand.main_pot)}."
-        several = len(hand.side_pots) > 1
-        for number, side in enumerate(hand.side_pots, 1):
-            label = f"Side pot-{number}" if several else "Side pot"
-            text += f" {label} {money(side)}."
-    return f"{text} | Rake {money(hand.rake)}"
+def _side_pot_words(number: int, several: bool) -> str:
+    return f"Side pot-{number}" if several else "Side pot"
 
 
-def _print_result(result: SeatResult, money: Money) -> str:
+def _print_result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " (didn't bet)" if result.did_not_bet else ""
         return f"{start} folded on the {SUMMARY_STREET_NAMES[result.folded_on]}{tail}"
     if result.showed:
-        outcome = f"won ({money(result.won)})" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return printing.showed_line(start, result, f"won ({money(result.won)})")
     if result.collected_without_showdown:
         return f"{start} collected ({money(result.won)})"
     if result.mucked:

@@ -52,12 +52,12 @@ from handlog.model import (
     Street,
 )
 from handlog.money import MoneyError, bounded, plain_digits, small_number
+from handlog.parse.printing import action_line, events_by_street, seat_lines, street_header
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     level_number,
@@ -326,13 +326,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
         self.chips_in_hundredths = info.cents and info.currency is None  # play money
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=start,  # type: ignore[arg-type]
             printed=Printed(info.header_variant, clock),
         )
@@ -409,12 +406,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        open_paren = rest.rindex(" (")
-        name = rest[:open_paren]
-        stack = units(rest[open_paren + 2 : -1].split(", ", 1)[0], self.cents)
+        number, name, stack_text, _ = self.seat_parts(text)
+        stack = units(stack_text.split(", ", 1)[0], self.cents)
         self.add_seat(Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
@@ -485,14 +478,6 @@ class _HandBuilder(TextHandBuilder):
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
         self._put(ActionKind.CALL, player, line, amount, all_in)
-
-    def _checks(self, text: str, line: int) -> None:
-        player = self.player(text[:-7], line, text)
-        self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
-
-    def _folds(self, text: str, line: int) -> None:
-        player = self.player(text[:-6], line, text)
-        self.events.append(Action(self.street, player, ActionKind.FOLD, line=line))
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
@@ -573,24 +558,7 @@ def _known(group: str) -> tuple[Card, ...]:
     return cards(" ".join(token for token in group.split() if token != "X"))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_WON": _HandBuilder._seat_won,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-}
-
-GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 # ---------------------------------------------------------------------------------------
@@ -650,20 +618,17 @@ def print_hand(hand: Hand) -> str:
         f"Table: '{hand.table}' {hand.max_seats or 6}-max "
         f"({'play' if not tournament and hand.currency is None else 'real'} money)",
     ]
-    lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
-    by_street: dict[Street, list[Event]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += seat_lines(hand, money, "Seat {number}: {name} ({stack})", "")
+    by_street = events_by_street(hand)
     lines.append("*** ANTE/BLINDS ***")
     full_hand: set[str] = set()  # players whose first deal shows all three cards
     shown_up: dict[str, tuple[Card, ...]] = {}  # the up cards of those who show no more
     folded: set[str] = set()
     headers = STREET_HEADERS[variant]
     for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{headers[street]} [{hand.community_card}]")
-        elif street in headers:
-            lines.append(headers[street])
+        header = street_header(hand, street, headers)
+        if header is not None:
+            lines.append(header)
         if street is Street.SEVENTH and hand.community_card is None:
             # The opponents' face-down 7th card makes no record ("[X]"): write it back for
             # those still in whose own line is not there (none is dealt with a community
@@ -830,35 +795,35 @@ def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
     return f"Dealt to {name} [{hidden}{format_cards(event.previous)}] [{new}]"
 
 
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+}
+"""Winamax's action lines (`handlog.parse.printing.ActionWords`); a raise, a collect and
+the short variant's bring-in are worded by `_action_line`."""
+ALL_IN = " and is all-in"
+
+
 def _action_line(
     event: Action, money: Money, variant: str, brought_in: dict[str, int], current: int
 ) -> str:
     name = event.player
     kind = event.kind
-    tail = " and is all-in" if event.all_in else ""
-    if kind is ActionKind.ANTE:
-        return f"{name} posts ante {money(event.amount)}{tail}"
-    if kind is ActionKind.BRING_IN:
-        verb = "bring-in" if variant == "short" else "brings in"
-        return f"{name} {verb} {money(event.amount)}{tail}"
-    if kind is ActionKind.CALL:
-        return f"{name} calls {money(event.amount)}{tail}"
-    if kind is ActionKind.BET:
-        return f"{name} bets {money(event.amount)}{tail}"
+    tail = ALL_IN if event.all_in else ""
+    if kind is ActionKind.BRING_IN and variant == "short":
+        return f"{name} bring-in {money(event.amount)}{tail}"
     if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
         figure = (event.to_amount or 0) - brought_in.get(name, 0)
         size = event.raise_by if event.raise_by is not None else figure - current
         return f"{name} raises {money(size)} to {money(figure)}{tail}"
-    if kind is ActionKind.CHECK:
-        return f"{name} checks"
-    if kind is ActionKind.FOLD:
-        return f"{name} folds"
     if kind is ActionKind.COLLECT:
         return f"{name} collected {money(event.amount)} from {pot_label(event.pot, event.half)}"
-    if kind is ActionKind.SHOW:
-        described = f" ({event.description})" if event.description is not None else ""
-        return f"{name} shows [{format_cards(event.cards)}]{described}"
-    raise ValueError(f"Winamax prints no {kind.value} line")
+    return action_line(event, ACTION_WORDS, money, ALL_IN, "Winamax")
 
 
 def _result_line(result: SeatResult, money: Money) -> str:

@@ -28,6 +28,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Event,
     Game,
     Hand,
     Note,
@@ -45,12 +46,13 @@ from handlog.money import (
     money_writer,
     small_number,
 )
+from handlog.parse import printing
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import (
+    AMOUNT,
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     amount_all_in,
@@ -147,10 +149,8 @@ SUMMARY_STREET_NAMES = {
 }
 """A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
 
-_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?"
 _TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{_AMOUNT})(?: \| Rake (?P<rake>{_AMOUNT}))?"
-    rf"(?: \| JP Fee (?P<fee>{_AMOUNT}))?$"
+    rf"Total pot (?P<total>{AMOUNT})(?: \| Rake (?P<rake>{AMOUNT}))?(?: \| JP Fee (?P<fee>{AMOUNT}))?$"
 )
 _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
@@ -277,13 +277,10 @@ class _HandBuilder(TextHandBuilder):
         self.tournament_id = info.tournament_id
         self.tournament_level = info.tournament_level
         self.buy_in = info.buy_in
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=info.currency,
-            small_bet=info.small_bet,
-            big_bet=info.big_bet,
+        return self.hand_of(
+            SITE,
+            self.hand_id,
+            info,
             start_time=utc_time(
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
@@ -353,15 +350,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 :]
-        sitting_out = rest.endswith(" is sitting out")
-        if sitting_out:
-            rest = rest[:-15]
-        open_paren = rest.rindex(" (")
-        stack = minor_units(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, sitting_out, line), text)
+        number, name, stack, sitting_out = self.seat_parts(text, " is sitting out")
+        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self._named(text, " posts ante ", line)
@@ -410,25 +400,6 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(ActionKind.CALL, name, line, amount, all_in, total)
-
-    def _checks(self, text: str, line: int) -> None:
-        self._add(ActionKind.CHECK, self.player(text[:-7], line, text), line)
-
-    def _folds(self, text: str, line: int) -> None:
-        self._add(ActionKind.FOLD, self.player(text[:-6], line, text), line)
-
-    def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        self.events.append(
-            Action(
-                self.street,
-                name,
-                ActionKind.UNCALLED_BET_RETURNED,
-                minor_units(text[14:close]),
-                line=line,
-            )
-        )
 
     def _collected(self, text: str, line: int) -> None:
         name, rest = self._named(text, " collected ", line)
@@ -493,22 +464,7 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
-        outcome = rest[close + 6 :]
-        won: int | None = None
-        lost = False
-        if outcome.startswith("won "):
-            end = outcome.find(" with ")
-            won = minor_units(outcome[4:] if end < 0 else outcome[4:end])
-            outcome = "" if end < 0 else outcome[end:]
-        else:
-            lost = True
-            outcome = outcome[4:]
-        description = outcome[6:] if outcome.startswith(" with ") else None
-        self.results.append(
-            SeatResult(
-                number, name, showed=shown, won=won, lost=lost, description=description, line=line
-            )
-        )
+        self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
@@ -527,31 +483,9 @@ class _HandBuilder(TextHandBuilder):
             self.events.append(Action(Street.SUMMARY, name, ActionKind.COLLECT, won, line=line))
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "POT_RUNNING": _HandBuilder._pot_running,
-    "SIDE_POT_RUNNING": _HandBuilder._side_pot_running,
-    "DEALT": _HandBuilder._dealt,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "RAISES": _HandBuilder._raises,
-    "CALLS": _HandBuilder._calls,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "COLLECTED": _HandBuilder._collected,
-    "SHOWS": _HandBuilder._shows,
-    "MUCKS": _HandBuilder._mucks,
-    "DOES_NOT_SHOW": _HandBuilder._does_not_show,
-    "SEAT_FOLDED": _HandBuilder._seat_folded,
-    "SEAT_SHOWED": _HandBuilder._seat_showed,
-    "SEAT_MUCKED": _HandBuilder._seat_mucked,
-    "SEAT_NOT_SHOWN": _HandBuilder._seat_not_shown,
-    "SITS_OUT": _HandBuilder._sits_out,
-}
-
-GRAMMAR = SectionGrammar("winning", "Winning / ACR", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "winning", "Winning / ACR", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -593,22 +527,17 @@ def print_hand(hand: Hand) -> str:
             f"{money(hand.small_bet)}/{money(hand.big_bet)} - {clock(hand)}"
         )
     lines = [header, f"{table} {hand.max_seats or 8}-max"]
-    for seat in hand.seats:
-        tail = " is sitting out" if seat.sitting_out else ""
-        lines.append(f"Seat {seat.number}: {seat.name} ({money(seat.stack)}){tail}")
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", " is sitting out")
+    by_street = printing.events_by_street(hand)
     # A record read from Winning text lists no SHOW DOWN among its streets (the header
     # stands where the showdown's lines or its pots do); a site-neutral one may.
     streets: list[Street] = [street for street in hand.streets if street is not Street.SHOWDOWN]
     if Street.SHOWDOWN in by_street or hand.main_pot is not None:
         streets.append(Street.SHOWDOWN)
     for street in (Street.ANTES, *streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
-            lines.append(f"{STREET_HEADERS[street]} [{hand.community_card}]")
-        elif street in STREET_HEADERS:
-            lines.append(STREET_HEADERS[street])
+        header_line = printing.street_header(hand, street, STREET_HEADERS)
+        if header_line is not None:
+            lines.append(header_line)
         if street is Street.SHOWDOWN and hand.main_pot is not None:
             lines.append(f"Main pot {money(hand.main_pot)} | Rake {money(0)}")
             for number, side in enumerate(hand.side_pots, 1):
@@ -640,49 +569,40 @@ def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
     return None
 
 
-def _event(event: Action | Dealt | Note, money) -> str:  # type: ignore[no-untyped-def]
+def _event(event: Event, money: printing.Money) -> str:
     if type(event) is Note:
         return event.text
     if type(event) is Dealt:
-        if event.previous:
-            return f"Dealt to {event.player} [{format_cards(event.previous)}] [{format_cards(event.new)}]"
-        return f"Dealt to {event.player} [{format_cards(event.new)}]"
+        return printing.dealt_line(event)
     assert type(event) is Action
-    player = event.player
-    all_in = " and is all-in" if event.all_in else ""
-    kind = event.kind
-    if kind is ActionKind.ANTE:
-        return f"{player} posts ante {money(event.amount)}{all_in}"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} brings in {money(event.amount)}{all_in}"
-    if kind is ActionKind.RAISE or (
-        kind is ActionKind.COMPLETE and event.amount != event.to_amount
-    ):
-        return f"{player} raises {money(event.amount)} to {money(event.to_amount)}{all_in}"
-    if kind is ActionKind.BET or kind is ActionKind.COMPLETE:
-        return f"{player} bets {money(event.amount)}{all_in}"
-    if kind is ActionKind.CALL:
-        return f"{player} calls {money(event.amount)}{all_in}"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        return f"{player} folds"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet ({money(event.amount)}) returned to {player}"
-    if kind is ActionKind.SHOW:
-        description = f" ({event.description})" if event.description is not None else ""
-        return f"{player} shows [{format_cards(event.cards)}]{description}"
-    if kind is ActionKind.MUCK:
-        shown = f" [{format_cards(event.cards)}]" if event.cards else ""
-        return f"{player} mucks hand{shown}"
-    if kind is ActionKind.DOES_NOT_SHOW:
-        return f"{player} does not show"
-    if kind is ActionKind.COLLECT:
-        return f"{player} collected {money(event.amount)} from {pot_label(event.pot)}"
-    raise ValueError(f"cannot print {kind}")
+    if event.kind is ActionKind.COMPLETE and event.amount != event.to_amount:
+        return printing.action_line(event, RAISE_WORDS, money, ALL_IN, "Winning")
+    if event.kind is ActionKind.COLLECT:
+        return f"{event.player} collected {money(event.amount)} from {pot_label(event.pot)}"
+    return printing.action_line(event, ACTION_WORDS, money, ALL_IN, "Winning")
 
 
-def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+ALL_IN = " and is all-in"
+ACTION_WORDS = {
+    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    ActionKind.RAISE: "{player} raises {amount} to {to}{all_in}",
+    ActionKind.BET: "{player} bets {amount}{all_in}",
+    ActionKind.COMPLETE: "{player} bets {amount}{all_in}",
+    ActionKind.CALL: "{player} calls {amount}{all_in}",
+    ActionKind.CHECK: "{player} checks",
+    ActionKind.FOLD: "{player} folds",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    ActionKind.MUCK: "{player} mucks hand{shown}",
+    ActionKind.DOES_NOT_SHOW: "{player} does not show",
+}
+"""Winning's action lines (`handlog.parse.printing.ActionWords`); a completion over a
+bring-in it does not match is worded as a raise, a collect by `_event`."""
+RAISE_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.RAISE]}
+
+
+def _result(result: SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " and did not bet" if result.did_not_bet else ""
@@ -690,9 +610,7 @@ def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
     if result.collected_without_showdown:
         return f"{start} did not show and won {money(result.won)}"
     if result.showed:
-        outcome = f"won {money(result.won)}" if result.won is not None else "lost"
-        description = f" with {result.description}" if result.description is not None else ""
-        return f"{start} showed [{format_cards(result.showed)}] and {outcome}{description}"
+        return printing.showed_line(start, result, f"won {money(result.won)}")
     mucked = f" [{format_cards(result.mucked)}]" if result.mucked else ""
     return f"{start} mucked{mucked}"
 

@@ -40,13 +40,13 @@ from handlog.model import (
     Street,
 )
 from handlog.money import FigureError, minor_units, small_number
+from handlog.parse.printing import ActionWords, Money, action_line, events_by_street
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
 from handlog.parse.text import (
     STUD_STREETS,
     LineError,
-    LineHandler,
     SectionGrammar,
     TextHandBuilder,
     parse_error,
@@ -236,12 +236,8 @@ class _HandBuilder(TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
-        number = int(text[5:colon])
-        rest = text[colon + 2 : -1]  # without the final "."
-        open_paren = rest.rindex(" (")
-        stack = self.money(rest[open_paren + 2 : -1])
-        self.add_seat(Seat(number, rest[:open_paren], stack, False, line), text)
+        number, name, stack, _ = self.seat_parts(text, after=2)  # "(STACK)."
+        self.add_seat(Seat(number, name, self.money(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         marker = " posts ante (" if " posts ante (" in text else " ante ("
@@ -321,12 +317,8 @@ class _HandBuilder(TextHandBuilder):
         self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
-        close = text.index(") returned to ")
-        name = self.player(text[close + 14 :], line, text)
-        amount = self.money(text[14:close])
-        self.events.append(
-            Action(self.street, name, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
-        )
+        player, amount = self.returned_to(text, line, 14, ") returned to ")
+        self.add_returned(player, self.money(amount), line)
 
     def _mucks(self, text: str, line: int) -> None:
         name = self.player(text[7:-12], line, text)
@@ -404,27 +396,9 @@ class _HandBuilder(TextHandBuilder):
         self.ended = True
 
 
-_HANDLERS: dict[str, LineHandler] = {
-    "SEAT": _HandBuilder._seat,
-    "ANTE": _HandBuilder._ante,
-    "RECEIVED_HIDDEN": _HandBuilder._received_hidden,
-    "RECEIVED_CARD": _HandBuilder._received_card,
-    "BRINGS_IN": _HandBuilder._brings_in,
-    "BETS": _HandBuilder._bets,
-    "CALLS": _HandBuilder._calls,
-    "RAISES": _HandBuilder._raises,
-    "ALL_IN": _HandBuilder._all_in,
-    "CHECKS": _HandBuilder._checks,
-    "FOLDS": _HandBuilder._folds,
-    "UNCALLED_BET": _HandBuilder._uncalled_bet,
-    "MUCKS": _HandBuilder._mucks,
-    "TIMED_OUT": _HandBuilder._timed_out,
-    "SITTING_OUT": _HandBuilder._sitting_out,
-    "PLAYER_RESULT": _HandBuilder._player_result,
-    "GAME_ENDED": _HandBuilder._game_ended,
-}
-
-GRAMMAR = SectionGrammar("winning2016", "Winning (2016)", SECTIONS, _HANDLERS, TERMINAL_WORDS)
+GRAMMAR = SectionGrammar(
+    "winning2016", "Winning (2016)", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -461,9 +435,7 @@ def print_hand(hand: Hand) -> str:
             put_in[event.player] = put_in.get(event.player, 0) + (event.amount or 0)
         if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
             put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
-    by_street: dict[Street, list[Action | Dealt | Note]] = {}
-    for event in hand.events:
-        by_street.setdefault(event.street, []).append(event)
+    by_street = events_by_street(hand)
     for street in (Street.ANTES, *hand.streets):
         if street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
@@ -511,33 +483,32 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def _action(action: Action, money) -> str:  # type: ignore[no-untyped-def]
-    player = f"Player {action.player}"
+ACTION_WORDS = {
+    ActionKind.ANTE: "Player {player} ante ({amount})",
+    ActionKind.BRING_IN: "Player {player} bring in ({amount})",
+    ActionKind.BET: "Player {player} bets ({amount})",
+    ActionKind.RAISE: "Player {player} raises ({amount})",
+    ActionKind.COMPLETE: "Player {player} raises ({amount})",
+    ActionKind.CALL: "Player {player} calls ({amount})",
+    ActionKind.CHECK: "Player {player} checks",
+    ActionKind.FOLD: "Player {player} folds",
+    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    ActionKind.MUCK: "Player {player} mucks cards",
+}
+"""Winning 2016's action lines (`handlog.parse.printing.ActionWords`); an all-in and a
+completion that only completes are worded by `_action`."""
+_ALL_IN_WORDS = dict.fromkeys(MONEY_IN_KINDS, "Player {player} allin ({amount})")
+_BET_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.BET]}
+
+
+def _action(action: Action, money: Money) -> str:
     kind = action.kind
-    amount = money(action.amount)
-    if kind is ActionKind.ANTE:
-        return f"{player} ante ({amount})"
-    if action.all_in and kind in MONEY_IN_KINDS:
-        return f"{player} allin ({amount})"
-    if kind is ActionKind.BRING_IN:
-        return f"{player} bring in ({amount})"
-    if kind is ActionKind.BET or (
-        kind is ActionKind.COMPLETE and action.amount == action.to_amount
-    ):
-        return f"{player} bets ({amount})"
-    if kind is ActionKind.RAISE or kind is ActionKind.COMPLETE:
-        return f"{player} raises ({amount})"
-    if kind is ActionKind.CALL:
-        return f"{player} calls ({amount})"
-    if kind is ActionKind.CHECK:
-        return f"{player} checks"
-    if kind is ActionKind.FOLD:
-        return f"{player} folds"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
-        return f"Uncalled bet ({amount}) returned to {action.player}"
-    if kind is ActionKind.MUCK:
-        return f"{player} mucks cards"
-    raise ValueError(f"cannot print {kind} in the Winning 2016 format")
+    words: ActionWords = ACTION_WORDS
+    if action.all_in and kind in MONEY_IN_KINDS and kind is not ActionKind.ANTE:
+        words = _ALL_IN_WORDS
+    elif kind is ActionKind.COMPLETE and action.amount == action.to_amount:
+        words = _BET_WORDS
+    return action_line(action, words, money, "", "Winning 2016")
 
 
 FORMAT = SiteFormat(
