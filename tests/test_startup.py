@@ -17,7 +17,16 @@ import duckdb
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ROOT / "sample_logs" / "7-StudHL-USD-10-1-200906.PT2.export.txt"
 
-NOT_IMPORTED = ("pandas", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "jinja2")
+NOT_IMPORTED = (
+    "pandas",
+    "matplotlib",
+    "dask",
+    "distributed",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "pydantic",  # Typer 0.29 on would (pyproject.toml)
+)
 """Top-level packages an import of hand histories has no use for."""
 
 # Runs `handlog import` as the console script does, then says which of NOT_IMPORTED it
