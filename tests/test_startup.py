@@ -73,6 +73,35 @@ def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
         assert summarized.fetchone() == (1,)
 
 
+# Runs `handlog check` of one hand as the console script does, then says which of the
+# packages given it imported.
+_CHECK_PROBE = """
+import sys
+unused = set(sys.argv[2].split(","))
+sys.argv = ["handlog", "check", sys.argv[1]]
+from handlog.cli import main
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+print(code, ",".join(sorted({name.split(".")[0] for name in sys.modules} & unused)))
+"""
+
+
+def test_one_hand_check_loads_no_store_and_no_numpy() -> None:
+    """`handlog check` reads and replays: it has no use for the store (DuckDB, pyarrow),
+    nor for NumPy, which only the evaluator's batches use (one hand at a time is ranked
+    without them: tests/test_evaluate_one_hand.py)."""
+    unused = (*NOT_IMPORTED, "duckdb", "pyarrow", "numpy", "polars")
+    done = subprocess.run(
+        [sys.executable, "-c", _CHECK_PROBE, str(HAND), ",".join(unused)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split("\n")[-2].split(" ") == ["0", ""], done.stdout
+
+
 # Parses a hand in a new process, then says how many hands it read and whether it had to
 # compile the grammar's definitions (`grammar._definitions`) to classify their lines.
 _GRAMMAR_PROBE = """

@@ -11,12 +11,14 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from handlog.cards import RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
 from handlog.rules.variants import VARIANTS, Lowball, Variant
+
+if TYPE_CHECKING:  # imported by the functions that use it: one hand at a time needs no NumPy
+    import numpy as np
 
 GAMES = tuple(game.value for game in VARIANTS)
 """The game names the functions here accept (a `handlog.model.Game` works too)."""
@@ -252,6 +254,8 @@ class _SizeTables:
 def _rank_multisets(size: int) -> np.ndarray:
     """Every multiset of `size` ranks (0..12 for deuce..ace, at most four alike), one sorted row
     each."""
+    import numpy as np
+
     rows = np.array(list(itertools.combinations_with_replacement(range(13), size)), dtype=np.int64)
     five_alike = np.zeros(len(rows), dtype=bool)
     for start in range(size - 4):
@@ -261,6 +265,8 @@ def _rank_multisets(size: int) -> np.ndarray:
 
 @cache
 def _base_tables() -> _BaseTables:
+    import numpy as np
+
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
     fives = _rank_multisets(5)
     five_rank_lists = (fives + 2).tolist()
@@ -325,6 +331,8 @@ def _base_tables() -> _BaseTables:
 
 @cache
 def _size_tables(size: int) -> _SizeTables:
+    import numpy as np
+
     base = _base_tables()
     multisets = _rank_multisets(size)
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -375,6 +383,8 @@ class _LowballSizeTables:
 
 @cache
 def _lowball_tables(lowball: Lowball) -> _LowballTables:
+    import numpy as np
+
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
     fives = _rank_multisets(5)
     fives = fives[np.argsort(rank_keys[fives].sum(axis=1))]  # `five_rank_sums` order
@@ -407,6 +417,8 @@ def _lowball_tables(lowball: Lowball) -> _LowballTables:
 
 @cache
 def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
+    import numpy as np
+
     base = _base_tables()
     five_low = _lowball_tables(lowball).five_low
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -941,6 +953,8 @@ def describe_low(
 
 
 def _hand_array(card_indices: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     hands = np.asarray(card_indices)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
         raise ValueError(
@@ -967,6 +981,8 @@ def high_rank_batch(card_indices: np.ndarray) -> np.ndarray:
     """`high_rank` of every row of an (N, 5), (N, 6) or (N, 7) integer array of `Card.index`
     values, as an int32 array of N. Rows must not repeat a card (not checked: it costs as much
     as the evaluation)."""
+    import numpy as np
+
     hands = _hand_array(card_indices)
     base = _base_tables()
     tables = _size_tables(hands.shape[1])
@@ -1004,6 +1020,8 @@ def low_rank_batch(
 
 def _lowball_rank_batch(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
     """`low_rank_batch` of a deuce-to-seven or ace-to-six low."""
+    import numpy as np
+
     base = _base_tables()
     size = hands.shape[1]
     total = _batch_keys(hands)
@@ -1021,6 +1039,8 @@ def _lowball_rank_batch(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
 def _best_five_lowball(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
     """The best deuce-to-seven or ace-to-six `low_rank` of the fives of each row, every five
     ranked (flushes by their rank masks)."""
+    import numpy as np
+
     base = _base_tables()
     flush_low = _lowball_tables(lowball).flush_low
     five_rows = _size_tables(5).multiset_by_rank_sum
@@ -1053,6 +1073,8 @@ def card_codes() -> tuple[np.ndarray, np.ndarray]:
     suit counts, as the batches sum) and the card's bit, `1 << (13 * suit + rank - 2)` (their
     sum is the set of cards itself, from which the ranks held in a suit are read). Sums of
     distinct cards only: a card twice gives a wrong hand, not an error."""
+    import numpy as np
+
     base = _base_tables()
     indices = np.arange(52)
     bits = np.left_shift(1, SUIT_BITS_PER_SUIT * (indices % 4) + indices // 4).astype(np.int64)
@@ -1065,6 +1087,8 @@ def card_codes() -> tuple[np.ndarray, np.ndarray]:
 def high_rank_summed(keys: np.ndarray, bits: np.ndarray, size: int) -> np.ndarray:
     """`high_rank` of hands of `size` (5, 6 or 7) distinct cards given as the sums of their
     `card_codes` (two int64 arrays of N), as an int32 array of N."""
+    import numpy as np
+
     base = _base_tables()
     tables = _size_tables(size)
     result = tables.high_by_multiset[tables.multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]]
@@ -1085,6 +1109,8 @@ def low_rank_summed(
 ) -> np.ndarray:
     """`low_rank_batch` of hands of `size` distinct cards given as the sums of their
     `card_codes`: an int32 array with `NO_LOW` where no low qualifies."""
+    import numpy as np
+
     floor = _qualifying_floor(qualifier, lowball)
     multiset = _size_tables(size).multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]
     if lowball is Lowball.ACE_TO_FIVE:
@@ -1103,6 +1129,8 @@ def low_rank_summed(
 
 def _cards_of_bits(bits: np.ndarray, size: int) -> np.ndarray:
     """The `Card.index` values of each row's `size` set bits (`card_codes`)."""
+    import numpy as np
+
     positions = np.arange(52, dtype=np.int64)
     present = (bits[:, np.newaxis] >> positions) & 1
     places = np.nonzero(present)[1].reshape(len(bits), size)
@@ -1111,6 +1139,8 @@ def _cards_of_bits(bits: np.ndarray, size: int) -> np.ndarray:
 
 def high_category_batch(ranks: np.ndarray) -> np.ndarray:
     """Index into `HIGH_CATEGORIES` of every `high_rank` value in an array."""
+    import numpy as np
+
     return np.searchsorted(np.array(HIGH_CATEGORY_STARTS), ranks, side="right") - 1
 
 
