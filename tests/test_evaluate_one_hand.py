@@ -13,6 +13,7 @@ import pytest
 
 from handlog.cards import DECK, Card, cards
 from handlog.rules.evaluate import (
+    HIGH_CATEGORIES,
     HIGH_RANK_COUNT,
     LOW_RANK_COUNT,
     high_class,
@@ -65,17 +66,7 @@ def test_every_ace_to_five_low_numbers_back_to_itself_in_the_lows_order():
 )
 def test_seven_card_examples(text, qualifier, high, low):
     hand = cards(text)
-    assert high_class(high_rank(hand)).category == (
-        "high card",
-        "pair",
-        "two pair",
-        "three of a kind",
-        "straight",
-        "flush",
-        "full house",
-        "four of a kind",
-        "straight flush",
-    ).index(high)
+    assert HIGH_CATEGORIES[high_class(high_rank(hand)).category] == high
     value = low_rank(hand, qualifier)
     assert (None if value is None else low_class(value).ranks) == low
 

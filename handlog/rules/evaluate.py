@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from handlog.cards import RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
@@ -117,7 +117,6 @@ _CARD_KEYS = [
 because a property call costs more than two list lookups."""
 
 _RANK_BITS = [0, 0] + [1 << (rank - 2) for rank in range(2, 15)]
-_SUIT_COUNT_UNITS = [1 << (3 * suit) for suit in range(4)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,25 +215,26 @@ def _lowball_class(ranks: Sequence[int], suited: bool, lowball: Lowball) -> LowC
 
 @dataclass(frozen=True, slots=True)
 class _BaseTables:
-    """The tables every hand size shares."""
+    """The tables every hand size shares. The tables' fields are NumPy arrays, annotated Any:
+    a compiled dataclass looks its annotations up when the module loads, before any NumPy."""
 
-    five_rank_sums: np.ndarray
+    five_rank_sums: Any  # np.ndarray
     """Sorted rank sums of the 6,175 five-rank multisets."""
-    five_high: np.ndarray
+    five_high: Any  # np.ndarray
     """`high_rank` of five unsuited cards with those ranks (aligned with `five_rank_sums`)."""
-    five_low: np.ndarray
+    five_low: Any  # np.ndarray
     """`low_rank` of those ranks."""
-    flush_suit: np.ndarray
+    flush_suit: Any  # np.ndarray
     """Packed suit counts -> the suit with five or more cards, or -1."""
     flush_suit_list: list[int]
-    flush_high: np.ndarray
+    flush_high: Any  # np.ndarray
     """13-bit mask of the ranks held in the flush suit -> best `high_rank`; -1 unless the mask
     has 5 to 7 bits."""
-    card_keys: np.ndarray
+    card_keys: Any  # np.ndarray
     """By `Card.index`: the rank-and-suit key summed into a hand's key."""
-    card_rank_bits: np.ndarray
+    card_rank_bits: Any  # np.ndarray
     """By `Card.index`: 1 << (rank - 2)."""
-    card_suits: np.ndarray
+    card_suits: Any  # np.ndarray
     """By `Card.index`: the suit."""
 
 
@@ -243,11 +243,11 @@ class _SizeTables:
     """Rank-sum tables for hands of one size (5, 6 or 7 cards): sums of different sizes collide,
     so each size has its own."""
 
-    multiset_by_rank_sum: np.ndarray
+    multiset_by_rank_sum: Any  # np.ndarray
     """Rank sum -> row of the rank multiset (uint16; 49,205 rows for seven cards)."""
-    high_by_multiset: np.ndarray
+    high_by_multiset: Any  # np.ndarray
     """Best `high_rank` of the multiset's ranks ignoring flushes."""
-    low_by_multiset: np.ndarray
+    low_by_multiset: Any  # np.ndarray
     """Best `low_rank` of the multiset's ranks, qualifier aside."""
 
 
@@ -363,10 +363,10 @@ class _LowballTables:
 
     classes: tuple[LowClass, ...]
     """By `low_rank`, worst first."""
-    five_low: np.ndarray
+    five_low: Any  # np.ndarray
     """`low_rank` of five cards, not all of one suit, with the ranks of
     `_BaseTables.five_rank_sums` (aligned with it)."""
-    flush_low: np.ndarray
+    flush_low: Any  # np.ndarray
     """13-bit mask of five ranks -> `low_rank` of five cards of one suit with those ranks; -1
     for masks of any other number of bits."""
     flush_low_list: list[int]
@@ -377,7 +377,7 @@ class _LowballSizeTables:
     """The best deuce-to-seven or ace-to-six low of each rank multiset of one hand size, as if
     no five of the cards were of one suit (rows as in `_SizeTables`)."""
 
-    low_by_multiset: np.ndarray
+    low_by_multiset: Any  # np.ndarray
     low_by_rank_sum: dict[int, int]
 
 
@@ -653,19 +653,28 @@ def _grouped_values(kind: int, number: int) -> list[int]:
     return [quads] * 4 + [_with(number % 12, [quads])]
 
 
-def _low_position(cards: Sequence[Card]) -> int:
-    """Where the hand's best ace-to-five low stands among the 6,175, from the best (0):
-    `low_rank` is 6,174 less it."""
+def _held(cards: Sequence[Card], bits: list[int]) -> tuple[int, int, int, int]:
+    """The sets of the values (a rank's bit in `bits`, by rank) the hand holds once or more,
+    twice or more, three times or more and four times; five cards of a rank are refused."""
     once = twice = thrice = four = five = 0
     for item in cards:
-        bit = _LOW_BITS[item.rank]
+        bit = bits[item.rank]
         five |= four & bit
         four |= thrice & bit
         thrice |= twice & bit
         twice |= once & bit
         once |= bit
+    if five:
+        raise _duplicate_error(cards)
+    return once, twice, thrice, four
+
+
+def _low_position(cards: Sequence[Card]) -> int:
+    """Where the hand's best ace-to-five low stands among the 6,175, from the best (0):
+    `low_rank` is 6,174 less it."""
+    once, twice, thrice, four = _held(cards, _LOW_BITS)
     held = once.bit_count()
-    if five or held < 2:
+    if held < 2:
         raise _duplicate_error(cards)
     if held >= 5:  # no pair: the five lowest ranks
         return _number(_bottom(once, 5))
@@ -720,27 +729,37 @@ def _duplicate_error(cards: Sequence[Card]) -> ValueError:
 def high_rank(cards: Sequence[Card]) -> int:
     """Strength of the best five-card high hand in 5, 6 or 7 cards: 0 (7-5-4-3-2) to 7,461 (royal
     flush); bigger is better and equal values tie exactly. The cards must be distinct."""
-    _check_size(cards)
-    once = twice = thrice = four = five = suits = 0
+    size = _check_size(cards)
+    total = 0
     for item in cards:
-        bit = _RANK_BITS[item.rank]
-        five |= four & bit
-        four |= thrice & bit
-        thrice |= twice & bit
-        twice |= once & bit
-        once |= bit
-        suits += _SUIT_COUNT_UNITS[item.suit]
-    for suit in range(4):
-        if suits >> (3 * suit) & 7 >= 5:
-            # Five suited cards out of at most seven leave two others: no full house or quads
-            # can beat the flush, so the flush suit alone decides.
-            ranks = 0
-            for item in cards:
-                if item.suit == suit:
-                    ranks |= _RANK_BITS[item.rank]
-            return _flush_high(ranks)
-    if five:
-        raise _duplicate_error(cards)
+        total += _CARD_KEYS[item.rank][item.suit]
+    suits = total & SUIT_COUNT_MASK
+    flush = (suits >> 2) & (suits | suits >> 1) & 0x249  # a suit's count 5, 6 or 7 (0b101...)
+    if flush:
+        # Five suited cards out of at most seven leave two others: no full house or quads can
+        # beat the flush, so the flush suit alone decides.
+        suit = (flush.bit_length() - 1) // 3
+        ranks = 0
+        for item in cards:
+            if item.suit == suit:
+                ranks |= _RANK_BITS[item.rank]
+        return _flush_high(ranks)
+    memo = _HIGH_BY_RANK_SUM[size - 5]
+    key = total >> SUIT_COUNT_BITS
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = _high_of_cards(cards)
+    return value
+
+
+_HIGH_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
+"""`high_rank` of the hands of 5, 6 and 7 cards without a flush ranked so far, by their rank
+sum (`RANK_SUM_KEYS`): at most 6,175, 18,395 and 49,205 of them, filled as hands come."""
+
+
+def _high_of_cards(cards: Sequence[Card]) -> int:
+    """`high_rank` of a hand without five cards of a suit."""
+    once, twice, thrice, four = _held(cards, _RANK_BITS)
     return _high_of_ranks(once, twice, thrice, four)
 
 
@@ -844,12 +863,24 @@ def low_rank(
         if qualifier is not None:
             _qualifying_floor(qualifier, lowball)  # raises: these lows have no qualifier
         return _lowball_rank(cards, lowball)
-    _check_size(cards)
+    size = _check_size(cards)
     floor = _qualifying_floor(qualifier, lowball)
-    value = LOW_RANK_COUNT - 1 - _low_position(cards)
+    total = 0
+    for item in cards:
+        total += _CARD_KEYS[item.rank][item.suit]
+    memo = _LOW_BY_RANK_SUM[size - 5]
+    key = total >> SUIT_COUNT_BITS
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = LOW_RANK_COUNT - 1 - _low_position(cards)
     # Every qualifying low beats every low that does not qualify, so the best low qualifies if
     # any does, and a floor on the value is the whole test.
     return value if value >= floor else None
+
+
+_LOW_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
+"""The ace-to-five `low_rank` (qualifier aside) of the hands of 5, 6 and 7 cards ranked so far,
+by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
 _LOWBALL_LOOKUPS: dict[tuple[Lowball, int], tuple[dict[int, int], list[int]]] = {}
