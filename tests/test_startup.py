@@ -7,6 +7,7 @@ web server). Modules, not times: nothing here is timed."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,16 @@ import duckdb
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ROOT / "sample_logs" / "7-StudHL-USD-10-1-200906.PT2.export.txt"
 
-NOT_IMPORTED = ("pandas", "matplotlib", "dask", "distributed", "starlette", "uvicorn", "jinja2")
+NOT_IMPORTED = (
+    "pandas",
+    "matplotlib",
+    "dask",
+    "distributed",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "pydantic",  # Typer 0.29 on would (pyproject.toml)
+)
 """Top-level packages an import of hand histories has no use for."""
 
 # Runs `handlog import` as the console script does, then says which of NOT_IMPORTED it
@@ -61,3 +71,71 @@ def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
         assert connection.execute("SELECT count(*) FROM hands").fetchone() == (1,)
         summarized = connection.execute("SELECT count(DISTINCT hand_id) FROM serve_rows")
         assert summarized.fetchone() == (1,)
+
+
+# Runs `handlog check` of one hand as the console script does, then says which of the
+# packages given it imported.
+_CHECK_PROBE = """
+import sys
+unused = set(sys.argv[2].split(","))
+sys.argv = ["handlog", "check", sys.argv[1]]
+from handlog.cli import main
+try:
+    main()
+except SystemExit as exit:
+    code = exit.code
+print(code, ",".join(sorted({name.split(".")[0] for name in sys.modules} & unused)))
+"""
+
+
+def test_one_hand_check_loads_no_store_and_no_numpy() -> None:
+    """`handlog check` reads and replays: it has no use for the store (DuckDB, pyarrow),
+    nor for NumPy, which only the evaluator's batches use (one hand at a time is ranked
+    without them: tests/test_evaluate_one_hand.py)."""
+    unused = (*NOT_IMPORTED, "duckdb", "pyarrow", "numpy", "polars")
+    done = subprocess.run(
+        [sys.executable, "-c", _CHECK_PROBE, str(HAND), ",".join(unused)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split("\n")[-2].split(" ") == ["0", ""], done.stdout
+
+
+# Parses a hand in a new process, then says how many hands it read and whether it had to
+# compile the grammar's definitions (`grammar._definitions`) to classify their lines.
+_GRAMMAR_PROBE = """
+import sys
+from handlog.parse import grammar, parse_file
+read = list(parse_file(sys.argv[1]))
+print(len(read), grammar._definitions.cache_info().currsize)
+"""
+
+
+def test_the_grammars_facts_are_derived_once_and_read_by_the_next_process(tmp_path: Path) -> None:
+    folder = tmp_path / "cache"
+
+    def parse_in_new_process(cache: Path) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", _GRAMMAR_PROBE, str(HAND)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "HANDLOG_CACHE_DIR": str(cache)},
+        )
+        return done.stdout.split()
+
+    assert parse_in_new_process(folder) == ["1", "1"]  # derived, and kept
+    assert parse_in_new_process(folder) == ["1", "0"]  # read back: nothing compiled
+    kept = folder / "grammar-pokerstars.json"
+    assert json.loads(kept.read_text())["patterns"]["header,body"]
+    assert sorted(path.name for path in folder.iterdir()) == [
+        "grammar-pokerstars.json",
+        "lark-pokerstars-header-body.pickle",
+    ]
+    kept.write_text('{"key": "of other grammars"', encoding="utf-8")  # cut short, and stale
+    assert parse_in_new_process(folder) == ["1", "1"]  # derived again
+    assert json.loads(kept.read_text())["key"] != "of other grammars"
+    # A folder that cannot be made (under a file) costs the time only.
+    (tmp_path / "a file").write_text("", encoding="utf-8")
+    assert parse_in_new_process(tmp_path / "a file" / "cache") == ["1", "1"]

@@ -1,9 +1,20 @@
 """Loading the Lark grammars in `grammars/`, compiled once per process, and the classifiers
-that check each line of a block token against the line terminals its grammar allows there."""
+that check each line of a block token against the line terminals its grammar allows there.
+
+What the classifiers take from a grammar (its terminals' regular expressions, the terminals
+each rule allows, the literal each line terminal's lines contain) is derived once and kept
+between runs in the user's cache folder (`cache_folder`), keyed by the grammars' text and the
+versions of Lark, Python and this derivation: a new process reads it rather than compiling
+the grammar again (a few hundredths of a second a process, in every worker too). Lark keeps
+its LALR tables there as well. A folder that cannot be written only costs the time."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import re
+import sys
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -20,17 +31,97 @@ _REPOSITORY_GRAMMARS = Path(__file__).resolve().parent.parent.parent / "grammars
 GRAMMAR_DIR = _INSTALLED_GRAMMARS if _INSTALLED_GRAMMARS.is_dir() else _REPOSITORY_GRAMMARS
 
 
+CACHE_ENV = "HANDLOG_CACHE_DIR"
+"""Where handlog keeps what it derives from its grammars between runs, if set (default:
+`$XDG_CACHE_HOME/handlog`, else `~/.cache/handlog`)."""
+
+_FACTS_VERSION = 1
+"""Bump when what `_Facts` keeps, or how it is derived, changes."""
+
+
+def cache_folder() -> Path | None:
+    """The folder handlog keeps its grammars' derived facts and Lark's tables in, made (for
+    this user only) if need be; None if it cannot be."""
+    chosen = os.environ.get(CACHE_ENV)
+    if not chosen:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(base, "handlog")
+    try:
+        os.makedirs(chosen, mode=0o700, exist_ok=True)
+    except OSError:
+        return None
+    return Path(chosen) if os.access(chosen, os.W_OK) else None
+
+
 @cache
 def load(name: str, *start: str) -> Lark:
-    """The LALR parser for `grammars/<name>.lark`; compiled on first use, then reused."""
+    """The LALR parser for `grammars/<name>.lark`; compiled on first use, then reused (and its
+    tables kept in `cache_folder` between runs: Lark checks they are of this grammar)."""
     from lark import Lark
 
+    folder = cache_folder()
     return Lark.open(
         str(GRAMMAR_DIR / f"{name}.lark"),
         parser="lalr",
         start=list(start),
-        cache=True,  # keeps the LALR tables in the temp dir between runs
+        # Lark's own default (True) is a pickle in the shared temporary folder.
+        cache=str(folder / f"lark-{name}-{'-'.join(start)}.pickle") if folder else True,
     )
+
+
+class _Facts:
+    """What the classifiers derive from one grammar, kept between runs as JSON (`_facts`)."""
+
+    def __init__(self, name: str, path: Path | None, key: str, data: dict[str, Any]) -> None:
+        self.name = name
+        self.path = path
+        self.key = key
+        self.data = data
+        """"rules": terminals by rule (`rule_terminals`); "sequences": `terminal_sequence` by
+        rule; "patterns": by start rules joined with ",", every terminal's regular
+        expression; "literals": `_line_literal` by regular expression. False stands for a
+        derivation's None (`get` gives None for a fact not derived yet)."""
+
+    def get(self, part: str, key: str) -> Any:
+        return self.data.setdefault(part, {}).get(key)
+
+    def put(self, part: str, key: str, value: Any) -> None:
+        """Keep a new fact, and the file with it (replaced whole: readers see the old file or
+        the new one)."""
+        self.data.setdefault(part, {})[key] = value
+        if self.path is None:
+            return
+        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_text(json.dumps({"key": self.key, **self.data}), encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError:
+            self.path = None  # not writable after all: this process keeps its facts in memory
+            temporary.unlink(missing_ok=True)
+
+
+@cache
+def _facts(name: str) -> _Facts:
+    """The facts derived from `grammars/<name>.lark` so far, read from `cache_folder` when a
+    run before kept them for the same grammars, Lark and Python."""
+    import lark
+
+    texts = [
+        path.name + "\0" + path.read_text(encoding="utf-8")
+        for path in sorted(GRAMMAR_DIR.glob("*.lark"))  # %import reads the others
+    ]
+    versions = f"{_FACTS_VERSION} {lark.__version__} {sys.version}"
+    key = hashlib.sha256("\0".join([versions, name, *texts]).encode()).hexdigest()
+    folder = cache_folder()
+    path = folder / f"grammar-{name}.json" if folder else None
+    if path is not None:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = None
+        if isinstance(data, dict) and data.pop("key", None) == key:
+            return _Facts(name, path, key, data)
+    return _Facts(name, path, key, {})
 
 
 @cache
@@ -48,6 +139,16 @@ def _definitions(name: str) -> tuple[Any, dict[str, Any]]:
 def rule_terminals(name: str, rule: str) -> list[str]:
     """The terminals a rule of the form `rule: A | B | _other` allows, in order, with
     inlined `_` rules expanded."""
+    facts = _facts(name)
+    known = facts.get("rules", rule)
+    if known is not None:
+        return list(known)
+    found = _rule_terminals(name, rule)
+    facts.put("rules", rule, found)
+    return list(found)
+
+
+def _rule_terminals(name: str, rule: str) -> list[str]:
     _, definitions = _definitions(name)
     found: list[str] = []
 
@@ -77,8 +178,18 @@ def terminal_regexps(name: str, start: list[str], names: list[str]) -> dict[str,
 @cache
 def _terminal_patterns(name: str, start: tuple[str, ...]) -> dict[str, str]:
     """Every terminal of the grammar `name` (those its rules do not use kept too) as the
-    regular expression Lark compiles for it: the grammar compiled once per process, not
-    once per line rule (each compilation costs some 0.05 s)."""
+    regular expression Lark compiles for it: the grammar compiled once, not once per line
+    rule (each compilation costs some 0.05 s), and kept for the next runs (`_facts`)."""
+    facts = _facts(name)
+    known = facts.get("patterns", ",".join(start))
+    if known is not None:
+        return dict(known)
+    found = _compiled_patterns(name, start)
+    facts.put("patterns", ",".join(start), found)
+    return found
+
+
+def _compiled_patterns(name: str, start: tuple[str, ...]) -> dict[str, str]:
     builder, definitions = _definitions(name)
     keep = {terminal for terminal, definition in definitions.items() if definition.is_term}
     terminals, _, _ = builder.build().compile(list(start), keep)
@@ -213,9 +324,15 @@ def line_terminals(name: str, start: list[str], rule: str) -> list[LineTerminal]
     order), provided every terminal matches within one line: None if one might not."""
     names = rule_terminals(name, rule)
     regexps = terminal_regexps(name, start, names)
+    facts = _facts(name)
     found = []
     for terminal in names:
-        literal = _line_literal(regexps[terminal])
+        known = facts.get("literals", regexps[terminal])
+        if known is None:
+            literal = _line_literal(regexps[terminal])
+            facts.put("literals", regexps[terminal], False if literal is None else list(literal))
+        else:
+            literal = (known[0], known[1]) if known is not False else None
         if literal is None:
             return None
         found.append(LineTerminal(terminal, literal[0], literal[1], re.compile(regexps[terminal])))
@@ -225,6 +342,16 @@ def line_terminals(name: str, start: list[str], rule: str) -> list[LineTerminal]
 def terminal_sequence(name: str, rule: str) -> list[tuple[str, bool]] | None:
     """A rule made of one sequence of terminals, some optional (`A B? C`), as (terminal,
     optional) pairs; None for a rule of any other shape."""
+    facts = _facts(name)
+    known = facts.get("sequences", rule)
+    if known is None:
+        sequence = _terminal_sequence(name, rule)
+        facts.put("sequences", rule, False if sequence is None else sequence)
+        return sequence
+    return None if known is False else [(terminal, optional) for terminal, optional in known]
+
+
+def _terminal_sequence(name: str, rule: str) -> list[tuple[str, bool]] | None:
     _, definitions = _definitions(name)
     tree = definitions[rule].tree
     if tree.data != "expansions" or len(tree.children) != 1:

@@ -1,20 +1,24 @@
 """Hand strength for the stud games: best five-card high hands, lows ranked the three lowball
 ways (ace-to-five for 8-or-better, razz and any-low hi/lo; deuce-to-seven for 2-7 razz; ace-to-six
 for London lowball), showing hands for the first actor and door cards for the bring-in, one hand
-at a time or in NumPy batches, all read from the same lookup tables."""
+at a time (numbered from its ranks, no table needed) or in NumPy batches (read from lookup tables
+built on their first use), in the same numbering."""
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from handlog.cards import RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
 from handlog.rules.variants import VARIANTS, Lowball, Variant
+
+if TYPE_CHECKING:  # imported by the functions that use it: one hand at a time needs no NumPy
+    import numpy as np
 
 GAMES = tuple(game.value for game in VARIANTS)
 """The game names the functions here accept (a `handlog.model.Game` works too)."""
@@ -211,33 +215,27 @@ def _lowball_class(ranks: Sequence[int], suited: bool, lowball: Lowball) -> LowC
 
 @dataclass(frozen=True, slots=True)
 class _BaseTables:
-    """Five-card classes and the tables every hand size shares."""
+    """The tables every hand size shares. The tables' fields are NumPy arrays, annotated Any:
+    a compiled dataclass looks its annotations up when the module loads, before any NumPy."""
 
-    high_classes: tuple[HighClass, ...]
-    """By `high_rank`, worst first."""
-    low_classes: tuple[LowClass, ...]
-    """By `low_rank`, worst first."""
-    five_rank_sums: np.ndarray
+    five_rank_sums: Any  # np.ndarray
     """Sorted rank sums of the 6,175 five-rank multisets."""
-    five_high: np.ndarray
+    five_high: Any  # np.ndarray
     """`high_rank` of five unsuited cards with those ranks (aligned with `five_rank_sums`)."""
-    five_low: np.ndarray
+    five_low: Any  # np.ndarray
     """`low_rank` of those ranks."""
-    flush_suit: np.ndarray
+    flush_suit: Any  # np.ndarray
     """Packed suit counts -> the suit with five or more cards, or -1."""
     flush_suit_list: list[int]
-    flush_high: np.ndarray
+    flush_high: Any  # np.ndarray
     """13-bit mask of the ranks held in the flush suit -> best `high_rank`; -1 unless the mask
     has 5 to 7 bits."""
-    flush_high_list: list[int]
-    card_keys: np.ndarray
+    card_keys: Any  # np.ndarray
     """By `Card.index`: the rank-and-suit key summed into a hand's key."""
-    card_rank_bits: np.ndarray
+    card_rank_bits: Any  # np.ndarray
     """By `Card.index`: 1 << (rank - 2)."""
-    card_suits: np.ndarray
+    card_suits: Any  # np.ndarray
     """By `Card.index`: the suit."""
-    low_qualifying_floor: dict[int, int]
-    """Qualifier (5..13) -> the smallest `low_rank` that qualifies, the low q-(q-1)-...-(q-4)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,20 +243,19 @@ class _SizeTables:
     """Rank-sum tables for hands of one size (5, 6 or 7 cards): sums of different sizes collide,
     so each size has its own."""
 
-    multiset_by_rank_sum: np.ndarray
+    multiset_by_rank_sum: Any  # np.ndarray
     """Rank sum -> row of the rank multiset (uint16; 49,205 rows for seven cards)."""
-    high_by_multiset: np.ndarray
+    high_by_multiset: Any  # np.ndarray
     """Best `high_rank` of the multiset's ranks ignoring flushes."""
-    low_by_multiset: np.ndarray
+    low_by_multiset: Any  # np.ndarray
     """Best `low_rank` of the multiset's ranks, qualifier aside."""
-    high_by_rank_sum: dict[int, int]
-    """The same as plain dicts: indexing NumPy arrays one value at a time is slow."""
-    low_by_rank_sum: dict[int, int]
 
 
 def _rank_multisets(size: int) -> np.ndarray:
     """Every multiset of `size` ranks (0..12 for deuce..ace, at most four alike), one sorted row
     each."""
+    import numpy as np
+
     rows = np.array(list(itertools.combinations_with_replacement(range(13), size)), dtype=np.int64)
     five_alike = np.zeros(len(rows), dtype=bool)
     for start in range(size - 4):
@@ -268,6 +265,8 @@ def _rank_multisets(size: int) -> np.ndarray:
 
 @cache
 def _base_tables() -> _BaseTables:
+    import numpy as np
+
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
     fives = _rank_multisets(5)
     five_rank_lists = (fives + 2).tolist()
@@ -315,31 +314,25 @@ def _base_tables() -> _BaseTables:
     flush_high[:] = flush_high_list
 
     indices = np.arange(52)
-    low_qualifying_floor = {
-        qualifier: low_by_class[LowClass(0, tuple(range(qualifier, qualifier - 5, -1)))]
-        for qualifier in range(5, 14)
-    }
     return _BaseTables(
-        high_classes=tuple(high_classes),
-        low_classes=tuple(low_classes),
         five_rank_sums=sums[order],
         five_high=five_high[order],
         five_low=five_low[order],
         flush_suit=flush_suit,
         flush_suit_list=flush_suit.tolist(),
         flush_high=flush_high,
-        flush_high_list=flush_high_list,
         card_keys=np.array(
             [_card_key(index // 4 + 2, index % 4) for index in range(52)], dtype=np.int64
         ),
         card_rank_bits=(1 << (indices // 4)).astype(np.int64),
         card_suits=indices % 4,
-        low_qualifying_floor=low_qualifying_floor,
     )
 
 
 @cache
 def _size_tables(size: int) -> _SizeTables:
+    import numpy as np
+
     base = _base_tables()
     multisets = _rank_multisets(size)
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -356,13 +349,10 @@ def _size_tables(size: int) -> _SizeTables:
         np.maximum(low, base.five_low[rows], out=low)
     multiset_by_rank_sum = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
     multiset_by_rank_sum[sums] = np.arange(len(multisets), dtype=np.uint16)
-    sum_list = sums.tolist()
     return _SizeTables(
         multiset_by_rank_sum=multiset_by_rank_sum,
         high_by_multiset=high.astype(np.int32),
         low_by_multiset=low.astype(np.int32),
-        high_by_rank_sum=dict(zip(sum_list, high.tolist(), strict=True)),
-        low_by_rank_sum=dict(zip(sum_list, low.tolist(), strict=True)),
     )
 
 
@@ -373,10 +363,10 @@ class _LowballTables:
 
     classes: tuple[LowClass, ...]
     """By `low_rank`, worst first."""
-    five_low: np.ndarray
+    five_low: Any  # np.ndarray
     """`low_rank` of five cards, not all of one suit, with the ranks of
     `_BaseTables.five_rank_sums` (aligned with it)."""
-    flush_low: np.ndarray
+    flush_low: Any  # np.ndarray
     """13-bit mask of five ranks -> `low_rank` of five cards of one suit with those ranks; -1
     for masks of any other number of bits."""
     flush_low_list: list[int]
@@ -387,12 +377,14 @@ class _LowballSizeTables:
     """The best deuce-to-seven or ace-to-six low of each rank multiset of one hand size, as if
     no five of the cards were of one suit (rows as in `_SizeTables`)."""
 
-    low_by_multiset: np.ndarray
+    low_by_multiset: Any  # np.ndarray
     low_by_rank_sum: dict[int, int]
 
 
 @cache
 def _lowball_tables(lowball: Lowball) -> _LowballTables:
+    import numpy as np
+
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
     fives = _rank_multisets(5)
     fives = fives[np.argsort(rank_keys[fives].sum(axis=1))]  # `five_rank_sums` order
@@ -425,6 +417,8 @@ def _lowball_tables(lowball: Lowball) -> _LowballTables:
 
 @cache
 def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
+    import numpy as np
+
     base = _base_tables()
     five_low = _lowball_tables(lowball).five_low
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -442,8 +436,9 @@ def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
 
 
 def prepare_tables(*sizes: int) -> None:
-    """Build the tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than on the
-    first evaluation: about a tenth of a second per size, 16 MB for seven cards."""
+    """Build the batches' tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
+    on the first batch: about a tenth of a second per size, 16 MB for seven cards. One hand at a
+    time (`high_rank`, the ace-to-five `low_rank`) needs none."""
     _base_tables()
     for size in sizes or (5, 6, 7):
         _size_tables(size)
@@ -460,6 +455,263 @@ def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# One hand without tables: `high_rank` and the ace-to-five `low_rank` number the hand's class
+# from its ranks, as sets of bits, in the order the tables number the classes (the tests compare
+# the two on every class and on random hands of 5 to 7 cards). A process that ranks a few hands
+# (a one-hand import, `handlog check` of a file) builds no table; the batches read them.
+#
+# Within a category, classes are numbered in the colexicographic order of their rank sets: the
+# set of k distinct values (0..12) v1 > v2 > ... > vk is number C(v1, k) + C(v2, k - 1) + ... +
+# C(vk, 1) of the k-sets, which orders sets by their highest value, then the next, as classes'
+# ranks compare. A group's ranks are numbered among the values the bigger groups leave: a pair's
+# three kickers among the 12 ranks other than the pair's.
+
+_CHOOSE: list[list[int]] = [[math.comb(n, k) for k in range(6)] for n in range(14)]
+"""`_CHOOSE[n][k]`: the binomial coefficient C(n, k), n up to 13, k up to 5."""
+
+
+def _number(values: int, taken: int = 0) -> int:
+    """The number of a set of values (the bits of `values`, 0..12) among the sets of as many
+    values, each value counted among the values not in `taken` (bits not in `values`)."""
+    size = values.bit_count()
+    number = 0
+    while values:
+        value = values.bit_length() - 1
+        values ^= 1 << value
+        number += _CHOOSE[value - (taken & ((1 << value) - 1)).bit_count()][size]
+        size -= 1
+    return number
+
+
+def _top(values: int, count: int) -> int:
+    """The `count` highest bits of `values` (all of them if fewer)."""
+    kept = 0
+    for _ in range(count):
+        if not values:
+            break
+        bit = 1 << (values.bit_length() - 1)
+        kept |= bit
+        values ^= bit
+    return kept
+
+
+def _bottom(values: int, count: int) -> int:
+    """The `count` lowest bits of `values` (all of them if fewer)."""
+    kept = 0
+    for _ in range(count):
+        bit = values & -values
+        kept |= bit
+        values ^= bit
+    return kept
+
+
+def _uncolex(number: int, size: int) -> list[int]:
+    """The set of `size` values whose number (`_number`) is `number`, highest first."""
+    values: list[int] = []
+    for left in range(size, 0, -1):
+        value = left - 1
+        while _CHOOSE[value + 1][left] <= number:
+            value += 1
+        number -= _CHOOSE[value][left]
+        values.append(value)
+    return values
+
+
+def _with(value: int, taken: list[int]) -> int:
+    """The value counted as `value` among the values other than `taken` (increasing)."""
+    for other in taken:
+        if value >= other:
+            value += 1
+    return value
+
+
+_HIGH_STRAIGHT_SETS = sorted(
+    [_number(0x1F << low) for low in range(9)] + [_number(0x100F)]  # 0x100F: A-5-4-3-2
+)
+"""The numbers of the ten straights' rank sets (value rank - 2), increasing: the no-pair high
+classes skip them."""
+
+_LOW_CATEGORY_STARTS = (0, 1287, 4147, 5005, 5863, 6019)
+"""Where each of `LOW_CATEGORIES` starts when ace-to-five lows are counted from the best (0):
+1,287 no-pair lows, 2,860 pairs, 858 two pairs and trips, 156 full houses and quads."""
+
+_LOW_BITS = [0, 0] + [1 << (rank - 1) for rank in range(2, 14)] + [1]
+"""By rank: the bit of its ace-to-five value (the ace 0, the others rank - 1)."""
+
+
+def _no_straight_number(values: int) -> int:
+    """The number of five high-card values that are not a straight among those that are not."""
+    number = _number(values)
+    below = 0
+    for straight in _HIGH_STRAIGHT_SETS:
+        if straight < number:
+            below += 1
+    return number - below
+
+
+def _high_straight(values: int) -> int:
+    """The best straight in a set of rank values (bits rank - 2), from 0 (five high, the ace
+    low) to 9 (ace high); -1 for none."""
+    ranks = (values << 1) | (values >> 12 & 1)  # bit 0: the ace below the deuce
+    for low in range(9, -1, -1):
+        if ranks >> low & 0x1F == 0x1F:
+            return low
+    return -1
+
+
+def _flush_high(values: int) -> int:
+    """`high_rank` of the cards of a hand's flush suit from the set of their rank values; -1 for
+    fewer than five (a card given twice), as the tables give."""
+    if values.bit_count() < 5:
+        return -1
+    straight = _high_straight(values)
+    if straight >= 0:
+        return HIGH_CATEGORY_STARTS[8] + straight
+    return HIGH_CATEGORY_STARTS[5] + _no_straight_number(_top(values, 5))
+
+
+def _high_of_ranks(once: int, twice: int, thrice: int, four: int) -> int:
+    """`high_rank` of a hand without five cards of a suit, from the sets of rank values (rank -
+    2) it holds once or more, twice or more, three times or more and four times."""
+    if four:
+        return (
+            HIGH_CATEGORY_STARTS[7]
+            + (four.bit_length() - 1) * 12
+            + _number(_top(once & ~four, 1), four)
+        )
+    trips = _top(thrice, 1)
+    if trips and twice & ~trips:
+        return (
+            HIGH_CATEGORY_STARTS[6]
+            + (trips.bit_length() - 1) * 12
+            + _number(_top(twice & ~trips, 1), trips)
+        )
+    straight = _high_straight(once)
+    if straight >= 0:
+        return HIGH_CATEGORY_STARTS[4] + straight
+    if trips:
+        return (
+            HIGH_CATEGORY_STARTS[3]
+            + (trips.bit_length() - 1) * 66
+            + _number(_top(once & ~trips, 2), trips)
+        )
+    if twice:
+        if twice.bit_count() >= 2:  # two pair: the two highest
+            pairs = _top(twice, 2)
+            return (
+                HIGH_CATEGORY_STARTS[2]
+                + _number(pairs) * 11
+                + _number(_top(once & ~pairs, 1), pairs)
+            )
+        return (
+            HIGH_CATEGORY_STARTS[1]
+            + (twice.bit_length() - 1) * 220
+            + _number(_top(once & ~twice, 3), twice)
+        )
+    return _no_straight_number(_top(once, 5))
+
+
+def _high_class_of(rank: int) -> HighClass:
+    """The class numbered `rank` (a valid `high_rank`), from its number alone."""
+    category = len(HIGH_CATEGORY_STARTS) - 1
+    while HIGH_CATEGORY_STARTS[category] > rank:
+        category -= 1
+    number = rank - HIGH_CATEGORY_STARTS[category]
+    values: list[int]
+    if category in (0, 5):
+        for straight in _HIGH_STRAIGHT_SETS:
+            if straight <= number:
+                number += 1
+        values = _uncolex(number, 5)
+    elif category in (4, 8):
+        if number == 0:
+            return HighClass(category, (5, 4, 3, 2, 1))
+        values = [number + 3, number + 2, number + 1, number, number - 1]
+    else:
+        values = _grouped_values(category, number)
+    return HighClass(category, tuple(value + 2 for value in values))
+
+
+def _grouped_values(kind: int, number: int) -> list[int]:
+    """The five values, as classes list them, of the class numbered `number` within a kind of
+    hand with a pair or more: 1 pair, 2 two pair, 3 trips, 6 full house, 7 quads (the high
+    categories; lows pass theirs so)."""
+    if kind == 1:
+        pair = number // 220
+        return [pair, pair] + [_with(value, [pair]) for value in _uncolex(number % 220, 3)]
+    if kind == 2:
+        high, low = _uncolex(number // 11, 2)
+        return [high, high, low, low, _with(number % 11, [low, high])]
+    if kind == 3:
+        trips = number // 66
+        return [trips] * 3 + [_with(value, [trips]) for value in _uncolex(number % 66, 2)]
+    if kind == 6:
+        trips = number // 12
+        pair = _with(number % 12, [trips])
+        return [trips, trips, trips, pair, pair]
+    quads = number // 12
+    return [quads] * 4 + [_with(number % 12, [quads])]
+
+
+def _held(cards: Sequence[Card], bits: list[int]) -> tuple[int, int, int, int]:
+    """The sets of the values (a rank's bit in `bits`, by rank) the hand holds once or more,
+    twice or more, three times or more and four times; five cards of a rank are refused."""
+    once = twice = thrice = four = five = 0
+    for item in cards:
+        bit = bits[item.rank]
+        five |= four & bit
+        four |= thrice & bit
+        thrice |= twice & bit
+        twice |= once & bit
+        once |= bit
+    if five:
+        raise _duplicate_error(cards)
+    return once, twice, thrice, four
+
+
+def _low_position(cards: Sequence[Card]) -> int:
+    """Where the hand's best ace-to-five low stands among the 6,175, from the best (0):
+    `low_rank` is 6,174 less it."""
+    once, twice, thrice, four = _held(cards, _LOW_BITS)
+    held = once.bit_count()
+    if held < 2:
+        raise _duplicate_error(cards)
+    if held >= 5:  # no pair: the five lowest ranks
+        return _number(_bottom(once, 5))
+    if held == 4:  # a pair, the lowest one, and the other three ranks
+        pair = twice & -twice
+        return _LOW_CATEGORY_STARTS[1] + (pair.bit_length() - 1) * 220 + _number(once & ~pair, pair)
+    if held == 3:
+        if twice.bit_count() >= 2:  # two pair (better than trips): the two lowest pairs
+            pairs = _bottom(twice, 2)
+            return _LOW_CATEGORY_STARTS[2] + _number(pairs) * 11 + _number(once & ~pairs, pairs)
+        return (
+            _LOW_CATEGORY_STARTS[3] + (twice.bit_length() - 1) * 66 + _number(once & ~twice, twice)
+        )
+    low = once & -once
+    high = once ^ low
+    if thrice & low and twice & high:  # a full house, the lower trips if both can be
+        return _LOW_CATEGORY_STARTS[4] + (low.bit_length() - 1) * 12 + _number(high, low)
+    if thrice & high and twice & low:
+        return _LOW_CATEGORY_STARTS[4] + (high.bit_length() - 1) * 12 + _number(low, high)
+    return _LOW_CATEGORY_STARTS[5] + (four.bit_length() - 1) * 12 + _number(once & ~four, four)
+
+
+def _low_class_of(rank: int) -> LowClass:
+    """The ace-to-five low numbered `rank` (a valid ace-to-five `low_rank`), from its number."""
+    position = LOW_RANK_COUNT - 1 - rank
+    category = len(_LOW_CATEGORY_STARTS) - 1
+    while _LOW_CATEGORY_STARTS[category] > position:
+        category -= 1
+    number = position - _LOW_CATEGORY_STARTS[category]
+    if category == 0:
+        values = _uncolex(number, 5)
+    else:  # as the high kinds: pair, two pair, trips, full house (6), quads (7)
+        values = _grouped_values((0, 1, 2, 3, 6, 7)[category], number)
+    return LowClass(category, tuple(value + 1 for value in values))
+
+
+# ---------------------------------------------------------------------------------------------
 # High hands.
 
 
@@ -470,13 +722,6 @@ def _check_size(cards: Sequence[Card]) -> int:
     return count
 
 
-def _hand_key(cards: Sequence[Card]) -> int:
-    total = 0
-    for item in cards:
-        total += _CARD_KEYS[item.rank][item.suit]
-    return total
-
-
 def _duplicate_error(cards: Sequence[Card]) -> ValueError:
     return ValueError(f"the same card twice in {' '.join(map(str, cards))}")
 
@@ -485,28 +730,44 @@ def high_rank(cards: Sequence[Card]) -> int:
     """Strength of the best five-card high hand in 5, 6 or 7 cards: 0 (7-5-4-3-2) to 7,461 (royal
     flush); bigger is better and equal values tie exactly. The cards must be distinct."""
     size = _check_size(cards)
-    base = _base_tables()
-    total = _hand_key(cards)
-    flush_suit = base.flush_suit_list[total & SUIT_COUNT_MASK]
-    if flush_suit >= 0:
+    total = 0
+    for item in cards:
+        total += _CARD_KEYS[item.rank][item.suit]
+    suits = total & SUIT_COUNT_MASK
+    flush = (suits >> 2) & (suits | suits >> 1) & 0x249  # a suit's count 5, 6 or 7 (0b101...)
+    if flush:
         # Five suited cards out of at most seven leave two others: no full house or quads can
         # beat the flush, so the flush suit alone decides.
-        mask = 0
+        suit = (flush.bit_length() - 1) // 3
+        ranks = 0
         for item in cards:
-            if item.suit == flush_suit:
-                mask |= _RANK_BITS[item.rank]
-        return base.flush_high_list[mask]
-    try:
-        return _size_tables(size).high_by_rank_sum[total >> SUIT_COUNT_BITS]
-    except KeyError:
-        raise _duplicate_error(cards) from None
+            if item.suit == suit:
+                ranks |= _RANK_BITS[item.rank]
+        return _flush_high(ranks)
+    memo = _HIGH_BY_RANK_SUM[size - 5]
+    key = total >> SUIT_COUNT_BITS
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = _high_of_cards(cards)
+    return value
+
+
+_HIGH_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
+"""`high_rank` of the hands of 5, 6 and 7 cards without a flush ranked so far, by their rank
+sum (`RANK_SUM_KEYS`): at most 6,175, 18,395 and 49,205 of them, filled as hands come."""
+
+
+def _high_of_cards(cards: Sequence[Card]) -> int:
+    """`high_rank` of a hand without five cards of a suit."""
+    once, twice, thrice, four = _held(cards, _RANK_BITS)
+    return _high_of_ranks(once, twice, thrice, four)
 
 
 def high_class(rank: int) -> HighClass:
     """The category and compared ranks of a `high_rank` value."""
     if not 0 <= rank < HIGH_RANK_COUNT:
         raise ValueError(f"{rank} is not a high_rank value (0..{HIGH_RANK_COUNT - 1})")
-    return _base_tables().high_classes[rank]
+    return _high_class_of(rank)
 
 
 def high_category(rank: int) -> str:
@@ -575,10 +836,10 @@ def _qualifying_floor(qualifier: int | None, lowball: Lowball) -> int:
         return 0
     if lowball is not Lowball.ACE_TO_FIVE:
         raise ValueError(f"a {lowball} low has no qualifier, not {qualifier!r}")
-    floor = _base_tables().low_qualifying_floor.get(qualifier)
-    if floor is None:
+    if not 5 <= qualifier <= 13:
         raise ValueError(f"a low qualifier is None or a rank from 5 to 13, not {qualifier!r}")
-    return floor
+    # The worst qualifying low: five ranks in a row from the qualifier down (values rank - 1).
+    return LOW_RANK_COUNT - 1 - _number(0x1F << (qualifier - 5))
 
 
 def low_rank(
@@ -604,13 +865,22 @@ def low_rank(
         return _lowball_rank(cards, lowball)
     size = _check_size(cards)
     floor = _qualifying_floor(qualifier, lowball)
-    try:
-        value = _size_tables(size).low_by_rank_sum[_hand_key(cards) >> SUIT_COUNT_BITS]
-    except KeyError:
-        raise _duplicate_error(cards) from None
+    total = 0
+    for item in cards:
+        total += _CARD_KEYS[item.rank][item.suit]
+    memo = _LOW_BY_RANK_SUM[size - 5]
+    key = total >> SUIT_COUNT_BITS
+    value = memo.get(key)
+    if value is None:
+        value = memo[key] = LOW_RANK_COUNT - 1 - _low_position(cards)
     # Every qualifying low beats every low that does not qualify, so the best low qualifies if
     # any does, and a floor on the value is the whole test.
     return value if value >= floor else None
+
+
+_LOW_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
+"""The ace-to-five `low_rank` (qualifier aside) of the hands of 5, 6 and 7 cards ranked so far,
+by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
 _LOWBALL_LOOKUPS: dict[tuple[Lowball, int], tuple[dict[int, int], list[int]]] = {}
@@ -672,7 +942,7 @@ def low_class(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> LowClass:
     if not 0 <= rank < count:
         raise ValueError(f"{rank} is not a {lowball} low_rank value (0..{count - 1})")
     if lowball is Lowball.ACE_TO_FIVE:
-        return _base_tables().low_classes[rank]
+        return _low_class_of(rank)
     return _lowball_tables(lowball).classes[rank]
 
 
@@ -714,6 +984,8 @@ def describe_low(
 
 
 def _hand_array(card_indices: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     hands = np.asarray(card_indices)
     if hands.ndim != 2 or not 5 <= hands.shape[1] <= 7:
         raise ValueError(
@@ -740,6 +1012,8 @@ def high_rank_batch(card_indices: np.ndarray) -> np.ndarray:
     """`high_rank` of every row of an (N, 5), (N, 6) or (N, 7) integer array of `Card.index`
     values, as an int32 array of N. Rows must not repeat a card (not checked: it costs as much
     as the evaluation)."""
+    import numpy as np
+
     hands = _hand_array(card_indices)
     base = _base_tables()
     tables = _size_tables(hands.shape[1])
@@ -777,6 +1051,8 @@ def low_rank_batch(
 
 def _lowball_rank_batch(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
     """`low_rank_batch` of a deuce-to-seven or ace-to-six low."""
+    import numpy as np
+
     base = _base_tables()
     size = hands.shape[1]
     total = _batch_keys(hands)
@@ -794,6 +1070,8 @@ def _lowball_rank_batch(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
 def _best_five_lowball(hands: np.ndarray, lowball: Lowball) -> np.ndarray:
     """The best deuce-to-seven or ace-to-six `low_rank` of the fives of each row, every five
     ranked (flushes by their rank masks)."""
+    import numpy as np
+
     base = _base_tables()
     flush_low = _lowball_tables(lowball).flush_low
     five_rows = _size_tables(5).multiset_by_rank_sum
@@ -826,6 +1104,8 @@ def card_codes() -> tuple[np.ndarray, np.ndarray]:
     suit counts, as the batches sum) and the card's bit, `1 << (13 * suit + rank - 2)` (their
     sum is the set of cards itself, from which the ranks held in a suit are read). Sums of
     distinct cards only: a card twice gives a wrong hand, not an error."""
+    import numpy as np
+
     base = _base_tables()
     indices = np.arange(52)
     bits = np.left_shift(1, SUIT_BITS_PER_SUIT * (indices % 4) + indices // 4).astype(np.int64)
@@ -838,6 +1118,8 @@ def card_codes() -> tuple[np.ndarray, np.ndarray]:
 def high_rank_summed(keys: np.ndarray, bits: np.ndarray, size: int) -> np.ndarray:
     """`high_rank` of hands of `size` (5, 6 or 7) distinct cards given as the sums of their
     `card_codes` (two int64 arrays of N), as an int32 array of N."""
+    import numpy as np
+
     base = _base_tables()
     tables = _size_tables(size)
     result = tables.high_by_multiset[tables.multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]]
@@ -858,6 +1140,8 @@ def low_rank_summed(
 ) -> np.ndarray:
     """`low_rank_batch` of hands of `size` distinct cards given as the sums of their
     `card_codes`: an int32 array with `NO_LOW` where no low qualifies."""
+    import numpy as np
+
     floor = _qualifying_floor(qualifier, lowball)
     multiset = _size_tables(size).multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]
     if lowball is Lowball.ACE_TO_FIVE:
@@ -876,6 +1160,8 @@ def low_rank_summed(
 
 def _cards_of_bits(bits: np.ndarray, size: int) -> np.ndarray:
     """The `Card.index` values of each row's `size` set bits (`card_codes`)."""
+    import numpy as np
+
     positions = np.arange(52, dtype=np.int64)
     present = (bits[:, np.newaxis] >> positions) & 1
     places = np.nonzero(present)[1].reshape(len(bits), size)
@@ -884,6 +1170,8 @@ def _cards_of_bits(bits: np.ndarray, size: int) -> np.ndarray:
 
 def high_category_batch(ranks: np.ndarray) -> np.ndarray:
     """Index into `HIGH_CATEGORIES` of every `high_rank` value in an array."""
+    import numpy as np
+
     return np.searchsorted(np.array(HIGH_CATEGORY_STARTS), ranks, side="right") - 1
 
 
