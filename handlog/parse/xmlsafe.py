@@ -12,14 +12,19 @@ error of a hand that cannot be read (its line, the line's text, the raw hand kep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from xml.parsers.expat import ErrorString, ExpatError, ParserCreate, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
+from handlog.cards import Card
 from handlog.errors import ParseError
+from handlog.model import Action, ActionKind, Hand, Source
 from handlog.parse.reader import Chunk
+from handlog.parse.text import utc_time
 
 HOSTILE = (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden)
 
@@ -189,6 +194,12 @@ def _refused(error: Exception) -> str:
 # The hand skeleton the XML sites share
 
 
+def header_bytes(mark: str) -> re.Pattern[bytes]:
+    """A newline and a line that starts a hand (`mark`, after white space or the `</game>` of
+    the hand before), for cutting files into ranges of whole hands."""
+    return re.compile(rb"\n[ \t]*(?:</game>[ \t]*)?" + re.escape(mark.encode()))
+
+
 def preamble(head: str, mark: str) -> str:
     """The text of a file before the line of its first hand (`mark` starts a hand), or
     before the hand itself when it starts on the file's first line."""
@@ -225,6 +236,53 @@ def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Elem
         return hand_error(chunk, error.line, message, hand_id)
 
 
+def hand_source(chunk: Chunk) -> Source:
+    """Where a hand read from `chunk` stands in its file: its first and last line."""
+    return Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n"))
+
+
+class Cards:
+    """A site's card tokens read to cards, each token once: `read` reads one (raising
+    `ValueError` or `KeyError` for one that is not a card), the `hidden` ones are None."""
+
+    def __init__(self, read: Callable[[str], Card], hidden: Iterable[str]) -> None:
+        self.read = read
+        self.known: dict[str, Card | None] = dict.fromkeys(hidden)
+
+    def card(self, text: str) -> Card | None:
+        known = self.known
+        if text in known:
+            return known[text]
+        found = known[text] = self.read(text)
+        return found
+
+
+class Tally:
+    """What a hand's actions put in, as its builder reads them: all their chips, the
+    largest ante and the bring-in."""
+
+    def __init__(self) -> None:
+        self.put_in = 0
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+
+    def add(self, action: Action) -> None:
+        self.put_in += action.amount or 0
+        if action.kind is ActionKind.ANTE:
+            self.ante = max(self.ante or 0, action.amount or 0)
+        elif action.kind is ActionKind.BRING_IN:
+            self.bring_in = action.amount
+
+
+def utc_clock(found: re.Match[str] | None) -> datetime | None:
+    """A start time from a match of its six numbers (year, month, day, hour, minute,
+    second), read as UTC (the XML sites' clocks); None when the clock did not match."""
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
+
+
 class Problem(ValueError):
     """What a site's builder finds that its site does not write, at a line of the hand."""
 
@@ -259,3 +317,19 @@ def escape(text: str) -> str:
     return (
         text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
+
+
+def print_session(
+    hands: Iterable[Hand], head: Callable[[Hand], str], game: Callable[[Hand], str], end: str
+) -> Iterator[str]:
+    """A file of hands as an XML site writes one: the `head` of the first hand (its session
+    header), every hand's `game` element, then `end` (what closes the session, if anything);
+    each a piece of its own, to be written one hand at a time."""
+    started = False
+    for hand in hands:
+        if not started:
+            yield head(hand) + "\n"
+            started = True
+        yield game(hand) + "\n"
+    if started and end:
+        yield end + "\n"
