@@ -109,31 +109,25 @@ def parse(text: str, complete: bool = True, keep_text: bool = True) -> list[Elem
     header before its first hand). With `keep_text` False the elements' text is not read (a
     format that says everything in attributes: no call per run of text). Raises `XMLError`
     for malformed or refused XML."""
-    defused = DefusedXMLParser(
-        target=_NO_TARGET, forbid_dtd=True, forbid_entities=True, forbid_external=True
-    )
-    # defusedxml has put its guards (DTD, entity and external-reference handlers) on the
-    # expat parser; the element handlers are set straight on it, past ElementTree's name
-    # fixing and its tree, and the text is fed to expat in one call. ElementTree's default
-    # handler goes (its DOCTYPE and entity bookkeeping for its own tree: a DTD is refused,
-    # and expat expands the five predefined entities itself): without it, text nobody
-    # reads costs no call.
-    expat: XMLParserType = defused.parser  # type: ignore[attr-defined]
+    # A `guarded_expat` parser: defusedxml's guards (DTD, entity and external-reference
+    # handlers) on it, the element handlers set straight on it (no ElementTree parser, its
+    # name fixing and its tree), the text fed to expat in one call. No default handler
+    # (ElementTree's DOCTYPE and entity bookkeeping: a DTD is refused, and expat expands
+    # the five predefined entities itself): text nobody reads costs no call.
+    expat = guarded_expat()
     tree = _Tree(expat)
-    expat.DefaultHandlerExpand = None
-    expat.ordered_attributes = False
     expat.StartElementHandler = tree.start
     expat.EndElementHandler = tree.end
     if keep_text:
-        expat.buffer_text = True  # a run of text in one call, not one per line
-        expat.CharacterDataHandler = tree.data
+        expat.CharacterDataHandler = tree.data  # a run of text in one call (buffer_text)
     try:
-        expat.Parse(text, complete)
-    except HOSTILE as error:
-        raise XMLError(expat.CurrentLineNumber, _refused(error)) from None
-    except ExpatError as malformed:  # its own name: mypyc types each `except … as`
-        reason = ErrorString(malformed.code)
-        raise XMLError(malformed.lineno, f"the XML is malformed: {reason}") from None
+        read_guarded(expat, text, complete)
+    finally:
+        # The parser holds the tree's methods and the tree the parser: the cycle is broken
+        # here, and both are freed by their counts (nothing left for the collector).
+        expat.StartElementHandler = None
+        expat.EndElementHandler = None
+        expat.CharacterDataHandler = None
     return tree.roots
 
 
@@ -144,20 +138,15 @@ _GUARDS = DefusedXMLParser(
 own, bound once, with no ElementTree parser set up per hand."""
 
 
-_NAMES: dict[str, str] = {}
-"""The tag and attribute names every `guarded_expat` parser has read, one string each: expat
-gives each parser a dict of its own by default, which every hand would fill again (decoding,
-hashing, inserting each name); shared, a name read before is the same string, its hash known."""
-
-
 def guarded_expat() -> XMLParserType:
     """A fresh expat parser set up as `parse` sets up its own (namespaces as ElementTree reads
     them, attributes as a dict, no default handler) with defusedxml's guards on it: a DTD, an
     entity declaration or an external entity raises. The caller sets its own element handlers
     and reads with `read_guarded`: a format whose builder is fed by expat's calls, no tree."""
-    if len(_NAMES) > 10_000:  # a file of ever new names: the dict is not let grow
-        _NAMES.clear()
-    expat = ParserCreate(None, "}", _NAMES)
+    # No interning of names (intern None): expat then decodes each name and looks it up in
+    # no dict (a shared dict of names measured slower: its lookup per name costs more than
+    # hashing the fresh name once as a key of the element's attributes).
+    expat = ParserCreate(None, "}", None)
     expat.StartDoctypeDeclHandler = _GUARDS.defused_start_doctype_decl
     expat.EntityDeclHandler = _GUARDS.defused_entity_decl
     expat.UnparsedEntityDeclHandler = _GUARDS.defused_unparsed_entity_decl
@@ -167,11 +156,12 @@ def guarded_expat() -> XMLParserType:
     return expat
 
 
-def read_guarded(expat: XMLParserType, text: str) -> None:
-    """Feeds the whole of `text` to a `guarded_expat` parser; raises `XMLError` (as `parse`
-    does) for malformed or refused XML."""
+def read_guarded(expat: XMLParserType, text: str, complete: bool = True) -> None:
+    """Feeds `text` to a `guarded_expat` parser (the whole of a document or fragment, or with
+    `complete` False the start of one: what is still open at its end is no error); raises
+    `XMLError` for malformed or refused XML."""
     try:
-        expat.Parse(text, True)
+        expat.Parse(text, complete)
     except HOSTILE as refused:
         raise XMLError(expat.CurrentLineNumber, _refused(refused)) from None
     except ExpatError as bad:  # its own name: mypyc types each `except … as`
