@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from typing import Protocol
 
 from handlog.model import ActionKind, Hand
 from handlog.parse.reader import Chunk
@@ -152,6 +153,37 @@ def settle(
         if type(parsed) is Hand and _waiting(parsed) and levels.knows(parsed.ante, parsed.bring_in):
             parsed = reparse(chunk)
         yield parsed
+
+
+class Context(Protocol):
+    """A file's context (its session header) that keeps the stakes its pass has shown."""
+
+    @property
+    def levels(self) -> Levels: ...
+
+
+Settle = Callable[[Iterator[tuple[Chunk, Parsed]], object], Iterator[Parsed]]
+"""`SiteFormat.settle`: a pass's parsed hands (with their chunks) and the file's context."""
+
+
+def settler(kind: type[Context], parse_hand: Callable[[Chunk, object], Parsed]) -> Settle:
+    """The `SiteFormat.settle` of a site whose file context of type `kind` keeps its pass's
+    `Levels`: `settle` with `parse_hand` reading a hand again in that context; hands read
+    without one (a file with no header) are passed on as they are."""
+
+    def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], context: object) -> Iterator[Parsed]:
+        if not isinstance(context, kind):
+            for _, parsed in pairs:
+                yield parsed
+            return
+        known = context
+
+        def reparse(chunk: Chunk) -> Parsed:
+            return parse_hand(chunk, known)
+
+        yield from settle(pairs, known.levels, reparse)
+
+    return settle_stakes
 
 
 def _waiting(parsed: Parsed) -> bool:

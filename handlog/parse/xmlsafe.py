@@ -12,14 +12,19 @@ error of a hand that cannot be read (its line, the line's text, the raw hand kep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import datetime
 from xml.parsers.expat import ErrorString, ExpatError, ParserCreate, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 from defusedxml.ElementTree import DefusedXMLParser
 
+from handlog.cards import Card
 from handlog.errors import ParseError
+from handlog.model import Action, ActionKind, Hand, Source
 from handlog.parse.reader import Chunk
+from handlog.parse.text import utc_time
 
 HOSTILE = (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden)
 
@@ -104,31 +109,25 @@ def parse(text: str, complete: bool = True, keep_text: bool = True) -> list[Elem
     header before its first hand). With `keep_text` False the elements' text is not read (a
     format that says everything in attributes: no call per run of text). Raises `XMLError`
     for malformed or refused XML."""
-    defused = DefusedXMLParser(
-        target=_NO_TARGET, forbid_dtd=True, forbid_entities=True, forbid_external=True
-    )
-    # defusedxml has put its guards (DTD, entity and external-reference handlers) on the
-    # expat parser; the element handlers are set straight on it, past ElementTree's name
-    # fixing and its tree, and the text is fed to expat in one call. ElementTree's default
-    # handler goes (its DOCTYPE and entity bookkeeping for its own tree: a DTD is refused,
-    # and expat expands the five predefined entities itself): without it, text nobody
-    # reads costs no call.
-    expat: XMLParserType = defused.parser  # type: ignore[attr-defined]
+    # A `guarded_expat` parser: defusedxml's guards (DTD, entity and external-reference
+    # handlers) on it, the element handlers set straight on it (no ElementTree parser, its
+    # name fixing and its tree), the text fed to expat in one call. No default handler
+    # (ElementTree's DOCTYPE and entity bookkeeping: a DTD is refused, and expat expands
+    # the five predefined entities itself): text nobody reads costs no call.
+    expat = guarded_expat()
     tree = _Tree(expat)
-    expat.DefaultHandlerExpand = None
-    expat.ordered_attributes = False
     expat.StartElementHandler = tree.start
     expat.EndElementHandler = tree.end
     if keep_text:
-        expat.buffer_text = True  # a run of text in one call, not one per line
-        expat.CharacterDataHandler = tree.data
+        expat.CharacterDataHandler = tree.data  # a run of text in one call (buffer_text)
     try:
-        expat.Parse(text, complete)
-    except HOSTILE as error:
-        raise XMLError(expat.CurrentLineNumber, _refused(error)) from None
-    except ExpatError as malformed:  # its own name: mypyc types each `except … as`
-        reason = ErrorString(malformed.code)
-        raise XMLError(malformed.lineno, f"the XML is malformed: {reason}") from None
+        read_guarded(expat, text, complete)
+    finally:
+        # The parser holds the tree's methods and the tree the parser: the cycle is broken
+        # here, and both are freed by their counts (nothing left for the collector).
+        expat.StartElementHandler = None
+        expat.EndElementHandler = None
+        expat.CharacterDataHandler = None
     return tree.roots
 
 
@@ -139,20 +138,15 @@ _GUARDS = DefusedXMLParser(
 own, bound once, with no ElementTree parser set up per hand."""
 
 
-_NAMES: dict[str, str] = {}
-"""The tag and attribute names every `guarded_expat` parser has read, one string each: expat
-gives each parser a dict of its own by default, which every hand would fill again (decoding,
-hashing, inserting each name); shared, a name read before is the same string, its hash known."""
-
-
 def guarded_expat() -> XMLParserType:
     """A fresh expat parser set up as `parse` sets up its own (namespaces as ElementTree reads
     them, attributes as a dict, no default handler) with defusedxml's guards on it: a DTD, an
     entity declaration or an external entity raises. The caller sets its own element handlers
     and reads with `read_guarded`: a format whose builder is fed by expat's calls, no tree."""
-    if len(_NAMES) > 10_000:  # a file of ever new names: the dict is not let grow
-        _NAMES.clear()
-    expat = ParserCreate(None, "}", _NAMES)
+    # No interning of names (intern None): expat then decodes each name and looks it up in
+    # no dict (a shared dict of names measured slower: its lookup per name costs more than
+    # hashing the fresh name once as a key of the element's attributes).
+    expat = ParserCreate(None, "}", None)
     expat.StartDoctypeDeclHandler = _GUARDS.defused_start_doctype_decl
     expat.EntityDeclHandler = _GUARDS.defused_entity_decl
     expat.UnparsedEntityDeclHandler = _GUARDS.defused_unparsed_entity_decl
@@ -162,11 +156,12 @@ def guarded_expat() -> XMLParserType:
     return expat
 
 
-def read_guarded(expat: XMLParserType, text: str) -> None:
-    """Feeds the whole of `text` to a `guarded_expat` parser; raises `XMLError` (as `parse`
-    does) for malformed or refused XML."""
+def read_guarded(expat: XMLParserType, text: str, complete: bool = True) -> None:
+    """Feeds `text` to a `guarded_expat` parser (the whole of a document or fragment, or with
+    `complete` False the start of one: what is still open at its end is no error); raises
+    `XMLError` for malformed or refused XML."""
     try:
-        expat.Parse(text, True)
+        expat.Parse(text, complete)
     except HOSTILE as refused:
         raise XMLError(expat.CurrentLineNumber, _refused(refused)) from None
     except ExpatError as bad:  # its own name: mypyc types each `except … as`
@@ -187,6 +182,12 @@ def _refused(error: Exception) -> str:
 
 # ---------------------------------------------------------------------------------------
 # The hand skeleton the XML sites share
+
+
+def header_bytes(mark: str) -> re.Pattern[bytes]:
+    """A newline and a line that starts a hand (`mark`, after white space or the `</game>` of
+    the hand before), for cutting files into ranges of whole hands."""
+    return re.compile(rb"\n[ \t]*(?:</game>[ \t]*)?" + re.escape(mark.encode()))
 
 
 def preamble(head: str, mark: str) -> str:
@@ -225,6 +226,53 @@ def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Elem
         return hand_error(chunk, error.line, message, hand_id)
 
 
+def hand_source(chunk: Chunk) -> Source:
+    """Where a hand read from `chunk` stands in its file: its first and last line."""
+    return Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n"))
+
+
+class Cards:
+    """A site's card tokens read to cards, each token once: `read` reads one (raising
+    `ValueError` or `KeyError` for one that is not a card), the `hidden` ones are None."""
+
+    def __init__(self, read: Callable[[str], Card], hidden: Iterable[str]) -> None:
+        self.read = read
+        self.known: dict[str, Card | None] = dict.fromkeys(hidden)
+
+    def card(self, text: str) -> Card | None:
+        known = self.known
+        if text in known:
+            return known[text]
+        found = known[text] = self.read(text)
+        return found
+
+
+class Tally:
+    """What a hand's actions put in, as its builder reads them: all their chips, the
+    largest ante and the bring-in."""
+
+    def __init__(self) -> None:
+        self.put_in = 0
+        self.ante: int | None = None
+        self.bring_in: int | None = None
+
+    def add(self, action: Action) -> None:
+        self.put_in += action.amount or 0
+        if action.kind is ActionKind.ANTE:
+            self.ante = max(self.ante or 0, action.amount or 0)
+        elif action.kind is ActionKind.BRING_IN:
+            self.bring_in = action.amount
+
+
+def utc_clock(found: re.Match[str] | None) -> datetime | None:
+    """A start time from a match of its six numbers (year, month, day, hour, minute,
+    second), read as UTC (the XML sites' clocks); None when the clock did not match."""
+    if found is None:
+        return None
+    year, month, day, hour, minute, second = (int(part) for part in found.groups())
+    return utc_time(year, month, day, hour, minute, second, "UTC")
+
+
 class Problem(ValueError):
     """What a site's builder finds that its site does not write, at a line of the hand."""
 
@@ -259,3 +307,19 @@ def escape(text: str) -> str:
     return (
         text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
     )
+
+
+def print_session(
+    hands: Iterable[Hand], head: Callable[[Hand], str], game: Callable[[Hand], str], end: str
+) -> Iterator[str]:
+    """A file of hands as an XML site writes one: the `head` of the first hand (its session
+    header), every hand's `game` element, then `end` (what closes the session, if anything);
+    each a piece of its own, to be written one hand at a time."""
+    started = False
+    for hand in hands:
+        if not started:
+            yield head(hand) + "\n"
+            started = True
+        yield game(hand) + "\n"
+    if started and end:
+        yield end + "\n"

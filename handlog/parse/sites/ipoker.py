@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Final
 
 from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
@@ -44,7 +45,6 @@ from handlog.model import (
     Seat,
     SeatResult,
     Site,
-    Source,
     Street,
 )
 from handlog.money import (
@@ -55,28 +55,34 @@ from handlog.money import (
     seat_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import Parsed, SiteFormat, fixed_limit_deals
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settle,
+    settler,
     shown_stakes,
 )
-from handlog.parse.text import printed_clock, utc_time
+from handlog.parse.text import printed_clock
 from handlog.parse.xmlsafe import (
+    Cards,
     Element,
     Problem,
+    Tally,
     XMLError,
     escape,
     hand_error,
     hand_number,
+    hand_source,
+    header_bytes,
     parse,
     preamble,
+    print_session,
     read_hand,
     unlike,
+    utc_clock,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -85,8 +91,7 @@ SITE = Site.IPOKER
 HEADER_PREFIX = ""
 """A hand starts anywhere on its line (after white space or a `</game>`)."""
 MARK = '<game gamecode="'
-HEADER_BYTES = re.compile(rb'\n[ \t]*(?:</game>[ \t]*)?<game gamecode="')
-"""A newline and a line that starts a hand, for cutting files into ranges of whole hands."""
+HEADER_BYTES = header_bytes(MARK)
 
 
 def is_header(line: str) -> bool:
@@ -267,15 +272,13 @@ def _amount(text: str) -> int:
     return minor_units(_money(text)) if text else 0
 
 
-_CARDS: dict[str, Card | None] = {"X": None}
+def _read_card(text: str) -> Card:
+    """A suit-first card ("S10", "HA")."""
+    return card(RANKS.get(text[1:], text[1:]) + SUITS[text[0]])
 
 
-def _card(text: str) -> Card | None:
-    """A suit-first card ("S10", "HA"); None for a hidden one ("X")."""
-    found = _CARDS.get(text, _CARDS)
-    if found is _CARDS:
-        found = _CARDS[text] = card(RANKS.get(text[1:], text[1:]) + SUITS[text[0]])
-    return found  # type: ignore[return-value]
+_CARDS: Final = Cards(_read_card, ("X",))
+"""A card as iPoker writes it, None for a hidden one ("X")."""
 
 
 def parse_hand(chunk: Chunk, session: object = None) -> Hand | ParseError | Skipped:
@@ -361,8 +364,7 @@ class _Builder:
             self.small_bet, self.big_bet = self._stakes()
         names = {seat.name for seat in seats}
         streets: list[Street] = []
-        put_in = 0
-        ante = bring_in = None
+        tally = Tally()
         for round_ in game.all("round"):
             number = int(round_.get("no", "-1"))
             street = Street.ANTES if number == 0 else self.streets.get(number)
@@ -381,11 +383,7 @@ class _Builder:
             for action in actions:
                 record = self._action(street, action, totals, names)
                 self.events.append(record)
-                put_in += record.amount or 0
-                if record.kind is ActionKind.ANTE:
-                    ante = max(ante or 0, record.amount or 0)
-                elif record.kind is ActionKind.BRING_IN:
-                    bring_in = record.amount
+                tally.add(record)
         self._showdown(seats, streets)
         # iPoker lists a seated player who sits the hand out like the others: no ante, no
         # cards, `bet` 0 (ad1028 in hand 2418629537).
@@ -425,16 +423,14 @@ class _Builder:
                 SeatResult(seat.number, seat.name, net=wins[seat.name] - bets[seat.name])
                 for seat in seats
             ),
-            total_pot=put_in,
-            rake=max(0, put_in - collected),
+            total_pot=tally.put_in,
+            rake=max(0, tally.put_in - collected),
             community_card=self.community,
-            ante=ante,
-            bring_in=bring_in,
+            ante=tally.ante,
+            bring_in=tally.bring_in,
             tournament_id=session.tournament_id,
             buy_in=session.buy_in,
-            source=Source(
-                self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
-            ),
+            source=hand_source(self.chunk),
         )
 
     def _stakes(self) -> tuple[int, int]:
@@ -498,7 +494,7 @@ class _Builder:
                 raise Problem(cards.line, "a second community card")
             tokens = cards.text.split()
             try:
-                community = _card(tokens[0]) if len(tokens) == 1 else None
+                community = _CARDS.card(tokens[0]) if len(tokens) == 1 else None
             except (KeyError, ValueError):
                 community = None
             if community is None:
@@ -510,7 +506,7 @@ class _Builder:
         if street == Street.ANTES:
             raise Problem(cards.line, "cards dealt with the antes")
         try:
-            shown = [_card(token) for token in cards.text.split()]
+            shown = [_CARDS.card(token) for token in cards.text.split()]
         except (KeyError, ValueError):
             raise Problem(
                 cards.line, f"{cards.text.strip()!r} are not cards as iPoker writes them"
@@ -605,11 +601,7 @@ _TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})")
 
 def _time(clock: str) -> datetime | None:
     """The start time, read as UTC (fpdb's reading of the same hand agrees)."""
-    found = _TIME.fullmatch(clock)
-    if found is None:
-        return None
-    year, month, day, hour, minute, second = (int(part) for part in found.groups())
-    return utc_time(year, month, day, hour, minute, second, "UTC")
+    return utc_clock(_TIME.fullmatch(clock))
 
 
 # ---------------------------------------------------------------------------------------
@@ -633,14 +625,11 @@ def print_file(hands: Iterable[Hand]) -> Iterator[str]:
     """A file of hands as iPoker writes one: a single session, its header from the first
     hand (a tournament's without stakes: each hand's come from its own actions or an earlier
     hand's), then every hand's `<game>`; read one hand at a time."""
-    started = False
-    for hand in hands:
-        if not started:
-            yield _session_head(hand, alone=False) + "\n"
-            started = True
-        yield _game_element(hand) + "\n"
-    if started:
-        yield "</session>\n"
+    return print_session(hands, _file_head, _game_element, "</session>")
+
+
+def _file_head(hand: Hand) -> str:
+    return _session_head(hand, alone=False)
 
 
 def _money_text(value: int | None, sign: str) -> str:
@@ -841,21 +830,6 @@ def _action_xml(number: int, player: str, code: int, chips: str) -> str:
     return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
-def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], session: object) -> Iterator[Parsed]:
-    """A pass's hands, each whose tournament level's stakes only a later hand shows read
-    again once it has (`handlog.parse.stakes.settle`)."""
-    if not isinstance(session, Session):
-        for _, parsed in pairs:
-            yield parsed
-        return
-    known = session
-
-    def reparse(chunk: Chunk) -> Parsed:
-        return parse_hand(chunk, known)
-
-    yield from settle(pairs, known.levels, reparse)
-
-
 FORMAT = SiteFormat(
     site=SITE,
     name="iPoker",
@@ -868,7 +842,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
     file_context=read_session,
-    settle=settle_stakes,
+    settle=settler(Session, parse_hand),
     print_file=print_file,
     deals=fixed_limit_deals(GAMES.values()),
 )

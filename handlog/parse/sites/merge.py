@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
+from typing import Final
 from urllib.parse import quote, unquote
 
 from handlog.cards import Card, card
@@ -52,7 +53,6 @@ from handlog.model import (
     Printed,
     Seat,
     Site,
-    Source,
     Street,
     Structure,
 )
@@ -64,29 +64,35 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import Parsed, SiteFormat, fixed_limit_deals
+from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settle,
+    settler,
     shown_stakes,
 )
-from handlog.parse.text import printed_clock, utc_time
+from handlog.parse.text import printed_clock
 from handlog.parse.xmlsafe import (
+    Cards,
     Problem,
+    Tally,
     XMLError,
     escape,
     guarded_expat,
     hand_element,
     hand_error,
     hand_number,
+    hand_source,
+    header_bytes,
     parse,
     preamble,
+    print_session,
     read_guarded,
     unlike,
+    utc_clock,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
@@ -94,8 +100,7 @@ from handlog.rules.traits import SiteTraits, UncalledBets
 SITE = Site.MERGE
 HEADER_PREFIX = ""
 MARK = '<game id="'
-HEADER_BYTES = re.compile(rb'\n[ \t]*(?:</game>[ \t]*)?<game id="')
-"""A newline and a line that starts a hand, for cutting files into ranges of whole hands."""
+HEADER_BYTES = header_bytes(MARK)
 
 
 def is_header(line: str) -> bool:
@@ -269,14 +274,8 @@ def _convert(text: str, currency: str | None) -> int:
     return bounded(abs(int(units)), text) * (-1 if units < 0 else 1)
 
 
-_CARDS: dict[str, Card | None] = {"null": None, "": None}  # "": hidden, in the 2013 files
-
-
-def _card(text: str) -> Card | None:
-    found = _CARDS.get(text, _CARDS)
-    if found is _CARDS:
-        found = _CARDS[text] = card(text)
-    return found  # type: ignore[return-value]
+_CARDS: Final = Cards(card, ("null", ""))  # "": hidden, in the 2013 files
+"""A card as Merge writes it, None for a hidden one ("null")."""
 
 
 def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | Skipped:
@@ -397,6 +396,10 @@ class _Builder:
         self.names: dict[str, str] = {}
         self.known: dict[str, list[Card | None]] = {}
         self.printed: dict[str, tuple[Card, ...]] = {}
+        self.listed: dict[str, tuple[str, list[Card | None]]] = {}
+        """Each player's last card list as written and as read: a round lists every card so
+        far, so a list that repeats the last one, or adds to it, is read from where it left
+        off (the cards before changed nothing they had not changed the first time)."""
         self.totals: dict[str, int] = {}
         self.street = Street.ANTES
         self.revealed: set[str] = set()
@@ -450,8 +453,7 @@ class _Builder:
         shows: list[tuple[str, ActionKind, int]] = []
         winners: list[Tag] = []
         folded_game = False
-        put_in = 0
-        ante = bring_in = None
+        tally = Tally()
         for round_ in self.read.rounds:
             name = round_.id
             street = ROUNDS.get(name)
@@ -475,11 +477,7 @@ class _Builder:
                     continue
                 record = self._action(kind, event)
                 self.events.append(record)
-                put_in += record.amount or 0
-                if record.kind is ActionKind.ANTE:
-                    ante = max(ante or 0, record.amount or 0)
-                elif record.kind is ActionKind.BRING_IN:
-                    bring_in = record.amount
+                tally.add(record)
             winners += round_.winners
         tournament = self.description.tournament
         if tournament:
@@ -542,7 +540,7 @@ class _Builder:
                     line=self.at(winner[1]) or last,
                 )
             )
-        total = put_in - returned
+        total = tally.put_in - returned
         start = game.get("starttime", "")
         data = game.get("data", "").split("|")
         table = data[1] if len(data) > 1 else ""
@@ -572,14 +570,12 @@ class _Builder:
             total_pot=total,
             rake=max(0, total - collected),
             community_card=self.community,
-            ante=ante,
-            bring_in=bring_in,
+            ante=tally.ante,
+            bring_in=tally.bring_in,
             tournament_id=tournament_id,
             mixed_game=mixed_game,
             structure=self.description.structure,
-            source=Source(
-                self.chunk.file, self.chunk.line, self.chunk.line + self.chunk.text.count("\n")
-            ),
+            source=hand_source(self.chunk),
         )
 
     def _bet_street(self, player: str) -> Street:
@@ -660,14 +656,27 @@ class _Builder:
             return
         name = self.player(element)
         listed = attrib.get("cards", "")
-        try:
-            shown = [_card(text) for text in listed.split(",")]
-        except ValueError:
-            raise Problem(at, f"{listed!r} are not cards") from None
-        row = self.known[name]
-        for position, seen in enumerate(shown[:7]):
-            if seen is not None and row[position] is None:
-                row[position] = seen
+        known = self.listed.get(name)
+        if known is not None and known[0] == listed:
+            shown = known[1]
+        else:
+            read: list[Card | None] = []
+            tail = listed
+            if known is not None:
+                last = known[0]
+                if listed.startswith(last) and listed[len(last) : len(last) + 1] == ",":
+                    read = known[1]
+                    tail = listed[len(last) + 1 :]
+            try:
+                shown = read + [_CARDS.card(text) for text in tail.split(",")]
+            except ValueError:
+                raise Problem(at, f"{listed!r} are not cards") from None
+            self.listed[name] = (listed, shown)
+            row = self.known[name]
+            for position in range(len(read), min(len(shown), 7)):
+                seen = shown[position]
+                if seen is not None and row[position] is None:
+                    row[position] = seen
         kind = attrib.get("type", "")
         if kind in ("SHOWN", "MUCKED"):
             self.revealed.add(name)
@@ -695,7 +704,7 @@ class _Builder:
         if self.community is not None:
             raise Problem(at, "a second community card")
         try:
-            community = _card(listed) if "," not in listed else None
+            community = _CARDS.card(listed) if "," not in listed else None
         except ValueError:
             community = None
         if community is None:
@@ -707,11 +716,7 @@ _TIME = re.compile(r"(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})")
 
 
 def _time(text: str) -> datetime | None:
-    found = _TIME.fullmatch(text)
-    if found is None:
-        return None
-    year, month, day, hour, minute, second = (int(part) for part in found.groups())
-    return utc_time(year, month, day, hour, minute, second, "UTC")
+    return utc_clock(_TIME.fullmatch(text))
 
 
 # ---------------------------------------------------------------------------------------
@@ -736,13 +741,15 @@ def print_file(hands: Iterable[Hand]) -> Iterator[str]:
     """A file of hands as Merge writes one: the `<description>` of the first hand (a
     tournament's without stakes: each hand's come from its own events or an earlier hand's),
     then every hand's `<game>`; read one hand at a time."""
-    started = False
-    for hand in hands:
-        description, game = _parts(hand, alone=False)
-        if not started:
-            yield description + "\n"
-            started = True
-        yield game + "\n"
+    return print_session(hands, _file_description, _game_element, "")
+
+
+def _file_description(hand: Hand) -> str:
+    return _parts(hand, alone=False)[0]
+
+
+def _game_element(hand: Hand) -> str:
+    return _parts(hand, alone=False)[1]
 
 
 def _parts(hand: Hand, alone: bool) -> tuple[str, str]:
@@ -893,21 +900,6 @@ def _cards_xml(
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
-def settle_stakes(pairs: Iterator[tuple[Chunk, Parsed]], description: object) -> Iterator[Parsed]:
-    """A pass's hands, each whose tournament level's stakes only a later hand shows read
-    again once it has (`handlog.parse.stakes.settle`)."""
-    if not isinstance(description, Description):
-        for _, parsed in pairs:
-            yield parsed
-        return
-    known = description
-
-    def reparse(chunk: Chunk) -> Parsed:
-        return parse_hand(chunk, known)
-
-    yield from settle(pairs, known.levels, reparse)
-
-
 FORMAT = SiteFormat(
     site=SITE,
     name="Merge",
@@ -920,7 +912,7 @@ FORMAT = SiteFormat(
     header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
     file_context=read_description,
-    settle=settle_stakes,
+    settle=settler(Description, parse_hand),
     print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet
