@@ -17,8 +17,8 @@ pair (`tables.open_pair_round`), fixed limit's sizes (`tables.fixed_sizes`) and 
 spread, pot and no limit (`structures.raise_range`), the cap (`tables.cap_allows`), whether a
 short all-in reopens (`tables.counts_as_bet`), the uncalled bet (`tables.uncalled_due`), the
 pots (`tables.build_pots`), the community card (`tables.deck_runs_short`). What it keeps of
-its own is the state, in the compact form below, and the order of the turn
-(`_next_clockwise`, the table's `next_after` on a bitmask).
+its own is the state, in the compact form below; the turn goes round as the table's
+(`tables.next_clockwise`, which `Table.next_after` asks too, on the same bitmask of seats).
 
 Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
 position (0 to n-1 in `Lineup.order`): each line's name is looked up once
@@ -74,6 +74,7 @@ from handlog.rules.tables import (
     hi_lo_shares,
     known_cards,
     lineup,
+    next_clockwise,
     open_pair_round,
     showing_keys,
     uncalled_due,
@@ -328,7 +329,7 @@ def replay_clean(
                             expected_first = players[index]
                             if all_in >> expected_first & 1:
                                 # An all-in player cannot act: the next one clockwise does.
-                                candidate = _next_clockwise(pending, expected_first, n)
+                                candidate = next_clockwise(pending, expected_first)
                                 if candidate >= 0:
                                     expected_first = candidate
                     # `Table.double_bet_allowed`
@@ -339,7 +340,7 @@ def replay_clean(
             # `Table.to_act`
             to_act = expected_first if last_actor < 0 else last_actor
             if to_act >= 0 and (last_actor >= 0 or not pending >> to_act & 1):
-                to_act = _next_clockwise(pending, to_act, n)
+                to_act = next_clockwise(pending, to_act)
             if player != to_act and not (to_act < 0 and last_actor < 0 and pending):
                 return None  # out of turn (an opener not known: whoever opens, opens)
             if last_actor < 0 and on_first and kind not in _OPENING_KINDS:
@@ -710,19 +711,6 @@ def _clean_split(
         return {winner: amount}, (winner,), ()
     shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile, lowball=lowball)
     return shares, (winner,), (low_winner,)
-
-
-def _next_clockwise(players: int, after: int, n: int) -> int:
-    """The first of `players` (a bitmask of positions) clockwise after position `after` at a
-    table of `n` (`Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
-    p = after
-    for _ in range(n):
-        p += 1
-        if p == n:
-            p = 0
-        if players >> p & 1:
-            return p
-    return -1
 
 
 def _clean_round_closed(
