@@ -145,12 +145,20 @@ class Lineup:
 
 def lineup(seats: tuple[Seat, ...]) -> Lineup:
     """The seating of `seats` (shared by every hand of the same players in the same seats)."""
-    return _lineup(tuple(map(_NUMBER_AND_NAME, seats)))
+    number = 0
+    for seat in seats:  # the parsers list the seats in order: the names alone are the key
+        if seat.number <= number:
+            return _lineup(
+                tuple(name for _, name in sorted(map(_NUMBER_AND_NAME, seats), key=_FIRST))
+            )
+        number = seat.number
+    return _lineup(tuple(seat.name for seat in seats))
 
 
 @lru_cache(maxsize=10_000)  # a bound on memory over a long import
-def _lineup(numbers_and_names: tuple[tuple[int, str], ...]) -> Lineup:
-    order = [name for _, name in sorted(numbers_and_names, key=_FIRST)]
+def _lineup(names: tuple[str, ...]) -> Lineup:
+    """The seating of the players `names`, in seat order."""
+    order = list(names)
     seat_index = {name: index for index, name in enumerate(order)}
     seat_bits = dict.fromkeys(order, 0)
     for index, name in enumerate(order):
