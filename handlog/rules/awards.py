@@ -231,21 +231,8 @@ class Awards:
         return self.distributable()
 
     def distributable(self) -> list[int]:
-        """Each pot after rake. PokerStars prints main and side pots after rake; use those
-        when their number matches the pots built, else take the rake from the main pot
-        (and the next ones when it is bigger: `tables.after_rake`)."""
-        hand = self.hand
-        amounts = [pot.amount for pot in self.pots]
-        if not amounts:
-            return []
-        printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
-        if (
-            printed is not None
-            and len(printed) == len(amounts)
-            and sum(printed) + hand.rake == sum(amounts)
-        ):
-            return [int(p) for p in printed]
-        return after_rake(amounts, hand.rake if self.profile.rake_before_split else 0)
+        """Each pot after rake (`pots_after_rake`)."""
+        return pots_after_rake(self.hand, self.profile, [pot.amount for pot in self.pots])
 
     def _hand(self, player: str) -> tuple[Card, ...] | None:
         """The cards a player's showdown hand is made of, or None when they cannot be
@@ -336,6 +323,22 @@ class Awards:
         if cards is not None and evaluate.low_rank(cards, qualifier, variant.lowball) is None:
             return player
         return None
+
+
+def pots_after_rake(hand: Hand, profile: RuleProfile, amounts: list[int]) -> list[int]:
+    """Each pot of `amounts` after rake. PokerStars prints main and side pots after rake; use
+    those when their number matches the pots built, else take the rake from the main pot
+    (and the next ones when it is bigger: `tables.after_rake`)."""
+    if not amounts:
+        return []
+    printed = [hand.main_pot, *hand.side_pots] if hand.main_pot is not None else None
+    if (
+        printed is not None
+        and len(printed) == len(amounts)
+        and sum(printed) + hand.rake == sum(amounts)
+    ):
+        return [int(p) for p in printed]
+    return after_rake(amounts, hand.rake if profile.rake_before_split else 0)
 
 
 _Player = TypeVar("_Player", str, int)

@@ -15,7 +15,8 @@ or `handlog.rules.awards` that the engine calls:
 - who brings in: `Table.bring_in_player` (by `tables.BRING_IN_KEYS`, `evaluate.bring_in_key`);
 - who acts first on a later street: `Table.first_actor` (by `tables.ShowingKeys`, the tie
   as the profile says, an all-in player passing the turn on);
-- whose turn it is: `Table.to_act` (clockwise among those still to act, `Table.next_after`);
+- whose turn it is: `Table.to_act` (clockwise among those still to act, `Table.next_after`:
+  `tables.next_clockwise`, the turn order the fast path asks too);
 - the street's bet: `Table.bet_size`; fixed-limit sizes: `tables.fixed_sizes` (the open
   pair's double bet decided by `Table.double_bet_allowed`, the house's first raise by
   `RuleProfile.house_raise`); the range of spread, pot and no limit:
@@ -60,6 +61,7 @@ from handlog.rules.tables import (
     fixed_sizes,
     has_pair,
     lineup,
+    next_clockwise,
     open_pair_round,
     reopens,
     showing_keys,
@@ -139,8 +141,8 @@ class Table:
         order = self.order = seat_order.order
         """Names in seat order."""
         self.seat_index = seat_order.seat_index
-        self.clockwise_after = seat_order.clockwise_after
-        """Each player's followers clockwise, ending with the player."""
+        self.seat_bits = seat_order.seat_bits
+        """Each player's seat positions as a bitmask (`tables.next_clockwise`)."""
         self.stack = {seat.name: seat.stack for seat in seats}
         """Chips behind, by player."""
         self.put_in = dict.fromkeys(order, 0)
@@ -295,11 +297,17 @@ class Table:
 
     def next_after(self, player: str) -> str | None:
         """The next player clockwise from `player` who still has to act this round."""
-        pending = self.pending
-        for candidate in self.clockwise_after[player]:
-            if candidate in pending:
-                return candidate
-        return None
+        return self.next_of(player, self.pending)
+
+    def next_of(self, player: str, players: set[str]) -> str | None:
+        """The first of `players` clockwise from `player` (`player` last): the turn order,
+        `tables.next_clockwise`."""
+        bits = self.seat_bits
+        group = 0
+        for name in players:
+            group |= bits.get(name, 0)
+        index = next_clockwise(group, self.seat_index[player])
+        return self.order[index] if index >= 0 else None
 
     def to_act(self) -> str | None:
         """Whose turn it is in the round: the opener until someone acts in turn, then the
@@ -325,7 +333,7 @@ class Table:
                 return None
             player = self.opener()
         if player is not None and player not in self.able:
-            player = next((p for p in self.clockwise_after[player] if p in self.able), None)
+            player = self.next_of(player, self.able)
         return player
 
     def owes(self, player: str) -> bool:

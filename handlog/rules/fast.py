@@ -8,8 +8,8 @@ situations whose bookkeeping it leaves to `_Replayer` (an all-in bring-in or ant
 raise on a street after a short all-in that did not reopen the betting; a name seated twice;
 lines out of their usual place). `replay` then replays the hand again with `_Replayer`, which
 explains every fault. On real and simulated hands over 99% take the fast path, which is some
-twice as fast as `_Replayer`. At a showdown the fast path ranks each hand once, for the pot
-and for its description (`_clean_split`); ties and side pots go to `Awards`.
+twice as fast as `_Replayer`. At a showdown the fast path ranks each hand once, for every pot
+it is in and for its description (`_clean_awards`, side pots included); ties go to `Awards`.
 
 The rules are the engine's (`handlog.rules.engine.Table`), called here as the same functions:
 who brings in (`tables.bring_in_index`) and who acts first (`tables.best_showing`), the open
@@ -17,8 +17,8 @@ pair (`tables.open_pair_round`), fixed limit's sizes (`tables.fixed_sizes`) and 
 spread, pot and no limit (`structures.raise_range`), the cap (`tables.cap_allows`), whether a
 short all-in reopens (`tables.counts_as_bet`), the uncalled bet (`tables.uncalled_due`), the
 pots (`tables.build_pots`), the community card (`tables.deck_runs_short`). What it keeps of
-its own is the state, in the compact form below, and the order of the turn
-(`_next_clockwise`, the table's `next_after` on a bitmask).
+its own is the state, in the compact form below; the turn goes round as the table's
+(`tables.next_clockwise`, which `Table.next_after` asks too, on the same bitmask of seats).
 
 Where `_Replayer` keys its state by the players' names, the fast path indexes it by seat
 position (0 to n-1 in `Lineup.order`): each line's name is looked up once
@@ -26,7 +26,7 @@ position (0 to n-1 in `Lineup.order`): each line's name is looked up once
 players are ints with bit p for position p (in seat order from the lowest bit, as
 `_Replayer.dealt_in` is kept). A name not seated gives up, except in a show or muck line,
 whose cards `_Replayer` takes as they are. The result is keyed by name again for the pots and
-awards (`build_pots`, `_clean_split`, `Awards`) and for the `Replay` record.
+awards (`build_pots`, `_clean_awards`, `Awards`) and for the `Replay` record.
 
 `_Replayer` is the specification: on every hand this function accepts, its result must be
 exactly `_Replayer`'s (no violations, the same pots, amounts and awards). A change to a rule
@@ -48,7 +48,7 @@ from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import BETTING_KINDS, Action, ActionKind, Dealt, Game, Hand, Street
 from handlog.rules import evaluate
-from handlog.rules.awards import Awards
+from handlog.rules.awards import Awards, pots_after_rake
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.structures import STRUCTURES, Ceiling, capped, raise_range, smallest_bet
 from handlog.rules.tables import (
@@ -74,6 +74,7 @@ from handlog.rules.tables import (
     hi_lo_shares,
     known_cards,
     lineup,
+    next_clockwise,
     open_pair_round,
     showing_keys,
     uncalled_due,
@@ -328,7 +329,7 @@ def replay_clean(
                             expected_first = players[index]
                             if all_in >> expected_first & 1:
                                 # An all-in player cannot act: the next one clockwise does.
-                                candidate = _next_clockwise(pending, expected_first, n)
+                                candidate = next_clockwise(pending, expected_first)
                                 if candidate >= 0:
                                     expected_first = candidate
                     # `Table.double_bet_allowed`
@@ -339,7 +340,7 @@ def replay_clean(
             # `Table.to_act`
             to_act = expected_first if last_actor < 0 else last_actor
             if to_act >= 0 and (last_actor >= 0 or not pending >> to_act & 1):
-                to_act = _next_clockwise(pending, to_act, n)
+                to_act = next_clockwise(pending, to_act)
             if player != to_act and not (to_act < 0 and last_actor < 0 and pending):
                 return None  # out of turn (an opener not known: whoever opens, opens)
             if last_actor < 0 and on_first and kind not in _OPENING_KINDS:
@@ -580,28 +581,25 @@ def replay_clean(
     community_cards = (community,) if community else ()
     strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]] = {}
     """`describe`'s key of each showdown hand ranked below, for `_check_descriptions`."""
-    awarded: tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None = None
-    if len(pots) == 1:
-        pot = pots[0]
-        amount = _distributable_one(hand, profile, pot.amount)
-        if len(pot.eligible) == 1:  # uncontested: no hands to compare
-            awarded = {pot.eligible[0]: amount}, (pot.eligible[0],), ()
-        else:
-            awarded = _clean_split(
-                pot.eligible,
-                amount,
-                known_cards(shows, hand),
-                community_cards,
-                game,
-                profile,
-                strengths,
-            )
+    awarded = (
+        _clean_awards(
+            pots,
+            pots_after_rake(hand, profile, [pot.amount for pot in pots]),
+            known_cards(shows, hand),
+            community_cards,
+            game,
+            profile,
+            strengths,
+        )
+        if pots
+        else None
+    )
     if awarded is not None:
         expected, high_winners, low_winners = awarded
-    else:  # ties, side pots, nobody to pay: `Awards` decides
+    else:  # ties, a pot nobody can claim, no pot at all: `Awards` decides
         awards = Awards(hand, profile, pots, seat_index, known_cards(shows, hand))
         expected, _ = awards.expected(awards.distributable())
-        high_winners, low_winners = tuple(awards.high_winners), tuple(awards.low_winners)
+        high_winners, low_winners = set(awards.high_winners), set(awards.low_winners)
     paid = {order[p]: collected[p] for p in range(n) if collected[p]}
     if paid != {p: v for p, v in expected.items() if v}:
         return None
@@ -637,92 +635,96 @@ def replay_clean(
     )
 
 
-def _distributable_one(hand: Hand, profile: RuleProfile, amount: int) -> int:
-    """`Awards.distributable` for a single pot of `amount`."""
-    if hand.main_pot is not None and not hand.side_pots and hand.main_pot + hand.rake == amount:
-        return int(hand.main_pot)
-    rake = hand.rake if profile.rake_before_split else 0
-    return max(0, amount - rake)
-
-
-def _clean_split(
-    eligible: tuple[str, ...],
-    amount: int,
+def _clean_awards(
+    pots: list[Pot],
+    amounts: list[int],
     known: dict[str, tuple[Card, ...]],
     community: tuple[Card, ...],
     game: Game,
     profile: RuleProfile,
     strengths: dict[tuple[Card, ...], tuple[Game, int | None, int | None]],
-) -> tuple[dict[str, int], tuple[str, ...], tuple[str, ...]] | None:
-    """`Awards._split` of a pot two or more players are eligible for, when each half has a
-    single winner: the shares, the high and the low winners; None otherwise (ties and pots
-    nobody can claim are left to `Awards`). Records `describe`'s key of each hand ranked in
-    `strengths`."""
-    hands: dict[str, tuple[Card, ...]] = {}
-    for p in eligible:  # `Awards._contenders` and `Awards._hand`
-        cards = known.get(p, ())
-        if len(cards) + len(community) <= 7:
-            cards = cards + community
-        if 5 <= len(cards) <= 7 and len(set(cards)) == len(cards):
-            hands[p] = cards
-    if not hands:
-        return None
-    if len(hands) == 1:
-        (winner,) = hands
-        return {winner: amount}, (winner,), ()
-    best = -1
-    winner = ""
-    tied = False
+) -> tuple[dict[str, int], set[str], set[str]] | None:
+    """`Awards.expected` of the pots (`amounts` after rake) when each pot, or each half of a
+    hi/lo pot, has a single winner: what each player should collect, the high and the low
+    winners; None otherwise (ties and pots nobody can claim are left to `Awards`). Each
+    showdown hand is ranked once, for every pot it is in and for its description:
+    `describe`'s key of each goes to `strengths`."""
     variant = VARIANTS[game]
     qualifier = variant.low_qualifier
     lowball = variant.lowball
-    if not variant.high:  # a low game
-        for p, cards in hands.items():
-            value = evaluate.low_rank(cards, qualifier, lowball)
-            strengths[cards] = (game, value, None)
-            if value > best:  # type: ignore[operator]
-                winner, best, tied = p, value, False  # type: ignore[assignment]
+    high_game = variant.high
+    split = high_game and variant.low  # hi/lo (a low game's low is its whole hand)
+    hands: dict[str, tuple[Card, ...]] = {}
+    """Each eligible player's showdown hand that can be ranked (`Awards._hand`)."""
+    highs: dict[str, int] = {}
+    lows: dict[str, int | None] = {}
+    expected: dict[str, int] = {}
+    high_winners: set[str] = set()
+    low_winners: set[str] = set()
+    for pot, amount in zip(pots, amounts, strict=True):
+        eligible = pot.eligible
+        if len(eligible) == 1:  # uncontested: no hands to compare (`Awards._contenders`)
+            winner = eligible[0]
+            expected[winner] = expected.get(winner, 0) + amount
+            high_winners.add(winner)
+            continue
+        best = best_low = -1
+        winner = ""
+        low_winner: str | None = None
+        tied = low_tied = False
+        claims = 0
+        for p in eligible:
+            cards = hands.get(p)
+            if cards is None:
+                if p in highs:
+                    continue  # known not to rank
+                cards = known.get(p, ())
+                if len(cards) + len(community) <= 7:
+                    cards = cards + community
+                if not (5 <= len(cards) <= 7 and len(set(cards)) == len(cards)):
+                    highs[p] = -1  # `Awards._hand` None: no claim
+                    continue
+                hands[p] = cards
+                # rank once: in a low game the low is the hand (its winners count as high)
+                if not high_game:
+                    value = evaluate.low_rank(cards, qualifier, lowball)
+                    highs[p] = -1 if value is None else value
+                    strengths[cards] = (game, value, None)
+                else:
+                    highs[p] = evaluate.high_rank(cards)
+                    low = evaluate.low_rank(cards, qualifier, lowball) if split else None
+                    lows[p] = low
+                    strengths[cards] = (game, highs[p], low)
+            claims += 1
+            value = highs[p]
+            if value > best:
+                winner, best, tied = p, value, False
             elif value == best:
                 tied = True
-        return None if tied else ({winner: amount}, (winner,), ())
-    split = variant.low
-    best_low = -1
-    low_winner = None
-    low_tied = False
-    for p, cards in hands.items():
-        value = evaluate.high_rank(cards)
-        if value > best:
-            winner, best, tied = p, value, False
-        elif value == best:
-            tied = True
-        low = None
-        if split:
-            low = evaluate.low_rank(cards, qualifier, lowball)
-            if low is not None:
-                if low > best_low:
-                    low_winner, best_low, low_tied = p, low, False
-                elif low == best_low:
-                    low_tied = True
-        strengths[cards] = (game, value, low)
-    if tied or low_tied:
-        return None
-    if low_winner is None:
-        return {winner: amount}, (winner,), ()
-    shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile, lowball=lowball)
-    return shares, (winner,), (low_winner,)
-
-
-def _next_clockwise(players: int, after: int, n: int) -> int:
-    """The first of `players` (a bitmask of positions) clockwise after position `after` at a
-    table of `n` (`Lineup.clockwise_after`: `after` itself comes last); -1 for none."""
-    p = after
-    for _ in range(n):
-        p += 1
-        if p == n:
-            p = 0
-        if players >> p & 1:
-            return p
-    return -1
+            if split:
+                low = lows[p]
+                if low is not None:
+                    if low > best_low:
+                        low_winner, best_low, low_tied = p, low, False
+                    elif low == best_low:
+                        low_tied = True
+        if not claims:
+            return None
+        if claims == 1:  # the only one in it to show a hand
+            expected[winner] = expected.get(winner, 0) + amount
+            high_winners.add(winner)
+            continue
+        if tied or low_tied:
+            return None
+        high_winners.add(winner)
+        if low_winner is None:
+            expected[winner] = expected.get(winner, 0) + amount
+            continue
+        low_winners.add(low_winner)
+        shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile, lowball=lowball)
+        for player, share in shares.items():
+            expected[player] = expected.get(player, 0) + share
+    return expected, high_winners, low_winners
 
 
 def _clean_round_closed(

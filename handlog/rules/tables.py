@@ -137,24 +137,45 @@ class Lineup:
     order: list[str]
     """Names in seat order."""
     seat_index: dict[str, int]
-    clockwise_after: dict[str, list[str]]
-    """Each player's followers clockwise, ending with the player."""
+    """Each name's seat position (0 to n-1 in `order`; a name seated twice: its last)."""
+    seat_bits: dict[str, int]
+    """Each name's seat positions as a bitmask (bit p: position p), the form `next_clockwise`
+    reads a group of players in (a name seated twice has two bits)."""
 
 
 def lineup(seats: tuple[Seat, ...]) -> Lineup:
     """The seating of `seats` (shared by every hand of the same players in the same seats)."""
-    return _lineup(tuple(map(_NUMBER_AND_NAME, seats)))
+    number = 0
+    for seat in seats:  # the parsers list the seats in order: the names alone are the key
+        if seat.number <= number:
+            return _lineup(
+                tuple(name for _, name in sorted(map(_NUMBER_AND_NAME, seats), key=_FIRST))
+            )
+        number = seat.number
+    return _lineup(tuple(seat.name for seat in seats))
 
 
 @lru_cache(maxsize=10_000)  # a bound on memory over a long import
-def _lineup(numbers_and_names: tuple[tuple[int, str], ...]) -> Lineup:
-    order = [name for _, name in sorted(numbers_and_names, key=_FIRST)]
+def _lineup(names: tuple[str, ...]) -> Lineup:
+    """The seating of the players `names`, in seat order."""
+    order = list(names)
     seat_index = {name: index for index, name in enumerate(order)}
-    around = order * 2
-    clockwise_after = {
-        name: around[index + 1 : index + 1 + len(order)] for name, index in seat_index.items()
-    }
-    return Lineup(order, seat_index, clockwise_after)
+    seat_bits = dict.fromkeys(order, 0)
+    for index, name in enumerate(order):
+        seat_bits[name] |= 1 << index
+    return Lineup(order, seat_index, seat_bits)
+
+
+def next_clockwise(players: int, after: int) -> int:
+    """Turn order: the first of `players` (seat positions as a bitmask, bit p for position p
+    in seat order, `Lineup.order`) clockwise after position `after`, `after` itself last; -1
+    when `players` is empty. Stud tables have no button: play goes round the seats in order
+    from whoever acted (or opened) last. The engine's `Table.next_after` and the fast path
+    both ask this function."""
+    later = players >> (after + 1)
+    if later:  # someone in a higher seat: the nearest of them
+        return after + (later & -later).bit_length()
+    return (players & -players).bit_length() - 1  # round to the lowest seat (-1: nobody)
 
 
 def _showing_rank_of(card: Card, ace_low: bool) -> int:
