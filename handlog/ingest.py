@@ -275,6 +275,23 @@ def arrow_without_pandas() -> None:
         sys.meta_path.remove(hidden)
 
 
+def prepare_workers() -> None:
+    """In a process about to fork workers that run `read_part`: load what each of them
+    would load for itself (the readers, the rules, the evaluator's tables: some 0.3 s of
+    CPU a process, most of it the tables), once, here, so that the forked workers share
+    it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor touch its
+    pages (which would copy them)."""
+    import gc
+
+    from handlog import check, texts  # noqa: F401 - loaded for the workers
+    from handlog.equity import stored  # noqa: F401
+    from handlog.parse import sites  # noqa: F401
+    from handlog.rules import evaluate, replay, trace  # noqa: F401
+
+    evaluate.prepare_tables()
+    gc.freeze()
+
+
 class _NoPandas:
     """An import finder that finds no pandas (`arrow_without_pandas`)."""
 
