@@ -829,7 +829,7 @@ def _write_timings(target: Path, summary: ImportSummary) -> None:
         "hands": summary.hands,
         "files": summary.files,
         "seconds": round(summary.seconds, 4),
-        "cpu_seconds": {stage: round(value, 4) for stage, value in summary.timings.items()},
+        "cpu_seconds": {stage: round(value, 6) for stage, value in summary.timings.items()},
     }
     try:
         target.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
