@@ -732,10 +732,10 @@ def import_(
             )
         )
 
-    from handlog.summary import after_commit
-
     try:
-        summary = import_paths(files, path, profile, workers, on_file, on_part, after_commit)
+        summary = import_paths(
+            files, path, profile, workers, on_file, on_part, _summary_after_import
+        )
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except ImportFailed as error:
@@ -753,6 +753,24 @@ def import_(
         _write_timings(timings, summary)
     if summary.failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _summary_after_import(connection: Any, final: bool = False) -> None:
+    """`handlog import`'s hook (`import_paths`' `after_commit`): the server's summary
+    tables of a database that has them (`handlog serve` made them) are brought up to date
+    once, at the end of the import. Those of a database never served are made by the
+    server's first catch-up when it opens it (`handlog.summary`): an import neither pays
+    for them nor loads Polars."""
+    if not final:
+        return
+    kept = connection.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'serve_meta' "
+        "AND schema_name = current_schema() AND database_name = current_database()"
+    ).fetchall()[0][0]
+    if kept:
+        from handlog.summary import after_commit
+
+        after_commit(connection, final=True)
 
 
 @app.command("ev")
@@ -824,7 +842,7 @@ def _write_timings(target: Path, summary: ImportSummary) -> None:
         "hands": summary.hands,
         "files": summary.files,
         "seconds": round(summary.seconds, 4),
-        "cpu_seconds": {stage: round(value, 4) for stage, value in summary.timings.items()},
+        "cpu_seconds": {stage: round(value, 6) for stage, value in summary.timings.items()},
     }
     try:
         target.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

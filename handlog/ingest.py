@@ -275,6 +275,23 @@ def arrow_without_pandas() -> None:
         sys.meta_path.remove(hidden)
 
 
+def prepare_workers() -> None:
+    """In a process about to fork workers that run `read_part`: load what each of them
+    would load for itself (the readers, the rules, the evaluator's tables: some 0.3 s of
+    CPU a process, most of it the tables), once, here, so that the forked workers share
+    it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor touch its
+    pages (which would copy them)."""
+    import gc
+
+    from handlog import check, texts  # noqa: F401 - loaded for the workers
+    from handlog.equity import stored  # noqa: F401
+    from handlog.parse import sites  # noqa: F401
+    from handlog.rules import evaluate, replay, trace  # noqa: F401
+
+    evaluate.prepare_tables()
+    gc.freeze()
+
+
 class _NoPandas:
     """An import finder that finds no pandas (`arrow_without_pandas`)."""
 
@@ -371,7 +388,10 @@ def _read_into(
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
-    read: list[CheckedHand] = []  # every hand read: its text is kept (handlog.texts)
+    # Every hand read, its text kept (handlog.texts): its key and line only, so that its
+    # records die with it (kept alive, a range's thousands of hands would grow the heap the
+    # garbage collector scans again and again).
+    read: list[tuple[str, str, int]] = []
     chunks: list[Chunk] = []  # what the parser read, for the texts
     try:
         site = detect_file(path)
@@ -401,7 +421,9 @@ def _read_into(
                 clock.mark("rows")
                 add_ev(batch, checked, profile)  # all-in EV: only possible all-ins traced
                 clock.mark("ev")
-                read.append(checked)
+                hand = checked.hand
+                if hand is not None:
+                    read.append((hand.site.value, hand.hand_id, checked.line))
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
@@ -447,20 +469,16 @@ def _add_texts(
     path: str,
     site: SiteFormat,
     chunks: list[Chunk],
-    read: list[CheckedHand],
+    read: list[tuple[str, str, int]],
 ) -> dict[int, str]:
-    """Add the texts of the hands `read` to `batch`, taken from the `chunks` the parser
-    read; the texts by start line."""
+    """Add the texts of the hands `read` (site, hand id, start line) to `batch`, taken
+    from the `chunks` the parser read; the texts by start line."""
     from handlog.texts import add_texts, file_head, texts_in
 
-    texts = texts_in(chunks, (checked.line for checked in read), site)
+    texts = texts_in(chunks, (line for _, _, line in read), site)
     add_texts(
         batch,
-        (
-            (checked.hand.site.value, checked.hand.hand_id, texts[checked.line])
-            for checked in read
-            if checked.hand is not None and checked.line in texts
-        ),
+        ((site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts),
         file_head(path, site) if site.file_context is not None else "",
     )
     return texts

@@ -213,3 +213,34 @@ def test_the_library_never_imports_the_web_layer() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert found.stdout.strip() == "[]"
+
+
+def test_handlog_import_keeps_the_summary_of_a_served_database_only(tmp_path):  # type: ignore[no-untyped-def]
+    """`handlog import` brings the summary tables up to date at its end in a database that
+    has them (served before), and makes none in a database never served (the server's
+    first catch-up does)."""
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    logs = sorted((ROOT / "sample_logs").glob("*.txt"))
+    first, rest = [str(path) for path in logs[:1]], [str(path) for path in logs[1:3]]
+    db = tmp_path / "h.duckdb"
+    runner = CliRunner()
+    assert runner.invoke(app, ["import", "--quiet", "--db", str(db), *first]).exit_code == 0
+    with duckdb.connect(str(db)) as connection:
+        tables = "SELECT count(*) FROM duckdb_tables() WHERE table_name LIKE 'serve_%'"
+        assert connection.execute(tables).fetchall() == [(0,)]
+        assert summary.catch_up(connection) > 0  # as the server does when it opens it
+    assert runner.invoke(app, ["import", "--quiet", "--db", str(db), *rest]).exit_code == 0
+    with duckdb.connect(str(db)) as connection:
+        assert summary.summarized(connection)
+        hands = connection.execute("SELECT count(*) FROM hands").fetchall()[0][0]
+        summed = connection.execute("SELECT sum(hands) FROM serve_sums").fetchall()[0][0]
+        assert (
+            hands > 1
+            and summed
+            == connection.execute("SELECT count(*) FROM hand_players WHERE dealt_in").fetchall()[0][
+                0
+            ]
+        )
