@@ -385,14 +385,17 @@ def scan_toml(text: str) -> _Layout:
 _STRING = r"""'[^'\x00-\x08\n-\x1f\x7f]*'|"[^"\\\x00-\x08\n-\x1f\x7f]*\""""
 _WHOLE = r"[+-]?(?:0|[1-9](?:_?[0-9])*)"
 _SCALAR = rf"(?:{_STRING}|{_WHOLE}\.[0-9](?:_?[0-9])*|{_WHOLE}|true|false)"
-_ITEMS = rf"(?:{_SCALAR}[ \t]*,[ \t]*)*(?:{_SCALAR}[ \t]*,?[ \t]*)?"
-_END = r"[ \t]*(?:\#[^\x00-\x08\n-\x1f\x7f]*)?\r?"
+_ITEMS = rf"(?:{_SCALAR}[ \t]*,[ \t]*)*(?:{_SCALAR}[ \t]*(?:,[ \t]*)?)?"
+_COMMENT = r"(?:\#[^\x00-\x08\n-\x1f\x7f]*)?\r?"
+_END = rf"[ \t]*{_COMMENT}"
+"""Every run of spaces stands in one place of a pattern: two side by side would make a
+line that does not match cost the square of its length."""
 _PLAIN_LINE = re.compile(
     rf"[ \t]*([A-Za-z0-9_-]+)[ \t]*=[ \t]*({_SCALAR}|\[[ \t]*{_ITEMS}\]|(\[)){_END}"
 )
 """A line of the TOML PHH writers use: `key = value`, the value a whole or decimal number, a
 text without escapes, true/false, an array of these, or "[" opening an array of such lines."""
-_PLAIN_ITEMS = re.compile(rf"[ \t]*({_ITEMS}){_END}")
+_PLAIN_ITEMS = re.compile(rf"[ \t]*({_ITEMS}){_COMMENT}")
 _PLAIN_CLOSE = re.compile(rf"[ \t]*\]{_END}")
 _PLAIN_BLANK = re.compile(_END)
 _PLAIN_ITEM = re.compile(rf"({_STRING})|({_WHOLE}\.[0-9](?:_?[0-9])*)|({_WHOLE})|(true|false)")
