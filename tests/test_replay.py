@@ -17,14 +17,14 @@ from handlog.rules.tables import after_rake
 from handlog.rules.traits import PRINTS_EVERYTHING
 from handlog.rules.violations import CODES
 
-from .conftest import SAMPLE_LOGS, SHARED_CORPUS, SITES, pokerstars_corpus_files, site_fixture_files
+from .conftest import SAMPLE_LOGS, SITES, pokerstars_corpus_files, site_fixture_files
 
 STUD = SAMPLE_LOGS / "7-Stud-USD-0.04-0.08-200911.txt"
 SPLIT = SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt"
 PT2 = SAMPLE_LOGS / "7-StudHL-USD-10-1-200906.PT2.export.txt"
 RAZZ = SAMPLE_LOGS / "Razz-USD-0.04-0.08-200911.txt"
 SIDE_POT = SITES / "pokerstars" / "side-pot.txt"
-ONGAME = SHARED_CORPUS / "OnGame" / "7-StudHL-USD-0.25-0.50-201008.All.streets.txt"
+ONGAME = SITES / "ongame" / "stud8-raise-to-hand-total.txt"  # the corpus hand, kept as a fixture
 
 
 @pytest.mark.parametrize("path", pokerstars_corpus_files(), ids=lambda p: p.name)

@@ -155,7 +155,9 @@ _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
 _TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?: \d+)?", "$")
-_TABLE_SIZE = re.compile(r"(\d+) max|\b(?:deep|shallow) (\d+)\b")
+_TABLE_SIZE = re.compile(r"(?<!\d)(\d+) max|\b(?:deep|shallow) (\d+)\b")
+"""(A number starts where no digit stands before it: searched from inside a long run of digits,
+the pattern would cost the square of its length.)"""
 
 
 # ---------------------------------------------------------------------------------------
