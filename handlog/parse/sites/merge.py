@@ -319,6 +319,9 @@ class _Builder:
         far, so a list that repeats the last one, or adds to it, is read from where it left
         off (the cards before changed nothing they had not changed the first time)."""
         self.totals: dict[str, int] = {}
+        """What each player has put in on this street."""
+        self.facing = 0
+        """The largest of `totals` (0 when empty)."""
         self.street = Street.ANTES
         self.revealed: set[str] = set()
         """Players whose cards a SHOWN or MUCKED list revealed."""
@@ -381,12 +384,20 @@ class _Builder:
             if Street.THIRD <= street <= Street.SEVENTH:
                 if street != self.street:
                     self.totals = {}
+                    self.facing = 0
                     streets.append(street)
                 self.street = street
             # Each round lists its cards after its betting: the deal is put first, as dealt.
-            for listed in round_.all("cards"):
-                self._cards(street, listed)
-            for event in round_.all("event"):
+            events: list[Element] = []
+            for child in round_.children:
+                tag = child.tag
+                if tag == "cards":
+                    self._cards(street, child)
+                elif tag == "event":
+                    events.append(child)
+                elif tag == "winner":
+                    winners.append(child)
+            for event in events:
                 kind = event.get("type")
                 if kind in ("SHOW", "MUCK"):
                     shows.append((self.player(event), ActionKind[kind], self.at(event.line)))
@@ -396,7 +407,6 @@ class _Builder:
                 record = self._action(kind, event)
                 self.events.append(record)
                 tally.add(record)
-            winners += round_.all("winner")
         tournament = self.description.tournament
         if tournament:
             # A busted player is listed with nothing and dealt in (`balance="$0.00"`), but
@@ -515,8 +525,9 @@ class _Builder:
         if kind == "CHECK":
             return Action(street, player, ActionKind.CHECK, line=line)
         chips = self.money(event)
-        before = self.totals.get(player, 0)
-        facing = max(self.totals.values(), default=0)
+        totals = self.totals
+        before = totals.get(player, 0)
+        facing = self.facing
         if kind in ("RAISE", "COMPLETE"):  # street totals
             total = chips
             chips = total - before
@@ -524,7 +535,11 @@ class _Builder:
             total = before + chips
         else:
             raise Problem(event.line, f"an event of type {kind!r}")
-        self.totals[player] = total
+        totals[player] = total
+        if total >= facing:
+            self.facing = total
+        elif before == facing:  # the largest went down (a raise to less than put in)
+            self.facing = max(totals.values())
         if kind == "BRING_IN":
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
@@ -606,7 +621,7 @@ class _Builder:
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
-        new = tuple(seen for p in positions if p < len(shown) and (seen := shown[p]) is not None)
+        new = tuple([seen for seen in shown[positions[0] : positions[-1] + 1] if seen is not None])
         if new:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
