@@ -55,14 +55,13 @@ from handlog.money import (
     seat_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.site import fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settler,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock
@@ -76,22 +75,20 @@ from handlog.parse.xmlsafe import (
     hand_error,
     hand_number,
     hand_source,
-    header_bytes,
     parse,
     preamble,
     print_session,
     read_hand,
     unlike,
     utc_clock,
+    xml_format,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 SITE = Site.IPOKER
-HEADER_PREFIX = ""
-"""A hand starts anywhere on its line (after white space or a `</game>`)."""
 MARK = '<game gamecode="'
-HEADER_BYTES = header_bytes(MARK)
+"""How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
 def is_header(line: str) -> bool:
@@ -830,19 +827,18 @@ def _action_xml(number: int, player: str, code: int, chips: str) -> str:
     return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
-FORMAT = SiteFormat(
+FORMAT = xml_format(
     site=SITE,
     name="iPoker",
-    header_prefix=HEADER_PREFIX,
+    mark=MARK,
     is_header=is_header,
-    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the session too
+    context=Session,
+    file_context=read_session,
+    parse_hand=parse_hand,
     profile=IPOKER,
     traits=TRAITS,
     print_hand=print_hand,
-    header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
-    file_context=read_session,
-    settle=settler(Session, parse_hand),
     print_file=print_file,
     deals=fixed_limit_deals(GAMES.values()),
 )

@@ -64,14 +64,13 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.site import fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settler,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock
@@ -85,21 +84,20 @@ from handlog.parse.xmlsafe import (
     hand_error,
     hand_number,
     hand_source,
-    header_bytes,
     parse,
     preamble,
     print_session,
     read_hand,
     unlike,
     utc_clock,
+    xml_format,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 SITE = Site.MERGE
-HEADER_PREFIX = ""
 MARK = '<game id="'
-HEADER_BYTES = header_bytes(MARK)
+"""How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
 def is_header(line: str) -> bool:
@@ -833,19 +831,18 @@ def _cards_xml(
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
-FORMAT = SiteFormat(
+FORMAT = xml_format(
     site=SITE,
     name="Merge",
-    header_prefix=HEADER_PREFIX,
+    mark=MARK,
     is_header=is_header,
-    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the description too
+    context=Description,
+    file_context=read_description,
+    parse_hand=parse_hand,
     profile=MERGE,
     traits=TRAITS,
     print_hand=print_hand,
-    header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
-    file_context=read_description,
-    settle=settler(Description, parse_hand),
     print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet
