@@ -582,7 +582,8 @@ class _Builder:
 
     def _cards(self, street: Street, element: Element) -> None:
         attrib, at = element.attrib, element.line
-        if attrib.get("type", "") == COMMUNITY:
+        kind = attrib.get("type", "")
+        if kind == COMMUNITY:
             self._community(street, element)
             return
         name = self.player(element)
@@ -608,22 +609,24 @@ class _Builder:
                 seen = shown[position]
                 if seen is not None and row[position] is None:
                     row[position] = seen
-        kind = attrib.get("type", "")
         if kind in ("SHOWN", "MUCKED"):
             self.revealed.add(name)
         if kind not in ("HOLE", "DRAW_DRAWN_CARDS") or street > Street.SEVENTH:
             return
-        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
-        if len(shown) > positions[-1] + 1:
+        # A street's cards are at the positions before its card count: 3rd street's the first
+        # three, a later street's its last one.
+        count = int(street)
+        if len(shown) > count:
             raise Problem(at, f"{len(shown)} cards on {street.label}")
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
+        first = 0 if street == Street.THIRD else count - 1
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
-        new = tuple([seen for seen in shown[positions[0] : positions[-1] + 1] if seen is not None])
+        new = tuple([seen for seen in shown[first:count] if seen is not None])
         if new:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
-            hidden = len(positions) - len(new)  # the street's cards listed as null
+            hidden = count - first - len(new)  # the street's cards listed as null
             self.events.append(Dealt(street, name, earlier, new, self.at(at), hidden))
 
     def _community(self, street: Street, element: Element) -> None:
