@@ -763,3 +763,38 @@ def test_a_neutral_tournament_hand_names_its_tournament_as_ipoker_does():
     [parsed] = parse_text(simulated.text)
     assert parsed.tournament_id == hand.tournament_id
     assert parsed.currency is None
+
+
+def test_the_bet_faced_falls_back_when_the_largest_street_total_goes_down():
+    # Bob's second raise-to names a street total below his first (no site writes it; it
+    # must read as written): the bet faced is then Ann's 0.10 again, and her all-in to 0.15
+    # a raise, not a call of Bob's 0.20 that is no longer there.
+    head = TOURNAMENT_HEAD.replace("7 Card Stud L", "7 Card Stud L $0.05/$0.10", 1)
+    hand = _tournament_hand(
+        "77",
+        [_player(1, "Ann", "$5", "$0", "$0.35"), _player(2, "Bob", "$5", "$0.35", "$0.35")],
+        {
+            0: [_act(1, "Ann", 15, "$0.01"), _act(2, "Bob", 15, "$0.01")],
+            3: [
+                _act(3, "Ann", 5, "$0.10"),
+                _act(4, "Bob", 23, "$0.20"),
+                _act(5, "Bob", 23, "$0.05"),
+                _act(6, "Ann", 7, "$0.05"),
+                _act(7, "Bob", 3, "$0.10"),
+            ],
+        },
+    )
+    (parsed,) = parse_text(head + hand + "</session>\n")
+    assert isinstance(parsed, Hand)
+    fourth = [
+        (a.player, a.kind, a.amount, a.to_amount)
+        for a in parsed.actions
+        if a.street is Street.FOURTH
+    ]
+    assert fourth == [
+        ("Ann", ActionKind.BET, 10, 10),
+        ("Bob", ActionKind.RAISE, 20, 20),
+        ("Bob", ActionKind.RAISE, -15, 5),
+        ("Ann", ActionKind.RAISE, 5, 15),
+        ("Bob", ActionKind.CALL, 10, 15),
+    ]

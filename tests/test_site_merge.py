@@ -570,3 +570,39 @@ def test_merge_deals_fixed_limit_cash_and_tournaments():
         (Structure.FIXED, True),
     }
     assert {game for game, _, _ in merge.FORMAT.deals} == {Game.STUD, Game.STUD8, Game.RAZZ}
+
+
+def test_the_bet_faced_falls_back_when_the_largest_street_total_goes_down():
+    # Bob's second raise names a street total below his first (no site writes it; it must
+    # read as written): the bet faced is then Ann's 1.00 again, and her all-in to 1.25 a
+    # raise, not a call of Bob's 2.00 that is no longer there.
+    text = """<description type="7-Stud" stakes="Limit $0.50/$1"/>
+<game id="7-1" starttime="20110204202244" numholecards="7" gametype="39" realmoney="true" data="20110204|T||7-1|false">
+<players>
+<player seat="0" nickname="Ann" balance="$10.00" dealtin="true"/>
+<player seat="1" nickname="Bob" balance="$10.00" dealtin="true"/>
+</players>
+<round id="BLINDS">
+<event type="ANTE" player="0" amount="0.05"/>
+<event type="ANTE" player="1" amount="0.05"/>
+</round>
+<round id="FOURTH_STREET">
+<event type="BET" player="0" amount="1.00"/>
+<event type="RAISE" player="1" amount="2.00"/>
+<event type="RAISE" player="1" amount="0.50"/>
+<event type="ALL_IN" player="0" amount="0.25"/>
+<event type="CALL" player="1" amount="0.75"/>
+</round>
+</game>
+"""
+    (hand,) = parse_text(text)
+    fourth = [
+        (a.player, a.kind, a.amount, a.to_amount) for a in hand.actions if a.street is Street.FOURTH
+    ]
+    assert fourth == [
+        ("Ann", ActionKind.BET, 100, 100),
+        ("Bob", ActionKind.RAISE, 200, 200),
+        ("Bob", ActionKind.RAISE, -150, 50),
+        ("Ann", ActionKind.RAISE, 25, 125),
+        ("Bob", ActionKind.CALL, 75, 125),
+    ]

@@ -5,9 +5,10 @@ before anything is expanded or fetched. Elements keep the line they start on.
 A hand history never needs a DTD or an entity of its own; a file that declares one is
 refused whole, with one error naming its file and line.
 
-Also what the XML sites share around their own builders: cutting a hand's `<game>` element
-from its chunk, its number before it is read, the text before the first hand, and the one
-error of a hand that cannot be read (its line, the line's text, the raw hand kept).
+Also what the XML sites share around their own builders: their `SiteFormat` (`xml_format`),
+cutting a hand's `<game>` element from its chunk, its number before it is read, the text
+before the first hand, and the one error of a hand that cannot be read (its line, the line's
+text, the raw hand kept).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
+from typing import cast
 from xml.parsers.expat import ErrorString, ExpatError, ParserCreate, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
@@ -22,9 +24,13 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from handlog.cards import Card
 from handlog.errors import ParseError
-from handlog.model import Action, ActionKind, Hand, Source
+from handlog.model import Action, ActionKind, Game, Hand, Site, Source, Structure
 from handlog.parse.reader import Chunk
+from handlog.parse.site import Parsed, SiteFormat
+from handlog.parse.stakes import Context, settler
 from handlog.parse.text import utc_time
+from handlog.rules.profiles import RuleProfile
+from handlog.rules.traits import SiteTraits
 
 HOSTILE = (DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden)
 
@@ -182,6 +188,44 @@ def _refused(error: Exception) -> str:
 
 # ---------------------------------------------------------------------------------------
 # The hand skeleton the XML sites share
+
+
+def xml_format(
+    *,
+    site: Site,
+    name: str,
+    mark: str,
+    is_header: Callable[[str], bool],
+    context: type[Context],
+    file_context: Callable[[str, str], object],
+    parse_hand: Callable[[Chunk, object], Parsed],
+    profile: RuleProfile,
+    traits: SiteTraits,
+    print_hand: Callable[[Hand], str],
+    print_file: Callable[[Iterable[Hand]], Iterator[str]],
+    encodings: tuple[str, ...],
+    deals: tuple[tuple[Game, Structure, bool], ...],
+) -> SiteFormat:
+    """The `SiteFormat` of an XML site: its hands are elements that start with `mark`
+    anywhere on a line (`is_header`: no prefix; files cut into ranges at `header_bytes`),
+    each read with its file's context (`file_context`, of type `context`), which keeps the
+    stakes the hands of its pass have shown (`handlog.parse.stakes.settle`)."""
+    return SiteFormat(
+        site=site,
+        name=name,
+        header_prefix="",
+        is_header=is_header,
+        parse_hand=cast(Callable[[Chunk], Parsed], parse_hand),  # called with the context
+        profile=profile,
+        traits=traits,
+        print_hand=print_hand,
+        header_bytes=header_bytes(mark),
+        encodings=encodings,
+        file_context=file_context,
+        settle=settler(context, parse_hand),
+        print_file=print_file,
+        deals=deals,
+    )
 
 
 def header_bytes(mark: str) -> re.Pattern[bytes]:

@@ -55,14 +55,13 @@ from handlog.money import (
     seat_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.site import fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settler,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock
@@ -76,22 +75,20 @@ from handlog.parse.xmlsafe import (
     hand_error,
     hand_number,
     hand_source,
-    header_bytes,
     parse,
     preamble,
     print_session,
     read_hand,
     unlike,
     utc_clock,
+    xml_format,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 SITE = Site.IPOKER
-HEADER_PREFIX = ""
-"""A hand starts anywhere on its line (after white space or a `</game>`)."""
 MARK = '<game gamecode="'
-HEADER_BYTES = header_bytes(MARK)
+"""How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
 def is_header(line: str) -> bool:
@@ -316,6 +313,8 @@ class _Builder:
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the deal printed them so far (the earlier ones of a
         `Dealt` record)."""
+        self.facing = 0
+        """The largest of a round's totals (what each player put in on its street)."""
         self.last = max(self.streets.values())
         self.community: Card | None = None
         """The card dealt face up to all on the last street (`<cards>` with no player)."""
@@ -379,8 +378,8 @@ class _Builder:
             for cards in round_.all("cards"):
                 self._dealt(street, cards, names)
             totals: dict[str, int] = {}
-            actions = sorted(round_.all("action"), key=lambda a: int(a.get("no")))
-            for action in actions:
+            self.facing = 0
+            for action in sorted(round_.all("action"), key=_number):
                 record = self._action(street, action, totals, names)
                 self.events.append(record)
                 tally.add(record)
@@ -458,7 +457,7 @@ class _Builder:
                 elif kind == SMALL and double and up and doors.get(cards.get("player")) == up:
                     open_pair = True
             totals: dict[str, int] = {}
-            for action in sorted(round_.all("action"), key=lambda a: int(a.get("no"))):
+            for action in sorted(round_.all("action"), key=_number):
                 code = int(action.get("type"))
                 chips = self.money(action, "sum")
                 player = action.get("player")
@@ -520,7 +519,7 @@ class _Builder:
         row = self.known[player]
         for position, seen in zip(positions, shown, strict=True):
             row[position] = seen
-        new = tuple(seen for seen in shown if seen is not None)
+        new = tuple([seen for seen in shown if seen is not None])
         if new:
             earlier = self.printed.get(player, ())
             self.printed[player] = earlier + new
@@ -544,7 +543,7 @@ class _Builder:
         if code == CHECK:
             return Action(street, player, ActionKind.CHECK, line=line)
         before = totals.get(player, 0)
-        facing = max(totals.values(), default=0)
+        facing = self.facing
         raise_by = None
         if code == RAISE_TO:
             total = chips
@@ -556,6 +555,10 @@ class _Builder:
         else:  # call, bet, all-in and bring-in add `sum`
             total = before + chips
         totals[player] = total
+        if total >= facing:
+            self.facing = total
+        elif before == facing:  # the largest went down (a raise to less than put in)
+            self.facing = max(totals.values())
         if code == BRING_IN:
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if code == CALL or (code == ALL_IN and total <= facing):
@@ -594,6 +597,11 @@ class _Builder:
                 )
             else:
                 self.events.append(Action(Street.SHOWDOWN, name, ActionKind.MUCK, line=line))
+
+
+def _number(action: Element) -> int:
+    """An action's `no`: its place in the hand (a round lists them out of order)."""
+    return int(action.get("no"))
 
 
 _TIME = re.compile(r"(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})")
@@ -830,19 +838,18 @@ def _action_xml(number: int, player: str, code: int, chips: str) -> str:
     return f'<action no="{number}" player="{escape(player)}" type="{code}" sum="{chips}" cards=""/>'
 
 
-FORMAT = SiteFormat(
+FORMAT = xml_format(
     site=SITE,
     name="iPoker",
-    header_prefix=HEADER_PREFIX,
+    mark=MARK,
     is_header=is_header,
-    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the session too
+    context=Session,
+    file_context=read_session,
+    parse_hand=parse_hand,
     profile=IPOKER,
     traits=TRAITS,
     print_hand=print_hand,
-    header_bytes=HEADER_BYTES,
     encodings=("utf-8", "cp1252"),
-    file_context=read_session,
-    settle=settler(Session, parse_hand),
     print_file=print_file,
     deals=fixed_limit_deals(GAMES.values()),
 )

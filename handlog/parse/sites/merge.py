@@ -64,43 +64,40 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.site import fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
     SMALL,
     Levels,
     Shown,
-    settler,
     shown_stakes,
 )
 from handlog.parse.text import printed_clock
 from handlog.parse.xmlsafe import (
     Cards,
+    Element,
     Problem,
     Tally,
     XMLError,
     escape,
-    guarded_expat,
-    hand_element,
     hand_error,
     hand_number,
     hand_source,
-    header_bytes,
     parse,
     preamble,
     print_session,
-    read_guarded,
+    read_hand,
     unlike,
     utc_clock,
+    xml_format,
 )
 from handlog.rules.profiles import RuleProfile, TieBreak
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 SITE = Site.MERGE
-HEADER_PREFIX = ""
 MARK = '<game id="'
-HEADER_BYTES = header_bytes(MARK)
+"""How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
 def is_header(line: str) -> bool:
@@ -284,112 +281,31 @@ def parse_hand(chunk: Chunk, description: object = None) -> Hand | ParseError | 
     hand_id = hand_number(chunk.text, MARK)
     if not isinstance(description, Description):
         return hand_error(chunk, 1, "no Merge <description> before this hand", hand_id)
-    read = _Read()
-    try:
-        read.read(hand_element(chunk.text))
-    except XMLError as error:
-        message = f"the hand's XML cannot be read: {error.message}"
-        return hand_error(chunk, error.line, message, hand_id)
-    code = read.game.get("gametype", "")
+    game = read_hand(chunk, hand_id, keep_text=False)  # Merge says it all in attributes
+    if isinstance(game, ParseError):
+        return game
+    code = game.get("gametype")
     mixed = code in MIXED_CODES
     if mixed:
-        code = read.game.get("multigametype", "")
+        code = game.get("multigametype")
     kind = GAME_CODES.get(code)
     if kind is None or not description.readable:
         name = description.game_type if not mixed else f"{description.game_type} game {code}"
         return Skipped(chunk.file, chunk.line, hand_id, f"{name} {description.stakes}")
     try:
-        return _Builder(chunk, description, read, kind, mixed).build()
+        return _Builder(chunk, description, game, kind, mixed).build()
     except (LookupError, ValueError) as problem:
         return unlike(chunk, problem, "Merge", hand_id)
 
 
-Tag = tuple[dict[str, str], int]
-"""An element's attributes and the line of the hand's text it starts on."""
-
-
-class _Round:
-    """A `<round>` as read: its cards, its events, its winners (each in the order written)."""
-
-    def __init__(self, attrib: dict[str, str], line: int) -> None:
-        self.id = attrib.get("id", "")
-        self.line = line
-        self.cards: list[Tag] = []
-        self.events: list[Tag] = []
-        self.winners: list[Tag] = []
-
-
-class _Read:
-    """What the builder reads of a `<game>`, taken from expat's start and end calls with no
-    tree in between (Merge says everything in attributes: no text is read): the game's
-    attributes, its first `<players>`' `<player>`s, its `<round>`s with their `<cards>`,
-    `<event>`s and `<winner>`s. Only those children count, as the builder reads them: other
-    elements, and these at another depth, are passed over."""
-
-    def __init__(self) -> None:
-        self.expat = guarded_expat()
-        self.depth = 0
-        self.game: dict[str, str] = {}
-        self.line = 1
-        self.players: list[Tag] = []
-        self.rounds: list[_Round] = []
-        self.round: _Round | None = None
-        self.in_players = False
-        self.had_players = False
-
-    def read(self, text: str) -> None:
-        """Reads the hand's `<game>` element; raises `XMLError`."""
-        expat = self.expat
-        expat.StartElementHandler = self.start
-        expat.EndElementHandler = self.end
-        try:
-            read_guarded(expat, text)
-        finally:
-            # The parser holds this reader's methods: let go of them, and both are freed by
-            # their counts when done with (no cycle left for the garbage collector to find).
-            expat.StartElementHandler = None
-            expat.EndElementHandler = None
-
-    def start(self, tag: str, attrib: dict[str, str]) -> None:
-        depth = self.depth + 1
-        self.depth = depth
-        if depth == 3:
-            round_ = self.round
-            if round_ is not None:
-                if tag == "event":
-                    round_.events.append((attrib, self.expat.CurrentLineNumber))
-                elif tag == "cards":
-                    round_.cards.append((attrib, self.expat.CurrentLineNumber))
-                elif tag == "winner":
-                    round_.winners.append((attrib, self.expat.CurrentLineNumber))
-            elif self.in_players and tag == "player":
-                self.players.append((attrib, self.expat.CurrentLineNumber))
-        elif depth == 2:
-            if tag == "round":
-                round_ = _Round(attrib, self.expat.CurrentLineNumber)
-                self.rounds.append(round_)
-                self.round = round_
-            elif tag == "players" and not self.had_players:
-                self.in_players = self.had_players = True
-        elif depth == 1:
-            self.game = attrib
-            self.line = self.expat.CurrentLineNumber
-
-    def end(self, tag: str) -> None:
-        if self.depth == 2:
-            self.round = None
-            self.in_players = False
-        self.depth -= 1
-
-
 class _Builder:
     def __init__(
-        self, chunk: Chunk, description: Description, read: _Read, kind: Game, mixed: bool
+        self, chunk: Chunk, description: Description, game: Element, kind: Game, mixed: bool
     ) -> None:
         self.chunk = chunk
         self.description = description
-        self.read = read
-        self.game = read.game
+        self.root = game
+        self.game = game.attrib
         self.kind = kind
         self.mixed = mixed
         self.events: list[Action | Dealt] = []
@@ -401,6 +317,9 @@ class _Builder:
         far, so a list that repeats the last one, or adds to it, is read from where it left
         off (the cards before changed nothing they had not changed the first time)."""
         self.totals: dict[str, int] = {}
+        """What each player has put in on this street."""
+        self.facing = 0
+        """The largest of `totals` (0 when empty)."""
         self.street = Street.ANTES
         self.revealed: set[str] = set()
         """Players whose cards a SHOWN or MUCKED list revealed."""
@@ -412,50 +331,50 @@ class _Builder:
     def at(self, line: int) -> int:
         return self.chunk.line + line - 1
 
-    def money(self, element: Tag, attribute: str = "amount") -> int:
+    def money(self, element: Element, attribute: str = "amount") -> int:
         """The element's `amount` (a player's `balance`), an error of its line when it is
         not an amount Merge writes."""
-        attributes, line = element
         try:
-            return _amount(attributes.get(attribute, ""), self.description.currency)
+            return _amount(element.get(attribute), self.description.currency)
         except ValueError as error:
-            raise Problem(line, str(error)) from None
+            raise Problem(element.line, str(error)) from None
 
-    def player(self, element: Tag) -> str:
-        seat = element[0].get("player", "")
+    def player(self, element: Element) -> str:
+        seat = element.get("player")
         name = self.names.get(seat)
         if name is None:
-            raise Problem(element[1], f"seat {seat} has nobody in it")
+            raise Problem(element.line, f"seat {seat} has nobody in it")
         return name
 
     def build(self) -> Hand:
         game = self.game
         seats: list[Seat] = []
-        for player, player_line in self.read.players:
-            name = player.get("nickname", "")
-            sitting_out = player.get("dealtin", "") == "false"
+        players = self.root.find("players")
+        for player in players.all("player") if players is not None else ():
+            name = player.get("nickname")
+            sitting_out = player.get("dealtin") == "false"
             seats.append(
                 Seat(
-                    seat_number(player.get("seat", "")),
+                    seat_number(player.get("seat")),
                     name,
-                    self.money((player, player_line), "balance"),
+                    self.money(player, "balance"),
                     sitting_out,
-                    self.at(player_line),
+                    self.at(player.line),
                 )
             )
-            self.names[player.get("seat", "")] = name
+            self.names[player.get("seat")] = name
             self.known[name] = [None] * 7
         if not seats:
-            raise Problem(self.read.line, "the hand has no players")
+            raise Problem(self.root.line, "the hand has no players")
         if not self.small_bet:  # a tournament's: from the hand's own actions
             self.small_bet, self.big_bet = self._stakes()
         streets: list[Street] = []
         shows: list[tuple[str, ActionKind, int]] = []
-        winners: list[Tag] = []
+        winners: list[Element] = []
         folded_game = False
         tally = Tally()
-        for round_ in self.read.rounds:
-            name = round_.id
+        for round_ in self.root.all("round"):
+            name = round_.get("id")
             street = ROUNDS.get(name)
             if street is None:
                 raise Problem(round_.line, f"a round {name!r}")
@@ -463,22 +382,29 @@ class _Builder:
             if Street.THIRD <= street <= Street.SEVENTH:
                 if street != self.street:
                     self.totals = {}
+                    self.facing = 0
                     streets.append(street)
                 self.street = street
             # Each round lists its cards after its betting: the deal is put first, as dealt.
-            for listed in round_.cards:
-                self._cards(street, listed)
-            for event in round_.events:
-                kind = event[0].get("type", "")
+            events: list[Element] = []
+            for child in round_.children:
+                tag = child.tag
+                if tag == "cards":
+                    self._cards(street, child)
+                elif tag == "event":
+                    events.append(child)
+                elif tag == "winner":
+                    winners.append(child)
+            for event in events:
+                kind = event.get("type")
                 if kind in ("SHOW", "MUCK"):
-                    shows.append((self.player(event), ActionKind[kind], self.at(event[1])))
+                    shows.append((self.player(event), ActionKind[kind], self.at(event.line)))
                     continue
                 if kind in ("CHAT", "PLAYER_OUT"):
                     continue
                 record = self._action(kind, event)
                 self.events.append(record)
                 tally.add(record)
-            winners += round_.winners
         tournament = self.description.tournament
         if tournament:
             # A busted player is listed with nothing and dealt in (`balance="$0.00"`), but
@@ -501,9 +427,9 @@ class _Builder:
                 for s in seats
             ]
         returned = collected = 0
-        last = self.events[-1].line if self.events else self.at(self.read.line)
+        last = self.events[-1].line if self.events else self.at(self.root.line)
         for winner in winners:
-            if winner[0].get("uncalled", "") == "true":
+            if winner.get("uncalled") == "true":
                 chips = self.money(winner)
                 returned += chips
                 name = self.player(winner)
@@ -513,7 +439,7 @@ class _Builder:
                 while at and self.events[at - 1].street > street:
                     at -= 1
                 returned_bet = Action(
-                    street, name, ActionKind.UNCALLED_BET_RETURNED, chips, line=self.at(winner[1])
+                    street, name, ActionKind.UNCALLED_BET_RETURNED, chips, line=self.at(winner.line)
                 )
                 self.events.insert(at, returned_bet)
         if not folded_game:
@@ -522,13 +448,13 @@ class _Builder:
                 if kind is ActionKind.MUCK and name not in self.revealed:
                     cards = ()  # mucked face down
                 self.events.append(Action(Street.SHOWDOWN, name, kind, cards=cards, line=line))
-        pots = {w.get("potnumber", "") for w, _ in winners if w.get("uncalled", "") != "true"}
+        pots = {w.get("potnumber") for w in winners if w.get("uncalled") != "true"}
         for winner in winners:
-            if winner[0].get("uncalled", "") == "true":
+            if winner.get("uncalled") == "true":
                 continue
             chips = self.money(winner)
             collected += chips
-            pot = None if len(pots) < 2 else small_number(winner[0].get("potnumber", "")) - 1
+            pot = None if len(pots) < 2 else small_number(winner.get("potnumber")) - 1
             self.events.append(
                 Action(
                     Street.SHOWDOWN,
@@ -536,8 +462,8 @@ class _Builder:
                     ActionKind.COLLECT,
                     chips,
                     pot=pot,
-                    half=HALVES.get(winner[0].get("pottype", "")),
-                    line=self.at(winner[1]) or last,
+                    half=HALVES.get(winner.get("pottype")),
+                    line=self.at(winner.line) or last,
                 )
             )
         total = tally.put_in - returned
@@ -586,9 +512,9 @@ class _Builder:
                 return event.street
         return self.street
 
-    def _action(self, kind: str, event: Tag) -> Action:
+    def _action(self, kind: str, event: Element) -> Action:
         player = self.player(event)
-        line = self.at(event[1])
+        line = self.at(event.line)
         street = self.street
         if kind == "ANTE":
             return Action(Street.ANTES, player, ActionKind.ANTE, self.money(event), line=line)
@@ -597,16 +523,21 @@ class _Builder:
         if kind == "CHECK":
             return Action(street, player, ActionKind.CHECK, line=line)
         chips = self.money(event)
-        before = self.totals.get(player, 0)
-        facing = max(self.totals.values(), default=0)
+        totals = self.totals
+        before = totals.get(player, 0)
+        facing = self.facing
         if kind in ("RAISE", "COMPLETE"):  # street totals
             total = chips
             chips = total - before
         elif kind in ("BET", "CALL", "BRING_IN", "ALL_IN"):  # chips added
             total = before + chips
         else:
-            raise Problem(event[1], f"an event of type {kind!r}")
-        self.totals[player] = total
+            raise Problem(event.line, f"an event of type {kind!r}")
+        totals[player] = total
+        if total >= facing:
+            self.facing = total
+        elif before == facing:  # the largest went down (a raise to less than put in)
+            self.facing = max(totals.values())
         if kind == "BRING_IN":
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
@@ -626,19 +557,19 @@ class _Builder:
         shown = Shown()
         ante = bring_in = None
         double = self.kind in MERGE.open_pair_double_bet
-        for round_ in self.read.rounds:
-            street = ROUNDS.get(round_.id, Street.SHOWDOWN)
+        for round_ in self.root.all("round"):
+            street = ROUNDS.get(round_.get("id"), Street.SHOWDOWN)
             if street > Street.SEVENTH:
                 continue
             kind = FIRST if street <= Street.THIRD else SMALL if street == Street.FOURTH else BIG
             open_pair = False
             if kind == SMALL and double:
-                for cards, _ in round_.cards:
-                    held = cards.get("cards", "").split(",")
+                for cards in round_.all("cards"):
+                    held = cards.get("cards").split(",")
                     up = [c[:1] for c in held[2:4] if c and c != "null"]
                     open_pair = open_pair or (len(up) == 2 and up[0] == up[1])
-            for event in round_.events:
-                what = event[0].get("type", "")
+            for event in round_.all("event"):
+                what = event.get("type")
                 if what == "ANTE":
                     ante = max(ante or 0, self.money(event))
                 elif what == "BRING_IN":
@@ -649,9 +580,10 @@ class _Builder:
                     shown.bet(kind, self.money(event), open_pair)
         return self.description.levels.stakes(shown, ante, bring_in)
 
-    def _cards(self, street: Street, element: Tag) -> None:
-        attrib, at = element
-        if attrib.get("type", "") == COMMUNITY:
+    def _cards(self, street: Street, element: Element) -> None:
+        attrib, at = element.attrib, element.line
+        kind = attrib.get("type", "")
+        if kind == COMMUNITY:
             self._community(street, element)
             return
         name = self.player(element)
@@ -677,27 +609,29 @@ class _Builder:
                 seen = shown[position]
                 if seen is not None and row[position] is None:
                     row[position] = seen
-        kind = attrib.get("type", "")
         if kind in ("SHOWN", "MUCKED"):
             self.revealed.add(name)
         if kind not in ("HOLE", "DRAW_DRAWN_CARDS") or street > Street.SEVENTH:
             return
-        positions = [0, 1, 2] if street == Street.THIRD else [int(street) - 1]
-        if len(shown) > positions[-1] + 1:
+        # A street's cards are at the positions before its card count: 3rd street's the first
+        # three, a later street's its last one.
+        count = int(street)
+        if len(shown) > count:
             raise Problem(at, f"{len(shown)} cards on {street.label}")
         if street == Street.THIRD and name in self.printed:
             return  # listed again in the THIRD_STREET round
+        first = 0 if street == Street.THIRD else count - 1
         # A player who folded is listed with the cards held when folding (the hero's HOLE).
-        new = tuple(seen for p in positions if p < len(shown) and (seen := shown[p]) is not None)
+        new = tuple([seen for seen in shown[first:count] if seen is not None])
         if new:
             earlier = self.printed.get(name, ())
             self.printed[name] = earlier + new
-            hidden = len(positions) - len(new)  # the street's cards listed as null
+            hidden = count - first - len(new)  # the street's cards listed as null
             self.events.append(Dealt(street, name, earlier, new, self.at(at), hidden))
 
-    def _community(self, street: Street, element: Tag) -> None:
+    def _community(self, street: Street, element: Element) -> None:
         """The card dealt face up to all on 7th street when the deck runs short."""
-        attrib, at = element
+        attrib, at = element.attrib, element.line
         listed = attrib.get("cards", "")
         if street != Street.SEVENTH:
             raise Problem(at, f"a community card on {street.label}")
@@ -900,19 +834,18 @@ def _cards_xml(
     return f'<cards type="{kind}" cards="{",".join(slots)}" player="{seat_of[event.player]}"/>'
 
 
-FORMAT = SiteFormat(
+FORMAT = xml_format(
     site=SITE,
     name="Merge",
-    header_prefix=HEADER_PREFIX,
+    mark=MARK,
     is_header=is_header,
-    parse_hand=parse_hand,  # type: ignore[arg-type]  # takes the description too
+    context=Description,
+    file_context=read_description,
+    parse_hand=parse_hand,
     profile=MERGE,
     traits=TRAITS,
     print_hand=print_hand,
-    header_bytes=HEADER_BYTES,
     encodings=("utf-8",),
-    file_context=read_description,
-    settle=settler(Description, parse_hand),
     print_file=print_file,
     # Fixed limit, cash and tournament. Not no or pot limit, which the parser reads: their
     # stakes name one smallest bet for every street, so the smallest bet of the big-bet
