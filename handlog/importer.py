@@ -30,6 +30,7 @@ from handlog.ingest import (
     file_hash,
     file_jobs,
     file_key,
+    file_keys,
     file_size,
     read_part,
     unreadable,
@@ -338,7 +339,8 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
     in the summary (or, when it fails part way, ends with a part that says why)."""
     for start in range(0, len(files), PLAN_FILES):
         some = files[start : start + PLAN_FILES]
-        yield from _some_jobs(some, _imported(connection, some), summary)
+        keys = file_keys(some)
+        yield from _some_jobs(some, keys, _imported(connection, keys), summary)
 
 
 PLAN_FILES = 5_000
@@ -361,27 +363,30 @@ def _small() -> int:
     return min(SMALL_FILE_BYTES, RANGE_BYTES)
 
 
-def _imported(connection: Any, paths: list[str]) -> dict[str, tuple[int, str, int]]:
-    """The `imports` rows (size, SHA-256, line reached) of those of `paths` imported
-    before, by key (`file_key`): one query for many files."""
+def _imported(connection: Any, keys: list[str]) -> dict[str, tuple[int, str, int]]:
+    """The `imports` rows (size, SHA-256, line reached) of the files known as `keys`
+    (`file_key`) imported before, by key: one query for many files."""
     # The keys as one list parameter (not an Arrow table: pyarrow imports pandas, when
     # installed, the first time it converts Python values).
     rows = connection.execute(
         "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
         "SEMI JOIN (SELECT unnest($keys) AS path) k ON i.path = k.path",
-        {"keys": [file_key(path) for path in paths]},
+        {"keys": keys},
     ).fetchall()
     return {path: (int(size), sha, int(line)) for path, size, sha, line in rows}
 
 
 def _some_jobs(
-    files: list[str], known: dict[str, tuple[int, str, int]], summary: ImportSummary
+    files: list[str],
+    keys: list[str],
+    known: dict[str, tuple[int, str, int]],
+    summary: ImportSummary,
 ) -> Iterator[Job]:
-    for path in files:
+    for path, key in zip(files, keys, strict=True):
         summary.files += 1
         plan = None
         try:
-            plan = _plan(path, known.get(file_key(path)), summary)
+            plan = _plan(path, key, known.get(key), summary)
             if plan is None:
                 continue
             if plan.size <= _small() and not plan.imported_before:
@@ -396,20 +401,22 @@ def _some_jobs(
                 yield Job(plan, None, 0, "", last=True, error=reason)
 
 
-def _plan(path: str, row: tuple[int, str, int] | None, summary: ImportSummary) -> FilePlan | None:
-    """What to read of a file (`row`: its `imports` row, if imported before): None if
-    unchanged since its last import."""
+def _plan(
+    path: str, key: str, row: tuple[int, str, int] | None, summary: ImportSummary
+) -> FilePlan | None:
+    """What to read of a file known as `key` (`row`: its `imports` row, if imported
+    before): None if unchanged since its last import."""
     size = file_size(path)
     if row is None:
-        return FilePlan(path, size, 1)
+        return FilePlan(path, size, 1, key=key)
     old_size, old_sha, line_reached = row  # imported before: unchanged, grown, or changed?
     if file_hash(path) == old_sha:
         summary.unchanged += 1
         return None
     if size > old_size and file_hash(path, old_size) == old_sha:
         # Grown: from its last hand on.
-        return FilePlan(path, size, int(line_reached), imported_before=True)
-    return FilePlan(path, size, 1, replaces=True, imported_before=True)
+        return FilePlan(path, size, int(line_reached), imported_before=True, key=key)
+    return FilePlan(path, size, 1, replaces=True, imported_before=True, key=key)
 
 
 Task = tuple[Job, ...]
@@ -604,12 +611,23 @@ def _commit_each(
     a transaction of its own, so that only the file at fault fails (named, with the
     reason); the new hands of each file stored, by path."""
     import duckdb
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     new: dict[str, int] = {}
+    blocks_stored: set[int] = set()  # a block of texts is shared by files (`read_files`)
     for item in stored:
         load = item[0]
+        own = _tables_of(tables, load.plan.path)
+        blocks = own.get("text_blocks")
+        if blocks is not None and blocks_stored:
+            done = pa.array(sorted(blocks_stored), pa.int64())
+            blocks = blocks.filter(pc.invert(pc.is_in(blocks.column("block"), done)))
+            own["text_blocks"] = blocks
         try:
-            new |= _commit_files(connection, [item], _tables_of(tables, load.plan.path), timings)
+            new |= _commit_files(connection, [item], own, timings)
+            if blocks is not None:
+                blocks_stored.update(blocks.column("block").to_pylist())
         except duckdb.Error as failure:
             if store.is_storage_fault(failure) or _interrupted(failure):
                 raise
@@ -731,7 +749,7 @@ class _FileLoad:
     def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
         self.timings = timings
-        self.key = file_key(plan.path)
+        self.key = plan.key or file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)
         self.new = 0

@@ -18,6 +18,7 @@ from handlog.bench import replicate
 from handlog.cli import app
 from handlog.importer import import_paths
 from handlog.store import TABLES, DatabaseBusy, connect, counts
+from handlog.texts import load_texts
 
 from .conftest import SAMPLE_LOGS
 
@@ -501,8 +502,45 @@ def test_many_small_files_are_read_and_stored_together_each_counted_as_its_own(
     connection = duckdb.connect(str(db), read_only=True)
     rows = dict(connection.execute("SELECT path, new_hands FROM imports").fetchall())
     texts = connection.execute("SELECT count(*) FROM hand_texts").fetchone()[0]
+    # The texts of the files are in blocks of 64 hands across files, not a block a file.
+    blocks = connection.execute("SELECT count(*) FROM text_blocks").fetchone()[0]
+    keys = connection.execute("SELECT site, hand_id FROM hands").fetchall()
+    stored = load_texts(connection, keys)
     connection.close()
     assert len(rows) == 13 and rows[str((folder / "t99-copy.txt").resolve())] == 0
-    assert texts == 60
+    assert texts == 60 and blocks == 1
+    assert sorted(text.text.strip() for text in stored.values()) == sorted(
+        hand.strip() for hand in hands[:60]
+    )
     again = import_paths(files, db, workers=2)
     assert (again.unchanged, again.hands) == (13, 0)
+
+
+def test_file_keys_are_file_key_of_each_path(tmp_path, monkeypatch):
+    """The planning's keys, each folder resolved once, are `file_key`'s: through linked
+    folders and files, `..`, relative paths and archive entries."""
+    from handlog.ingest import file_key, file_keys
+    from handlog.parse.reader import ZIP_ENTRY
+
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "a.txt").write_text("x")
+    (real / "sub" / "b.txt").write_text("x")
+    (tmp_path / "linked").symlink_to(real)
+    (real / "link.txt").symlink_to(real / "sub" / "b.txt")
+    (tmp_path / "up").symlink_to(real / "sub")
+    monkeypatch.chdir(tmp_path)
+    paths = [
+        "real/a.txt",
+        "linked/a.txt",
+        "linked/link.txt",
+        str(real / "link.txt"),
+        "up/../a.txt",  # `..` after a link: the link's target's parent
+        "real/sub/../a.txt",
+        "real/missing.txt",
+        "a-file-here.txt",
+        "real/sub/..",
+        f"linked/a.zip{ZIP_ENTRY}hands/1.txt",
+    ]
+    assert file_keys(paths) == [file_key(path) for path in paths]
+    assert file_keys(["up/../a.txt"]) == [str(real / "a.txt")]
