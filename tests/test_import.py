@@ -339,6 +339,47 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     assert again.new_hands == 300 - stored
 
 
+def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transaction(
+    tmp_path, monkeypatch
+):
+    """A file's ranges are stored `COMMIT_RANGES` to a transaction. When DuckDB refuses
+    the rows of a range, the ranges of its transaction go back with it: the file fails,
+    what it counts is what was committed (its `imports` row the same), and the next import
+    goes on from there, each hand once."""
+    import duckdb as duckdb_module
+
+    from handlog import importer
+    from handlog import store as store_module
+
+    db = tmp_path / "h.duckdb"
+    (log,) = _big_logs(tmp_path, 1, 300)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    real_load = store_module.load
+    loads = []
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(tables["hands"].num_rows)
+        if len(loads) == importer.COMMIT_RANGES + 2:  # the second transaction's second range
+            raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", refusing)
+    summary = import_paths([log], db, workers=1)
+    assert len(loads) == importer.COMMIT_RANGES + 2
+    ((path, reason),) = summary.failed
+    assert path == log and reason.startswith("could not be stored: Out of Memory")
+    committed = sum(loads[: importer.COMMIT_RANGES])  # the first transaction's ranges
+    assert _all_counts(db)["hands"] == committed == summary.new_hands == summary.hands
+    connection = duckdb.connect(str(db), read_only=True)
+    row = connection.execute("SELECT hands, new_hands FROM imports").fetchall()
+    connection.close()
+    assert row == [(committed, committed)]
+    monkeypatch.setattr(store_module, "load", real_load)
+    again = import_paths([log], db, workers=1)
+    assert again.failed == [] and _all_counts(db)["hands"] == 300
+    assert again.new_hands == 300 - committed
+
+
 def test_import_cli_summary(tmp_path):
     result = runner.invoke(app, ["import", "--db", str(tmp_path / "h.duckdb"), str(SAMPLE_LOGS)])
     assert result.exit_code == 0, result.output
