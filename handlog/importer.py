@@ -354,11 +354,14 @@ SMALL_FILE_BYTES = 1 << 20
 one read (not cut into ranges), and is read with other such files in one task and stored in
 one transaction (`BATCH_BYTES`)."""
 
-BATCH_BYTES = 2 << 20
+BATCH_BYTES = 8 << 20
 BATCH_FILES = 1_000
-"""A task of small files holds up to this many bytes, and files: a folder of thousands of
-~10-hand files costs a task, a set of Arrow tables and a transaction per ~1,000 hands, as a
-big file's ranges do, not per file."""
+"""A task of small files holds up to this many bytes (a range's, `RANGE_BYTES`), and
+files: a folder of thousands of ~10-hand files costs a task, a set of Arrow tables and a
+transaction per some 1,000-3,500 hands, as a big file's ranges do, not per file. (At 2 MB
+a task of ten-hand Merge files held 400 hands: measured, 20,000 of them, the importing
+process's CPU a hand 178-193 us, 110-115 at 8 MB: DuckDB's load 69-77 -> 25-27 us, the
+commits 54-58 -> 38-40.)"""
 
 
 def _small() -> int:

@@ -585,3 +585,23 @@ def test_file_keys_are_file_key_of_each_path(tmp_path, monkeypatch):
     ]
     assert file_keys(paths) == [file_key(path) for path in paths]
     assert file_keys(["up/../a.txt"]) == [str(real / "a.txt")]
+
+
+def test_file_head_is_the_text_before_the_first_hand_as_the_file_splits():
+    """`texts.file_head` reads a few pieces of the file, not the file: the same head as the
+    file split whole, for every fixture of a format that reads one (XML sessions)."""
+    from handlog.parse import detect_file
+    from handlog.parse.reader import split_hands
+    from handlog.texts import file_head
+
+    checked = 0
+    for path in sorted(Path(__file__).parent.joinpath("sites").rglob("*")):
+        if not path.is_file() or path.suffix in (".json", ".md", ".golden"):
+            continue
+        site = detect_file(path)
+        if site is None or site.file_context is None:
+            continue
+        first = next(iter(split_hands(path, site.is_header, site.header_prefix)))
+        assert file_head(str(path), site) == ("" if first.is_hand else first.text), path
+        checked += 1
+    assert checked >= 3
