@@ -792,7 +792,6 @@ class _FileLoad:
         memory limit, say) fails its file (the parts of the transaction under way with it),
         which is reported, and the import goes on with the next file; an error of the
         database file itself is raised."""
-        import duckdb
 
         first, self.first = self.first, False
         if self.failure is not None:
@@ -814,15 +813,9 @@ class _FileLoad:
                 connection.execute("BEGIN TRANSACTION")
             self.parts += 1
             added, replaced, reached = self._store(connection, job, result, first)
-        except duckdb.Error as error:
-            self.abandon(connection, lock)
-            if store.is_storage_fault(error) or _interrupted(error):
-                raise
-            self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+        except BaseException as error:
+            self._refused(connection, lock, error)
             return
-        except BaseException:
-            self.abandon(connection, lock)
-            raise
         self.new += added
         self.replaced += replaced
         self.line_reached = reached
@@ -845,15 +838,9 @@ class _FileLoad:
         clock = time.process_time()
         try:
             connection.execute("COMMIT")
-        except duckdb.Error as error:
-            self.abandon(connection, lock)
-            if store.is_storage_fault(error) or _interrupted(error):
-                raise
-            self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+        except BaseException as error:
+            self._refused(connection, lock, error)
             return
-        except BaseException:
-            self.abandon(connection, lock)
-            raise
         self.parts = 0
         self._spent("commit", clock)
         try:
@@ -867,6 +854,20 @@ class _FileLoad:
             self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
         finally:
             lock.pause()
+
+    def _refused(self, connection: Any, lock: ImportLock, error: BaseException) -> None:
+        """The transaction under way failed: rolled back, and its file fails when DuckDB
+        refused its rows; any other error (of the database file itself, Ctrl-C) is raised."""
+        import duckdb
+
+        self.abandon(connection, lock)
+        if (
+            not isinstance(error, duckdb.Error)
+            or store.is_storage_fault(error)
+            or _interrupted(error)
+        ):
+            raise error
+        self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
 
     def abandon(self, connection: Any, lock: ImportLock) -> None:
         """Roll the transaction under way back; the counts go back to what was committed."""
