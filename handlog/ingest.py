@@ -298,18 +298,20 @@ def arrow_without_pandas() -> None:
 
 def prepare_workers() -> None:
     """In a process about to fork workers that run `read_part`: load what each of them
-    would load for itself (the readers, the rules, the evaluator's tables: some 0.3 s of
-    CPU a process, most of it the tables), once, here, so that the forked workers share
-    it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor touch its
-    pages (which would copy them)."""
+    would load for itself (the readers, the rules), once, here, so that the forked workers
+    share it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor
+    touch its pages (which would copy them). The evaluator's tables are not built here:
+    the replay ranks one hand at a time without them (`rules.evaluate.high_rank`), and a
+    worker whose all-in equities need a batch builds them then (some 0.25 CPU s this
+    process spent on every import, for nothing: 7,700 PokerStars and 1,700 Merge hands of
+    the corpus replicated, read and their all-in EV computed, built none)."""
     import gc
 
     from handlog import check, texts  # noqa: F401 - loaded for the workers
     from handlog.equity import stored  # noqa: F401
     from handlog.parse import sites  # noqa: F401
-    from handlog.rules import evaluate, replay, trace  # noqa: F401
+    from handlog.rules import replay, trace  # noqa: F401
 
-    evaluate.prepare_tables()
     gc.freeze()
 
 
