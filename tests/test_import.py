@@ -225,19 +225,23 @@ def _start_import(
 def _kill_after_a_commit(process: subprocess.Popen[bytes], wal: Path) -> None:
     """`kill -9` the import once a commit is surely complete, not after a fixed time (a
     fixed delay may come before any commit on a loaded machine, or after the end on a fast
-    one): when the write-ahead log, already holding hands, grows again after standing still
-    for a moment (one commit's writes are not split), the next commit has begun, so the one
-    before is complete."""
+    one): once a report's copy of the database, taken between two commits, holds hands.
+    (Watching the write-ahead log grow, stand still and grow again was taken for the end
+    of a commit: on a loaded machine a commit's writes may stand still midway.)"""
+    from handlog.snapshot import reading
+
+    database = wal.with_name(wal.name.removesuffix(".wal"))
     deadline = time.monotonic() + 120
-    last = 0
-    settled = False
     while process.poll() is None and time.monotonic() < deadline:
-        size = wal.stat().st_size if wal.exists() else 0
-        if settled and size > last:
-            break
-        settled = settled or (size == last and size > 256 * 1024)
-        last = size
         time.sleep(0.02)
+        if not wal.exists():
+            continue
+        try:
+            with reading(database) as connection:
+                if connection.execute("SELECT count(*) FROM hands").fetchone()[0]:
+                    break
+        except Exception:  # noqa: BLE001 - not yet readable (being made): look again
+            continue
     process.send_signal(signal.SIGKILL)
     assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
 
