@@ -30,6 +30,7 @@ from handlog.ingest import (
     file_hash,
     file_jobs,
     file_key,
+    file_keys,
     file_size,
     read_part,
     unreadable,
@@ -143,6 +144,7 @@ def import_paths(
                 lock.close(opened=False)
                 raise
             lock.pause()
+        loading: _FileLoad | None = None
         try:
             if opened is None:
                 # DuckDB's buffer pool may otherwise grow to most of the machine's memory as
@@ -162,7 +164,6 @@ def import_paths(
                 connection.execute(f"SET checkpoint_threshold = '{CHECKPOINT_BYTES}'")
             # Files are planned, and cut into ranges, one range at a time as the workers
             # need them: the workers start on the first range at once.
-            loading: _FileLoad | None = None
             jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
             for task, done in _run(_tasks(jobs), profile_name, pool):
                 summary.add_timings(done.timings)
@@ -190,10 +191,13 @@ def import_paths(
             if not isinstance(error, duckdb.Error):
                 raise
             if loading is not None:  # the parts of the file committed before are counted
+                loading.abandon(connection, lock)
                 loading.finish(summary, None)
             summary.seconds = time.perf_counter() - started
             raise ImportFailed(store.store_error(error, db_path), summary) from None
         finally:
+            if loading is not None:  # a transaction left under way (Ctrl-C) is rolled back
+                loading.abandon(connection, lock)
             if opened is None:
                 lock.resume()  # closing checkpoints: no report copies the files meanwhile
                 clock = time.process_time()
@@ -338,7 +342,8 @@ def _jobs(connection: Any, files: list[str], summary: ImportSummary) -> Iterator
     in the summary (or, when it fails part way, ends with a part that says why)."""
     for start in range(0, len(files), PLAN_FILES):
         some = files[start : start + PLAN_FILES]
-        yield from _some_jobs(some, _imported(connection, some), summary)
+        keys = file_keys(some)
+        yield from _some_jobs(some, keys, _imported(connection, keys), summary)
 
 
 PLAN_FILES = 5_000
@@ -349,11 +354,14 @@ SMALL_FILE_BYTES = 1 << 20
 one read (not cut into ranges), and is read with other such files in one task and stored in
 one transaction (`BATCH_BYTES`)."""
 
-BATCH_BYTES = 2 << 20
+BATCH_BYTES = 8 << 20
 BATCH_FILES = 1_000
-"""A task of small files holds up to this many bytes, and files: a folder of thousands of
-~10-hand files costs a task, a set of Arrow tables and a transaction per ~1,000 hands, as a
-big file's ranges do, not per file."""
+"""A task of small files holds up to this many bytes (a range's, `RANGE_BYTES`), and
+files: a folder of thousands of ~10-hand files costs a task, a set of Arrow tables and a
+transaction per some 1,000-3,500 hands, as a big file's ranges do, not per file. (At 2 MB
+a task of ten-hand Merge files held 400 hands: measured, 20,000 of them, the importing
+process's CPU a hand 178-193 us, 110-115 at 8 MB: DuckDB's load 69-77 -> 25-27 us, the
+commits 54-58 -> 38-40.)"""
 
 
 def _small() -> int:
@@ -361,27 +369,30 @@ def _small() -> int:
     return min(SMALL_FILE_BYTES, RANGE_BYTES)
 
 
-def _imported(connection: Any, paths: list[str]) -> dict[str, tuple[int, str, int]]:
-    """The `imports` rows (size, SHA-256, line reached) of those of `paths` imported
-    before, by key (`file_key`): one query for many files."""
+def _imported(connection: Any, keys: list[str]) -> dict[str, tuple[int, str, int]]:
+    """The `imports` rows (size, SHA-256, line reached) of the files known as `keys`
+    (`file_key`) imported before, by key: one query for many files."""
     # The keys as one list parameter (not an Arrow table: pyarrow imports pandas, when
     # installed, the first time it converts Python values).
     rows = connection.execute(
         "SELECT i.path, i.size, i.sha256, i.line_reached FROM imports i "
         "SEMI JOIN (SELECT unnest($keys) AS path) k ON i.path = k.path",
-        {"keys": [file_key(path) for path in paths]},
+        {"keys": keys},
     ).fetchall()
     return {path: (int(size), sha, int(line)) for path, size, sha, line in rows}
 
 
 def _some_jobs(
-    files: list[str], known: dict[str, tuple[int, str, int]], summary: ImportSummary
+    files: list[str],
+    keys: list[str],
+    known: dict[str, tuple[int, str, int]],
+    summary: ImportSummary,
 ) -> Iterator[Job]:
-    for path in files:
+    for path, key in zip(files, keys, strict=True):
         summary.files += 1
         plan = None
         try:
-            plan = _plan(path, known.get(file_key(path)), summary)
+            plan = _plan(path, key, known.get(key), summary)
             if plan is None:
                 continue
             if plan.size <= _small() and not plan.imported_before:
@@ -396,20 +407,22 @@ def _some_jobs(
                 yield Job(plan, None, 0, "", last=True, error=reason)
 
 
-def _plan(path: str, row: tuple[int, str, int] | None, summary: ImportSummary) -> FilePlan | None:
-    """What to read of a file (`row`: its `imports` row, if imported before): None if
-    unchanged since its last import."""
+def _plan(
+    path: str, key: str, row: tuple[int, str, int] | None, summary: ImportSummary
+) -> FilePlan | None:
+    """What to read of a file known as `key` (`row`: its `imports` row, if imported
+    before): None if unchanged since its last import."""
     size = file_size(path)
     if row is None:
-        return FilePlan(path, size, 1)
+        return FilePlan(path, size, 1, key=key)
     old_size, old_sha, line_reached = row  # imported before: unchanged, grown, or changed?
     if file_hash(path) == old_sha:
         summary.unchanged += 1
         return None
     if size > old_size and file_hash(path, old_size) == old_sha:
         # Grown: from its last hand on.
-        return FilePlan(path, size, int(line_reached), imported_before=True)
-    return FilePlan(path, size, 1, replaces=True, imported_before=True)
+        return FilePlan(path, size, int(line_reached), imported_before=True, key=key)
+    return FilePlan(path, size, 1, replaces=True, imported_before=True, key=key)
 
 
 Task = tuple[Job, ...]
@@ -604,12 +617,23 @@ def _commit_each(
     a transaction of its own, so that only the file at fault fails (named, with the
     reason); the new hands of each file stored, by path."""
     import duckdb
+    import pyarrow as pa
+    import pyarrow.compute as pc
 
     new: dict[str, int] = {}
+    blocks_stored: set[int] = set()  # a block of texts is shared by files (`read_files`)
     for item in stored:
         load = item[0]
+        own = _tables_of(tables, load.plan.path)
+        blocks = own.get("text_blocks")
+        if blocks is not None and blocks_stored:
+            done = pa.array(sorted(blocks_stored), pa.int64())
+            blocks = blocks.filter(pc.invert(pc.is_in(blocks.column("block"), done)))
+            own["text_blocks"] = blocks
         try:
-            new |= _commit_files(connection, [item], _tables_of(tables, load.plan.path), timings)
+            new |= _commit_files(connection, [item], own, timings)
+            if blocks is not None:
+                blocks_stored.update(blocks.column("block").to_pylist())
         except duckdb.Error as failure:
             if store.is_storage_fault(failure) or _interrupted(failure):
                 raise
@@ -721,17 +745,27 @@ def _new_by_file(connection: Any, hands: Any) -> dict[str, int]:
     return {file: int(count) for file, count in rows}
 
 
+COMMIT_RANGES = 3
+"""A file's ranges stored in one transaction (`_FileLoad`): measured, 20,000 PokerStars
+hands in ranges of 8 MB, DuckDB's CPU a hand (load, commits, the checkpoint on closing)
+66-69 us with a commit a range, 41-42 with one every three (its write-ahead log written in
+bigger pieces, the rows of a table past a row group written to the database file once)."""
+
+
 class _FileLoad:
-    """Loading one file, part by part. Each part commits in one transaction with the file's
-    `imports` row saying how far it got (bytes, their SHA-256, the last hand's line): an
-    import killed between parts leaves a file that looks as if it had grown since, and the
-    next import goes on from there. (One transaction for a whole file would hold all its
-    rows in memory: 1.3 GB for 100,000 hands.)"""
+    """Loading one file, part by part. Its parts are stored in transactions of up to
+    `COMMIT_RANGES` parts, each with the file's `imports` row saying how far it got (bytes,
+    their SHA-256, the last hand's line): an import killed between commits leaves a file
+    that looks as if it had grown since, and the next import goes on from there. (One
+    transaction for a whole file would hold all its rows in memory: 1.3 GB for 100,000
+    hands.) The counts (`totals`, `new`, ...) include the parts of the transaction under
+    way; what was committed is kept aside until the next commit (`_saved`), and is what
+    they go back to when the transaction cannot be committed."""
 
     def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
         self.timings = timings
-        self.key = file_key(plan.path)
+        self.key = plan.key or file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)
         self.new = 0
@@ -740,6 +774,9 @@ class _FileLoad:
         self.failure: str | None = None
         self.first = True
         self.unreadable: list[Unreadable] = []
+        self.parts = 0
+        """Parts stored in the transaction under way (0: none under way)."""
+        self._saved: tuple[dict[str, int], int, int, int, list[Unreadable]] | None = None
 
     def load(
         self,
@@ -750,20 +787,63 @@ class _FileLoad:
         on_part: Callable[[FilePlan, int, int], None] | None,
         after_commit: Callable[..., None] | None = None,
     ) -> None:
-        """Store one part in one transaction. A part that cannot be stored (its rows too
-        big for the memory limit, say) fails its file, which is reported, and the import
-        goes on with the next file; an error of the database file itself is raised."""
-        import duckdb
+        """Store one part, committed with the parts before it every `COMMIT_RANGES` parts
+        and at the file's last. A part that cannot be stored (its rows too big for the
+        memory limit, say) fails its file (the parts of the transaction under way with it),
+        which is reported, and the import goes on with the next file; an error of the
+        database file itself is raised."""
 
         first, self.first = self.first, False
         if self.failure is not None:
             return  # the rest of a failed file is read but not stored
         if result.error is not None:
             self.failure = result.error
+            self.commit(connection, lock, after_commit)  # the parts before it are stored
             return
-        lock.resume()
         try:
-            added, replaced, reached = self._commit(connection, job, result, first)
+            if not self.parts:
+                lock.resume()
+                self._saved = (
+                    dict(self.totals),
+                    self.new,
+                    self.replaced,
+                    self.line_reached,
+                    list(self.unreadable),
+                )
+                connection.execute("BEGIN TRANSACTION")
+            self.parts += 1
+            added, replaced, reached = self._store(connection, job, result, first)
+        except BaseException as error:
+            self._refused(connection, lock, error)
+            return
+        self.new += added
+        self.replaced += replaced
+        self.line_reached = reached
+        self.unreadable += unreadable(result.tables)
+        for name, value in result.counts.items():
+            self.totals[name] += value
+        if job.last or self.parts >= COMMIT_RANGES:
+            self.commit(connection, lock, after_commit)
+        if on_part is not None and self.failure is None:
+            on_part(self.plan, result.counts["hands"], job.end)
+
+    def commit(
+        self, connection: Any, lock: ImportLock, after_commit: Callable[..., None] | None
+    ) -> None:
+        """Commit the transaction under way, if any (then the summary hook)."""
+        import duckdb
+
+        if not self.parts:
+            return
+        clock = time.process_time()
+        try:
+            connection.execute("COMMIT")
+        except BaseException as error:
+            self._refused(connection, lock, error)
+            return
+        self.parts = 0
+        self._spent("commit", clock)
+        try:
             if after_commit is not None:
                 clock = time.process_time()
                 after_commit(connection)
@@ -772,73 +852,85 @@ class _FileLoad:
             if store.is_storage_fault(error) or _interrupted(error):
                 raise
             self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
-            return
         finally:
             lock.pause()
-        self.new += added
-        self.replaced += replaced
-        self.line_reached = reached
-        self.unreadable += unreadable(result.tables)
-        if on_part is not None:
-            on_part(self.plan, result.counts["hands"], job.end)
-        for name, value in result.counts.items():
-            self.totals[name] += value
 
-    def _commit(
+    def _refused(self, connection: Any, lock: ImportLock, error: BaseException) -> None:
+        """The transaction under way failed: rolled back, and its file fails when DuckDB
+        refused its rows; any other error (of the database file itself, Ctrl-C) is raised."""
+        import duckdb
+
+        self.abandon(connection, lock)
+        if (
+            not isinstance(error, duckdb.Error)
+            or store.is_storage_fault(error)
+            or _interrupted(error)
+        ):
+            raise error
+        self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+
+    def abandon(self, connection: Any, lock: ImportLock) -> None:
+        """Roll the transaction under way back; the counts go back to what was committed."""
+        if not self.parts:
+            return
+        self.parts = 0
+        try:
+            store.rollback(connection)
+        finally:
+            lock.pause()
+        assert self._saved is not None
+        totals, self.new, self.replaced, self.line_reached, self.unreadable = self._saved
+        self.totals = totals
+
+    def _store(
         self, connection: Any, job: Job, result: PartResult, first: bool
     ) -> tuple[int, int, int]:
-        """Store one part; the new hands, the hands replaced (`FilePlan.replaces`) and the
-        line reached."""
+        """Store one part in the transaction under way, with the file's `imports` row; the
+        new hands, the hands replaced (`FilePlan.replaces`) and the line reached."""
         plan = self.plan
         clock = time.process_time()
-        connection.execute("BEGIN TRANSACTION")
-        try:
-            replaced = 0
-            if first and plan.start_line > 1:
-                # The last hand is read again: a parse error it had while half written goes.
-                connection.execute(
-                    "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
-                    [plan.path, plan.start_line],
-                )
-            if plan.replaces:
-                if first:  # what the file's text was found to hold before goes
-                    for table in ("parse_errors", "skipped"):
-                        connection.execute(f"DELETE FROM {table} WHERE file = ?", [plan.path])
-                replaced = _forget_replaced(connection, result.tables, self.key)
-            clock = self._spent("commit", clock)
-            added = store.load(connection, result.tables) - replaced
-            clock = self._spent("load", clock)
-            reached = max(self.line_reached, result.line_reached)
-            row = [
-                job.end,
-                job.sha256,
-                reached,
-                self.totals["hands"] + result.counts["hands"],
-                self.new + added,
-                self.started,
-                datetime.now(UTC),
-                self.key,
-            ]
-            # The file's row is there when it was imported before or a part of it is stored:
-            # updated then, else inserted (INSERT OR REPLACE costs DuckDB three times as much,
-            # a good share of the time a small file takes).
-            if plan.imported_before or not first:
-                connection.execute(
-                    "UPDATE imports SET size = ?, sha256 = ?, line_reached = ?, hands = ?, "
-                    "new_hands = ?, started_at = ?, finished_at = ? WHERE path = ?",
-                    row,
-                )
-            else:
-                connection.execute(
-                    "INSERT INTO imports (size, sha256, line_reached, hands, new_hands, "
-                    "started_at, finished_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    row,
-                )
-            connection.execute("COMMIT")
-            self._spent("commit", clock)
-        except BaseException:
-            store.rollback(connection)
-            raise
+        replaced = 0
+        if first and plan.start_line > 1:
+            # The last hand is read again: a parse error it had while half written goes.
+            connection.execute(
+                "DELETE FROM parse_errors WHERE file = ? AND line >= ?",
+                [plan.path, plan.start_line],
+            )
+        if plan.replaces:
+            if first:  # what the file's text was found to hold before goes
+                for table in ("parse_errors", "skipped"):
+                    connection.execute(f"DELETE FROM {table} WHERE file = ?", [plan.path])
+            replaced = _forget_replaced(connection, result.tables, self.key)
+        clock = self._spent("commit", clock)
+        added = store.load(connection, result.tables) - replaced
+        clock = self._spent("load", clock)
+        reached = max(self.line_reached, result.line_reached)
+        row = [
+            job.end,
+            job.sha256,
+            reached,
+            self.totals["hands"] + result.counts["hands"],
+            self.new + added,
+            self.started,
+            datetime.now(UTC),
+            self.key,
+        ]
+        # The file's row is there when it was imported before or a part of it is stored:
+        # updated then, else inserted (INSERT OR REPLACE costs DuckDB three times as much,
+        # a good share of the time a small file takes).
+        if plan.imported_before or not first:
+            connection.execute(
+                "UPDATE imports SET size = ?, sha256 = ?, line_reached = ?, hands = ?, "
+                "new_hands = ?, started_at = ?, finished_at = ? WHERE path = ?",
+                row,
+            )
+        else:
+            connection.execute(
+                "INSERT INTO imports (size, sha256, line_reached, hands, new_hands, "
+                "started_at, finished_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+        self._spent("commit", clock)
         return added, replaced, reached
 
     def _spent(self, stage: str, since: float) -> float:

@@ -81,6 +81,8 @@ class FilePlan:
     now. (Hands it no longer holds stay: an import never deletes a hand.)"""
     imported_before: bool = False
     """The file has a row in `imports` already (grown, or changed)."""
+    key: str = ""
+    """Its `file_key`, when the planning has it ("": not known yet)."""
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,25 @@ def file_key(path: str) -> str:
     archive entry: the archive's absolute path, then the entry)."""
     archive, mark, entry = path.partition(ZIP_ENTRY)
     return str(Path(archive).resolve()) + mark + entry
+
+
+def file_keys(paths: list[str]) -> list[str]:
+    """The `file_key` of each of `paths`, each folder resolved once: a folder of thousands
+    of files costs one walk of its path's links, not one a file (the file itself is
+    resolved whole only when it is a link)."""
+    folders: dict[str, str] = {}
+    keys = []
+    for path in paths:
+        archive, mark, entry = path.partition(ZIP_ENTRY)
+        folder, name = os.path.split(archive)
+        if name in ("", ".", "..") or os.path.islink(archive):
+            keys.append(file_key(path))
+            continue
+        real = folders.get(folder)
+        if real is None:
+            real = folders[folder] = str(Path(folder or os.curdir).resolve())
+        keys.append(os.path.join(real, name) + mark + entry)
+    return keys
 
 
 def file_size(path: str) -> int:
@@ -277,18 +298,20 @@ def arrow_without_pandas() -> None:
 
 def prepare_workers() -> None:
     """In a process about to fork workers that run `read_part`: load what each of them
-    would load for itself (the readers, the rules, the evaluator's tables: some 0.3 s of
-    CPU a process, most of it the tables), once, here, so that the forked workers share
-    it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor touch its
-    pages (which would copy them)."""
+    would load for itself (the readers, the rules), once, here, so that the forked workers
+    share it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor
+    touch its pages (which would copy them). The evaluator's tables are not built here:
+    the replay ranks one hand at a time without them (`rules.evaluate.high_rank`), and a
+    worker whose all-in equities need a batch builds them then (some 0.25 CPU s this
+    process spent on every import, for nothing: 7,700 PokerStars and 1,700 Merge hands of
+    the corpus replicated, read and their all-in EV computed, built none)."""
     import gc
 
     from handlog import check, texts  # noqa: F401 - loaded for the workers
     from handlog.equity import stored  # noqa: F401
     from handlog.parse import sites  # noqa: F401
-    from handlog.rules import evaluate, replay, trace  # noqa: F401
+    from handlog.rules import replay, trace  # noqa: F401
 
-    evaluate.prepare_tables()
     gc.freeze()
 
 
@@ -313,56 +336,118 @@ def read_files(
     """`read_part` of many whole files (path, start line) at once: a result per file (its
     counts, its error; no tables of its own), the rows of every file read without error in
     one set of Arrow tables, and the CPU seconds by stage. A folder of thousands of small
-    files costs a task and a set of tables per batch of them, not per file."""
+    files costs a task and a set of tables per batch of them, not per file: their rows go
+    straight into one `store.Batch`, and their texts into shared blocks (`texts.add_texts`:
+    64 hands a block across files, where a block a file held ten)."""
     clock = _Clock()
     arrow_without_pandas()
     profile = _profile(profile_name)
     batch = store.Batch()
     results = []
     seen: set[tuple[str, str]] = set()  # the hands of the files before
-    kept: list[tuple[PartResult, store.Batch]] = []
+    kept: list[tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts]]] = []
     for path, start_line in files:
-        own = store.Batch()
-        result = _read_into(own, path, None, start_line, profile, clock)
+        start = _marks(batch)
+        held: list[HeldTexts] = []
+        result = _read_into(batch, path, None, start_line, profile, clock, held)
         results.append(result)
-        if result.error is None:
-            # A hand of an earlier file is that file's (as when files are stored one by
-            # one): its rows here go, and the store counts it a duplicate of this file.
-            hands = own.columns["hands"]
-            keys = list(zip(hands["site"], hands["hand_id"], strict=True))
-            if not seen.isdisjoint(keys):
-                _drop_hands(own, seen)
-            seen.update(keys)
-            batch.extend(own)
-            kept.append((result, own))
+        if result.error is not None:
+            _truncate(batch, start)  # what the file added before it failed goes
+            continue
+        # A hand of an earlier file is that file's (as when files are stored one by one):
+        # its rows here go, and the store counts it a duplicate of this file.
+        hands = batch.columns["hands"]
+        first = start["hands"]
+        keys = list(zip(hands["site"][first:], hands["hand_id"][first:], strict=True))
+        if not seen.isdisjoint(keys):
+            _drop_hands(batch, seen, start)
+            held = [
+                (head, [text for text in texts if (text[0], text[1]) not in seen])
+                for head, texts in held
+            ]
+        seen.update(keys)
+        kept.append((result, start, _marks(batch), held))
     try:
-        tables = batch.arrow()
+        tables = _with_texts(batch, [held for *_, held in kept], clock).arrow()
     except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
-        batch = store.Batch()
-        for result, own in kept:
+        good = store.Batch()
+        good_texts = []
+        for result, start, end, held in kept:
+            own = _rows_between(batch, start, end)
             try:
                 own.arrow()
             except Exception as error:  # noqa: BLE001
                 result.error = _failed(error)
                 continue
-            batch.extend(own)
-        tables = batch.arrow()
+            good.extend(own)
+            good_texts.append(held)
+        tables = _with_texts(good, good_texts, clock).arrow()
     clock.mark("arrow")
     return results, tables, clock.cpu_seconds()
 
 
-def _drop_hands(batch: store.Batch, keys: set[tuple[str, str]]) -> None:
-    """Take the rows of the hands `keys` (site, hand id) out of `batch`."""
+HeldTexts = tuple[str, list[tuple[str, str, str]]]
+"""Hands' texts not yet in blocks: the file's head (`texts.file_head`) and the texts
+(site, hand id, text) of its hands, in file order."""
+
+
+def _with_texts(batch: store.Batch, held: list[list[HeldTexts]], clock: _Clock) -> store.Batch:
+    """`batch` with the `held` texts of its files added, in blocks shared by files of the
+    same head (every file of a format without one)."""
+    from handlog.texts import add_texts
+
+    runs: list[HeldTexts] = []
+    for texts in held:
+        for head, items in texts:
+            if runs and runs[-1][0] == head:
+                runs[-1][1].extend(items)
+            else:
+                runs.append((head, list(items)))
+    for head, items in runs:
+        add_texts(batch, items, head)
+    clock.mark("texts")
+    return batch
+
+
+def _marks(batch: store.Batch) -> dict[str, int]:
+    """How many rows each table of `batch` holds."""
+    return {name: len(columns[store.COLUMNS[name][0]]) for name, columns in batch.columns.items()}
+
+
+def _truncate(batch: store.Batch, marks: dict[str, int]) -> None:
+    """Take the rows added to `batch` since `marks` out of it."""
+    for name, columns in batch.columns.items():
+        for values in columns.values():
+            del values[marks[name] :]
+
+
+def _rows_between(batch: store.Batch, start: dict[str, int], end: dict[str, int]) -> store.Batch:
+    """A batch of the rows of `batch` from `start` to `end` (one file's)."""
+    own = store.Batch()
+    for name, columns in batch.columns.items():
+        mine = own.columns[name]
+        for column, values in columns.items():
+            mine[column].extend(values[start[name] : end[name]])
+    return own
+
+
+def _drop_hands(batch: store.Batch, keys: set[tuple[str, str]], start: dict[str, int]) -> None:
+    """Take the rows of the hands `keys` (site, hand id) added since `start` out of `batch`."""
     for name in store.TABLES:
         columns = batch.columns[name]
+        first = start[name]
         keep = [
             (site, hand_id) not in keys
-            for site, hand_id in zip(columns["site"], columns["hand_id"], strict=True)
+            for site, hand_id in zip(
+                columns["site"][first:], columns["hand_id"][first:], strict=True
+            )
         ]
         if all(keep):
             continue
-        for column, values in columns.items():
-            columns[column] = [value for value, kept in zip(values, keep, strict=True) if kept]
+        for values in columns.values():
+            values[first:] = [
+                value for value, kept in zip(values[first:], keep, strict=True) if kept
+            ]
 
 
 def _profile(name: str | None) -> RuleProfile | None:
@@ -378,7 +463,11 @@ def _read_into(
     start_line: int,
     profile: RuleProfile | None,
     clock: _Clock,
+    held: list[HeldTexts] | None = None,
 ) -> PartResult:
+    """Read a range of a file (None: the whole file) into `batch`: its hands' rows, texts
+    and evidence; its texts into `held` instead, when given (`read_files` puts many files'
+    texts in shared blocks)."""
     from handlog.check import check_items, hand_rules
     from handlog.equity.stored import add_ev
     from handlog.model import Hand
@@ -438,7 +527,7 @@ def _read_into(
             states.clear()
             clock.mark("rows")
         if read and site is not None:
-            texts = _add_texts(batch, path, site, chunks, read)
+            texts = _add_texts(batch, path, site, chunks, read, held)
             clock.mark("texts")
             if flagged:
                 add_evidence(batch, flagged, texts)
@@ -470,17 +559,21 @@ def _add_texts(
     site: SiteFormat,
     chunks: list[Chunk],
     read: list[tuple[str, str, int]],
+    held: list[HeldTexts] | None = None,
 ) -> dict[int, str]:
-    """Add the texts of the hands `read` (site, hand id, start line) to `batch`, taken
-    from the `chunks` the parser read; the texts by start line."""
+    """Add the texts of the hands `read` (site, hand id, start line) to `batch` (to `held`,
+    when given), taken from the `chunks` the parser read; the texts by start line."""
     from handlog.texts import add_texts, file_head, texts_in
 
     texts = texts_in(chunks, (line for _, _, line in read), site)
-    add_texts(
-        batch,
-        ((site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts),
-        file_head(path, site) if site.file_context is not None else "",
-    )
+    found = [
+        (site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts
+    ]
+    head = file_head(path, site) if site.file_context is not None else ""
+    if held is None:
+        add_texts(batch, found, head)
+    else:
+        held.append((head, found))
     return texts
 
 

@@ -147,15 +147,22 @@ def file_head(path: str, site: SiteFormat | None = None) -> str:
     """For a format whose hands are read with the file's text before its first hand (an XML
     session's header), that text; else "". `site`: the file's format, when known."""
     from handlog.parse import detect_file
-    from handlog.parse.reader import split_hands
+    from handlog.parse.reader import open_text, split_text
 
     if site is None:
         site = detect_file(path)
     if site is None or site.file_context is None:
         return ""
-    for chunk in split_hands(path, site.is_header, site.header_prefix):
-        return "" if chunk.is_hand else chunk.text
+    with open_text(path) as text:
+        # Read in small pieces: the head is a few lines, and the file may be megabytes.
+        pieces = iter(lambda: text.read(HEAD_PIECE), "")
+        for chunk in split_text(pieces, path, site.is_header, site.header_prefix):
+            return "" if chunk.is_hand else chunk.text
     return ""
+
+
+HEAD_PIECE = 4096
+"""The characters `file_head` reads at a time."""
 
 
 @dataclass(frozen=True)

@@ -117,6 +117,18 @@ def test_a_file_that_cannot_be_stored_is_reported_and_the_next_files_imported(
     paths = [row[0] for row in connection.execute("SELECT path FROM imports").fetchall()]
     connection.close()
     assert not any("Razz" in path for path in paths)  # imported again next time
+    # The files' texts shared blocks (`ingest.read_files`): each stored once all the same,
+    # and every hand stored has its text.
+    connection = duckdb.connect(str(db), read_only=True)
+    blocks, distinct = connection.execute(
+        "SELECT count(*), count(DISTINCT block) FROM text_blocks"
+    ).fetchone()
+    missing = connection.execute(
+        "SELECT count(*) FROM hands h ANTI JOIN (SELECT t.site, t.hand_id FROM hand_texts t "
+        "JOIN text_blocks b USING (block)) t USING (site, hand_id)"
+    ).fetchone()[0]
+    connection.close()
+    assert blocks == distinct and missing == 0
 
 
 def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path, monkeypatch):

@@ -18,6 +18,7 @@ from handlog.bench import replicate
 from handlog.cli import app
 from handlog.importer import import_paths
 from handlog.store import TABLES, DatabaseBusy, connect, counts
+from handlog.texts import load_texts
 
 from .conftest import SAMPLE_LOGS
 
@@ -224,19 +225,23 @@ def _start_import(
 def _kill_after_a_commit(process: subprocess.Popen[bytes], wal: Path) -> None:
     """`kill -9` the import once a commit is surely complete, not after a fixed time (a
     fixed delay may come before any commit on a loaded machine, or after the end on a fast
-    one): when the write-ahead log, already holding hands, grows again after standing still
-    for a moment (one commit's writes are not split), the next commit has begun, so the one
-    before is complete."""
+    one): once a report's copy of the database, taken between two commits, holds hands.
+    (Watching the write-ahead log grow, stand still and grow again was taken for the end
+    of a commit: on a loaded machine a commit's writes may stand still midway.)"""
+    from handlog.snapshot import reading
+
+    database = wal.with_name(wal.name.removesuffix(".wal"))
     deadline = time.monotonic() + 120
-    last = 0
-    settled = False
     while process.poll() is None and time.monotonic() < deadline:
-        size = wal.stat().st_size if wal.exists() else 0
-        if settled and size > last:
-            break
-        settled = settled or (size == last and size > 256 * 1024)
-        last = size
         time.sleep(0.02)
+        if not wal.exists():
+            continue
+        try:
+            with reading(database) as connection:
+                if connection.execute("SELECT count(*) FROM hands").fetchone()[0]:
+                    break
+        except Exception:  # noqa: BLE001 - not yet readable (being made): look again
+            continue
     process.send_signal(signal.SIGKILL)
     assert process.wait() == -signal.SIGKILL, "the import finished before it could be killed"
 
@@ -336,6 +341,47 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     assert again.failed == []
     assert _all_counts(db)["hands"] == 300
     assert again.new_hands == 300 - stored
+
+
+def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transaction(
+    tmp_path, monkeypatch
+):
+    """A file's ranges are stored `COMMIT_RANGES` to a transaction. When DuckDB refuses
+    the rows of a range, the ranges of its transaction go back with it: the file fails,
+    what it counts is what was committed (its `imports` row the same), and the next import
+    goes on from there, each hand once."""
+    import duckdb as duckdb_module
+
+    from handlog import importer
+    from handlog import store as store_module
+
+    db = tmp_path / "h.duckdb"
+    (log,) = _big_logs(tmp_path, 1, 300)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    real_load = store_module.load
+    loads = []
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(tables["hands"].num_rows)
+        if len(loads) == importer.COMMIT_RANGES + 2:  # the second transaction's second range
+            raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", refusing)
+    summary = import_paths([log], db, workers=1)
+    assert len(loads) == importer.COMMIT_RANGES + 2
+    ((path, reason),) = summary.failed
+    assert path == log and reason.startswith("could not be stored: Out of Memory")
+    committed = sum(loads[: importer.COMMIT_RANGES])  # the first transaction's ranges
+    assert _all_counts(db)["hands"] == committed == summary.new_hands == summary.hands
+    connection = duckdb.connect(str(db), read_only=True)
+    row = connection.execute("SELECT hands, new_hands FROM imports").fetchall()
+    connection.close()
+    assert row == [(committed, committed)]
+    monkeypatch.setattr(store_module, "load", real_load)
+    again = import_paths([log], db, workers=1)
+    assert again.failed == [] and _all_counts(db)["hands"] == 300
+    assert again.new_hands == 300 - committed
 
 
 def test_import_cli_summary(tmp_path):
@@ -501,8 +547,65 @@ def test_many_small_files_are_read_and_stored_together_each_counted_as_its_own(
     connection = duckdb.connect(str(db), read_only=True)
     rows = dict(connection.execute("SELECT path, new_hands FROM imports").fetchall())
     texts = connection.execute("SELECT count(*) FROM hand_texts").fetchone()[0]
+    # The texts of the files are in blocks of 64 hands across files, not a block a file.
+    blocks = connection.execute("SELECT count(*) FROM text_blocks").fetchone()[0]
+    keys = connection.execute("SELECT site, hand_id FROM hands").fetchall()
+    stored = load_texts(connection, keys)
     connection.close()
     assert len(rows) == 13 and rows[str((folder / "t99-copy.txt").resolve())] == 0
-    assert texts == 60
+    assert texts == 60 and blocks == 1
+    assert sorted(text.text.strip() for text in stored.values()) == sorted(
+        hand.strip() for hand in hands[:60]
+    )
     again = import_paths(files, db, workers=2)
     assert (again.unchanged, again.hands) == (13, 0)
+
+
+def test_file_keys_are_file_key_of_each_path(tmp_path, monkeypatch):
+    """The planning's keys, each folder resolved once, are `file_key`'s: through linked
+    folders and files, `..`, relative paths and archive entries."""
+    from handlog.ingest import file_key, file_keys
+    from handlog.parse.reader import ZIP_ENTRY
+
+    real = tmp_path / "real"
+    (real / "sub").mkdir(parents=True)
+    (real / "a.txt").write_text("x")
+    (real / "sub" / "b.txt").write_text("x")
+    (tmp_path / "linked").symlink_to(real)
+    (real / "link.txt").symlink_to(real / "sub" / "b.txt")
+    (tmp_path / "up").symlink_to(real / "sub")
+    monkeypatch.chdir(tmp_path)
+    paths = [
+        "real/a.txt",
+        "linked/a.txt",
+        "linked/link.txt",
+        str(real / "link.txt"),
+        "up/../a.txt",  # `..` after a link: the link's target's parent
+        "real/sub/../a.txt",
+        "real/missing.txt",
+        "a-file-here.txt",
+        "real/sub/..",
+        f"linked/a.zip{ZIP_ENTRY}hands/1.txt",
+    ]
+    assert file_keys(paths) == [file_key(path) for path in paths]
+    assert file_keys(["up/../a.txt"]) == [str(real / "a.txt")]
+
+
+def test_file_head_is_the_text_before_the_first_hand_as_the_file_splits():
+    """`texts.file_head` reads a few pieces of the file, not the file: the same head as the
+    file split whole, for every fixture of a format that reads one (XML sessions)."""
+    from handlog.parse import detect_file
+    from handlog.parse.reader import split_hands
+    from handlog.texts import file_head
+
+    checked = 0
+    for path in sorted(Path(__file__).parent.joinpath("sites").rglob("*")):
+        if not path.is_file() or path.suffix in (".json", ".md", ".golden"):
+            continue
+        site = detect_file(path)
+        if site is None or site.file_context is None:
+            continue
+        first = next(iter(split_hands(path, site.is_header, site.header_prefix)))
+        assert file_head(str(path), site) == ("" if first.is_hand else first.text), path
+        checked += 1
+    assert checked >= 3
