@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -611,6 +612,40 @@ class SectionGrammar:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a text site's hand header says about the game, apart from the hand number and
+    the clock: what every hand at a table repeats, so that a site reads it once per header
+    text (remembered) and its builder's `hand_of` takes it into the record. A site fills
+    the fields its header has; the rest keep their defaults."""
+
+    game_name: str
+    """As printed, with the limit where the header has it: "Seven Card Hi/Lo Normal"."""
+    game: Game | None
+    """None for a game handlog does not replay (its hands are skipped)."""
+    small_bet: int = 0
+    big_bet: int = 0
+    currency: str | None = None
+    """ISO code of the stakes' currency; None for tournament or play chips."""
+    header_variant: str = ""
+    """Which of the site's header forms it was (`Printed.header_variant`)."""
+    structure: Structure = Structure.FIXED
+    table: str = ""
+    """The table's name, for sites that print it in the header ("": a table line gives it)."""
+    max_seats: int | None = None
+    ante: int | None = None
+    """The ante, for sites whose header states it."""
+    tournament: bool = False
+    """Whether the header is a tournament's (its number may stand elsewhere: a table line)."""
+    tournament_id: str | None = None
+    tournament_level: str | None = None
+    buy_in: str | None = None
+    mixed_game: str | None = None
+    home_game: str | None = None
+    chips_in_hundredths: bool = False
+    """Amounts in hundredths of a chip (play money printed in cents)."""
+
+
 class TextHandBuilder:
     """What every text site's hand builder shares: the line dispatch of a section, the seat
     list, and naming players exactly as the seat list names them. A site's builder derives
@@ -741,16 +776,34 @@ class TextHandBuilder:
         self,
         site: Site,
         hand_id: str,
-        info: Any,
+        info: GameInfo,
         start_time: datetime | None,
         printed: Printed,
         events: list[Event] | None = None,
         whole: Chunk | None = None,
     ) -> Hand:
-        """`hand` with the game, stakes and currency a header gave: `info`, the site's
-        `GameInfo`, with `game`, `small_bet`, `big_bet` and `currency` (a hand of a game
-        handlog does not replay is skipped before its builder is made). Typed `Any`, not a
-        Protocol: this module is compiled by mypyc, and each site's `GameInfo` is its own."""
+        """`hand` with what the header gave (`info`): the game, stakes and currency, and the
+        table, seats, tournament, level, buy-in, mixed game, home game, structure and chips
+        where the header has them; what it leaves out (None, "") stays as the hand's lines
+        set it (a table line's name and seats, a tournament number in the table's name). A
+        hand of a game handlog does not replay is skipped before its builder is made."""
+        if info.table:
+            self.table = info.table
+        if info.max_seats is not None:
+            self.max_seats = info.max_seats
+        if info.tournament_id is not None:
+            self.tournament_id = info.tournament_id
+        if info.tournament_level is not None:
+            self.tournament_level = info.tournament_level
+        if info.buy_in is not None:
+            self.buy_in = info.buy_in
+        if info.mixed_game is not None:
+            self.mixed_game = info.mixed_game
+        if info.home_game is not None:
+            self.home_game = info.home_game
+        if info.chips_in_hundredths:
+            self.chips_in_hundredths = True
+        self.structure = info.structure
         return self.hand(
             site,
             hand_id,
