@@ -39,6 +39,7 @@ from handlog.model import (
 from handlog.money import MAX_SEAT_NUMBER, FigureError, MoneyError, minor_units
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
+from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -646,6 +647,10 @@ class GameInfo:
     """Amounts in hundredths of a chip (play money printed in cents)."""
 
 
+NO_GAME = GameInfo("", None)
+"""The header facts of a builder made without any (a site that reads them as it goes)."""
+
+
 class TextHandBuilder:
     """What every text site's hand builder shares: the line dispatch of a section, the seat
     list, and naming players exactly as the seat list names them. A site's builder derives
@@ -654,9 +659,14 @@ class TextHandBuilder:
     Compiled by mypyc, it still admits builders of site modules that run as Python source
     (a new site not yet in `handlog._native.COMPILED`, or an install without a compiler)."""
 
-    def __init__(self, chunk: Chunk, syntax: SectionGrammar) -> None:
+    def __init__(
+        self, chunk: Chunk, syntax: SectionGrammar, hand_id: str = "", info: GameInfo = NO_GAME
+    ) -> None:
         self.chunk = chunk
         self.syntax = syntax
+        self.hand_id = hand_id
+        self.info = info
+        """What the hand's header said (`hand_of` takes it into the record)."""
         self.file = chunk.file
         self.offset = chunk.line  # body line 1 is file line chunk.line + 1
         self.seats: list[Seat] = []
@@ -678,8 +688,8 @@ class TextHandBuilder:
         self.streets: list[Street] = []
         """The street headers read, in order."""
         self.results: list[SeatResult] = []
-        self.first_street = Street.THIRD
-        """The game's first street (2nd in 5-card stud): a site sets it from the header."""
+        self.first_street = Street.THIRD if info.game is None else VARIANTS[info.game].first_street
+        """The game's first street (2nd in 5-card stud)."""
         self.completed = False
         """Whether the first street's bring-in has been completed."""
         self.ante: int | None = None

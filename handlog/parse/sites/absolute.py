@@ -64,23 +64,19 @@ PROFILE = RuleProfile(
         "Absolute Poker: the PokerStars rules (a bet and three raises, open-pair double bet "
         "in 7-card stud only, no burns); odd chip of a hi/lo split to the high half."
     ),
-    # odd_chip_to_high=True: hand #1300000000 splits $0.39 after rake, $0.20 to the high
-    # (PLAYER6, two pair) and $0.19 to the low (PLAYER3, 8-6-5-3-A): the odd cent goes high.
-    # rake_before_split=True: the same hand takes its $0.04 rake from the $0.43 pot before
-    # the halves ($0.20 + $0.19 = $0.39).
-    # Nothing else in the corpus hand (no raise, no open pair, no tie) departs from the
-    # defaults or confirms a departure: every other field is PokerStars'.
-    odd_chip_to_high=True,
-    rake_before_split=True,
+    # The defaults (PokerStars'). Hand #1300000000 splits $0.39 after rake, $0.20 to the
+    # high (PLAYER6, two pair) and $0.19 to the low (PLAYER3, 8-6-5-3-A): the odd cent goes
+    # high; it takes its $0.04 rake from the $0.43 pot before the halves ($0.20 + $0.19 =
+    # $0.39). Nothing else in the corpus hand (no raise, no open pair, no tie) departs from
+    # the defaults or confirms a departure.
 )
 
 TRAITS = SiteTraits(
     # No uncalled-bet line in the format seen; no corpus hand has a bet nobody called, so
     # this is unverified: the bet is taken to go back silently.
     uncalled_bets=UncalledBets.SILENT,
-    # "Total Pot($0.43) | Rake ($0.04)" with $0.43 put in and $0.39 collected: before rake.
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # "Total Pot($0.43) | Rake ($0.04)" with $0.43 put in and $0.39 collected: before rake
+    # (the default).
     # "(One pair, queens)", "Two Pair, kings and tens": not a wording handlog writes.
     describes_hands=False,
 )
@@ -179,9 +175,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def __init__(
         self, chunk: Chunk, hand_id: str, info: txt.GameInfo, split: re.Match[str]
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.split = split
         self.pocket: dict[str, int] = {}
         """How many cards each player's last Pocket line showed (hidden ones too)."""

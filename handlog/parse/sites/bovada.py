@@ -34,7 +34,7 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
 
 SITE = model.Site.BOVADA
 HEADER_PREFIX = "Bo"
@@ -122,22 +122,16 @@ BOVADA = RuleProfile(
     ),
     # No Bovada hand in the corpus reaches the cap; like the other online rooms the cap
     # stays heads-up (the default, as on PokerStars).
-    cap_bets=4,
-    cap_heads_up=True,
     # Bodog hand #2604291577: "D bets $0.10" on 4th street with 3d 3c showing (7-card stud).
-    # No stud8 hand shows a pair on 4th street: the usual rule, not in hi/lo.
-    open_pair_double_bet=frozenset({model.Game.STUD}),
-    # Hand #2633952287 (stud8): $4.65 after rake split $2.33 high, $2.32 low.
-    odd_chip_to_high=True,
-    # Hand #2844383701: $150 pot, $3 kept, $73.50 to each half: rake before the split.
-    rake_before_split=True,
-    burns=False,
+    # No stud8 hand shows a pair on 4th street: the usual rule, not in hi/lo (the default).
+    # Hand #2633952287 (stud8): $4.65 after rake split $2.33 high, $2.32 low: the odd chip to
+    # the high half. Hand #2844383701: $150 pot, $3 kept, $73.50 to each half: rake before
+    # the split. Both the defaults, as are no burns.
 )
 
 TRAITS = SiteTraits(
-    uncalled_bets=UncalledBets.LINE,  # "Return uncalled portion of bet $0.10"
-    total_pot_after_rake=False,  # Total Pot($0.59) | Rake ($0.02): 0.57 collected
-    prints_total_pot=True,
+    # The defaults: "Return uncalled portion of bet $0.10", and a total pot before the rake
+    # (Total Pot($0.59) | Rake ($0.02): 0.57 collected).
     # "One pair", "High Card", "Straight": not the wording `replay.describe` writes.
     describes_hands=False,
 )
@@ -220,9 +214,7 @@ class _HandBuilder(txt.TextHandBuilder):
         clock: str,
         start_time: datetime | None,
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.brand = brand
         self.clock = clock
         self.start_time = start_time

@@ -100,16 +100,10 @@ EVERLEAF = RuleProfile(
         "Everleaf: a bet and three raises also heads-up; open-pair double bet in 7-card stud "
         "with a big raise after a small bet; no burns."
     ),
-    # Hand #295680332: four bets on 6th and 7th street heads-up, never a fifth.
-    cap_bets=4,
-    cap_heads_up=True,
-    # Hand #295680332: 4s 4h showing on 4th street, "bets [€ 0.05]" then "raises [€ 0.15]":
-    # a raise of the big bet over a small bet.
-    open_pair_double_bet=frozenset({model.Game.STUD}),
-    small_raise_after_big_bet=False,
-    # No split pot in the corpus: the usual rules.
-    odd_chip_to_high=True,
-    burns=False,
+    # The defaults throughout. Hand #295680332: four bets on 6th and 7th street heads-up,
+    # never a fifth (a bet and three raises, also heads-up); 4s 4h showing on 4th street,
+    # "bets [€ 0.05]" then "raises [€ 0.15]": a raise of the big bet over a small bet (the
+    # open-pair double bet in 7-card stud). No split pot in the corpus: the usual rules.
 )
 
 TRAITS = SiteTraits(
@@ -201,9 +195,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def __init__(
         self, chunk: Chunk, hand_id: str, info: txt.GameInfo, date: str, time: str
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.date = date
         self.time = time
         self.returned = 0

@@ -30,7 +30,8 @@ from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
+from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -64,8 +65,6 @@ GAMES = {
     "limit razz": model.Game.RAZZ,
     "limit 5 card stud": model.Game.STUD5,
 }
-FIRST_STREETS = {model.Game.STUD5: model.Street.SECOND}
-"""The street whose deal gives each player a door card (3rd street unless named here)."""
 
 SECTIONS = txt.section_table(
     "SECOND_STREET", *txt.STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY"
@@ -140,17 +139,15 @@ FULL_TILT_PROFILE = RuleProfile(
         "Full Tilt Poker: cap of a bet and three raises, lifted heads-up; open-pair double "
         "bet in 7-card stud only; no burns; odd chip to the high half, ties by suit."
     ),
-    # A bet (or completion) and three raises: no corpus street goes beyond a re-raise, and
-    # Full Tilt's limit tables capped multiway pots at four bets.
-    cap_bets=4,
+    # A bet (or completion) and three raises (the default cap): no corpus street goes beyond
+    # a re-raise, and Full Tilt's limit tables capped multiway pots at four bets.
     # Heads-up the cap was lifted at Full Tilt's limit tables. No corpus hand shows a fifth
     # bet heads-up either way; the server enforced its own rule, so when unsure the replay
     # must not flag what may have been legal there.
     cap_heads_up=False,
     # Stud hi: hand 11111111813 (Steal.examples), Player4 pairs his door card on 4th street
     # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; no 5-card stud hand
-    # shows an open pair (on its 3rd street), so it is left out until one does.
-    open_pair_double_bet=frozenset({model.Game.STUD}),
+    # shows an open pair (on its 3rd street), so it is left out until one does (the default).
     # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
     # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
     # hand with eight players to 7th street whose community card would show burns).
@@ -161,9 +158,8 @@ FULL_TILT_PROFILE = RuleProfile(
 )
 
 TRAITS = SiteTraits(
-    uncalled_bets=UncalledBets.LINE,  # "Uncalled bet of $4 returned to Hero", ante excess too
-    total_pot_after_rake=False,  # "Total pot $75.50 | Rake $3": 72.50 was won
-    prints_total_pot=True,
+    # The defaults: "Uncalled bet of $4 returned to Hero" (an ante's excess too), and a total
+    # pot before the rake ("Total pot $75.50 | Rake $3": 72.50 was won).
     # "two pair, Aces and Queens, for high", "J,T,6,5,2", "King Nine high, for high and
     # 8,7,5,3,2, for low": not PokerStars' words for stud/8 and razz, and no wording handlog
     # checks yet.
@@ -305,11 +301,8 @@ class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, clock: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = clock
-        self.first_street = FIRST_STREETS.get(info.game, model.Street.THIRD)  # type: ignore[arg-type]
         self.door_position = int(self.first_street) - 1
         """Where the door card stands among a player's cards (after the down cards)."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -724,7 +717,7 @@ def print_hand(hand: model.Hand) -> str:
     lines = [_header(hand, money)]
     lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
     by_street = printing.events_by_street(hand)
-    first_street = FIRST_STREETS.get(hand.game, model.Street.THIRD)
+    first_street = VARIANTS[hand.game].first_street
     for street in (model.Street.ANTES, *hand.streets):
         header = printing.street_header(hand, street, STREET_HEADERS)
         if header is not None:

@@ -124,11 +124,9 @@ KINGSCLUB = RuleProfile(
     ),
     # Hand 3703449 (2-7 razz, same betting): bet 500, raises to 1,000, 1,500 and 2,000, then
     # only calls: four bets on the street, never a fifth. No heads-up street reaches the cap,
-    # so the common online choice (the cap holds heads-up) stands.
-    cap_bets=4,
-    cap_heads_up=True,
-    # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet.
-    open_pair_double_bet=frozenset({model.Game.STUD}),
+    # so the common online choice (the cap holds heads-up) stands: the default.
+    # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet (the
+    # default open-pair double bet in 7-card stud).
     # The first raise of a completion on the first street may be by the bring-in's size:
     # hand 40091899 (22/44, bring-in 16.58) completes to 22 and raises to 38.58; hand
     # 37581152 (44/88, bring-in 33.16) completes to 44, raises to 77.16, then by a full bet
@@ -137,11 +135,8 @@ KINGSCLUB = RuleProfile(
     # on to 1,500 and 2,000: the full raise stays allowed, and later raises are full bets.
     first_raise_by_bring_in=True,
     # No corpus hand raises after a double bet, ties a showing hand, splits an odd chip or
-    # runs the deck short: these keep the PokerStars choices until a KingsClub hand shows
-    # otherwise.
-    small_raise_after_big_bet=False,
-    odd_chip_to_high=True,
-    burns=False,
+    # runs the deck short: these keep the PokerStars choices (the defaults) until a KingsClub
+    # hand shows otherwise.
 )
 
 TRAITS = SiteTraits(
@@ -151,9 +146,7 @@ TRAITS = SiteTraits(
     # No total pot line, but the rake is printed ("Rake 5", none when no line): the total pot
     # is what the summary accounts for, paid out plus that rake (so before rake), and
     # POT_TOTAL compares it with every chip the betting left in. That is what catches a pot
-    # paid in part (hand 3703449 never pays its side pot).
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # paid in part (hand 3703449 never pays its side pot). The default.
     # KingsClub prints no hand descriptions.
     describes_hands=False,
 )
@@ -177,8 +170,9 @@ def parse_hand(
             small_bet, big_bet = hundredths(found[3]), hundredths(found[4])
         except MoneyError as error:
             raise txt.LineError(1, str(error), found.string) from None
-        tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, found[1], game, small_bet, big_bet).build(tokens)
+        # Amounts in hundredths of a chip: every amount, whole figures too.
+        info = txt.GameInfo(found[2], game, small_bet, big_bet, chips_in_hundredths=True)
+        return _HandBuilder(chunk, found[1], info).build(GRAMMAR.tokens(body, chunk))
 
     return txt.read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
@@ -186,12 +180,8 @@ def parse_hand(
 class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, game: model.Game, small: int, big: int) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.game = game
-        self.small_bet = small
-        self.big_bet = big
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = ""
         self.headerless_first = False
         self.street_put: dict[str, int] = {}
@@ -208,17 +198,8 @@ class _HandBuilder(txt.TextHandBuilder):
     def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         self.total_pot = self.collected + self.rake
-        self.chips_in_hundredths = True  # every amount, whole figures too
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=self.game,
-            currency=None,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
-            start_time=None,  # the clock has no zone
-            printed=model.Printed("game", self.clock),
-        )
+        # No start time: the clock has no zone.
+        return self.hand_of(SITE, self.hand_id, self.info, None, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
@@ -298,7 +279,7 @@ class _HandBuilder(txt.TextHandBuilder):
         self.street_put[player] = total
         left = self.left[player] - chips
         self.left[player] = left
-        if kind is model.ActionKind.COMPLETE and total < self.small_bet:
+        if kind is model.ActionKind.COMPLETE and total < self.info.small_bet:
             # An all-in for less than the completion is not the completion: the next player
             # to put in more completes (RULES: a short all-in reopens nothing).
             self.completed = False

@@ -83,9 +83,7 @@ TRAITS = SiteTraits(
     # keeps it is unverified: the bet is taken to go back silently.
     uncalled_bets=UncalledBets.SILENT,
     # "Main pot: $5.14 won by Hero ($4.89)" / "Rake taken: $0.25" (R5-78227816-62): the pot is
-    # printed before the rake (5.14 is every chip put in; 4.89 + 0.25 = 5.14).
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # printed before the rake (5.14 is every chip put in; 4.89 + 0.25 = 5.14): the default.
     # "(FULL_HOUSE EIGHT, FOUR)": not a wording handlog writes.
     describes_hands=False,
 )
@@ -210,9 +208,7 @@ class _HandBuilder(txt.TextHandBuilder):
         header: re.Match[str],
         start: re.Match[str],
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.header = header
         self.start = start
         self.hand_put: dict[str, int] = {}

@@ -256,9 +256,7 @@ class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, variant: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.variant = variant
         self.street_put: dict[str, int] = {}
         self.current_bet = 0

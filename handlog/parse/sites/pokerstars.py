@@ -32,7 +32,6 @@ from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
-from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -279,12 +278,8 @@ class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, clock: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = clock
-        if info.game is not None:
-            self.first_street = VARIANTS[info.game].first_street
 
     # -- driving -------------------------------------------------------------------------
 

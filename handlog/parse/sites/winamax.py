@@ -266,9 +266,7 @@ class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.cents = not info.tournament
         """Whether amounts are in hundredths (cash and play money), not whole chips."""
         self.street_put: dict[str, int] = {}

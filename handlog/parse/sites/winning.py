@@ -35,7 +35,7 @@ from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
 
 if TYPE_CHECKING:
     from lark import Tree
@@ -77,12 +77,11 @@ PROFILE = RuleProfile(
 )
 
 TRAITS = SiteTraits(
-    # "Uncalled bet ($0.04) returned to POPCHOW288" (hands #2672065780, #85198832).
-    uncalled_bets=UncalledBets.LINE,
+    # "Uncalled bet ($0.04) returned to POPCHOW288" (hands #2672065780, #85198832): the
+    # default.
     # "Total pot $0.36 | Rake $0.01" with $0.37 put in (#85198832); "Total pot $8.96 | Rake
     # $0.08 | JP Fee $0.02" with $9.06 put in (#1903647457).
     total_pot_after_rake=True,
-    prints_total_pot=True,
     # "(HI - a high card, Queen high [Qh 9h 8s 7s 5s] | LO - [8,7,5,3,2])": not a wording
     # handlog writes, so descriptions are not compared.
     describes_hands=False,
@@ -209,9 +208,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def __init__(
         self, chunk: Chunk, hand_id: str, info: txt.GameInfo, split: re.Match[str]
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.split = split
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (for the street totals)."""

@@ -123,9 +123,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def __init__(
         self, chunk: Chunk, hand_id: str, game: model.Game, game_id: re.Match[str], clock: str
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.game = game
+        super().__init__(chunk, GRAMMAR, hand_id, txt.GameInfo(game_id["game"], game))
         self.game_id = game_id
         self.clock = clock
         table = game_id["table"]
@@ -156,18 +154,16 @@ class _HandBuilder(txt.TextHandBuilder):
                 "line; it looks truncated",
             )
         game_id = self.game_id
-        self.table = game_id["table"]
-        self.max_seats = small_number(game_id["max"]) if game_id["max"] else None
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=self.game,
-            currency=self.currency,
+        info = txt.GameInfo(
+            game_id["game"],
+            self.info.game,
             small_bet=self.money(game_id["small"]),
             big_bet=self.money(game_id["big"]),
-            start_time=None,
-            printed=model.Printed("game", self.clock),
+            currency=self.currency,
+            table=game_id["table"],
+            max_seats=small_number(game_id["max"]) if game_id["max"] else None,
         )
+        return self.hand_of(SITE, self.hand_id, info, None, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
