@@ -127,6 +127,20 @@ def utc_time(
     return local.astimezone(UTC)
 
 
+def clock_time(found: re.Match[str], zone: str) -> datetime | None:
+    """`utc_time` of a header's clock matched with the named groups y, mo, d, h, mi and s,
+    read in `zone`."""
+    return utc_time(
+        int(found["y"]),
+        int(found["mo"]),
+        int(found["d"]),
+        int(found["h"]),
+        int(found["mi"]),
+        int(found["s"]),
+        zone,
+    )
+
+
 def local_time(moment: datetime, zone: str) -> datetime:
     """The inverse of `utc_time`, for printers: `moment` (UTC) on a site's clock in `zone` (one
     of `TIME_ZONES`), without its time zone."""
@@ -827,6 +841,15 @@ class TextHandBuilder:
             whole,
         )
 
+    def add_ante(self, player: str, amount: int, all_in: bool, line: int) -> None:
+        """An ante's record; the hand's ante is the largest posted (a short stack's all-in
+        ante is less)."""
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(
+            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
+        )
+
     def put_chips(
         self,
         kind: ActionKind,
@@ -1143,6 +1166,17 @@ class TextHandBuilder:
         if seat is not None:
             return seat.name
         raise LineError(self.relative(line), f"{name!r} is not in the seat list of this hand", text)
+
+    def named(self, text: str, marker: str, line: int) -> tuple[str, str]:
+        """The seated player whose name ends where `marker` starts, and the text after it:
+        the last `marker` first (names may hold the marker's words too), else the seated
+        name `text` starts with that `marker` follows."""
+        at = text.rfind(marker)
+        seat = self.seated.get(text[:at])
+        if seat is not None:
+            return seat.name, text[at + len(marker) :]
+        name = self.player_prefix(text, 0, marker, line)
+        return name, text[len(name) + len(marker) :]
 
     def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""

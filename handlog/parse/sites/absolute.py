@@ -201,15 +201,7 @@ class _HandBuilder(txt.TextHandBuilder):
             SITE,
             self.hand_id,
             info,
-            start_time=txt.utc_time(
-                int(split["y"]),
-                int(split["mo"]),
-                int(split["d"]),
-                int(split["h"]),
-                int(split["mi"]),
-                int(split["s"]),
-                zone,
-            ),
+            start_time=txt.clock_time(split, zone),
             printed=model.Printed("stage", split["clock"]),
             events=events,
         )
@@ -257,15 +249,6 @@ class _HandBuilder(txt.TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
     def _put(
         self,
         kind: model.ActionKind,
@@ -287,16 +270,12 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_seat(model.Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Ante ", line)
+        name, rest = self.named(text, " - Ante ", line)
         amount = minor_units(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            model.Action(model.Street.ANTES, name, model.ActionKind.ANTE, amount, line=line)
-        )
+        self.add_ante(name, amount, False, line)
 
     def _pocket(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Pocket [", line)
+        name, rest = self.named(text, " - Pocket [", line)
         row = _pocket_cards(rest[:-1])
         before = self.pocket.get(name, 0)
         if len(row) <= before:
@@ -322,7 +301,7 @@ class _HandBuilder(txt.TextHandBuilder):
         return txt.in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Bring-In ", line)
+        name, rest = self.named(text, " - Bring-In ", line)
         amount = minor_units(rest.rstrip("."))
         self.bring_in = amount
         self.street_put[name] = amount
@@ -333,12 +312,12 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Bets ", line)
+        name, rest = self.named(text, " - Bets ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
         self._put(self.completion_or(model.ActionKind.BET), name, line, total)
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Calls ", line)
+        name, rest = self.named(text, " - Calls ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
         self._put(model.ActionKind.CALL, name, line, total)
 
@@ -350,17 +329,17 @@ class _HandBuilder(txt.TextHandBuilder):
         self._put(self.completion_or(model.ActionKind.RAISE), name, line, total, all_in, raise_by)
 
     def _raises(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Raises ", line)
+        name, rest = self.named(text, " - Raises ", line)
         self._raise(name, rest, line, False)
 
     def _all_in_raise(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - All-In(Raise) ", line)
+        name, rest = self.named(text, " - All-In(Raise) ", line)
         self._raise(name, rest, line, True)
 
     def _all_in_bet(self, text: str, line: int) -> None:
         # "All-In X": X the player's last chips; a bet or raise when they take the player
         # past the bet faced, else a call for less.
-        name, rest = self._named(text, " - All-In ", line)
+        name, rest = self.named(text, " - All-In ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
         if total <= self.current_bet:
             self._put(model.ActionKind.CALL, name, line, total, True)
@@ -369,15 +348,15 @@ class _HandBuilder(txt.TextHandBuilder):
             self._put(self.completion_or(kind), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
-        name, _ = self._named(text, " - Checks", line)
+        name, _ = self.named(text, " - Checks", line)
         self.events.append(model.Action(self.street, name, model.ActionKind.CHECK, line=line))
 
     def _folds(self, text: str, line: int) -> None:
-        name, _ = self._named(text, " - Folds", line)
+        name, _ = self.named(text, " - Folds", line)
         self.events.append(model.Action(self.street, name, model.ActionKind.FOLD, line=line))
 
     def _shows(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Shows [", line)
+        name, rest = self.named(text, " - Shows [", line)
         close = rest.index("]")
         shown = self._in_deal_order(name, self._cards(rest[:close]))
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
@@ -393,7 +372,7 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _collects(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " Collects ", line)
+        name, rest = self.named(text, " Collects ", line)
         amount_text, _, pot_text = rest.partition(" from ")
         if pot_text == "main pot":
             pot = 0

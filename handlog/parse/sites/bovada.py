@@ -181,15 +181,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        start_time = txt.utc_time(
-            int(split["y"]),
-            int(split["mo"]),
-            int(split["d"]),
-            int(split["h"]),
-            int(split["mi"]),
-            int(split["s"]),
-            "ET",  # Bovada's clock is US Eastern (it prints no zone)
-        )
+        start_time = txt.clock_time(split, "ET")  # US Eastern (Bovada prints no zone)
         builder = _HandBuilder(
             chunk, split["number"], info, split["brand"], split["clock"], start_time
         )
@@ -387,11 +379,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _ante(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            model.Action(model.Street.ANTES, player, model.ActionKind.ANTE, amount, line=line)
-        )
+        self.add_ante(player, amount, False, line)
 
     def _dealt(self, text: str, line: int) -> None:
         player = self._name(text, line)

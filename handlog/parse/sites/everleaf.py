@@ -299,12 +299,8 @@ class _HandBuilder(txt.TextHandBuilder):
     def _ante(self, text: str, line: int) -> None:
         player = self._name_before(text, ": posts ante [", line)
         chips = self._bracketed(text)
-        if self.ante is None or chips > self.ante:
-            self.ante = chips
         self.put_in += chips
-        self.events.append(
-            model.Action(model.Street.ANTES, player, model.ActionKind.ANTE, chips, line=line)
-        )
+        self.add_ante(player, chips, False, line)
 
     def _dealt(self, text: str, line: int) -> None:
         name = self._name_before(text[9:], " [ ", line)

@@ -297,21 +297,9 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         player, chips, all_in = self._figure(text, ": posts ante ", line)
-        if self.ante is None or chips > self.ante:
-            self.ante = chips
         left = self.left[player] - chips
         self.left[player] = left
-        self.events.append(
-            model.Action(
-                model.Street.ANTES,
-                player,
-                model.ActionKind.ANTE,
-                chips,
-                None,
-                all_in or left <= 0,
-                line=line,
-            )
-        )
+        self.add_ante(player, chips, all_in or left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         open_at = text.rindex(": [")

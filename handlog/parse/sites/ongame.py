@@ -269,16 +269,6 @@ class _HandBuilder(txt.TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it.
-        The last `marker` first (names may hold the marker's words too)."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
     def _put(
         self, kind: model.ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
     ) -> None:
@@ -291,15 +281,9 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_seat(model.Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " posts ante ", line)
+        name, rest = self.named(text, " posts ante ", line)
         amount, all_in = txt.amount_all_in(rest, _ALL_IN)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            model.Action(
-                model.Street.ANTES, name, model.ActionKind.ANTE, amount, None, all_in, line=line
-            )
-        )
+        self.add_ante(name, amount, all_in, line)
 
     def _dealt(self, text: str, line: int) -> None:
         # "Dealing to NAME: [c, c, c]": the last ": [" ends the name (a name may hold one).
@@ -318,19 +302,19 @@ class _HandBuilder(txt.TextHandBuilder):
         big = text.rfind(" big bring in ")
         if big >= 0 and self.seated.get(text[:big]) is not None:
             # The forced player completing to the small bet: no bring-in is posted.
-            name, rest = self._named(text, " big bring in ", line)
+            name, rest = self.named(text, " big bring in ", line)
             amount, all_in = txt.amount_all_in(rest, _ALL_IN)
             self._put(
                 self.completion_or(model.ActionKind.COMPLETE), name, line, amount, all_in, amount
             )
             return
-        name, rest = self._named(text, " small bring in ", line)
+        name, rest = self.named(text, " small bring in ", line)
         amount, all_in = txt.amount_all_in(rest, _ALL_IN)
         self.bring_in = amount
         self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " bets ", line)
+        name, rest = self.named(text, " bets ", line)
         amount, all_in = txt.amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
@@ -338,7 +322,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's total for the hand
         # (antes excluded); the street total is Y less the earlier streets.
-        name, rest = self._named(text, " raises ", line)
+        name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
         hand_total, all_in = txt.amount_all_in(total_text, _ALL_IN)
         total = hand_total - self.hand_put.get(name, 0)
@@ -352,7 +336,7 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " calls ", line)
+        name, rest = self.named(text, " calls ", line)
         amount, all_in = txt.amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(model.ActionKind.CALL, name, line, amount, all_in, total)

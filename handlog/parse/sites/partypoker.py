@@ -361,22 +361,10 @@ class _HandBuilder(txt.TextHandBuilder):
         name, _, rest = text.rpartition(" posts ante ")
         player = self.player(name, line, text)
         amount = units(rest.removeprefix("of ")[1:-1])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
         left = self.left[player] - amount
         self.left[player] = left
         self.put_total += amount
-        self.events.append(
-            model.Action(
-                model.Street.ANTES,
-                player,
-                model.ActionKind.ANTE,
-                amount,
-                None,
-                left <= 0,
-                line=line,
-            )
-        )
+        self.add_ante(player, amount, left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         at = text.rfind(" [ ")

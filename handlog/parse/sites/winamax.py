@@ -220,15 +220,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
             raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
-        start = txt.utc_time(
-            int(split["y"]),
-            int(split["mo"]),
-            int(split["d"]),
-            int(split["h"]),
-            int(split["mi"]),
-            int(split["s"]),
-            split["zone"],
-        )
+        start = txt.clock_time(split, split["zone"])
         try:
             tokens = GRAMMAR.tokens(body, chunk)
             return _HandBuilder(chunk, split["number"], info).build(tokens, split["clock"], start)
@@ -368,21 +360,9 @@ class _HandBuilder(txt.TextHandBuilder):
         name, _, rest = text.rpartition(" posts ante ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
         left = self.left[player] - amount
         self.left[player] = left
-        self.events.append(
-            model.Action(
-                model.Street.ANTES,
-                player,
-                model.ActionKind.ANTE,
-                amount,
-                None,
-                all_in or left <= 0,
-                line=line,
-            )
-        )
+        self.add_ante(player, amount, all_in or left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)

@@ -278,16 +278,6 @@ class _HandBuilder(txt.TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it.
-        The last `marker` first (names may hold the marker's words too)."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
     def _add(
         self, kind: model.ActionKind, name: str, line: int, street: model.Street | None = None
     ) -> None:
@@ -308,15 +298,9 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_seat(model.Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " posts ante ", line)
+        name, rest = self.named(text, " posts ante ", line)
         amount, all_in = txt.amount_all_in(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            model.Action(
-                model.Street.ANTES, name, model.ActionKind.ANTE, amount, None, all_in, line=line
-            )
-        )
+        self.add_ante(name, amount, all_in, line)
 
     def _pot_running(self, text: str, line: int) -> None:
         self.running_main = minor_units(text[9 : text.index(" | ")])
@@ -332,33 +316,33 @@ class _HandBuilder(txt.TextHandBuilder):
         self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " brings in ", line)
+        name, rest = self.named(text, " brings in ", line)
         amount, all_in = txt.amount_all_in(rest)
         self.bring_in = amount
         self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " bets ", line)
+        name, rest = self.named(text, " bets ", line)
         amount, all_in = txt.amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's street total.
-        name, rest = self._named(text, " raises ", line)
+        name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
         total, all_in = txt.amount_all_in(total_text)
         chips = minor_units(added)
         self._put(self.completion_or(model.ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " calls ", line)
+        name, rest = self.named(text, " calls ", line)
         amount, all_in = txt.amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(model.ActionKind.CALL, name, line, amount, all_in, total)
 
     def _collected(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " collected ", line)
+        name, rest = self.named(text, " collected ", line)
         amount_text, _, pot = rest.partition(" from ")
         self.collectors.add(name)
         self.events.append(
@@ -378,7 +362,7 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " mucks", line)
+        name, rest = self.named(text, " mucks", line)
         rest = rest.removeprefix(" hand")
         shown = cards(rest[2:-1]) if rest else ()
         self.events.append(

@@ -221,11 +221,7 @@ class _HandBuilder(txt.TextHandBuilder):
         marker = " posts ante (" if " posts ante (" in text else " ante ("
         name, rest = self._name(text, marker, line)
         amount = self.money(rest[:-1])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            model.Action(model.Street.ANTES, name, model.ActionKind.ANTE, amount, line=line)
-        )
+        self.add_ante(name, amount, False, line)
 
     def _received_hidden(self, text: str, line: int) -> None:
         # A card face down to an opponent: nothing is seen (the replay knows the position).
