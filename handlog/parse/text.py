@@ -887,6 +887,19 @@ class TextHandBuilder:
             return ActionKind.COMPLETE
         return kind
 
+    def all_in_kind(self, total: int) -> ActionKind:
+        """What an all-in that brings its player's street total to `total` is: a call when it
+        goes no higher than the bet faced, else a bet (none faced) or a raise, a completion
+        where it is the first over the bring-in (`completion_or`)."""
+        if total <= self.current_bet:
+            return ActionKind.CALL
+        return self.completion_or(ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE)
+
+    def _shows(self, text: str, line: int) -> None:
+        """ "NAME shows [cards] (description)" at the showdown."""
+        name = self.player_prefix(text, 0, " shows [", line)
+        self.add_show(name, text[len(name) + 8 :], line)
+
     def add_show(self, player: str, rest: str, line: int) -> None:
         """A show line's record: `rest` is the text after its opening bracket, the cards and
         an optional description ("Kd 7s 7c]" or "Kd 7s 7c] (a pair of Sevens)")."""
@@ -1140,6 +1153,11 @@ class TextHandBuilder:
         named = text[start:at] if at >= 0 else text[start:]
         return number, self.summary_player(seat, number, named, line, text), at
 
+    def summary_rest(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """`summary_seat`'s seat number and player, and the words after `marker`."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
+
     def summary_player(
         self, seat: Seat | None, number: int, named: str, line: int, text: str
     ) -> str:
@@ -1166,6 +1184,14 @@ class TextHandBuilder:
         if seat is not None:
             return seat.name
         raise LineError(self.relative(line), f"{name!r} is not in the seat list of this hand", text)
+
+    def player_before(self, text: str, ending: str, line: int) -> str:
+        """The seated player whose name starts the line, before `ending` (the first one, else
+        the seated name `ending` follows: names may hold its words too)."""
+        seat = self.seated.get(text[: text.find(ending)])
+        if seat is not None:
+            return seat.name
+        return self.player_prefix(text, 0, ending, line)
 
     def named(self, text: str, marker: str, line: int) -> tuple[str, str]:
         """The seated player whose name ends where `marker` starts, and the text after it:

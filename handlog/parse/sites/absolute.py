@@ -341,11 +341,7 @@ class _HandBuilder(txt.TextHandBuilder):
         # past the bet faced, else a call for less.
         name, rest = self.named(text, " - All-In ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        if total <= self.current_bet:
-            self._put(model.ActionKind.CALL, name, line, total, True)
-        else:
-            kind = model.ActionKind.BET if self.current_bet == 0 else model.ActionKind.RAISE
-            self._put(self.completion_or(kind), name, line, total, True)
+        self._put(self.all_in_kind(total), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
         name, _ = self.named(text, " - Checks", line)

@@ -321,10 +321,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _name(self, text: str, line: int) -> str:
         """The seated player whose name starts the line, before " : "."""
-        seat = self.seated.get(text[: text.find(" : ")])
-        if seat is None:
-            seat = self.seated[self.player_prefix(text, 0, " : ", line)]
-        return seat.name
+        return self.player_before(text, " : ", line)
 
     def _put(
         self,
@@ -471,12 +468,8 @@ class _HandBuilder(txt.TextHandBuilder):
         if self.street == model.Street.THIRD and not self.money_in_on_street:
             kind = model.ActionKind.BRING_IN
             self.bring_in = amount
-        elif total <= self.current_bet:
-            kind = model.ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(model.ActionKind.BET)
         else:
-            kind = self.completion_or(model.ActionKind.RAISE)
+            kind = self.all_in_kind(total)
         if kind is not model.ActionKind.BRING_IN and kind is not model.ActionKind.CALL:
             self._all_in_over(kind, total)
         self._put(kind, player, line, amount, None, True)
@@ -881,16 +874,6 @@ FORMAT = SiteFormat(
     deals=fixed_limit_deals(GAME_NAMES),
 )
 
-IGNITION_FORMAT = SiteFormat(
-    site=SITE,
-    name="Bovada (Ignition)",
-    header_prefix=IGNITION_PREFIX,
-    is_header=is_header,
-    parse_hand=parse_hand,
-    profile=BOVADA,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=IGNITION_HEADER_BYTES,
-)
+IGNITION_FORMAT = FORMAT.another_header("Bovada (Ignition)", IGNITION_PREFIX, IGNITION_HEADER_BYTES)
 """The same format under the network's later brand, whose headers start "Ignition Hand #"
 (files are split at their headers' common start, so each start is a format of its own)."""

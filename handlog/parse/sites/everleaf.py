@@ -263,13 +263,6 @@ class _HandBuilder(txt.TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _name_before(self, text: str, ending: str, line: int) -> str:
-        """The seated player whose name stands before `ending` at the start of the line."""
-        seat = self.seated.get(text[: text.find(ending)])
-        if seat is not None:
-            return seat.name
-        return self.player_prefix(text, 0, ending, line)
-
     def _put(
         self,
         kind: model.ActionKind,
@@ -297,13 +290,13 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_seat(model.Seat(number, name, amount(stack.strip()), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        player = self._name_before(text, ": posts ante [", line)
+        player = self.player_before(text, ": posts ante [", line)
         chips = self._bracketed(text)
         self.put_in += chips
         self.add_ante(player, chips, False, line)
 
     def _dealt(self, text: str, line: int) -> None:
-        name = self._name_before(text[9:], " [ ", line)
+        name = self.player_before(text[9:], " [ ", line)
         new = self._cards_in(text[9 + len(name) :])
         earlier = self.printed.get(name, ())
         known = self.known.setdefault(name, {})
@@ -319,26 +312,26 @@ class _HandBuilder(txt.TextHandBuilder):
         self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
-        player = self._name_before(text, " posts bring-in ", line)
+        player = self.player_before(text, " posts bring-in ", line)
         chips = amount(text[text.rindex(" ") + 1 :].rstrip("."))
         self.bring_in = chips
         self._put(model.ActionKind.BRING_IN, player, line, chips)
 
     def _completes(self, text: str, line: int) -> None:
-        player = self._name_before(text, " completes to ", line)
+        player = self.player_before(text, " completes to ", line)
         total = amount(text[text.index(" completes to ", len(player)) + 14 :].rstrip("."))
         self._put(self.completion_or(model.ActionKind.COMPLETE), player, line, None, total)
 
     def _bets(self, text: str, line: int) -> None:
-        player = self._name_before(text, ": bets [", line)
+        player = self.player_before(text, ": bets [", line)
         self._put(self.completion_or(model.ActionKind.BET), player, line, self._bracketed(text))
 
     def _raises(self, text: str, line: int) -> None:
-        player = self._name_before(text, " raises [", line)
+        player = self.player_before(text, " raises [", line)
         self._put(self.completion_or(model.ActionKind.RAISE), player, line, self._bracketed(text))
 
     def _calls(self, text: str, line: int) -> None:
-        player = self._name_before(text, " calls [", line)
+        player = self.player_before(text, " calls [", line)
         self._put(model.ActionKind.CALL, player, line, self._bracketed(text))
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
@@ -353,7 +346,7 @@ class _HandBuilder(txt.TextHandBuilder):
         self._showdown(model.ActionKind.MUCK, " mucks [ ", text, line)
 
     def _showdown(self, kind: model.ActionKind, verb: str, text: str, line: int) -> None:
-        player = self._name_before(text, verb, line)
+        player = self.player_before(text, verb, line)
         rest = text[len(player) :]
         shown = self._cards_in(rest)
         close = rest.index(" ]")
@@ -376,7 +369,7 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _wins(self, text: str, line: int) -> None:
-        player = self._name_before(text, " wins ", line)
+        player = self.player_before(text, " wins ", line)
         rest = text[len(player) + 6 :]
         half = None
         for word in ("high ", "low "):

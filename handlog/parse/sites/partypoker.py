@@ -410,12 +410,7 @@ class _HandBuilder(txt.TextHandBuilder):
         player = self.player(name, line, text)
         amount = units(rest.lstrip(" ")[1:-1])
         total = self.street_put.get(player, 0) + amount
-        if total <= self.current_bet:
-            kind = model.ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(model.ActionKind.BET)
-        else:
-            kind = self.completion_or(model.ActionKind.RAISE)
+        kind = self.all_in_kind(total)
         self._put(kind, player, line, amount, True)
 
     def _show(self, kind: model.ActionKind, verb: str, text: str, line: int) -> None:
@@ -792,15 +787,10 @@ FORMAT = SiteFormat(
 )
 """Cash exports: each hand starts with "Game #N starts."."""
 
-TOURNAMENT_FORMAT = SiteFormat(
-    site=SITE,
-    name="PartyPoker (tournament)",
-    header_prefix="#Game No : ",
-    is_header=is_tournament_header,
-    parse_hand=parse_hand,
-    profile=PARTYPOKER,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=re.compile(rb"\n\x00*#Game No : \d+"),
+TOURNAMENT_FORMAT = FORMAT.another_header(
+    "PartyPoker (tournament)",
+    "#Game No : ",
+    re.compile(rb"\n\x00*#Game No : \d+"),
+    is_tournament_header,
 )
 """Tournament exports: no "starts" line, each hand starts with "#Game No : N"."""

@@ -434,11 +434,6 @@ class _HandBuilder(txt.TextHandBuilder):
             )
         )
 
-    def _shows(self, text: str, line: int) -> None:
-        name = self.player_prefix(text, 0, " shows [", line)
-        rest = text[len(name) + 8 :]
-        self.add_show(name, rest, line)
-
     def _total_pot(self, text: str, line: int) -> None:
         total, _, rake = text[10:].partition(" | ")
         try:
@@ -447,13 +442,8 @@ class _HandBuilder(txt.TextHandBuilder):
         except MoneyError as error:
             raise txt.LineError(self.relative(line), str(error), text) from None
 
-    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after `marker` of a summary seat line."""
-        number, name, at = self.summary_seat(text, line, marker)
-        return number, name, text[at + len(marker) :]
-
     def _seat_showed(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " showed [")
+        number, name, rest = self.summary_rest(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
         outcome = rest[close + 6 :]
@@ -474,7 +464,7 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _seat_won(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " won ")
+        number, name, rest = self.summary_rest(text, line, " won ")
         self.results.append(
             model.SeatResult(
                 number,
@@ -486,7 +476,7 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _seat_folded(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " folded on the ")
+        number, name, rest = self.summary_rest(text, line, " folded on the ")
         self.results.append(
             model.SeatResult(number, name, folded_on=txt.street_named(rest), line=line)
         )

@@ -356,11 +356,6 @@ class _HandBuilder(txt.TextHandBuilder):
             )
         )
 
-    def _shows(self, text: str, line: int) -> None:
-        name = self.player_prefix(text, 0, " shows [", line)
-        rest = text[len(name) + 8 :]
-        self.add_show(name, rest, line)
-
     def _mucks(self, text: str, line: int) -> None:
         name, rest = self.named(text, " mucks", line)
         rest = rest.removeprefix(" hand")
@@ -386,13 +381,8 @@ class _HandBuilder(txt.TextHandBuilder):
         rake = minor_units(found["rake"]) if found["rake"] else 0
         self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
 
-    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after `marker` of a summary seat line."""
-        number, name, at = self.summary_seat(text, line, marker)
-        return number, name, text[at + len(marker) :]
-
     def _seat_folded(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " folded on the ")
+        number, name, rest = self.summary_rest(text, line, " folded on the ")
         did_not_bet = rest.endswith(" and did not bet")
         if did_not_bet:
             rest = rest[:-16]
@@ -403,18 +393,18 @@ class _HandBuilder(txt.TextHandBuilder):
         )
 
     def _seat_showed(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " showed [")
+        number, name, rest = self.summary_rest(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
     def _seat_mucked(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " mucked")
+        number, name, rest = self.summary_rest(text, line, " mucked")
         mucked = cards(rest[2:-1]) if rest else ()
         self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_not_shown(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " did not show and won ")
+        number, name, rest = self.summary_rest(text, line, " did not show and won ")
         won = minor_units(rest)
         self.results.append(
             model.SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
@@ -584,16 +574,8 @@ FORMAT = SiteFormat(
     deals=fixed_limit_deals(GAME_NAMES),
 )
 
-TOURNAMENT_FORMAT = SiteFormat(
-    site=SITE,
-    name="Winning Poker / ACR (tournament)",
-    header_prefix=TOURNAMENT_HEADER_PREFIX,
-    is_header=is_header,
-    parse_hand=parse_hand,
-    profile=PROFILE,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=TOURNAMENT_HEADER_BYTES,
+TOURNAMENT_FORMAT = FORMAT.another_header(
+    "Winning Poker / ACR (tournament)", TOURNAMENT_HEADER_PREFIX, TOURNAMENT_HEADER_BYTES
 )
 """The same format in tournaments, whose headers start "Game Hand #" (files are split at
 their headers' common start, so each start is a format of its own)."""

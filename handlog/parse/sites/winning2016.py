@@ -278,12 +278,7 @@ class _HandBuilder(txt.TextHandBuilder):
         name, rest = self._name(text, " allin (", line)
         chips = self.money(rest[:-1])
         total = self.street_put.get(name, 0) + chips
-        if total <= self.current_bet:
-            kind = model.ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(model.ActionKind.BET)
-        else:
-            kind = self.completion_or(model.ActionKind.RAISE)
+        kind = self.all_in_kind(total)
         self._put(kind, name, line, chips, True)
 
     def _checks(self, text: str, line: int) -> None:
