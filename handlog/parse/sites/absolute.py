@@ -39,6 +39,7 @@ from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
+from handlog.parse.text import clock_time, in_deal_order, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -166,7 +167,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 class _HandBuilder(txt.TextHandBuilder):
@@ -201,7 +202,7 @@ class _HandBuilder(txt.TextHandBuilder):
             SITE,
             self.hand_id,
             info,
-            start_time=txt.clock_time(split, zone),
+            start_time=clock_time(split, zone),
             printed=model.Printed("stage", split["clock"]),
             events=events,
         )
@@ -298,7 +299,7 @@ class _HandBuilder(txt.TextHandBuilder):
         size = len(shown)
         if all(position < size and shown[position] is seen for position, seen in known.items()):
             return shown
-        return txt.in_deal_order(known, shown)
+        return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Bring-In ", line)
@@ -406,7 +407,7 @@ class _HandBuilder(txt.TextHandBuilder):
             )
         rest = text[colon + 2 + len(name) + 1 :]
         if rest.startswith("Folded on the "):
-            folded_on = txt.street_named(rest[14:])
+            folded_on = street_named(rest[14:])
             self.results.append(model.SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None

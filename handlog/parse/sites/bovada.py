@@ -33,6 +33,7 @@ from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
+from handlog.parse.text import clock_time, level_number, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 
@@ -181,13 +182,13 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        start_time = txt.clock_time(split, "ET")  # US Eastern (Bovada prints no zone)
+        start_time = clock_time(split, "ET")  # US Eastern (Bovada prints no zone)
         builder = _HandBuilder(
             chunk, split["number"], info, split["brand"], split["clock"], start_time
         )
         return builder.build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 # ---------------------------------------------------------------------------------------
@@ -261,7 +262,17 @@ class _HandBuilder(txt.TextHandBuilder):
             self.results = [_result_without_card(result, community) for result in self.results]
         self.rake = rake
         # The header's facts, with the stakes and currency the betting showed.
-        info = dataclasses.replace(self.info, small_bet=small, big_bet=big, currency=self.currency)
+        header = self.info
+        info = txt.GameInfo(
+            header.game_name,
+            header.game,
+            small,
+            big,
+            self.currency,
+            table=header.table,
+            tournament_id=header.tournament_id,
+            tournament_level=header.tournament_level,
+        )
         return self.hand_of(
             SITE, self.hand_id, info, self.start_time, model.Printed(self.brand, self.clock)
         )
@@ -582,7 +593,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
-        street = txt.street_named(text[text.index("Folded on the ") + 14 :])
+        street = street_named(text[text.index("Folded on the ") + 14 :])
         self.results.append(model.SeatResult(number, name, folded_on=street, line=line))
 
     def _seat_does_not_show(self, text: str, line: int) -> None:
@@ -694,7 +705,7 @@ def print_hand(hand: model.Hand) -> str:
     clock = _clock(hand)
     table = _table_number(hand)
     if hand.tournament_id is not None:
-        number = txt.level_number(hand.tournament_level)
+        number = level_number(hand.tournament_level)
         level = f"- Level {number} (0/0)" if number and number.isdigit() else ""
         lines = [
             f"{brand} Hand #{hand.hand_id}: {game} Tournament #{hand.tournament_id} "

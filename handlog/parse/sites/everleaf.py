@@ -28,6 +28,7 @@ from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
+from handlog.parse.text import in_deal_order, read_hand, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -182,7 +183,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, found[1], info, date, time).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER, read, 1)
+    return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -228,7 +229,7 @@ class _HandBuilder(txt.TextHandBuilder):
             self.hand_id,
             info,
             # Everleaf's clock is UTC (it prints no zone).
-            start_time=txt.utc_time(year, month, day, hour, minute, second, "UTC"),
+            start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
             printed=model.Printed("game", clock),
         )
 
@@ -337,7 +338,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
         than they were dealt): `text.in_deal_order` with the cards seen dealt so far."""
-        return txt.in_deal_order(self.known.get(player, {}), shown)
+        return in_deal_order(self.known.get(player, {}), shown)
 
     def _shows(self, text: str, line: int) -> None:
         self._showdown(model.ActionKind.SHOW, " shows [ ", text, line)

@@ -29,6 +29,7 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.text import amount_all_in, in_deal_order, read_hand, street_named, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 from handlog.rules.variants import VARIANTS
@@ -253,12 +254,12 @@ def parse_clock(clock: str) -> datetime | None:
             hour, minute, second = map(int, parts)
         except ValueError:
             return None
-        return txt.utc_time(year, month, day, hour, minute, second, zone)
+        return utc_time(year, month, day, hour, minute, second, zone)
     short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
     if short is None or short[4] not in txt.MONTHS:
         return None
     hours, minutes, zone, month_name, day_text, year_text = short.groups()
-    return txt.utc_time(
+    return utc_time(
         int(year_text), txt.MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
     )
 
@@ -294,7 +295,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 class _HandBuilder(txt.TextHandBuilder):
@@ -409,7 +410,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         seat = self.seated.get(name)
         player = seat.name if seat is not None else self._seated(name, text, line)
         if player is None:
@@ -444,7 +445,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """Shown cards in deal order: Full Tilt lists the two down cards high card first at
         showdown ("Dealt to Hero [Td Jd] [As]" ... "Hero shows [Jd Td As ...]")."""
-        return txt.in_deal_order(self.known.get(player, {}), shown)
+        return in_deal_order(self.known.get(player, {}), shown)
 
     def _bring_in_player(self, text: str, line: int) -> None:
         # "X is low with [3c]": the dealer names who must bring in; the records keep the
@@ -456,13 +457,13 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" brings in for ")
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.bring_in = amount
         self._bet(model.ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completes(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" completes it to ")
-        total, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.completion_or(model.ActionKind.COMPLETE)
         self._to(model.ActionKind.COMPLETE, name, text, line, total, all_in)
 
@@ -479,7 +480,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         if name in self.seated:
             self._bet(self.completion_or(model.ActionKind.BET), name, text, line, amount, all_in)
         else:
@@ -487,7 +488,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises to ")
-        total, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         kind = (
             self.completion_or(model.ActionKind.RAISE)
             if name in self.seated
@@ -497,7 +498,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" calls ")
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN_MARKS)
+        amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self._bet(model.ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
@@ -641,7 +642,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " folded on ")
-        street = txt.street_named(rest[11:14])
+        street = street_named(rest[11:14])
         self.results.append(
             model.SeatResult(
                 number, name, street, False, (), (), None, False, False, None, None, line

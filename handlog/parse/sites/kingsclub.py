@@ -51,6 +51,7 @@ from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.text import in_deal_order, read_hand
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -174,7 +175,7 @@ def parse_hand(
         info = txt.GameInfo(found[2], game, small_bet, big_bet, chips_in_hundredths=True)
         return _HandBuilder(chunk, found[1], info).build(GRAMMAR.tokens(body, chunk))
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER, read, 1)
+    return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
 class _HandBuilder(txt.TextHandBuilder):
@@ -337,7 +338,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _shows(self, text: str, line: int) -> None:
         open_at = text.rindex(" shows [")
         player = self.player(text[:open_at], line, text)
-        shown = txt.in_deal_order(self.known.get(player, {}), cards(text[open_at + 8 : -1]))
+        shown = in_deal_order(self.known.get(player, {}), cards(text[open_at + 8 : -1]))
         self.shows_here.append(len(self.events))
         self.events.append(
             model.Action(self.street, player, model.ActionKind.SHOW, cards=shown, line=line)

@@ -41,6 +41,7 @@ from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
+from handlog.parse.text import amount_all_in, read_hand, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -164,7 +165,7 @@ def _start_time(found: re.Match[str]) -> datetime | None:
     clock = (int(found["hour"]), int(found["minute"]), int(found["second"]))
     offset = found["offset"]
     if offset is None:
-        return txt.utc_time(*parts, *clock, found["zone"])
+        return utc_time(*parts, *clock, found["zone"])
     if found["zone"] not in ("GMT", "UTC"):
         return None
     minutes = int(offset[1:3]) * 60 + int(offset[3:5])
@@ -194,7 +195,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, found["id"], info, found, start).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER, read, "id")
+    return read_hand(chunk, GRAMMAR, _HEADER, read, "id")
 
 
 class _HandBuilder(txt.TextHandBuilder):
@@ -282,7 +283,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self.named(text, " posts ante ", line)
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         self.add_ante(name, amount, all_in, line)
 
     def _dealt(self, text: str, line: int) -> None:
@@ -303,19 +304,19 @@ class _HandBuilder(txt.TextHandBuilder):
         if big >= 0 and self.seated.get(text[:big]) is not None:
             # The forced player completing to the small bet: no bring-in is posted.
             name, rest = self.named(text, " big bring in ", line)
-            amount, all_in = txt.amount_all_in(rest, _ALL_IN)
+            amount, all_in = amount_all_in(rest, _ALL_IN)
             self._put(
                 self.completion_or(model.ActionKind.COMPLETE), name, line, amount, all_in, amount
             )
             return
         name, rest = self.named(text, " small bring in ", line)
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         self.bring_in = amount
         self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self.named(text, " bets ", line)
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
 
@@ -324,7 +325,7 @@ class _HandBuilder(txt.TextHandBuilder):
         # (antes excluded); the street total is Y less the earlier streets.
         name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        hand_total, all_in = txt.amount_all_in(total_text, _ALL_IN)
+        hand_total, all_in = amount_all_in(total_text, _ALL_IN)
         total = hand_total - self.hand_put.get(name, 0)
         self._put(
             self.completion_or(model.ActionKind.RAISE),
@@ -337,7 +338,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self.named(text, " calls ", line)
-        amount, all_in = txt.amount_all_in(rest, _ALL_IN)
+        amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
         self._put(model.ActionKind.CALL, name, line, amount, all_in, total)
 

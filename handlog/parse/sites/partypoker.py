@@ -55,6 +55,7 @@ from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.text import level_number, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -241,7 +242,7 @@ def _start_time(split: re.Match[str]) -> datetime | None:
     month = txt.MONTHS.get(split["month"])
     if month is None:
         return None
-    return txt.utc_time(
+    return utc_time(
         int(split["year"]),
         month,
         int(split["day"]),
@@ -655,7 +656,7 @@ def _buy_in(text: str | None) -> str:
 def _level(text: str | None) -> str:
     """A tournament level as Party prints it, a number ("2"): another site's "Level IV" is
     read as one; Party's own is kept."""
-    return txt.level_number(text) or "1"
+    return level_number(text) or "1"
 
 
 def _note_text(note: model.Note) -> str | None:

@@ -30,6 +30,7 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
+from handlog.parse.text import amount_all_in, read_hand, street_named, utc_time
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
 
@@ -224,7 +225,7 @@ def parse_clock(clock: str) -> datetime | None:
     if chosen is None:
         return None
     year, month, day, hour, minute, second, zone = chosen
-    return txt.utc_time(int(year), int(month), int(day), int(hour), int(minute), int(second), zone)
+    return utc_time(int(year), int(month), int(day), int(hour), int(minute), int(second), zone)
 
 
 # ---------------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split["clock"]).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 _CANCELLED = "\nHand cancelled\n"
@@ -398,7 +399,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": posts the ante ")
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
         self._add(
@@ -412,19 +413,19 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(model.ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         self._put(self.completion_or(model.ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
-        to_amount, all_in = txt.amount_all_in(total)
+        to_amount, all_in = amount_all_in(total)
         self._put(
             self.completion_or(model.ActionKind.RAISE),
             name,
@@ -438,7 +439,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         self._put(model.ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
@@ -528,7 +529,7 @@ class _HandBuilder(txt.TextHandBuilder):
             model.SeatResult(
                 number,
                 name,
-                folded_on=txt.street_named(street_text),
+                folded_on=street_named(street_text),
                 did_not_bet=did_not_bet,
                 line=line,
             )

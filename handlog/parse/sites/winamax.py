@@ -42,6 +42,7 @@ from handlog.parse import text as txt
 from handlog.parse.printing import action_line, events_by_street, seat_lines, street_header
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.text import clock_time, level_number, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -220,7 +221,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
             raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
-        start = txt.clock_time(split, split["zone"])
+        start = clock_time(split, split["zone"])
         try:
             tokens = GRAMMAR.tokens(body, chunk)
             return _HandBuilder(chunk, split["number"], info).build(tokens, split["clock"], start)
@@ -229,7 +230,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
                 error.text = split.string
             raise
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> tuple[int | None, str | None]:
@@ -477,9 +478,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " folded on the ")
-        self.results.append(
-            model.SeatResult(number, name, folded_on=txt.street_named(rest), line=line)
-        )
+        self.results.append(model.SeatResult(number, name, folded_on=street_named(rest), line=line))
 
 
 def _known(group: str) -> tuple[Card, ...]:
@@ -644,7 +643,7 @@ def _in_winamax_terms(hand: model.Hand) -> model.Hand:
         number = table.removeprefix(f"{hand.tournament_id} ")
         table = f"Tournament({hand.tournament_id})#{number.zfill(3)}"
         buy_in = _buy_in(hand.buy_in or "")
-        level = txt.level_number(level)
+        level = level_number(level)
     return replace(
         hand,
         table=table,

@@ -34,6 +34,7 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
+from handlog.parse.text import amount_all_in, level_number, read_hand, street_named, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 
@@ -183,7 +184,7 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, split["number"], info, split).build(tokens)
 
-    return txt.read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
+    return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
 def pot_index(label: str) -> int | None:
@@ -231,7 +232,7 @@ class _HandBuilder(txt.TextHandBuilder):
             SITE,
             self.hand_id,
             info,
-            start_time=txt.utc_time(
+            start_time=utc_time(
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
             printed=model.Printed("hand", split["clock"]),
@@ -299,7 +300,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self.named(text, " posts ante ", line)
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         self.add_ante(name, amount, all_in, line)
 
     def _pot_running(self, text: str, line: int) -> None:
@@ -317,13 +318,13 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self.named(text, " brings in ", line)
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         self.bring_in = amount
         self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self.named(text, " bets ", line)
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
 
@@ -331,13 +332,13 @@ class _HandBuilder(txt.TextHandBuilder):
         # "raises X to Y": X the chips this action adds, Y the player's street total.
         name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
-        total, all_in = txt.amount_all_in(total_text)
+        total, all_in = amount_all_in(total_text)
         chips = minor_units(added)
         self._put(self.completion_or(model.ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self.named(text, " calls ", line)
-        amount, all_in = txt.amount_all_in(rest)
+        amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
         self._put(model.ActionKind.CALL, name, line, amount, all_in, total)
 
@@ -388,7 +389,7 @@ class _HandBuilder(txt.TextHandBuilder):
             rest = rest[:-16]
         self.results.append(
             model.SeatResult(
-                number, name, folded_on=txt.street_named(rest), did_not_bet=did_not_bet, line=line
+                number, name, folded_on=street_named(rest), did_not_bet=did_not_bet, line=line
             )
         )
 
@@ -444,7 +445,7 @@ def print_hand(hand: model.Hand) -> str:
         # record may carry it after the tournament's number ("251332389 3").
         table = table.removeprefix(f"{hand.tournament_id} ")
     if hand.tournament_level is not None:
-        level = txt.level_number(hand.tournament_level) if neutral else hand.tournament_level
+        level = level_number(hand.tournament_level) if neutral else hand.tournament_level
         buy_in = hand.buy_in
         if neutral and buy_in is not None:
             buy_in = buy_in.removesuffix(f" {hand.currency or 'USD'}")
