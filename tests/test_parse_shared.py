@@ -7,12 +7,13 @@ import sys
 
 import pytest
 
-from handlog.model import ActionKind, Street
+from handlog.model import ActionKind, Game, Street
 from handlog.parse.reader import Chunk
 from handlog.parse.text import (
     SECTION_STREETS,
     STREET_WORDS,
     STUD_STREETS,
+    GameInfo,
     SectionGrammar,
     TextHandBuilder,
     section_table,
@@ -178,3 +179,37 @@ def test_printed_actions_fill_the_site_templates():
     call = Action(Street.FOURTH, "Di", ActionKind.CALL, 4, 4)
     with pytest.raises(ValueError, match="A site prints no call line"):
         action_line(call, words, money, "!", "A site")
+
+
+def test_the_builder_takes_the_game_s_first_street_from_the_header():
+    chunk = Chunk("hands.txt", 1, "header\n")
+    syntax = SectionGrammar("none", "A site", {}, {}, {}, {})
+    assert TextHandBuilder(
+        chunk, syntax, "1", GameInfo("5 Card Stud", Game.STUD5)
+    ).first_street is (Street.SECOND)
+    assert TextHandBuilder(chunk, syntax, "1", GameInfo("Razz", Game.RAZZ)).first_street is (
+        Street.THIRD
+    )
+
+
+def test_an_all_in_is_a_call_up_to_the_bet_faced_else_a_bet_raise_or_completion():
+    builder = _builder(Street.THIRD)
+    builder.street = Street.THIRD
+    builder.current_bet = 2  # the bring-in
+    assert builder.all_in_kind(2) is ActionKind.CALL
+    assert builder.all_in_kind(5) is ActionKind.COMPLETE
+    assert builder.all_in_kind(9) is ActionKind.RAISE
+    builder.street = Street.FOURTH
+    builder.current_bet = 0
+    assert builder.all_in_kind(3) is ActionKind.BET
+
+
+def test_a_second_export_form_is_the_first_with_another_header():
+    from handlog.parse.sites import bovada, partypoker
+
+    ignition = bovada.IGNITION_FORMAT
+    assert ignition.parse_hand is bovada.FORMAT.parse_hand
+    assert ignition.print_hand is bovada.FORMAT.print_hand
+    assert (ignition.profile, ignition.traits) == (bovada.FORMAT.profile, bovada.FORMAT.traits)
+    assert ignition.header_prefix != bovada.FORMAT.header_prefix and ignition.deals == ()
+    assert partypoker.TOURNAMENT_FORMAT.is_header is partypoker.is_tournament_header

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from handlog.errors import ParseError, Skipped
 from handlog.model import Game, Hand, Site, Structure
@@ -70,6 +70,26 @@ class SiteFormat:
     these hands, piece by piece (its head, each hand, its tail), taking the hands one at a
     time (`handlog.simulate.write_simulation` writes simulated files with it). None: each
     hand's `print_hand` text, the hands apart by blank lines."""
+
+    def another_header(
+        self,
+        name: str,
+        header_prefix: str,
+        header_bytes: re.Pattern[bytes],
+        is_header: Callable[[str], bool] | None = None,
+    ) -> SiteFormat:
+        """The same format exported under another hand header (a tournament export's, a
+        sister site's): its hands read, checked and printed alike, found by `header_prefix`
+        (and `is_header`, by default this format's) and cut at `header_bytes`. It deals
+        nothing of its own to `handlog simulate`: this format's `deals` stand for both."""
+        return replace(
+            self,
+            name=name,
+            header_prefix=header_prefix,
+            is_header=self.is_header if is_header is None else is_header,
+            header_bytes=header_bytes,
+            deals=(),
+        )
 
     @property
     def header_marker(self) -> bytes | None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ from handlog.model import (
 from handlog.money import MAX_SEAT_NUMBER, FigureError, MoneyError, minor_units
 from handlog.parse import grammar
 from handlog.parse.reader import Chunk
+from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -123,6 +125,20 @@ def utc_time(
     except (ValueError, OverflowError):
         return None
     return local.astimezone(UTC)
+
+
+def clock_time(found: re.Match[str], zone: str) -> datetime | None:
+    """`utc_time` of a header's clock matched with the named groups y, mo, d, h, mi and s,
+    read in `zone`."""
+    return utc_time(
+        int(found["y"]),
+        int(found["mo"]),
+        int(found["d"]),
+        int(found["h"]),
+        int(found["mi"]),
+        int(found["s"]),
+        zone,
+    )
 
 
 def local_time(moment: datetime, zone: str) -> datetime:
@@ -611,6 +627,44 @@ class SectionGrammar:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """What a text site's hand header says about the game, apart from the hand number and
+    the clock: what every hand at a table repeats, so that a site reads it once per header
+    text (remembered) and its builder's `hand_of` takes it into the record. A site fills
+    the fields its header has; the rest keep their defaults."""
+
+    game_name: str
+    """As printed, with the limit where the header has it: "Seven Card Hi/Lo Normal"."""
+    game: Game | None
+    """None for a game handlog does not replay (its hands are skipped)."""
+    small_bet: int = 0
+    big_bet: int = 0
+    currency: str | None = None
+    """ISO code of the stakes' currency; None for tournament or play chips."""
+    header_variant: str = ""
+    """Which of the site's header forms it was (`Printed.header_variant`)."""
+    structure: Structure = Structure.FIXED
+    table: str = ""
+    """The table's name, for sites that print it in the header ("": a table line gives it)."""
+    max_seats: int | None = None
+    ante: int | None = None
+    """The ante, for sites whose header states it."""
+    tournament: bool = False
+    """Whether the header is a tournament's (its number may stand elsewhere: a table line)."""
+    tournament_id: str | None = None
+    tournament_level: str | None = None
+    buy_in: str | None = None
+    mixed_game: str | None = None
+    home_game: str | None = None
+    chips_in_hundredths: bool = False
+    """Amounts in hundredths of a chip (play money printed in cents)."""
+
+
+NO_GAME = GameInfo("", None)
+"""The header facts of a builder made without any (a site that reads them as it goes)."""
+
+
 class TextHandBuilder:
     """What every text site's hand builder shares: the line dispatch of a section, the seat
     list, and naming players exactly as the seat list names them. A site's builder derives
@@ -619,9 +673,14 @@ class TextHandBuilder:
     Compiled by mypyc, it still admits builders of site modules that run as Python source
     (a new site not yet in `handlog._native.COMPILED`, or an install without a compiler)."""
 
-    def __init__(self, chunk: Chunk, syntax: SectionGrammar) -> None:
+    def __init__(
+        self, chunk: Chunk, syntax: SectionGrammar, hand_id: str = "", info: GameInfo = NO_GAME
+    ) -> None:
         self.chunk = chunk
         self.syntax = syntax
+        self.hand_id = hand_id
+        self.info = info
+        """What the hand's header said (`hand_of` takes it into the record)."""
         self.file = chunk.file
         self.offset = chunk.line  # body line 1 is file line chunk.line + 1
         self.seats: list[Seat] = []
@@ -643,8 +702,8 @@ class TextHandBuilder:
         self.streets: list[Street] = []
         """The street headers read, in order."""
         self.results: list[SeatResult] = []
-        self.first_street = Street.THIRD
-        """The game's first street (2nd in 5-card stud): a site sets it from the header."""
+        self.first_street = Street.THIRD if info.game is None else VARIANTS[info.game].first_street
+        """The game's first street (2nd in 5-card stud)."""
         self.completed = False
         """Whether the first street's bring-in has been completed."""
         self.ante: int | None = None
@@ -741,16 +800,34 @@ class TextHandBuilder:
         self,
         site: Site,
         hand_id: str,
-        info: Any,
+        info: GameInfo,
         start_time: datetime | None,
         printed: Printed,
         events: list[Event] | None = None,
         whole: Chunk | None = None,
     ) -> Hand:
-        """`hand` with the game, stakes and currency a header gave: `info`, the site's
-        `GameInfo`, with `game`, `small_bet`, `big_bet` and `currency` (a hand of a game
-        handlog does not replay is skipped before its builder is made). Typed `Any`, not a
-        Protocol: this module is compiled by mypyc, and each site's `GameInfo` is its own."""
+        """`hand` with what the header gave (`info`): the game, stakes and currency, and the
+        table, seats, tournament, level, buy-in, mixed game, home game, structure and chips
+        where the header has them; what it leaves out (None, "") stays as the hand's lines
+        set it (a table line's name and seats, a tournament number in the table's name). A
+        hand of a game handlog does not replay is skipped before its builder is made."""
+        if info.table:
+            self.table = info.table
+        if info.max_seats is not None:
+            self.max_seats = info.max_seats
+        if info.tournament_id is not None:
+            self.tournament_id = info.tournament_id
+        if info.tournament_level is not None:
+            self.tournament_level = info.tournament_level
+        if info.buy_in is not None:
+            self.buy_in = info.buy_in
+        if info.mixed_game is not None:
+            self.mixed_game = info.mixed_game
+        if info.home_game is not None:
+            self.home_game = info.home_game
+        if info.chips_in_hundredths:
+            self.chips_in_hundredths = True
+        self.structure = info.structure
         return self.hand(
             site,
             hand_id,
@@ -762,6 +839,15 @@ class TextHandBuilder:
             printed,
             events,
             whole,
+        )
+
+    def add_ante(self, player: str, amount: int, all_in: bool, line: int) -> None:
+        """An ante's record; the hand's ante is the largest posted (a short stack's all-in
+        ante is less)."""
+        if self.ante is None or amount > self.ante:
+            self.ante = amount
+        self.events.append(
+            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
         )
 
     def put_chips(
@@ -800,6 +886,19 @@ class TextHandBuilder:
             self.completed = True
             return ActionKind.COMPLETE
         return kind
+
+    def all_in_kind(self, total: int) -> ActionKind:
+        """What an all-in that brings its player's street total to `total` is: a call when it
+        goes no higher than the bet faced, else a bet (none faced) or a raise, a completion
+        where it is the first over the bring-in (`completion_or`)."""
+        if total <= self.current_bet:
+            return ActionKind.CALL
+        return self.completion_or(ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE)
+
+    def _shows(self, text: str, line: int) -> None:
+        """ "NAME shows [cards] (description)" at the showdown."""
+        name = self.player_prefix(text, 0, " shows [", line)
+        self.add_show(name, text[len(name) + 8 :], line)
 
     def add_show(self, player: str, rest: str, line: int) -> None:
         """A show line's record: `rest` is the text after its opening bracket, the cards and
@@ -1054,6 +1153,11 @@ class TextHandBuilder:
         named = text[start:at] if at >= 0 else text[start:]
         return number, self.summary_player(seat, number, named, line, text), at
 
+    def summary_rest(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
+        """`summary_seat`'s seat number and player, and the words after `marker`."""
+        number, name, at = self.summary_seat(text, line, marker)
+        return number, name, text[at + len(marker) :]
+
     def summary_player(
         self, seat: Seat | None, number: int, named: str, line: int, text: str
     ) -> str:
@@ -1080,6 +1184,25 @@ class TextHandBuilder:
         if seat is not None:
             return seat.name
         raise LineError(self.relative(line), f"{name!r} is not in the seat list of this hand", text)
+
+    def player_before(self, text: str, ending: str, line: int) -> str:
+        """The seated player whose name starts the line, before `ending` (the first one, else
+        the seated name `ending` follows: names may hold its words too)."""
+        seat = self.seated.get(text[: text.find(ending)])
+        if seat is not None:
+            return seat.name
+        return self.player_prefix(text, 0, ending, line)
+
+    def named(self, text: str, marker: str, line: int) -> tuple[str, str]:
+        """The seated player whose name ends where `marker` starts, and the text after it:
+        the last `marker` first (names may hold the marker's words too), else the seated
+        name `text` starts with that `marker` follows."""
+        at = text.rfind(marker)
+        seat = self.seated.get(text[:at])
+        if seat is not None:
+            return seat.name, text[at + len(marker) :]
+        name = self.player_prefix(text, 0, marker, line)
+        return name, text[len(name) + len(marker) :]
 
     def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""

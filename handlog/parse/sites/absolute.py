@@ -20,24 +20,11 @@ becomes the neutral records:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from handlog import model
 from handlog.cards import Card, card, cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
@@ -47,27 +34,16 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    in_deal_order,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import clock_time, in_deal_order, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
-SITE = Site.ABSOLUTE
+SITE = model.Site.ABSOLUTE
 HEADER_PREFIX = "Stage #"
 HEADER_BYTES = re.compile(rb"\nStage #C?\d+")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -89,54 +65,54 @@ PROFILE = RuleProfile(
         "Absolute Poker: the PokerStars rules (a bet and three raises, open-pair double bet "
         "in 7-card stud only, no burns); odd chip of a hi/lo split to the high half."
     ),
-    # odd_chip_to_high=True: hand #1300000000 splits $0.39 after rake, $0.20 to the high
-    # (PLAYER6, two pair) and $0.19 to the low (PLAYER3, 8-6-5-3-A): the odd cent goes high.
-    # rake_before_split=True: the same hand takes its $0.04 rake from the $0.43 pot before
-    # the halves ($0.20 + $0.19 = $0.39).
-    # Nothing else in the corpus hand (no raise, no open pair, no tie) departs from the
-    # defaults or confirms a departure: every other field is PokerStars'.
-    odd_chip_to_high=True,
-    rake_before_split=True,
+    # The defaults (PokerStars'). Hand #1300000000 splits $0.39 after rake, $0.20 to the
+    # high (PLAYER6, two pair) and $0.19 to the low (PLAYER3, 8-6-5-3-A): the odd cent goes
+    # high; it takes its $0.04 rake from the $0.43 pot before the halves ($0.20 + $0.19 =
+    # $0.39). Nothing else in the corpus hand (no raise, no open pair, no tie) departs from
+    # the defaults or confirms a departure.
 )
 
 TRAITS = SiteTraits(
     # No uncalled-bet line in the format seen; no corpus hand has a bet nobody called, so
     # this is unverified: the bet is taken to go back silently.
     uncalled_bets=UncalledBets.SILENT,
-    # "Total Pot($0.43) | Rake ($0.04)" with $0.43 put in and $0.39 collected: before rake.
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # "Total Pot($0.43) | Rake ($0.04)" with $0.43 put in and $0.39 collected: before rake
+    # (the default).
     # "(One pair, queens)", "Two Pair, kings and tens": not a wording handlog writes.
     describes_hands=False,
 )
 
 GAMES = {
-    "Seven Card Hi/Lo": Game.STUD8,
-    "7 Card Stud": Game.STUD,
-    "Seven Card Stud": Game.STUD,
-    "Razz": Game.RAZZ,
+    "Seven Card Hi/Lo": model.Game.STUD8,
+    "7 Card Stud": model.Game.STUD,
+    "Seven Card Stud": model.Game.STUD,
+    "Razz": model.Game.RAZZ,
 }
-GAME_NAMES = {Game.STUD8: "Seven Card Hi/Lo", Game.STUD: "7 Card Stud", Game.RAZZ: "Razz"}
+GAME_NAMES = {
+    model.Game.STUD8: "Seven Card Hi/Lo",
+    model.Game.STUD: "7 Card Stud",
+    model.Game.RAZZ: "Razz",
+}
 
-SECTIONS = section_table(*STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
-    Street.THIRD: "*** 3rd STREET ***",
-    Street.FOURTH: "*** 4TH STREET ***",
-    Street.FIFTH: "*** 5TH STREET ***",
-    Street.SIXTH: "*** 6TH STREET ***",
-    Street.SEVENTH: "*** RIVER ***",
+    model.Street.THIRD: "*** 3rd STREET ***",
+    model.Street.FOURTH: "*** 4TH STREET ***",
+    model.Street.FIFTH: "*** 5TH STREET ***",
+    model.Street.SIXTH: "*** 6TH STREET ***",
+    model.Street.SEVENTH: "*** RIVER ***",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {"TABLE": "the table line", "SHOW_DOWN": "*** SHOW DOWN ***", "SUMMARY": "*** SUMMARY ***"},
 )
 FOLDED_NAMES = {
-    Street.THIRD: "3rd STREET",
-    Street.FOURTH: "4TH STREET",
-    Street.FIFTH: "5TH STREET",
-    Street.SIXTH: "6TH STREET",
-    Street.SEVENTH: "RIVER",
+    model.Street.THIRD: "3rd STREET",
+    model.Street.FOURTH: "4TH STREET",
+    model.Street.FIFTH: "5TH STREET",
+    model.Street.SIXTH: "6TH STREET",
+    model.Street.SEVENTH: "RIVER",
 }
 """The street a summary seat folded on, as the printer writes it (`street_named` reads it)."""
 _TOTAL_POT = re.compile(r"Total Pot\((?P<total>[^)]+)\)(?: \| Rake \((?P<rake>[^)]+)\))?$")
@@ -144,31 +120,18 @@ _WON_TOTAL = re.compile(r"won Total \((?P<won>[^)]+)\) ?")
 _HALF = re.compile(r"(HI|LO):\((?P<amount>[^)]+)\)")
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a header says about the game, apart from the hand number and the clock."""
-
-    game_name: str
-    """As printed, with the limit: "Seven Card Hi/Lo Normal"."""
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    tournament_id: str | None
-
-
-def _game_info(part: str) -> GameInfo:
+def _game_info(part: str) -> txt.GameInfo:
     """The header's game part read with the grammar (the hand number left out: every hand
     at a table repeats the rest)."""
     colon = part.find(":")
     info = _read_game(part[colon:]) if colon >= 0 else None
     if info is None:
-        raise LineError(1, "the hand header is not in a form Absolute writes", part)
+        raise txt.LineError(1, "the hand header is not in a form Absolute writes", part)
     return info
 
 
 @lru_cache(maxsize=10_000)
-def _read_game(key: str) -> GameInfo | None:
+def _read_game(key: str) -> txt.GameInfo | None:
     """The game part after the hand number (from its colon on), None when the grammar
     refuses it; remembered, since every hand at a table repeats it."""
     from lark import Token
@@ -183,7 +146,7 @@ def _read_game(key: str) -> GameInfo | None:
     stakes = named["STAKES"].split(", ")[0]
     small_text, _, big_text = stakes.partition("/")
     tourney = named.get("TOURNEY")
-    return GameInfo(
+    return txt.GameInfo(
         game_name=f"{name} {limit}",
         game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
         small_bet=minor_units(small_text),
@@ -193,11 +156,11 @@ def _read_game(key: str) -> GameInfo | None:
     )
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         info = _game_info(split["game"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
@@ -207,13 +170,13 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, split: re.Match[str]) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(
+        self, chunk: Chunk, hand_id: str, info: txt.GameInfo, split: re.Match[str]
+    ) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.split = split
         self.pocket: dict[str, int] = {}
         """How many cards each player's last Pocket line showed (hidden ones too)."""
@@ -222,7 +185,7 @@ class _HandBuilder(TextHandBuilder):
         self.halves: dict[str, list[str]] = {}
         """The halves each player won, as the summary prints them."""
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
         split = self.split
@@ -235,31 +198,22 @@ class _HandBuilder(TextHandBuilder):
         if self.community_card is not None:
             events = without_river_deals(events)
         zone = split["zone"] or "ET"
-        self.tournament_id = info.tournament_id
         return self.hand_of(
             SITE,
             self.hand_id,
             info,
-            start_time=utc_time(
-                int(split["y"]),
-                int(split["mo"]),
-                int(split["d"]),
-                int(split["h"]),
-                int(split["mi"]),
-                int(split["s"]),
-                zone,
-            ),
-            printed=Printed("stage", split["clock"]),
+            start_time=clock_time(split, zone),
+            printed=model.Printed("stage", split["clock"]),
             events=events,
         )
 
-    def _with_half(self, event: Event) -> Event:
-        if type(event) is not Action or event.kind is not ActionKind.COLLECT:
+    def _with_half(self, event: model.Event) -> model.Event:
+        if type(event) is not model.Action or event.kind is not model.ActionKind.COLLECT:
             return event
         halves = self.halves.get(event.player, [])
         if len(halves) != 1:
             return event
-        return Action(
+        return model.Action(
             event.street,
             event.player,
             event.kind,
@@ -281,13 +235,13 @@ class _HandBuilder(TextHandBuilder):
             self.street_put = {}
             self.current_bet = 0
             start = text.index("\n") + 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 if start < len(text):
                     end = text.index("\n", start)
                     self.read_line(_HandBuilder._total_pot, text[start:end], line + 1)
                     start = end + 1
                     line += 1
-            elif street is not Street.SHOWDOWN:
+            elif street is not model.Street.SHOWDOWN:
                 self.streets.append(street)
             line += 1
         self.lines(rule, text, start, line)
@@ -296,18 +250,9 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
     def _put(
         self,
-        kind: ActionKind,
+        kind: model.ActionKind,
         player: str,
         line: int,
         total: int,
@@ -323,17 +268,15 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, _ = self.seat_parts(text, after=10, separator=" - ")
-        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
+        self.add_seat(model.Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Ante ", line)
+        name, rest = self.named(text, " - Ante ", line)
         amount = minor_units(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(Action(Street.ANTES, name, ActionKind.ANTE, amount, line=line))
+        self.add_ante(name, amount, False, line)
 
     def _pocket(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Pocket [", line)
+        name, rest = self.named(text, " - Pocket [", line)
         row = _pocket_cards(rest[:-1])
         before = self.pocket.get(name, 0)
         if len(row) <= before:
@@ -359,70 +302,66 @@ class _HandBuilder(TextHandBuilder):
         return in_deal_order(known, shown)
 
     def _bring_in(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Bring-In ", line)
+        name, rest = self.named(text, " - Bring-In ", line)
         amount = minor_units(rest.rstrip("."))
         self.bring_in = amount
         self.street_put[name] = amount
         if amount > self.current_bet:  # the bet the next player faces
             self.current_bet = amount
         self.events.append(
-            Action(self.street, name, ActionKind.BRING_IN, amount, amount, line=line)
+            model.Action(self.street, name, model.ActionKind.BRING_IN, amount, amount, line=line)
         )
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Bets ", line)
+        name, rest = self.named(text, " - Bets ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        self._put(self.completion_or(ActionKind.BET), name, line, total)
+        self._put(self.completion_or(model.ActionKind.BET), name, line, total)
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Calls ", line)
+        name, rest = self.named(text, " - Calls ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        self._put(ActionKind.CALL, name, line, total)
+        self._put(model.ActionKind.CALL, name, line, total)
 
     def _raise(self, name: str, rest: str, line: int, all_in: bool) -> None:
         # "Raises X" or "Raises X to Y": X the raise over the bet faced, Y the street total.
         by_text, _, total_text = rest.partition(" to ")
         raise_by = minor_units(by_text)
         total = minor_units(total_text) if total_text else self.current_bet + raise_by
-        self._put(self.completion_or(ActionKind.RAISE), name, line, total, all_in, raise_by)
+        self._put(self.completion_or(model.ActionKind.RAISE), name, line, total, all_in, raise_by)
 
     def _raises(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Raises ", line)
+        name, rest = self.named(text, " - Raises ", line)
         self._raise(name, rest, line, False)
 
     def _all_in_raise(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - All-In(Raise) ", line)
+        name, rest = self.named(text, " - All-In(Raise) ", line)
         self._raise(name, rest, line, True)
 
     def _all_in_bet(self, text: str, line: int) -> None:
         # "All-In X": X the player's last chips; a bet or raise when they take the player
         # past the bet faced, else a call for less.
-        name, rest = self._named(text, " - All-In ", line)
+        name, rest = self.named(text, " - All-In ", line)
         total = self.street_put.get(name, 0) + minor_units(rest)
-        if total <= self.current_bet:
-            self._put(ActionKind.CALL, name, line, total, True)
-        else:
-            kind = ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
-            self._put(self.completion_or(kind), name, line, total, True)
+        self._put(self.all_in_kind(total), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
-        name, _ = self._named(text, " - Checks", line)
-        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
+        name, _ = self.named(text, " - Checks", line)
+        self.events.append(model.Action(self.street, name, model.ActionKind.CHECK, line=line))
 
     def _folds(self, text: str, line: int) -> None:
-        name, _ = self._named(text, " - Folds", line)
-        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
+        name, _ = self.named(text, " - Folds", line)
+        self.events.append(model.Action(self.street, name, model.ActionKind.FOLD, line=line))
 
     def _shows(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " - Shows [", line)
+        name, rest = self.named(text, " - Shows [", line)
         close = rest.index("]")
         shown = self._in_deal_order(name, self._cards(rest[:close]))
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
-            Action(
-                Street.SHOWDOWN,
+            model.Action(
+                model.Street.SHOWDOWN,
                 name,
-                ActionKind.SHOW,
+                model.ActionKind.SHOW,
                 cards=shown,
                 description=description,
                 line=line,
@@ -430,7 +369,7 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _collects(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " Collects ", line)
+        name, rest = self.named(text, " Collects ", line)
         amount_text, _, pot_text = rest.partition(" from ")
         if pot_text == "main pot":
             pot = 0
@@ -438,15 +377,20 @@ class _HandBuilder(TextHandBuilder):
             number = pot_text.rpartition(" ")[2].lstrip("#")
             pot = small_number(number) if number.isdigit() else 1
         self.events.append(
-            Action(
-                self.street, name, ActionKind.COLLECT, minor_units(amount_text), pot=pot, line=line
+            model.Action(
+                self.street,
+                name,
+                model.ActionKind.COLLECT,
+                minor_units(amount_text),
+                pot=pot,
+                line=line,
             )
         )
 
     def _total_pot(self, text: str, line: int) -> None:
         found = _TOTAL_POT.match(text)
         if found is None:
-            raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
+            raise txt.LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
         self.total_pot = minor_units(found["total"])
         self.rake = minor_units(found["rake"]) if found["rake"] else 0
 
@@ -456,7 +400,7 @@ class _HandBuilder(TextHandBuilder):
         name = self.player_prefix(text, colon + 2, " ", line)
         seat = self.seated[name]
         if seat.number != number:
-            raise LineError(
+            raise txt.LineError(
                 self.relative(line),
                 f"the summary puts {name} in seat {number}, but {name} sits in seat {seat.number}",
                 text,
@@ -464,7 +408,7 @@ class _HandBuilder(TextHandBuilder):
         rest = text[colon + 2 + len(name) + 1 :]
         if rest.startswith("Folded on the "):
             folded_on = street_named(rest[14:])
-            self.results.append(SeatResult(number, name, folded_on=folded_on, line=line))
+            self.results.append(model.SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None
         found = _WON_TOTAL.match(rest)
@@ -481,7 +425,7 @@ class _HandBuilder(TextHandBuilder):
             shown = self._in_deal_order(name, self._cards(inside))
         self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 showed=shown,
@@ -493,7 +437,9 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-GRAMMAR = SectionGrammar("absolute", "Absolute", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
+GRAMMAR = txt.SectionGrammar(
+    "absolute", "Absolute", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 @lru_cache(maxsize=100_000)
@@ -508,7 +454,7 @@ def _pocket_cards(text: str) -> tuple[Card | None, ...]:
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Absolute text (parse → print → parse gives equal records). Each street's
     Pocket lines are written from the dealt records: a player's cards so far, `H` for the
     ones not seen, one line per player dealt on that street.
@@ -531,7 +477,7 @@ def print_hand(hand: Hand) -> str:
         f"Seat {seat.number} - {seat.name} ({money(seat.stack)} in chips)" for seat in hand.seats
     )
     slots: dict[str, list[str]] = {}
-    current = Street.ANTES
+    current = model.Street.ANTES
     current_bet = 0  # the bet to match on this street, for raise sizes not recorded
     for event in hand.events:
         street = event.street
@@ -539,32 +485,32 @@ def print_hand(hand: Hand) -> str:
             lines.append(STREET_HEADERS[street])
             current = street
             current_bet = 0
-            if street is Street.SEVENTH and hand.community_card is not None:
+            if street is model.Street.SEVENTH and hand.community_card is not None:
                 lines.extend(_community_lines(hand, slots))
-        elif street != current and street is Street.SHOWDOWN:
+        elif street != current and street is model.Street.SHOWDOWN:
             lines.append("*** SHOW DOWN ***")
             current = street
-        if type(event) is Dealt:
+        if type(event) is model.Dealt:
             row = slots.setdefault(event.player, [])
-            if street is Street.THIRD:
+            if street is model.Street.THIRD:
                 row.extend(["H"] * (3 - len(event.new)))
             else:
                 row.extend(["H"] * (int(street) - 1 - len(row)))
             row.extend(_card(card) for card in event.new)
             lines.append(f"{event.player} - Pocket [{' '.join(row)}]")
             continue
-        if type(event) is not Action or event.kind in SILENT_KINDS:
+        if type(event) is not model.Action or event.kind in SILENT_KINDS:
             continue  # no Absolute line for it
         lines.append(_action_line(event, money, current_bet))
-        if event.to_amount is not None and event.kind is not ActionKind.CALL:
+        if event.to_amount is not None and event.kind is not model.ActionKind.CALL:
             current_bet = max(current_bet, event.to_amount)
     if (
-        Street.SEVENTH in hand.streets
+        model.Street.SEVENTH in hand.streets
         and hand.community_card is not None
-        and STREET_HEADERS[Street.SEVENTH] not in lines
+        and STREET_HEADERS[model.Street.SEVENTH] not in lines
     ):
         at = lines.index("*** SHOW DOWN ***") if "*** SHOW DOWN ***" in lines else len(lines)
-        lines[at:at] = [STREET_HEADERS[Street.SEVENTH], *_community_lines(hand, slots)]
+        lines[at:at] = [STREET_HEADERS[model.Street.SEVENTH], *_community_lines(hand, slots)]
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
     own = hand.site is SITE and hand.header_variant == "stage"
@@ -582,20 +528,20 @@ def print_hand(hand: Hand) -> str:
 
 
 SILENT_KINDS = frozenset(
-    {ActionKind.UNCALLED_BET_RETURNED, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW}
+    {model.ActionKind.UNCALLED_BET_RETURNED, model.ActionKind.MUCK, model.ActionKind.DOES_NOT_SHOW}
 )
 """What Absolute prints no line for: an uncalled bet goes back silently (its trait); a
 muck is the summary's."""
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Absolute's Eastern clock: "2009-03-18 19:10:00
     (ET)"."""
-    return printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S} (ET)")
+    return txt.printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S} (ET)")
 
 
-def _community_lines(hand: Hand, slots: dict[str, list[str]]) -> list[str]:
+def _community_lines(hand: model.Hand, slots: dict[str, list[str]]) -> list[str]:
     """The community card on the Pocket line of every player left on the river."""
     lines = []
     card = _card(hand.community_card) if hand.community_card is not None else ""
@@ -607,7 +553,7 @@ def _community_lines(hand: Hand, slots: dict[str, list[str]]) -> list[str]:
     return lines
 
 
-def _outcome(result: SeatResult) -> str:
+def _outcome(result: model.SeatResult) -> str:
     """A seat's showdown in Absolute's words, for a hand not read from Absolute text:
     "with Two pair [cards]", "lost with …", "Mucked [cards]"."""
     if result.showed:
@@ -630,49 +576,49 @@ def _amount(value: int, symbol: str | None) -> str:
     return format_amount(value, symbol)
 
 
-def _action_line(action: Action, money, current_bet: int) -> str:  # type: ignore[no-untyped-def]
+def _action_line(action: model.Action, money, current_bet: int) -> str:  # type: ignore[no-untyped-def]
     """One action line; `current_bet` is the bet it faced (a raise prints its size over
     that bet, then the street total)."""
     name = action.player
     kind = action.kind
-    if kind is ActionKind.ANTE or kind is ActionKind.BRING_IN:
+    if kind is model.ActionKind.ANTE or kind is model.ActionKind.BRING_IN:
         return action_line(action, ACTION_WORDS, money, "", "Absolute")
     raise_by = action.raise_by
     if (
         raise_by is None
-        and kind is ActionKind.RAISE
+        and kind is model.ActionKind.RAISE
         and action.to_amount is not None
         and not action.all_in
     ):
         raise_by = action.to_amount - current_bet
-    if kind in (ActionKind.RAISE, ActionKind.COMPLETE) and raise_by is not None:
+    if kind in (model.ActionKind.RAISE, model.ActionKind.COMPLETE) and raise_by is not None:
         verb = "All-In(Raise)" if action.all_in else "Raises"
         return f"{name} - {verb} {money(raise_by)} to {money(action.to_amount)}"
     if action.all_in and kind in (
-        ActionKind.BET,
-        ActionKind.RAISE,
-        ActionKind.COMPLETE,
-        ActionKind.CALL,
+        model.ActionKind.BET,
+        model.ActionKind.RAISE,
+        model.ActionKind.COMPLETE,
+        model.ActionKind.CALL,
     ):
         return f"{name} - All-In {money(action.amount)}"
-    if kind is ActionKind.SHOW:
+    if kind is model.ActionKind.SHOW:
         shown = " ".join(_card(card) for card in action.cards)
         tail = f" ({action.description})" if action.description is not None else ""
         return f"{name} - Shows [{shown}]{tail}"
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         pot = "main pot" if not action.pot else f"side pot #{action.pot}"
         return f"{name} Collects {money(action.amount)} from {pot}"
     return action_line(action, ACTION_WORDS, money, "", "Absolute")
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} - Ante {amount}",
-    ActionKind.BRING_IN: "{player} - Bring-In {amount}",
-    ActionKind.BET: "{player} - Bets {amount}",
-    ActionKind.COMPLETE: "{player} - Bets {amount}",
-    ActionKind.CALL: "{player} - Calls {amount}",
-    ActionKind.CHECK: "{player} - Checks",
-    ActionKind.FOLD: "{player} - Folds",
+    model.ActionKind.ANTE: "{player} - Ante {amount}",
+    model.ActionKind.BRING_IN: "{player} - Bring-In {amount}",
+    model.ActionKind.BET: "{player} - Bets {amount}",
+    model.ActionKind.COMPLETE: "{player} - Bets {amount}",
+    model.ActionKind.CALL: "{player} - Calls {amount}",
+    model.ActionKind.CHECK: "{player} - Checks",
+    model.ActionKind.FOLD: "{player} - Folds",
 }
 """Absolute's action lines (`handlog.parse.printing.ActionWords`); a raise, an all-in, a
 show and a collect are worded by `_action_line`."""

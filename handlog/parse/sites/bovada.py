@@ -22,49 +22,22 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import format_amount, minor_units, money_writer
+from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    level_number,
-    note_handlers,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import clock_time, level_number, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
 
-SITE = Site.BOVADA
+SITE = model.Site.BOVADA
 HEADER_PREFIX = "Bo"
 HEADER_BYTES = re.compile(rb"\nBo(?:vada|dog(?:\.com|\.eu| UK| Canada|88)?) Hand #")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -91,37 +64,37 @@ One name for the hero in every hand is what makes the hero's figures add up in r
 (`handlog report --player "[ME]"`); opponents keep their seat names."""
 HERO_MARK = " [ME]"
 
-GAMES = {"7CARD": Game.STUD, "7CARD HiLo": Game.STUD8, "7CARD_HL": Game.STUD8}
-GAME_NAMES = {Game.STUD: "7CARD", Game.STUD8: "7CARD HiLo"}
+GAMES = {"7CARD": model.Game.STUD, "7CARD HiLo": model.Game.STUD8, "7CARD_HL": model.Game.STUD8}
+GAME_NAMES = {model.Game.STUD: "7CARD", model.Game.STUD8: "7CARD HiLo"}
 
-SECTIONS = section_table("HOLE_CARDS", *STUD_STREETS, "RIVER", "SUMMARY")
+SECTIONS = txt.section_table("HOLE_CARDS", *txt.STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
-    Street.THIRD: "*** 3RD STREET ***",
-    Street.FOURTH: "*** 4TH STREET ***",
-    Street.FIFTH: "*** 5TH STREET ***",
-    Street.SIXTH: "*** 6TH STREET ***",
-    Street.SEVENTH: "*** RIVER ***",
+    model.Street.THIRD: "*** 3RD STREET ***",
+    model.Street.FOURTH: "*** 4TH STREET ***",
+    model.Street.FIFTH: "*** 5TH STREET ***",
+    model.Street.SIXTH: "*** 6TH STREET ***",
+    model.Street.SEVENTH: "*** RIVER ***",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {"HOLE_CARDS": "*** HOLE CARDS ***", "SUMMARY": "*** SUMMARY ***"},
 )
 FOLDED_ON_TEXT = {
-    Street.THIRD: "3rd STREET",
-    Street.FOURTH: "4TH STREET",
-    Street.FIFTH: "5TH STREET",
-    Street.SIXTH: "6TH STREET",
-    Street.SEVENTH: "RIVER",
+    model.Street.THIRD: "3rd STREET",
+    model.Street.FOURTH: "4TH STREET",
+    model.Street.FIFTH: "5TH STREET",
+    model.Street.SIXTH: "6TH STREET",
+    model.Street.SEVENTH: "RIVER",
 }
 NOTE_KINDS = {
-    "SITS_OUT": NoteKind.SITTING_OUT,
-    "SITS_DOWN": NoteKind.JOINS,
-    "STANDS": NoteKind.LEAVES,
-    "ENTERS": NoteKind.JOINS,
-    "LEAVES": NoteKind.LEAVES,
-    "REJOINS": NoteKind.RETURNED,
-    "RANKED": NoteKind.FINISHED_TOURNAMENT,
+    "SITS_OUT": model.NoteKind.SITTING_OUT,
+    "SITS_DOWN": model.NoteKind.JOINS,
+    "STANDS": model.NoteKind.LEAVES,
+    "ENTERS": model.NoteKind.JOINS,
+    "LEAVES": model.NoteKind.LEAVES,
+    "REJOINS": model.NoteKind.RETURNED,
+    "RANKED": model.NoteKind.FINISHED_TOURNAMENT,
 }
 
 # Stakes by ante, from the real hands, for a hand whose betting never shows the small bet
@@ -150,22 +123,16 @@ BOVADA = RuleProfile(
     ),
     # No Bovada hand in the corpus reaches the cap; like the other online rooms the cap
     # stays heads-up (the default, as on PokerStars).
-    cap_bets=4,
-    cap_heads_up=True,
     # Bodog hand #2604291577: "D bets $0.10" on 4th street with 3d 3c showing (7-card stud).
-    # No stud8 hand shows a pair on 4th street: the usual rule, not in hi/lo.
-    open_pair_double_bet=frozenset({Game.STUD}),
-    # Hand #2633952287 (stud8): $4.65 after rake split $2.33 high, $2.32 low.
-    odd_chip_to_high=True,
-    # Hand #2844383701: $150 pot, $3 kept, $73.50 to each half: rake before the split.
-    rake_before_split=True,
-    burns=False,
+    # No stud8 hand shows a pair on 4th street: the usual rule, not in hi/lo (the default).
+    # Hand #2633952287 (stud8): $4.65 after rake split $2.33 high, $2.32 low: the odd chip to
+    # the high half. Hand #2844383701: $150 pot, $3 kept, $73.50 to each half: rake before
+    # the split. Both the defaults, as are no burns.
 )
 
 TRAITS = SiteTraits(
-    uncalled_bets=UncalledBets.LINE,  # "Return uncalled portion of bet $0.10"
-    total_pot_after_rake=False,  # Total Pot($0.59) | Rake ($0.02): 0.57 collected
-    prints_total_pot=True,
+    # The defaults: "Return uncalled portion of bet $0.10", and a total pot before the rake
+    # (Total Pot($0.59) | Rake ($0.02): 0.57 collected).
     # "One pair", "High Card", "Straight": not the wording `replay.describe` writes.
     describes_hands=False,
 )
@@ -175,17 +142,8 @@ TRAITS = SiteTraits(
 # Header
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    game_name: str
-    game: Game | None
-    table: str
-    tournament_id: str | None
-    tournament_level: str | None
-
-
 @lru_cache(maxsize=10_000)
-def _game_info(start: str, game_part: str) -> GameInfo:
+def _game_info(start: str, game_part: str) -> txt.GameInfo:
     """The header's game description, parsed with the grammar once per table (memoised)."""
     from lark import Tree
 
@@ -206,28 +164,25 @@ def _game_info(start: str, game_part: str) -> GameInfo:
                 tournament_id = str(part)
             elif isinstance(part, Tree) and part.data == "level":
                 level = str(part.children[0])
-    info = GameInfo(game_name, GAMES.get(game_name), table, tournament_id, level)
-    return info
+    return txt.GameInfo(
+        game_name,
+        GAMES.get(game_name),
+        table=table,
+        tournament_id=tournament_id,
+        tournament_level=level,
+    )
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         info = _game_info(f"{split['brand']} Hand #", split["game"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        start_time = utc_time(
-            int(split["y"]),
-            int(split["mo"]),
-            int(split["d"]),
-            int(split["h"]),
-            int(split["mi"]),
-            int(split["s"]),
-            "ET",  # Bovada's clock is US Eastern (it prints no zone)
-        )
+        start_time = clock_time(split, "ET")  # US Eastern (Bovada prints no zone)
         builder = _HandBuilder(
             chunk, split["number"], info, split["brand"], split["clock"], start_time
         )
@@ -240,21 +195,19 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
 # Hands
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(
         self,
         chunk: Chunk,
         hand_id: str,
-        info: GameInfo,
+        info: txt.GameInfo,
         brand: str,
         clock: str,
         start_time: datetime | None,
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.brand = brand
         self.clock = clock
         self.start_time = start_time
@@ -276,15 +229,15 @@ class _HandBuilder(TextHandBuilder):
         """The most an all-in went over the bet faced on 3rd or 4th street, and on 5th
         street on (`all_in_big`): the least the bet sizes can be."""
         self.all_in_big = 0
-        self.collects: list[tuple[int, Action]] = []
+        self.collects: list[tuple[int, model.Action]] = []
         """The collects and their indexes in `events` (their pots are settled at the end)."""
         self.side_pot_collected = False
-        self.by_number: dict[int, Seat] = {}
+        self.by_number: dict[int, model.Seat] = {}
         self.headed = False
         """Whether the lines read are under a street header (not the older exports' one
         `*** HOLE CARDS ***` section, where a street starts where its cards are dealt)."""
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         if self.side_pot_collected:  # then a plain "Hand result" is the main pot
             for index, collect in self.collects:
@@ -307,20 +260,21 @@ class _HandBuilder(TextHandBuilder):
                 _without_card(event, community) for event in without_river_deals(self.events)
             ]
             self.results = [_result_without_card(result, community) for result in self.results]
-        info = self.info
-        self.table = info.table
         self.rake = rake
-        self.tournament_id = info.tournament_id
-        self.tournament_level = info.tournament_level
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=info.game,  # type: ignore[arg-type]  # parse_hand skipped None
-            currency=self.currency,
-            small_bet=small,
-            big_bet=big,
-            start_time=self.start_time,
-            printed=Printed(self.brand, self.clock),
+        # The header's facts, with the stakes and currency the betting showed.
+        header = self.info
+        info = txt.GameInfo(
+            header.game_name,
+            header.game,
+            small,
+            big,
+            self.currency,
+            table=header.table,
+            tournament_id=header.tournament_id,
+            tournament_level=header.tournament_level,
+        )
+        return self.hand_of(
+            SITE, self.hand_id, info, self.start_time, model.Printed(self.brand, self.clock)
         )
 
     def _stakes(self) -> tuple[int, int]:
@@ -354,7 +308,7 @@ class _HandBuilder(TextHandBuilder):
         if street is not None:
             start = text.index("\n") + 1
             self.headed = kind != "HOLE_CARDS"
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 self.street = street
                 total_end = text.index("\n", start)
                 self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
@@ -367,7 +321,7 @@ class _HandBuilder(TextHandBuilder):
         if kind == "SEAT_LINES":
             self.seats_done()
 
-    def _begin(self, street: Street) -> None:
+    def _begin(self, street: model.Street) -> None:
         self.street = street
         self.streets.append(street)
         self.street_put = {}
@@ -378,14 +332,11 @@ class _HandBuilder(TextHandBuilder):
 
     def _name(self, text: str, line: int) -> str:
         """The seated player whose name starts the line, before " : "."""
-        seat = self.seated.get(text[: text.find(" : ")])
-        if seat is None:
-            seat = self.seated[self.player_prefix(text, 0, " : ", line)]
-        return seat.name
+        return self.player_before(text, " : ", line)
 
     def _put(
         self,
-        kind: ActionKind,
+        kind: model.ActionKind,
         player: str,
         line: int,
         chips: int | None,
@@ -397,18 +348,18 @@ class _HandBuilder(TextHandBuilder):
         self.put_chips(kind, player, line, chips, total, all_in)
         self.money_in_on_street = True
 
-    def _seen_bet(self, kind: ActionKind, total: int, double: bool) -> None:
+    def _seen_bet(self, kind: model.ActionKind, total: int, double: bool) -> None:
         """Note a full bet, completion or raise seen in the betting, taking the player to
         the street `total` (for the stakes)."""
-        if kind is ActionKind.COMPLETE:
+        if kind is model.ActionKind.COMPLETE:
             self.completed_to = self.completed_to or total
             return
         size = total - self.current_bet
         if size <= 0:
             return
-        if double or self.street >= Street.FIFTH:
+        if double or self.street >= model.Street.FIFTH:
             self.big_bet_seen = self.big_bet_seen or size
-        elif self.street == Street.THIRD or kind is ActionKind.BET:
+        elif self.street == model.Street.THIRD or kind is model.ActionKind.BET:
             self.small_bet_seen = self.small_bet_seen or size
         else:
             seen = self.fourth_raise_seen
@@ -427,7 +378,7 @@ class _HandBuilder(TextHandBuilder):
         number = int(printed[5:].split(" ", 1)[0])
         stack = self._amount(text[colon + 2 : -9])
         hero = printed.endswith(HERO_MARK)
-        seat = Seat(number, HERO if hero else printed, stack, False, line)
+        seat = model.Seat(number, HERO if hero else printed, stack, False, line)
         self.add_seat(seat, text)
         if hero:  # the lines name the hero by seat: "Seat+3 [ME] : Calls $0.02"
             self.seated[printed] = seat
@@ -436,9 +387,7 @@ class _HandBuilder(TextHandBuilder):
     def _ante(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(Action(Street.ANTES, player, ActionKind.ANTE, amount, line=line))
+        self.add_ante(player, amount, False, line)
 
     def _dealt(self, text: str, line: int) -> None:
         player = self._name(text, line)
@@ -453,13 +402,13 @@ class _HandBuilder(TextHandBuilder):
             return
         # The street a card line belongs to: the player's card count after it (3 on the
         # first street). Exports without street headers start each street here.
-        street = Street(len(earlier) + len(new)) if earlier else Street.THIRD
+        street = model.Street(len(earlier) + len(new)) if earlier else model.Street.THIRD
         if not self.streets or street > self.streets[-1]:
-            if street > Street.SEVENTH:
-                raise LineError(self.relative(line), f"{player} is dealt an eighth card", text)
+            if street > model.Street.SEVENTH:
+                raise txt.LineError(self.relative(line), f"{player} is dealt an eighth card", text)
             self._begin(street)
         elif street < self.street:
-            raise LineError(
+            raise txt.LineError(
                 self.relative(line),
                 f"a card of {street.label} is dealt on {self.street.label}",
                 text,
@@ -471,12 +420,12 @@ class _HandBuilder(TextHandBuilder):
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, player, line, amount)
+        self._put(model.ActionKind.BRING_IN, player, line, amount)
 
     def _bets(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        kind = self.completion_or(ActionKind.BET)
+        kind = self.completion_or(model.ActionKind.BET)
         before = self.street_put.get(player, 0)
         double = " : D bets" in text or " : Double bets" in text
         self._seen_bet(kind, before + amount, double)
@@ -492,19 +441,19 @@ class _HandBuilder(TextHandBuilder):
     def _raises(self, text: str, line: int, all_in: bool = False) -> None:
         player = self._name(text, line)
         chips, total = self._raise_amounts(text)
-        kind = self.completion_or(ActionKind.RAISE)
+        kind = self.completion_or(model.ActionKind.RAISE)
         if all_in:
             self._all_in_over(kind, total)
         else:
             self._seen_bet(kind, total, False)
         self._put(kind, player, line, chips, total, all_in)
 
-    def _all_in_over(self, kind: ActionKind, total: int) -> None:
+    def _all_in_over(self, kind: model.ActionKind, total: int) -> None:
         """Note an all-in bet, completion or raise taking the player to the street `total`:
         no full bet, but the bet sizes are at least what it went over the bet faced by
         (for the stakes of a hand whose betting shows no full bet)."""
-        size = total if kind is ActionKind.COMPLETE else total - self.current_bet
-        if self.street >= Street.FIFTH:
+        size = total if kind is model.ActionKind.COMPLETE else total - self.current_bet
+        if self.street >= model.Street.FIFTH:
             self.all_in_big = max(self.all_in_big, size)
         else:
             self.all_in_small = max(self.all_in_small, size)
@@ -515,45 +464,49 @@ class _HandBuilder(TextHandBuilder):
     def _all_in(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
-        if self.street is Street.ANTES:
+        if self.street is model.Street.ANTES:
             if self.ante is None or amount > self.ante:
                 self.ante = amount
             self.events.append(
-                Action(Street.ANTES, player, ActionKind.ANTE, amount, None, True, line=line)
+                model.Action(
+                    model.Street.ANTES, player, model.ActionKind.ANTE, amount, None, True, line=line
+                )
             )
             return
         # "All-in N" is the chips added: a call when it does not go over the bet faced, the
         # bring-in when it opens the first street, else a bet or raise.
         total = self.street_put.get(player, 0) + amount
-        if self.street == Street.THIRD and not self.money_in_on_street:
-            kind = ActionKind.BRING_IN
+        if self.street == model.Street.THIRD and not self.money_in_on_street:
+            kind = model.ActionKind.BRING_IN
             self.bring_in = amount
-        elif total <= self.current_bet:
-            kind = ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(ActionKind.BET)
         else:
-            kind = self.completion_or(ActionKind.RAISE)
-        if kind is not ActionKind.BRING_IN and kind is not ActionKind.CALL:
+            kind = self.all_in_kind(total)
+        if kind is not model.ActionKind.BRING_IN and kind is not model.ActionKind.CALL:
             self._all_in_over(kind, total)
         self._put(kind, player, line, amount, None, True)
 
     def _calls(self, text: str, line: int) -> None:
         player = self._name(text, line)
-        self._put(ActionKind.CALL, player, line, self._amount(text[text.rindex(" ") + 1 :]))
+        self._put(model.ActionKind.CALL, player, line, self._amount(text[text.rindex(" ") + 1 :]))
 
     def _checks(self, text: str, line: int) -> None:
-        self.events.append(Action(self.street, self._name(text, line), ActionKind.CHECK, line=line))
+        self.events.append(
+            model.Action(self.street, self._name(text, line), model.ActionKind.CHECK, line=line)
+        )
 
     def _folds(self, text: str, line: int) -> None:
-        self.events.append(Action(self.street, self._name(text, line), ActionKind.FOLD, line=line))
+        self.events.append(
+            model.Action(self.street, self._name(text, line), model.ActionKind.FOLD, line=line)
+        )
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         player = self._name(text, line)
         amount = self._amount(text[text.rindex(" ") + 1 :])
         self.street_put[player] = self.street_put.get(player, 0) - amount
         self.events.append(
-            Action(self.street, player, ActionKind.UNCALLED_BET_RETURNED, amount, line=line)
+            model.Action(
+                self.street, player, model.ActionKind.UNCALLED_BET_RETURNED, amount, line=line
+            )
         )
 
     def _shown(self, text: str) -> tuple[tuple[Card, ...], str | None]:
@@ -563,12 +516,12 @@ class _HandBuilder(TextHandBuilder):
         return cards(text[open_at:close]), description
 
     def _showdown(self, text: str, line: int) -> None:
-        self._shown_at_showdown(ActionKind.SHOW, text, line)
+        self._shown_at_showdown(model.ActionKind.SHOW, text, line)
 
     def _mucks(self, text: str, line: int) -> None:
-        self._shown_at_showdown(ActionKind.MUCK, text, line)
+        self._shown_at_showdown(model.ActionKind.MUCK, text, line)
 
-    def _shown_at_showdown(self, kind: ActionKind, text: str, line: int) -> None:
+    def _shown_at_showdown(self, kind: model.ActionKind, text: str, line: int) -> None:
         player = self._name(text, line)
         printed, description = self._shown(text[text.find(" : ") :])
         # The line prints the best five (hi/lo: the high five, then the low five); the
@@ -577,8 +530,8 @@ class _HandBuilder(TextHandBuilder):
         if not held or not set(printed) <= set(held):
             held = tuple(dict.fromkeys(printed))
         self.events.append(
-            Action(
-                Street.SHOWDOWN,
+            model.Action(
+                model.Street.SHOWDOWN,
                 player,
                 kind,
                 cards=held,
@@ -591,10 +544,10 @@ class _HandBuilder(TextHandBuilder):
         player = self._name(text, line)
         printed, description = self._shown(text[text.find(" : ") :])
         self.events.append(
-            Action(
-                Street.SHOWDOWN,
+            model.Action(
+                model.Street.SHOWDOWN,
                 player,
-                ActionKind.DOES_NOT_SHOW,
+                model.ActionKind.DOES_NOT_SHOW,
                 cards=printed,
                 description=description,
                 line=line,
@@ -606,19 +559,24 @@ class _HandBuilder(TextHandBuilder):
         amount = self._amount(text[text.rindex(" ") + 1 :])
         side = "-Side" in text[text.find(" : ") :]
         self.side_pot_collected |= side
-        collect = Action(
-            Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=1 if side else None, line=line
+        collect = model.Action(
+            model.Street.SHOWDOWN,
+            player,
+            model.ActionKind.COLLECT,
+            amount,
+            pot=1 if side else None,
+            line=line,
         )
         self.collects.append((len(self.events), collect))
         self.events.append(collect)
 
-    def _note(self, kind: NoteKind, text: str, line: int) -> None:
-        self.events.append(Note(self.street, kind, self._name(text, line), text, line))
+    def _note(self, kind: model.NoteKind, text: str, line: int) -> None:
+        self.events.append(model.Note(self.street, kind, self._name(text, line), text, line))
 
     def _total_pot(self, text: str, line: int) -> None:
         found = _TOTAL_POT.match(text)
         if found is None:
-            raise LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
+            raise txt.LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
         self.total_pot = self._amount(found["total"])
         if found["rake"] is not None:
             self.printed_rake = self._amount(found["rake"])
@@ -628,7 +586,7 @@ class _HandBuilder(TextHandBuilder):
         number = int(text[5:colon])
         seat = self.by_number.get(number)
         if seat is None:
-            raise LineError(
+            raise txt.LineError(
                 self.relative(line), f"the summary names seat {number}, where nobody sits", text
             )
         return number, seat.name
@@ -636,13 +594,13 @@ class _HandBuilder(TextHandBuilder):
     def _seat_folded(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
         street = street_named(text[text.index("Folded on the ") + 14 :])
-        self.results.append(SeatResult(number, name, folded_on=street, line=line))
+        self.results.append(model.SeatResult(number, name, folded_on=street, line=line))
 
     def _seat_does_not_show(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
         won = self._amount(text[text.index(":") + 1 : -16].strip())
         self.results.append(
-            SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
+            model.SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
         )
 
     def _seat_mucked(self, text: str, line: int) -> None:
@@ -650,13 +608,13 @@ class _HandBuilder(TextHandBuilder):
         printed = cards(text[text.index("[Mucked] [") + 10 : text.rindex("]")].strip())
         held = self.held.get(name, ())
         mucked = held if held and set(printed) <= set(held) else printed
-        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
+        self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name = self._summary_seat(text, line)
         found = _SEAT_SHOWED.match(text)
         if found is None:
-            raise LineError(self.relative(line), "this summary line cannot be read", text)
+            raise txt.LineError(self.relative(line), "this summary line cannot be read", text)
         won = None
         for part in (found["won"], found["low"]):
             if part is not None:
@@ -669,7 +627,7 @@ class _HandBuilder(TextHandBuilder):
             # which its best five holds): the dealing lines printed them all.
             showed = held
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 showed=showed,
@@ -681,8 +639,8 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-def _with_pot(action: Action, pot: int) -> Action:
-    return Action(
+def _with_pot(action: model.Action, pot: int) -> model.Action:
+    return model.Action(
         action.street,
         action.player,
         action.kind,
@@ -698,14 +656,14 @@ def _with_pot(action: Action, pot: int) -> Action:
     )
 
 
-def _without_card(event: Event, card: Card) -> Event:
+def _without_card(event: model.Event, card: Card) -> model.Event:
     """A showdown action without `card` among its cards."""
-    if type(event) is not Action or card not in event.cards:
+    if type(event) is not model.Action or card not in event.cards:
         return event
     return dataclasses.replace(event, cards=tuple(c for c in event.cards if c != card))
 
 
-def _result_without_card(result: SeatResult, card: Card) -> SeatResult:
+def _result_without_card(result: model.SeatResult, card: Card) -> model.SeatResult:
     """A summary seat line's record without `card` among its cards."""
     if card not in result.showed and card not in result.mucked:
         return result
@@ -716,9 +674,9 @@ def _result_without_card(result: SeatResult, card: Card) -> SeatResult:
     )
 
 
-_HANDLERS = note_handlers(NOTE_KINDS)
+_HANDLERS = txt.note_handlers(NOTE_KINDS)
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "bovada", "Bovada", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -727,7 +685,7 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Bovada text (the current form, with street headers), which parses back to
     an equal record.
 
@@ -759,32 +717,35 @@ def print_hand(hand: Hand) -> str:
     printed = _printed_names(hand, own)
     for seat in hand.seats:
         lines.append(f"{printed[seat.name]}: {money(seat.stack)} in chips")
-    current = Street.ANTES
+    current = model.Street.ANTES
     for event in hand.events:
         street = event.street
-        if street != current and Street.THIRD <= street <= Street.SEVENTH:
+        if street != current and model.Street.THIRD <= street <= model.Street.SEVENTH:
             lines.append(STREET_HEADERS[street])
             current = street
-            if street is Street.SEVENTH and hand.community_card is not None:
+            if street is model.Street.SEVENTH and hand.community_card is not None:
                 lines.extend(_community_lines(hand, printed))
-        if isinstance(event, Note):
+        if isinstance(event, model.Note):
             if own:
                 lines.append(event.text)
             elif event.player in printed and event.kind in NOTE_LINES:
                 lines.append(f"{printed[event.player]} : {NOTE_LINES[event.kind]}")
             continue
         name = printed.get(event.player, event.player)
-        if isinstance(event, Dealt):
+        if isinstance(event, model.Dealt):
             if event.new:
                 lines.append(f"{name} : Card dealt to a spot [{format_cards(event.new)}]")
-        elif event.cards or event.kind not in (ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
+        elif event.cards or event.kind not in (
+            model.ActionKind.MUCK,
+            model.ActionKind.DOES_NOT_SHOW,
+        ):
             lines.append(_action(event, name, money, hand))
     if (
-        Street.SEVENTH in hand.streets
+        model.Street.SEVENTH in hand.streets
         and hand.community_card is not None
-        and STREET_HEADERS[Street.SEVENTH] not in lines
+        and STREET_HEADERS[model.Street.SEVENTH] not in lines
     ):
-        lines.append(STREET_HEADERS[Street.SEVENTH])
+        lines.append(STREET_HEADERS[model.Street.SEVENTH])
         lines.extend(_community_lines(hand, printed))
     lines.append("*** SUMMARY ***")
     lines.append(f"Total Pot({money(hand.total_pot)}) | Rake ({money(hand.rake)})")
@@ -796,21 +757,21 @@ def print_hand(hand: Hand) -> str:
 
 
 NOTE_LINES = {
-    NoteKind.SITTING_OUT: "Sit out",
-    NoteKind.LEAVES: "Table leave user",
-    NoteKind.RETURNED: "Re-join",
+    model.NoteKind.SITTING_OUT: "Sit out",
+    model.NoteKind.LEAVES: "Table leave user",
+    model.NoteKind.RETURNED: "Re-join",
 }
 """Bovada's words for the notes of a hand not read from Bovada text (the others, chat and
 connections among them, have no Bovada line)."""
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Bovada's Eastern clock: "2012-09-19 13:11:08"."""
-    return printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S}")
+    return txt.printed_clock(hand, SITE, "ET", "{t:%Y-%m-%d %H:%M:%S}")
 
 
-def _table_number(hand: Hand) -> str:
+def _table_number(hand: model.Hand) -> str:
     """The table as Bovada's `TBL#` prints it: one word (a tournament's table without the
     tournament number before it; words joined by "-")."""
     table = hand.table
@@ -819,13 +780,13 @@ def _table_number(hand: Hand) -> str:
     return "-".join(table.replace(",", " ").split()) or "0"
 
 
-def _read_from_bovada(hand: Hand) -> bool:
+def _read_from_bovada(hand: model.Hand) -> bool:
     """Whether the hand was read from Bovada text (its notes are Bovada's lines), not
     simulated or read from another site."""
     return hand.site is SITE and hand.header_variant != ""
 
 
-def _printed_names(hand: Hand, own: bool) -> dict[str, str]:
+def _printed_names(hand: model.Hand, own: bool) -> dict[str, str]:
     """Each player's name as Bovada prints it: by seat, "Seat+3"; the hero "Seat+3 [ME]".
     In a hand not read from Bovada text (`own` false) the hero is the one player whose
     first-street cards the records show in full (none hidden)."""
@@ -835,7 +796,7 @@ def _printed_names(hand: Hand, own: bool) -> dict[str, str]:
         else {
             event.player
             for event in hand.events
-            if type(event) is Dealt
+            if type(event) is model.Dealt
             and not event.previous
             and event.hidden == 0
             and len(event.new) > 1
@@ -848,7 +809,7 @@ def _printed_names(hand: Hand, own: bool) -> dict[str, str]:
     return names
 
 
-def _community_lines(hand: Hand, printed: dict[str, str]) -> list[str]:
+def _community_lines(hand: model.Hand, printed: dict[str, str]) -> list[str]:
     """The community card on the river line of every player left."""
     card = f"[{hand.community_card}]"
     return [
@@ -857,40 +818,42 @@ def _community_lines(hand: Hand, printed: dict[str, str]) -> list[str]:
     ]
 
 
-def _action(action: Action, name: str, money, hand: Hand) -> str:  # type: ignore[no-untyped-def]
+def _action(action: model.Action, name: str, money, hand: model.Hand) -> str:  # type: ignore[no-untyped-def]
     kind = action.kind
     amount = money(action.amount)
-    if kind is ActionKind.ANTE:
+    if kind is model.ActionKind.ANTE:
         return f"{name} : All-in {amount}" if action.all_in else f"{name} : Ante chip {amount}"
-    if kind is ActionKind.BRING_IN:
+    if kind is model.ActionKind.BRING_IN:
         return f"{name} : All-in {amount}" if action.all_in else f"{name} : Bring_in chip {amount}"
-    if kind in (ActionKind.COMPLETE, ActionKind.RAISE):
+    if kind in (model.ActionKind.COMPLETE, model.ActionKind.RAISE):
         verb = "All-in(raise)" if action.all_in else "Raises"
         return f"{name} : {verb} {amount} to {money(action.to_amount)}"
-    if kind is ActionKind.BET:
+    if kind is model.ActionKind.BET:
         if action.all_in:
             return f"{name} : All-in {amount}"
-        double = action.street == Street.FOURTH and action.amount == hand.big_bet
+        double = action.street == model.Street.FOURTH and action.amount == hand.big_bet
         return f"{name} : {'D bets' if double else 'Bets'} {amount}"
-    if kind is ActionKind.CALL:
+    if kind is model.ActionKind.CALL:
         return f"{name} : All-in {amount}" if action.all_in else f"{name} : Calls {amount}"
-    if kind is ActionKind.CHECK:
+    if kind is model.ActionKind.CHECK:
         return f"{name} : Checks"
-    if kind is ActionKind.FOLD:
+    if kind is model.ActionKind.FOLD:
         return f"{name} : Folds"
-    if kind is ActionKind.UNCALLED_BET_RETURNED:
+    if kind is model.ActionKind.UNCALLED_BET_RETURNED:
         return f"{name} : Return uncalled portion of bet {amount}"
-    if kind in (ActionKind.SHOW, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
-        verb = {ActionKind.SHOW: "Showdown", ActionKind.MUCK: "Mucks"}.get(kind, "Does not show")
+    if kind in (model.ActionKind.SHOW, model.ActionKind.MUCK, model.ActionKind.DOES_NOT_SHOW):
+        verb = {model.ActionKind.SHOW: "Showdown", model.ActionKind.MUCK: "Mucks"}.get(
+            kind, "Does not show"
+        )
         tail = f" ({action.description})" if action.description is not None else ""
         return f"{name} : {verb} [{format_cards(action.cards)}]{tail}"
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         what = "Hand Result-Side Pot" if action.pot else "Hand result"
         return f"{name} : {what} {amount}"
     raise ValueError(f"Bovada prints no {kind.value} line")
 
 
-def _result(result: SeatResult, money) -> str:  # type: ignore[no-untyped-def]
+def _result(result: model.SeatResult, money) -> str:  # type: ignore[no-untyped-def]
     """A seat's summary line; "" for a seat Bovada has no line for (mucked unseen)."""
     head = f"Seat+{result.seat}:  "
     if result.folded_on is not None:
@@ -922,16 +885,6 @@ FORMAT = SiteFormat(
     deals=fixed_limit_deals(GAME_NAMES),
 )
 
-IGNITION_FORMAT = SiteFormat(
-    site=SITE,
-    name="Bovada (Ignition)",
-    header_prefix=IGNITION_PREFIX,
-    is_header=is_header,
-    parse_hand=parse_hand,
-    profile=BOVADA,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=IGNITION_HEADER_BYTES,
-)
+IGNITION_FORMAT = FORMAT.another_header("Bovada (Ignition)", IGNITION_PREFIX, IGNITION_HEADER_BYTES)
 """The same format under the network's later brand, whose headers start "Ignition Hand #"
 (files are split at their headers' common start, so each start is a format of its own)."""

@@ -9,23 +9,25 @@ players cannot be dealt one card otherwise, so nothing else reads that way."""
 
 from __future__ import annotations
 
+from handlog import model
 from handlog.cards import Card
-from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
 
 
-def river_players(hand: Hand) -> list[str]:
+def river_players(hand: model.Hand) -> list[str]:
     """The players the community card is dealt to: those dealt 6th street who did not fold
     before 7th, in the order of their 6th-street dealing lines."""
     folded = {
         event.player
         for event in hand.events
-        if type(event) is Action and event.kind is ActionKind.FOLD and event.street < Street.SEVENTH
+        if type(event) is model.Action
+        and event.kind is model.ActionKind.FOLD
+        and event.street < model.Street.SEVENTH
     }
     players: list[str] = []
     for event in hand.events:
         if (
-            type(event) is Dealt
-            and event.street is Street.SIXTH
+            type(event) is model.Dealt
+            and event.street is model.Street.SIXTH
             and event.player not in folded
             and event.player not in players
         ):
@@ -33,10 +35,14 @@ def river_players(hand: Hand) -> list[str]:
     return players
 
 
-def community_card(events: list[Event]) -> Card | None:
+def community_card(events: list[model.Event]) -> Card | None:
     """The community card, if the river's dealing lines (two or more) all deal one and the
     same card."""
-    river = [event for event in events if type(event) is Dealt and event.street is Street.SEVENTH]
+    river = [
+        event
+        for event in events
+        if type(event) is model.Dealt and event.street is model.Street.SEVENTH
+    ]
     if len(river) < 2:
         return None
     first = river[0].new
@@ -48,8 +54,10 @@ def community_card(events: list[Event]) -> Card | None:
     return first[0]
 
 
-def without_river_deals(events: list[Event]) -> list[Event]:
+def without_river_deals(events: list[model.Event]) -> list[model.Event]:
     """The events without the river's dealing lines (those of a community card)."""
     return [
-        event for event in events if not (type(event) is Dealt and event.street is Street.SEVENTH)
+        event
+        for event in events
+        if not (type(event) is model.Dealt and event.street is model.Street.SEVENTH)
     ]

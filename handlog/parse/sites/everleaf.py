@@ -16,47 +16,23 @@ becomes the neutral records:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
+from handlog import model
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    Action,
-    ActionKind,
-    Dealt,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    Site,
-    Street,
-)
 from handlog.money import CURRENCY_SIGNS, MoneyError, minor_units, small_number
 from handlog.parse import grammar
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    in_deal_order,
-    note_handlers,
-    printed_clock,
-    read_hand,
-    section_table,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import in_deal_order, read_hand, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
-SITE = Site.EVERLEAF
+SITE = model.Site.EVERLEAF
 HEADER_PREFIX = "Everleaf Gaming Game #"
 HEADER_BYTES = re.compile(rb"\nEverleaf Gaming Game #\d+")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -68,18 +44,22 @@ def is_header(line: str) -> bool:
     return _HEADER.match(line) is not None
 
 
-GAMES = {"7 Card Stud": Game.STUD, "7 Card Stud Hi/Lo": Game.STUD8, "Razz": Game.RAZZ}
+GAMES = {
+    "7 Card Stud": model.Game.STUD,
+    "7 Card Stud Hi/Lo": model.Game.STUD8,
+    "Razz": model.Game.RAZZ,
+}
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS = section_table(*STUD_STREETS, "RIVER")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "RIVER")
 STREET_HEADERS = {
-    Street.THIRD: "** Dealing down cards **",
-    Street.FOURTH: "** Dealing 4th Street **",
-    Street.FIFTH: "** Dealing 5th Street **",
-    Street.SIXTH: "** Dealing 6th Street **",
-    Street.SEVENTH: "** Dealing River **",
+    model.Street.THIRD: "** Dealing down cards **",
+    model.Street.FOURTH: "** Dealing 4th Street **",
+    model.Street.FIFTH: "** Dealing 5th Street **",
+    model.Street.SIXTH: "** Dealing 6th Street **",
+    model.Street.SEVENTH: "** Dealing River **",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {
@@ -91,9 +71,9 @@ TERMINAL_WORDS = terminal_words(
     },
 )
 NOTE_ENDS = {
-    "SITS_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
-    "JOINS": (NoteKind.JOINS, " has joined the table"),
-    "LEAVES": (NoteKind.LEAVES, " has left the table"),
+    "SITS_OUT": (model.NoteKind.SITTING_OUT, " is sitting out"),
+    "JOINS": (model.NoteKind.JOINS, " has joined the table"),
+    "LEAVES": (model.NoteKind.LEAVES, " has left the table"),
 }
 CURRENCY_WORDS = {"USD": "USD", "EURO": "EUR", "EUR": "EUR", "GBP": "GBP"}
 _FIRST_STREET_POSITION = {1: (2,), 3: (0, 1, 2)}
@@ -121,16 +101,10 @@ EVERLEAF = RuleProfile(
         "Everleaf: a bet and three raises also heads-up; open-pair double bet in 7-card stud "
         "with a big raise after a small bet; no burns."
     ),
-    # Hand #295680332: four bets on 6th and 7th street heads-up, never a fifth.
-    cap_bets=4,
-    cap_heads_up=True,
-    # Hand #295680332: 4s 4h showing on 4th street, "bets [€ 0.05]" then "raises [€ 0.15]":
-    # a raise of the big bet over a small bet.
-    open_pair_double_bet=frozenset({Game.STUD}),
-    small_raise_after_big_bet=False,
-    # No split pot in the corpus: the usual rules.
-    odd_chip_to_high=True,
-    burns=False,
+    # The defaults throughout. Hand #295680332: four bets on 6th and 7th street heads-up,
+    # never a fifth (a bet and three raises, also heads-up); 4s 4h showing on 4th street,
+    # "bets [€ 0.05]" then "raises [€ 0.15]": a raise of the big bet over a small bet (the
+    # open-pair double bet in 7-card stud). No split pot in the corpus: the usual rules.
 )
 
 TRAITS = SiteTraits(
@@ -145,49 +119,28 @@ TRAITS = SiteTraits(
 # Header and game line
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    game_name: str
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    max_seats: int | None
-    date: str
-    time: str
-
-
 _GAME_LINE = re.compile(
     r"(?P<game>.*) - (?P<date>\d{4}/\d{2}/\d{2}) - (?P<time>\d{2}:\d{2}:\d{2})$"
 )
 
 
-def _game_info(line: str) -> GameInfo:
-    """The stakes, game and clock of the third line; the part before the clock parsed with
-    the grammar once per table (`_read_game`)."""
+def _game_info(line: str) -> tuple[txt.GameInfo, str, str]:
+    """The stakes and game of the third line, and its date and time as printed; the part
+    before the clock parsed with the grammar once per table (`_read_game`)."""
     found = _GAME_LINE.match(line)
     if found is None:
-        raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
+        raise txt.LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
     try:
         info = _read_game(found["game"])
     except MoneyError as error:
-        raise LineError(3, str(error), line) from None
+        raise txt.LineError(3, str(error), line) from None
     if info is None:
-        raise LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
-    return GameInfo(
-        info.game_name,
-        info.game,
-        info.small_bet,
-        info.big_bet,
-        info.currency,
-        info.max_seats,
-        found["date"],
-        found["time"],
-    )
+        raise txt.LineError(3, "the stakes and game line is not in a form Everleaf writes", line)
+    return info, found["date"], found["time"]
 
 
 @lru_cache(maxsize=10_000)
-def _read_game(key: str) -> GameInfo | None:
+def _read_game(key: str) -> txt.GameInfo | None:
     """The game line's part before the clock (without date and time), None when the
     grammar refuses it; remembered, since every hand at a table repeats it."""
     from lark import Token
@@ -206,31 +159,29 @@ def _read_game(key: str) -> GameInfo | None:
     small, big = amount(stakes[0]), amount(stakes[1])
     name = tokens["GAME_NAME"]
     seats = tokens.get("MAX_SEATS")
-    return GameInfo(
+    return txt.GameInfo(
         name,
         GAMES.get(name),
         small,
         big,
         currency,
-        small_number(seats[:-4]) if seats else None,
-        "",
-        "",
+        max_seats=small_number(seats[:-4]) if seats else None,
     )
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+    def read(found: re.Match[str], body: str) -> model.Hand | Skipped:
         lines = chunk.text.split("\n", 3)
         if len(lines) < 3:
-            raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
-        info = _game_info(lines[2])
+            raise txt.LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
+        info, date, time = _game_info(lines[2])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, found[1], info.game_name)
         tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, found[1], info).build(tokens)
+        return _HandBuilder(chunk, found[1], info, date, time).build(tokens)
 
     return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
@@ -239,13 +190,15 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
 # Hands
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(
+        self, chunk: Chunk, hand_id: str, info: txt.GameInfo, date: str, time: str
+    ) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
+        self.date = date
+        self.time = time
         self.returned = 0
         """Bets nobody called, returned without a line (for the total pot)."""
         self.put_in = 0
@@ -255,15 +208,14 @@ class _HandBuilder(TextHandBuilder):
         self.printed: dict[str, tuple[Card, ...]] = {}
         """Each player's cards as the dealing lines printed them so far."""
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         self._street_end()
         info = self.info
         total = self.put_in - self.returned
-        year, month, day = (int(part) for part in info.date.split("/"))
-        hour, minute, second = (int(part) for part in info.time.split(":"))
-        clock = f"{info.date} - {info.time}"
-        self.max_seats = info.max_seats
+        year, month, day = (int(part) for part in self.date.split("/"))
+        hour, minute, second = (int(part) for part in self.time.split(":"))
+        clock = f"{self.date} - {self.time}"
         # Not printed: what the betting left in the pot, and what was not paid out of it
         # (never below nothing: more paid out than was in is for the replay to flag).
         self.total_pot = total
@@ -278,7 +230,7 @@ class _HandBuilder(TextHandBuilder):
             info,
             # Everleaf's clock is UTC (it prints no zone).
             start_time=utc_time(year, month, day, hour, minute, second, "UTC"),
-            printed=Printed("game", clock),
+            printed=model.Printed("game", clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -312,15 +264,13 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _name_before(self, text: str, ending: str, line: int) -> str:
-        """The seated player whose name stands before `ending` at the start of the line."""
-        seat = self.seated.get(text[: text.find(ending)])
-        if seat is not None:
-            return seat.name
-        return self.player_prefix(text, 0, ending, line)
-
     def _put(
-        self, kind: ActionKind, player: str, line: int, chips: int | None, total: int | None = None
+        self,
+        kind: model.ActionKind,
+        player: str,
+        line: int,
+        chips: int | None,
+        total: int | None = None,
     ) -> None:
         if total is not None:
             chips = None  # the total decides
@@ -338,22 +288,20 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, _ = self.seat_parts(text)
-        self.add_seat(Seat(number, name, amount(stack.strip()), False, line), text)
+        self.add_seat(model.Seat(number, name, amount(stack.strip()), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        player = self._name_before(text, ": posts ante [", line)
+        player = self.player_before(text, ": posts ante [", line)
         chips = self._bracketed(text)
-        if self.ante is None or chips > self.ante:
-            self.ante = chips
         self.put_in += chips
-        self.events.append(Action(Street.ANTES, player, ActionKind.ANTE, chips, line=line))
+        self.add_ante(player, chips, False, line)
 
     def _dealt(self, text: str, line: int) -> None:
-        name = self._name_before(text[9:], " [ ", line)
+        name = self.player_before(text[9:], " [ ", line)
         new = self._cards_in(text[9 + len(name) :])
         earlier = self.printed.get(name, ())
         known = self.known.setdefault(name, {})
-        if self.street == Street.THIRD:
+        if self.street == model.Street.THIRD:
             positions = _FIRST_STREET_POSITION.get(len(new), ())
         else:
             positions = (int(self.street) - 1,)
@@ -365,27 +313,27 @@ class _HandBuilder(TextHandBuilder):
         self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
-        player = self._name_before(text, " posts bring-in ", line)
+        player = self.player_before(text, " posts bring-in ", line)
         chips = amount(text[text.rindex(" ") + 1 :].rstrip("."))
         self.bring_in = chips
-        self._put(ActionKind.BRING_IN, player, line, chips)
+        self._put(model.ActionKind.BRING_IN, player, line, chips)
 
     def _completes(self, text: str, line: int) -> None:
-        player = self._name_before(text, " completes to ", line)
+        player = self.player_before(text, " completes to ", line)
         total = amount(text[text.index(" completes to ", len(player)) + 14 :].rstrip("."))
-        self._put(self.completion_or(ActionKind.COMPLETE), player, line, None, total)
+        self._put(self.completion_or(model.ActionKind.COMPLETE), player, line, None, total)
 
     def _bets(self, text: str, line: int) -> None:
-        player = self._name_before(text, ": bets [", line)
-        self._put(self.completion_or(ActionKind.BET), player, line, self._bracketed(text))
+        player = self.player_before(text, ": bets [", line)
+        self._put(self.completion_or(model.ActionKind.BET), player, line, self._bracketed(text))
 
     def _raises(self, text: str, line: int) -> None:
-        player = self._name_before(text, " raises [", line)
-        self._put(self.completion_or(ActionKind.RAISE), player, line, self._bracketed(text))
+        player = self.player_before(text, " raises [", line)
+        self._put(self.completion_or(model.ActionKind.RAISE), player, line, self._bracketed(text))
 
     def _calls(self, text: str, line: int) -> None:
-        player = self._name_before(text, " calls [", line)
-        self._put(ActionKind.CALL, player, line, self._bracketed(text))
+        player = self.player_before(text, " calls [", line)
+        self._put(model.ActionKind.CALL, player, line, self._bracketed(text))
 
     def _in_deal_order(self, player: str, shown: tuple[Card, ...]) -> tuple[Card, ...]:
         """The shown cards in deal order (the hero's down cards are shown in another order
@@ -393,20 +341,20 @@ class _HandBuilder(TextHandBuilder):
         return in_deal_order(self.known.get(player, {}), shown)
 
     def _shows(self, text: str, line: int) -> None:
-        self._showdown(ActionKind.SHOW, " shows [ ", text, line)
+        self._showdown(model.ActionKind.SHOW, " shows [ ", text, line)
 
     def _mucks(self, text: str, line: int) -> None:
-        self._showdown(ActionKind.MUCK, " mucks [ ", text, line)
+        self._showdown(model.ActionKind.MUCK, " mucks [ ", text, line)
 
-    def _showdown(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
-        player = self._name_before(text, verb, line)
+    def _showdown(self, kind: model.ActionKind, verb: str, text: str, line: int) -> None:
+        player = self.player_before(text, verb, line)
         rest = text[len(player) :]
         shown = self._cards_in(rest)
         close = rest.index(" ]")
         description = rest[close + 3 :] or None
         self.events.append(
-            Action(
-                Street.SHOWDOWN,
+            model.Action(
+                model.Street.SHOWDOWN,
                 player,
                 kind,
                 cards=self._in_deal_order(player, shown),
@@ -417,10 +365,12 @@ class _HandBuilder(TextHandBuilder):
 
     def _does_not_show(self, text: str, line: int) -> None:
         player = self.player(text[:-20], line, text)
-        self.events.append(Action(Street.SHOWDOWN, player, ActionKind.DOES_NOT_SHOW, line=line))
+        self.events.append(
+            model.Action(model.Street.SHOWDOWN, player, model.ActionKind.DOES_NOT_SHOW, line=line)
+        )
 
     def _wins(self, text: str, line: int) -> None:
-        player = self._name_before(text, " wins ", line)
+        player = self.player_before(text, " wins ", line)
         rest = text[len(player) + 6 :]
         half = None
         for word in ("high ", "low "):
@@ -436,20 +386,26 @@ class _HandBuilder(TextHandBuilder):
             pot = small_number(number) if number.isdigit() else 1
         self.collected += chips
         self.events.append(
-            Action(
-                Street.SHOWDOWN, player, ActionKind.COLLECT, chips, pot=pot, half=half, line=line
+            model.Action(
+                model.Street.SHOWDOWN,
+                player,
+                model.ActionKind.COLLECT,
+                chips,
+                pot=pot,
+                half=half,
+                line=line,
             )
         )
 
     def _note(self, name: str, text: str, line: int) -> None:
         kind, ending = NOTE_ENDS[name]
         player = self.player(text[: -len(ending)], line, text)
-        self.events.append(Note(self.street, kind, player, text, line))
+        self.events.append(model.Note(self.street, kind, player, text, line))
 
 
-_HANDLERS = note_handlers({name: name for name in NOTE_ENDS})
+_HANDLERS = txt.note_handlers({name: name for name in NOTE_ENDS})
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "everleaf", "Everleaf", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -458,7 +414,7 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Everleaf text (the new format), which parses back to an equal record.
 
     A hand not read from Everleaf text (simulated, say) is written in the same form: its
@@ -486,32 +442,34 @@ def print_hand(hand: Hand) -> str:
     for seat in hand.seats:
         lines.append(f"Seat {seat.number}: {seat.name} (  {spaced(seat.stack)} )")
     seated = {seat.name for seat in hand.seats}
-    current = Street.ANTES
+    current = model.Street.ANTES
     for event in hand.events:
         street = event.street
-        if street != current and Street.THIRD <= street <= Street.SEVENTH:
+        if street != current and model.Street.THIRD <= street <= model.Street.SEVENTH:
             lines.append(STREET_HEADERS[street])
             current = street
-            if street is Street.SEVENTH and hand.community_card is not None:
+            if street is model.Street.SEVENTH and hand.community_card is not None:
                 lines.extend(_community_lines(hand))
-        if type(event) is Dealt:
+        if type(event) is model.Dealt:
             if event.new:
                 shown = ", ".join(str(card) for card in event.new)
                 lines.append(f"Dealt to {event.player} [ {shown} ].")
-        elif type(event) is Note:
+        elif type(event) is model.Note:
             ending = NOTE_LINES.get(event.kind)
             if ending is not None and event.player in seated:
                 lines.append(f"{event.player}{ending}")
-        elif type(event) is Action and event.kind is not ActionKind.UNCALLED_BET_RETURNED:
+        elif (
+            type(event) is model.Action and event.kind is not model.ActionKind.UNCALLED_BET_RETURNED
+        ):
             line = _action(event, bare, spaced)
             if line:
                 lines.append(line)
     if (
-        Street.SEVENTH in hand.streets
+        model.Street.SEVENTH in hand.streets
         and hand.community_card is not None
-        and STREET_HEADERS[Street.SEVENTH] not in lines
+        and STREET_HEADERS[model.Street.SEVENTH] not in lines
     ):
-        lines.append(STREET_HEADERS[Street.SEVENTH])
+        lines.append(STREET_HEADERS[model.Street.SEVENTH])
         lines.extend(_community_lines(hand))
     return "\n".join(lines)
 
@@ -520,14 +478,14 @@ NOTE_LINES = {kind: ending for kind, ending in NOTE_ENDS.values()}
 """The notes Everleaf has a line for: the player's name, then these words."""
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time on Everleaf's clock, which is UTC: "2011/08/12 -
     13:09:06"."""
-    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d - %H:%M:%S}")
+    return txt.printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d - %H:%M:%S}")
 
 
-def _community_lines(hand: Hand) -> list[str]:
+def _community_lines(hand: model.Hand) -> list[str]:
     """The community card on the river line of every player left."""
     return [f"Dealt to {player} [ {hand.community_card} ]." for player in river_players(hand)]
 
@@ -540,35 +498,35 @@ def _number(value: int, symbol: str | None, suffix: str) -> str:
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player}: posts ante [{amount}]",
-    ActionKind.BET: "{player}: bets [{amount}]",
-    ActionKind.RAISE: "{player} raises [{amount}]",
-    ActionKind.CALL: "{player} calls [{amount}]",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
-    ActionKind.DOES_NOT_SHOW: "{player} does not show cards",
+    model.ActionKind.ANTE: "{player}: posts ante [{amount}]",
+    model.ActionKind.BET: "{player}: bets [{amount}]",
+    model.ActionKind.RAISE: "{player} raises [{amount}]",
+    model.ActionKind.CALL: "{player} calls [{amount}]",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
+    model.ActionKind.DOES_NOT_SHOW: "{player} does not show cards",
 }
 """Everleaf's action lines, their amounts spaced (`handlog.parse.printing.ActionWords`); a
 bring-in, a completion, a show or muck and a win are worded by `_action`."""
 
 
-def _action(action: Action, bare, spaced) -> str:  # type: ignore[no-untyped-def]
+def _action(action: model.Action, bare, spaced) -> str:  # type: ignore[no-untyped-def]
     kind = action.kind
     name = action.player
-    if kind is ActionKind.BRING_IN:
+    if kind is model.ActionKind.BRING_IN:
         return f"{name} posts bring-in {bare(action.amount)}."
-    if kind is ActionKind.COMPLETE:
+    if kind is model.ActionKind.COMPLETE:
         return f"{name} completes to {bare(action.to_amount)}."
     if kind in ACTION_WORDS:
         return action_line(action, ACTION_WORDS, spaced, "", "Everleaf")
-    if kind is ActionKind.MUCK and not action.cards:
+    if kind is model.ActionKind.MUCK and not action.cards:
         return ""  # Everleaf prints a muck with its cards only
-    if kind in (ActionKind.SHOW, ActionKind.MUCK):
-        verb = "shows" if kind is ActionKind.SHOW else "mucks"
+    if kind in (model.ActionKind.SHOW, model.ActionKind.MUCK):
+        verb = "shows" if kind is model.ActionKind.SHOW else "mucks"
         shown = ", ".join(str(card) for card in action.cards)
         tail = f" {action.description}" if action.description else ""
         return f"{name} {verb} [ {shown} ]{tail}"
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         half = f"{action.half} " if action.half else ""
         pot = "main pot" if not action.pot else f"side pot {action.pot}"
         return f"{name} wins {half}{spaced(action.amount)} from {pot}"

@@ -10,28 +10,13 @@ that every record says both what the action put in (`amount`) and the total (`to
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    PRINTED,
-    Action,
-    ActionKind,
-    Dealt,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
@@ -41,33 +26,18 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import printing
+from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import (
-    MONTHS,
-    STUD_STREETS,
-    LineError,
-    LineHandler,
-    SectionGrammar,
-    TextHandBuilder,
-    amount_all_in,
-    in_deal_order,
-    note_handlers,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    terminal_words,
-    total_pot_patterns,
-    utc_time,
-)
+from handlog.parse.text import amount_all_in, in_deal_order, read_hand, street_named, utc_time
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
+from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Tree
 
-SITE = Site.FULL_TILT
+SITE = model.Site.FULL_TILT
 HEADER_PREFIX = "Full"
 """What both spellings of the header start with: "Full Tilt Poker Game #" and, in 2006,
 "FullTiltPoker Game #"."""
@@ -85,60 +55,60 @@ def is_header(line: str) -> bool:
 # Game names as printed, lower-cased. Other games of a mixed table (hold'em, Omaha, draw) are
 # skipped by name.
 GAMES = {
-    "limit stud hi": Game.STUD,
-    "limit stud": Game.STUD,
-    "limit 7 card stud": Game.STUD,
-    "limit 7 card stud hi": Game.STUD,
-    "limit stud h/l": Game.STUD8,
-    "limit stud hi/lo": Game.STUD8,
-    "limit 7 card stud h/l": Game.STUD8,
-    "limit 7 card stud hi/lo": Game.STUD8,
-    "limit razz": Game.RAZZ,
-    "limit 5 card stud": Game.STUD5,
+    "limit stud hi": model.Game.STUD,
+    "limit stud": model.Game.STUD,
+    "limit 7 card stud": model.Game.STUD,
+    "limit 7 card stud hi": model.Game.STUD,
+    "limit stud h/l": model.Game.STUD8,
+    "limit stud hi/lo": model.Game.STUD8,
+    "limit 7 card stud h/l": model.Game.STUD8,
+    "limit 7 card stud hi/lo": model.Game.STUD8,
+    "limit razz": model.Game.RAZZ,
+    "limit 5 card stud": model.Game.STUD5,
 }
-FIRST_STREETS = {Game.STUD5: Street.SECOND}
-"""The street whose deal gives each player a door card (3rd street unless named here)."""
 
-SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
+SECTIONS = txt.section_table(
+    "SECOND_STREET", *txt.STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY"
+)
 STREET_HEADERS = {
-    Street.SECOND: "*** 2ND STREET ***",
-    Street.THIRD: "*** 3RD STREET ***",
-    Street.FOURTH: "*** 4TH STREET ***",
-    Street.FIFTH: "*** 5TH STREET ***",
-    Street.SIXTH: "*** 6TH STREET ***",
-    Street.SEVENTH: "*** 7TH STREET ***",
-    Street.SHOWDOWN: "*** SHOW DOWN ***",
+    model.Street.SECOND: "*** 2ND STREET ***",
+    model.Street.THIRD: "*** 3RD STREET ***",
+    model.Street.FOURTH: "*** 4TH STREET ***",
+    model.Street.FIFTH: "*** 5TH STREET ***",
+    model.Street.SIXTH: "*** 6TH STREET ***",
+    model.Street.SEVENTH: "*** 7TH STREET ***",
+    model.Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS, STREET_HEADERS, {"BLANK_LINES": "a blank line", "SUMMARY": "*** SUMMARY ***"}
 )
 SUMMARY_STREET_NAMES = {
-    Street.SECOND: "2nd",
-    Street.THIRD: "3rd",
-    Street.FOURTH: "4th",
-    Street.FIFTH: "5th",
-    Street.SIXTH: "6th",
-    Street.SEVENTH: "7th",
+    model.Street.SECOND: "2nd",
+    model.Street.THIRD: "3rd",
+    model.Street.FOURTH: "4th",
+    model.Street.FIFTH: "5th",
+    model.Street.SIXTH: "6th",
+    model.Street.SEVENTH: "7th",
 }
 """A summary's "folded on 3rd St.", as the printer writes it (`street_named` reads it)."""
 
 # Table noise: the kind of note, and the words after the player's name that start it (None:
 # the line may have no name: "5 seconds left to act").
-NOTES: dict[str, tuple[NoteKind, str | None]] = {
-    "TIME_LEFT": (NoteKind.TIMED_OUT, None),
-    "TIMED_OUT": (NoteKind.TIMED_OUT, " has timed out"),
-    "REQUESTED_TIME": (NoteKind.TIMED_OUT, " has requested TIME"),
-    "SITTING_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
-    "RETURNED": (NoteKind.RETURNED, " has returned"),
+NOTES: dict[str, tuple[model.NoteKind, str | None]] = {
+    "TIME_LEFT": (model.NoteKind.TIMED_OUT, None),
+    "TIMED_OUT": (model.NoteKind.TIMED_OUT, " has timed out"),
+    "REQUESTED_TIME": (model.NoteKind.TIMED_OUT, " has requested TIME"),
+    "SITTING_OUT": (model.NoteKind.SITTING_OUT, " is sitting out"),
+    "RETURNED": (model.NoteKind.RETURNED, " has returned"),
     # A top-up ("adds $11.90") and sitting down both bring a player's chips to the table.
-    "ADDS": (NoteKind.JOINS, " adds "),
-    "SITS_DOWN": (NoteKind.JOINS, " sits down"),
-    "STANDS_UP": (NoteKind.LEAVES, " stands up"),
-    "DISCONNECTED": (NoteKind.DISCONNECTED, " has been disconnected"),
-    "RECONNECTED": (NoteKind.CONNECTED, " has reconnected"),
-    "FINISHED": (NoteKind.FINISHED_TOURNAMENT, " finished the tournament"),
-    "WINS_TOURNAMENT": (NoteKind.WINS_TOURNAMENT, " wins the tournament"),
-    "NO_LOW": (NoteKind.NO_LOW_HAND, None),
+    "ADDS": (model.NoteKind.JOINS, " adds "),
+    "SITS_DOWN": (model.NoteKind.JOINS, " sits down"),
+    "STANDS_UP": (model.NoteKind.LEAVES, " stands up"),
+    "DISCONNECTED": (model.NoteKind.DISCONNECTED, " has been disconnected"),
+    "RECONNECTED": (model.NoteKind.CONNECTED, " has reconnected"),
+    "FINISHED": (model.NoteKind.FINISHED_TOURNAMENT, " finished the tournament"),
+    "WINS_TOURNAMENT": (model.NoteKind.WINS_TOURNAMENT, " wins the tournament"),
+    "NO_LOW": (model.NoteKind.NO_LOW_HAND, None),
 }
 
 
@@ -154,7 +124,7 @@ _HEADER_SPLIT = re.compile(
 _SHORT_CLOCK_PARTS = re.compile(
     r"(\d{1,2}):(\d{2}) ([A-Z]{2,5}) - [A-Z][a-z]+, ([A-Z][a-z]+) (\d{1,2}), (\d{4})"
 )
-_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?: \d+)?", "$")
+_TOTAL_POT, _SIDE_POT = txt.total_pot_patterns(r"Side pot(?: \d+)?", "$")
 _TABLE_SIZE = re.compile(r"(?<!\d)(\d+) max|\b(?:deep|shallow) (\d+)\b")
 """(A number starts where no digit stands before it: searched from inside a long run of digits,
 the pattern would cost the square of its length.)"""
@@ -170,17 +140,15 @@ FULL_TILT_PROFILE = RuleProfile(
         "Full Tilt Poker: cap of a bet and three raises, lifted heads-up; open-pair double "
         "bet in 7-card stud only; no burns; odd chip to the high half, ties by suit."
     ),
-    # A bet (or completion) and three raises: no corpus street goes beyond a re-raise, and
-    # Full Tilt's limit tables capped multiway pots at four bets.
-    cap_bets=4,
+    # A bet (or completion) and three raises (the default cap): no corpus street goes beyond
+    # a re-raise, and Full Tilt's limit tables capped multiway pots at four bets.
     # Heads-up the cap was lifted at Full Tilt's limit tables. No corpus hand shows a fifth
     # bet heads-up either way; the server enforced its own rule, so when unsure the replay
     # must not flag what may have been legal there.
     cap_heads_up=False,
     # Stud hi: hand 11111111813 (Steal.examples), Player4 pairs his door card on 4th street
     # ([9c] [9d]) and bets $4 at $2/$4. Stud/8 and razz have no such rule; no 5-card stud hand
-    # shows an open pair (on its 3rd street), so it is left out until one does.
-    open_pair_double_bet=frozenset({Game.STUD}),
+    # shows an open pair (on its 3rd street), so it is left out until one does (the default).
     # The rest as PokerStars and the seed pages: nothing in the corpus says otherwise (no
     # showing-hand ties in razz, no odd chip in a split pot, no short all-in raise, and no
     # hand with eight players to 7th street whose community card would show burns).
@@ -191,9 +159,8 @@ FULL_TILT_PROFILE = RuleProfile(
 )
 
 TRAITS = SiteTraits(
-    uncalled_bets=UncalledBets.LINE,  # "Uncalled bet of $4 returned to Hero", ante excess too
-    total_pot_after_rake=False,  # "Total pot $75.50 | Rake $3": 72.50 was won
-    prints_total_pot=True,
+    # The defaults: "Uncalled bet of $4 returned to Hero" (an ante's excess too), and a total
+    # pot before the rake ("Total pot $75.50 | Rake $3": 72.50 was won).
     # "two pair, Aces and Queens, for high", "J,T,6,5,2", "King Nine high, for high and
     # 8,7,5,3,2, for low": not PokerStars' words for stud/8 and razz, and no wording handlog
     # checks yet.
@@ -205,25 +172,8 @@ TRAITS = SiteTraits(
 # Header
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a header says about the game, apart from the hand number and the clock."""
-
-    game_name: str
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    ante: int | None
-    currency: str | None
-    table: str
-    max_seats: int | None
-    tournament_id: str | None = None
-    tournament_name: str | None = None
-    header_variant: str = "game"
-
-
 @lru_cache(maxsize=10_000)
-def _game_info(game_part: str, start: str) -> GameInfo:
+def _game_info(game_part: str, start: str) -> txt.GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
     tree = GRAMMAR.parser().parse(
@@ -233,7 +183,7 @@ def _game_info(game_part: str, start: str) -> GameInfo:
     return info
 
 
-def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
+def _game_info_from_tree(tree: Tree, start: str) -> txt.GameInfo:
     tournament_id = tournament_name = None
     table = ""
     max_seats: int | None = None
@@ -261,7 +211,7 @@ def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
             currency = CURRENCY_SYMBOLS.get(amounts[0][0])
         elif getattr(child, "type", None) == "GAME_NAME":
             game_name = str(child)
-    return GameInfo(
+    return txt.GameInfo(
         game_name=game_name,
         game=GAMES.get(game_name.lower()),
         small_bet=small,
@@ -271,7 +221,9 @@ def _game_info_from_tree(tree: Tree, start: str) -> GameInfo:
         table=table,
         max_seats=max_seats,
         tournament_id=tournament_id,
-        tournament_name=tournament_name,
+        # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
+        # Sit & Go", "Big Game of the Week"); the records have no field for the name.
+        buy_in=tournament_name,
         header_variant="game" if start.startswith("Full Tilt") else "2006",
     )
 
@@ -304,11 +256,11 @@ def parse_clock(clock: str) -> datetime | None:
             return None
         return utc_time(year, month, day, hour, minute, second, zone)
     short = _SHORT_CLOCK_PARTS.match(clock)  # the 2006 form
-    if short is None or short[4] not in MONTHS:
+    if short is None or short[4] not in txt.MONTHS:
         return None
     hours, minutes, zone, month_name, day_text, year_text = short.groups()
     return utc_time(
-        int(year_text), MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
+        int(year_text), txt.MONTHS[month_name], int(day_text), int(hours), int(minutes), 0, zone
     )
 
 
@@ -316,12 +268,12 @@ def parse_clock(clock: str) -> datetime | None:
 # Hands
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand` (every stud-family game of `GAMES`,
     5-card stud too), a `ParseError`, or `Skipped` for a hand of another game (by the name
     its header prints)."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         try:
             info = _game_info(split["game"], split["start"])
         except MoneyError as error:
@@ -329,7 +281,7 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
         if split["partial"]:
-            raise LineError(
+            raise txt.LineError(
                 1,
                 "Full Tilt marks this hand (partial): the player joined during it and the "
                 "export holds only part of it",
@@ -346,15 +298,12 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     return read_hand(chunk, GRAMMAR, _HEADER_SPLIT, read)
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, clock: str) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = clock
-        self.first_street = FIRST_STREETS.get(info.game, Street.THIRD)  # type: ignore[arg-type]
         self.door_position = int(self.first_street) - 1
         """Where the door card stands among a player's cards (after the down cards)."""
         self.known: dict[str, dict[int, Card]] = {}
@@ -367,32 +316,26 @@ class _HandBuilder(TextHandBuilder):
 
     # -- driving -------------------------------------------------------------------------
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         if not self.streets:
-            raise LineError(
+            raise txt.LineError(
                 len(self.chunk.lines), "the hand has no street: no card was dealt", None
             )
         if self.streets[0] is not self.first_street:
-            raise LineError(
+            raise txt.LineError(
                 self.relative(self.first_header_line),
                 f"a {self.info.game_name} hand starts at {STREET_HEADERS[self.first_street]}, "
                 f"this one at {STREET_HEADERS[self.streets[0]]}",
                 None,
             )
         info = self.info
-        self.table = info.table
-        self.max_seats = info.max_seats
-        self.tournament_id = info.tournament_id
-        # Full Tilt prints the buy-in inside the tournament's name ("$2 + $0.10 Heads Up
-        # Sit & Go", "Big Game of the Week"); the records have no field for the name.
-        self.buy_in = info.tournament_name
         return self.hand_of(
             SITE,
             self.hand_id,
             info,
             start_time=parse_clock(self.clock),
-            printed=Printed(info.header_variant, self.clock),
+            printed=model.Printed(info.header_variant, self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -404,19 +347,19 @@ class _HandBuilder(TextHandBuilder):
         if street is not None:
             self.street = street
             start = text.index("\n") + 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 total_end = text.index("\n", start)
                 self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
-            elif street is not Street.SHOWDOWN:
+            elif street is not model.Street.SHOWDOWN:
                 if street in self.streets:
-                    raise LineError(self.relative(line), "this street is dealt twice", None)
+                    raise txt.LineError(self.relative(line), "this street is dealt twice", None)
                 if not self.streets:
                     self.first_header_line = line
                 self.streets.append(street)
                 self.street_put = {}
-                if street is Street.SEVENTH and text[18:20] == " [":
+                if street is model.Street.SEVENTH and text[18:20] == " [":
                     self.community_card = cards(text[20:22])[0]
             else:
                 self.streets.append(street)
@@ -442,13 +385,13 @@ class _HandBuilder(TextHandBuilder):
         for name in self.names_longest_first:
             if text.startswith(name) and text.startswith(": ", len(name)):
                 self.events.append(
-                    Note(self.street, NoteKind.CHAT, name, text[len(name) + 2 :], line)
+                    model.Note(self.street, model.NoteKind.CHAT, name, text[len(name) + 2 :], line)
                 )
                 return True
         return False
 
     def _bet(
-        self, kind: ActionKind, name: str, text: str, line: int, added: int, all_in: bool
+        self, kind: model.ActionKind, name: str, text: str, line: int, added: int, all_in: bool
     ) -> None:
         """A betting action that puts `added` chips in on this street."""
         seat = self.seated.get(name)
@@ -457,13 +400,13 @@ class _HandBuilder(TextHandBuilder):
             return
         total = self.street_put.get(player, 0) + added
         self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+        self.events.append(model.Action(self.street, player, kind, added, total, all_in, line=line))
 
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, sitting_out = self.seat_parts(text, ", is sitting out")
-        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
+        self.add_seat(model.Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" antes ")
@@ -475,7 +418,9 @@ class _HandBuilder(TextHandBuilder):
         if self.info.ante is None and (self.ante is None or amount > self.ante):
             self.ante = amount  # no ante in the header (2006): the largest posted
         self.events.append(
-            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, all_in, line=line)
+            model.Action(
+                model.Street.ANTES, player, model.ActionKind.ANTE, amount, None, all_in, line=line
+            )
         )
 
     def _dealt(self, text: str, line: int) -> None:
@@ -514,16 +459,16 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" brings in for ")
         amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         self.bring_in = amount
-        self._bet(ActionKind.BRING_IN, name, text, line, amount, all_in)
+        self._bet(model.ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _completes(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" completes it to ")
         total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
-        self.completion_or(ActionKind.COMPLETE)
-        self._to(ActionKind.COMPLETE, name, text, line, total, all_in)
+        self.completion_or(model.ActionKind.COMPLETE)
+        self._to(model.ActionKind.COMPLETE, name, text, line, total, all_in)
 
     def _to(
-        self, kind: ActionKind, name: str, text: str, line: int, total: int, all_in: bool
+        self, kind: model.ActionKind, name: str, text: str, line: int, total: int, all_in: bool
     ) -> None:
         seat = self.seated.get(name)
         player = seat.name if seat is not None else self._seated(name, text, line)
@@ -531,32 +476,36 @@ class _HandBuilder(TextHandBuilder):
             return
         added = total - self.street_put.get(player, 0)
         self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, added, total, all_in, line=line))
+        self.events.append(model.Action(self.street, player, kind, added, total, all_in, line=line))
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
         amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
         if name in self.seated:
-            self._bet(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
+            self._bet(self.completion_or(model.ActionKind.BET), name, text, line, amount, all_in)
         else:
-            self._bet(ActionKind.BET, name, text, line, amount, all_in)
+            self._bet(model.ActionKind.BET, name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises to ")
         total, all_in = amount_all_in(rest, _ALL_IN_MARKS)
-        kind = self.completion_or(ActionKind.RAISE) if name in self.seated else ActionKind.RAISE
+        kind = (
+            self.completion_or(model.ActionKind.RAISE)
+            if name in self.seated
+            else model.ActionKind.RAISE
+        )
         self._to(kind, name, text, line, total, all_in)
 
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" calls ")
         amount, all_in = amount_all_in(rest, _ALL_IN_MARKS)
-        self._bet(ActionKind.CALL, name, text, line, amount, all_in)
+        self._bet(model.ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
         seat = self.seated.get(text[:-7])
         player = seat.name if seat is not None else self._seated(text[:-7], text, line)
         if player is not None:
-            self.events.append(Action(self.street, player, ActionKind.CHECK, line=line))
+            self.events.append(model.Action(self.street, player, model.ActionKind.CHECK, line=line))
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" folds")
@@ -564,7 +513,9 @@ class _HandBuilder(TextHandBuilder):
         player = seat.name if seat is not None else self._seated(name, text, line)
         if player is not None:
             shown = cards(rest[2:-1]) if rest else ()
-            self.events.append(Action(self.street, player, ActionKind.FOLD, cards=shown, line=line))
+            self.events.append(
+                model.Action(self.street, player, model.ActionKind.FOLD, cards=shown, line=line)
+            )
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         player, amount_text = self.returned_to(text, line, 16, " returned to ")
@@ -590,10 +541,10 @@ class _HandBuilder(TextHandBuilder):
         close = rest.index("]")
         description = rest[close + 2 :] if len(rest) > close + 1 else None
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 player.name,
-                ActionKind.SHOW,
+                model.ActionKind.SHOW,
                 cards=self._in_deal_order(player.name, cards(rest[:close])),
                 description=description,
                 line=line,
@@ -605,7 +556,9 @@ class _HandBuilder(TextHandBuilder):
         player = self._seated(name, text, line)
         if player is not None:
             shown = self._in_deal_order(player, cards(rest[2:-1])) if rest else ()
-            self.events.append(Action(self.street, player, ActionKind.MUCK, cards=shown, line=line))
+            self.events.append(
+                model.Action(self.street, player, model.ActionKind.MUCK, cards=shown, line=line)
+            )
 
     def _wins(self, text: str, line: int) -> None:
         # "NAME wins the high main pot ($41.05) with ...", "NAME ties for the pot ($5) ...",
@@ -637,10 +590,10 @@ class _HandBuilder(TextHandBuilder):
             pot = small_number(words[1]) - 1
         description = rest[close + 7 :] if rest.startswith(" with ", close + 1) else None
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 seat.name,
-                ActionKind.COLLECT,
+                model.ActionKind.COLLECT,
                 minor_units(rest[open_paren + 2 : close]),
                 description=description,
                 pot=pot,
@@ -657,9 +610,9 @@ class _HandBuilder(TextHandBuilder):
             player = text[:at]
             if ": " in player and player not in self.seated and self._chat(text, line):
                 return
-        elif kind is NoteKind.TIMED_OUT and " has " in text:
+        elif kind is model.NoteKind.TIMED_OUT and " has " in text:
             player = text[: text.rfind(" has ")]
-        self.events.append(Note(self.street, kind, player, text, line))
+        self.events.append(model.Note(self.street, kind, player, text, line))
 
     def _feeling(self, text: str, line: int) -> None:
         # An emote is a message to the table: chat, whose text is the emote.
@@ -667,14 +620,14 @@ class _HandBuilder(TextHandBuilder):
         name = text[:at]
         if name not in self.seated and self._chat(text, line):
             return  # "Hero: is feeling fine" is chat, as its emote form is
-        self.events.append(Note(self.street, NoteKind.CHAT, name, text[at + 1 :], line))
+        self.events.append(model.Note(self.street, model.NoteKind.CHAT, name, text[at + 1 :], line))
 
     def _chat_line(self, text: str, line: int) -> None:
         if self._chat(text, line):
             return
         # Someone not seated (an observer, a player who has left): the name ends at ": ".
         name, _, message = text.partition(": ")
-        self.events.append(Note(self.street, NoteKind.CHAT, name, message, line))
+        self.events.append(model.Note(self.street, model.NoteKind.CHAT, name, message, line))
 
     def _board(self, text: str, line: int) -> None:
         self.read_board(text[8:-1])
@@ -691,7 +644,9 @@ class _HandBuilder(TextHandBuilder):
         number, name, rest = self._summary_seat(text, line, " folded on ")
         street = street_named(rest[11:14])
         self.results.append(
-            SeatResult(number, name, street, False, (), (), None, False, False, None, None, line)
+            model.SeatResult(
+                number, name, street, False, (), (), None, False, False, None, None, line
+            )
         )
 
     def _seat_showed(self, text: str, line: int) -> None:
@@ -710,13 +665,13 @@ class _HandBuilder(TextHandBuilder):
             if len(rest) > close + 1:
                 description = rest[close + 4 :]
         self.results.append(
-            SeatResult(number, name, mucked=mucked, description=description, line=line)
+            model.SeatResult(number, name, mucked=mucked, description=description, line=line)
         )
 
     def _seat_collected(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " collected (")
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 won=minor_units(rest[12 : rest.index(")")]),
@@ -727,15 +682,15 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat_sitting_out(self, text: str, line: int) -> None:
         number, name, _ = self._summary_seat(text, line, " is sitting out")
-        self.results.append(SeatResult(number, name, line=line))
+        self.results.append(model.SeatResult(number, name, line=line))
 
 
-_HANDLERS: dict[str, LineHandler] = {
+_HANDLERS: dict[str, txt.LineHandler] = {
     "CHAT": _HandBuilder._chat_line,
-    **note_handlers({name: name for name in NOTES}),
+    **txt.note_handlers({name: name for name in NOTES}),
 }
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "fulltilt", "Full Tilt Poker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -745,33 +700,37 @@ GRAMMAR = SectionGrammar(
 
 
 _GAME_NAMES = {
-    Game.STUD: "Limit Stud Hi",
-    Game.STUD8: "Limit Stud H/L",
-    Game.RAZZ: "Limit Razz",
-    Game.STUD5: "Limit 5 Card Stud",
+    model.Game.STUD: "Limit Stud Hi",
+    model.Game.STUD8: "Limit Stud H/L",
+    model.Game.RAZZ: "Limit Razz",
+    model.Game.STUD5: "Limit 5 Card Stud",
 }
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Full Tilt text, in the shapes `grammars/fulltilt.lark` reads, without a
     trailing newline: parsing it gives a hand equal to `hand`. Lines the records do not keep
     (the dealer's "is low with", the pot in street headers) are written from the records or
     left out."""
     money = money_writer(currency_sign(hand.currency), _format_money)
-    neutral = hand.printed == PRINTED
+    neutral = hand.printed == model.PRINTED
 
     lines = [_header(hand, money)]
     lines += printing.seat_lines(hand, money, "Seat {number}: {name} ({stack})", ", is sitting out")
     by_street = printing.events_by_street(hand)
-    first_street = FIRST_STREETS.get(hand.game, Street.THIRD)
-    for street in (Street.ANTES, *hand.streets):
+    first_street = VARIANTS[hand.game].first_street
+    for street in (model.Street.ANTES, *hand.streets):
         header = printing.street_header(hand, street, STREET_HEADERS)
         if header is not None:
             lines.append(header)
         events = by_street.get(street, [])
         announce = _bring_in_announcement(hand, events) if street is first_street else None
         for event in events:
-            if announce is not None and type(event) is Action and event.kind is not ActionKind.ANTE:
+            if (
+                announce is not None
+                and type(event) is model.Action
+                and event.kind is not model.ActionKind.ANTE
+            ):
                 lines.append(announce)
                 announce = None
             line = _event(event, money, first_street, len(hand.side_pots), neutral)
@@ -782,14 +741,14 @@ def print_hand(hand: Hand) -> str:
     if hand.community_card is not None:
         lines.append(f"Board: [{hand.community_card}]")
     lines.extend(_result(result, money) for result in hand.results)
-    for event in by_street.get(Street.SUMMARY, ()):
+    for event in by_street.get(model.Street.SUMMARY, ()):
         line = _event(event, money, first_street, len(hand.side_pots), neutral)
         if line is not None:
             lines.append(line)
     return "\n".join(lines)
 
 
-def print_hands(hands: list[Hand]) -> str:
+def print_hands(hands: list[model.Hand]) -> str:
     """Several hands as one file's text, separated by blank lines as Full Tilt does."""
     return "\n\n\n".join(print_hand(hand) for hand in hands) + "\n"
 
@@ -802,13 +761,13 @@ def _format_money(value: int, symbol: str | None) -> str:
     return f"{symbol}{whole:,}.{cents:02d}" if cents else f"{symbol}{whole:,}"
 
 
-def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
+def _header(hand: model.Hand, money) -> str:  # type: ignore[no-untyped-def]
     start = "FullTiltPoker Game #" if hand.header_variant == "2006" else "Full Tilt Poker Game #"
     tournament = ""
     table = hand.table
     if hand.tournament_id is not None:
         tournament = f"{_tournament_name(hand)} ({hand.tournament_id}), "
-        if hand.printed == PRINTED:
+        if hand.printed == model.PRINTED:
             # Full Tilt names a tournament's table by its number alone ("Table 1"); a
             # site-neutral record may carry it after the tournament's number ("251332389 3").
             table = table.removeprefix(f"{hand.tournament_id} ")
@@ -827,19 +786,19 @@ def _header(hand: Hand, money) -> str:  # type: ignore[no-untyped-def]
     )
 
 
-def clock(hand: Hand) -> str:
+def clock(hand: model.Hand) -> str:
     """The clock as printed, or (for a hand built without text) Full Tilt's Eastern-time
     clock from its start time, e.g. "05:46:00 ET - 2011/02/19"."""
-    return printed_clock(hand, SITE, "ET", "{t:%H:%M:%S} ET - {t:%Y/%m/%d}")
+    return txt.printed_clock(hand, SITE, "ET", "{t:%H:%M:%S} ET - {t:%Y/%m/%d}")
 
 
-def _tournament_name(hand: Hand) -> str:
+def _tournament_name(hand: model.Hand) -> str:
     """The tournament's name as the header prints it. Full Tilt's names hold the buy-in
     ("$2 + $0.10 Heads Up Sit & Go"), which a record read from Full Tilt keeps in `buy_in`
     as printed; a site-neutral buy-in in PokerStars' form ("$1.10+$0.10 USD") is written in
     Full Tilt's ("$1.10 + $0.10 Tournament")."""
     buy_in = hand.buy_in or ""
-    if hand.printed != PRINTED:
+    if hand.printed != model.PRINTED:
         return buy_in
     parts = buy_in.removesuffix(f" {hand.currency or 'USD'}").split("+")
     try:
@@ -850,65 +809,77 @@ def _tournament_name(hand: Hand) -> str:
     return " + ".join(_format_money(amount, symbol) for amount in amounts) + " Tournament"
 
 
-def _bring_in_announcement(hand: Hand, events: list[Action | Dealt | Note]) -> str | None:
+def _bring_in_announcement(
+    hand: model.Hand, events: list[model.Action | model.Dealt | model.Note]
+) -> str | None:
     """The dealer's "X is low with [card]" before the first action on the first street:
     the bring-in (or the forced player's completion) names X, the door card is theirs."""
-    first = next((e for e in events if type(e) is Action and e.kind is not ActionKind.ANTE), None)
-    if first is None or first.kind not in (ActionKind.BRING_IN, ActionKind.COMPLETE):
+    first = next(
+        (e for e in events if type(e) is model.Action and e.kind is not model.ActionKind.ANTE), None
+    )
+    if first is None or first.kind not in (model.ActionKind.BRING_IN, model.ActionKind.COMPLETE):
         return None
     door = next(
-        (e.new[-1] for e in events if type(e) is Dealt and e.player == first.player and e.new),
+        (
+            e.new[-1]
+            for e in events
+            if type(e) is model.Dealt and e.player == first.player and e.new
+        ),
         None,
     )
     if door is None:
         return None
-    word = "high" if hand.game is Game.RAZZ else "low"
+    word = "high" if hand.game is model.Game.RAZZ else "low"
     return f"{first.player} is {word} with [{door}]"
 
 
 def _event(  # type: ignore[no-untyped-def]
-    event: Action | Dealt | Note, money, first_street: Street, side_pots: int, neutral: bool
+    event: model.Action | model.Dealt | model.Note,
+    money,
+    first_street: model.Street,
+    side_pots: int,
+    neutral: bool,
 ) -> str | None:
     """One event's line; None for one Full Tilt has no line for (a site-neutral record's
     "doesn't show" and dealer notes Full Tilt does not print)."""
-    if type(event) is Dealt:
+    if type(event) is model.Dealt:
         new = event.new
         if event.street is first_street and len(new) > 1:
             return f"Dealt to {event.player} [{format_cards(new[:-1])}] [{new[-1]}]"
         return printing.dealt_line(event)
-    if type(event) is Note:
-        if event.kind is NoteKind.CHAT:
+    if type(event) is model.Note:
+        if event.kind is model.NoteKind.CHAT:
             return f"{event.player}: {event.text}"
         return _note(event) if neutral else event.text
-    assert type(event) is Action
-    if event.kind is ActionKind.DOES_NOT_SHOW:
+    assert type(event) is model.Action
+    if event.kind is model.ActionKind.DOES_NOT_SHOW:
         return None
     return _action(event, money, side_pots)
 
 
 _NOTE_WORDS = {
-    NoteKind.JOINS: " sits down",
-    NoteKind.LEAVES: " stands up",
-    NoteKind.CONNECTED: " has reconnected",
-    NoteKind.DISCONNECTED: " has been disconnected",
-    NoteKind.SITTING_OUT: " is sitting out",
-    NoteKind.RETURNED: " has returned",
-    NoteKind.TIMED_OUT: " has timed out",
-    NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
-    NoteKind.WINS_TOURNAMENT: " wins the tournament",
+    model.NoteKind.JOINS: " sits down",
+    model.NoteKind.LEAVES: " stands up",
+    model.NoteKind.CONNECTED: " has reconnected",
+    model.NoteKind.DISCONNECTED: " has been disconnected",
+    model.NoteKind.SITTING_OUT: " is sitting out",
+    model.NoteKind.RETURNED: " has returned",
+    model.NoteKind.TIMED_OUT: " has timed out",
+    model.NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
+    model.NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
 
-def _note(note: Note) -> str | None:
+def _note(note: model.Note) -> str | None:
     """A site-neutral note in Full Tilt's words (its text is another site's line); None for
     the dealer's notes Full Tilt does not print (a double bet allowed, betting capped)."""
-    if note.kind is NoteKind.NO_LOW_HAND:
+    if note.kind is model.NoteKind.NO_LOW_HAND:
         return "No low hand qualified"
     words = _NOTE_WORDS.get(note.kind)
     if words is None or note.player is None:
         return None
     line = f"{note.player}{words}"
-    if note.kind is NoteKind.FINISHED_TOURNAMENT:
+    if note.kind is model.NoteKind.FINISHED_TOURNAMENT:
         # "… finished the tournament in 5th place": the place, when the note says it
         place = note.text.rfind(" in ")
         if place >= 0 and note.text.endswith(" place"):
@@ -926,24 +897,24 @@ def _pot_words(pot: int | None, side_pots: int) -> str:
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} antes {amount}{all_in}",
-    ActionKind.BRING_IN: "{player} brings in for {amount}{all_in}",
-    ActionKind.COMPLETE: "{player} completes it to {to}{all_in}",
-    ActionKind.RAISE: "{player} raises to {to}{all_in}",
-    ActionKind.BET: "{player} bets {amount}{all_in}",
-    ActionKind.CALL: "{player} calls {amount}{all_in}",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds{shown}",
-    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet of {amount} returned to {player}",
-    ActionKind.SHOW: "{player} shows [{cards}]{description}",
-    ActionKind.MUCK: "{player} mucks{shown}",
+    model.ActionKind.ANTE: "{player} antes {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player} brings in for {amount}{all_in}",
+    model.ActionKind.COMPLETE: "{player} completes it to {to}{all_in}",
+    model.ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    model.ActionKind.BET: "{player} bets {amount}{all_in}",
+    model.ActionKind.CALL: "{player} calls {amount}{all_in}",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds{shown}",
+    model.ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet of {amount} returned to {player}",
+    model.ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    model.ActionKind.MUCK: "{player} mucks{shown}",
 }
 """Full Tilt's action lines (`handlog.parse.printing.ActionWords`); a win is worded by
 `_action`."""
 
 
-def _action(action: Action, money: printing.Money, side_pots: int) -> str:
-    if action.kind is ActionKind.COLLECT:
+def _action(action: model.Action, money: printing.Money, side_pots: int) -> str:
+    if action.kind is model.ActionKind.COLLECT:
         pot = _pot_words(action.pot, side_pots)
         half = f"{action.half} " if action.half is not None else ""
         with_words = f" with {action.description}" if action.description is not None else ""
@@ -955,7 +926,7 @@ def _side_pot_words(number: int, several: bool) -> str:
     return f"Side pot {number}" if several else "Side pot"
 
 
-def _result(result: SeatResult, money: printing.Money) -> str:
+def _result(result: model.SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         return f"{start} folded on {SUMMARY_STREET_NAMES[result.folded_on]} St."

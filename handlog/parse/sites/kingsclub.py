@@ -43,39 +43,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    MONEY_IN_KINDS,
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import MoneyError, format_hundredths, hundredths
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import (
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    in_deal_order,
-    printed_clock,
-    read_hand,
-    section_table,
-)
+from handlog.parse.text import in_deal_order, read_hand
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
-SITE = Site.KINGSCLUB
+SITE = model.Site.KINGSCLUB
 HEADER_PREFIX = "#"
 HEADER_BYTES = re.compile(rb"\n#\d+: [A-Za-z0-9]")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -87,17 +67,17 @@ def is_header(line: str) -> bool:
     return _HEADER.match(line) is not None
 
 
-GAMES: dict[str, Game] = {
-    "Limit Seven Card Stud": Game.STUD,
-    "Limit Seven Card Stud Hi-Lo": Game.STUD8,
-    "Limit Razz": Game.RAZZ,
-    "Limit 2-7 Razz": Game.RAZZ27,
+GAMES: dict[str, model.Game] = {
+    "Limit Seven Card Stud": model.Game.STUD,
+    "Limit Seven Card Stud Hi-Lo": model.Game.STUD8,
+    "Limit Razz": model.Game.RAZZ,
+    "Limit 2-7 Razz": model.Game.RAZZ27,
 }
 """The games handlog replays (2-7 razz: deuce-to-seven lowball, aces high); every other
 (hold'em, draw) is skipped by name."""
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS = section_table(
+SECTIONS = txt.section_table(
     "FIRST_STREET",
     "LABEL_3RD",
     "LABEL_4TH",
@@ -105,7 +85,7 @@ SECTIONS = section_table(
     "LABEL_6TH",
     "LABEL_7TH",
     "SUMMARY",
-    ante_street=Street.ANTES,
+    ante_street=model.Street.ANTES,
 )
 """Each section and the street its label names (a headerless first street shifts the
 labelled ones by one)."""
@@ -124,10 +104,10 @@ TERMINAL_WORDS = {
     "$END": "the end of the hand",
 }
 LABELS = {
-    Street.FOURTH: "*** 3RD STREET ***",
-    Street.FIFTH: "*** 4TH STREET ***",
-    Street.SIXTH: "*** 5TH STREET ***",
-    Street.SEVENTH: "*** 6TH STREET ***",
+    model.Street.FOURTH: "*** 3RD STREET ***",
+    model.Street.FIFTH: "*** 4TH STREET ***",
+    model.Street.SIXTH: "*** 5TH STREET ***",
+    model.Street.SEVENTH: "*** 6TH STREET ***",
 }
 """The label KingsClub prints over each true street (shifted by one)."""
 ALL_IN = ", and is all in"
@@ -145,11 +125,9 @@ KINGSCLUB = RuleProfile(
     ),
     # Hand 3703449 (2-7 razz, same betting): bet 500, raises to 1,000, 1,500 and 2,000, then
     # only calls: four bets on the street, never a fifth. No heads-up street reaches the cap,
-    # so the common online choice (the cap holds heads-up) stands.
-    cap_bets=4,
-    cap_heads_up=True,
-    # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet.
-    open_pair_double_bet=frozenset({Game.STUD}),
+    # so the common online choice (the cap holds heads-up) stands: the default.
+    # Hand 37581152 (stud): Player3 shows 7c 7d on 4th street and bets 88, the big bet (the
+    # default open-pair double bet in 7-card stud).
     # The first raise of a completion on the first street may be by the bring-in's size:
     # hand 40091899 (22/44, bring-in 16.58) completes to 22 and raises to 38.58; hand
     # 37581152 (44/88, bring-in 33.16) completes to 44, raises to 77.16, then by a full bet
@@ -158,11 +136,8 @@ KINGSCLUB = RuleProfile(
     # on to 1,500 and 2,000: the full raise stays allowed, and later raises are full bets.
     first_raise_by_bring_in=True,
     # No corpus hand raises after a double bet, ties a showing hand, splits an odd chip or
-    # runs the deck short: these keep the PokerStars choices until a KingsClub hand shows
-    # otherwise.
-    small_raise_after_big_bet=False,
-    odd_chip_to_high=True,
-    burns=False,
+    # runs the deck short: these keep the PokerStars choices (the defaults) until a KingsClub
+    # hand shows otherwise.
 )
 
 TRAITS = SiteTraits(
@@ -172,9 +147,7 @@ TRAITS = SiteTraits(
     # No total pot line, but the rake is printed ("Rake 5", none when no line): the total pot
     # is what the summary accounts for, paid out plus that rake (so before rake), and
     # POT_TOTAL compares it with every chip the betting left in. That is what catches a pot
-    # paid in part (hand 3703449 never pays its side pot).
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # paid in part (hand 3703449 never pays its side pot). The default.
     # KingsClub prints no hand descriptions.
     describes_hands=False,
 )
@@ -184,33 +157,32 @@ TRAITS = SiteTraits(
 # Hands
 
 
-def parse_hand(chunk: Chunk, games: Mapping[str, Game] = GAMES) -> Hand | ParseError | Skipped:
+def parse_hand(
+    chunk: Chunk, games: Mapping[str, model.Game] = GAMES
+) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game not in `games` (by default the games handlog replays)."""
 
-    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+    def read(found: re.Match[str], body: str) -> model.Hand | Skipped:
         game = games.get(found[2])
         if game is None:
             return Skipped(chunk.file, chunk.line, found[1], found[2])
         try:
             small_bet, big_bet = hundredths(found[3]), hundredths(found[4])
         except MoneyError as error:
-            raise LineError(1, str(error), found.string) from None
-        tokens = GRAMMAR.tokens(body, chunk)
-        return _HandBuilder(chunk, found[1], game, small_bet, big_bet).build(tokens)
+            raise txt.LineError(1, str(error), found.string) from None
+        # Amounts in hundredths of a chip: every amount, whole figures too.
+        info = txt.GameInfo(found[2], game, small_bet, big_bet, chips_in_hundredths=True)
+        return _HandBuilder(chunk, found[1], info).build(GRAMMAR.tokens(body, chunk))
 
     return read_hand(chunk, GRAMMAR, _HEADER, read, 1)
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, game: Game, small: int, big: int) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.game = game
-        self.small_bet = small
-        self.big_bet = big
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = ""
         self.headerless_first = False
         self.street_put: dict[str, int] = {}
@@ -224,20 +196,11 @@ class _HandBuilder(TextHandBuilder):
         self.shows_here: list[int] = []
         """Where in `events` the shows of the current street stand."""
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         self.total_pot = self.collected + self.rake
-        self.chips_in_hundredths = True  # every amount, whole figures too
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=self.game,
-            currency=None,
-            small_bet=self.small_bet,
-            big_bet=self.big_bet,
-            start_time=None,  # the clock has no zone
-            printed=Printed("game", self.clock),
-        )
+        # No start time: the clock has no zone.
+        return self.hand_of(SITE, self.hand_id, self.info, None, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
@@ -253,20 +216,20 @@ class _HandBuilder(TextHandBuilder):
         start = 0
         if kind == "FIRST_STREET":
             self.headerless_first = True
-        elif street is not None and street is not Street.ANTES:
+        elif street is not None and street is not model.Street.ANTES:
             start = text.index("\n") + 1
-            if street is not Street.SUMMARY and self.headerless_first:
-                if street is Street.SEVENTH:
-                    raise LineError(
+            if street is not model.Street.SUMMARY and self.headerless_first:
+                if street is model.Street.SEVENTH:
+                    raise txt.LineError(
                         self.relative(line),
                         "a 7TH STREET label after a first street without one: every label "
                         "is shifted by one, so there is no 8th street",
                         text[: start - 1],
                     )
-                street = Street(street + 1)
+                street = model.Street(street + 1)
             if start > 20:  # "*** 6TH STREET *** [5c]": the community card
-                if street is not Street.SEVENTH:
-                    raise LineError(
+                if street is not model.Street.SEVENTH:
+                    raise txt.LineError(
                         self.relative(line),
                         f"a community card on {street.label}: it is dealt on 7th street only",
                         text[: start - 1],
@@ -279,16 +242,16 @@ class _HandBuilder(TextHandBuilder):
         if kind == "SEAT_LINES":
             self.seats_done()
 
-    def _new_street(self, street: Street) -> None:
-        if street is Street.SUMMARY:
+    def _new_street(self, street: model.Street) -> None:
+        if street is model.Street.SUMMARY:
             # Shows after the last street's betting are the showdown.
             for index in self.shows_here:
                 show = self.events[index]
-                assert type(show) is Action
-                self.events[index] = Action(
-                    Street.SHOWDOWN, show.player, show.kind, cards=show.cards, line=show.line
+                assert type(show) is model.Action
+                self.events[index] = model.Action(
+                    model.Street.SHOWDOWN, show.player, show.kind, cards=show.cards, line=show.line
                 )
-        elif street is not Street.ANTES:
+        elif street is not model.Street.ANTES:
             self.streets.append(street)
         self.shows_here = []
         self.street = street
@@ -304,12 +267,12 @@ class _HandBuilder(TextHandBuilder):
         name, _, figure = text.rpartition(verb)
         return self.player(name, line, text), hundredths(figure), all_in
 
-    def _put(self, kind: ActionKind, text: str, verb: str, line: int) -> None:
+    def _put(self, kind: model.ActionKind, text: str, verb: str, line: int) -> None:
         """An action whose figure is the player's street total."""
         player, total, all_in = self._figure(text, verb, line)
         chips = total - self.street_put.get(player, 0)
-        if chips <= 0 and kind is not ActionKind.CALL:
-            raise LineError(
+        if chips <= 0 and kind is not model.ActionKind.CALL:
+            raise txt.LineError(
                 self.relative(line),
                 f"{player} already has {format_hundredths(total - chips)} in on this street",
                 text,
@@ -317,12 +280,12 @@ class _HandBuilder(TextHandBuilder):
         self.street_put[player] = total
         left = self.left[player] - chips
         self.left[player] = left
-        if kind is ActionKind.COMPLETE and total < self.small_bet:
+        if kind is model.ActionKind.COMPLETE and total < self.info.small_bet:
             # An all-in for less than the completion is not the completion: the next player
             # to put in more completes (RULES: a short all-in reopens nothing).
             self.completed = False
         self.events.append(
-            Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
+            model.Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
         )
 
     # -- line handlers -------------------------------------------------------------------
@@ -330,20 +293,14 @@ class _HandBuilder(TextHandBuilder):
     def _seat(self, text: str, line: int) -> None:
         number, name, stack_text, _ = self.seat_parts(text)
         stack = hundredths(stack_text)
-        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.add_seat(model.Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
     def _ante(self, text: str, line: int) -> None:
         player, chips, all_in = self._figure(text, ": posts ante ", line)
-        if self.ante is None or chips > self.ante:
-            self.ante = chips
         left = self.left[player] - chips
         self.left[player] = left
-        self.events.append(
-            Action(
-                Street.ANTES, player, ActionKind.ANTE, chips, None, all_in or left <= 0, line=line
-            )
-        )
+        self.add_ante(player, chips, all_in or left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         open_at = text.rindex(": [")
@@ -353,7 +310,7 @@ class _HandBuilder(TextHandBuilder):
         if not new:
             return  # "[X]": an opponent's 7th-street card, which makes no record
         known = self.known.setdefault(name, {})
-        if self.street == Street.THIRD:
+        if self.street == model.Street.THIRD:
             positions: tuple[int, ...] = (2,) if len(tokens) == 3 and len(new) == 1 else (0, 1, 2)
         else:
             positions = (int(self.street) - 1,)
@@ -366,24 +323,26 @@ class _HandBuilder(TextHandBuilder):
         self.deal(name, earlier, new, line)
 
     def _brings_in(self, text: str, line: int) -> None:
-        self._put(ActionKind.BRING_IN, text, " brings in for ", line)
+        self._put(model.ActionKind.BRING_IN, text, " brings in for ", line)
         self.bring_in = self.events[-1].amount  # type: ignore[union-attr]
 
     def _bets(self, text: str, line: int) -> None:
-        self._put(self.completion_or(ActionKind.BET), text, " bets ", line)
+        self._put(self.completion_or(model.ActionKind.BET), text, " bets ", line)
 
     def _raises(self, text: str, line: int) -> None:
-        self._put(self.completion_or(ActionKind.RAISE), text, " raises to ", line)
+        self._put(self.completion_or(model.ActionKind.RAISE), text, " raises to ", line)
 
     def _calls(self, text: str, line: int) -> None:
-        self._put(ActionKind.CALL, text, " calls ", line)
+        self._put(model.ActionKind.CALL, text, " calls ", line)
 
     def _shows(self, text: str, line: int) -> None:
         open_at = text.rindex(" shows [")
         player = self.player(text[:open_at], line, text)
         shown = in_deal_order(self.known.get(player, {}), cards(text[open_at + 8 : -1]))
         self.shows_here.append(len(self.events))
-        self.events.append(Action(self.street, player, ActionKind.SHOW, cards=shown, line=line))
+        self.events.append(
+            model.Action(self.street, player, model.ActionKind.SHOW, cards=shown, line=line)
+        )
 
     def _summary_seat(self, text: str, line: int) -> None:
         # "Seat 5: Player4 (52,376) +2,850": checked against the seat list; the net is kept
@@ -393,7 +352,7 @@ class _HandBuilder(TextHandBuilder):
         name = text[colon + 2 : text.rindex(" (")]
         player = self.player(name, line, text)
         if self.seated[player].number != number:
-            raise LineError(
+            raise txt.LineError(
                 self.relative(line),
                 f"the summary puts {player} in seat {number}, but {player} sits in seat "
                 f"{self.seated[player].number}",
@@ -403,8 +362,10 @@ class _HandBuilder(TextHandBuilder):
         try:
             net = (-1 if figure.startswith("-") else 1) * hundredths(figure.lstrip("+-"))
         except MoneyError:
-            raise LineError(self.relative(line), "the seat's net cannot be read", text) from None
-        self.results.append(SeatResult(number, player, net=net, line=line))
+            raise txt.LineError(
+                self.relative(line), "the seat's net cannot be read", text
+            ) from None
+        self.results.append(model.SeatResult(number, player, net=net, line=line))
 
     def _rake(self, text: str, line: int) -> None:
         self.rake = hundredths(text[5:])
@@ -414,10 +375,12 @@ class _HandBuilder(TextHandBuilder):
         player = self.player(text[:open_at], line, text)
         chips = hundredths(text[open_at + 11 : -1])
         self.collected += chips
-        self.events.append(Action(Street.SUMMARY, player, ActionKind.COLLECT, chips, line=line))
+        self.events.append(
+            model.Action(model.Street.SUMMARY, player, model.ActionKind.COLLECT, chips, line=line)
+        )
 
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "kingsclub", "KingsClub", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -426,12 +389,12 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 
-def seat_nets(hand: Hand) -> dict[str, int]:
+def seat_nets(hand: model.Hand) -> dict[str, int]:
     """Each player's net as KingsClub's summary prints it: collected less everything put in,
     a bet nobody called given back (it goes back without a line)."""
     net = {seat.name: 0 for seat in hand.seats}
     street_put: dict[str, int] = {}
-    current: Street | None = None
+    current: model.Street | None = None
 
     def give_back() -> None:
         if street_put:
@@ -444,17 +407,17 @@ def seat_nets(hand: Hand) -> dict[str, int]:
             give_back()
             street_put = {}
             current = action.street
-        if action.kind in MONEY_IN_KINDS:
+        if action.kind in model.MONEY_IN_KINDS:
             net[action.player] -= action.amount or 0
-            if action.kind is not ActionKind.ANTE:
+            if action.kind is not model.ActionKind.ANTE:
                 street_put[action.player] = action.to_amount or 0
-        elif action.kind is ActionKind.COLLECT:
+        elif action.kind is model.ActionKind.COLLECT:
             net[action.player] += action.amount or 0
     give_back()
     return net
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as KingsClub text, which parses back to an equal record.
 
     A hand built without KingsClub's text (`printed` is `PRINTED`: a simulated one) is
@@ -472,41 +435,41 @@ def print_hand(hand: Hand) -> str:
         f"Table '{hand.table}'",
     ]
     lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})" for s in hand.seats)
-    by_street: dict[Street, list[Event]] = {}
+    by_street: dict[model.Street, list[model.Event]] = {}
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
     folded: set[str] = set()
-    dealt_in = {e.player for e in hand.events if type(e) is Dealt}
-    collects: list[Action] = []
-    betting = [street for street in hand.streets if street is not Street.SHOWDOWN]
+    dealt_in = {e.player for e in hand.events if type(e) is model.Dealt}
+    collects: list[model.Action] = []
+    betting = [street for street in hand.streets if street is not model.Street.SHOWDOWN]
     # The showdown has no label; the summary's events are the pots won, written last.
-    for street in (Street.ANTES, *betting, Street.SHOWDOWN, Street.SUMMARY):
-        if street is Street.SEVENTH and hand.community_card is not None:
+    for street in (model.Street.ANTES, *betting, model.Street.SHOWDOWN, model.Street.SUMMARY):
+        if street is model.Street.SEVENTH and hand.community_card is not None:
             lines.append(f"{LABELS[street]} [{hand.community_card}]")
         elif street in LABELS:
             lines.append(LABELS[street])
         events = by_street.get(street, [])
-        if street is Street.SEVENTH and hand.community_card is None:
+        if street is model.Street.SEVENTH and hand.community_card is None:
             # Opponents' face-down 7th-street cards make no record: "[X]" for each player still
             # in whose own line is not there, in seat order.
-            dealt = {e.player: e for e in events if type(e) is Dealt}
+            dealt = {e.player: e for e in events if type(e) is model.Dealt}
             for seat in hand.seats:
                 if seat.name in dealt:
                     lines.append(_dealt_line(dealt[seat.name]))
                 elif seat.name not in folded and seat.name in dealt_in:
                     lines.append(f"Dealt to {seat.name}: [X]")
-            events = [e for e in events if type(e) is not Dealt]
+            events = [e for e in events if type(e) is not model.Dealt]
         for event in events:
-            if type(event) is Dealt:
+            if type(event) is model.Dealt:
                 lines.append(_dealt_line(event))
-            elif type(event) is Action:
+            elif type(event) is model.Action:
                 kind = event.kind
-                if kind is ActionKind.COLLECT:
+                if kind is model.ActionKind.COLLECT:
                     collects.append(event)  # in the summary
                     continue
                 if kind in _NOT_PRINTED:
                     continue
-                if kind is ActionKind.FOLD:
+                if kind is model.ActionKind.FOLD:
                     folded.add(event.player)
                 lines.append(_action_line(event))
     lines.append("*** SUMMARY ***")
@@ -525,43 +488,43 @@ def print_hand(hand: Hand) -> str:
 
 
 _NOT_PRINTED = frozenset(
-    {ActionKind.UNCALLED_BET_RETURNED, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW}
+    {model.ActionKind.UNCALLED_BET_RETURNED, model.ActionKind.MUCK, model.ActionKind.DOES_NOT_SHOW}
 )
 """Actions KingsClub has no line for: an uncalled bet goes back silently, and nobody is
 said to muck or not to show."""
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """KingsClub's clock ("2021-01-02 15:48:40", no zone) of the start time, in UTC."""
     if hand.start_time is None:
         raise ValueError("a KingsClub hand prints its clock: this hand has no start time")
-    return printed_clock(hand, SITE, "UTC", "{t:%Y-%m-%d %H:%M:%S}")
+    return txt.printed_clock(hand, SITE, "UTC", "{t:%Y-%m-%d %H:%M:%S}")
 
 
-def _dealt_line(event: Dealt) -> str:
+def _dealt_line(event: model.Dealt) -> str:
     shown = format_cards(event.new)
-    if event.street is Street.THIRD and len(event.new) == 1:
+    if event.street is model.Street.THIRD and len(event.new) == 1:
         shown = f"X X {shown}"
     return f"Dealt to {event.player}: [{shown}]"
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player}: posts ante {amount}{all_in}",
-    ActionKind.BRING_IN: "{player} brings in for {to}{all_in}",
-    ActionKind.COMPLETE: "{player} bets {to}{all_in}",
-    ActionKind.BET: "{player} bets {to}{all_in}",
-    ActionKind.RAISE: "{player} raises to {to}{all_in}",
-    ActionKind.CALL: "{player} calls {to}{all_in}",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
-    ActionKind.SHOW: "{player} shows [{cards}]",
-    ActionKind.COLLECT: "{player} wins pot ({amount})",
+    model.ActionKind.ANTE: "{player}: posts ante {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player} brings in for {to}{all_in}",
+    model.ActionKind.COMPLETE: "{player} bets {to}{all_in}",
+    model.ActionKind.BET: "{player} bets {to}{all_in}",
+    model.ActionKind.RAISE: "{player} raises to {to}{all_in}",
+    model.ActionKind.CALL: "{player} calls {to}{all_in}",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
+    model.ActionKind.SHOW: "{player} shows [{cards}]",
+    model.ActionKind.COLLECT: "{player} wins pot ({amount})",
 }
 """KingsClub's action lines (`handlog.parse.printing.ActionWords`): every bet, call and
 raise by the street total it makes."""
 
 
-def _action_line(action: Action) -> str:
+def _action_line(action: model.Action) -> str:
     return action_line(action, ACTION_WORDS, _hundredths, ALL_IN, "KingsClub")
 
 

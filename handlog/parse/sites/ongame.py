@@ -21,26 +21,12 @@ becomes the neutral records:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from functools import lru_cache
 
+from handlog import model
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    Action,
-    ActionKind,
-    Dealt,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
@@ -50,27 +36,16 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import grammar
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import (
-    SHORT_MONTHS,
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    amount_all_in,
-    printed_clock,
-    read_hand,
-    section_table,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import amount_all_in, read_hand, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
-SITE = Site.ONGAME
+SITE = model.Site.ONGAME
 HEADER_PREFIX = "***** History for hand "
 HEADER_BYTES = re.compile(rb"\n\*\*\*\*\* History for hand ")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -109,29 +84,27 @@ TRAITS = SiteTraits(
     # keeps it is unverified: the bet is taken to go back silently.
     uncalled_bets=UncalledBets.SILENT,
     # "Main pot: $5.14 won by Hero ($4.89)" / "Rake taken: $0.25" (R5-78227816-62): the pot is
-    # printed before the rake (5.14 is every chip put in; 4.89 + 0.25 = 5.14).
-    total_pot_after_rake=False,
-    prints_total_pot=True,
+    # printed before the rake (5.14 is every chip put in; 4.89 + 0.25 = 5.14): the default.
     # "(FULL_HOUSE EIGHT, FOUR)": not a wording handlog writes.
     describes_hands=False,
 )
 
 GAMES = {
-    "SEVEN_CARD_STUD": Game.STUD,
-    "SEVEN_CARD_STUD_HI_LO": Game.STUD8,
-    "RAZZ": Game.RAZZ,
+    "SEVEN_CARD_STUD": model.Game.STUD,
+    "SEVEN_CARD_STUD_HI_LO": model.Game.STUD8,
+    "RAZZ": model.Game.RAZZ,
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS = section_table(*STUD_STREETS, "RIVER", "SUMMARY")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "RIVER", "SUMMARY")
 STREET_HEADERS = {
-    Street.THIRD: "Dealing pocket cards",
-    Street.FOURTH: "Dealing 4th street",
-    Street.FIFTH: "Dealing 5th street",
-    Street.SIXTH: "Dealing 6th street",
-    Street.SEVENTH: "Dealing river",
+    model.Street.THIRD: "Dealing pocket cards",
+    model.Street.FOURTH: "Dealing 4th street",
+    model.Street.FIFTH: "Dealing 5th street",
+    model.Street.SIXTH: "Dealing 6th street",
+    model.Street.SEVENTH: "Dealing river",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     {street: "---/" + header for street, header in STREET_HEADERS.items()},
     {
@@ -150,21 +123,8 @@ _SHARE = re.compile(r"([$€£]?\d[\d,]*(?:\.\d+)?)(?: (High|Low))?\)(?:, |$)")
 """A winner's share after the name and " (": "$4.89)", "$1.37 High), "."""
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What the table line says: the table, the game and the stakes."""
-
-    table: str
-    game_name: str
-    """As printed, with the limit: "LIMIT SEVEN_CARD_STUD_HI_LO"."""
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    currency: str | None
-
-
 @lru_cache(maxsize=10_000)
-def _game_info(line: str) -> GameInfo:
+def _game_info(line: str) -> txt.GameInfo:
     """The table line read with the grammar; memoised, since every hand at a table repeats it."""
     from lark import Token
     from lark.exceptions import UnexpectedInput
@@ -172,7 +132,7 @@ def _game_info(line: str) -> GameInfo:
     try:
         tree = grammar.load("ongame", "table_line").parse(line, start="table_line")
     except UnexpectedInput:
-        raise LineError(3, "the table line is not in a form OnGame writes", line) from None
+        raise txt.LineError(3, "the table line is not in a form OnGame writes", line) from None
     tokens = [t for t in tree.children if isinstance(t, Token)]
     named = {t.type: str(t) for t in tokens}
     amounts = [str(t) for t in tokens if t.type == "AMOUNT"]
@@ -182,10 +142,10 @@ def _game_info(line: str) -> GameInfo:
     try:
         small, big = minor_units(amounts[0]), minor_units(amounts[1])
     except MoneyError as error:
-        raise LineError(3, str(error), line) from None
+        raise txt.LineError(3, str(error), line) from None
     if play and amounts[0][:1] in CURRENCY_SYMBOLS:
-        raise LineError(3, "play money with a currency sign", line)
-    info = GameInfo(
+        raise txt.LineError(3, "play money with a currency sign", line)
+    info = txt.GameInfo(
         table=named["TABLE_NAME"],
         game_name=f"{limit} {name}",
         game=GAMES.get(name) if limit == "LIMIT" else None,
@@ -198,7 +158,7 @@ def _game_info(line: str) -> GameInfo:
 
 def _start_time(found: re.Match[str]) -> datetime | None:
     """The clock as UTC: "GMT+0300" gives its offset, a zone name its zone."""
-    month = SHORT_MONTHS.get(found["month"])
+    month = txt.SHORT_MONTHS.get(found["month"])
     if month is None:
         return None
     parts = (int(found["year"]), month, int(found["day"]))
@@ -216,40 +176,40 @@ def _start_time(found: re.Match[str]) -> datetime | None:
         return None
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(found: re.Match[str], body: str) -> Hand | Skipped:
+    def read(found: re.Match[str], body: str) -> model.Hand | Skipped:
         lines = chunk.text.split("\n", 3)
         if len(lines) < 3:
-            raise LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
+            raise txt.LineError(len(lines), "the hand ends early; it looks truncated", lines[-1])
         info = _game_info(lines[2])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, found["id"], info.game_name)
         start = _START.match(lines[1])
         if start is None:
-            raise LineError(2, "the 'Start hand:' line is not in a form OnGame writes", lines[1])
+            raise txt.LineError(
+                2, "the 'Start hand:' line is not in a form OnGame writes", lines[1]
+            )
         tokens = GRAMMAR.tokens(body, chunk)
         return _HandBuilder(chunk, found["id"], info, found, start).build(tokens)
 
     return read_hand(chunk, GRAMMAR, _HEADER, read, "id")
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(
         self,
         chunk: Chunk,
         hand_id: str,
-        info: GameInfo,
+        info: txt.GameInfo,
         header: re.Match[str],
         start: re.Match[str],
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.header = header
         self.start = start
         self.hand_put: dict[str, int] = {}
@@ -259,7 +219,7 @@ class _HandBuilder(TextHandBuilder):
         """Each player's cards as the dealing lines printed them so far."""
         self.pots: list[int] = []
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
         header = self.header
@@ -269,7 +229,6 @@ class _HandBuilder(TextHandBuilder):
         # Main and side pots as printed (before rake) only when there is a side pot: a lone
         # main pot is the total pot.
         side = len(pots) > 1
-        self.table = info.table
         self.total_pot = sum(pots)
         self.main_pot = pots[0] if side else None
         self.side_pots = tuple(pots[1:]) if side else ()
@@ -285,7 +244,7 @@ class _HandBuilder(TextHandBuilder):
             self.hand_id,
             info,
             start_time=_start_time(start),
-            printed=Printed("tournament" if tournament else "hand", start.string[12:]),
+            printed=model.Printed("tournament" if tournament else "hand", start.string[12:]),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -301,7 +260,7 @@ class _HandBuilder(TextHandBuilder):
                 self.hand_put[player] = self.hand_put.get(player, 0) + put
             self.street = street
             self.street_put = {}
-            if street is not Street.SUMMARY:
+            if street is not model.Street.SUMMARY:
                 self.streets.append(street)
             start = text.index("\n", 4) + 1  # after "---" and the street's header
             line += 2
@@ -311,18 +270,8 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it.
-        The last `marker` first (names may hold the marker's words too)."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
     def _put(
-        self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
+        self, kind: model.ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
     ) -> None:
         self.put_chips(kind, player, line, chips, total, all_in)
 
@@ -330,16 +279,12 @@ class _HandBuilder(TextHandBuilder):
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, _ = self.seat_parts(text)
-        self.add_seat(Seat(number, name, minor_units(stack), False, line), text)
+        self.add_seat(model.Seat(number, name, minor_units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " posts ante ", line)
+        name, rest = self.named(text, " posts ante ", line)
         amount, all_in = amount_all_in(rest, _ALL_IN)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            Action(Street.ANTES, name, ActionKind.ANTE, amount, None, all_in, line=line)
-        )
+        self.add_ante(name, amount, all_in, line)
 
     def _dealt(self, text: str, line: int) -> None:
         # "Dealing to NAME: [c, c, c]": the last ": [" ends the name (a name may hold one).
@@ -358,42 +303,49 @@ class _HandBuilder(TextHandBuilder):
         big = text.rfind(" big bring in ")
         if big >= 0 and self.seated.get(text[:big]) is not None:
             # The forced player completing to the small bet: no bring-in is posted.
-            name, rest = self._named(text, " big bring in ", line)
+            name, rest = self.named(text, " big bring in ", line)
             amount, all_in = amount_all_in(rest, _ALL_IN)
-            self._put(self.completion_or(ActionKind.COMPLETE), name, line, amount, all_in, amount)
+            self._put(
+                self.completion_or(model.ActionKind.COMPLETE), name, line, amount, all_in, amount
+            )
             return
-        name, rest = self._named(text, " small bring in ", line)
+        name, rest = self.named(text, " small bring in ", line)
         amount, all_in = amount_all_in(rest, _ALL_IN)
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
+        self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " bets ", line)
+        name, rest = self.named(text, " bets ", line)
         amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
-        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's total for the hand
         # (antes excluded); the street total is Y less the earlier streets.
-        name, rest = self._named(text, " raises ", line)
+        name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
         hand_total, all_in = amount_all_in(total_text, _ALL_IN)
         total = hand_total - self.hand_put.get(name, 0)
         self._put(
-            self.completion_or(ActionKind.RAISE), name, line, minor_units(added), all_in, total
+            self.completion_or(model.ActionKind.RAISE),
+            name,
+            line,
+            minor_units(added),
+            all_in,
+            total,
         )
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " calls ", line)
+        name, rest = self.named(text, " calls ", line)
         amount, all_in = amount_all_in(rest, _ALL_IN)
         total = self.street_put.get(name, 0) + amount
-        self._put(ActionKind.CALL, name, line, amount, all_in, total)
+        self._put(model.ActionKind.CALL, name, line, amount, all_in, total)
 
     def _sits_out(self, text: str, line: int) -> None:
         seat = self.seated.get(text[:-9])
         player = seat.name if seat is not None else None
-        self.events.append(Note(self.street, NoteKind.SITTING_OUT, player, text, line))
+        self.events.append(model.Note(self.street, model.NoteKind.SITTING_OUT, player, text, line))
 
     def _pot_won(self, text: str, line: int) -> None:
         # "Main pot: $5.14 won by Hero ($4.89)", "Side pot 1: $3.26 won by A ($1.55), B ($1.55)"
@@ -401,7 +353,7 @@ class _HandBuilder(TextHandBuilder):
         label = text[:colon]
         pot = 0 if label == "Main pot" else small_number(label[9:])
         if pot != len(self.pots):
-            raise LineError(self.relative(line), "the pots are not printed in order", text)
+            raise txt.LineError(self.relative(line), "the pots are not printed in order", text)
         by = text.index(" won by ", colon)
         self.pots.append(minor_units(text[colon + 2 : by]))
         winners = text[by + 8 :]
@@ -410,10 +362,10 @@ class _HandBuilder(TextHandBuilder):
             found = self._winner(winners, position, line, text)
             name, amount, half, position = found
             self.events.append(
-                Action(
-                    Street.SUMMARY,
+                model.Action(
+                    model.Street.SUMMARY,
                     name,
-                    ActionKind.COLLECT,
+                    model.ActionKind.COLLECT,
                     amount,
                     pot=pot,
                     half=half,
@@ -434,7 +386,7 @@ class _HandBuilder(TextHandBuilder):
                 continue
             half = found[2].lower() if found[2] else None
             return self.seated[name].name, minor_units(found[1]), half, found.end()
-        raise LineError(
+        raise txt.LineError(
             self.relative(line), "a pot's winner is not in the seat list of this hand", text
         )
 
@@ -456,7 +408,9 @@ class _HandBuilder(TextHandBuilder):
         try:
             net = sign * minor_units(figure.lstrip("+-"))
         except MoneyError:
-            raise LineError(self.relative(line), "the seat's net cannot be read", text) from None
+            raise txt.LineError(
+                self.relative(line), "the seat's net cannot be read", text
+            ) from None
         shown: tuple[Card, ...] = ()
         description = None
         if bracket >= 0:
@@ -465,18 +419,20 @@ class _HandBuilder(TextHandBuilder):
             if close + 1 < len(text):
                 description = text[close + 3 : -1]
         self.results.append(
-            SeatResult(number, name, showed=shown, description=description, net=net, line=line)
+            model.SeatResult(
+                number, name, showed=shown, description=description, net=net, line=line
+            )
         )
 
 
-GRAMMAR = SectionGrammar("ongame", "OnGame", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
+GRAMMAR = txt.SectionGrammar("ongame", "OnGame", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
 
 
 # ---------------------------------------------------------------------------------------
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as OnGame text (parse → print → parse gives equal records). The site's own
     figures the records do not keep (each seat's stack after the hand and its net) are
     worked out from the records; the `User:` and `Button:` lines are left out.
@@ -514,44 +470,48 @@ def print_hand(hand: Hand) -> str:
     seated = set(put_in)
     hand_put: dict[str, int] = {}
     street_put: dict[str, int] = {}
-    current = Street.ANTES
-    pots: dict[int, list[Action]] = {}
+    current = model.Street.ANTES
+    pots: dict[int, list[model.Action]] = {}
     brought_in = False
     for event in hand.events:
         street = event.street
-        if street != current and Street.THIRD <= street <= Street.SEVENTH:
+        if street != current and model.Street.THIRD <= street <= model.Street.SEVENTH:
             for player, put in street_put.items():
                 hand_put[player] = hand_put.get(player, 0) + put
             street_put = {}
             lines.extend(("---", STREET_HEADERS[street]))
             current = street
-            if street is Street.SEVENTH and hand.community_card is not None:
+            if street is model.Street.SEVENTH and hand.community_card is not None:
                 lines.extend(
                     f"Dealing to {player}: [{hand.community_card}]"
                     for player in river_players(hand)
                 )
-        if type(event) is Note:
-            if event.kind is NoteKind.SITTING_OUT and event.player in seated:
+        if type(event) is model.Note:
+            if event.kind is model.NoteKind.SITTING_OUT and event.player in seated:
                 lines.append(f"{event.player} sits out")
             continue
-        if type(event) is Dealt:
+        if type(event) is model.Dealt:
             if event.new or event.hidden:
                 lines.append(_dealt_line(event, hand))
             continue
-        assert type(event) is Action
-        if event.kind is ActionKind.COLLECT:
+        assert type(event) is model.Action
+        if event.kind is model.ActionKind.COLLECT:
             pots.setdefault(event.pot or 0, []).append(event)
             collected[event.player] = collected.get(event.player, 0) + (event.amount or 0)
             continue
-        if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+        if event.kind is model.ActionKind.UNCALLED_BET_RETURNED:
             # OnGame prints no line for it: the bet goes back silently (its trait).
             put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
             continue
-        if event.kind in (ActionKind.SHOW, ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
+        if event.kind in (
+            model.ActionKind.SHOW,
+            model.ActionKind.MUCK,
+            model.ActionKind.DOES_NOT_SHOW,
+        ):
             continue
         put_in[event.player] = put_in.get(event.player, 0) + (event.amount or 0)
         lines.append(_action_line(event, money, hand_put, brought_in))
-        brought_in |= event.kind in (ActionKind.BRING_IN, ActionKind.COMPLETE)
+        brought_in |= event.kind in (model.ActionKind.BRING_IN, model.ActionKind.COMPLETE)
         if event.to_amount is not None:
             street_put[event.player] = event.to_amount
     # Streets dealt with no line on them (everyone all-in) still have their header.
@@ -559,7 +519,7 @@ def print_hand(hand: Hand) -> str:
     for street in hand.streets:
         if street in STREET_HEADERS and STREET_HEADERS[street] not in printed:
             lines.extend(("---", STREET_HEADERS[street]))
-            if street is Street.SEVENTH and hand.community_card is not None:
+            if street is model.Street.SEVENTH and hand.community_card is not None:
                 lines.extend(
                     f"Dealing to {player}: [{hand.community_card}]"
                     for player in river_players(hand)
@@ -577,7 +537,7 @@ def print_hand(hand: Hand) -> str:
     shows = {
         action.player: action
         for action in hand.actions
-        if action.kind is ActionKind.SHOW and action.cards
+        if action.kind is model.ActionKind.SHOW and action.cards
     }
     for seat in hand.seats:
         net = collected[seat.name] - put_in[seat.name]
@@ -601,7 +561,9 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def _shown(result: SeatResult | None, show: Action | None) -> tuple[tuple[Card, ...], str | None]:
+def _shown(
+    result: model.SeatResult | None, show: model.Action | None
+) -> tuple[tuple[Card, ...], str | None]:
     """The cards (and words) a seat's summary line shows: the summary's, else (a hand of a
     site that prints no summary) the showdown's."""
     if result is not None and result.showed:
@@ -611,14 +573,14 @@ def _shown(result: SeatResult | None, show: Action | None) -> tuple[tuple[Card, 
     return (), None
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """The clock as printed, or (a hand built without its text: simulated, or read from
     another site) its start time in UTC, in OnGame's form: "Sat Aug 28 17:33:38 GMT+0000
     2010"."""
-    return printed_clock(hand, SITE, "UTC", "{t:%a %b} {t.day} {t:%H:%M:%S} GMT+0000 {t.year}")
+    return txt.printed_clock(hand, SITE, "UTC", "{t:%a %b} {t.day} {t:%H:%M:%S} GMT+0000 {t.year}")
 
 
-def _pots_before_rake(hand: Hand) -> list[int]:
+def _pots_before_rake(hand: model.Hand) -> list[int]:
     """The pots as OnGame prints them: before the rake. A hand's main and side pots are
     after the rake when they add up to the total less the rake (PokerStars'): the rake is
     then the main pot's."""
@@ -630,32 +592,32 @@ def _pots_before_rake(hand: Hand) -> list[int]:
     return pots
 
 
-def _dealt_line(event: Dealt, hand: Hand) -> str:
+def _dealt_line(event: model.Dealt, hand: model.Hand) -> str:
     # Face-down cards first (an opponent's "-"), as OnGame deals them.
     shown = ["-"] * event.hidden + [str(card) for card in event.new]
     return f"Dealing to {event.player}: [{', '.join(shown)}]"
 
 
-def _action_line(action: Action, money, hand_put: dict[str, int], brought_in: bool) -> str:  # type: ignore[no-untyped-def]
+def _action_line(action: model.Action, money, hand_put: dict[str, int], brought_in: bool) -> str:  # type: ignore[no-untyped-def]
     player = action.player
     kind = action.kind
     all_in = " [all in]" if action.all_in else ""
-    if kind is ActionKind.COMPLETE and not brought_in:
+    if kind is model.ActionKind.COMPLETE and not brought_in:
         # The forced player completing instead of bringing in.
         return f"{player} big bring in {money(action.amount)}{all_in}"
-    if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
+    if kind in (model.ActionKind.RAISE, model.ActionKind.COMPLETE):
         total = (action.to_amount or 0) + hand_put.get(player, 0)
         return f"{player} raises {money(action.amount)} to {money(total)}{all_in}"
     return action_line(action, ACTION_WORDS, money, " [all in]", "OnGame")
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
-    ActionKind.BRING_IN: "{player} small bring in {amount}{all_in}",
-    ActionKind.BET: "{player} bets {amount}{all_in}",
-    ActionKind.CALL: "{player} calls {amount}{all_in}",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
+    model.ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player} small bring in {amount}{all_in}",
+    model.ActionKind.BET: "{player} bets {amount}{all_in}",
+    model.ActionKind.CALL: "{player} calls {amount}{all_in}",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
 }
 """OnGame's action lines (`handlog.parse.printing.ActionWords`); a completion and a raise
 are worded by `_action_line`."""

@@ -36,29 +36,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from handlog import model
 from handlog.cards import Card, cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    BETTING_KINDS,
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    Site,
-    Street,
-    Structure,
-)
 from handlog.money import (
     CURRENCY_SIGNS,
     CURRENCY_SYMBOLS,
@@ -66,31 +51,18 @@ from handlog.money import (
     minor_units,
     small_number,
 )
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import (
-    MONTHS,
-    STUD_STREETS,
-    LineError,
-    LineHandler,
-    SectionGrammar,
-    TextHandBuilder,
-    level_number,
-    note_handlers,
-    parse_error,
-    printed_clock,
-    section_table,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import level_number, utc_time
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 if TYPE_CHECKING:
     from lark import Tree
 
-SITE = Site.PARTYPOKER
+SITE = model.Site.PARTYPOKER
 _STARTS = re.compile(r"\x00*Game #(\d+) starts\.$")
 _GAME_NO = re.compile(r"\x00*#Game No : (\d+)$")
 _HISTORY = re.compile(r"\*\*\*\*\* Hand History [Ff]or Game (\d+) \*\*\*\*\*$")
@@ -109,22 +81,26 @@ def is_tournament_header(line: str) -> bool:
 
 
 GAMES = {
-    "7 card stud": Game.STUD,
-    "7 card stud hi-lo": Game.STUD8,
-    "7 card razz": Game.RAZZ,
-    "razz": Game.RAZZ,
+    "7 card stud": model.Game.STUD,
+    "7 card stud hi-lo": model.Game.STUD8,
+    "7 card razz": model.Game.RAZZ,
+    "razz": model.Game.RAZZ,
 }
-GAME_NAMES = {Game.STUD: "7 Card Stud", Game.STUD8: "7 Card Stud Hi-Lo", Game.RAZZ: "Razz"}
+GAME_NAMES = {
+    model.Game.STUD: "7 Card Stud",
+    model.Game.STUD8: "7 Card Stud Hi-Lo",
+    model.Game.RAZZ: "Razz",
+}
 
-SECTIONS = section_table(*STUD_STREETS, "RIVER")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "RIVER")
 STREET_HEADERS = {
-    Street.THIRD: "** Dealing **",
-    Street.FOURTH: "** Dealing Fourth street **",
-    Street.FIFTH: "** Dealing Fifth street **",
-    Street.SIXTH: "** Dealing Sixth street **",
-    Street.SEVENTH: "** Dealing River **",
+    model.Street.THIRD: "** Dealing **",
+    model.Street.FOURTH: "** Dealing Fourth street **",
+    model.Street.FIFTH: "** Dealing Fifth street **",
+    model.Street.SIXTH: "** Dealing Sixth street **",
+    model.Street.SEVENTH: "** Dealing River **",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {
@@ -135,12 +111,12 @@ TERMINAL_WORDS = terminal_words(
     },
 )
 NOTE_KINDS = {
-    "JOINS": (NoteKind.JOINS, " has joined the table"),
-    "LEAVES": (NoteKind.LEAVES, " has left the table"),
-    "DISCONNECTED": (NoteKind.DISCONNECTED, " is disconnected"),
-    "RECONNECTED": (NoteKind.CONNECTED, " is connected"),
-    "SITTING_OUT": (NoteKind.SITTING_OUT, " is sitting out"),
-    "FINISHED": (NoteKind.FINISHED_TOURNAMENT, " finished in "),
+    "JOINS": (model.NoteKind.JOINS, " has joined the table"),
+    "LEAVES": (model.NoteKind.LEAVES, " has left the table"),
+    "DISCONNECTED": (model.NoteKind.DISCONNECTED, " is disconnected"),
+    "RECONNECTED": (model.NoteKind.CONNECTED, " is connected"),
+    "SITTING_OUT": (model.NoteKind.SITTING_OUT, " is sitting out"),
+    "FINISHED": (model.NoteKind.FINISHED_TOURNAMENT, " finished in "),
 }
 LOW = "; LO: "
 """Joins a show's high description and the low that the next line shows."""
@@ -168,20 +144,6 @@ def currency_of(text: str) -> str | None:
 # Header
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    game_name: str
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    limit: str
-    """"FL " when printed before the game name, else ""."""
-    tournament_id: str | None = None
-    buy_in: str | None = None
-    tournament_level: str | None = None
-
-
 _GAME_SPLIT = re.compile(
     r"(?P<game>.*) - (?P<weekday>[A-Z][a-z]+), (?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), "
     r"(?P<h>\d{1,2}):(?P<mi>\d{2}):(?P<s>\d{2}) (?P<zone>[A-Z]{2,5}) (?P<year>\d{4})$"
@@ -189,7 +151,7 @@ _GAME_SPLIT = re.compile(
 
 
 @lru_cache(maxsize=10_000)
-def _game_info(game_part: str) -> GameInfo:
+def _game_info(game_part: str) -> txt.GameInfo:
     """The game line's description, read by the grammar; memoised (the clock is replaced)."""
     tree = GRAMMAR.parser().parse(
         f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
@@ -198,23 +160,21 @@ def _game_info(game_part: str) -> GameInfo:
     return info
 
 
-def _game_info_from_tree(tree: Tree) -> GameInfo:
+def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
     parts = {getattr(t, "type", ""): str(t) for t in tree.children}
     tokens = [str(t) for t in tree.children]
     name = parts["GAME_NAME"]
     game = GAMES.get(name.lower())
-    limit = parts.get("LIMIT", "")
+    printed = parts.get("LIMIT", "") + name  # the limit, if any, as the game line has it
     if tree.data == "cash_game":
         small, big = units(tokens[0]), units(tokens[1])
-        return GameInfo(name, game, small, big, currency_of(tokens[1]), limit)
+        return txt.GameInfo(printed, game, small, big, currency_of(tokens[1]))
     chips = [t for t in tree.children if getattr(t, "type", "") == "CHIPS"]
-    return GameInfo(
-        name,
+    return txt.GameInfo(
+        printed,
         game,
         minor_units(str(chips[0])),
         minor_units(str(chips[1])),
-        None,
-        limit,
         tournament_id=parts["TOURNAMENT_ID"],
         buy_in=parts["BUY_IN"][: -len(" Buy-in ")],
         tournament_level=parts["LEVEL"],
@@ -225,7 +185,7 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
 # Hands
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (from "Game #N starts." or "#Game No : N") to a `Hand`, a
     `ParseError`, or `Skipped` for a hand of a game handlog does not replay."""
     from lark.exceptions import UnexpectedInput
@@ -243,27 +203,27 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
                 index += 1
         found = _GAME_NO.match(lines[index]) if index < len(lines) else None
         if found is None or (hand_id is not None and found[1] != hand_id):
-            raise LineError(index + 1, "expected '#Game No : N' for this hand's number")
+            raise txt.LineError(index + 1, "expected '#Game No : N' for this hand's number")
         hand_id = found[1]
         index += 1
         history = _HISTORY.match(lines[index]) if index < len(lines) else None
         if history is None or history[1] != hand_id:
-            raise LineError(
+            raise txt.LineError(
                 index + 1, f"expected '***** Hand History for Game {hand_id} *****' here"
             )
         index += 1
         game_line = lines[index] if index < len(lines) else ""
         split = _GAME_SPLIT.match(game_line)
         if split is None:
-            raise LineError(index + 1, "the game line is not in a form PartyPoker writes")
+            raise txt.LineError(index + 1, "the game line is not in a form PartyPoker writes")
         try:
             info = _game_info(split["game"])
         except (UnexpectedInput, MoneyError, KeyError) as error:
-            raise LineError(
+            raise txt.LineError(
                 index + 1, "the game line is not in a form PartyPoker writes"
             ) from error
         if info.game is None:
-            return Skipped(chunk.file, chunk.line, hand_id, f"{info.limit}{info.game_name}")
+            return Skipped(chunk.file, chunk.line, hand_id, info.game_name)
         start = _start_time(split)
         # The body is read as the text after the game line, as if that line were the header.
         sub = Chunk(chunk.file, chunk.line + index, "\n".join(lines[index:]))
@@ -272,14 +232,14 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             tokens = GRAMMAR.tokens(body, sub)
             builder = _HandBuilder(sub, hand_id, info, variant)
             return builder.build(tokens, game_line[split.end("game") + 3 :], start, chunk)
-        except LineError as error:  # its line counts from the game line: from the header
-            raise LineError(error.line + index, error.message, error.text) from None
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+        except txt.LineError as error:  # its line counts from the game line: from the header
+            raise txt.LineError(error.line + index, error.message, error.text) from None
+    except txt.LineError as error:
+        return txt.parse_error(chunk, error, hand_id)
 
 
 def _start_time(split: re.Match[str]) -> datetime | None:
-    month = MONTHS.get(split["month"])
+    month = txt.MONTHS.get(split["month"])
     if month is None:
         return None
     return utc_time(
@@ -293,13 +253,11 @@ def _start_time(split: re.Match[str]) -> datetime | None:
     )
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, variant: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, variant: str) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.variant = variant
         self.street_put: dict[str, int] = {}
         self.current_bet = 0
@@ -315,30 +273,28 @@ class _HandBuilder(TextHandBuilder):
         clock: str,
         start: datetime | None,
         whole: Chunk,
-    ) -> Hand:
+    ) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
-        events: list[Event] = self.events
-        if info.game is Game.STUD8 and any(
-            type(e) is Action and e.kind is ActionKind.COLLECT and e.half == "low" for e in events
+        events: list[model.Event] = self.events
+        if info.game is model.Game.STUD8 and any(
+            type(e) is model.Action and e.kind is model.ActionKind.COLLECT and e.half == "low"
+            for e in events
         ):
             events = [
                 replace(e, half="high")
-                if type(e) is Action and e.kind is ActionKind.COLLECT and e.half is None
+                if type(e) is model.Action and e.kind is model.ActionKind.COLLECT and e.half is None
                 else e
                 for e in events
             ]
         self.total_pot = self.put_total
         self.rake = self.put_total - self.collected_total
-        self.tournament_id = info.tournament_id
-        self.tournament_level = info.tournament_level
-        self.buy_in = info.buy_in
         return self.hand_of(
             SITE,
             self.hand_id,
             info,
             start_time=start,
-            printed=Printed(self.variant, clock),
+            printed=model.Printed(self.variant, clock),
             events=events,
             whole=whole,
         )
@@ -371,7 +327,9 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _put(self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool) -> None:
+    def _put(
+        self, kind: model.ActionKind, player: str, line: int, chips: int, all_in: bool
+    ) -> None:
         total = self.street_put.get(player, 0) + chips
         self.street_put[player] = total
         if total > self.current_bet:
@@ -380,7 +338,7 @@ class _HandBuilder(TextHandBuilder):
         self.left[player] = left
         self.put_total += chips
         self.events.append(
-            Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
+            model.Action(self.street, player, kind, chips, total, all_in or left <= 0, line=line)
         )
 
     def _bracketed(self, text: str, verb: str, line: int) -> tuple[str, int]:
@@ -397,21 +355,17 @@ class _HandBuilder(TextHandBuilder):
         open_paren = rest.rindex(" ( ")
         name = rest[:open_paren]
         stack = units(rest[open_paren + 3 : -2])
-        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.add_seat(model.Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" posts ante ")
         player = self.player(name, line, text)
         amount = units(rest.removeprefix("of ")[1:-1])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
         left = self.left[player] - amount
         self.left[player] = left
         self.put_total += amount
-        self.events.append(
-            Action(Street.ANTES, player, ActionKind.ANTE, amount, None, left <= 0, line=line)
-        )
+        self.add_ante(player, amount, left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         at = text.rfind(" [ ")
@@ -428,28 +382,28 @@ class _HandBuilder(TextHandBuilder):
     def _brings_in(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " bring-ins [", line)
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, player, line, amount, False)
+        self._put(model.ActionKind.BRING_IN, player, line, amount, False)
 
     def _completes(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " completes [", line)
         self.completed = True
-        self._put(ActionKind.COMPLETE, player, line, amount, False)
+        self._put(model.ActionKind.COMPLETE, player, line, amount, False)
 
     def _bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " bets [", line)
-        self._put(self.completion_or(ActionKind.BET), player, line, amount, False)
+        self._put(self.completion_or(model.ActionKind.BET), player, line, amount, False)
 
     def _double_bets(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " double bets [", line)
-        self._put(ActionKind.BET, player, line, amount, False)
+        self._put(model.ActionKind.BET, player, line, amount, False)
 
     def _raises(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " raises [", line)
-        self._put(self.completion_or(ActionKind.RAISE), player, line, amount, False)
+        self._put(self.completion_or(model.ActionKind.RAISE), player, line, amount, False)
 
     def _calls(self, text: str, line: int) -> None:
         player, amount = self._bracketed(text, " calls [", line)
-        self._put(ActionKind.CALL, player, line, amount, False)
+        self._put(model.ActionKind.CALL, player, line, amount, False)
 
     def _all_in(self, text: str, line: int) -> None:
         # "is all-In [x]": a call, a bet or a raise, as the chips it adds make it.
@@ -457,45 +411,46 @@ class _HandBuilder(TextHandBuilder):
         player = self.player(name, line, text)
         amount = units(rest.lstrip(" ")[1:-1])
         total = self.street_put.get(player, 0) + amount
-        if total <= self.current_bet:
-            kind = ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(ActionKind.BET)
-        else:
-            kind = self.completion_or(ActionKind.RAISE)
+        kind = self.all_in_kind(total)
         self._put(kind, player, line, amount, True)
 
-    def _show(self, kind: ActionKind, verb: str, text: str, line: int) -> None:
+    def _show(self, kind: model.ActionKind, verb: str, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, verb, line)
         rest = text[len(name) + len(verb) :]
         close = rest.index(" ]")
         shown = cards(rest[:close].replace(",", " "))
         description = rest[close + 2 :].removesuffix(".") or None
         self.events.append(
-            Action(self.street, name, kind, cards=shown, description=description, line=line)
+            model.Action(self.street, name, kind, cards=shown, description=description, line=line)
         )
 
     def _shows(self, text: str, line: int) -> None:
-        self._show(ActionKind.SHOW, " shows [ ", text, line)
+        self._show(model.ActionKind.SHOW, " shows [ ", text, line)
 
     def _does_not_show_cards(self, text: str, line: int) -> None:
-        self._show(ActionKind.MUCK, " doesn't show [ ", text, line)
+        self._show(model.ActionKind.MUCK, " doesn't show [ ", text, line)
 
     def _shows_low(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " shows", line)
         low = text[len(name) + 6 :].strip().removesuffix("for low.").strip()
         for index in range(len(self.events) - 1, -1, -1):
             event = self.events[index]
-            if type(event) is Action and event.player == name and event.kind is ActionKind.SHOW:
+            if (
+                type(event) is model.Action
+                and event.player == name
+                and event.kind is model.ActionKind.SHOW
+            ):
                 self.events[index] = replace(
                     event, description=f"{event.description or ''}{LOW}{low}"
                 )
                 return
-        raise LineError(self.relative(line), f"{name} shows a low without showing a hand", text)
+        raise txt.LineError(self.relative(line), f"{name} shows a low without showing a hand", text)
 
     def _does_not_show(self, text: str, line: int) -> None:
         player = self.player(text[:-21], line, text)
-        self.events.append(Action(self.street, player, ActionKind.DOES_NOT_SHOW, line=line))
+        self.events.append(
+            model.Action(self.street, player, model.ActionKind.DOES_NOT_SHOW, line=line)
+        )
 
     def _collect(self, text: str, line: int, low: bool) -> None:
         verb = " wins Lo (" if low else " wins "
@@ -516,10 +471,10 @@ class _HandBuilder(TextHandBuilder):
             pot = small_number(digits) if digits.isdigit() else 1
         self.collected_total += amount
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 name,
-                ActionKind.COLLECT,
+                model.ActionKind.COLLECT,
                 amount,
                 description=description,
                 pot=pot,
@@ -535,28 +490,28 @@ class _HandBuilder(TextHandBuilder):
         self._collect(text, line, True)
 
     def _no_low(self, text: str, line: int) -> None:
-        self.events.append(Note(self.street, NoteKind.NO_LOW_HAND, None, text, line))
+        self.events.append(model.Note(self.street, model.NoteKind.NO_LOW_HAND, None, text, line))
 
-    def _note(self, note: tuple[NoteKind, str], text: str, line: int) -> None:
+    def _note(self, note: tuple[model.NoteKind, str], text: str, line: int) -> None:
         """Table noise: its kind, and the words after the player's name (none before them:
         the note names nobody)."""
         kind, marker = note
         at = text.find(marker)
-        self.events.append(Note(self.street, kind, text[:at] if at > 0 else None, text, line))
+        self.events.append(model.Note(self.street, kind, text[:at] if at > 0 else None, text, line))
 
     def _nothing(self, text: str, line: int) -> None:
         """A line that makes no record: a hand's closing NUL, a blank line, the next hand's
         "Game #N starts."."""
 
 
-_HANDLERS: dict[str, LineHandler] = {
+_HANDLERS: dict[str, txt.LineHandler] = {
     "END_OF_HAND": _HandBuilder._nothing,
     "BLANK": _HandBuilder._nothing,
     "NEXT_GAME": _HandBuilder._nothing,
-    **note_handlers(NOTE_KINDS),
+    **txt.note_handlers(NOTE_KINDS),
 }
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "partypoker", "PartyPoker", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -567,11 +522,11 @@ GRAMMAR = SectionGrammar(
 Money = Callable[[int | None], str]
 """The actions the "X opens" line announces the first of, on each street."""
 NOTE_FORMS = {
-    NoteKind.JOINS: " has joined the table",
-    NoteKind.LEAVES: " has left the table",
-    NoteKind.DISCONNECTED: " is disconnected",
-    NoteKind.CONNECTED: " is connected",
-    NoteKind.SITTING_OUT: " is sitting out",
+    model.NoteKind.JOINS: " has joined the table",
+    model.NoteKind.LEAVES: " has left the table",
+    model.NoteKind.DISCONNECTED: " is disconnected",
+    model.NoteKind.CONNECTED: " is connected",
+    model.NoteKind.SITTING_OUT: " is sitting out",
 }
 """Party's words for a table event of a hand built without Party's text (its note text is
 another site's); chat and the dealer's announcements have no Party line."""
@@ -584,7 +539,7 @@ _SPLIT_BUY_IN = re.compile(
 """Another site's buy-in and fee ("$1.10+$0.10 USD"), which Party prints as one sum."""
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand back as PartyPoker text (parse → print → parse gives an equal record).
 
     A hand built without Party's text (`printed` is `PRINTED`: a simulated one) is written
@@ -634,51 +589,53 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"Trny:{hand.tournament_id} Level:{level}")
         lines.append(f"Stakes-Antes({hand.small_bet:,}/{hand.big_bet:,}-{hand.ante or 0:,})")
     # Party prints only the hero's cards: not those of a player with a card dealt unseen.
-    unseen = {e.player for e in hand.events if type(e) is Dealt and e.hidden > 0}
+    unseen = {e.player for e in hand.events if type(e) is model.Dealt and e.hidden > 0}
     # An uncalled bet stays in the pot: the bettor collects it with (or as) a win.
     returned: dict[str, int] = {}
     for event in hand.events:
-        if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
+        if type(event) is model.Action and event.kind is model.ActionKind.UNCALLED_BET_RETURNED:
             returned[event.player] = returned.get(event.player, 0) + (event.amount or 0)
-    by_street: dict[Street, list[Event]] = {}
+    by_street: dict[model.Street, list[model.Event]] = {}
     for event in hand.events:
         by_street.setdefault(event.street, []).append(event)
-    for street in (Street.ANTES, *hand.streets):
-        if street is Street.SEVENTH and hand.community_card is not None:
+    for street in (model.Street.ANTES, *hand.streets):
+        if street is model.Street.SEVENTH and hand.community_card is not None:
             lines.append(f"{STREET_HEADERS[street]} [ {hand.community_card} ]")
         elif street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
-        opened = street is Street.ANTES
+        opened = street is model.Street.ANTES
         for event in by_street.get(street, ()):
-            if type(event) is Dealt and event.player in unseen:
+            if type(event) is model.Dealt and event.player in unseen:
                 continue
-            if type(event) is Note and neutral:
+            if type(event) is model.Note and neutral:
                 text = _note_text(event)
                 if text is not None:
                     lines.append(text)
                 continue
-            if type(event) is Action:
-                if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+            if type(event) is model.Action:
+                if event.kind is model.ActionKind.UNCALLED_BET_RETURNED:
                     continue
-                if event.kind is ActionKind.COLLECT and event.player in returned:
+                if event.kind is model.ActionKind.COLLECT and event.player in returned:
                     event = replace(event, amount=(event.amount or 0) + returned.pop(event.player))
-                if not opened and event.kind in BETTING_KINDS:
+                if not opened and event.kind in model.BETTING_KINDS:
                     lines.append(f"{event.player} opens")
                     opened = True
             lines.append(_event_line(event, money, hand))
     several = hand.main_pot is not None
     for player, amount in returned.items():  # a bettor who wins nothing else
         pot = len(hand.side_pots) + 1 if several else None
-        collect = Action(Street.SHOWDOWN, player, ActionKind.COLLECT, amount, pot=pot)
+        collect = model.Action(
+            model.Street.SHOWDOWN, player, model.ActionKind.COLLECT, amount, pot=pot
+        )
         lines.append(_event_line(collect, money, hand))
     return "\n".join(lines)
 
 
-def _clock(hand: Hand) -> str:
+def _clock(hand: model.Hand) -> str:
     """Party's Eastern clock of a hand's start time: "Monday, February 27, 09:51:26 EST 2012"."""
     if hand.start_time is None:
         raise ValueError("a PartyPoker hand prints its clock: this hand has no start time")
-    return printed_clock(hand, SITE, "ET", "{t:%A, %B} {t.day}, {t:%H:%M:%S %Z %Y}")
+    return txt.printed_clock(hand, SITE, "ET", "{t:%A, %B} {t.day}, {t:%H:%M:%S %Z %Y}")
 
 
 def _buy_in(text: str | None) -> str:
@@ -702,62 +659,73 @@ def _level(text: str | None) -> str:
     return level_number(text) or "1"
 
 
-def _note_text(note: Note) -> str | None:
+def _note_text(note: model.Note) -> str | None:
     """A note of a hand built without Party's text in Party's words; None where Party
     prints no such line."""
     kind = note.kind
-    if kind is NoteKind.NO_LOW_HAND:
+    if kind is model.NoteKind.NO_LOW_HAND:
         return "There was no qualifying low hand"
     if note.player is None:
         return None
     form = NOTE_FORMS.get(kind)
     if form is not None:
         return f"{note.player}{form}"
-    if kind is NoteKind.FINISHED_TOURNAMENT:
+    if kind is model.NoteKind.FINISHED_TOURNAMENT:
         place = _PLACE.search(note.text)
         return f"{note.player} finished in {place[1]} place" if place else None
     return None
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} posts ante [{amount}]",
-    ActionKind.BRING_IN: "{player} bring-ins [{amount}]",
-    ActionKind.COMPLETE: "{player} completes [{amount}]",
-    ActionKind.BET: "{player} bets [{amount}]",
-    ActionKind.RAISE: "{player} raises [{amount}]",
-    ActionKind.CALL: "{player} calls [{amount}]",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
+    model.ActionKind.ANTE: "{player} posts ante [{amount}]",
+    model.ActionKind.BRING_IN: "{player} bring-ins [{amount}]",
+    model.ActionKind.COMPLETE: "{player} completes [{amount}]",
+    model.ActionKind.BET: "{player} bets [{amount}]",
+    model.ActionKind.RAISE: "{player} raises [{amount}]",
+    model.ActionKind.CALL: "{player} calls [{amount}]",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
 }
 """PartyPoker's action lines (`handlog.parse.printing.ActionWords`); an all-in, a double
 bet, a show, a muck and a win are worded by `_event_line`."""
-_ALL_IN_KINDS = (ActionKind.CALL, ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+_ALL_IN_KINDS = (
+    model.ActionKind.CALL,
+    model.ActionKind.BET,
+    model.ActionKind.RAISE,
+    model.ActionKind.COMPLETE,
+)
 
 
-def _event_line(event: Event, money: Money, hand: Hand) -> str:
-    if type(event) is Dealt:
+def _event_line(event: model.Event, money: Money, hand: model.Hand) -> str:
+    if type(event) is model.Dealt:
         return f"Dealt to {event.player} [  {' '.join(str(c) for c in event.new)} ]"
-    if type(event) is Note:
+    if type(event) is model.Note:
         return event.text
-    assert type(event) is Action
+    assert type(event) is model.Action
     name = event.player
     kind = event.kind
     if event.all_in and kind in _ALL_IN_KINDS:
         return f"{name} is all-In  [{money(event.amount)}]"
-    if kind is ActionKind.BET and event.street is Street.FOURTH and event.amount == hand.big_bet:
+    if (
+        kind is model.ActionKind.BET
+        and event.street is model.Street.FOURTH
+        and event.amount == hand.big_bet
+    ):
         return f"{name} double bets [{money(event.amount)}]"
-    if kind is ActionKind.DOES_NOT_SHOW or (kind is ActionKind.MUCK and not event.cards):
+    if kind is model.ActionKind.DOES_NOT_SHOW or (
+        kind is model.ActionKind.MUCK and not event.cards
+    ):
         return f"{name} does not show cards."
     if kind in ACTION_WORDS:
         return action_line(event, ACTION_WORDS, money, "", "PartyPoker")
-    if kind in (ActionKind.SHOW, ActionKind.MUCK):
-        verb = "shows" if kind is ActionKind.SHOW else "doesn't show"
+    if kind in (model.ActionKind.SHOW, model.ActionKind.MUCK):
+        verb = "shows" if kind is model.ActionKind.SHOW else "doesn't show"
         high, _, low = (event.description or "").partition(LOW)
         high = high.removeprefix("HI: ")  # another site's hi/lo wording: Party's is bare
         shown = ", ".join(str(c) for c in event.cards)
         line = f"{name} {verb} [ {shown} ]{high}."
         return line + (f"\n{name} shows{low}  for low." if low else "")
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         won = money(event.amount)
         if event.half == "low":
             won = f"Lo ({won})"
@@ -812,23 +780,18 @@ FORMAT = SiteFormat(
     print_hand=print_hand,
     header_bytes=re.compile(rb"\n\x00*Game #\d+ starts\."),
     deals=tuple(
-        (game, Structure.FIXED, tournament)
+        (game, model.Structure.FIXED, tournament)
         for tournament in (False, True)
-        for game in (Game.STUD, Game.STUD8, Game.RAZZ)
+        for game in (model.Game.STUD, model.Game.STUD8, model.Game.RAZZ)
     ),
     encodings=("utf-8", "cp1252"),
 )
 """Cash exports: each hand starts with "Game #N starts."."""
 
-TOURNAMENT_FORMAT = SiteFormat(
-    site=SITE,
-    name="PartyPoker (tournament)",
-    header_prefix="#Game No : ",
-    is_header=is_tournament_header,
-    parse_hand=parse_hand,
-    profile=PARTYPOKER,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=re.compile(rb"\n\x00*#Game No : \d+"),
+TOURNAMENT_FORMAT = FORMAT.another_header(
+    "PartyPoker (tournament)",
+    "#Game No : ",
+    re.compile(rb"\n\x00*#Game No : \d+"),
+    is_tournament_header,
 )
 """Tournament exports: no "starts" line, each hand starts with "#Game No : N"."""

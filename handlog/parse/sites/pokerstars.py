@@ -12,29 +12,13 @@ PokerStars' own current form.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-    Structure,
-)
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
@@ -43,31 +27,17 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import printing
+from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    amount_all_in,
-    note_handlers,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    terminal_words,
-    total_pot_patterns,
-    utc_time,
-)
+from handlog.parse.text import amount_all_in, read_hand, street_named, utc_time
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
-from handlog.rules.variants import VARIANTS
 
 if TYPE_CHECKING:
     from lark import Tree
 
-SITE = Site.POKERSTARS
+SITE = model.Site.POKERSTARS
 HEADER_PREFIX = "PokerStars "
 HEADER_BYTES = re.compile(rb"\nPokerStars (?:Home Game |Zoom )?(?:Game|Hand) #\d+:")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -84,19 +54,19 @@ def is_header(line: str) -> bool:
 # "Hold'em No Limit"); the games PokerStars never dealt carry handlog's names in the same shape
 # ("2-7 Razz", "London Lowball", "7 Card Stud Hi/Lo Any Low"), and "Spread Limit" is handlog's.
 GAME_WORDS = {
-    Game.STUD: "7 Card Stud",
-    Game.STUD8: "7 Card Stud Hi/Lo",
-    Game.RAZZ: "Razz",
-    Game.STUD5: "5 Card Stud",
-    Game.RAZZ27: "2-7 Razz",
-    Game.RAZZ_A6: "London Lowball",
-    Game.STUD_HILO: "7 Card Stud Hi/Lo Any Low",
+    model.Game.STUD: "7 Card Stud",
+    model.Game.STUD8: "7 Card Stud Hi/Lo",
+    model.Game.RAZZ: "Razz",
+    model.Game.STUD5: "5 Card Stud",
+    model.Game.RAZZ27: "2-7 Razz",
+    model.Game.RAZZ_A6: "London Lowball",
+    model.Game.STUD_HILO: "7 Card Stud Hi/Lo Any Low",
 }
 STRUCTURE_WORDS = {
-    Structure.FIXED: "Limit",
-    Structure.SPREAD: "Spread Limit",
-    Structure.POT_LIMIT: "Pot Limit",
-    Structure.NO_LIMIT: "No Limit",
+    model.Structure.FIXED: "Limit",
+    model.Structure.SPREAD: "Spread Limit",
+    model.Structure.POT_LIMIT: "Pot Limit",
+    model.Structure.NO_LIMIT: "No Limit",
 }
 GAME_NAMES = {
     (game, structure): f"{game_words} {structure_words}"
@@ -108,57 +78,57 @@ GAME_NAMES = {
 GAMES = {name.lower(): game for (game, _), name in GAME_NAMES.items()}
 GAME_STRUCTURES = {name.lower(): structure for (_, structure), name in GAME_NAMES.items()}
 
-SECTIONS = section_table("SECOND_STREET", *STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
+SECTIONS = txt.section_table("SECOND_STREET", *txt.STUD_STREETS, "RIVER", "SHOW_DOWN", "SUMMARY")
 NOTE_KINDS = {
-    "CHAT": NoteKind.CHAT,
-    "JOINS": NoteKind.JOINS,
-    "LEAVES": NoteKind.LEAVES,
-    "CONNECTED": NoteKind.CONNECTED,
-    "DISCONNECTED": NoteKind.DISCONNECTED,
-    "SITTING_OUT": NoteKind.SITTING_OUT,
-    "RETURNED": NoteKind.RETURNED,
-    "TIMED_OUT": NoteKind.TIMED_OUT,
-    "REMOVED": NoteKind.REMOVED,
-    "FINISHED": NoteKind.FINISHED_TOURNAMENT,
-    "WINS_TOURNAMENT": NoteKind.WINS_TOURNAMENT,
-    "DOUBLE_BET_ALLOWED": NoteKind.DOUBLE_BET_ALLOWED,
-    "BETTING_CAPPED": NoteKind.BETTING_CAPPED,
-    "NO_LOW": NoteKind.NO_LOW_HAND,
-    "TOURNAMENT_EVENT": NoteKind.TOURNAMENT,
+    "CHAT": model.NoteKind.CHAT,
+    "JOINS": model.NoteKind.JOINS,
+    "LEAVES": model.NoteKind.LEAVES,
+    "CONNECTED": model.NoteKind.CONNECTED,
+    "DISCONNECTED": model.NoteKind.DISCONNECTED,
+    "SITTING_OUT": model.NoteKind.SITTING_OUT,
+    "RETURNED": model.NoteKind.RETURNED,
+    "TIMED_OUT": model.NoteKind.TIMED_OUT,
+    "REMOVED": model.NoteKind.REMOVED,
+    "FINISHED": model.NoteKind.FINISHED_TOURNAMENT,
+    "WINS_TOURNAMENT": model.NoteKind.WINS_TOURNAMENT,
+    "DOUBLE_BET_ALLOWED": model.NoteKind.DOUBLE_BET_ALLOWED,
+    "BETTING_CAPPED": model.NoteKind.BETTING_CAPPED,
+    "NO_LOW": model.NoteKind.NO_LOW_HAND,
+    "TOURNAMENT_EVENT": model.NoteKind.TOURNAMENT,
 }
 # The words after a player's name that end each kind of note (for finding the name).
 NOTE_NAME_ENDS = {
-    NoteKind.CHAT: ' said, "',
-    NoteKind.JOINS: " joins the table",
-    NoteKind.LEAVES: " leaves the table",
-    NoteKind.CONNECTED: " is connected",
-    NoteKind.DISCONNECTED: " is disconnected",
-    NoteKind.RETURNED: " has returned",
-    NoteKind.TIMED_OUT: " has ",
-    NoteKind.REMOVED: " was removed from",
-    NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
-    NoteKind.WINS_TOURNAMENT: " wins the tournament",
+    model.NoteKind.CHAT: ' said, "',
+    model.NoteKind.JOINS: " joins the table",
+    model.NoteKind.LEAVES: " leaves the table",
+    model.NoteKind.CONNECTED: " is connected",
+    model.NoteKind.DISCONNECTED: " is disconnected",
+    model.NoteKind.RETURNED: " has returned",
+    model.NoteKind.TIMED_OUT: " has ",
+    model.NoteKind.REMOVED: " was removed from",
+    model.NoteKind.FINISHED_TOURNAMENT: " finished the tournament",
+    model.NoteKind.WINS_TOURNAMENT: " wins the tournament",
 }
 
 STREET_HEADERS = {
-    Street.SECOND: "*** 2nd STREET ***",
-    Street.THIRD: "*** 3rd STREET ***",
-    Street.FOURTH: "*** 4th STREET ***",
-    Street.FIFTH: "*** 5th STREET ***",
-    Street.SIXTH: "*** 6th STREET ***",
-    Street.SEVENTH: "*** RIVER ***",
-    Street.SHOWDOWN: "*** SHOW DOWN ***",
+    model.Street.SECOND: "*** 2nd STREET ***",
+    model.Street.THIRD: "*** 3rd STREET ***",
+    model.Street.FOURTH: "*** 4th STREET ***",
+    model.Street.FIFTH: "*** 5th STREET ***",
+    model.Street.SIXTH: "*** 6th STREET ***",
+    model.Street.SEVENTH: "*** RIVER ***",
+    model.Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
 SUMMARY_STREET_NAMES = {
-    Street.SECOND: "2nd Street",
-    Street.THIRD: "3rd Street",
-    Street.FOURTH: "4th Street",
-    Street.FIFTH: "5th Street",
-    Street.SIXTH: "6th Street",
-    Street.SEVENTH: "River",
+    model.Street.SECOND: "2nd Street",
+    model.Street.THIRD: "3rd Street",
+    model.Street.FOURTH: "4th Street",
+    model.Street.FIFTH: "5th Street",
+    model.Street.SIXTH: "6th Street",
+    model.Street.SEVENTH: "River",
 }
 
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS, STREET_HEADERS, {"TABLE": "the Table line", "SUMMARY": "*** SUMMARY ***"}
 )
 """Words a player understands for the grammar's terminals, for error messages."""
@@ -176,25 +146,7 @@ or the one PokerStars wrote until mid-2008 ("2008/02/03 - 21:04:15 (ET)")."""
 _CLOCK_PART = re.compile(
     r"(\d{4})/(\d{1,2})/(\d{1,2}) (?:- )?(\d{1,2}):(\d{2}):(\d{2}) \(?([A-Z]{2,5})"
 )
-_TOTAL_POT, _SIDE_POT = total_pot_patterns(r"Side pot(?:-\d+)?")
-
-
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a header says about the game, apart from the hand number and the clock."""
-
-    game_name: str
-    game: Game | None
-    header_variant: str
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    tournament_id: str | None = None
-    buy_in: str | None = None
-    tournament_level: str | None = None
-    mixed_game: str | None = None
-    home_game: str | None = None
-    structure: Structure = Structure.FIXED
+_TOTAL_POT, _SIDE_POT = txt.total_pot_patterns(r"Side pot(?:-\d+)?")
 
 
 # ---------------------------------------------------------------------------------------
@@ -202,7 +154,7 @@ class GameInfo:
 
 
 @lru_cache(maxsize=10_000)
-def _game_info(game_part: str, start: str) -> GameInfo:
+def _game_info(game_part: str, start: str) -> txt.GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
     tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")
@@ -210,7 +162,7 @@ def _game_info(game_part: str, start: str) -> GameInfo:
     return info
 
 
-def _game_info_from_tree(tree: Tree) -> GameInfo:
+def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
     site_hand = str(tree.children[0])
     variant = "hand" if site_hand.endswith("Hand #") else "game"
     home_game: str | None = None
@@ -250,7 +202,7 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
             level_tokens = [str(t) for t in level.children]
             small, big = minor_units(level_tokens[-2]), minor_units(level_tokens[-1])
             level_text = ", ".join(level_tokens[:-2])
-    return GameInfo(
+    return txt.GameInfo(
         game_name=game_name,
         game=GAMES.get(game_name.lower()),
         header_variant=variant,
@@ -262,7 +214,7 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
         tournament_level=level_text,
         mixed_game=mixed,
         home_game=home_game,
-        structure=GAME_STRUCTURES.get(game_name.lower(), Structure.FIXED),
+        structure=GAME_STRUCTURES.get(game_name.lower(), model.Structure.FIXED),
     )
 
 
@@ -280,11 +232,11 @@ def parse_clock(clock: str) -> datetime | None:
 # Hands
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         info = _game_info(split["game"], split["start"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
@@ -323,34 +275,24 @@ def pot_label(pot: int | None, side_pots: int) -> str:
     return "side pot" if side_pots <= 1 else f"side pot-{pot}"
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, clock: str) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo, clock: str) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.clock = clock
-        if info.game is not None:
-            self.first_street = VARIANTS[info.game].first_street
 
     # -- driving -------------------------------------------------------------------------
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
-        self.tournament_id = info.tournament_id
-        self.tournament_level = info.tournament_level
-        self.buy_in = info.buy_in
-        self.mixed_game = info.mixed_game
-        self.home_game = info.home_game
-        self.structure = info.structure
         return self.hand_of(
             SITE,
             self.hand_id,
             info,
             parse_clock(self.clock),
-            Printed(info.header_variant, self.clock),
+            model.Printed(info.header_variant, self.clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -370,7 +312,7 @@ class _HandBuilder(TextHandBuilder):
             # The grammar lets both first streets be left out (5-card stud starts at 2nd
             # street, the others at 3rd): the game says which one must come first.
             first = STREET_HEADERS[self.first_street]
-            raise LineError(
+            raise txt.LineError(
                 self.relative(line),
                 f"{TERMINAL_WORDS[kind]} is out of place here (expected {first})",
                 text.split("\n", 1)[0],
@@ -379,14 +321,14 @@ class _HandBuilder(TextHandBuilder):
             self.street = street
             self.street_put = {}
             start = text.index("\n") + 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 total_end = text.index("\n", start)
                 self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
             else:
                 self.streets.append(street)
-                if street is Street.SEVENTH and text[13:15] == " [":
+                if street is model.Street.SEVENTH and text[13:15] == " [":
                     self.community_card = cards(text[15:17])[0]
             line += 1
         self.lines(rule, text, start, line)
@@ -409,11 +351,11 @@ class _HandBuilder(TextHandBuilder):
         open_paren = rest.rindex(" (")
         name = rest[:open_paren]
         stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
-        self.add_seat(Seat(number, name, minor_units(stack_text), sitting_out, line), text)
+        self.add_seat(model.Seat(number, name, minor_units(stack_text), sitting_out, line), text)
 
     def _add(
         self,
-        kind: ActionKind,
+        kind: model.ActionKind,
         name: str,
         text: str,
         line: int,
@@ -421,11 +363,11 @@ class _HandBuilder(TextHandBuilder):
         to_amount: int | None = None,
         all_in: bool = False,
         shown: tuple[Card, ...] = (),
-        street: Street | None = None,
+        street: model.Street | None = None,
     ) -> None:
         """Append one action by a seated player (anyone else is an error for the line)."""
         self.events.append(
-            Action(
+            model.Action(
                 self.street if street is None else street,
                 self.player(name, line, text),
                 kind,
@@ -439,7 +381,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _put(
         self,
-        kind: ActionKind,
+        kind: model.ActionKind,
         name: str,
         text: str,
         line: int,
@@ -460,7 +402,9 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = amount_all_in(rest)
         if self.ante is None or amount > self.ante:
             self.ante = amount
-        self._add(ActionKind.ANTE, name, text, line, amount, None, all_in, (), Street.ANTES)
+        self._add(
+            model.ActionKind.ANTE, name, text, line, amount, None, all_in, (), model.Street.ANTES
+        )
 
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)
@@ -471,19 +415,19 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(": brings in for ")
         amount, all_in = amount_all_in(rest)
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, name, text, line, amount, all_in)
+        self._put(model.ActionKind.BRING_IN, name, text, line, amount, all_in)
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": bets ")
         amount, all_in = amount_all_in(rest)
-        self._put(self.completion_or(ActionKind.BET), name, text, line, amount, all_in)
+        self._put(self.completion_or(model.ActionKind.BET), name, text, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": raises ")
         increment, _, total = rest.partition(" to ")
         to_amount, all_in = amount_all_in(total)
         self._put(
-            self.completion_or(ActionKind.RAISE),
+            self.completion_or(model.ActionKind.RAISE),
             name,
             text,
             line,
@@ -496,25 +440,32 @@ class _HandBuilder(TextHandBuilder):
     def _calls(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": calls ")
         amount, all_in = amount_all_in(rest)
-        self._put(ActionKind.CALL, name, text, line, amount, all_in)
+        self._put(model.ActionKind.CALL, name, text, line, amount, all_in)
 
     def _checks(self, text: str, line: int) -> None:
-        self._add(ActionKind.CHECK, text[:-8], text, line)
+        self._add(model.ActionKind.CHECK, text[:-8], text, line)
 
     def _folds(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": folds")
         self._add(
-            ActionKind.FOLD, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
+            model.ActionKind.FOLD,
+            name,
+            text,
+            line,
+            None,
+            None,
+            False,
+            cards(rest[2:-1]) if rest else (),
         )
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
         amount_text, _, pot = text[len(name) + 11 :].partition(" from ")
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 name,
-                ActionKind.COLLECT,
+                model.ActionKind.COLLECT,
                 minor_units(amount_text),
                 pot=pot_index(pot),
                 line=line,
@@ -530,25 +481,32 @@ class _HandBuilder(TextHandBuilder):
     def _mucks(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": mucks hand")
         self._add(
-            ActionKind.MUCK, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ()
+            model.ActionKind.MUCK,
+            name,
+            text,
+            line,
+            None,
+            None,
+            False,
+            cards(rest[2:-1]) if rest else (),
         )
 
     def _does_not_show(self, text: str, line: int) -> None:
-        self._add(ActionKind.DOES_NOT_SHOW, text[:-19], text, line)
+        self._add(model.ActionKind.DOES_NOT_SHOW, text[:-19], text, line)
 
-    def _note(self, kind: NoteKind, text: str, line: int) -> None:
+    def _note(self, kind: model.NoteKind, text: str, line: int) -> None:
         player: str | None = None
         body = text
-        if kind is NoteKind.CHAT:
+        if kind is model.NoteKind.CHAT:
             player, _, message = text.partition(' said, "')
             body = message[:-1]
-        elif kind is NoteKind.SITTING_OUT:
+        elif kind is model.NoteKind.SITTING_OUT:
             player = text[:-15] if text.endswith(" is sitting out") else text[:-10]
         elif kind in NOTE_NAME_ENDS:
             player = text[: text.find(NOTE_NAME_ENDS[kind])]
-        elif kind is NoteKind.LEAVES or kind is NoteKind.JOINS:
+        elif kind is model.NoteKind.LEAVES or kind is model.NoteKind.JOINS:
             player = text
-        self.events.append(Note(self.street, kind, player, body, line))
+        self.events.append(model.Note(self.street, kind, player, body, line))
 
     def _board(self, text: str, line: int) -> None:
         self.read_board(text[7:-1])
@@ -568,7 +526,7 @@ class _HandBuilder(TextHandBuilder):
         if did_not_bet:
             street_text = street_text[:-13]
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 folded_on=street_named(street_text),
@@ -586,12 +544,12 @@ class _HandBuilder(TextHandBuilder):
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
         mucked = cards(rest[8:-1]) if len(rest) > 6 else ()
-        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
+        self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_collected(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " collected (")
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 won=minor_units(rest[11:-1]),
@@ -601,9 +559,9 @@ class _HandBuilder(TextHandBuilder):
         )
 
 
-_HANDLERS = note_handlers(NOTE_KINDS)
+_HANDLERS = txt.note_handlers(NOTE_KINDS)
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "pokerstars", "PokerStars", SECTIONS, _HANDLERS, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -611,15 +569,15 @@ GRAMMAR = SectionGrammar(
 # -- the printer: a record back to PokerStars text ------------------------------------------
 
 
-def print_hands(hands: list[Hand]) -> str:
+def print_hands(hands: list[model.Hand]) -> str:
     """Several hands as one file's text, separated by blank lines as PokerStars does."""
     return "\n\n\n".join(print_hand(hand) for hand in hands) + "\n"
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """One hand as PokerStars text, without a trailing newline."""
     money = money_writer(currency_sign(hand.currency))
-    if hand.max_seats is None and hand.site is Site.POKERSTARS:
+    if hand.max_seats is None and hand.site is model.Site.POKERSTARS:
         table = f"Table '{hand.table}'"  # as PokerStars wrote it before 2006: no size
     else:
         table = f"Table '{hand.table}' {hand.max_seats or 8}-max"
@@ -629,14 +587,14 @@ def print_hand(hand: Hand) -> str:
     )
     by_street = printing.events_by_street(hand)
     side_pots = len(hand.side_pots)
-    for street in (Street.ANTES, *hand.streets):
+    for street in (model.Street.ANTES, *hand.streets):
         header = printing.street_header(hand, street, STREET_HEADERS)
         if header is not None:
             lines.append(header)
         current_bet = 0  # the bet to match on this street, for raise sizes not recorded
         for event in by_street.get(street, ()):
             lines.append(_print_event(event, money, current_bet, side_pots))
-            if type(event) is Action and event.to_amount is not None:
+            if type(event) is model.Action and event.to_amount is not None:
                 current_bet = max(current_bet, event.to_amount)
     lines.append("*** SUMMARY ***")
     lines.append(printing.total_pot_line(hand, money, _side_pot_words))
@@ -644,18 +602,21 @@ def print_hand(hand: Hand) -> str:
         lines.append(f"Board [{hand.community_card}]")
     lines.extend(_print_result(result, money) for result in hand.results)
     lines.extend(
-        _print_event(event, money, 0, side_pots) for event in by_street.get(Street.SUMMARY, ())
+        _print_event(event, money, 0, side_pots)
+        for event in by_street.get(model.Street.SUMMARY, ())
     )
     return "\n".join(lines)
 
 
-def clock(hand: Hand) -> str:
+def clock(hand: model.Hand) -> str:
     """The clock as printed, or (for a hand built without text) PokerStars' Eastern-time
     clock from its start time, e.g. "2024/01/01 13:19:27 ET"."""
-    return printed_clock(hand, Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET")
+    return txt.printed_clock(
+        hand, model.Site.POKERSTARS, "ET", "{t:%Y/%m/%d} {t.hour}:{t:%M:%S} ET"
+    )
 
 
-def _print_header(hand: Hand, money: printing.Money) -> str:
+def _print_header(hand: model.Hand, money: printing.Money) -> str:
     if hand.home_game is not None:
         start = "PokerStars Home Game Hand #"
     elif hand.header_variant == "game":  # the older form; "hand" and none: today's
@@ -677,47 +638,51 @@ def _print_header(hand: Hand, money: printing.Money) -> str:
     return f"{start}{hand.hand_id}:  {club}{game} - {clock(hand)}"
 
 
-def _print_event(event: Event, money: printing.Money, current_bet: int, side_pots: int) -> str:
-    if type(event) is Dealt:
+def _print_event(
+    event: model.Event, money: printing.Money, current_bet: int, side_pots: int
+) -> str:
+    if type(event) is model.Dealt:
         return printing.dealt_line(event)
-    if type(event) is Note:
-        if event.kind is NoteKind.CHAT:
+    if type(event) is model.Note:
+        if event.kind is model.NoteKind.CHAT:
             return f'{event.player} said, "{event.text}"'
         return event.text
-    assert type(event) is Action
+    assert type(event) is model.Action
     return _print_action(event, money, current_bet, side_pots)
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player}: posts the ante {amount}{all_in}",
-    ActionKind.BRING_IN: "{player}: brings in for {amount}{all_in}",
-    ActionKind.BET: "{player}: bets {amount}{all_in}",
-    ActionKind.COMPLETE: "{player}: bets {amount}{all_in}",
-    ActionKind.CALL: "{player}: calls {amount}{all_in}",
-    ActionKind.CHECK: "{player}: checks",
-    ActionKind.FOLD: "{player}: folds{shown}",
-    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
-    ActionKind.SHOW: "{player}: shows [{cards}]{description}",
-    ActionKind.MUCK: "{player}: mucks hand{shown}",
-    ActionKind.DOES_NOT_SHOW: "{player}: doesn't show hand",
+    model.ActionKind.ANTE: "{player}: posts the ante {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player}: brings in for {amount}{all_in}",
+    model.ActionKind.BET: "{player}: bets {amount}{all_in}",
+    model.ActionKind.COMPLETE: "{player}: bets {amount}{all_in}",
+    model.ActionKind.CALL: "{player}: calls {amount}{all_in}",
+    model.ActionKind.CHECK: "{player}: checks",
+    model.ActionKind.FOLD: "{player}: folds{shown}",
+    model.ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    model.ActionKind.SHOW: "{player}: shows [{cards}]{description}",
+    model.ActionKind.MUCK: "{player}: mucks hand{shown}",
+    model.ActionKind.DOES_NOT_SHOW: "{player}: doesn't show hand",
 }
 """PokerStars' action lines (`handlog.parse.printing.ActionWords`); raises and collects
 are worded by `_print_action`."""
 
 
-def _print_action(action: Action, money: printing.Money, current_bet: int, side_pots: int) -> str:
+def _print_action(
+    action: model.Action, money: printing.Money, current_bet: int, side_pots: int
+) -> str:
     """One action line; `current_bet` is the bet it faced (PokerStars prints a raise as its
     size over that bet, then the street total), `side_pots` how many side pots the hand has."""
     player = action.player
     kind = action.kind
-    raises = kind is ActionKind.RAISE or (
-        kind is ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
+    raises = kind is model.ActionKind.RAISE or (
+        kind is model.ActionKind.COMPLETE and (action.raise_by is not None or current_bet > 0)
     )
     if raises and action.to_amount is not None:
         all_in = " and is all-in" if action.all_in else ""
         size = action.raise_by if action.raise_by is not None else action.to_amount - current_bet
         return f"{player}: raises {money(size)} to {money(action.to_amount)}{all_in}"
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         return f"{player} collected {money(action.amount)} from {pot_label(action.pot, side_pots)}"
     return printing.action_line(action, ACTION_WORDS, money, " and is all-in", "PokerStars")
 
@@ -726,7 +691,7 @@ def _side_pot_words(number: int, several: bool) -> str:
     return f"Side pot-{number}" if several else "Side pot"
 
 
-def _print_result(result: SeatResult, money: printing.Money) -> str:
+def _print_result(result: model.SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " (didn't bet)" if result.did_not_bet else ""

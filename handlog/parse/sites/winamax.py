@@ -30,50 +30,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    PRINTED,
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Note,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import MoneyError, bounded, plain_digits, small_number
+from handlog.parse import text as txt
 from handlog.parse.printing import action_line, events_by_street, seat_lines, street_header
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    level_number,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    utc_time,
-)
+from handlog.parse.text import clock_time, level_number, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
 if TYPE_CHECKING:
     from lark import Tree
 
-SITE = Site.WINAMAX
+SITE = model.Site.WINAMAX
 HEADER_PREFIX = "Winamax Poker - "
 HEADER_BYTES = re.compile(
     rb"\nWinamax Poker - (?:CashGame|Go Fast|HOLD-UP|ESCAPE|Tournament)[^\n]* - HandId: #"
@@ -90,32 +66,32 @@ def is_header(line: str) -> bool:
 # Game names as printed, lower-cased, with their betting structure. The earlier client
 # writes "7stud" / "7stud8", the 2016 one "7-Card Stud" / "7-Card Stud Hi/Lo".
 GAMES = {
-    "7-card stud fixed limit": Game.STUD,
-    "7stud fixed limit": Game.STUD,
-    "7-card stud hi/lo fixed limit": Game.STUD8,
-    "7stud8 fixed limit": Game.STUD8,
-    "razz fixed limit": Game.RAZZ,
+    "7-card stud fixed limit": model.Game.STUD,
+    "7stud fixed limit": model.Game.STUD,
+    "7-card stud hi/lo fixed limit": model.Game.STUD8,
+    "7stud8 fixed limit": model.Game.STUD8,
+    "razz fixed limit": model.Game.RAZZ,
 }
 LONG_NAMES = {
-    Game.STUD: "7-Card Stud fixed limit",
-    Game.STUD8: "7-Card Stud Hi/Lo fixed limit",
-    Game.RAZZ: "Razz fixed limit",
+    model.Game.STUD: "7-Card Stud fixed limit",
+    model.Game.STUD8: "7-Card Stud Hi/Lo fixed limit",
+    model.Game.RAZZ: "Razz fixed limit",
 }
 SHORT_NAMES = {
-    Game.STUD: "7stud fixed limit",
-    Game.STUD8: "7stud8 fixed limit",
-    Game.RAZZ: "Razz fixed limit",
+    model.Game.STUD: "7stud fixed limit",
+    model.Game.STUD8: "7stud8 fixed limit",
+    model.Game.RAZZ: "Razz fixed limit",
 }
 CURRENCIES = {"€": "EUR", "$": "USD", "£": "GBP"}
 SIGNS = {code: sign for sign, code in CURRENCIES.items()}
 
-SECTIONS = section_table(
-    *STUD_STREETS,
+SECTIONS = txt.section_table(
+    *txt.STUD_STREETS,
     "SEVENTH_STREET",
     "SHOW_DOWN",
     "SUMMARY",
     antes="ANTE_BLINDS",
-    ante_street=Street.ANTES,
+    ante_street=model.Street.ANTES,
 )
 TERMINAL_WORDS = {
     "TABLE": "the Table line",
@@ -177,26 +153,8 @@ def amount_text(value: int, cents: bool, sign: str) -> str:
 # Header
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a header says, apart from the hand number and the clock."""
-
-    game_name: str
-    game: Game | None
-    header_variant: str
-    """"short" for the earlier client's game names ("7stud"), "long" for the 2016 ones."""
-    cents: bool
-    """Amounts in hundredths (cash) rather than whole chips (tournaments)."""
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    tournament: bool
-    buy_in: str | None = None
-    tournament_level: str | None = None
-
-
 @lru_cache(maxsize=10_000)
-def _game_info(start: str, game_part: str) -> GameInfo:
+def _game_info(start: str, game_part: str) -> txt.GameInfo:
     """The header's description of the game, read by the grammar; memoised, since every hand
     at a table repeats it (the hand number and clock are replaced by stand-ins)."""
     tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")
@@ -204,7 +162,7 @@ def _game_info(start: str, game_part: str) -> GameInfo:
     return info
 
 
-def _game_info_from_tree(tree: Tree) -> GameInfo:
+def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
     game_name = ""
     buy_in = level = None
     tournament = False
@@ -229,20 +187,20 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
     currency = None
     if game is not None:
         if len(stake_texts) != 3:
-            raise LineError(1, "a stud header states ante/small bet/big bet", None)
+            raise txt.LineError(1, "a stud header states ante/small bet/big bet", None)
         small, big = units(stake_texts[1], cents), units(stake_texts[2], cents)
     sign = next((c for t in stake_texts for c in (t[0], t[-1]) if c in CURRENCIES), None)
     if sign is not None and not tournament:
         currency = CURRENCIES[sign]
-    return GameInfo(
+    return txt.GameInfo(
         game_name=game_name,
         game=game,
         header_variant="short" if game_name.lower().startswith("7stud") else "long",
-        cents=cents,
         small_bet=small,
         big_bet=big,
         currency=currency,
         tournament=tournament,
+        chips_in_hundredths=cents and currency is None,  # play money
         buy_in=buy_in,
         tournament_level=level,
     )
@@ -252,30 +210,22 @@ def _game_info_from_tree(tree: Tree) -> GameInfo:
 # Hands
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         try:
             info = _game_info(split["start"], split["game"])
         except MoneyError as error:
             raise GRAMMAR.header_error(split.string) from error
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
-        start = utc_time(
-            int(split["y"]),
-            int(split["mo"]),
-            int(split["d"]),
-            int(split["h"]),
-            int(split["mi"]),
-            int(split["s"]),
-            split["zone"],
-        )
+        start = clock_time(split, split["zone"])
         try:
             tokens = GRAMMAR.tokens(body, chunk)
             return _HandBuilder(chunk, split["number"], info).build(tokens, split["clock"], start)
-        except LineError as error:  # an error naming no line's text names the header
+        except txt.LineError as error:  # an error naming no line's text names the header
             if error.text is None:
                 error.text = split.string
             raise
@@ -305,14 +255,13 @@ def pot_label(pot: int | None, half: str | None) -> str:
     return label
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
-        self.cents = info.cents
+    def __init__(self, chunk: Chunk, hand_id: str, info: txt.GameInfo) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
+        self.cents = not info.tournament
+        """Whether amounts are in hundredths (cash and play money), not whole chips."""
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (bring-in included)."""
         self.brought_in: dict[str, int] = {}
@@ -320,18 +269,15 @@ class _HandBuilder(TextHandBuilder):
         self.left: dict[str, int] = {}
         """Each player's chips behind, to know who is all-in (not always printed)."""
 
-    def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]], clock: str, start: object) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
-        self.tournament_level = info.tournament_level
-        self.buy_in = info.buy_in
-        self.chips_in_hundredths = info.cents and info.currency is None  # play money
         return self.hand_of(
             SITE,
             self.hand_id,
             info,
             start_time=start,  # type: ignore[arg-type]
-            printed=Printed(info.header_variant, clock),
+            printed=model.Printed(info.header_variant, clock),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -353,15 +299,15 @@ class _HandBuilder(TextHandBuilder):
             self.street_put = {}
             self.brought_in = {}
             start = text.index("\n") + 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 total_end = text.index("\n", start)
                 self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
-            elif street is not Street.ANTES and street is not Street.SHOWDOWN:
+            elif street is not model.Street.ANTES and street is not model.Street.SHOWDOWN:
                 self.streets.append(street)
                 header = text[: start - 1]
-                if street is Street.SEVENTH and header.endswith("]"):
+                if street is model.Street.SEVENTH and header.endswith("]"):
                     self.community_card = cards(header[-3:-1])[0]
             line += 1
         self.lines(rule, text, start, line)
@@ -378,7 +324,7 @@ class _HandBuilder(TextHandBuilder):
 
     def _put(
         self,
-        kind: ActionKind,
+        kind: model.ActionKind,
         player: str,
         line: int,
         chips: int,
@@ -391,7 +337,7 @@ class _HandBuilder(TextHandBuilder):
         left = self.left[player] - chips
         self.left[player] = left
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 player,
                 kind,
@@ -408,22 +354,16 @@ class _HandBuilder(TextHandBuilder):
     def _seat(self, text: str, line: int) -> None:
         number, name, stack_text, _ = self.seat_parts(text)
         stack = units(stack_text.split(", ", 1)[0], self.cents)
-        self.add_seat(Seat(number, name, stack, False, line), text)
+        self.add_seat(model.Seat(number, name, stack, False, line), text)
         self.left[name] = stack
 
     def _ante(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" posts ante ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
         left = self.left[player] - amount
         self.left[player] = left
-        self.events.append(
-            Action(
-                Street.ANTES, player, ActionKind.ANTE, amount, None, all_in or left <= 0, line=line
-            )
-        )
+        self.add_ante(player, amount, all_in or left <= 0, line)
 
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)
@@ -445,13 +385,13 @@ class _HandBuilder(TextHandBuilder):
         amount, all_in = self._amount(text[at + size :])
         self.bring_in = amount
         self.brought_in[player] = amount
-        self._put(ActionKind.BRING_IN, player, line, amount, all_in)
+        self._put(model.ActionKind.BRING_IN, player, line, amount, all_in)
 
     def _bets(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" bets ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        self._put(self.completion_or(ActionKind.BET), player, line, amount, all_in)
+        self._put(self.completion_or(model.ActionKind.BET), player, line, amount, all_in)
 
     def _raises(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(" raises ")
@@ -462,9 +402,9 @@ class _HandBuilder(TextHandBuilder):
         bring_in = self.brought_in.get(player, 0)
         total = figure_amount + bring_in
         chips = total - self.street_put.get(player, 0)
-        kind = self.completion_or(ActionKind.RAISE)
+        kind = self.completion_or(model.ActionKind.RAISE)
         raise_by = None
-        if kind is ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
+        if kind is model.ActionKind.RAISE and not bring_in and not size_text.startswith("-"):
             # The printed size is over the bet as Winamax counts it (bring-ins left out):
             # a raise size over the bet faced only where that is the same bet.
             put = self.street_put
@@ -477,17 +417,17 @@ class _HandBuilder(TextHandBuilder):
         name, _, rest = text.rpartition(" calls ")
         player = self.player(name, line, text)
         amount, all_in = self._amount(rest)
-        self._put(ActionKind.CALL, player, line, amount, all_in)
+        self._put(model.ActionKind.CALL, player, line, amount, all_in)
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
         amount_text, _, label = text[len(name) + 11 :].partition(" from ")
         pot, half = pot_index(label)
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 name,
-                ActionKind.COLLECT,
+                model.ActionKind.COLLECT,
                 units(amount_text, self.cents),
                 pot=pot,
                 half=half,
@@ -495,26 +435,16 @@ class _HandBuilder(TextHandBuilder):
             )
         )
 
-    def _shows(self, text: str, line: int) -> None:
-        name = self.player_prefix(text, 0, " shows [", line)
-        rest = text[len(name) + 8 :]
-        self.add_show(name, rest, line)
-
     def _total_pot(self, text: str, line: int) -> None:
         total, _, rake = text[10:].partition(" | ")
         try:
             self.total_pot = units(total, self.cents)
             self.rake = 0 if rake == "No rake" else units(rake[5:], self.cents)
         except MoneyError as error:
-            raise LineError(self.relative(line), str(error), text) from None
-
-    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after `marker` of a summary seat line."""
-        number, name, at = self.summary_seat(text, line, marker)
-        return number, name, text[at + len(marker) :]
+            raise txt.LineError(self.relative(line), str(error), text) from None
 
     def _seat_showed(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " showed [")
+        number, name, rest = self.summary_rest(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
         outcome = rest[close + 6 :]
@@ -529,15 +459,15 @@ class _HandBuilder(TextHandBuilder):
         else:
             lost = True
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number, name, showed=shown, won=won, lost=lost, description=description, line=line
             )
         )
 
     def _seat_won(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " won ")
+        number, name, rest = self.summary_rest(text, line, " won ")
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number,
                 name,
                 won=units(rest, self.cents),
@@ -547,8 +477,8 @@ class _HandBuilder(TextHandBuilder):
         )
 
     def _seat_folded(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " folded on the ")
-        self.results.append(SeatResult(number, name, folded_on=street_named(rest), line=line))
+        number, name, rest = self.summary_rest(text, line, " folded on the ")
+        self.results.append(model.SeatResult(number, name, folded_on=street_named(rest), line=line))
 
 
 def _known(group: str) -> tuple[Card, ...]:
@@ -558,7 +488,9 @@ def _known(group: str) -> tuple[Card, ...]:
     return cards(" ".join(token for token in group.split() if token != "X"))
 
 
-GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder)
+GRAMMAR = txt.SectionGrammar(
+    "winamax", "Winamax", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -566,35 +498,35 @@ GRAMMAR = SectionGrammar("winamax", "Winamax", SECTIONS, {}, TERMINAL_WORDS, bui
 
 STREET_HEADERS = {
     "long": {
-        Street.THIRD: "*** 3rd STREET ***",
-        Street.FOURTH: "*** 4th STREET ***",
-        Street.FIFTH: "*** 5th STREET ***",
-        Street.SIXTH: "*** 6th STREET ***",
-        Street.SEVENTH: "*** 7th STREET ***",
+        model.Street.THIRD: "*** 3rd STREET ***",
+        model.Street.FOURTH: "*** 4th STREET ***",
+        model.Street.FIFTH: "*** 5th STREET ***",
+        model.Street.SIXTH: "*** 6th STREET ***",
+        model.Street.SEVENTH: "*** 7th STREET ***",
     },
     "short": {
-        Street.THIRD: "*** THIRD ***",
-        Street.FOURTH: "*** FOURTH ***",
-        Street.FIFTH: "*** FIFTH ***",
-        Street.SIXTH: "*** SIXTH ***",
-        Street.SEVENTH: "*** SEVENTH ***",
+        model.Street.THIRD: "*** THIRD ***",
+        model.Street.FOURTH: "*** FOURTH ***",
+        model.Street.FIFTH: "*** FIFTH ***",
+        model.Street.SIXTH: "*** SIXTH ***",
+        model.Street.SEVENTH: "*** SEVENTH ***",
     },
 }
 Money = Callable[[int | None], str]
 FOLDED_WORDS = {
-    Street.THIRD: "3rd street",
-    Street.FOURTH: "4th street",
-    Street.FIFTH: "5th street",
-    Street.SIXTH: "6th street",
-    Street.SEVENTH: "7th street",
+    model.Street.THIRD: "3rd street",
+    model.Street.FOURTH: "4th street",
+    model.Street.FIFTH: "5th street",
+    model.Street.SIXTH: "6th street",
+    model.Street.SEVENTH: "7th street",
 }
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand back as Winamax text (parse → print → parse gives an equal record). A
     site-neutral hand (the simulator's: no printed text) is first put in Winamax's terms
     (`_in_winamax_terms`)."""
-    if hand.printed == PRINTED:
+    if hand.printed == model.PRINTED:
         hand = _in_winamax_terms(hand)
     tournament = hand.buy_in is not None or hand.tournament_id is not None
     cents = not tournament
@@ -625,39 +557,39 @@ def print_hand(hand: Hand) -> str:
     shown_up: dict[str, tuple[Card, ...]] = {}  # the up cards of those who show no more
     folded: set[str] = set()
     headers = STREET_HEADERS[variant]
-    for street in (Street.ANTES, *hand.streets, Street.SHOWDOWN):
+    for street in (model.Street.ANTES, *hand.streets, model.Street.SHOWDOWN):
         header = street_header(hand, street, headers)
         if header is not None:
             lines.append(header)
-        if street is Street.SEVENTH and hand.community_card is None:
+        if street is model.Street.SEVENTH and hand.community_card is None:
             # The opponents' face-down 7th card makes no record ("[X]"): write it back for
             # those still in whose own line is not there (none is dealt with a community
             # card).
-            dealt_here = {e.player for e in by_street.get(street, ()) if type(e) is Dealt}
+            dealt_here = {e.player for e in by_street.get(street, ()) if type(e) is model.Dealt}
             lines.extend(
                 f"Dealt to {name} [X X {format_cards(up)}] [X]"
                 for name, up in shown_up.items()
                 if name not in dealt_here and name not in folded and name not in full_hand
             )
-        elif street is Street.SHOWDOWN:
+        elif street is model.Street.SHOWDOWN:
             if street not in by_street:
                 continue
             lines.append("*** SHOW DOWN ***")
         brought_in: dict[str, int] = {}
         current = 0  # the bet faced, as Winamax counts it (the bring-in is none)
         for event in by_street.get(street, ()):
-            if type(event) is Dealt:
+            if type(event) is model.Dealt:
                 lines.append(_dealt_line(event, full_hand))
                 shown_up.pop(event.player, None)  # kept in the order of the last deal
                 shown_up[event.player] = event.previous + event.new
                 continue
-            assert type(event) is Action
-            if event.kind is ActionKind.FOLD:
+            assert type(event) is model.Action
+            if event.kind is model.ActionKind.FOLD:
                 folded.add(event.player)
             lines.append(_action_line(event, money, variant, brought_in, current))
-            if event.kind is ActionKind.BRING_IN:
+            if event.kind is model.ActionKind.BRING_IN:
                 brought_in[event.player] = event.amount or 0
-            elif event.to_amount is not None and event.kind is not ActionKind.CALL:
+            elif event.to_amount is not None and event.kind is not model.ActionKind.CALL:
                 current = max(current, event.to_amount - brought_in.get(event.player, 0))
     lines.append("*** SUMMARY ***")
     rake = f"Rake {money(hand.rake)}" if hand.rake else "No rake"
@@ -666,7 +598,7 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def _in_winamax_terms(hand: Hand) -> Hand:
+def _in_winamax_terms(hand: model.Hand) -> model.Hand:
     """A site-neutral record as Winamax would have printed it, for the printer:
 
     - the clock from the start time (UTC), today's long game names;
@@ -681,15 +613,15 @@ def _in_winamax_terms(hand: Hand) -> Hand:
 
     Chips and nets are unchanged: the bettor gets the same chips back, from the pot."""
     returned: dict[str, int] = {}
-    events: list[Event] = []
+    events: list[model.Event] = []
     for event in hand.events:
-        if type(event) is Note:
+        if type(event) is model.Note:
             continue
-        if type(event) is Action:
-            if event.kind is ActionKind.UNCALLED_BET_RETURNED:
+        if type(event) is model.Action:
+            if event.kind is model.ActionKind.UNCALLED_BET_RETURNED:
                 returned[event.player] = returned.get(event.player, 0) + (event.amount or 0)
                 continue
-            if event.kind in (ActionKind.MUCK, ActionKind.DOES_NOT_SHOW):
+            if event.kind in (model.ActionKind.MUCK, model.ActionKind.DOES_NOT_SHOW):
                 continue
         events.append(event)
     if returned:
@@ -719,32 +651,36 @@ def _in_winamax_terms(hand: Hand) -> Hand:
         tournament_level=level,
         # A record read from Winamax text lists no SHOW DOWN among its streets (the printer
         # writes the header where the showdown's lines are); a site-neutral one may.
-        streets=tuple(street for street in hand.streets if street is not Street.SHOWDOWN),
+        streets=tuple(street for street in hand.streets if street is not model.Street.SHOWDOWN),
         events=tuple(events),
         results=tuple(results),
         total_pot=hand.total_pot + sum(returned.values()),
-        printed=Printed("long", clock(hand)),
+        printed=model.Printed("long", clock(hand)),
     )
 
 
-def _collect_returned(events: list[Event], returned: dict[str, int], hand: Hand) -> list[Event]:
+def _collect_returned(
+    events: list[model.Event], returned: dict[str, int], hand: model.Hand
+) -> list[model.Event]:
     """`events` with each uncalled bet of `returned` collected from the pot by its bettor:
     added to the bettor's collect from the last pot the bettor won (the one the unmatched
     chips stand in; split between its halves in hi/lo, the odd chip to the high half), or
     for a bettor who collects nothing else a collect of its own, from a side pot of its own,
     after the last collect."""
-    collects: dict[str, list[tuple[int, Action]]] = {}
+    collects: dict[str, list[tuple[int, model.Action]]] = {}
     for index, event in enumerate(events):
-        if type(event) is Action and event.kind is ActionKind.COLLECT:
+        if type(event) is model.Action and event.kind is model.ActionKind.COLLECT:
             collects.setdefault(event.player, []).append((index, event))
-    pots = [e.pot for e in events if type(e) is Action and e.kind is ActionKind.COLLECT]
+    pots = [e.pot for e in events if type(e) is model.Action and e.kind is model.ActionKind.COLLECT]
     next_pot = max((pot for pot in pots if pot is not None), default=0) + 1
-    at_end: list[Event] = []
+    at_end: list[model.Event] = []
     for player, amount in returned.items():
         own = collects.get(player)
         if not own:
-            street = hand.streets[-1] if hand.streets else Street.THIRD
-            at_end.append(Action(street, player, ActionKind.COLLECT, amount, pot=next_pot))
+            street = hand.streets[-1] if hand.streets else model.Street.THIRD
+            at_end.append(
+                model.Action(street, player, model.ActionKind.COLLECT, amount, pot=next_pot)
+            )
             next_pot += 1
             continue
         last_pot = max(collect.pot or 0 for _, collect in own)
@@ -763,10 +699,10 @@ def _collect_returned(events: list[Event], returned: dict[str, int], hand: Hand)
     return events
 
 
-def clock(hand: Hand) -> str:
+def clock(hand: model.Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winamax's UTC clock from its
     start time, e.g. "2016/11/12 23:04:10 UTC"."""
-    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
+    return txt.printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
 def _buy_in(buy_in: str) -> str:
@@ -783,9 +719,9 @@ def _buy_in(buy_in: str) -> str:
     return " + ".join(amount_text(amount, True, sign) for amount in amounts)
 
 
-def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
+def _dealt_line(event: model.Dealt, full_hand: set[str]) -> str:
     name = event.player
-    if event.street is Street.THIRD or (not event.previous and name not in full_hand):
+    if event.street is model.Street.THIRD or (not event.previous and name not in full_hand):
         if len(event.new) >= 3:
             full_hand.add(name)
             return f"Dealt to {name} [{format_cards(event.new)}]"
@@ -796,13 +732,13 @@ def _dealt_line(event: Dealt, full_hand: set[str]) -> str:
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
-    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
-    ActionKind.CALL: "{player} calls {amount}{all_in}",
-    ActionKind.BET: "{player} bets {amount}{all_in}",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
-    ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    model.ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    model.ActionKind.CALL: "{player} calls {amount}{all_in}",
+    model.ActionKind.BET: "{player} bets {amount}{all_in}",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
+    model.ActionKind.SHOW: "{player} shows [{cards}]{description}",
 }
 """Winamax's action lines (`handlog.parse.printing.ActionWords`); a raise, a collect and
 the short variant's bring-in are worded by `_action_line`."""
@@ -810,23 +746,23 @@ ALL_IN = " and is all-in"
 
 
 def _action_line(
-    event: Action, money: Money, variant: str, brought_in: dict[str, int], current: int
+    event: model.Action, money: Money, variant: str, brought_in: dict[str, int], current: int
 ) -> str:
     name = event.player
     kind = event.kind
     tail = ALL_IN if event.all_in else ""
-    if kind is ActionKind.BRING_IN and variant == "short":
+    if kind is model.ActionKind.BRING_IN and variant == "short":
         return f"{name} bring-in {money(event.amount)}{tail}"
-    if kind in (ActionKind.RAISE, ActionKind.COMPLETE):
+    if kind in (model.ActionKind.RAISE, model.ActionKind.COMPLETE):
         figure = (event.to_amount or 0) - brought_in.get(name, 0)
         size = event.raise_by if event.raise_by is not None else figure - current
         return f"{name} raises {money(size)} to {money(figure)}{tail}"
-    if kind is ActionKind.COLLECT:
+    if kind is model.ActionKind.COLLECT:
         return f"{name} collected {money(event.amount)} from {pot_label(event.pot, event.half)}"
     return action_line(event, ACTION_WORDS, money, ALL_IN, "Winamax")
 
 
-def _result_line(result: SeatResult, money: Money) -> str:
+def _result_line(result: model.SeatResult, money: Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.showed:
         outcome = "lost" if result.won is None else f"won {money(result.won)}"

@@ -17,28 +17,12 @@ traits.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from handlog import model
 from handlog.cards import cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    PRINTED,
-    Action,
-    ActionKind,
-    Dealt,
-    Event,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
@@ -47,30 +31,17 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse import printing
+from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import (
-    AMOUNT,
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    amount_all_in,
-    level_number,
-    printed_clock,
-    read_hand,
-    section_table,
-    street_named,
-    terminal_words,
-    utc_time,
-)
+from handlog.parse.text import amount_all_in, level_number, read_hand, street_named, utc_time
 from handlog.rules.profiles import RuleProfile
-from handlog.rules.traits import SiteTraits, UncalledBets
+from handlog.rules.traits import SiteTraits
 
 if TYPE_CHECKING:
     from lark import Tree
 
-SITE = Site.WINNING
+SITE = model.Site.WINNING
 HEADER_PREFIX = "Hand #"
 HEADER_BYTES = re.compile(rb"\nHand #\d+ - ")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
@@ -107,12 +78,11 @@ PROFILE = RuleProfile(
 )
 
 TRAITS = SiteTraits(
-    # "Uncalled bet ($0.04) returned to POPCHOW288" (hands #2672065780, #85198832).
-    uncalled_bets=UncalledBets.LINE,
+    # "Uncalled bet ($0.04) returned to POPCHOW288" (hands #2672065780, #85198832): the
+    # default.
     # "Total pot $0.36 | Rake $0.01" with $0.37 put in (#85198832); "Total pot $8.96 | Rake
     # $0.08 | JP Fee $0.02" with $9.06 put in (#1903647457).
     total_pot_after_rake=True,
-    prints_total_pot=True,
     # "(HI - a high card, Queen high [Qh 9h 8s 7s 5s] | LO - [8,7,5,3,2])": not a wording
     # handlog writes, so descriptions are not compared.
     describes_hands=False,
@@ -120,59 +90,43 @@ TRAITS = SiteTraits(
 
 # Game names as printed; only fixed-limit games are replayed.
 GAMES = {
-    "7Stud": Game.STUD,
-    "7Stud H/L": Game.STUD8,
-    "Razz": Game.RAZZ,
+    "7Stud": model.Game.STUD,
+    "7Stud H/L": model.Game.STUD8,
+    "Razz": model.Game.RAZZ,
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "SEVENTH_STREET", "SHOW_DOWN", "SUMMARY")
 STREET_HEADERS = {
-    Street.THIRD: "*** 3rd STREET ***",
-    Street.FOURTH: "*** 4th STREET ***",
-    Street.FIFTH: "*** 5th STREET ***",
-    Street.SIXTH: "*** 6th STREET ***",
-    Street.SEVENTH: "*** 7th STREET ***",
-    Street.SHOWDOWN: "*** SHOW DOWN ***",
+    model.Street.THIRD: "*** 3rd STREET ***",
+    model.Street.FOURTH: "*** 4th STREET ***",
+    model.Street.FIFTH: "*** 5th STREET ***",
+    model.Street.SIXTH: "*** 6th STREET ***",
+    model.Street.SEVENTH: "*** 7th STREET ***",
+    model.Street.SHOWDOWN: "*** SHOW DOWN ***",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {"TABLE": "the table line", "SUMMARY": "*** SUMMARY ***"},
 )
 SUMMARY_STREET_NAMES = {
-    Street.THIRD: "3rd Street",
-    Street.FOURTH: "4th Street",
-    Street.FIFTH: "5th Street",
-    Street.SIXTH: "6th Street",
-    Street.SEVENTH: "7th Street",
+    model.Street.THIRD: "3rd Street",
+    model.Street.FOURTH: "4th Street",
+    model.Street.FIFTH: "5th Street",
+    model.Street.SIXTH: "6th Street",
+    model.Street.SEVENTH: "7th Street",
 }
 """A summary's "folded on the 3rd Street", as the printer writes it (`street_named` reads it)."""
 
 _TOTAL_POT = re.compile(
-    rf"Total pot (?P<total>{AMOUNT})(?: \| Rake (?P<rake>{AMOUNT}))?(?: \| JP Fee (?P<fee>{AMOUNT}))?$"
+    rf"Total pot (?P<total>{txt.AMOUNT})(?: \| Rake (?P<rake>{txt.AMOUNT}))?(?: \| JP Fee (?P<fee>{txt.AMOUNT}))?$"
 )
 _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
 
-@dataclass(frozen=True, slots=True)
-class GameInfo:
-    """What a header says about the game, apart from the hand number and the clock."""
-
-    game_name: str
-    """As printed, with the limit: "7Stud H/L (Fixed Limit)"."""
-    game: Game | None
-    small_bet: int
-    big_bet: int
-    currency: str | None
-    tournament_id: str | None = None
-    tournament_level: str | None = None
-    buy_in: str | None = None
-    """The tournament's name before "Tournament #", as printed ("$5,000 GTD")."""
-
-
 @lru_cache(maxsize=10_000)
-def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
+def _game_info(start: str, game_part: str, separator: str) -> txt.GameInfo:
     """The header's game description read with the grammar; memoised, since every hand at a
     table repeats it (hand number and clock are replaced by fixed stand-ins)."""
     tree = GRAMMAR.parser().parse(
@@ -185,7 +139,7 @@ def _game_info(start: str, game_part: str, separator: str) -> GameInfo:
     return info
 
 
-def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
+def _game_info_from_tree(tree: Tree, game_name: str) -> txt.GameInfo:
     tokens: dict[str, str] = {}
     rules: dict[str, list[str]] = {}
     for child in tree.children:
@@ -199,7 +153,7 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
     tournament = rules.get("tournament", [])
     if "level" in rules:  # a tournament: chips
         level, small_text, big_text = rules["level"]
-        return GameInfo(
+        return txt.GameInfo(
             game_name=game_name,
             game=game,
             small_bet=minor_units(small_text),
@@ -210,7 +164,7 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
             buy_in=tournament[0].rstrip() if len(tournament) == 2 else None,
         )
     small_text, big_text = rules["stakes"][:2]
-    return GameInfo(
+    return txt.GameInfo(
         game_name=game_name,
         game=game,
         small_bet=minor_units(small_text),
@@ -219,11 +173,11 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> GameInfo:
     )
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (header first) to a `Hand`, a `ParseError`, or `Skipped` for a hand
     of a game handlog does not replay."""
 
-    def read(split: re.Match[str], body: str) -> Hand | Skipped:
+    def read(split: re.Match[str], body: str) -> model.Hand | Skipped:
         info = _game_info(split["start"], split["game"], split["separator"])
         if info.game is None:
             return Skipped(chunk.file, chunk.line, split["number"], info.game_name)
@@ -249,13 +203,13 @@ def pot_label(pot: int | None) -> str:
     return "main pot" if pot == 0 else f"side pot-{pot}"
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
-    def __init__(self, chunk: Chunk, hand_id: str, info: GameInfo, split: re.Match[str]) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.info = info
+    def __init__(
+        self, chunk: Chunk, hand_id: str, info: txt.GameInfo, split: re.Match[str]
+    ) -> None:
+        super().__init__(chunk, GRAMMAR, hand_id, info)
         self.split = split
         self.street_put: dict[str, int] = {}
         """Each player's chips in on the street so far (for the street totals)."""
@@ -264,7 +218,7 @@ class _HandBuilder(TextHandBuilder):
         self.running_main: int | None = None
         self.running_sides: list[int] = []
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         info = self.info
         split = self.split
@@ -274,9 +228,6 @@ class _HandBuilder(TextHandBuilder):
         main_pot = self.running_main if self.running_sides else None
         self.main_pot = main_pot
         self.side_pots = tuple(self.running_sides) if main_pot is not None else ()
-        self.tournament_id = info.tournament_id
-        self.tournament_level = info.tournament_level
-        self.buy_in = info.buy_in
         return self.hand_of(
             SITE,
             self.hand_id,
@@ -284,7 +235,7 @@ class _HandBuilder(TextHandBuilder):
             start_time=utc_time(
                 int(year), int(month), int(day), int(hour), int(minute), int(second), zone
             ),
-            printed=Printed("hand", split["clock"]),
+            printed=model.Printed("hand", split["clock"]),
         )
 
     def _section(self, kind: str, text: str, line: int) -> None:
@@ -303,9 +254,9 @@ class _HandBuilder(TextHandBuilder):
             self.street = street
             self.street_put = {}
             start = text.index("\n") + 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 if start == len(text):
-                    raise LineError(
+                    raise txt.LineError(
                         self.relative(line),
                         "the hand ends after its summary header; it looks truncated",
                         text[:-1],
@@ -314,9 +265,9 @@ class _HandBuilder(TextHandBuilder):
                 self.read_line(_HandBuilder._total_pot, text[start:total_end], line + 1)
                 start = total_end + 1
                 line += 1
-            elif street is not Street.SHOWDOWN:
+            elif street is not model.Street.SHOWDOWN:
                 self.streets.append(street)
-                if street is Street.SEVENTH and text.startswith(" [", 18):
+                if street is model.Street.SEVENTH and text.startswith(" [", 18):
                     self.community_card = cards(text[20:22])[0]
             else:
                 self.running_main = None
@@ -328,39 +279,29 @@ class _HandBuilder(TextHandBuilder):
 
     # -- helpers -------------------------------------------------------------------------
 
-    def _named(self, text: str, marker: str, line: int) -> tuple[str, str]:
-        """The seated player whose name ends where `marker` starts, and the text after it.
-        The last `marker` first (names may hold the marker's words too)."""
-        at = text.rfind(marker)
-        seat = self.seated.get(text[:at])
-        if seat is not None:
-            return seat.name, text[at + len(marker) :]
-        name = self.player_prefix(text, 0, marker, line)
-        return name, text[len(name) + len(marker) :]
-
-    def _add(self, kind: ActionKind, name: str, line: int, street: Street | None = None) -> None:
-        self.events.append(Action(self.street if street is None else street, name, kind, line=line))
+    def _add(
+        self, kind: model.ActionKind, name: str, line: int, street: model.Street | None = None
+    ) -> None:
+        self.events.append(
+            model.Action(self.street if street is None else street, name, kind, line=line)
+        )
 
     def _put(
-        self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
+        self, kind: model.ActionKind, player: str, line: int, chips: int, all_in: bool, total: int
     ) -> None:
         self.street_put[player] = total
-        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+        self.events.append(model.Action(self.street, player, kind, chips, total, all_in, line=line))
 
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, sitting_out = self.seat_parts(text, " is sitting out")
-        self.add_seat(Seat(number, name, minor_units(stack), sitting_out, line), text)
+        self.add_seat(model.Seat(number, name, minor_units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " posts ante ", line)
+        name, rest = self.named(text, " posts ante ", line)
         amount, all_in = amount_all_in(rest)
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(
-            Action(Street.ANTES, name, ActionKind.ANTE, amount, None, all_in, line=line)
-        )
+        self.add_ante(name, amount, all_in, line)
 
     def _pot_running(self, text: str, line: int) -> None:
         self.running_main = minor_units(text[9 : text.index(" | ")])
@@ -371,119 +312,113 @@ class _HandBuilder(TextHandBuilder):
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)
         if len(groups) > 2:
-            raise LineError(self.relative(line), "more than two groups of cards", text)
+            raise txt.LineError(self.relative(line), "more than two groups of cards", text)
         previous = cards(groups[0]) if len(groups) == 2 else ()
         self.deal(name, previous, cards(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " brings in ", line)
+        name, rest = self.named(text, " brings in ", line)
         amount, all_in = amount_all_in(rest)
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, name, line, amount, all_in, amount)
+        self._put(model.ActionKind.BRING_IN, name, line, amount, all_in, amount)
 
     def _bets(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " bets ", line)
+        name, rest = self.named(text, " bets ", line)
         amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
-        self._put(self.completion_or(ActionKind.BET), name, line, amount, all_in, total)
+        self._put(self.completion_or(model.ActionKind.BET), name, line, amount, all_in, total)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises X to Y": X the chips this action adds, Y the player's street total.
-        name, rest = self._named(text, " raises ", line)
+        name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
         total, all_in = amount_all_in(total_text)
         chips = minor_units(added)
-        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, all_in, total)
+        self._put(self.completion_or(model.ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " calls ", line)
+        name, rest = self.named(text, " calls ", line)
         amount, all_in = amount_all_in(rest)
         total = self.street_put.get(name, 0) + amount
-        self._put(ActionKind.CALL, name, line, amount, all_in, total)
+        self._put(model.ActionKind.CALL, name, line, amount, all_in, total)
 
     def _collected(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " collected ", line)
+        name, rest = self.named(text, " collected ", line)
         amount_text, _, pot = rest.partition(" from ")
         self.collectors.add(name)
         self.events.append(
-            Action(
+            model.Action(
                 self.street,
                 name,
-                ActionKind.COLLECT,
+                model.ActionKind.COLLECT,
                 minor_units(amount_text),
                 pot=pot_index(pot),
                 line=line,
             )
         )
 
-    def _shows(self, text: str, line: int) -> None:
-        name = self.player_prefix(text, 0, " shows [", line)
-        rest = text[len(name) + 8 :]
-        self.add_show(name, rest, line)
-
     def _mucks(self, text: str, line: int) -> None:
-        name, rest = self._named(text, " mucks", line)
+        name, rest = self.named(text, " mucks", line)
         rest = rest.removeprefix(" hand")
         shown = cards(rest[2:-1]) if rest else ()
-        self.events.append(Action(self.street, name, ActionKind.MUCK, cards=shown, line=line))
+        self.events.append(
+            model.Action(self.street, name, model.ActionKind.MUCK, cards=shown, line=line)
+        )
 
     def _sits_out(self, text: str, line: int) -> None:
         seat = self.seated.get(text[:-9])
         player = seat.name if seat is not None else None
-        self.events.append(Note(self.street, NoteKind.SITTING_OUT, player, text, line))
+        self.events.append(model.Note(self.street, model.NoteKind.SITTING_OUT, player, text, line))
 
     def _does_not_show(self, text: str, line: int) -> None:
-        self._add(ActionKind.DOES_NOT_SHOW, self.player(text[:-14], line, text), line)
+        self._add(model.ActionKind.DOES_NOT_SHOW, self.player(text[:-14], line, text), line)
 
     def _total_pot(self, text: str, line: int) -> None:
         found = _TOTAL_POT.match(text)
         if found is None:
-            raise LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
+            raise txt.LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
         self.total_pot = minor_units(found["total"])
         # The jackpot fee is kept by the house as the rake is: both are what the pot lost.
         rake = minor_units(found["rake"]) if found["rake"] else 0
         self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
 
-    def _summary_seat(self, text: str, line: int, marker: str) -> tuple[int, str, str]:
-        """Seat number, player and the words after `marker` of a summary seat line."""
-        number, name, at = self.summary_seat(text, line, marker)
-        return number, name, text[at + len(marker) :]
-
     def _seat_folded(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " folded on the ")
+        number, name, rest = self.summary_rest(text, line, " folded on the ")
         did_not_bet = rest.endswith(" and did not bet")
         if did_not_bet:
             rest = rest[:-16]
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 number, name, folded_on=street_named(rest), did_not_bet=did_not_bet, line=line
             )
         )
 
     def _seat_showed(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " showed [")
+        number, name, rest = self.summary_rest(text, line, " showed [")
         close = rest.index("]")
         shown = cards(rest[:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
     def _seat_mucked(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " mucked")
+        number, name, rest = self.summary_rest(text, line, " mucked")
         mucked = cards(rest[2:-1]) if rest else ()
-        self.results.append(SeatResult(number, name, mucked=mucked, line=line))
+        self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_not_shown(self, text: str, line: int) -> None:
-        number, name, rest = self._summary_seat(text, line, " did not show and won ")
+        number, name, rest = self.summary_rest(text, line, " did not show and won ")
         won = minor_units(rest)
         self.results.append(
-            SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
+            model.SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
         )
         if name not in self.collectors:
             # The site writes no "collected" line for a winner who does not show: this
             # summary line is where the hand says what that player took from the pot.
-            self.events.append(Action(Street.SUMMARY, name, ActionKind.COLLECT, won, line=line))
+            self.events.append(
+                model.Action(model.Street.SUMMARY, name, model.ActionKind.COLLECT, won, line=line)
+            )
 
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "winning", "Winning / ACR", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -492,7 +427,7 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Winning / ACR 2019+ text (parse → print → parse gives equal records).
     What the records do not keep comes out in one fixed form: the running pot lines are
     left out but at showdown (where they give the main and side pots), and the rake and
@@ -501,7 +436,7 @@ def print_hand(hand: Hand) -> str:
     table by its own number; notes Winning has no line for are left out. The total pot is
     printed as the record holds it, which under Winning's traits is after the rake."""
     money = money_writer(currency_sign(hand.currency))
-    neutral = hand.printed == PRINTED
+    neutral = hand.printed == model.PRINTED
 
     game_name = GAME_NAMES[hand.game]
     table = hand.table
@@ -531,14 +466,16 @@ def print_hand(hand: Hand) -> str:
     by_street = printing.events_by_street(hand)
     # A record read from Winning text lists no SHOW DOWN among its streets (the header
     # stands where the showdown's lines or its pots do); a site-neutral one may.
-    streets: list[Street] = [street for street in hand.streets if street is not Street.SHOWDOWN]
-    if Street.SHOWDOWN in by_street or hand.main_pot is not None:
-        streets.append(Street.SHOWDOWN)
-    for street in (Street.ANTES, *streets):
+    streets: list[model.Street] = [
+        street for street in hand.streets if street is not model.Street.SHOWDOWN
+    ]
+    if model.Street.SHOWDOWN in by_street or hand.main_pot is not None:
+        streets.append(model.Street.SHOWDOWN)
+    for street in (model.Street.ANTES, *streets):
         header_line = printing.street_header(hand, street, STREET_HEADERS)
         if header_line is not None:
             lines.append(header_line)
-        if street is Street.SHOWDOWN and hand.main_pot is not None:
+        if street is model.Street.SHOWDOWN and hand.main_pot is not None:
             lines.append(f"Main pot {money(hand.main_pot)} | Rake {money(0)}")
             for number, side in enumerate(hand.side_pots, 1):
                 lines.append(f"Side pot({number}) {money(side)} | Rake {money(0)}")
@@ -552,57 +489,63 @@ def print_hand(hand: Hand) -> str:
     return "\n".join(lines)
 
 
-def clock(hand: Hand) -> str:
+def clock(hand: model.Hand) -> str:
     """The clock as printed, or (for a hand built without text) Winning's UTC clock from its
     start time, e.g. "2019/07/28 16:15:58 UTC"."""
-    return printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
+    return txt.printed_clock(hand, SITE, "UTC", "{t:%Y/%m/%d %H:%M:%S} UTC")
 
 
-def _neutral_event(event: Action | Dealt | Note, street: Street) -> str | None:
+def _neutral_event(
+    event: model.Action | model.Dealt | model.Note, street: model.Street
+) -> str | None:
     """For a site-neutral hand: "" where the event is written as any other, a note's line in
     Winning's words, or None for a note Winning has no line for (only "sits out" exists,
     and not at showdown)."""
-    if type(event) is not Note:
+    if type(event) is not model.Note:
         return ""
-    if event.kind is NoteKind.SITTING_OUT and event.player and street is not Street.SHOWDOWN:
+    if (
+        event.kind is model.NoteKind.SITTING_OUT
+        and event.player
+        and street is not model.Street.SHOWDOWN
+    ):
         return f"{event.player} sits out"
     return None
 
 
-def _event(event: Event, money: printing.Money) -> str:
-    if type(event) is Note:
+def _event(event: model.Event, money: printing.Money) -> str:
+    if type(event) is model.Note:
         return event.text
-    if type(event) is Dealt:
+    if type(event) is model.Dealt:
         return printing.dealt_line(event)
-    assert type(event) is Action
-    if event.kind is ActionKind.COMPLETE and event.amount != event.to_amount:
+    assert type(event) is model.Action
+    if event.kind is model.ActionKind.COMPLETE and event.amount != event.to_amount:
         return printing.action_line(event, RAISE_WORDS, money, ALL_IN, "Winning")
-    if event.kind is ActionKind.COLLECT:
+    if event.kind is model.ActionKind.COLLECT:
         return f"{event.player} collected {money(event.amount)} from {pot_label(event.pot)}"
     return printing.action_line(event, ACTION_WORDS, money, ALL_IN, "Winning")
 
 
 ALL_IN = " and is all-in"
 ACTION_WORDS = {
-    ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
-    ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
-    ActionKind.RAISE: "{player} raises {amount} to {to}{all_in}",
-    ActionKind.BET: "{player} bets {amount}{all_in}",
-    ActionKind.COMPLETE: "{player} bets {amount}{all_in}",
-    ActionKind.CALL: "{player} calls {amount}{all_in}",
-    ActionKind.CHECK: "{player} checks",
-    ActionKind.FOLD: "{player} folds",
-    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
-    ActionKind.SHOW: "{player} shows [{cards}]{description}",
-    ActionKind.MUCK: "{player} mucks hand{shown}",
-    ActionKind.DOES_NOT_SHOW: "{player} does not show",
+    model.ActionKind.ANTE: "{player} posts ante {amount}{all_in}",
+    model.ActionKind.BRING_IN: "{player} brings in {amount}{all_in}",
+    model.ActionKind.RAISE: "{player} raises {amount} to {to}{all_in}",
+    model.ActionKind.BET: "{player} bets {amount}{all_in}",
+    model.ActionKind.COMPLETE: "{player} bets {amount}{all_in}",
+    model.ActionKind.CALL: "{player} calls {amount}{all_in}",
+    model.ActionKind.CHECK: "{player} checks",
+    model.ActionKind.FOLD: "{player} folds",
+    model.ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    model.ActionKind.SHOW: "{player} shows [{cards}]{description}",
+    model.ActionKind.MUCK: "{player} mucks hand{shown}",
+    model.ActionKind.DOES_NOT_SHOW: "{player} does not show",
 }
 """Winning's action lines (`handlog.parse.printing.ActionWords`); a completion over a
 bring-in it does not match is worded as a raise, a collect by `_event`."""
-RAISE_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.RAISE]}
+RAISE_WORDS = {model.ActionKind.COMPLETE: ACTION_WORDS[model.ActionKind.RAISE]}
 
 
-def _result(result: SeatResult, money: printing.Money) -> str:
+def _result(result: model.SeatResult, money: printing.Money) -> str:
     start = f"Seat {result.seat}: {result.player}"
     if result.folded_on is not None:
         tail = " and did not bet" if result.did_not_bet else ""
@@ -632,16 +575,8 @@ FORMAT = SiteFormat(
     deals=fixed_limit_deals(GAME_NAMES),
 )
 
-TOURNAMENT_FORMAT = SiteFormat(
-    site=SITE,
-    name="Winning Poker / ACR (tournament)",
-    header_prefix=TOURNAMENT_HEADER_PREFIX,
-    is_header=is_header,
-    parse_hand=parse_hand,
-    profile=PROFILE,
-    traits=TRAITS,
-    print_hand=print_hand,
-    header_bytes=TOURNAMENT_HEADER_BYTES,
+TOURNAMENT_FORMAT = FORMAT.another_header(
+    "Winning Poker / ACR (tournament)", TOURNAMENT_HEADER_PREFIX, TOURNAMENT_HEADER_BYTES
 )
 """The same format in tournaments, whose headers start "Game Hand #" (files are split at
 their headers' common start, so each start is a format of its own)."""

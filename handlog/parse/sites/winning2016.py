@@ -22,39 +22,17 @@ from __future__ import annotations
 
 import re
 
+from handlog import model
 from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
-from handlog.model import (
-    MONEY_IN_KINDS,
-    Action,
-    ActionKind,
-    Dealt,
-    Game,
-    Hand,
-    Note,
-    NoteKind,
-    Printed,
-    Seat,
-    SeatResult,
-    Site,
-    Street,
-)
 from handlog.money import FigureError, minor_units, small_number
+from handlog.parse import text as txt
 from handlog.parse.printing import ActionWords, Money, action_line, events_by_street
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites.winning import PROFILE, TRAITS
-from handlog.parse.text import (
-    STUD_STREETS,
-    LineError,
-    SectionGrammar,
-    TextHandBuilder,
-    parse_error,
-    section_table,
-    terminal_words,
-)
 
-SITE = Site.WINNING
+SITE = model.Site.WINNING
 HEADER_PREFIX = "Game started at: "
 _HEADER = re.compile(r"Game started at: (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})$")
 _GAME_ID = re.compile(
@@ -78,19 +56,19 @@ def is_header(line: str) -> bool:
 
 
 GAMES = {
-    "Seven Cards Stud": Game.STUD,
-    "Seven Cards Stud HiLow": Game.STUD8,
+    "Seven Cards Stud": model.Game.STUD,
+    "Seven Cards Stud HiLow": model.Game.STUD8,
 }
 GAME_NAMES = {game: name for name, game in GAMES.items()}
 
-SECTIONS = section_table(*STUD_STREETS, "SEVENTH_STREET", "SUMMARY")
+SECTIONS = txt.section_table(*txt.STUD_STREETS, "SEVENTH_STREET", "SUMMARY")
 STREET_HEADERS = {
-    Street.FOURTH: "*** Third street ***",
-    Street.FIFTH: "*** Fourth street ***",
-    Street.SIXTH: "*** Fifth street ***",
-    Street.SEVENTH: "*** Sixth street ***",
+    model.Street.FOURTH: "*** Third street ***",
+    model.Street.FIFTH: "*** Fourth street ***",
+    model.Street.SIXTH: "*** Fifth street ***",
+    model.Street.SEVENTH: "*** Sixth street ***",
 }
-TERMINAL_WORDS = terminal_words(
+TERMINAL_WORDS = txt.terminal_words(
     SECTIONS,
     STREET_HEADERS,
     {
@@ -107,7 +85,7 @@ def _card_text(token: str) -> str:
     return "T" + token[2:] if token.startswith("10") else token
 
 
-def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
+def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines ("Game started at" first) to a `Hand`, a `ParseError`, or `Skipped`
     for a hand of a game handlog does not replay."""
     text = chunk.text
@@ -116,12 +94,14 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
     try:
         header = _HEADER.match(lines[0])
         if header is None:
-            raise LineError(1, NOT_WRITTEN, lines[0])
+            raise txt.LineError(1, NOT_WRITTEN, lines[0])
         if len(lines) < 2:
-            raise LineError(1, "the hand ends after its first line; it looks truncated", lines[0])
+            raise txt.LineError(
+                1, "the hand ends after its first line; it looks truncated", lines[0]
+            )
         game_id = _GAME_ID.match(lines[1])
         if game_id is None:
-            raise LineError(2, "the Game ID line is not in a form Winning writes", lines[1])
+            raise txt.LineError(2, "the Game ID line is not in a form Winning writes", lines[1])
         hand_id = game_id["number"]
         game = GAMES.get(game_id["game"])
         if game is None:
@@ -132,20 +112,18 @@ def parse_hand(chunk: Chunk) -> Hand | ParseError | Skipped:
             return _HandBuilder(chunk, hand_id, game, game_id, header[1]).build(tokens)
         except FigureError as figure_error:
             # Every other figure is read by its line's handler: this is the stakes'.
-            raise LineError(2, f"{figure_error} in the Game ID line", lines[1]) from None
-    except LineError as error:
-        return parse_error(chunk, error, hand_id)
+            raise txt.LineError(2, f"{figure_error} in the Game ID line", lines[1]) from None
+    except txt.LineError as error:
+        return txt.parse_error(chunk, error, hand_id)
 
 
-class _HandBuilder(TextHandBuilder):
+class _HandBuilder(txt.TextHandBuilder):
     """Turns the checked sections of one hand into records. One instance per hand."""
 
     def __init__(
-        self, chunk: Chunk, hand_id: str, game: Game, game_id: re.Match[str], clock: str
+        self, chunk: Chunk, hand_id: str, game: model.Game, game_id: re.Match[str], clock: str
     ) -> None:
-        super().__init__(chunk, GRAMMAR)
-        self.hand_id = hand_id
-        self.game = game
+        super().__init__(chunk, GRAMMAR, hand_id, txt.GameInfo(game_id["game"], game))
         self.game_id = game_id
         self.clock = clock
         table = game_id["table"]
@@ -165,29 +143,27 @@ class _HandBuilder(TextHandBuilder):
     def money(self, text: str) -> int:
         return minor_units(self.sign + text)
 
-    def build(self, tokens: list[tuple[str, str, int]]) -> Hand:
+    def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         chunk = self.chunk
         if not self.ended:
             last = chunk.text.count("\n") + 1
-            raise LineError(
+            raise txt.LineError(
                 last,
                 f"the hand ends at line {chunk.line + last - 1} without its 'Game ended at' "
                 "line; it looks truncated",
             )
         game_id = self.game_id
-        self.table = game_id["table"]
-        self.max_seats = small_number(game_id["max"]) if game_id["max"] else None
-        return self.hand(
-            site=SITE,
-            hand_id=self.hand_id,
-            game=self.game,
-            currency=self.currency,
+        info = txt.GameInfo(
+            game_id["game"],
+            self.info.game,
             small_bet=self.money(game_id["small"]),
             big_bet=self.money(game_id["big"]),
-            start_time=None,
-            printed=Printed("game", self.clock),
+            currency=self.currency,
+            table=game_id["table"],
+            max_seats=small_number(game_id["max"]) if game_id["max"] else None,
         )
+        return self.hand_of(SITE, self.hand_id, info, None, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
@@ -200,12 +176,12 @@ class _HandBuilder(TextHandBuilder):
             self.street_put = {}
             self.current_bet = 0
             self.dealt_at = {}
-            if street is not Street.THIRD:  # the first round has no header line
+            if street is not model.Street.THIRD:  # the first round has no header line
                 start = text.index("\n") + 1
                 line += 1
-            if street is Street.SUMMARY:
+            if street is model.Street.SUMMARY:
                 if start == len(text):
-                    raise LineError(
+                    raise txt.LineError(
                         self.relative(line - 1),
                         "the hand ends after its summary header; it looks truncated",
                         text[: start - 1],
@@ -226,26 +202,26 @@ class _HandBuilder(TextHandBuilder):
         at = text.rfind(marker)
         return self.player(text[7:at], line, text), text[at + len(marker) :]
 
-    def _put(self, kind: ActionKind, player: str, line: int, chips: int, all_in: bool) -> None:
+    def _put(
+        self, kind: model.ActionKind, player: str, line: int, chips: int, all_in: bool
+    ) -> None:
         total = self.street_put.get(player, 0) + chips
         self.street_put[player] = total
         if total > self.current_bet:
             self.current_bet = total
-        self.events.append(Action(self.street, player, kind, chips, total, all_in, line=line))
+        self.events.append(model.Action(self.street, player, kind, chips, total, all_in, line=line))
 
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, _ = self.seat_parts(text, after=2)  # "(STACK)."
-        self.add_seat(Seat(number, name, self.money(stack), False, line), text)
+        self.add_seat(model.Seat(number, name, self.money(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         marker = " posts ante (" if " posts ante (" in text else " ante ("
         name, rest = self._name(text, marker, line)
         amount = self.money(rest[:-1])
-        if self.ante is None or amount > self.ante:
-            self.ante = amount
-        self.events.append(Action(Street.ANTES, name, ActionKind.ANTE, amount, line=line))
+        self.add_ante(name, amount, False, line)
 
     def _received_hidden(self, text: str, line: int) -> None:
         # A card face down to an opponent: nothing is seen (the replay knows the position).
@@ -261,9 +237,9 @@ class _HandBuilder(TextHandBuilder):
             self.deal(name, tuple(known), (card,), line)
         else:
             dealt = self.events[at]
-            assert type(dealt) is Dealt
+            assert type(dealt) is model.Dealt
             # One more card of the street seen: one fewer hidden.
-            self.events[at] = Dealt(
+            self.events[at] = model.Dealt(
                 self.street,
                 name,
                 dealt.previous,
@@ -277,22 +253,24 @@ class _HandBuilder(TextHandBuilder):
         name, rest = self._name(text, " bring in (", line)
         amount = self.money(rest[:-1])
         self.bring_in = amount
-        self._put(ActionKind.BRING_IN, name, line, amount, False)
+        self._put(model.ActionKind.BRING_IN, name, line, amount, False)
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self._name(text, " bets (", line)
-        self._put(self.completion_or(ActionKind.BET), name, line, self.money(rest[:-1]), False)
+        self._put(
+            self.completion_or(model.ActionKind.BET), name, line, self.money(rest[:-1]), False
+        )
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self._name(text, " calls (", line)
-        self._put(ActionKind.CALL, name, line, self.money(rest[:-1]), False)
+        self._put(model.ActionKind.CALL, name, line, self.money(rest[:-1]), False)
 
     def _raises(self, text: str, line: int) -> None:
         # "raises (2)", "caps (2)": the chips this action puts in, the call included.
         open_paren = text.rindex(" (")
         name = self.player(text[7 : text.rindex(" ", 0, open_paren)], line, text)
         chips = self.money(text[open_paren + 2 : -1])
-        self._put(self.completion_or(ActionKind.RAISE), name, line, chips, False)
+        self._put(self.completion_or(model.ActionKind.RAISE), name, line, chips, False)
 
     def _all_in(self, text: str, line: int) -> None:
         # "allin (1.35)": the chips this action puts in, which make it a call, a bet or a
@@ -300,21 +278,16 @@ class _HandBuilder(TextHandBuilder):
         name, rest = self._name(text, " allin (", line)
         chips = self.money(rest[:-1])
         total = self.street_put.get(name, 0) + chips
-        if total <= self.current_bet:
-            kind = ActionKind.CALL
-        elif self.current_bet == 0:
-            kind = self.completion_or(ActionKind.BET)
-        else:
-            kind = self.completion_or(ActionKind.RAISE)
+        kind = self.all_in_kind(total)
         self._put(kind, name, line, chips, True)
 
     def _checks(self, text: str, line: int) -> None:
         name = self.player(text[7:-7], line, text)
-        self.events.append(Action(self.street, name, ActionKind.CHECK, line=line))
+        self.events.append(model.Action(self.street, name, model.ActionKind.CHECK, line=line))
 
     def _folds(self, text: str, line: int) -> None:
         name = self.player(text[7:-6], line, text)
-        self.events.append(Action(self.street, name, ActionKind.FOLD, line=line))
+        self.events.append(model.Action(self.street, name, model.ActionKind.FOLD, line=line))
 
     def _uncalled_bet(self, text: str, line: int) -> None:
         player, amount = self.returned_to(text, line, 14, ") returned to ")
@@ -322,22 +295,22 @@ class _HandBuilder(TextHandBuilder):
 
     def _mucks(self, text: str, line: int) -> None:
         name = self.player(text[7:-12], line, text)
-        self.events.append(Action(self.street, name, ActionKind.MUCK, line=line))
+        self.events.append(model.Action(self.street, name, model.ActionKind.MUCK, line=line))
 
     def _timed_out(self, text: str, line: int) -> None:
-        self._note(NoteKind.TIMED_OUT, text, text[7:-14], line)
+        self._note(model.NoteKind.TIMED_OUT, text, text[7:-14], line)
 
     def _sitting_out(self, text: str, line: int) -> None:
-        self._note(NoteKind.SITTING_OUT, text, text[7:-12], line)
+        self._note(model.NoteKind.SITTING_OUT, text, text[7:-12], line)
 
-    def _note(self, kind: NoteKind, text: str, name: str, line: int) -> None:
+    def _note(self, kind: model.NoteKind, text: str, name: str, line: int) -> None:
         seat = self.seated.get(name)
-        self.events.append(Note(self.street, kind, seat.name if seat else None, text, line))
+        self.events.append(model.Note(self.street, kind, seat.name if seat else None, text, line))
 
     def _pot(self, text: str, line: int) -> None:
         found = _POT.match(text)
         if found is None:
-            raise LineError(self.relative(line), "the 'Pot:' line cannot be read", text)
+            raise txt.LineError(self.relative(line), "the 'Pot:' line cannot be read", text)
         self.total_pot = self.money(found["pot"])
         # The jackpot fee is kept by the house as the rake is: both are what the pot lost.
         rake = self.money(found["rake"]) if found["rake"] else 0
@@ -349,7 +322,7 @@ class _HandBuilder(TextHandBuilder):
         seat = self.seated[name]
         figures = _RESULT.search(text)
         if figures is None:
-            raise LineError(self.relative(line), "the player's result cannot be read", text)
+            raise txt.LineError(self.relative(line), "the player's result cannot be read", text)
         collects = self.money(figures["collects"])
         net = self.money(figures["net"]) * (1 if figures["result"] == "Wins" else -1)
         rest = text[start + len(name) + 1 : figures.start()]
@@ -359,16 +332,16 @@ class _HandBuilder(TextHandBuilder):
             open_bracket = rest.rfind(" [")
             close = rest.rfind("]")
             if open_bracket < 0 or close < open_bracket:
-                raise LineError(self.relative(line), "the cards shown cannot be read", text)
+                raise txt.LineError(self.relative(line), "the cards shown cannot be read", text)
             tokens = rest[open_bracket + 2 : close].split()
             shown = cards(" ".join(_card_text(token) for token in tokens))
             after = rest[close + 1 :].rstrip(" ").removesuffix(".")
             description = rest[7:open_bracket] + after
             self.events.append(
-                Action(
-                    Street.SUMMARY,
+                model.Action(
+                    model.Street.SUMMARY,
                     name,
-                    ActionKind.SHOW,
+                    model.ActionKind.SHOW,
                     cards=shown,
                     description=description,
                     line=line,
@@ -376,10 +349,12 @@ class _HandBuilder(TextHandBuilder):
             )
         if collects:
             self.events.append(
-                Action(Street.SUMMARY, name, ActionKind.COLLECT, collects, line=line)
+                model.Action(
+                    model.Street.SUMMARY, name, model.ActionKind.COLLECT, collects, line=line
+                )
             )
         self.results.append(
-            SeatResult(
+            model.SeatResult(
                 seat.number,
                 name,
                 showed=shown,
@@ -396,7 +371,7 @@ class _HandBuilder(TextHandBuilder):
         self.ended = True
 
 
-GRAMMAR = SectionGrammar(
+GRAMMAR = txt.SectionGrammar(
     "winning2016", "Winning (2016)", SECTIONS, {}, TERMINAL_WORDS, builder=_HandBuilder
 )
 
@@ -405,7 +380,7 @@ GRAMMAR = SectionGrammar(
 # Printing
 
 
-def print_hand(hand: Hand) -> str:
+def print_hand(hand: model.Hand) -> str:
     """A hand as Winning 2016 text (parse → print → parse gives equal records). What the
     records do not keep comes out in one fixed form: an opponent's 7th-street card and the
     "Game ended at" clock are not written (the start clock stands in), the rake and jackpot
@@ -431,32 +406,34 @@ def print_hand(hand: Hand) -> str:
     lines.extend(f"Seat {s.number}: {s.name} ({money(s.stack)})." for s in hand.seats)
     put_in: dict[str, int] = {}
     for event in hand.events:
-        if type(event) is Action and event.kind in MONEY_IN_KINDS:
+        if type(event) is model.Action and event.kind in model.MONEY_IN_KINDS:
             put_in[event.player] = put_in.get(event.player, 0) + (event.amount or 0)
-        if type(event) is Action and event.kind is ActionKind.UNCALLED_BET_RETURNED:
+        if type(event) is model.Action and event.kind is model.ActionKind.UNCALLED_BET_RETURNED:
             put_in[event.player] = put_in.get(event.player, 0) - (event.amount or 0)
     by_street = events_by_street(hand)
-    for street in (Street.ANTES, *hand.streets):
+    for street in (model.Street.ANTES, *hand.streets):
         if street in STREET_HEADERS:
             lines.append(STREET_HEADERS[street])
         for event in by_street.get(street, ()):
-            if type(event) is Dealt:
-                if street is Street.THIRD and len(event.new) == 1:
+            if type(event) is model.Dealt:
+                if street is model.Street.THIRD and len(event.new) == 1:
                     lines.extend([f"Player {event.player} received a card."] * 2)
                 lines.extend(
                     f"Player {event.player} received card: [{card_text(c)}]" for c in event.new
                 )
-            elif type(event) is Note:
+            elif type(event) is model.Note:
                 lines.append(event.text)
             else:
-                assert type(event) is Action
+                assert type(event) is model.Action
                 lines.append(_action(event, money))
     lines.append("------ Summary ------")
     lines.append(f"Pot: {money(hand.total_pot)}. Rake {money(hand.rake)}")
     shows = {
         e.player: e
         for e in hand.events
-        if type(e) is Action and e.kind is ActionKind.SHOW and e.street is Street.SUMMARY
+        if type(e) is model.Action
+        and e.kind is model.ActionKind.SHOW
+        and e.street is model.Street.SUMMARY
     }
     for result in hand.results:
         won = result.won or 0
@@ -484,29 +461,29 @@ def print_hand(hand: Hand) -> str:
 
 
 ACTION_WORDS = {
-    ActionKind.ANTE: "Player {player} ante ({amount})",
-    ActionKind.BRING_IN: "Player {player} bring in ({amount})",
-    ActionKind.BET: "Player {player} bets ({amount})",
-    ActionKind.RAISE: "Player {player} raises ({amount})",
-    ActionKind.COMPLETE: "Player {player} raises ({amount})",
-    ActionKind.CALL: "Player {player} calls ({amount})",
-    ActionKind.CHECK: "Player {player} checks",
-    ActionKind.FOLD: "Player {player} folds",
-    ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
-    ActionKind.MUCK: "Player {player} mucks cards",
+    model.ActionKind.ANTE: "Player {player} ante ({amount})",
+    model.ActionKind.BRING_IN: "Player {player} bring in ({amount})",
+    model.ActionKind.BET: "Player {player} bets ({amount})",
+    model.ActionKind.RAISE: "Player {player} raises ({amount})",
+    model.ActionKind.COMPLETE: "Player {player} raises ({amount})",
+    model.ActionKind.CALL: "Player {player} calls ({amount})",
+    model.ActionKind.CHECK: "Player {player} checks",
+    model.ActionKind.FOLD: "Player {player} folds",
+    model.ActionKind.UNCALLED_BET_RETURNED: "Uncalled bet ({amount}) returned to {player}",
+    model.ActionKind.MUCK: "Player {player} mucks cards",
 }
 """Winning 2016's action lines (`handlog.parse.printing.ActionWords`); an all-in and a
 completion that only completes are worded by `_action`."""
-_ALL_IN_WORDS = dict.fromkeys(MONEY_IN_KINDS, "Player {player} allin ({amount})")
-_BET_WORDS = {ActionKind.COMPLETE: ACTION_WORDS[ActionKind.BET]}
+_ALL_IN_WORDS = dict.fromkeys(model.MONEY_IN_KINDS, "Player {player} allin ({amount})")
+_BET_WORDS = {model.ActionKind.COMPLETE: ACTION_WORDS[model.ActionKind.BET]}
 
 
-def _action(action: Action, money: Money) -> str:
+def _action(action: model.Action, money: Money) -> str:
     kind = action.kind
     words: ActionWords = ACTION_WORDS
-    if action.all_in and kind in MONEY_IN_KINDS and kind is not ActionKind.ANTE:
+    if action.all_in and kind in model.MONEY_IN_KINDS and kind is not model.ActionKind.ANTE:
         words = _ALL_IN_WORDS
-    elif kind is ActionKind.COMPLETE and action.amount == action.to_amount:
+    elif kind is model.ActionKind.COMPLETE and action.amount == action.to_amount:
         words = _BET_WORDS
     return action_line(action, words, money, "", "Winning 2016")
 
