@@ -10,10 +10,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from handlog.cards import Card
-from handlog.equity.calculate import EXACT_LIMIT, Equities, equities
-from handlog.equity.spot import Holding, Spot, SpotError
+from handlog.equity.spot import EXACT_LIMIT, Holding, Spot, SpotError
 from handlog.holdings import FIRST_STREET
 from handlog.model import BETTING_KINDS, Action, Hand, Street
 from handlog.rules import tables
@@ -21,6 +21,9 @@ from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import Pot, Replay
 from handlog.rules.trace import CardSlot, HandTrace, Step, trace
 from handlog.rules.traits import SiteTraits
+
+if TYPE_CHECKING:  # the calculator (and NumPy) is imported when a spot is computed
+    from handlog.equity.calculate import Equities
 
 _SEAT_NUMBER = attrgetter("number")
 
@@ -147,6 +150,8 @@ def all_in(
         ]
         if hidden:
             return AllIn(step, street, spot, None, f"{', '.join(hidden)}: cards never shown")
+    from handlog.equity.calculate import equities
+
     try:
         found = equities(spot, exact_limit=exact_limit)
     except SpotError as error:
@@ -259,6 +264,8 @@ def street_equities(
     dealt (before its betting), their cards so far, the folded players' cards as dead, one pot
     of the chips in so far for all of them. Empty for a hand decided before a second player's
     cards are known."""
+    from handlog.equity.calculate import equities
+
     hand = t.hand
     game = hand.game
     first = FIRST_STREET[game]
