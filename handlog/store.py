@@ -611,6 +611,56 @@ class Batch:
             if columns[COLUMNS[name][0]]
         }
 
+    def rows(self) -> dict[str, Rows]:
+        """The rows as `Rows` of Python values, for `load` in this process: no pyarrow (nor
+        NumPy) to import, which costs a small import more than converting its rows."""
+        return {
+            name: Rows(columns)
+            for name, columns in self.columns.items()
+            if columns[COLUMNS[name][0]]
+        }
+
+
+class Rows:
+    """A table's rows as Python values, a list per column (a `Batch`'s): what `load`,
+    `register` and `column_values` take in place of an Arrow table."""
+
+    def __init__(self, columns: dict[str, list[Any]]) -> None:
+        self.columns = columns
+        self.num_rows = len(next(iter(columns.values()), []))
+
+    def select(self, names: list[str]) -> Rows:
+        return Rows({name: self.columns[name] for name in names})
+
+
+def register(connection: duckdb.DuckDBPyConnection, view: str, table: Any) -> None:
+    """Make `table` (an Arrow table or `Rows`) readable as `view` until `unregister`. `Rows`
+    become a temporary table, made in one statement from one list parameter per column."""
+    if isinstance(table, Rows):
+        select = ", ".join(
+            f"unnest(${number}) AS {name}" for number, name in enumerate(table.columns, 1)
+        )
+        connection.execute(
+            f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT {select}", list(table.columns.values())
+        )
+    else:
+        connection.register(view, table)
+
+
+def unregister(connection: duckdb.DuckDBPyConnection, view: str, table: Any) -> None:
+    """Forget what `register` made `view`."""
+    if isinstance(table, Rows):
+        connection.execute(f"DROP TABLE IF EXISTS temp.{view}")
+    else:
+        connection.unregister(view)
+
+
+def column_values(table: Any, name: str) -> list[Any]:
+    """A column of an Arrow table or of `Rows` as a list of Python values."""
+    if isinstance(table, Rows):
+        return table.columns[name]
+    return table.column(name).to_pylist()  # type: ignore[no-any-return]
+
 
 _STREET_NAMES = {street: street.name.lower() for street in Street}
 _KIND_NAMES = {kind: kind.value for kind in ActionKind}
@@ -805,12 +855,12 @@ def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
 
 
 def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
-    """Insert Arrow tables (`Batch.arrow()`) inside the caller's transaction; hands already
-    stored are left as they are. Returns the number of new hands."""
+    """Insert Arrow tables (`Batch.arrow()`, or `Batch.rows()`) inside the caller's
+    transaction; hands already stored are left as they are. Returns the number of new hands."""
     new = 0
     hands = tables.get("hands")
     if hands is not None:
-        connection.register("batch_hands", hands)
+        register(connection, "batch_hands", hands)
         # The hands in this batch not stored before (and each once, if a batch repeats one).
         connection.execute("""
             CREATE OR REPLACE TEMP TABLE new_hands AS
@@ -826,7 +876,7 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
                 continue
             view = f"batch_{name}"
             if name != "hands":
-                connection.register(view, table)
+                register(connection, view, table)
             if all_new:
                 connection.execute(f"INSERT INTO {name} SELECT * FROM {view}")
             else:
@@ -834,28 +884,28 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
                     INSERT INTO {name} SELECT b.* FROM {view} b
                     SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
                     QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
-            connection.unregister(view)
+            unregister(connection, view, table)
         blocks = tables.get("text_blocks")
         if blocks is not None:
             # A block of texts goes in with its hands: unless one of them is new, it is not.
-            connection.register("batch_text_blocks", blocks)
+            register(connection, "batch_text_blocks", blocks)
             if all_new:
                 connection.execute("INSERT INTO text_blocks SELECT * FROM batch_text_blocks")
             elif "hand_texts" in tables:
-                connection.register("batch_block_hands", tables["hand_texts"])
+                register(connection, "batch_block_hands", tables["hand_texts"])
                 connection.execute("""
                     INSERT INTO text_blocks SELECT b.* FROM batch_text_blocks b
                     WHERE b.block IN (
                         SELECT t.block FROM batch_block_hands t
                         SEMI JOIN new_hands n ON n.site = t.site AND n.hand_id = t.hand_id)""")
-                connection.unregister("batch_block_hands")
-            connection.unregister("batch_text_blocks")
+                unregister(connection, "batch_block_hands", tables["hand_texts"])
+            unregister(connection, "batch_text_blocks", blocks)
     for name in ("parse_errors", "skipped"):
         table = tables.get(name)
         if table is not None:
-            connection.register("batch_rows", table)
+            register(connection, "batch_rows", table)
             connection.execute(f"INSERT OR REPLACE INTO {name} SELECT * FROM batch_rows")
-            connection.unregister("batch_rows")
+            unregister(connection, "batch_rows", table)
     return int(new)
 
 
