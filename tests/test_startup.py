@@ -58,10 +58,12 @@ try:
 except SystemExit as exit:
     code = exit.code
 loaded = sorted({name.split(".")[0] for name in sys.modules} & unused)
+site_modules = sorted(name for name in sys.modules if name.startswith("handlog.parse.sites."))
 import pandas as pd
 import pyarrow as pa
 frame = pa.Table.from_pandas(pd.DataFrame({"a": [1, 2]})).to_pandas()
-print(json.dumps({"code": code, "loaded": loaded, "forks": len(forks), "rows": len(frame)}))
+print(json.dumps({"code": code, "loaded": loaded, "forks": len(forks), "rows": len(frame),
+                  "sites": site_modules}))
 """
 
 
@@ -85,6 +87,8 @@ def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None), done.stdout
     assert report["loaded"] == [], f"imported by handlog import: {report['loaded']}"
+    # Of the site modules, the one whose format the file is in (the first tried).
+    assert report["sites"] == ["handlog.parse.sites.pokerstars"]
     assert report["forks"] == 0  # read here: no worker processes for one hand
     assert report["rows"] == 2  # pyarrow still converts pandas' frames, both ways
     # And the import did all its work: the hand stored. The server's summary tables are
