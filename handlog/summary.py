@@ -5,7 +5,8 @@ date as hands are stored.
 
 summarizes every hand stored since the last call (all of them the first time), in parts
 of `CHUNK_HANDS`, each in one transaction. The import calls it after each commit (its
-`after_commit` hook, which `handlog import` passes); the server calls it when it starts (a
+`after_commit` hook, `handlog.summarized`: for `handlog import`, once at its end and only
+for a database served before); the server calls it when it starts (a
 database imported before, or by another tool) and after each import of its watcher. A
 library module below the importer and the app alike (the library never imports the web
 layer). Three tables, all derived, never read by anything but `handlog.serve`:
@@ -52,9 +53,14 @@ import polars as pl
 from handlog.report import compute
 from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, UNIT_SQL, Frames
 from handlog.report.data import DEALT_IN as DEALT
+from handlog.summarized import IMPORT_BATCH, after_commit, summarized
+from handlog.summarized import max_rowid as _max_rowid
+from handlog.summarized import meta_int as _meta_int
 
 if TYPE_CHECKING:
     import duckdb
+
+__all__ = ["IMPORT_BATCH", "after_commit", "catch_up", "compact", "run", "summarized"]
 
 VERSION = "6"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
@@ -223,48 +229,6 @@ def catch_up(
         return done
 
 
-IMPORT_BATCH = 20_000
-"""Hands an import stores before its hook summarizes them (then once more at its end): a
-summary part costs some 0.1-0.5 s whatever its size, and an import commits every 3,500
-hands or so."""
-
-
-def after_commit(connection: duckdb.DuckDBPyConnection, final: bool = False) -> None:
-    """The import's hook after each commit (and once at its end, `final`): summarize the
-    hands it stored, once `IMPORT_BATCH` of them wait or at the end. A failure here loses
-    nothing (the hands are stored; the next catch-up summarizes them): it is raised only
-    when the database itself cannot be used, as the import's own errors are."""
-    import duckdb
-
-    from handlog.store import is_storage_fault
-
-    try:
-        if not final:
-            try:
-                waiting = connection.execute(
-                    "SELECT (SELECT coalesce(max(rowid), -1) FROM hands) - coalesce("
-                    "(SELECT value::BIGINT FROM serve_meta WHERE key = 'hands'), -1)"
-                ).fetchall()[0][0]
-            except duckdb.CatalogException:
-                waiting = IMPORT_BATCH  # no summary tables yet: made now
-            if waiting < IMPORT_BATCH:
-                return
-        catch_up(connection)
-    except Exception as error:
-        # Ctrl-C reaching DuckDB (which turns it into an error of its own) stops the
-        # import, as does a database that cannot be used; anything else is left for the
-        # next catch-up to meet (and the server's log to show), the import going on.
-        text = str(error).lower()
-        interrupted = isinstance(error, duckdb.InterruptException) or "interrupt" in text
-        if interrupted or (isinstance(error, duckdb.Error) and is_storage_fault(error)):
-            raise
-        import logging
-
-        logging.getLogger("handlog.summary").warning(
-            "the summary tables were not brought up to date: %s", str(error).split("\n", 1)[0]
-        )
-
-
 # -- bookkeeping ---------------------------------------------------------------------------
 
 
@@ -316,16 +280,6 @@ def _marks(connection: duckdb.DuckDBPyConnection) -> dict[str, int]:
 def _set_meta(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
     for key, value in values.items():
         connection.execute("INSERT OR REPLACE INTO serve_meta VALUES (?, ?)", [key, value])
-
-
-def _meta_int(connection: duckdb.DuckDBPyConnection, key: str) -> int:
-    rows = connection.execute("SELECT value FROM serve_meta WHERE key = ?", [key]).fetchall()
-    return int(rows[0][0]) if rows else 0
-
-
-def _max_rowid(connection: duckdb.DuckDBPyConnection, table: str) -> int:
-    rows = connection.execute(f"SELECT coalesce(max(rowid), -1) FROM {table}").fetchall()
-    return int(rows[0][0])
 
 
 def _count(connection: duckdb.DuckDBPyConnection, query: str, parameters: Any = None) -> int:
@@ -710,17 +664,6 @@ def _compact_table(
 
 def _type(name: str) -> str:
     return _MOMENT_TYPES.get(name) or {"sd_hands": "BIGINT", "sd_net": "BIGINT"}.get(name, "DOUBLE")
-
-
-def summarized(connection: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every stored hand is summarized (read only: for a page to say so)."""
-    import duckdb
-
-    try:
-        mark = _meta_int(connection, "hands")
-    except duckdb.CatalogException:
-        return False
-    return _max_rowid(connection, "hands") <= mark
 
 
 def run(connection: duckdb.DuckDBPyConnection, job: Callable[[], Any]) -> Any:
