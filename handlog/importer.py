@@ -13,12 +13,10 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from handlog import ingest, store
 from handlog.ingest import (
@@ -35,6 +33,9 @@ from handlog.ingest import (
     unreadable,
 )
 from handlog.snapshot import ImportLock
+
+if TYPE_CHECKING:  # imported where workers are started: an import read here has none
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = [
     "FilePlan",
@@ -270,6 +271,7 @@ class _Workers:
     def _start(self) -> ProcessPoolExecutor:
         import signal
         import threading
+        from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(
             max_workers=self.count, initializer=_worker_started, initargs=(os.getpid(),)
@@ -494,6 +496,8 @@ def _run(
         for task in tasks:
             yield task, here(task)
         return
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
 
     def start(task: Task) -> Future[TaskResult]:
         if len(task) > 1 or task[0].error is None:
