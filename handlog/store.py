@@ -860,8 +860,12 @@ def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
 def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
     """Insert Arrow tables (`Batch.arrow()`, or `Batch.rows()`) inside the caller's
     transaction; hands already stored are left as they are. Returns the number of new hands."""
-    new = 0
     hands = tables.get("hands")
+    if isinstance(hands, Rows):
+        new = _new_rows_loaded(connection, tables, hands)
+        if new is not None:
+            return new
+    new = 0
     if hands is not None:
         register(connection, "batch_hands", hands)
         # The hands in this batch not stored before (and each once, if a batch repeats one).
@@ -910,6 +914,27 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
             connection.execute(f"INSERT OR REPLACE INTO {name} SELECT * FROM batch_rows")
             unregister(connection, "batch_rows", table)
     return int(new)
+
+
+def _new_rows_loaded(
+    connection: duckdb.DuckDBPyConnection, tables: dict[str, Any], hands: Rows
+) -> int | None:
+    """`load` of `Rows` whose hands are all new, each once (as a new file's are): every row
+    inserted from its column lists, with no temporary tables; None (nothing done) otherwise."""
+    found = connection.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT unnest($1) AS site, unnest($2) AS hand_id) b "
+        "ANTI JOIN hands h ON h.site = b.site AND h.hand_id = b.hand_id",
+        [hands.columns["site"], hands.columns["hand_id"]],
+    ).fetchall()
+    new = int(found[0][0])
+    if new != hands.num_rows:
+        return None
+    for name, table in tables.items():
+        if isinstance(table, Rows):
+            verb = "INSERT OR REPLACE" if name in RECORD_COLUMNS else "INSERT"
+            values = ", ".join(f"unnest(${number})" for number in range(1, len(table.columns) + 1))
+            connection.execute(f"{verb} INTO {name} SELECT {values}", list(table.columns.values()))
+    return new
 
 
 def _key(table: str) -> str:
