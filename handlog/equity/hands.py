@@ -19,11 +19,11 @@ from handlog.model import BETTING_KINDS, Action, Hand, Street
 from handlog.rules import tables
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import Pot, Replay
-from handlog.rules.trace import CardSlot, HandTrace, Step, trace
 from handlog.rules.traits import SiteTraits
 
-if TYPE_CHECKING:  # the calculator (and NumPy) is imported when a spot is computed
+if TYPE_CHECKING:  # the calculator (and NumPy) and the trace: imported when a hand is traced
     from handlog.equity.calculate import Equities
+    from handlog.rules.trace import CardSlot, HandTrace, Step
 
 _SEAT_NUMBER = attrgetter("number")
 
@@ -231,6 +231,8 @@ def hand_ev(
     caller has it (an import does), spares the hands that cannot have an all-in a second
     replay: only the others are traced."""
     if replay is None or may_have_all_in(replay):
+        from handlog.rules.trace import trace
+
         traced = trace(hand, profile, traits)
         found = all_in(traced, profile, knowledge, exact_limit)
         shares = tuple(award.shares for award in traced.awards)
