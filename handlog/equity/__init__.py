@@ -79,36 +79,20 @@ if TYPE_CHECKING:
     )
     from handlog.equity.spot import EXACT_LIMIT, Holding, Spot, SpotError
 
-_HOMES = {
-    "calculate": ("Equities", "Method", "Share", "equities"),
-    "hands": (
-        "AllIn",
-        "EvNet",
-        "HandEv",
-        "Knowledge",
-        "all_in",
-        "ev_nets",
-        "hand_ev",
-        "may_have_all_in",
-        "spot_at",
-        "step_equities",
-        "street_equities",
-    ),
-    "spot": ("EXACT_LIMIT", "Holding", "Spot", "SpotError"),
-}
-_HOME = {name: module for module, names in _HOMES.items() for name in names}
-"""The module of each name this package gives. They are imported when first asked for: an
-import's hands reach the calculator (and NumPy) only when one has an all-in to compute
-(`stored.add_ev`), and importing `handlog.equity.stored` loads no more than it uses."""
+_MODULES = ("spot", "hands", "calculate")
+"""Where the names of `__all__` are found, the lightest first. They are imported when first
+asked for: an import's hands reach the calculator (and NumPy) only when one has an all-in to
+compute (`stored.add_ev`), and importing `handlog.equity.stored` loads no more than it uses."""
 
 
 def __getattr__(name: str) -> Any:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+    if name in __all__:
+        for module in _MODULES:
+            found = vars(import_module(f"{__name__}.{module}"))
+            if name in found:
+                globals()[name] = found[name]
+                return found[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
