@@ -666,7 +666,6 @@ def import_(
     """
     from handlog.importer import FilePlan, ImportFailed, Unreadable, import_paths
     from handlog.store import DatabaseBusy, StoreError, database_path
-    from handlog.summarized import after_import
 
     if engine not in ("duckdb", "dask"):
         raise typer.BadParameter("use duckdb or dask", param_hint="--engine")
@@ -734,7 +733,9 @@ def import_(
         )
 
     try:
-        summary = import_paths(files, path, profile, workers, on_file, on_part, after_import)
+        summary = import_paths(
+            files, path, profile, workers, on_file, on_part, _summary_after_import
+        )
     except DatabaseBusy as error:
         raise _fail(str(error), EXIT_BUSY) from None
     except ImportFailed as error:
@@ -752,6 +753,20 @@ def import_(
         _write_timings(timings, summary)
     if summary.failed or problems:
         raise typer.Exit(EXIT_FINDINGS)
+
+
+def _summary_after_import(connection: Any, final: bool = False) -> None:
+    """`handlog import`'s hook (`import_paths`' `after_commit`): the server's summary
+    tables of a database that has them (`handlog serve` made them) are brought up to date
+    once, at the end of the import. Those of a database never served are made by the
+    server's first catch-up when it opens it (`handlog.summary`): an import neither pays
+    for them nor loads Polars."""
+    from handlog.summarized import has_summary
+
+    if final and has_summary(connection):
+        from handlog.summary import after_commit
+
+        after_commit(connection, final=True)
 
 
 @app.command("ev")

@@ -5,8 +5,8 @@ date as hands are stored.
 
 summarizes every hand stored since the last call (all of them the first time), in parts
 of `CHUNK_HANDS`, each in one transaction. The import calls it after each commit (its
-`after_commit` hook, `handlog.summarized`: for `handlog import`, once at its end and only
-for a database served before); the server calls it when it starts (a
+`after_commit` hook; `handlog import` calls it once, at its end, and only for a database
+served before, `handlog.summarized.has_summary`); the server calls it when it starts (a
 database imported before, or by another tool) and after each import of its watcher. A
 library module below the importer and the app alike (the library never imports the web
 layer). Three tables, all derived, never read by anything but `handlog.serve`:
@@ -53,14 +53,14 @@ import polars as pl
 from handlog.report import compute
 from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, UNIT_SQL, Frames
 from handlog.report.data import DEALT_IN as DEALT
-from handlog.summarized import IMPORT_BATCH, after_commit, summarized
 from handlog.summarized import max_rowid as _max_rowid
 from handlog.summarized import meta_int as _meta_int
+from handlog.summarized import summarized
 
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["IMPORT_BATCH", "after_commit", "catch_up", "compact", "run", "summarized"]
+__all__ = ["after_commit", "catch_up", "compact", "run", "summarized"]
 
 VERSION = "6"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
@@ -227,6 +227,48 @@ def catch_up(
         if done:
             _compact_if_long(connection)
         return done
+
+
+IMPORT_BATCH = 20_000
+"""Hands an import stores before its hook summarizes them (then once more at its end): a
+summary part costs some 0.1-0.5 s whatever its size, and an import commits every 3,500
+hands or so."""
+
+
+def after_commit(connection: duckdb.DuckDBPyConnection, final: bool = False) -> None:
+    """The import's hook after each commit (and once at its end, `final`): summarize the
+    hands it stored, once `IMPORT_BATCH` of them wait or at the end. A failure here loses
+    nothing (the hands are stored; the next catch-up summarizes them): it is raised only
+    when the database itself cannot be used, as the import's own errors are."""
+    import duckdb
+
+    from handlog.store import is_storage_fault
+
+    try:
+        if not final:
+            try:
+                waiting = connection.execute(
+                    "SELECT (SELECT coalesce(max(rowid), -1) FROM hands) - coalesce("
+                    "(SELECT value::BIGINT FROM serve_meta WHERE key = 'hands'), -1)"
+                ).fetchall()[0][0]
+            except duckdb.CatalogException:
+                waiting = IMPORT_BATCH  # no summary tables yet: made now
+            if waiting < IMPORT_BATCH:
+                return
+        catch_up(connection)
+    except Exception as error:
+        # Ctrl-C reaching DuckDB (which turns it into an error of its own) stops the
+        # import, as does a database that cannot be used; anything else is left for the
+        # next catch-up to meet (and the server's log to show), the import going on.
+        text = str(error).lower()
+        interrupted = isinstance(error, duckdb.InterruptException) or "interrupt" in text
+        if interrupted or (isinstance(error, duckdb.Error) and is_storage_fault(error)):
+            raise
+        import logging
+
+        logging.getLogger("handlog.summary").warning(
+            "the summary tables were not brought up to date: %s", str(error).split("\n", 1)[0]
+        )
 
 
 # -- bookkeeping ---------------------------------------------------------------------------
