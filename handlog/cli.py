@@ -761,13 +761,9 @@ def _summary_after_import(connection: Any, final: bool = False) -> None:
     once, at the end of the import. Those of a database never served are made by the
     server's first catch-up when it opens it (`handlog.summary`): an import neither pays
     for them nor loads Polars."""
-    if not final:
-        return
-    kept = connection.execute(
-        "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'serve_meta' "
-        "AND schema_name = current_schema() AND database_name = current_database()"
-    ).fetchall()[0][0]
-    if kept:
+    from handlog.summarized import has_summary
+
+    if final and has_summary(connection):
         from handlog.summary import after_commit
 
         after_commit(connection, final=True)

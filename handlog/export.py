@@ -284,11 +284,11 @@ def _texts(connection: Any, out: Path, fmt: str, options: str, partition: str) -
     site, hand_id, text, game; a batch of blocks decompressed and written at a time."""
     import pyarrow as pa
 
-    from handlog.texts import _codec
+    from handlog.texts import decompressor
 
     target = out / TEXT_TABLE
     _clear(target)
-    codec = _codec()
+    codec = decompressor()
     rows = 0
     batch = 0
     blocks = [
@@ -313,7 +313,7 @@ def _texts(connection: Any, out: Path, fmt: str, options: str, partition: str) -
         for site, hand_id, start, length, game, block, size, data in found:
             if block != block_id:
                 block_id = block
-                raw = codec.decompress(data, decompressed_size=size, asbytes=True)
+                raw = codec.decompress(data, max_output_size=size)
             sites.append(site)
             ids.append(hand_id)
             texts.append(raw[start : start + length].decode("utf-8"))

@@ -13,12 +13,10 @@ import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from handlog import ingest, store
 from handlog.ingest import (
@@ -36,6 +34,9 @@ from handlog.ingest import (
     unreadable,
 )
 from handlog.snapshot import ImportLock
+
+if TYPE_CHECKING:  # imported where workers are started: an import read here has none
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 __all__ = [
     "FilePlan",
@@ -127,9 +128,9 @@ def import_paths(
         count = 1  # no worker would run beside another: read here, no processes to start
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
-    ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
     pool = None
     if count > 1 and files and opened is None:
+        ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
         ingest.prepare_workers()
         pool = _Workers(count)
         summary.timings["startup"] = time.process_time()  # the workers' start too
@@ -274,6 +275,7 @@ class _Workers:
     def _start(self) -> ProcessPoolExecutor:
         import signal
         import threading
+        from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(
             max_workers=self.count, initializer=_worker_started, initargs=(os.getpid(),)
@@ -460,11 +462,14 @@ def _tasks(jobs: Iterator[Job]) -> Iterator[Task]:
         yield tuple(held)
 
 
-def _read_task(jobs: list[tuple[str, Any, int]], profile_name: str | None) -> TaskResult:
-    """In a worker: read the jobs of a task ((path, part, start line) each)."""
+def _read_task(
+    jobs: list[tuple[str, Any, int]], profile_name: str | None, here: bool = False
+) -> TaskResult:
+    """In a worker (or `here`, in this process): read the jobs of a task ((path, part,
+    start line) each)."""
     if len(jobs) == 1:
         ((path, part, start_line),) = jobs
-        result = read_part(path, part, start_line, profile_name)
+        result = read_part(path, part, start_line, profile_name, here)
         return TaskResult([result], result.tables, result.timings)
     results, tables, timings = ingest.read_files(
         [(path, start_line) for path, _, start_line in jobs], profile_name
@@ -498,12 +503,14 @@ def _run(
             job = task[0]
             failed = PartResult(job.plan.path, {}, dict.fromkeys(COUNTS, 0), 0, job.error)
             return TaskResult([failed], {}, {})
-        return _read_task(_specs(task), profile_name)
+        return _read_task(_specs(task), profile_name, here=True)
 
     if pool is None:
         for task in tasks:
             yield task, here(task)
         return
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
 
     def start(task: Task) -> Future[TaskResult]:
         if len(task) > 1 or task[0].error is None:
@@ -966,7 +973,8 @@ def _forget_replaced(connection: Any, tables: dict[str, Any], key: str) -> int:
     hands = tables.get("hands")
     if hands is None:
         return 0
-    connection.register("batch_keys", hands.select(["site", "hand_id"]))
+    keys = hands.select(["site", "hand_id"])
+    store.register(connection, "batch_keys", keys)
     try:
         files = connection.execute(
             "SELECT DISTINCT h.file FROM hands h "
@@ -990,4 +998,4 @@ def _forget_replaced(connection: Any, tables: dict[str, Any], key: str) -> int:
         # fetchall: a result left unfinished would hold the connection for the next query
         return int(connection.execute("SELECT count(*) FROM replaced_hands").fetchall()[0][0])
     finally:
-        connection.unregister("batch_keys")
+        store.unregister(connection, "batch_keys", keys)

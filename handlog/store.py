@@ -478,9 +478,11 @@ def _check_handlog(
 
     try:
         tables: dict[str, set[str]] = {}
+        # duckdb_columns(), not information_schema (the same rows, whose views DuckDB binds
+        # on first use: some 0.01 s of every command that opens a database)
         for table, column in connection.execute(
-            "SELECT table_name, column_name FROM information_schema.columns "
-            "WHERE table_schema = 'main'"
+            "SELECT table_name, column_name FROM duckdb_columns() "
+            "WHERE schema_name = 'main' AND database_name = current_database()"
         ).fetchall():
             tables.setdefault(table, set()).add(column)
     except duckdb.Error as error:
@@ -521,7 +523,8 @@ def _migrate(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute("BEGIN TRANSACTION")
     try:
         exists = connection.execute(
-            "SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'"
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'meta' "
+            "AND database_name = current_database()"
         ).fetchone()
         row = None
         if exists and exists[0]:
@@ -610,6 +613,56 @@ class Batch:
             for name, columns in self.columns.items()
             if columns[COLUMNS[name][0]]
         }
+
+    def rows(self) -> dict[str, Rows]:
+        """The rows as `Rows` of Python values, for `load` in this process: no pyarrow (nor
+        NumPy) to import, which costs a small import more than converting its rows."""
+        return {
+            name: Rows(columns)
+            for name, columns in self.columns.items()
+            if columns[COLUMNS[name][0]]
+        }
+
+
+class Rows:
+    """A table's rows as Python values, a list per column (a `Batch`'s): what `load`,
+    `register` and `column_values` take in place of an Arrow table."""
+
+    def __init__(self, columns: dict[str, list[Any]]) -> None:
+        self.columns = columns
+        self.num_rows = len(next(iter(columns.values()), []))
+
+    def select(self, names: list[str]) -> Rows:
+        return Rows({name: self.columns[name] for name in names})
+
+
+def register(connection: duckdb.DuckDBPyConnection, view: str, table: Any) -> None:
+    """Make `table` (an Arrow table or `Rows`) readable as `view` until `unregister`. `Rows`
+    become a temporary table, made in one statement from one list parameter per column."""
+    if isinstance(table, Rows):
+        select = ", ".join(
+            f"unnest(${number}) AS {name}" for number, name in enumerate(table.columns, 1)
+        )
+        connection.execute(
+            f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT {select}", list(table.columns.values())
+        )
+    else:
+        connection.register(view, table)
+
+
+def unregister(connection: duckdb.DuckDBPyConnection, view: str, table: Any) -> None:
+    """Forget what `register` made `view`."""
+    if isinstance(table, Rows):
+        connection.execute(f"DROP TABLE IF EXISTS temp.{view}")
+    else:
+        connection.unregister(view)
+
+
+def column_values(table: Any, name: str) -> list[Any]:
+    """A column of an Arrow table or of `Rows` as a list of Python values."""
+    if isinstance(table, Rows):
+        return table.columns[name]
+    return table.column(name).to_pylist()  # type: ignore[no-any-return]
 
 
 _STREET_NAMES = {street: street.name.lower() for street in Street}
@@ -805,12 +858,16 @@ def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
 
 
 def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
-    """Insert Arrow tables (`Batch.arrow()`) inside the caller's transaction; hands already
-    stored are left as they are. Returns the number of new hands."""
-    new = 0
+    """Insert Arrow tables (`Batch.arrow()`, or `Batch.rows()`) inside the caller's
+    transaction; hands already stored are left as they are. Returns the number of new hands."""
     hands = tables.get("hands")
+    if isinstance(hands, Rows):
+        new = _new_rows_loaded(connection, tables, hands)
+        if new is not None:
+            return new
+    new = 0
     if hands is not None:
-        connection.register("batch_hands", hands)
+        register(connection, "batch_hands", hands)
         # The hands in this batch not stored before (and each once, if a batch repeats one).
         connection.execute("""
             CREATE OR REPLACE TEMP TABLE new_hands AS
@@ -826,7 +883,7 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
                 continue
             view = f"batch_{name}"
             if name != "hands":
-                connection.register(view, table)
+                register(connection, view, table)
             if all_new:
                 connection.execute(f"INSERT INTO {name} SELECT * FROM {view}")
             else:
@@ -834,29 +891,50 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
                     INSERT INTO {name} SELECT b.* FROM {view} b
                     SEMI JOIN new_hands n ON n.site = b.site AND n.hand_id = b.hand_id
                     QUALIFY row_number() OVER (PARTITION BY {_key(name)}) = 1""")
-            connection.unregister(view)
+            unregister(connection, view, table)
         blocks = tables.get("text_blocks")
         if blocks is not None:
             # A block of texts goes in with its hands: unless one of them is new, it is not.
-            connection.register("batch_text_blocks", blocks)
+            register(connection, "batch_text_blocks", blocks)
             if all_new:
                 connection.execute("INSERT INTO text_blocks SELECT * FROM batch_text_blocks")
             elif "hand_texts" in tables:
-                connection.register("batch_block_hands", tables["hand_texts"])
+                register(connection, "batch_block_hands", tables["hand_texts"])
                 connection.execute("""
                     INSERT INTO text_blocks SELECT b.* FROM batch_text_blocks b
                     WHERE b.block IN (
                         SELECT t.block FROM batch_block_hands t
                         SEMI JOIN new_hands n ON n.site = t.site AND n.hand_id = t.hand_id)""")
-                connection.unregister("batch_block_hands")
-            connection.unregister("batch_text_blocks")
+                unregister(connection, "batch_block_hands", tables["hand_texts"])
+            unregister(connection, "batch_text_blocks", blocks)
     for name in ("parse_errors", "skipped"):
         table = tables.get(name)
         if table is not None:
-            connection.register("batch_rows", table)
+            register(connection, "batch_rows", table)
             connection.execute(f"INSERT OR REPLACE INTO {name} SELECT * FROM batch_rows")
-            connection.unregister("batch_rows")
+            unregister(connection, "batch_rows", table)
     return int(new)
+
+
+def _new_rows_loaded(
+    connection: duckdb.DuckDBPyConnection, tables: dict[str, Any], hands: Rows
+) -> int | None:
+    """`load` of `Rows` whose hands are all new, each once (as a new file's are): every row
+    inserted from its column lists, with no temporary tables; None (nothing done) otherwise."""
+    found = connection.execute(
+        "SELECT count(*) FROM (SELECT DISTINCT unnest($1) AS site, unnest($2) AS hand_id) b "
+        "ANTI JOIN hands h ON h.site = b.site AND h.hand_id = b.hand_id",
+        [hands.columns["site"], hands.columns["hand_id"]],
+    ).fetchall()
+    new = int(found[0][0])
+    if new != hands.num_rows:
+        return None
+    for name, table in tables.items():
+        if isinstance(table, Rows):
+            verb = "INSERT OR REPLACE" if name in RECORD_COLUMNS else "INSERT"
+            values = ", ".join(f"unnest(${number})" for number in range(1, len(table.columns) + 1))
+            connection.execute(f"{verb} INTO {name} SELECT {values}", list(table.columns.values()))
+    return new
 
 
 def _key(table: str) -> str:

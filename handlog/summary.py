@@ -5,7 +5,8 @@ date as hands are stored.
 
 summarizes every hand stored since the last call (all of them the first time), in parts
 of `CHUNK_HANDS`, each in one transaction. The import calls it after each commit (its
-`after_commit` hook, which `handlog import` passes); the server calls it when it starts (a
+`after_commit` hook; `handlog import` calls it once, at its end, and only for a database
+served before, `handlog.summarized.has_summary`); the server calls it when it starts (a
 database imported before, or by another tool) and after each import of its watcher. A
 library module below the importer and the app alike (the library never imports the web
 layer). Three tables, all derived, never read by anything but `handlog.serve`:
@@ -52,9 +53,14 @@ import polars as pl
 from handlog.report import compute
 from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, UNIT_SQL, Frames
 from handlog.report.data import DEALT_IN as DEALT
+from handlog.summarized import max_rowid as _max_rowid
+from handlog.summarized import meta_int as _meta_int
+from handlog.summarized import summarized
 
 if TYPE_CHECKING:
     import duckdb
+
+__all__ = ["after_commit", "catch_up", "compact", "run", "summarized"]
 
 VERSION = "6"
 """Of these tables' shape and meaning: another version is rebuilt from the hands."""
@@ -316,16 +322,6 @@ def _marks(connection: duckdb.DuckDBPyConnection) -> dict[str, int]:
 def _set_meta(connection: duckdb.DuckDBPyConnection, values: dict[str, str]) -> None:
     for key, value in values.items():
         connection.execute("INSERT OR REPLACE INTO serve_meta VALUES (?, ?)", [key, value])
-
-
-def _meta_int(connection: duckdb.DuckDBPyConnection, key: str) -> int:
-    rows = connection.execute("SELECT value FROM serve_meta WHERE key = ?", [key]).fetchall()
-    return int(rows[0][0]) if rows else 0
-
-
-def _max_rowid(connection: duckdb.DuckDBPyConnection, table: str) -> int:
-    rows = connection.execute(f"SELECT coalesce(max(rowid), -1) FROM {table}").fetchall()
-    return int(rows[0][0])
 
 
 def _count(connection: duckdb.DuckDBPyConnection, query: str, parameters: Any = None) -> int:
@@ -710,17 +706,6 @@ def _compact_table(
 
 def _type(name: str) -> str:
     return _MOMENT_TYPES.get(name) or {"sd_hands": "BIGINT", "sd_net": "BIGINT"}.get(name, "DOUBLE")
-
-
-def summarized(connection: duckdb.DuckDBPyConnection) -> bool:
-    """Whether every stored hand is summarized (read only: for a page to say so)."""
-    import duckdb
-
-    try:
-        mark = _meta_int(connection, "hands")
-    except duckdb.CatalogException:
-        return False
-    return _max_rowid(connection, "hands") <= mark
 
 
 def run(connection: duckdb.DuckDBPyConnection, job: Callable[[], Any]) -> Any:

@@ -35,10 +35,19 @@ hands replicated, simulated 8-player hands; 16 to 390-350, one alone to 790), an
 ZSTD_LEVEL = 3
 
 
-def _codec() -> Any:
-    import pyarrow as pa
+def _compressor() -> Any:
+    """zstd (`zstandard`, a binding of the reference library: the same frames pyarrow's codec
+    wrote, read either way), without pyarrow and NumPy, which a small import need not load."""
+    import zstandard
 
-    return pa.Codec("zstd", compression_level=ZSTD_LEVEL)
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+
+
+def decompressor() -> Any:
+    """Reads the blocks `add_texts` wrote (`decompress(data, max_output_size=size)`)."""
+    import zstandard
+
+    return zstandard.ZstdDecompressor()
 
 
 def _block_id(raw: bytes) -> int:
@@ -53,7 +62,7 @@ def add_texts(batch: Batch, texts: Iterable[tuple[str, str, str]], head: str = "
     """Add the texts of hands `texts` ((site, hand id, text), in file order) to `batch`, in
     blocks of BLOCK_HANDS, each block starting with `head` (the file's text before its
     first hand, for a format that reads it; else empty)."""
-    codec = _codec()
+    codec = _compressor()
     rows = batch.columns["hand_texts"]
     blocks = batch.columns["text_blocks"]
     head_bytes = head.encode("utf-8")
@@ -72,7 +81,7 @@ def add_texts(batch: Batch, texts: Iterable[tuple[str, str, str]], head: str = "
             start += len(text)
         blocks["block"].append(block)
         blocks["size"].append(len(raw))
-        blocks["data"].append(codec.compress(raw, asbytes=True))
+        blocks["data"].append(codec.compress(raw))
         blocks["head"].append(len(head_bytes))
         pending.clear()
 
@@ -207,12 +216,12 @@ def load_texts(
             ORDER BY t.block, t.start""").fetchall()
     finally:
         connection.unregister("wanted_texts")
-    codec = _codec()
+    codec = decompressor()
     found: dict[tuple[str, str], StoredText] = {}
     block_id, raw = None, b""
     for site, hand_id, file, line, block, start, length, size, head, data in rows:
         if block != block_id:
-            block_id, raw = block, codec.decompress(data, decompressed_size=size, asbytes=True)
+            block_id, raw = block, codec.decompress(data, max_output_size=size)
         found[(site, hand_id)] = StoredText(
             site,
             hand_id,

@@ -1,8 +1,11 @@
 """What `handlog import` loads to start: a one-hand import into a new database reads the
-hand in its own process (no worker processes to start for one task's work) and imports
-neither pandas (pyarrow would, the first time it converts Python values:
+hand in its own process (no worker processes to start for one task's work), loads its rows
+from their Python values (`store.Rows`: no pyarrow, hence no NumPy, which the all-in
+calculator alone needs and imports only for a hand with an all-in) and imports neither
+pandas (pyarrow would, the first time it converts Python values:
 `ingest.arrow_without_pandas`) nor what other commands use (the report's charts, Dask, the
-web server). Modules, not times: nothing here is timed."""
+web server). Those rows are stored exactly as Arrow tables of them are. Modules, not
+times: nothing here is timed."""
 
 from __future__ import annotations
 
@@ -13,6 +16,10 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
+
+from handlog import ingest, store
+from tests.conftest import SITES
 
 ROOT = Path(__file__).resolve().parent.parent
 HAND = ROOT / "sample_logs" / "7-StudHL-USD-10-1-200906.PT2.export.txt"
@@ -30,6 +37,12 @@ NOT_IMPORTED = (
 )
 """Top-level packages an import of hand histories has no use for."""
 
+NOT_IMPORTED_FOR_A_FEW_HANDS = (
+    "pyarrow",  # a few hands' rows go to DuckDB as Python values (store.Rows)
+    "numpy",  # pyarrow's, and the all-in calculator's (no all-in here)
+)
+"""What an import of a few hands has no use for either."""
+
 # Runs `handlog import` as the console script does, then says which of NOT_IMPORTED it
 # imported and how many processes it forked; then, pandas imported after, that pyarrow
 # still converts to and from pandas in that process.
@@ -45,17 +58,26 @@ try:
 except SystemExit as exit:
     code = exit.code
 loaded = sorted({name.split(".")[0] for name in sys.modules} & unused)
+site_modules = sorted(name for name in sys.modules if name.startswith("handlog.parse.sites."))
 import pandas as pd
 import pyarrow as pa
 frame = pa.Table.from_pandas(pd.DataFrame({"a": [1, 2]})).to_pandas()
-print(json.dumps({"code": code, "loaded": loaded, "forks": len(forks), "rows": len(frame)}))
+print(json.dumps({"code": code, "loaded": loaded, "forks": len(forks), "rows": len(frame),
+                  "sites": site_modules}))
 """
 
 
 def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
     db = tmp_path / "new.duckdb"
     done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(db), str(HAND), ",".join(NOT_IMPORTED)],
+        [
+            sys.executable,
+            "-c",
+            _PROBE,
+            str(db),
+            str(HAND),
+            ",".join(NOT_IMPORTED + NOT_IMPORTED_FOR_A_FEW_HANDS),
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -65,6 +87,8 @@ def test_one_hand_import_loads_what_it_uses(tmp_path: Path) -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["code"] in (0, None), done.stdout
     assert report["loaded"] == [], f"imported by handlog import: {report['loaded']}"
+    # Of the site modules, the one whose format the file is in (the first tried).
+    assert report["sites"] == ["handlog.parse.sites.pokerstars"]
     assert report["forks"] == 0  # read here: no worker processes for one hand
     assert report["rows"] == 2  # pyarrow still converts pandas' frames, both ways
     # And the import did all its work: the hand stored. The server's summary tables are
@@ -143,3 +167,52 @@ def test_the_grammars_facts_are_derived_once_and_read_by_the_next_process(tmp_pa
     # A folder that cannot be made (under a file) costs the time only.
     (tmp_path / "a file").write_text("", encoding="utf-8")
     assert parse_in_new_process(tmp_path / "a file" / "cache") == ["1", "1"]
+
+
+def _site_files() -> list[Path]:
+    """Every site's fixture texts, faults included (parse errors, flagged hands and their
+    evidence, skipped hands, all-ins with equities)."""
+    return sorted(
+        path for path in SITES.glob("*/*") if path.suffix in (".txt", ".xml", ".phh", ".phhs")
+    )
+
+
+def test_a_few_hands_rows_are_stored_as_their_arrow_tables_are(tmp_path: Path) -> None:
+    """`store.Rows` (a part read by the importing process itself, `ingest.read_part`'s
+    `here`) and Arrow tables of the same rows (as `store.Batch.arrow` makes them) store the
+    same values, type for type, in every table."""
+    import pyarrow as pa
+
+    files = _site_files()
+    assert len(files) > 40
+    parts = []
+    for path in files:
+        result = ingest.read_part(str(path), None, 1, None, here=True)
+        assert result.error is None, (path, result.error)
+        assert {type(table) for table in result.tables.values()} == {store.Rows}
+        parts.append(result.tables)
+    ingest.arrow_without_pandas()
+    stored: dict[str, dict[str, list[tuple[object, ...]]]] = {}
+    for kind in ("rows", "arrow"):
+        connection = store.connect(tmp_path / f"{kind}.duckdb")
+        connection.execute("BEGIN TRANSACTION")
+        for tables in parts:
+            if kind == "arrow":
+                tables = {name: pa.table(rows.columns) for name, rows in tables.items()}
+            store.load(connection, tables)
+        connection.execute("COMMIT")
+        stored[kind] = {
+            name: connection.execute(f"SELECT * FROM {name} ORDER BY ALL").fetchall()
+            for name in (*store.TABLES, "text_blocks", "parse_errors", "skipped")
+        }
+        connection.close()
+    for name, rows in stored["arrow"].items():
+        assert stored["rows"][name] == rows, name
+    for name in ("hands", "hand_evidence", "equities", "parse_errors", "skipped"):
+        assert stored["rows"][name], f"no {name} rows: the fixtures no longer cover them"
+
+
+def test_more_hands_than_a_few_go_as_arrow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "PYTHON_ROWS", 0)
+    result = ingest.read_part(str(HAND), None, 1, None, here=True)
+    assert {type(table).__name__ for table in result.tables.values()} == {"Table"}

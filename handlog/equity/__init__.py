@@ -57,21 +57,43 @@ high and low parts, error) with the spot's `Method` and deals counted; per hand 
 EV-adjusted net.
 """
 
-from handlog.equity.calculate import EXACT_LIMIT, Equities, Method, Share, equities
-from handlog.equity.hands import (
-    AllIn,
-    EvNet,
-    HandEv,
-    Knowledge,
-    all_in,
-    ev_nets,
-    hand_ev,
-    may_have_all_in,
-    spot_at,
-    step_equities,
-    street_equities,
-)
-from handlog.equity.spot import Holding, Spot, SpotError
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from handlog.equity.calculate import Equities, Method, Share, equities
+    from handlog.equity.hands import (
+        AllIn,
+        EvNet,
+        HandEv,
+        Knowledge,
+        all_in,
+        ev_nets,
+        hand_ev,
+        may_have_all_in,
+        spot_at,
+        step_equities,
+        street_equities,
+    )
+    from handlog.equity.spot import EXACT_LIMIT, Holding, Spot, SpotError
+
+_MODULES = ("spot", "hands", "calculate")
+"""Where the names of `__all__` are found, the lightest first. They are imported when first
+asked for: an import's hands reach the calculator (and NumPy) only when one has an all-in to
+compute (`stored.add_ev`), and importing `handlog.equity.stored` loads no more than it uses."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        for module in _MODULES:
+            found = vars(import_module(f"{__name__}.{module}"))
+            if name in found:
+                globals()[name] = found[name]
+                return found[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "EXACT_LIMIT",

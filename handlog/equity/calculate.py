@@ -35,17 +35,12 @@ from functools import cache
 import numpy as np
 
 from handlog.cards import DECK
-from handlog.equity.spot import Spot
+from handlog.equity.spot import EXACT_LIMIT, Spot
 from handlog.rules import evaluate
 from handlog.rules.profiles import TieBreak
 from handlog.rules.tables import divide, hi_lo_halves
 from handlog.rules.variants import VARIANTS, Lowball
 
-EXACT_LIMIT = 700_000
-"""Deals enumerated at most for an exact answer; more and the spot is sampled. Enough for every
-heads-up spot of the 7-card games from 5th street on (671,580 deals on a deck with no dead
-card), and three or four players on 6th street; about what sampling to the target error
-costs."""
 JOINT_LIMIT = 4_000_000
 """Rows at most that enumerating the deals jointly may build on the way (the sets of one
 player beside every deal of the players before)."""

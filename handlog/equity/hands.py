@@ -10,17 +10,20 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from operator import attrgetter
+from typing import TYPE_CHECKING
 
 from handlog.cards import Card
-from handlog.equity.calculate import EXACT_LIMIT, Equities, equities
-from handlog.equity.spot import Holding, Spot, SpotError
+from handlog.equity.spot import EXACT_LIMIT, Holding, Spot, SpotError
 from handlog.holdings import FIRST_STREET
 from handlog.model import BETTING_KINDS, Action, Hand, Street
 from handlog.rules import tables
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import Pot, Replay
-from handlog.rules.trace import CardSlot, HandTrace, Step, trace
 from handlog.rules.traits import SiteTraits
+
+if TYPE_CHECKING:  # the calculator (and NumPy) and the trace: imported when a hand is traced
+    from handlog.equity.calculate import Equities
+    from handlog.rules.trace import CardSlot, HandTrace, Step
 
 _SEAT_NUMBER = attrgetter("number")
 
@@ -147,6 +150,8 @@ def all_in(
         ]
         if hidden:
             return AllIn(step, street, spot, None, f"{', '.join(hidden)}: cards never shown")
+    from handlog.equity.calculate import equities
+
     try:
         found = equities(spot, exact_limit=exact_limit)
     except SpotError as error:
@@ -226,6 +231,8 @@ def hand_ev(
     caller has it (an import does), spares the hands that cannot have an all-in a second
     replay: only the others are traced."""
     if replay is None or may_have_all_in(replay):
+        from handlog.rules.trace import trace
+
         traced = trace(hand, profile, traits)
         found = all_in(traced, profile, knowledge, exact_limit)
         shares = tuple(award.shares for award in traced.awards)
@@ -259,6 +266,8 @@ def street_equities(
     dealt (before its betting), their cards so far, the folded players' cards as dead, one pot
     of the chips in so far for all of them. Empty for a hand decided before a second player's
     cards are known."""
+    from handlog.equity.calculate import equities
+
     hand = t.hand
     game = hand.game
     first = FIRST_STREET[game]

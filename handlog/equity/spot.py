@@ -15,6 +15,13 @@ from handlog.rules.profiles import CASINO, RuleProfile
 from handlog.rules.tables import Pot
 from handlog.rules.variants import VARIANTS
 
+EXACT_LIMIT = 700_000
+"""Deals enumerated at most for an exact answer; more and the spot is sampled. Enough for every
+heads-up spot of the 7-card games from 5th street on (671,580 deals on a deck with no dead
+card), and three or four players on 6th street; about what sampling to the target error
+costs. Kept here, apart from the calculator: what takes it as a default (`hands`) imports the
+calculator, and NumPy, only when it computes (most hands have no all-in)."""
+
 
 class SpotError(ValueError):
     """A spot that cannot be dealt out: a card twice, more cards than the game deals, a pot

@@ -22,7 +22,7 @@ from handlog.parse.reader import (
     split_text,
 )
 from handlog.parse.site import Parsed, SiteFormat
-from handlog.parse.sites import DETECT_LINES, FORMATS, detect, header_format, recognised
+from handlog.parse.sites import DETECT_LINES, detect, formats, header_format, recognised
 
 __all__ = [
     "Parsed",
@@ -110,7 +110,7 @@ def cut_at_other_headers(chunk: Chunk, site: SiteFormat) -> list[tuple[Chunk, Si
         line = lines[index].lstrip("\ufeff").rstrip()
         if not line:
             continue
-        other = header_format(line, _TEXT_FORMATS)
+        other = header_format(line, _text_formats())
         if other is None:
             body = True
         elif body:
@@ -124,7 +124,8 @@ def cut_at_other_headers(chunk: Chunk, site: SiteFormat) -> list[tuple[Chunk, Si
     return pieces
 
 
-_TEXT_FORMATS = tuple(candidate for candidate in FORMATS if candidate.file_context is None)
+def _text_formats() -> Iterator[SiteFormat]:
+    return (candidate for candidate in formats() if candidate.file_context is None)
 
 
 def parse_file(
@@ -282,7 +283,7 @@ def _not_a_hand(chunk: Chunk, site_name: str | None) -> ParseError:
     elif site_name is None and other is not None:
         message = f"this looks like a {other} hand history, a format handlog does not read yet"
     elif site_name is None:
-        readable = ", ".join(candidate.name for candidate in FORMATS)
+        readable = ", ".join(candidate.name for candidate in formats())
         message = (
             "no hand history of a site handlog reads starts here (no hand header in the first "
             f"{DETECT_LINES:,} lines); handlog reads {readable}"

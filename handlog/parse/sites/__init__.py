@@ -1,55 +1,73 @@
 """Every site format handlog reads, and how a file's content names its format.
 
 To add a site: a grammar in `grammars/` (or an XML reader), one module here whose `FORMAT`
-is a `SiteFormat`, one line in `FORMATS` below, its fixtures in `tests/sites/<site>/`.
+is a `SiteFormat`, one line in `FORMAT_NAMES` below, its fixtures in `tests/sites/<site>/`.
 Nothing in the records, rules, store or reports changes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from handlog.model import Site
 from handlog.parse.site import SiteFormat
-from handlog.parse.sites import (
-    absolute,
-    bovada,
-    everleaf,
-    fulltilt,
-    ipoker,
-    kingsclub,
-    merge,
-    ongame,
-    partypoker,
-    phh,
-    pokerstars,
-    winamax,
-    winning,
-    winning2016,
-)
 from handlog.rules.profiles import PROFILES, RuleProfile
 
-FORMATS: tuple[SiteFormat, ...] = (
-    pokerstars.FORMAT,
-    fulltilt.FORMAT,
-    winning.FORMAT,
-    winning.TOURNAMENT_FORMAT,
-    winning2016.FORMAT,
-    winamax.FORMAT,
-    bovada.FORMAT,
-    bovada.IGNITION_FORMAT,
-    everleaf.FORMAT,
-    ongame.FORMAT,
-    absolute.FORMAT,
-    partypoker.FORMAT,
-    partypoker.TOURNAMENT_FORMAT,
-    kingsclub.FORMAT,
-    ipoker.FORMAT,
-    merge.FORMAT,
-    phh.FORMAT,
-    phh.SINGLE_FORMAT,
+FORMAT_NAMES: tuple[tuple[str, str], ...] = (
+    ("pokerstars", "FORMAT"),
+    ("fulltilt", "FORMAT"),
+    ("winning", "FORMAT"),
+    ("winning", "TOURNAMENT_FORMAT"),
+    ("winning2016", "FORMAT"),
+    ("winamax", "FORMAT"),
+    ("bovada", "FORMAT"),
+    ("bovada", "IGNITION_FORMAT"),
+    ("everleaf", "FORMAT"),
+    ("ongame", "FORMAT"),
+    ("absolute", "FORMAT"),
+    ("partypoker", "FORMAT"),
+    ("partypoker", "TOURNAMENT_FORMAT"),
+    ("kingsclub", "FORMAT"),
+    ("ipoker", "FORMAT"),
+    ("merge", "FORMAT"),
+    ("phh", "FORMAT"),
+    ("phh", "SINGLE_FORMAT"),
 )
-"""Tried in this order on a file's first lines; the first whose header a line is wins."""
+"""Every format: its module here and the module's name for it, tried in this order on a
+file's first lines; the first whose header a line is wins (`FORMATS`)."""
+
+if TYPE_CHECKING:
+    FORMATS: tuple[SiteFormat, ...]
+    """The formats of `FORMAT_NAMES`, in its order (every site module imported)."""
+
+_loaded: list[SiteFormat] = []
+"""The formats of `FORMAT_NAMES` imported so far, in order: a module is imported when a
+format before it does not fit (a PokerStars file's detection, and its hands' rules, import
+the PokerStars module alone; each site module compiles its patterns when imported)."""
+_loading = threading.Lock()
+
+
+def formats() -> Iterator[SiteFormat]:
+    """The formats of `FORMAT_NAMES`, in order, each site's module imported when reached."""
+    index = 0
+    while index < len(FORMAT_NAMES):
+        if index == len(_loaded):
+            with _loading:
+                if index == len(_loaded):
+                    module, name = FORMAT_NAMES[index]
+                    _loaded.append(getattr(import_module(f"{__name__}.{module}"), name))
+        yield _loaded[index]
+        index += 1
+
+
+def __getattr__(name: str) -> Any:
+    if name == "FORMATS":
+        return tuple(formats())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 RECOGNISED = {
     "<?xml": "an XML export that is neither iPoker nor Merge",
@@ -80,9 +98,10 @@ def detect(lines: Iterable[str]) -> SiteFormat | None:
     return None
 
 
-def header_format(line: str, formats: tuple[SiteFormat, ...] = FORMATS) -> SiteFormat | None:
-    """The first of `formats` whose hand header `line` (stripped) is, if any."""
-    for candidate in formats:
+def header_format(line: str, among: Iterable[SiteFormat] | None = None) -> SiteFormat | None:
+    """The first of `among` (default: every format, `formats()`) whose hand header `line`
+    (stripped) is, if any."""
+    for candidate in formats() if among is None else among:
         if line.startswith(candidate.header_prefix) and candidate.is_header(line):
             return candidate
     return None
@@ -96,13 +115,13 @@ def recognised(line: str) -> str | None:
 
 def format_for(site: Site) -> SiteFormat | None:
     """The (first) format of `site`, for its profile, traits and printer."""
-    return next((candidate for candidate in FORMATS if candidate.site is site), None)
+    return next((candidate for candidate in formats() if candidate.site is site), None)
 
 
 def profiles() -> dict[str, RuleProfile]:
     """Every rule profile by name: the built-in ones and each site's own."""
     found = dict(PROFILES)
-    for candidate in FORMATS:
+    for candidate in formats():
         found.setdefault(candidate.profile.name, candidate.profile)
     return found
 
