@@ -1366,7 +1366,7 @@ class _Replayer:
             action,
             total,
             put,
-            raising=bet_made,
+            raising=table.current_bet > 0,
             counts_as_bet=table.counts_as_bet(total, least, goes_all_in),
         )
 
@@ -1396,7 +1396,7 @@ class _Replayer:
         profile = self.profile
         table = self.table
         self.over_bet = None  # a new bet: the calls answer it
-        if raising and player not in table.reopened_for:
+        if raising and table.betting_closed(player):
             self.flag(
                 "BET_SIZE",
                 action.line,
