@@ -227,3 +227,13 @@ def _table(structure: Structure, stacks: dict[str, int], profile=POKERSTARS) -> 
     table.next_street(Street.THIRD)
     table.open_round()
     return table
+
+
+def test_pokerkit_s_house_leaves_a_short_opening_all_in_open():
+    """PHH hands that pokerkit plays: before any full bet a short all-in closes nothing
+    (`RuleProfile.short_opening_all_in_reopens`), so Ann, who checked, may raise it."""
+    from handlog.parse.sites.phh import POKERKIT
+
+    hand = _checker_raises(Structure.FIXED, 1)
+    assert _flags(hand, replace(POKERKIT, first_actor_tie=POKERSTARS.first_actor_tie)) == []
+    assert _flags(hand, POKERSTARS) != []

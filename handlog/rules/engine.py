@@ -490,6 +490,8 @@ class Table:
         at = self.acted_on.get(player)
         if at is None or at >= self.current_bet:
             return False
+        if self.bets == 0 and self.profile.short_opening_all_in_reopens:
+            return False  # the house's rule: no full bet yet, nothing closed
         return not self.faces_full_raise(self.current_bet - at)
 
     def may_raise(self, player: str) -> bool:
