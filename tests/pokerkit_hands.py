@@ -26,10 +26,13 @@ ways, the generator restricts or adapts, as the issue asks:
 * Short all-in completions, bets and raises are generated. pokerkit reopens the betting
   for players who already acted only on a full raise and counts every short all-in raise
   towards the cap; PokerStars (profile `all_in_reopens_at_half_bet`) reopens at half a bet
-  and counts a short raise only from half a bet. pokerkit is the stricter of the two, so
-  everything it allows is legal at PokerStars too and nothing needs restricting; but these
-  hands only test that the replay accepts what is legal, not that it rejects a raise the
-  half-bet rule forbids.
+  and counts a short raise only from half a bet. pokerkit is the stricter of the two but
+  for a player who checked (or called the bring-in) before a short all-in bet (completion):
+  pokerkit lets them raise it, while the rules (TDA, Robert's Rules, `Table.betting_closed`)
+  close the betting to anyone who has acted and faces less than a full bet, PokerStars from
+  half a bet. The generator does not raise there (`_Table.acted_at`). These hands only
+  test that the replay accepts what is legal, not that it rejects a raise the half-bet rule
+  forbids (tests/test_short_all_in.py does).
 * Stacks are always larger than the ante, so nobody is all-in on the ante (when such a
   player has the bring-in card pokerkit passes the bring-in to the next seat, which
   RULES.md does not settle). A bring-in all-in for less does happen.
@@ -198,6 +201,9 @@ class _Table:
         self.street = -1
         self.last_street = -1
         self.closed = -1  # the last street whose uncalled bet was settled
+        self.acted_at: dict[int, int] = {}
+        """The bet each player last acted on in this street since its last full bet or
+        raise (`Table.acted_on`): who may not raise a short all-in (`_act`)."""
         self.start = list(stacks)
 
 
@@ -322,6 +328,7 @@ def _deal_street(
     table.street = street
     table.last_street = street
     table.street_put = [0] * table.n
+    table.acted_at = {}
     players = [i for i in range(table.n) if state.statuses[i]]
     if street == 0:
         new = {i: [deck.pop(), deck.pop(), deck.pop()] for i in players}
@@ -395,6 +402,7 @@ def _act(
     lines = table.lines[table.street]
     top = max(state.bets)
     full = None
+    short = False
     if state.can_complete_bet_or_raise_to():
         street = state.street
         assert street is not None
@@ -406,7 +414,18 @@ def _act(
             full += top
         if full - state.bets[i] > stack:
             full = stack + state.bets[i]  # a short all-in completion, bet or raise
+            short = True
         assert state.min_completion_betting_or_raising_to_amount == full
+        at = table.acted_at.get(i)
+        if (
+            at is not None
+            and at < top
+            and 2 * (top - at) < street.min_completion_betting_or_raising_amount
+        ):
+            # A player who acted (checked, called) faces less than half a bet more, from
+            # short all-ins: the betting is closed to them (TDA, Robert's Rules; PokerStars'
+            # half-bet rule), where pokerkit lets one who checked raise a short all-in bet.
+            full = None
     all_in = ""
 
     def pay(amount: int) -> None:
@@ -423,12 +442,14 @@ def _act(
             pay(full - state.bets[i])
             state.complete_bet_or_raise_to(full)
             lines.append(f"{name}: bets {money(full)}{all_in}")  # the bring-in seat completes
+            _bet_made(table, i, full, short)
         else:
             amount = state.effective_bring_in_amount
             assert amount is not None
             pay(amount)
             state.post_bring_in()
             lines.append(f"{name}: brings in for {money(amount)}{all_in}")
+            table.acted_at[i] = amount
         return
     owed = state.checking_or_calling_amount
     assert owed is not None
@@ -443,18 +464,31 @@ def _act(
             pay(full - state.bets[i])
             state.complete_bet_or_raise_to(full)
             lines.append(f"{name}: raises {money(full - top)} to {money(full)}{all_in}")
+            _bet_made(table, i, full, short)
             return
         pay(owed)
         state.check_or_call()
         lines.append(f"{name}: calls {money(owed)}{all_in}")
+        table.acted_at[i] = top
         return
     if full is not None and roll < bet_p:
         pay(full - state.bets[i])
         state.complete_bet_or_raise_to(full)
         lines.append(f"{name}: bets {money(full)}{all_in}")
+        _bet_made(table, i, full, short)
         return
     state.check_or_call()
     lines.append(f"{name}: checks")
+    table.acted_at[i] = top
+
+
+def _bet_made(table: _Table, i: int, total: int, short: bool) -> None:
+    """A completion, bet or raise to `total` by player `i`: a full one closes the acting of
+    everyone else (they face it whole); a short all-in leaves them what they acted on."""
+    if short:
+        table.acted_at[i] = total
+    else:
+        table.acted_at = {i: total}
 
 
 def _close_street(table: _Table) -> None:

@@ -14,7 +14,8 @@ those cases, and its module docstring says how. In short:
 * the cap (a bet and three raises) is kept heads-up by both: nothing to adapt;
 * short all-in completions, bets and raises are played as pokerkit allows them: pokerkit
   reopens the betting only on a full raise (PokerStars on half a bet), which is stricter,
-  so its hands stay legal at PokerStars;
+  so its hands stay legal at PokerStars, but lets a player who checked raise a short all-in
+  bet, which the rules do not: the generator does not raise there;
 * pokerkit breaks first-actor ties by seat: on 4th-6th the up cards are redrawn until the
   best showing hand is unique; a tie on 7th street skips the hand;
 * pokerkit gives odd chips to the first tied player by seat: hands where a tied split

@@ -27,6 +27,7 @@ from handlog.rules.replay import replay
 from handlog.rules.violations import CODES
 from handlog.simulate import (
     FAULT_CODES,
+    FAULT_TYPES,
     SIMULATED_GAMES,
     SIMULATED_STRUCTURES,
     SimulationOptions,
@@ -231,6 +232,13 @@ def test_every_injected_fault_is_flagged_and_no_clean_hand_is(faulted: Simulated
         (h, faulted.faults[h], codes) for h, codes in roots.items() if codes != [faulted.faults[h]]
     ]
     assert not many, many[:10]
+    # Each fault's kind of verdict, as declared with its code (`Fault.kind`).
+    wrong_kind = [
+        (h, code, [str(v.kind) for v in hands[h].replay.violations if v.root])  # type: ignore[union-attr]
+        for h, code in faulted.faults.items()
+        if {v.kind for v in hands[h].replay.violations if v.root} != {FAULT_TYPES[code].kind}  # type: ignore[union-attr]
+    ]
+    assert not wrong_kind, wrong_kind[:10]
     false_flags = [
         (c.hand_id, [v.code for v in c.replay.violations])
         for c in faulted.checked

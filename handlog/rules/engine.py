@@ -9,23 +9,48 @@ owe, what they may bet or raise to) and what happens when it is done (`post_ante
 `deal_door`, `deal_up`, `post_bring_in`, `call`, `check`, `fold`, `bet`,
 `return_uncalled`, `next_street`, `collect`).
 
-Each rule is one method or one function of `handlog.rules.tables`, `handlog.rules.structures`
-or `handlog.rules.awards` that the engine calls:
+Each rule is written once, in one function (a method here, or a function of
+`handlog.rules.tables`, `structures`, `awards`, `evaluate`, or a field or method of the
+house's `RuleProfile` or the game's `Variant`), which the replay, the simulator and the
+observers all reach through the table:
 
-- who brings in: `Table.bring_in_player` (by `tables.BRING_IN_KEYS`, `evaluate.bring_in_key`);
-- who acts first on a later street: `Table.first_actor` (by `tables.ShowingKeys`, the tie
-  as the profile says, an all-in player passing the turn on);
-- whose turn it is: `Table.to_act` (clockwise among those still to act, `Table.next_after`:
-  `tables.next_clockwise`, the turn order the fast path asks too);
-- the street's bet: `Table.bet_size`; fixed-limit sizes: `tables.fixed_sizes` (the open
-  pair's double bet decided by `Table.double_bet_allowed`, the house's first raise by
-  `RuleProfile.house_raise`); the range of spread, pot and no limit:
-  `structures.raise_range` (`Table.raise_range`);
-- the cap: `Table.cap_allows`; reopening the betting: `Table.reopens` (fixed limit's
-  half-bet rule) and `Table.bet` (a short all-in reopens nothing);
-- the round's end: `Table.waiting`; the uncalled bet: `Table.uncalled`;
-- pots: `tables.build_pots` (`Table.pots`); odd chips: `tables.divide`, `tables.hi_lo_shares`;
-  who wins a pot: `awards.split_pot`; the community card: `tables.deck_runs_short`.
+- the game's streets, up cards, bet sizes by street: `variants.VARIANTS` (a `Variant`);
+- the ante: `Table.post_ante` (the replay's `_check_antes` compares it with the hand's);
+- who brings in: `Table.bring_in_player` (`tables.bring_in_index` over
+  `tables.BRING_IN_VALUES`, from `evaluate.bring_in_key`); the bring-in's amount:
+  `RuleProfile.bring_in_for`;
+- the completion and bet/raise sizes: `Table.bet_kind` (completion, bet or raise),
+  `Table.bet_size` (the street's bet), fixed limit's `tables.fixed_sizes` (`Table.targets`;
+  the open pair's double bet `tables.open_pair_round` and `Table.double_bet_allowed`, the
+  house's own first raise `RuleProfile.house_raise`); spread, pot and no limit's
+  `structures.raise_range` (`Table.raise_range`), its least bet `structures.smallest_bet`
+  and full step `structures.full_step`;
+- the cap: `tables.cap_allows` (`Table.cap_allows`, `structures.capped`);
+- a full bet or a short all-in: `tables.counts_as_bet` (fixed limit's half-bet rule
+  `tables.reopens`); reopening the betting: `Table.betting_closed` (a player who acted —
+  checked, called, brought in — and faces less than a full bet or raise from short all-ins,
+  however many, may only call or fold);
+- who acts first on a later street: `Table.first_actor` (`tables.best_showing` over
+  `tables.ShowingKeys`, the house's ties `RuleProfile.first_actor_tie` and
+  `razz_lower_suit_first` by `tables.showing_keys`; an all-in player passes it on);
+- turn order: `tables.next_clockwise` (`Table.next_after`, `Table.to_act`, `Table.turn`);
+- the call amount: `Table.owed` (`Options.call`: all-in for less when short);
+- the round's end: `Table.waiting`;
+- the uncalled bet: `tables.uncalled_due` (`Table.uncalled`);
+- side pots: `tables.build_pots` (`Table.pots`);
+- who wins each pot and half: `awards.split_pot` (cards speak: `evaluate.high_rank`,
+  `evaluate.low_rank`); low qualification: `evaluate.low_rank` with `Variant.low_qualifier`;
+- the hi/lo halves and their odd chip: `tables.hi_lo_halves` (`RuleProfile.odd_chip_to_high`);
+  ties and the odd chip among them: `tables.divide` (`RuleProfile.odd_chip_tie`);
+- the rake: `tables.after_rake` (`awards.pots_after_rake`, `RuleProfile.rake_before_split`);
+- the community card: `tables.deck_runs_short` (`RuleProfile.burns`);
+- a showdown hand's description: `tables.describe`.
+
+The fast path (`handlog.rules.fast`) calls the same functions on its compact state; what it
+keeps of its own (the round's end, `fast._clean_round_closed`; ranking a showdown's hands
+once for every pot, `fast._clean_awards`, ties left to `awards`) is proven equal to the
+engine by tests/test_replay.py. The order in which players show at a showdown is not judged
+by the replay: the simulator alone decides it (the last aggressor first, `Deal._showdown`).
 
 The replay (`handlog.rules.replay`) drives a table from a hand's lines: it asks what the
 rules allow, flags what the history does otherwise, and then applies what the history says
@@ -46,7 +71,14 @@ from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import ActionKind, Game, Seat, Street, Structure
 from handlog.rules.profiles import RuleProfile, TieBreak
-from handlog.rules.structures import STRUCTURES, Ceiling, capped, raise_range, smallest_bet
+from handlog.rules.structures import (
+    STRUCTURES,
+    Ceiling,
+    capped,
+    full_step,
+    raise_range,
+    smallest_bet,
+)
 from handlog.rules.tables import (
     BIG_BET_STREETS,
     BRING_IN_VALUES,
@@ -137,6 +169,11 @@ class Table:
         self.up_cards_before = UP_CARDS_BEFORE[game]
         self.open_pair_street = variant.open_pair_street
         self.showing = showing_keys(game, profile)
+        self.at_least_last = (
+            profile.spread_raise_at_least_last or self.structure.ceiling is not Ceiling.SPREAD
+        )
+        """A raise must be at least the street's last full bet or raise (spread limit: where
+        the profile says so)."""
         seat_order = lineup(seats)
         order = self.order = seat_order.order
         """Names in seat order."""
@@ -176,9 +213,11 @@ class Table:
         """A completion, bet or raise was made on the first street (later ones are raises)."""
         self.pending: set[str] = set()
         """Players who must still act before the round is complete."""
-        self.reopened_for: set[str] = set()
-        """Players for whom the betting is open (a short all-in closes it for those who
-        had acted on the last full bet)."""
+        self.acted_on: dict[str, int] = {}
+        """The bet to match when each player last acted on this street since its last full
+        bet or raise (the bring-in, a check, a call, a short all-in): what a short all-in
+        raised since is what they face (`betting_closed`). A full bet or raise starts it
+        again with its maker alone."""
         self.last_actor: str | None = None
         """The last player who acted in turn on this street."""
         self.aggressor: str | None = None
@@ -390,9 +429,7 @@ class Table:
             top=self.big_bet,
             pot=sum(self.put_in.values()),
             owed=self.current_bet - self.street_put[player],
-            at_least_last=(
-                self.profile.spread_raise_at_least_last or structure.ceiling is not Ceiling.SPREAD
-            ),
+            at_least_last=self.at_least_last,
         )
 
     def capped(self) -> bool:
@@ -409,16 +446,10 @@ class Table:
         """The street's bets are at the cap: no more raises."""
         return not self.cap_allows(self.bets + 1)
 
-    def reopens(self, total: int) -> bool:
-        """Fixed limit: whether an all-in raise to `total`, short of a full one, still
-        reopens the betting: from half a bet under the half-bet rule, else only a full bet
-        (`RuleProfile.all_in_reopens_at_half_bet`)."""
-        return reopens(total - self.current_bet, self.bet_size(), self.profile)
-
     def counts_as_bet(self, total: int, least: int, all_in: bool) -> bool:
         """Whether a completion, bet or raise to `total` is a full one, which counts towards
         the cap and reopens the betting: at least `least` (the smallest full size), or
-        all-in for less where fixed limit's half-bet rule lets it (`reopens`); a short all-in
+        all-in for less where fixed limit's half-bet rule lets it (`tables.reopens`); a short all-in
         in spread, pot and no limit never does."""
         return counts_as_bet(
             total,
@@ -430,13 +461,46 @@ class Table:
             self.profile,
         )
 
+    def full_raise(self) -> int:
+        """The least a full bet or raise adds to the bet to match now: fixed limit's street
+        size; in spread, pot and no limit the smallest bet, or the street's last full bet or
+        raise when bigger (`structures.full_step`)."""
+        if self.exact_sizes:
+            return self.bet_size()
+        return full_step(
+            self.current_bet, self.last_raise, self.least_bet(), at_least_last=self.at_least_last
+        )
+
+    def faces_full_raise(self, increment: int) -> bool:
+        """Whether a player who acted on this street and now faces `increment` more, raised
+        since by short all-ins alone, may bet or raise again: from a full bet or raise
+        (several short all-ins adding up to one count, as the TDA rules say), in fixed limit
+        from half of one where the profile has the half-bet rule (`tables.reopens`)."""
+        if self.exact_sizes:
+            return reopens(increment, self.bet_size(), self.profile)
+        return increment >= self.full_raise()
+
+    def betting_closed(self, player: str) -> bool:
+        """The betting is closed to `player` (they may only call or fold): they acted on this
+        street since its last full bet or raise — the bring-in, a check or a call — and what
+        short all-ins raised since is less than a full bet or raise (`faces_full_raise`). A
+        player who checked and faces a short all-in bet has acted (Robert's Rules of Poker,
+        the TDA rules: "a player who has already acted and is not facing at least a full bet
+        or raise"), and so has one who called the bring-in and faces a short completion."""
+        at = self.acted_on.get(player)
+        if at is None or at >= self.current_bet:
+            return False
+        if self.bets == 0 and self.profile.short_opening_all_in_reopens:
+            return False  # the house's rule: no full bet yet, nothing closed
+        return not self.faces_full_raise(self.current_bet - at)
+
     def may_raise(self, player: str) -> bool:
         """Whether `player` may complete, bet or raise now: chips beyond the call, within the
-        cap, and the betting open to them."""
+        cap, and the betting open to them (`betting_closed`)."""
         return (
             self.stack[player] > self.owed(player)
             and not self.cap_reached()
-            and player in self.reopened_for
+            and not self.betting_closed(player)
         )
 
     def opens(self) -> bool:
@@ -574,7 +638,7 @@ class Table:
         able = self.able
         self.pending = set(able)
         self.started_with = len(able)
-        self.reopened_for = set(able)
+        self.acted_on = {}
         self.expected_first = self.opener()
         if self.street != self.first_street and self.double_bet_allowed():
             self.double_bet = True
@@ -592,17 +656,20 @@ class Table:
         self.match_to(player)
         self.pending = self.able - {player}
         self.aggressor = player
+        self.acted_on[player] = self.current_bet
 
     def call(self, player: str, amount: int) -> None:
         self.pay(player, amount)
         self.pending.discard(player)
+        self.acted_on[player] = self.current_bet
 
     def check(self, player: str) -> None:
         self.pending.discard(player)
+        self.acted_on[player] = self.current_bet
 
     def fold(self, player: str) -> None:
         self.pending.discard(player)
-        self.reopened_for.discard(player)
+        self.acted_on.pop(player, None)
         self.able.discard(player)
         self.fold_out(player)
 
@@ -615,7 +682,8 @@ class Table:
     def bet(self, player: str, total: int, put: int, counts_as_bet: bool) -> None:
         """A completion, bet or raise to the street total `total` (`put` chips): a full one
         (`counts_as_bet`) counts towards the cap and reopens the betting for everyone still
-        able to act; a short all-in does neither (`short_all_in`)."""
+        able to act; a short all-in does neither (`short_all_in`): who acted before it faces
+        what it raised (`acted_on`, `betting_closed`)."""
         if total - self.current_bet >= self.big_bet and self.double_bet:
             self.big_bet_made = True
         if counts_as_bet and not self.exact_sizes:
@@ -630,19 +698,17 @@ class Table:
         self.aggressor = player
         if counts_as_bet:
             self.pending = self.able - {player}
-            self.reopened_for = set(self.able)
+            self.acted_on = {player: self.current_bet}
         else:
             self.short_all_in(player)
         self.pending.discard(player)
 
     def short_all_in(self, player: str) -> None:
-        """After an all-in raise too short to reopen the betting: everyone still in who owes
-        chips must act again, but those who had already acted on the street's last full bet
-        or raise (the ones no longer pending) may only call or fold. Before any full bet (a
-        bring-in alone, or nothing) nobody has: a short all-in completion leaves the others
-        free to complete or raise."""
-        if self.bets > 0:
-            self.reopened_for -= self.able - self.pending - {player}
+        """After an all-in bet or raise too short to reopen the betting: everyone still in
+        who owes chips must act again; those who had acted on this street since its last
+        full bet or raise keep what they acted on (`acted_on`), and may only call or fold
+        unless the short all-ins since add up to a full bet or raise (`betting_closed`)."""
+        self.acted_on[player] = self.current_bet
         self.pending = {p for p in self.active() if self.street_put[p] < self.current_bet} - {
             player
         }

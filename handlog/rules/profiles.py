@@ -38,6 +38,12 @@ class RuleProfile:
     all_in_reopens_at_half_bet: bool = True
     """Whether a short all-in raise of at least half a bet reopens the betting (half-bet
     rule); if not, only a full raise does."""
+    short_opening_all_in_reopens: bool = False
+    """Whether, before any full bet of a street, a short all-in (a bet below the smallest,
+    a completion short of one) leaves the betting open to everyone, a player who checked or
+    called the bring-in included: pokerkit's rule (PHH hands it plays: a player who checked
+    raises a short all-in bet). The rules (TDA Rule 47, Robert's Rules) close it to anyone
+    who has acted and faces less than a full bet (`Table.betting_closed`)."""
     first_actor_tie: TieBreak = TieBreak.SUIT
     """Equal showing hands on 4th-7th street: suit of the highest card, or seat order."""
     razz_lower_suit_first: bool = False

@@ -189,6 +189,16 @@ class _Replayer:
         self.over_bet: tuple[int, int] | None = None
         """On this street, a bet or bring-in over what the limit allows: its flag and by how
         much. A call of what the limit's size asked for follows from it."""
+        self.returns: list[int] = []
+        """The hand's UNCALLED_RETURN flags, judged once its pots are paid (`_judge_returns`)."""
+        self.street_returns: dict[str, int] | None = None
+        """On a street with such a flag: the chips returned to each player by its lines
+        (`_settle_returns`); None on the other streets."""
+        self.street_start: dict[str, int] = dict(table.put_in)
+        """What each player had put in when the street began."""
+        self.return_delta: dict[str, int] = {}
+        """The chips each player's lines left in the pot beyond what the rules return to them
+        (negative: took out beyond), over the streets with an UNCALLED_RETURN flag."""
         self.pot_total_flag: int | None = None
         """POT_TOTAL for a printed total that differs from the chips put in."""
         self.rake_flag: int | None = None
@@ -288,6 +298,8 @@ class _Replayer:
             if step is not None:
                 step(self, event)
         self._close_round(last=True)
+        if self.street_returns is not None:
+            self._settle_returns()
         self._check_antes()
         self._finish_card_checks()
         pots = self._pots()
@@ -307,6 +319,8 @@ class _Replayer:
         net_flags = self._check_printed_nets(net)
         if self.pot_total_flag is not None or self.rake_flag is not None or award_flags:
             self._judge_accounting(awards, expected, award_flags, net_flags)
+        if self.returns:
+            self._judge_returns()
         return Replay(
             hand,
             tuple(self.violations),
@@ -552,6 +566,9 @@ class _Replayer:
         table = self.table
         if table.street >= table.first_street:
             self._close_round(last=False, line=line)
+        if self.street_returns is not None:
+            self._settle_returns()
+        self.street_start = dict(table.put_in)
         table.next_street(street)
         if street > _SEVENTH:  # showdown or summary
             return
@@ -1366,7 +1383,7 @@ class _Replayer:
             action,
             total,
             put,
-            raising=bet_made,
+            raising=table.current_bet > 0,
             counts_as_bet=table.counts_as_bet(total, least, goes_all_in),
         )
 
@@ -1396,7 +1413,7 @@ class _Replayer:
         profile = self.profile
         table = self.table
         self.over_bet = None  # a new bet: the calls answer it
-        if raising and player not in table.reopened_for:
+        if raising and table.betting_closed(player):
             self.flag(
                 "BET_SIZE",
                 action.line,
@@ -1449,6 +1466,10 @@ class _Replayer:
             )
             if cause is None and player == action.player:
                 self.misstated.append((found, player, due - amount))
+            self._returned_wrongly(found)
+        if self.street_returns is not None:
+            returns = self.street_returns
+            returns[action.player] = returns.get(action.player, 0) + amount
         self.table.return_uncalled(action.player, amount)
 
     def _check_uncalled_due(self) -> None:
@@ -1473,7 +1494,75 @@ class _Replayer:
             )
             if cause is None:
                 self.misstated.append((found, player, due))
+            self._returned_wrongly(found)
             self.table.returned = True
+
+    def _returned_wrongly(self, found: int) -> None:
+        """An UNCALLED_RETURN flag: the street's returns are counted, to tell at its end what
+        the lines left in the pot (`_settle_returns`)."""
+        self.returns.append(found)
+        if self.street_returns is None:
+            returns: dict[str, int] = {}
+            # Returns printed on this street before the flag count too.
+            line = self.violations[found].line
+            for event in self.hand.events:
+                if (
+                    type(event) is Action
+                    and event.kind is ActionKind.UNCALLED_BET_RETURNED
+                    and event.street == self.table.street
+                    and event.line < line
+                ):
+                    returns[event.player] = returns.get(event.player, 0) + (event.amount or 0)
+            self.street_returns = returns
+
+    def _settle_returns(self) -> None:
+        """At the end of a street with an UNCALLED_RETURN flag: what each player's lines left
+        in the pot beyond what the rules return (`return_delta`). The bets are what each
+        put in on the street before any return; the rules leave each at most the second
+        biggest (`tables.uncalled_due`), whatever the lines returned, and wherever."""
+        put_in = self.table.put_in
+        start = self.street_start
+        returns = self.street_returns or {}
+        put = {p: put_in[p] - start.get(p, 0) for p in self.table.order}
+        bets = sorted((put[p] + returns.get(p, 0) for p in put), reverse=True)
+        matched = bets[1] if len(bets) > 1 else 0
+        delta = self.return_delta
+        for p, chips in put.items():
+            beyond = chips - min(chips + returns.get(p, 0), matched)
+            if beyond:
+                delta[p] = delta.get(p, 0) + beyond
+        self.street_returns = None
+
+    def _judge_returns(self) -> None:
+        """The kind of each UNCALLED_RETURN fault (RULES.md's verdicts), from where the money
+        went. An inconsistent history when every player ends as the rules have them (a
+        return printed out of its place, before its bet, or short with the rest paid back
+        with the pot), or when the lines' chips do not add up and the site paid the pots as
+        if the bet had gone back as due (the printed amount contradicts the results). A
+        mis-split when money moved from one player to another by the return (to the wrong
+        player, too much or too little, the pots paid with it). A flag that follows from
+        another fault keeps that one's kind."""
+        table = self.table
+        delta = self.return_delta
+        kind = Kind.INCONSISTENT
+        if any(delta.values()):
+            as_due = {p: v - delta.get(p, 0) for p, v in table.put_in.items()}
+            pots = build_pots(table.order, as_due, table.folded, table.all_in)
+            awards = Awards(
+                self.hand, self.profile, pots, table.seat_index, known_cards(self.shows, self.hand)
+            )
+            actual = {p: v for p, v in table.collected.items() if v}
+            less = {p: actual.get(p, 0) - delta.get(p, 0) for p in actual.keys() | delta.keys()}
+            less = {p: v for p, v in less.items() if v}
+            paid_as_due = sum(delta.values()) != 0 and awards.pays_with_rake(self.hand.rake, actual)
+            nets_as_due = min(less.values(), default=0) >= 0 and awards.pays_with_rake(
+                self.hand.rake, less
+            )
+            if not (paid_as_due or nets_as_due):
+                kind = Kind.MIS_SPLIT
+        for index in self.returns:
+            if self.violations[index].cause is None:
+                self._judge(index, kind)
 
     # -- pots ------------------------------------------------------------------------------
 

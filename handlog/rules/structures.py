@@ -94,6 +94,16 @@ def smallest_bet(structure: BettingStructure, small_bet: int, street_size: int) 
     return small_bet if structure.ceiling is Ceiling.SPREAD else street_size
 
 
+def full_step(current_bet: int, last_raise: int, least_bet: int, *, at_least_last: bool) -> int:
+    """What a full bet or raise adds in a structure with a range of sizes: the smallest bet
+    `least_bet` before any bet is made (`current_bet` below it: nothing, or a bring-in or a
+    short all-in alone), then also at least the street's last full bet or raise
+    (`last_raise`) where `at_least_last`. Less, all-in, is a short one (`raise_range`)."""
+    if at_least_last or current_bet < least_bet:
+        return max(least_bet, last_raise)
+    return least_bet
+
+
 def raise_range(
     structure: BettingStructure,
     *,
@@ -111,10 +121,8 @@ def raise_range(
     or raise of the street (0 before any), `least_bet` the smallest bet (`smallest_bet`), `top`
     the top of a spread, `pot` every chip in the pot (this street's included) and `owed` what
     the player must put in to call. The most is None in no limit (the stack is the limit)."""
-    bet_made = current_bet >= least_bet
-    base = current_bet if bet_made else 0
-    step = max(least_bet, last_raise) if at_least_last or not bet_made else least_bet
-    least = base + step
+    base = current_bet if current_bet >= least_bet else 0
+    least = base + full_step(current_bet, last_raise, least_bet, at_least_last=at_least_last)
     ceiling = structure.ceiling
     if ceiling is Ceiling.SPREAD:
         return least, max(least, base + top)

@@ -181,10 +181,11 @@ class _Raw:
     put_in: dict[str, int]
     street_put: dict[str, int]
     collected: dict[str, int]
-    folded: frozenset[str]
-    all_in: frozenset[str]
-    dealt_in: tuple[str, ...]
     to_act: str | None
+    to_call: int
+    """What `to_act` owes (`Table.owed`)."""
+    status: dict[str, str]
+    """Each seated player's `Table.status`: in, all-in, folded or out."""
     current_bet: int
     closed: bool
     kind: str = ""
@@ -226,10 +227,9 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                 dict(table.put_in),
                 dict(table.street_put),
                 {p: v for p, v in table.collected.items() if v},
-                frozenset(table.folded),
-                frozenset(table.all_in),
-                tuple(table.dealt_in),
                 to_act,
+                max(0, table.owed(to_act)) if to_act is not None else 0,
+                {p: table.status(p) for p in table.order},
                 table.current_bet,
                 closed,
             )
@@ -410,15 +410,8 @@ def _steps(
             name = seat.name
             if name not in raw.put_in:
                 continue
-            dealt = name in raw.dealt_in
-            if not dealt:
-                status = "out"
-            elif name in raw.folded:
-                status = "folded"
-            elif name in raw.all_in:
-                status = "all-in"
-            else:
-                status = "in"
+            status = raw.status.get(name, "out")
+            dealt = status != "out"
             cards: tuple[CardSlot, ...] = ()
             if dealt and raw.street >= first:
                 until = min(fold_street.get(name, betting_street), betting_street)
@@ -436,9 +429,6 @@ def _steps(
                     cards,
                 )
             )
-        to_call = 0
-        if raw.to_act is not None:
-            to_call = max(0, raw.current_bet - raw.street_put.get(raw.to_act, 0))
         steps.append(
             Step(
                 index,
@@ -450,7 +440,7 @@ def _steps(
                 amount,
                 sum(raw.put_in.values()) - sum(raw.collected.values()),
                 raw.to_act,
-                to_call,
+                raw.to_call,
                 raw.current_bet,
                 tuple(seats),
                 found,

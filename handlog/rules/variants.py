@@ -75,42 +75,54 @@ class Variant:
         return len(self.face_up)
 
 
+_SEVEN_CARD_BIG_BETS = frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH})
+
+
+def _seven_card(
+    game: Game,
+    title: str,
+    *,
+    high: bool,
+    low: bool,
+    low_qualifier: int | None = None,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
+    bring_in_highest: bool = False,
+    showing_low: bool = False,
+) -> Variant:
+    """A 7-card game: two down cards and the door card on 3rd street, three up cards and a
+    down card after it to 7th, the big bet from 5th street."""
+    return Variant(
+        game,
+        title,
+        _SEVEN_CARDS,
+        Street.THIRD,
+        Street.SEVENTH,
+        _SEVEN_CARD_BIG_BETS,
+        high=high,
+        low=low,
+        low_qualifier=low_qualifier,
+        lowball=lowball,
+        bring_in_highest=bring_in_highest,
+        showing_low=showing_low,
+    )
+
+
+def _razz(game: Game, title: str, lowball: Lowball) -> Variant:
+    """A 7-card lowball game: the low alone wins, ranked the `lowball` way; the highest door
+    card brings in and the lowest showing hand acts first."""
+    return _seven_card(
+        game, title, high=False, low=True, lowball=lowball, bring_in_highest=True, showing_low=True
+    )
+
+
 VARIANTS: dict[Game, Variant] = {
     variant.game: variant
     for variant in (
-        Variant(
-            Game.STUD,
-            "7-card stud",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=True,
-            low=False,
+        _seven_card(Game.STUD, "7-card stud", high=True, low=False),
+        _seven_card(
+            Game.STUD8, "7-card stud hi/lo, 8 or better", high=True, low=True, low_qualifier=8
         ),
-        Variant(
-            Game.STUD8,
-            "7-card stud hi/lo, 8 or better",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=True,
-            low=True,
-            low_qualifier=8,
-        ),
-        Variant(
-            Game.RAZZ,
-            "razz",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=False,
-            low=True,
-            bring_in_highest=True,
-            showing_low=True,
-        ),
+        _razz(Game.RAZZ, "razz", Lowball.ACE_TO_FIVE),
         Variant(
             Game.STUD5,
             "5-card stud",
@@ -122,42 +134,9 @@ VARIANTS: dict[Game, Variant] = {
             low=False,
             open_pair_street=Street.THIRD,
         ),
-        Variant(
-            Game.RAZZ27,
-            "2-7 razz",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=False,
-            low=True,
-            lowball=Lowball.DEUCE_TO_SEVEN,
-            bring_in_highest=True,
-            showing_low=True,
-        ),
-        Variant(
-            Game.RAZZ_A6,
-            "London lowball (ace-to-six razz)",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=False,
-            low=True,
-            lowball=Lowball.ACE_TO_SIX,
-            bring_in_highest=True,
-            showing_low=True,
-        ),
-        Variant(
-            Game.STUD_HILO,
-            "7-card stud hi/lo, any low",
-            _SEVEN_CARDS,
-            Street.THIRD,
-            Street.SEVENTH,
-            frozenset({Street.FIFTH, Street.SIXTH, Street.SEVENTH}),
-            high=True,
-            low=True,
-        ),
+        _razz(Game.RAZZ27, "2-7 razz", Lowball.DEUCE_TO_SEVEN),
+        _razz(Game.RAZZ_A6, "London lowball (ace-to-six razz)", Lowball.ACE_TO_SIX),
+        _seven_card(Game.STUD_HILO, "7-card stud hi/lo, any low", high=True, low=True),
     )
 }
 """Every game handlog replays."""

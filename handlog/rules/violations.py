@@ -61,6 +61,7 @@ DEFAULT_KIND: dict[str, Kind] = {
     **dict.fromkeys(POT_CODES, Kind.MIS_SPLIT),
     "HAND_DESCRIPTION": Kind.INCONSISTENT,
     "PLAYER_NET": Kind.INCONSISTENT,
+    "UNCALLED_RETURN": Kind.MIS_SPLIT,
 }
 """Each code's kind unless the check that raises it decides otherwise from the evidence:
 `POT_TOTAL` is inconsistent when every chip put in was paid out (only the printed total is
@@ -68,7 +69,11 @@ off); `PLAYER_NET` is a mis-split when the printed result pays the player neithe
 hand's lines nor as the rules do; the award codes (`WRONG_WINNER`, `SPLIT_AMOUNT`,
 `ODD_CHIP`, `LOW_NOT_QUALIFIED`, `NOT_ELIGIBLE`) are inconsistent when the site's own
 per-player results pay every player concerned as the rules do (only its collect lines
-differ). A consequence (`Violation.cause`) takes its cause's kind."""
+differ); `UNCALLED_RETURN`, not a player's action but the house's, is a mis-split when the
+pots were paid with the chips a wrong return left in them (or took out) and that moved
+money between players, inconsistent when the chips came back as the rules return them or
+the pots were paid as if they had (the replay's `_judge_returns`). A consequence
+(`Violation.cause`) takes its cause's kind."""
 
 MIS_SPLIT_CODES = frozenset(POT_CODES)
 """The codes of the pot checks (mis-split by default; see `DEFAULT_KIND`)."""

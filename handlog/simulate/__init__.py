@@ -12,7 +12,8 @@ raise may be, when a street is over, what is uncalled and what the pots are; who
 by a rough hand strength and a style per player, so that folds, completions, raises to the
 cap, short all-ins with side pots, open-pair double bets, showdowns, hi/lo splits, ties and
 (with eight players) the community card all occur. Faults (`faults`) are a layer over the
-legal hand, each declared once with the code the replay must raise for it.
+legal hand, each declared once with the code the replay must raise for it and its kind of
+verdict (`FAULT_TYPES[code].kind`).
 
     options = SimulationOptions(Game.RAZZ, hands=10_000, players=6, seed=7)
     london = SimulationOptions(Game.RAZZ_A6, hands=2_000, structure=Structure.POT_LIMIT)
@@ -24,7 +25,7 @@ The same options and seed give the same bytes.
 
 from __future__ import annotations
 
-from handlog.simulate.faults import FAULT_CODES, FAULTS, fault_codes
+from handlog.simulate.faults import FAULT_CODES, FAULT_TYPES, FAULTS, fault_codes
 from handlog.simulate.options import (
     CASH_FORCED_BETS,
     DEFAULT_STAKES,
@@ -53,6 +54,7 @@ __all__ = [
     "DEFAULT_STAKES",
     "FAULTS",
     "FAULT_CODES",
+    "FAULT_TYPES",
     "MAX_SEATS",
     "POKERSTARS_GAMES",
     "RAKE_CAP_BIG_BETS",

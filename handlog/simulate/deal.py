@@ -39,7 +39,7 @@ from handlog.rules.awards import split_pot
 from handlog.rules.engine import Table
 from handlog.rules.tables import after_rake, deck_runs_short, describe
 from handlog.rules.variants import Lowball
-from handlog.simulate.faults import Fault, Plan, Redeal
+from handlog.simulate.faults import Fault, Payout, Plan, Redeal
 from handlog.simulate.options import MAX_SEATS, RAKE_CAP_BIG_BETS, RAKE_PERCENT
 
 if TYPE_CHECKING:
@@ -733,7 +733,7 @@ class Deal:
             for (_, eligible), amount in zip(pots, after, strict=True)
         ]
         shares = [dict(result[0]) for result in results]
-        self.fault.awards(self, pots, shares, shown, results)
+        self.fault.awards(self, Payout(pots, shares, shown, results))
         self.street_header(Street.SHOWDOWN)
         items = self.items
         descriptions: dict[int, str] = {}

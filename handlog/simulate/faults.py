@@ -26,6 +26,7 @@ from handlog.rules.structures import STRUCTURES, Ceiling, capped
 from handlog.rules.tables import describe
 from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS, Variant
+from handlog.rules.violations import Kind
 
 if TYPE_CHECKING:
     from handlog.simulate.deal import Deal
@@ -47,15 +48,42 @@ class Plan:
     """Two players (by index) dealt the same ranks, who never fold."""
 
 
+@dataclass(slots=True)
+class Payout:
+    """A showdown's pots as the rules pay them, which an award fault bends before they are
+    collected (`Fault.awards`)."""
+
+    pots: list[tuple[int, list[int]]]
+    """Each pot: its amount and the players eligible for it."""
+    shares: list[dict[int, int]]
+    """What each pot pays each player (changed in place by the fault)."""
+    shown: set[int]
+    """The players who show their cards."""
+    results: list[tuple[dict[int, int], list[int], list[int], bool]]
+    """Each pot as the rules pay it: the shares, the high and the low winners, and whether
+    a low qualified."""
+
+    def totals(self) -> Counter[int]:
+        """What the pots pay each player in all."""
+        totals: Counter[int] = Counter()
+        for pot_shares in self.shares:
+            totals.update(pot_shares)
+        return totals
+
+
 class Redeal(Exception):
     """This deal cannot be played as planned; deal again."""
 
 
 class Fault:
     """No fault: every hook plays legally. The faults below each override the hooks they
-    need; their `code` is the violation the replay must raise for them."""
+    need; their `code` is the violation the replay must raise for them, `kind` its kind of
+    verdict."""
 
     code: ClassVar[str] = ""
+    kind: ClassVar[Kind] = Kind.ILLEGAL
+    """The kind of verdict the replay must give the fault (`handlog.rules.violations.Kind`):
+    illegal play, a mis-split pot or an inconsistent history."""
     description: ClassVar[str] = ""
     """How the fault is injected, in a sentence."""
     late_streets: ClassVar[bool] = False
@@ -65,6 +93,12 @@ class Fault:
     two players hold the same ranks (in hi/lo the halves do it)."""
     must_show: ClassVar[bool] = False
     """Everyone left at the showdown shows (the awards and the descriptions need the cards)."""
+
+    @classmethod
+    def fits(cls, players: int, odd_rake: bool) -> bool:
+        """Whether a hand with `players` dealt in can carry the fault (`odd_rake`: the rake
+        can leave a split pot odd, in hi/lo cash games)."""
+        return True
 
     def plan(self, plan: Plan, variant: Variant, exact: bool, seated: int, rng: Random) -> None:
         """Steer the hand's plan: later streets, a tie, the street the fault is due on."""
@@ -139,15 +173,9 @@ class Fault:
         """Who collects a pot won without a showdown by `winner`."""
         return winner
 
-    def awards(
-        self,
-        deal: Deal,
-        pots: list[tuple[int, list[int]]],
-        shares: list[dict[int, int]],
-        shown: set[int],
-        results: list[tuple[dict[int, int], list[int], list[int], bool]],
-    ) -> None:
-        """Bend the shares of the pots (in place) before they are collected."""
+    def awards(self, deal: Deal, payout: Payout) -> None:
+        """Bend the shares of the showdown's pots (`Payout.shares`, in place) before they
+        are collected."""
 
     def describe_hand(self, deal: Deal, player: int, words: str) -> str:
         """The description printed for `player`'s shown hand (`words`: the right one)."""
@@ -163,6 +191,7 @@ class Fault:
 
 class Ante(Fault):
     code = "ANTE"
+    kind = Kind.ILLEGAL
     description = "one player is dealt in without posting the ante"
 
     def skipped_ante(self, deal: Deal) -> int:
@@ -172,6 +201,7 @@ class Ante(Fault):
 
 class BringInPlayer(Fault):
     code = "BRING_IN_PLAYER"
+    kind = Kind.ILLEGAL
     description = (
         "the bring-in is posted by a player whose door card is not the lowest (highest in "
         "razz); play goes on clockwise from that player"
@@ -188,6 +218,7 @@ class BringInPlayer(Fault):
 
 class BringInAmount(Fault):
     code = "BRING_IN_AMOUNT"
+    kind = Kind.ILLEGAL
     description = "the bring-in is posted for the full small bet; nobody completes"
 
     def brings_in(self, deal: Deal, player: int) -> bool:
@@ -205,6 +236,7 @@ class BringInAmount(Fault):
 
 class OutOfTurn(Fault):
     code = "OUT_OF_TURN"
+    kind = Kind.ILLEGAL
     description = "on 4th street or later someone other than the best showing hand acts first"
     late_streets = True
 
@@ -222,6 +254,7 @@ class OutOfTurn(Fault):
 
 class BetSize(Fault):
     code = "BET_SIZE"
+    kind = Kind.ILLEGAL
     description = (
         "fixed limit: the first bet on a big-bet street (5th-7th) is the small bet; spread "
         "limit: a bet or raise above the top of the spread; pot limit: a raise smaller than "
@@ -277,6 +310,7 @@ class BetSize(Fault):
 
 class RaiseCap(Fault):
     code = "RAISE_CAP"
+    kind = Kind.ILLEGAL
     description = (
         "after 'Betting is capped' one more full raise is made (fixed limit, and spread limit "
         "where the profile caps it)"
@@ -336,6 +370,7 @@ class _OwedFault(Fault):
 
 class CheckFacingBet(_OwedFault):
     code = "CHECK_FACING_BET"
+    kind = Kind.ILLEGAL
     description = "a player facing a bet (the bring-in, or a bet made for it) checks"
 
     def facing(self, deal: Deal, player: int, owed: int) -> bool:
@@ -346,6 +381,7 @@ class CheckFacingBet(_OwedFault):
 
 class CallAmount(_OwedFault):
     code = "CALL_AMOUNT"
+    kind = Kind.ILLEGAL
     description = "a player calls a bet for less than it costs (and is not all-in)"
 
     def facing(self, deal: Deal, player: int, owed: int) -> bool:
@@ -358,6 +394,7 @@ class CallAmount(_OwedFault):
 
 class ActedAfterFold(Fault):
     code = "ACTED_AFTER_FOLD"
+    kind = Kind.ILLEGAL
     description = "a player who just folded checks"
 
     def edit(self, deal: Deal) -> bool:
@@ -372,6 +409,7 @@ class ActedAfterFold(Fault):
 
 class OverStack(Fault):
     code = "OVER_STACK"
+    kind = Kind.ILLEGAL
     description = "a seat line shows a stack smaller than what the player then puts in"
 
     def edit(self, deal: Deal) -> bool:
@@ -389,6 +427,7 @@ class OverStack(Fault):
 
 class RoundIncomplete(Fault):
     code = "ROUND_INCOMPLETE"
+    kind = Kind.ILLEGAL
     description = "the last check of a street is left out"
     late_streets = True
 
@@ -410,7 +449,10 @@ class RoundIncomplete(Fault):
 
 class UncalledReturn(Fault):
     code = "UNCALLED_RETURN"
-    description = "an uncalled bet is returned short"
+    kind = Kind.INCONSISTENT
+    description = (
+        "an uncalled bet is returned short (the rest comes back to the bettor with the pot)"
+    )
 
     def returned(self, deal: Deal, due: int) -> int:
         if deal.applied or due < 2:
@@ -421,6 +463,7 @@ class UncalledReturn(Fault):
 
 class DuplicateCard(Fault):
     code = "DUPLICATE_CARD"
+    kind = Kind.ILLEGAL
     description = "a player is dealt another player's door card"
     late_streets = True
 
@@ -495,6 +538,7 @@ class _CardLineFault(Fault):
 
 class CardsChanged(_CardLineFault):
     code = "CARDS_CHANGED"
+    kind = Kind.ILLEGAL
     description = "a 'Dealt to' line repeats an earlier card as a card nobody was dealt"
 
     def bend(self, dealt: Dealt, card: Card) -> Dealt:
@@ -504,6 +548,7 @@ class CardsChanged(_CardLineFault):
 
 class CardCount(_CardLineFault):
     code = "CARD_COUNT"
+    kind = Kind.ILLEGAL
     description = "a 'Dealt to' line on 4th-6th street deals two new cards"
 
     def bend(self, dealt: Dealt, card: Card) -> Dealt:
@@ -512,6 +557,7 @@ class CardCount(_CardLineFault):
 
 class CommunityCard(Fault):
     code = "COMMUNITY_CARD"
+    kind = Kind.ILLEGAL
     description = "a community card is dealt on 7th street although the deck was enough"
     late_streets = True
 
@@ -528,6 +574,7 @@ class CommunityCard(Fault):
 
 class PotTotal(Fault):
     code = "POT_TOTAL"
+    kind = Kind.INCONSISTENT
     description = "the summary's total pot is more than the players put in"
 
     def edit(self, deal: Deal) -> bool:
@@ -538,6 +585,7 @@ class PotTotal(Fault):
 
 class Rake(Fault):
     code = "RAKE"
+    kind = Kind.MIS_SPLIT
     description = "the summary's rake is off by one unit"
 
     def edit(self, deal: Deal) -> bool:
@@ -555,22 +603,17 @@ class _AwardFault(Fault):
 
 class WrongWinner(_AwardFault):
     code = "WRONG_WINNER"
+    kind = Kind.MIS_SPLIT
     description = (
         "a pot is paid to a player who shows a losing hand (in hi/lo one with a qualifying "
         "low, so that the only reading is the wrong winner)"
     )
 
-    def awards(
-        self,
-        deal: Deal,
-        pots: list[tuple[int, list[int]]],
-        shares: list[dict[int, int]],
-        shown: set[int],
-        results: list[tuple[dict[int, int], list[int], list[int], bool]],
-    ) -> None:
+    def awards(self, deal: Deal, payout: Payout) -> None:
         rng = deal.rng
-        totals = _totals(shares)
-        for index, (_, eligible) in enumerate(pots):
+        totals = payout.totals()
+        shares, shown = payout.shares, payout.shown
+        for index, (_, eligible) in enumerate(payout.pots):
             losers = [
                 i
                 for i in eligible
@@ -589,23 +632,17 @@ class WrongWinner(_AwardFault):
 
 class SplitAmount(_AwardFault):
     code = "SPLIT_AMOUNT"
+    kind = Kind.MIS_SPLIT
     description = "two or more units move between two players who share the pots"
     tie = True
 
-    def awards(
-        self,
-        deal: Deal,
-        pots: list[tuple[int, list[int]]],
-        shares: list[dict[int, int]],
-        shown: set[int],
-        results: list[tuple[dict[int, int], list[int], list[int], bool]],
-    ) -> None:
+    def awards(self, deal: Deal, payout: Payout) -> None:
         rng = deal.rng
-        totals = _totals(shares)
-        collectors = [i for i, v in totals.items() if v > 0]
+        shares = payout.shares
+        collectors = [i for i, v in payout.totals().items() if v > 0]
         if len(collectors) < 2:
             return
-        for index, (_, eligible) in enumerate(pots):
+        for index, (_, eligible) in enumerate(payout.pots):
             givers = [i for i, v in shares[index].items() if v >= 3]
             for giver in givers:
                 takers = [i for i in collectors if i != giver and i in eligible]
@@ -620,24 +657,22 @@ class SplitAmount(_AwardFault):
 
 class OddChip(_AwardFault):
     code = "ODD_CHIP"
+    kind = Kind.MIS_SPLIT
     description = "the odd chip of a split pot goes to the other player"
     tie = True
 
-    def awards(
-        self,
-        deal: Deal,
-        pots: list[tuple[int, list[int]]],
-        shares: list[dict[int, int]],
-        shown: set[int],
-        results: list[tuple[dict[int, int], list[int], list[int], bool]],
-    ) -> None:
-        for index in range(len(pots)):
-            pot_shares = shares[index]
+    @classmethod
+    def fits(cls, players: int, odd_rake: bool) -> bool:
+        # Two players heads-up put in the same: their pot is even (only rake can make it odd).
+        return players != 2 or odd_rake
+
+    def awards(self, deal: Deal, payout: Payout) -> None:
+        for index, pot_shares in enumerate(payout.shares):
             paid = [i for i, v in pot_shares.items() if v > 0]
             if len(paid) < 2:
                 continue
             amount = sum(pot_shares.values())
-            high_winners, low_winners = results[index][1], results[index][2]
+            high_winners, low_winners = payout.results[index][1:3]
             odd_holder = _odd_chip_holder(deal, amount, pot_shares, high_winners, low_winners)
             if odd_holder is None:
                 continue
@@ -651,19 +686,14 @@ class OddChip(_AwardFault):
 
 class LowNotQualified(_AwardFault):
     code = "LOW_NOT_QUALIFIED"
+    kind = Kind.MIS_SPLIT
     description = "hi/lo: half of a pot nobody qualifies low for goes to a losing hand"
 
-    def awards(
-        self,
-        deal: Deal,
-        pots: list[tuple[int, list[int]]],
-        shares: list[dict[int, int]],
-        shown: set[int],
-        results: list[tuple[dict[int, int], list[int], list[int], bool]],
-    ) -> None:
-        totals = _totals(shares)
-        for index, (_, eligible) in enumerate(pots):
-            result = results[index]
+    def awards(self, deal: Deal, payout: Payout) -> None:
+        totals = payout.totals()
+        shares, shown = payout.shares, payout.shown
+        for index, (_, eligible) in enumerate(payout.pots):
+            result = payout.results[index]
             if result[3] or len([i for i in eligible if i in shown]) < 2:
                 continue
             losers = [i for i in eligible if i in shown and totals[i] == 0]
@@ -685,6 +715,7 @@ class LowNotQualified(_AwardFault):
 
 class NotEligible(Fault):
     code = "NOT_ELIGIBLE"
+    kind = Kind.MIS_SPLIT
     description = "a pot won without showdown is collected by a player who folded"
 
     def collector(self, deal: Deal, winner: int) -> int:
@@ -695,6 +726,7 @@ class NotEligible(Fault):
 
 class HandDescription(_AwardFault):
     code = "HAND_DESCRIPTION"
+    kind = Kind.INCONSISTENT
     description = "a shown hand is described as another hand"
 
     def describe_hand(self, deal: Deal, player: int, words: str) -> str:
@@ -796,13 +828,6 @@ def fault_codes(
 
 
 # -- helpers -------------------------------------------------------------------------------
-
-
-def _totals(shares: list[dict[int, int]]) -> Counter[int]:
-    totals: Counter[int] = Counter()
-    for pot_shares in shares:
-        totals.update(pot_shares)
-    return totals
 
 
 def _odd_chip_holder(

@@ -19,7 +19,7 @@ from handlog.parse.text import utc_time
 from handlog.rules.structures import STRUCTURES
 from handlog.rules.variants import VARIANTS
 from handlog.simulate.deal import Deal
-from handlog.simulate.faults import Plan, Redeal, fault_codes, fault_for
+from handlog.simulate.faults import FAULT_TYPES, Plan, Redeal, fault_codes, fault_for
 from handlog.simulate.options import (
     DEFAULT_STAKES,
     MAX_SEATS,
@@ -457,11 +457,8 @@ class Simulator:
             if rng.random() < options.fault_rate:
                 fault = rng.choice(self.codes)
                 dealt = sum(self.dealt_in(p) for p in self.seats.values())
-                while (
-                    fault == "ODD_CHIP" and dealt == 2 and (self.tournament or not self.split_game)
-                ):
-                    # Two players put in the same: their pot is even (only rake can make it
-                    # odd, in hi/lo cash games).
+                odd_rake = not self.tournament and self.split_game
+                while not FAULT_TYPES[fault].fits(dealt, odd_rake):
                     fault = rng.choice(self.codes)
             deal = self._play(hand_id, fault)
             self._after_hand(deal)

@@ -1390,13 +1390,15 @@ POKERKIT = RuleProfile(
     name="pokerkit",
     description=(
         "pokerkit, PHH's reference engine: a bet and three raises, also heads-up; no "
-        "open-pair double bet; only a full raise reopens the betting; ties for the first "
+        "open-pair double bet; only a full raise reopens the betting, and a short all-in "
+        "before any full bet closes nothing; ties for the first "
         "actor and odd chips go by seat; no burns."
     ),
     cap_bets=4,
     cap_heads_up=True,
     open_pair_double_bet=frozenset(),
     all_in_reopens_at_half_bet=False,
+    short_opening_all_in_reopens=True,  # tests/test_site_phh.py's pokerkit hands show it
     first_actor_tie=TieBreak.CLOCKWISE,
     odd_chip_tie=TieBreak.CLOCKWISE,
 )
