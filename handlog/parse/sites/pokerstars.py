@@ -446,17 +446,13 @@ class _HandBuilder(txt.TextHandBuilder):
         self._add(model.ActionKind.CHECK, text[:-8], text, line)
 
     def _folds(self, text: str, line: int) -> None:
-        name, _, rest = text.rpartition(": folds")
-        self._add(
-            model.ActionKind.FOLD,
-            name,
-            text,
-            line,
-            None,
-            None,
-            False,
-            cards(rest[2:-1]) if rest else (),
-        )
+        self._with_cards(model.ActionKind.FOLD, ": folds", text, line)
+
+    def _with_cards(self, kind: model.ActionKind, marker: str, text: str, line: int) -> None:
+        """A fold or a muck, with the cards it shows when the line ends with them
+        ("Alice: folds [Ah 2c]", "Bob: mucks hand [7s 7d]")."""
+        name, _, rest = text.rpartition(marker)
+        self._add(kind, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ())
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
@@ -479,17 +475,7 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_show(name, rest, line)
 
     def _mucks(self, text: str, line: int) -> None:
-        name, _, rest = text.rpartition(": mucks hand")
-        self._add(
-            model.ActionKind.MUCK,
-            name,
-            text,
-            line,
-            None,
-            None,
-            False,
-            cards(rest[2:-1]) if rest else (),
-        )
+        self._with_cards(model.ActionKind.MUCK, ": mucks hand", text, line)
 
     def _does_not_show(self, text: str, line: int) -> None:
         self._add(model.ActionKind.DOES_NOT_SHOW, text[:-19], text, line)
