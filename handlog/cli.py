@@ -1634,7 +1634,25 @@ def main() -> None:
     # default thresholds run the cycle collector every 700 allocations (about 10% of parse
     # time). Collect far less often.
     gc.set_threshold(50_000, 20, 100)
-    app()
+    try:
+        app()
+    except SystemExit as done:
+        if done.code == EXIT_INTERRUPTED:
+            _leave_interrupted()
+        raise
+    except KeyboardInterrupt:  # Ctrl-C after the command's own answer to it (a second one)
+        _leave_interrupted()
+
+
+def _leave_interrupted() -> None:
+    """Exit with 130 now, past the interpreter's shutdown. The command has answered Ctrl-C
+    (its line written, what was stored committed, workers stopped); a Ctrl-C still pending
+    or arriving while Python shuts down would otherwise end the process by the signal itself
+    (exit -2, seen once in CI) or with a traceback from some shutdown hook."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(EXIT_INTERRUPTED)
 
 
 if __name__ == "__main__":
