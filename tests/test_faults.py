@@ -387,6 +387,26 @@ def test_ctrl_c_ends_an_import_in_one_line_with_exit_130(tmp_path):
     assert stored == recorded < 1500  # whole ranges, each with its imports row
 
 
+def test_an_answered_ctrl_c_exits_130_whatever_happens_at_shutdown():
+    """Once a command has answered Ctrl-C (its line written, exit 130 chosen), the process
+    ends with 130 at once: nothing at interpreter shutdown (here an exit hook that would end
+    it otherwise; in CI once a second SIGINT that killed it, exit -2) changes that."""
+    script = (
+        "import atexit, os, sys, typer\n"
+        "import handlog.cli as cli\n"
+        "atexit.register(lambda: os._exit(3))\n"
+        "def interrupted():\n"
+        "    print('handlog: interrupted', file=sys.stderr)\n"
+        "    raise SystemExit(cli.EXIT_INTERRUPTED)\n"
+        "cli.app = interrupted\n"
+        "cli.main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (130, "handlog: interrupted\n")
+
+
 def test_ctrl_c_caught_by_duckdb_while_it_reads_arrow_data_is_still_an_interrupt(
     tmp_path, monkeypatch
 ):
