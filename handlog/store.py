@@ -628,9 +628,11 @@ def _arrow_column(values: list[Any]) -> Any:
     """A column's values for `pyarrow.table`: as they are, or, when they are one string
     throughout (every row's site, a file's hands' file and game), that string repeated by
     Arrow itself (`pyarrow.repeat`), not converted a row at a time: the actions' site
-    column alone cost 1.6 us a hand, a twelfth of the conversion (measured, PokerStars)."""
+    column alone cost 1.6 us a hand, a twelfth of the conversion (measured, PokerStars).
+    The last value is looked at first: a column of many values (hand IDs, players) is not
+    scanned at all."""
     first = values[0] if values else None
-    if type(first) is str and values.count(first) == len(values):
+    if type(first) is str and values[-1] == first and values.count(first) == len(values):
         import pyarrow as pa
 
         return pa.repeat(first, len(values))
