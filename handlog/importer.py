@@ -146,6 +146,7 @@ def import_paths(
                 raise
             lock.pause()
         loading: _FileLoad | None = None
+        files_load = _FilesLoad(summary, on_file, after_commit)
         try:
             if opened is None:
                 # DuckDB's buffer pool may otherwise grow to most of the machine's memory as
@@ -168,9 +169,10 @@ def import_paths(
             jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
             for task, done in _run(_tasks(jobs), profile_name, pool):
                 summary.add_timings(done.timings)
-                if len(task) > 1:  # whole small files, in one transaction
-                    _load_files(connection, lock, task, done, summary, on_file, after_commit)
+                if len(task) > 1:  # whole small files, a few tasks a transaction
+                    files_load.add(connection, lock, task, done)
                     continue
+                files_load.commit(connection, lock)
                 (job,), (result,) = task, done.results
                 if loading is None or loading.plan is not job.plan:
                     loading = _FileLoad(job.plan, summary.timings)
@@ -178,6 +180,7 @@ def import_paths(
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
+            files_load.commit(connection, lock)
             if after_commit is not None:
                 lock.resume()
                 clock = time.process_time()
@@ -199,6 +202,7 @@ def import_paths(
         finally:
             if loading is not None:  # a transaction left under way (Ctrl-C) is rolled back
                 loading.abandon(connection, lock)
+            files_load.abandon(connection, lock)
             if opened is None:
                 lock.resume()  # closing checkpoints: no report copies the files meanwhile
                 clock = time.process_time()
@@ -564,53 +568,173 @@ def _specs(task: Task) -> list[tuple[str, Any, int]]:
     return [(job.plan.path, job.part, job.plan.start_line) for job in task]
 
 
-def _load_files(
-    connection: Any,
-    lock: ImportLock,
-    task: Task,
-    done: TaskResult,
-    summary: ImportSummary,
-    on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
-    after_commit: Callable[..., None] | None,
-) -> None:
-    """Store the rows of whole new files (a task of `_tasks`) in one transaction with
-    their `imports` rows. A file the worker could not read fails alone; when the rows
-    cannot be stored (too big for the memory limit, say) the files of the task fail,
-    each reported (none has an `imports` row: the next import reads them again); an
-    error of the database file itself is raised."""
-    import duckdb
+class _FilesLoad:
+    """Loading tasks of whole new small files (`_tasks`): their rows stored with their
+    `imports` rows, the tasks of up to `COMMIT_RANGES` in one transaction (as a big file's
+    ranges are: measured, compiled, 20,000 PokerStars hands in 2,000 files, the commits' CPU
+    40-41 us a hand with a commit a task, 22 now, DuckDB's load 14-16 -> 22-24). A file the
+    worker could not read fails alone. When DuckDB refuses the rows of a task (too big for
+    the memory limit, say), the transaction is rolled back and each task under way stored
+    again in one of its own, a task refused again file by file, so that only the file at
+    fault fails (none of them has an `imports` row: the next import reads them again). The
+    files are counted, and reported (`on_file`), when their transaction is committed; an
+    error of the database file itself, or Ctrl-C, is raised (`abandon` rolls back)."""
 
-    loads = [_FileLoad(job.plan, summary.timings) for job in task]
-    stored = [
-        (load, job, result)
-        for load, job, result in zip(loads, task, done.results, strict=True)
-        if result.error is None
-    ]
-    for load, result in zip(loads, done.results, strict=True):
-        load.failure = result.error
-    if stored:
-        lock.resume()
+    def __init__(
+        self,
+        summary: ImportSummary,
+        on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
+        after_commit: Callable[..., None] | None,
+    ) -> None:
+        self.summary = summary
+        self.on_file = on_file
+        self.after_commit = after_commit
+        self.held: list[_FilesTask] = []
+        """The tasks since the last commit, in order (with those that stored nothing)."""
+        self.parts = 0
+        """Tasks stored in the transaction under way (0: none under way)."""
+
+    def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
+        """Store a task's files in the transaction under way (begun if none is)."""
+        import duckdb
+
+        timings = self.summary.timings
+        loads = [_FileLoad(job.plan, timings) for job in task]
+        stored = [
+            (load, job, result)
+            for load, job, result in zip(loads, task, done.results, strict=True)
+            if result.error is None
+        ]
+        for load, result in zip(loads, done.results, strict=True):
+            load.failure = result.error
+        item = _FilesTask(loads, stored, done.tables)
+        self.held.append(item)
+        if not stored:
+            if not self.parts:
+                self._finish()
+            return
+        if not self.parts:
+            lock.resume()
+            try:
+                connection.execute("BEGIN TRANSACTION")
+            except BaseException:
+                lock.pause()
+                raise
+        self.parts += 1
         try:
-            new = _commit_files(connection, stored, done.tables, summary.timings)
-            if after_commit is not None:
-                clock = time.process_time()
-                after_commit(connection)
-                summary.add_timings({"summary": time.process_time() - clock})
+            item.new = _store_files(connection, stored, done.tables, timings)
         except duckdb.Error as error:
             if store.is_storage_fault(error) or _interrupted(error):
                 raise
-            new = _commit_each(connection, stored, done.tables, summary.timings, error)
+            self._again(connection, lock)
+            return
+        if self.parts >= COMMIT_RANGES:
+            self.commit(connection, lock)
+
+    def commit(self, connection: Any, lock: ImportLock) -> None:
+        """Commit the transaction under way, if any (then the summary hook), and count its
+        files."""
+        import duckdb
+
+        if not self.parts:
+            self._finish()
+            return
+        timings = self.summary.timings
+        clock = time.process_time()
+        try:
+            connection.execute("COMMIT")
+        except duckdb.Error as error:
+            if store.is_storage_fault(error) or _interrupted(error):
+                raise
+            self._again(connection, lock)
+            return
+        self.parts = 0
+        timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+        try:
+            self._after_commit(connection)
         finally:
             lock.pause()
-        for load, _, result in stored:
-            if load.failure is not None:
-                continue
-            load.new = new.get(load.plan.path, 0)
-            load.line_reached = result.line_reached
-            load.totals = dict(result.counts)
-            load.unreadable = unreadable(done.tables, load.plan.path)
-    for load in loads:
-        load.finish(summary, on_file)
+        self._finish()
+
+    def abandon(self, connection: Any, lock: ImportLock) -> None:
+        """Roll the transaction under way back (Ctrl-C, the database failing): its files
+        are not counted, and have no `imports` row (the next import reads them)."""
+        self.held = []
+        if not self.parts:
+            return
+        self.parts = 0
+        try:
+            store.rollback(connection)
+        finally:
+            lock.pause()
+
+    def _again(self, connection: Any, lock: ImportLock) -> None:
+        """The transaction under way was refused: rolled back, and each of its tasks
+        stored again in a transaction of its own (a task refused again file by file)."""
+        import duckdb
+
+        self.parts = 0
+        timings = self.summary.timings
+        try:
+            store.rollback(connection)
+            for item in self.held:
+                if not item.stored:
+                    continue
+                try:
+                    item.new = _commit_files(connection, item.stored, item.tables, timings)
+                except duckdb.Error as error:
+                    if store.is_storage_fault(error) or _interrupted(error):
+                        raise
+                    item.new = _commit_each(connection, item.stored, item.tables, timings, error)
+            self._after_commit(connection)
+        finally:
+            lock.pause()
+        self._finish()
+
+    def _after_commit(self, connection: Any) -> None:
+        """The summary hook, after a commit; an error of it (other than of the database
+        file) fails the files just committed."""
+        import duckdb
+
+        if self.after_commit is None:
+            return
+        clock = time.process_time()
+        try:
+            self.after_commit(connection)
+        except duckdb.Error as error:
+            if store.is_storage_fault(error) or _interrupted(error):
+                raise
+            reason = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+            for item in self.held:
+                for load, _, _ in item.stored:
+                    load.failure = load.failure or reason
+        finally:
+            self.summary.add_timings({"summary": time.process_time() - clock})
+
+    def _finish(self) -> None:
+        """Count, and report, the files of the tasks held (committed, or failed)."""
+        held, self.held = self.held, []
+        for item in held:
+            for load, _, result in item.stored:
+                if load.failure is not None:
+                    continue
+                load.new = item.new.get(load.plan.path, 0)
+                load.line_reached = result.line_reached
+                load.totals = dict(result.counts)
+                load.unreadable = unreadable(item.tables, load.plan.path)
+            for load in item.loads:
+                load.finish(self.summary, self.on_file)
+
+
+@dataclass
+class _FilesTask:
+    """A task of small files in `_FilesLoad`: each file's load, those the worker read
+    (with their job and result), the task's rows and the new hands of each file stored."""
+
+    loads: list[_FileLoad]
+    stored: list[tuple[_FileLoad, Job, PartResult]]
+    tables: dict[str, Any]
+    new: dict[str, int] = field(default_factory=dict)
 
 
 def _commit_each(
@@ -682,55 +806,70 @@ def _commit_files(
     tables: dict[str, Any],
     timings: dict[str, float],
 ) -> dict[str, int]:
-    """The transaction of `_load_files`; the new hands of each file, by path."""
-    import pyarrow as pa
-
-    clock = time.process_time()
+    """Store the rows of files (`_store_files`) in a transaction of their own; the new
+    hands of each file, by path."""
     connection.execute("BEGIN TRANSACTION")
     try:
-        added = store.load(connection, tables)
-        load_done = time.process_time()
-        timings["load"] = timings.get("load", 0.0) + load_done - clock
-        clock = load_done
-        hands = tables.get("hands")
-        if hands is None:
-            new: dict[str, int] = {}
-        elif added == sum(r.counts["hands"] for _, _, r in stored):  # every hand new
-            new = {load.plan.path: result.counts["hands"] for load, _, result in stored}
-        else:
-            new = _new_by_file(connection, hands)
-        finished = datetime.now(UTC)
-        rows = pa.table(
-            {
-                "path": [load.key for load, _, _ in stored],
-                "size": pa.array([job.end for _, job, _ in stored], pa.int64()),
-                "sha256": [job.sha256 for _, job, _ in stored],
-                "line_reached": pa.array(
-                    [max(load.line_reached, r.line_reached) for load, _, r in stored], pa.int64()
-                ),
-                "hands": pa.array([r.counts["hands"] for _, _, r in stored], pa.int64()),
-                "new_hands": pa.array(
-                    [new.get(load.plan.path, 0) for load, _, _ in stored], pa.int64()
-                ),
-                "started_at": pa.array(
-                    [load.started for load, _, _ in stored], pa.timestamp("us", tz="UTC")
-                ),
-                "finished_at": pa.array([finished] * len(stored), pa.timestamp("us", tz="UTC")),
-            }
-        )
-        connection.register("batch_imports", rows)
-        try:
-            connection.execute(
-                "INSERT INTO imports (path, size, sha256, line_reached, hands, new_hands, "
-                "started_at, finished_at) SELECT path, size, sha256, line_reached, hands, "
-                "new_hands, started_at, finished_at FROM batch_imports"
-            )
-        finally:
-            connection.unregister("batch_imports")
+        new = _store_files(connection, stored, tables, timings)
+        clock = time.process_time()
         connection.execute("COMMIT")
     except BaseException:
         store.rollback(connection)
         raise
+    timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+    return new
+
+
+def _store_files(
+    connection: Any,
+    stored: list[tuple[_FileLoad, Job, PartResult]],
+    tables: dict[str, Any],
+    timings: dict[str, float],
+) -> dict[str, int]:
+    """Store the rows of whole new files read in one task, and their `imports` rows, in
+    the transaction under way; the new hands of each file, by path."""
+    import pyarrow as pa
+
+    clock = time.process_time()
+    added = store.load(connection, tables)
+    load_done = time.process_time()
+    timings["load"] = timings.get("load", 0.0) + load_done - clock
+    clock = load_done
+    hands = tables.get("hands")
+    if hands is None:
+        new: dict[str, int] = {}
+    elif added == sum(r.counts["hands"] for _, _, r in stored):  # every hand new
+        new = {load.plan.path: result.counts["hands"] for load, _, result in stored}
+    else:
+        new = _new_by_file(connection, hands)
+    finished = datetime.now(UTC)
+    rows = pa.table(
+        {
+            "path": [load.key for load, _, _ in stored],
+            "size": pa.array([job.end for _, job, _ in stored], pa.int64()),
+            "sha256": [job.sha256 for _, job, _ in stored],
+            "line_reached": pa.array(
+                [max(load.line_reached, r.line_reached) for load, _, r in stored], pa.int64()
+            ),
+            "hands": pa.array([r.counts["hands"] for _, _, r in stored], pa.int64()),
+            "new_hands": pa.array(
+                [new.get(load.plan.path, 0) for load, _, _ in stored], pa.int64()
+            ),
+            "started_at": pa.array(
+                [load.started for load, _, _ in stored], pa.timestamp("us", tz="UTC")
+            ),
+            "finished_at": pa.array([finished] * len(stored), pa.timestamp("us", tz="UTC")),
+        }
+    )
+    connection.register("batch_imports", rows)
+    try:
+        connection.execute(
+            "INSERT INTO imports (path, size, sha256, line_reached, hands, new_hands, "
+            "started_at, finished_at) SELECT path, size, sha256, line_reached, hands, "
+            "new_hands, started_at, finished_at FROM batch_imports"
+        )
+    finally:
+        connection.unregister("batch_imports")
     timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
     return new
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handlog.cards import DECK
-from handlog.holdings import card_slots, seat_roles
-from handlog.model import Action, ActionKind, Street
+from handlog.holdings import holdings
+from handlog.model import ActionKind, Street
 from handlog.players import ALIASES_TABLE
 from handlog.units import UNIT_SQL, unit_of
 
@@ -609,7 +609,7 @@ class Batch:
         import pyarrow as pa
 
         return {
-            name: pa.table(columns)
+            name: pa.table({column: _arrow_column(values) for column, values in columns.items()})
             for name, columns in self.columns.items()
             if columns[COLUMNS[name][0]]
         }
@@ -624,6 +624,21 @@ class Batch:
         }
 
 
+def _arrow_column(values: list[Any]) -> Any:
+    """A column's values for `pyarrow.table`: as they are, or, when they are one string
+    throughout (every row's site, a file's hands' file and game), that string repeated by
+    Arrow itself (`pyarrow.repeat`), not converted a row at a time: the actions' site
+    column alone cost 1.6 us a hand, a twelfth of the conversion (measured, PokerStars).
+    The last value is looked at first: a column of many values (hand IDs, players) is not
+    scanned at all."""
+    first = values[0] if values else None
+    if type(first) is str and values[-1] == first and values.count(first) == len(values):
+        import pyarrow as pa
+
+        return pa.repeat(first, len(values))
+    return values
+
+
 class Rows:
     """A table's rows as Python values, a list per column (a `Batch`'s): what `load`,
     `register` and `column_values` take in place of an Arrow table."""
@@ -631,6 +646,16 @@ class Rows:
     def __init__(self, columns: dict[str, list[Any]]) -> None:
         self.columns = columns
         self.num_rows = len(next(iter(columns.values()), []))
+        self._select = ""
+
+    def unnest(self) -> str:
+        """The select list that reads the rows from one list parameter per column
+        (`$1`, `$2`, ... in column order), made once: `register` and `load` both use it."""
+        if not self._select:
+            self._select = ", ".join(
+                f"unnest(${number}) AS {name}" for number, name in enumerate(self.columns, 1)
+            )
+        return self._select
 
     def select(self, names: list[str]) -> Rows:
         return Rows({name: self.columns[name] for name in names})
@@ -640,11 +665,9 @@ def register(connection: duckdb.DuckDBPyConnection, view: str, table: Any) -> No
     """Make `table` (an Arrow table or `Rows`) readable as `view` until `unregister`. `Rows`
     become a temporary table, made in one statement from one list parameter per column."""
     if isinstance(table, Rows):
-        select = ", ".join(
-            f"unnest(${number}) AS {name}" for number, name in enumerate(table.columns, 1)
-        )
         connection.execute(
-            f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT {select}", list(table.columns.values())
+            f"CREATE OR REPLACE TEMP TABLE {view} AS SELECT {table.unnest()}",
+            list(table.columns.values()),
         )
     else:
         connection.register(view, table)
@@ -700,7 +723,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     tables = batch.columns
     source = hand.source
     violations = result.violations
-    dealt, shown_down, hero = seat_roles(hand)
+    found = holdings(hand)  # one pass over the events for every table below
+    dealt, shown_down, hero = found.dealt, found.shown_down, found.hero
     seats = hand.seats
     names = [seat.name for seat in seats]
     _append_row(
@@ -745,13 +769,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
     count = len(seats)
     put_in, collected, net = result.put_in, result.collected, result.net
     shares = rake_shares(collected, hand.rake)
-    slots = card_slots(hand)
-    showed = {
-        e.player
-        for e in hand.events
-        if isinstance(e, Action) and e.cards and e.kind is ActionKind.SHOW
-    }
-    showed |= {r.player for r in hand.results if r.showed}
+    slots = found.slots
+    showed = found.showed | {r.player for r in hand.results if r.showed}
     won_high, won_low = result.won_high, result.won_low
     cards = []
     for name in names:
@@ -780,7 +799,7 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
 
     # actions: every action line, in order (one pass per column: compiled, each is a loop of
     # direct field reads)
-    acts = [e for e in hand.events if isinstance(e, Action)]
+    acts = found.actions
     count = len(acts)
     if count:
         actions = tables["actions"]
@@ -932,8 +951,9 @@ def _new_rows_loaded(
     for name, table in tables.items():
         if isinstance(table, Rows):
             verb = "INSERT OR REPLACE" if name in RECORD_COLUMNS else "INSERT"
-            values = ", ".join(f"unnest(${number})" for number in range(1, len(table.columns) + 1))
-            connection.execute(f"{verb} INTO {name} SELECT {values}", list(table.columns.values()))
+            connection.execute(
+                f"{verb} INTO {name} SELECT {table.unnest()}", list(table.columns.values())
+            )
     return new
 
 

@@ -561,6 +561,55 @@ def test_many_small_files_are_read_and_stored_together_each_counted_as_its_own(
     assert (again.unchanged, again.hands) == (13, 0)
 
 
+def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_its_file(
+    tmp_path, monkeypatch
+):
+    """Tasks of whole small files are stored `COMMIT_RANGES` to a transaction (one commit,
+    one summary hook, for them all). When DuckDB refuses the rows of one file, the
+    transaction goes back and each task is stored again alone, the refused one file by
+    file: only that file fails (no `imports` row), every other is stored and counted once,
+    and the next import stores the failed file alone."""
+    import duckdb as duckdb_module
+
+    from handlog import importer
+    from handlog import store as store_module
+
+    (log,) = _big_logs(tmp_path, 1, 45)
+    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for number in range(9):
+        group = hands[number * 5 : number * 5 + 5]
+        (folder / f"t{number}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
+    files = sorted(str(path) for path in folder.iterdir())
+    monkeypatch.setattr(importer, "BATCH_FILES", 3)  # three tasks of three files
+    real_load = store_module.load
+    bad = files[4]  # in the second task
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        if bad in tables["hands"].column("file").to_pylist():
+            raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
+        return real_load(connection, tables)
+
+    commits = []
+    monkeypatch.setattr(store_module, "load", real_load)
+    summary = import_paths(
+        files, tmp_path / "all.duckdb", workers=2, after_commit=lambda *_, **__: commits.append(1)
+    )
+    assert (summary.files, summary.new_hands) == (9, 45)
+    assert len(commits) == 1 + 1  # the one transaction's hook, then the final one
+    db = tmp_path / "h.duckdb"
+    monkeypatch.setattr(store_module, "load", refusing)
+    summary = import_paths(files, db, workers=2)
+    assert summary.failed == [(bad, "could not be stored: Out of Memory Error: refused")]
+    assert (summary.files, summary.hands, summary.new_hands) == (9, 40, 40)
+    assert _all_counts(db)["hands"] == 40 and _all_counts(db)["imports"] == 8
+    monkeypatch.setattr(store_module, "load", real_load)
+    again = import_paths(files, db, workers=2)
+    assert (again.unchanged, again.new_hands, again.failed) == (8, 5, [])
+    assert _all_counts(db)["hands"] == 45
+
+
 def test_file_keys_are_file_key_of_each_path(tmp_path, monkeypatch):
     """The planning's keys, each folder resolved once, are `file_key`'s: through linked
     folders and files, `..`, relative paths and archive entries."""
