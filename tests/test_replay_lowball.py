@@ -15,7 +15,7 @@ from handlog.parse import parse_text
 from handlog.rules.fast import replay_clean
 from handlog.rules.profiles import POKERSTARS, TieBreak
 from handlog.rules.replay import _Replayer, replay
-from handlog.rules.tables import describe, divide, hi_lo_shares
+from handlog.rules.tables import award, describe, divide
 from handlog.rules.variants import Lowball
 
 
@@ -185,9 +185,15 @@ def test_the_odd_chip_of_a_deuce_to_seven_low_goes_to_the_lowest_card_ace_high()
         "Ace": 2,
         "Deuce": 3,
     }
-    # A hi/lo pot halves: the low half's odd chip follows the lowball too.
-    shares = hi_lo_shares(10, ["Ace"], winners, hands, profile, lowball=Lowball.DEUCE_TO_SEVEN)
-    assert shares == {"Ace": 5 + 2, "Deuce": 3}
+    # A hi/lo pot halves (`award`, the winners given): the high half to Ace, and in stud
+    # hi/lo (ace-to-five) the low half's odd chip goes to Ace's ace, the lowest card.
+    assert award(11, ["Ace"], winners, hands, Game.STUD_HILO, profile) == (
+        {"Ace": 6},
+        {"Ace": 3, "Deuce": 2},
+    )
+    # In a low game the pot is all low; in a high game, or hi/lo with no low, all high.
+    assert award(5, [], winners, hands, Game.RAZZ27, profile) == ({}, {"Ace": 2, "Deuce": 3})
+    assert award(5, winners, [], hands, Game.STUD_HILO, profile) == ({"Ace": 3, "Deuce": 2}, {})
 
 
 def test_the_fast_path_agrees_with_the_full_replay_in_the_new_games():

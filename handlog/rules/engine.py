@@ -40,8 +40,12 @@ observers all reach through the table:
 - side pots: `tables.build_pots` (`Table.pots`);
 - who wins each pot and half: `awards.split_pot` (cards speak: `evaluate.high_rank`,
   `evaluate.low_rank`); low qualification: `evaluate.low_rank` with `Variant.low_qualifier`;
-- the hi/lo halves and their odd chip: `tables.hi_lo_halves` (`RuleProfile.odd_chip_to_high`);
-  ties and the odd chip among them: `tables.divide` (`RuleProfile.odd_chip_tie`);
+- what the winners get: `tables.award` (the replay's awards, the fast path, the simulator and
+  the equity calculator pay through it): the part of a pot the high and the low win,
+  `tables.pot_parts` (the low games all low; no qualifying low, all high; else the hi/lo halves
+  and their odd chip, `tables.hi_lo_halves`, `RuleProfile.odd_chip_to_high`); ties and the
+  odd chip among them: `tables.divide` (`RuleProfile.odd_chip_tie`), which reads the winners'
+  cards only when `tables.divide_reads_cards`;
 - the rake: `tables.after_rake` (`awards.pots_after_rake`, `RuleProfile.rake_before_split`);
 - the community card: `tables.deck_runs_short` (`RuleProfile.burns`);
 - a showdown hand's description: `tables.describe`.
