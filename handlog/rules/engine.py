@@ -48,13 +48,14 @@ observers all reach through the table:
   cards only when `tables.divide_reads_cards`;
 - the rake: `tables.after_rake` (`awards.pots_after_rake`, `RuleProfile.rake_before_split`);
 - the community card: `tables.deck_runs_short` (`RuleProfile.burns`);
+- who shows first at a showdown, and the order after: `Table.shows_first`, `Table.show_order`
+  (the simulator's; the replay does not judge the order in which a history shows hands);
 - a showdown hand's description: `tables.describe`.
 
 The fast path (`handlog.rules.fast`) calls the same functions on its compact state; what it
 keeps of its own (the round's end, `fast._clean_round_closed`; ranking a showdown's hands
 once for every pot, `fast._clean_awards`, ties left to `awards`) is proven equal to the
-engine by tests/test_replay.py. The order in which players show at a showdown is not judged
-by the replay: the simulator alone decides it (the last aggressor first, `Deal._showdown`).
+engine by tests/test_replay.py.
 
 The replay (`handlog.rules.replay`) drives a table from a hand's lines: it asks what the
 rules allow, flags what the history does otherwise, and then applies what the history says
@@ -328,6 +329,35 @@ class Table:
         if self.street == self.first_street:
             return self.bring_in_player()
         return self.first_actor()
+
+    def shows_first(self) -> str | None:
+        """Who shows first at a showdown: the player called, the last to complete, bet or raise
+        on the last street (if still in); with no bet on it, the first player still in, in
+        seat order. What PokerStars prints: the last aggressor shows first in each of the
+        corpus's 16 PokerStars showdowns with a bet on the last street, the lowest seat still in
+        in each of the 6 without. (Other sites print some showdowns in another order; no rule
+        of theirs is broken by it, and the replay does not judge the order.) None when nobody
+        is in."""
+        aggressor = self.aggressor
+        if (
+            aggressor is not None
+            and self.street >= self.last_street
+            and aggressor not in self.folded
+        ):
+            return aggressor
+        in_hand = self.in_hand()
+        return in_hand[0] if in_hand else None
+
+    def show_order(self) -> list[str]:
+        """The players still in, in the order they show (or muck) at a showdown: clockwise
+        from `shows_first`."""
+        first = self.shows_first()
+        if first is None:
+            return []
+        seat_index = self.seat_index
+        start = seat_index[first]
+        seats = len(self.order)
+        return sorted(self.in_hand(), key=lambda p: (seat_index[p] - start) % seats)
 
     def double_bet_allowed(self) -> bool:
         """The open pair: on the second betting round of fixed limit, where the profile
