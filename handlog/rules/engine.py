@@ -24,7 +24,8 @@ observers all reach through the table:
   the open pair's double bet `tables.open_pair_round` and `Table.double_bet_allowed`, the
   house's own first raise `RuleProfile.house_raise`); spread, pot and no limit's
   `structures.raise_range` (`Table.raise_range`), its least bet `structures.smallest_bet`
-  and full step `structures.full_step`;
+  and full step `structures.full_step`, pot limit's most `structures.pot_sized`
+  (`Table.pot_sized`);
 - the cap: `tables.cap_allows` (`Table.cap_allows`, `structures.capped`);
 - a full bet or a short all-in: `tables.counts_as_bet` (fixed limit's half-bet rule
   `tables.reopens`); reopening the betting: `Table.betting_closed` (a player who acted —
@@ -81,6 +82,7 @@ from handlog.rules.structures import (
     Ceiling,
     capped,
     full_step,
+    pot_sized,
     raise_range,
     smallest_bet,
 )
@@ -464,6 +466,13 @@ class Table:
             pot=sum(self.put_in.values()),
             owed=self.current_bet - self.street_put[player],
             at_least_last=self.at_least_last,
+        )
+
+    def pot_sized(self, player: str) -> int:
+        """The street total of a pot-sized bet or raise by `player` (`structures.pot_sized`):
+        pot limit's most, a size a no-limit player may choose."""
+        return pot_sized(
+            self.current_bet, sum(self.put_in.values()), self.current_bet - self.street_put[player]
         )
 
     def capped(self) -> bool:

@@ -578,7 +578,7 @@ class Deal:
             target = least
         else:
             rng = self.rng
-            pot_size = 2 * table.current_bet + sum(table.put_in.values()) - already
+            pot_size = table.pot_sized(self.names[player])
             roll = rng.random()
             if roll < 0.45:
                 target = least
