@@ -1,6 +1,8 @@
 """Turn order, written once (`tables.next_clockwise`): the bitmask form the fast path and the
 engine's table both ask, against the rule as a person states it (go round the seats from the
-one who acted, and take the first who still has to act), and the table's names for it."""
+one who acted, and take the first who still has to act), and the table's names for it; and
+the order of a showdown (`Table.shows_first`, `Table.show_order`), on hands played here and on
+PokerStars' real exports."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from handlog.check import hand_rules
 from handlog.model import Action, ActionKind, Game, Hand, Seat, Street, Structure
 from handlog.parse import parse_file
 from handlog.rules.engine import Table
-from handlog.rules.replay import _Replayer
 from handlog.rules.profiles import POKERSTARS
+from handlog.rules.replay import _Replayer
 from handlog.rules.tables import next_clockwise
 
 from .conftest import pokerstars_corpus_files
