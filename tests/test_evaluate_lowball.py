@@ -27,6 +27,7 @@ from handlog.rules.evaluate import (
     high_rank_batch,
     low_cards,
     low_class,
+    low_floor,
     low_rank,
     low_rank_batch,
     showing_rank,
@@ -455,3 +456,43 @@ def test_seven_card_lows_order_as_pokerkit_orders_them(lowball, reference):
         a, b = ours[i], ours[i + 1]
         x, y = theirs[i], theirs[i + 1]
         assert (a > b, a == b, a < b) == (x > y, x == y, x < y), (hands[i], hands[i + 1])
+
+
+def _as_good_as(hand: tuple[Card, ...], top: int, lowball: Lowball) -> bool:
+    """The rule stated plainly: some five of the cards make a low `top` high or better — five
+    distinct ranks no higher than `top` (the ace low but in deuce-to-seven) that, where
+    straights and flushes count (not ace-to-five), are neither."""
+    ace = 14 if lowball is D27 else 1
+    for five in itertools.combinations(hand, 5):
+        ranks = sorted(ace if c.rank == 14 else c.rank for c in five)
+        if len(set(ranks)) < 5 or ranks[-1] > top:
+            continue
+        if lowball is not Lowball.ACE_TO_FIVE and (
+            ranks[-1] - ranks[0] == 4 or len({c.suit for c in five}) == 1
+        ):
+            continue
+        return True
+    return False
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(list(Lowball)),
+    st.integers(6, 13),
+    st.lists(st.sampled_from(DECK), min_size=5, max_size=7, unique=True),
+)
+def test_low_floor_is_the_worst_low_that_high(lowball: Lowball, top: int, hand: list[Card]):
+    if lowball is D27 and top < 7:
+        top = 14  # deuce-to-seven lows run from seven to ace high
+    rank = low_rank(tuple(hand), None, lowball)
+    assert rank is not None
+    assert (rank >= low_floor(top, lowball)) == _as_good_as(tuple(hand), top, lowball)
+
+
+def test_low_floor_examples_and_bounds():
+    for lowball in Lowball:  # 8-7-6-5-4 is a straight where straights count
+        worst = "8c 7d 6h 5s 4c" if lowball is Lowball.ACE_TO_FIVE else "8c 7d 6h 5s 3c"
+        assert low_rank(cards(worst), None, lowball) == low_floor(8, lowball)
+    for lowball, top in ((D27, 6), (A6, 5), (A6, 14), (Lowball.ACE_TO_FIVE, 4)):
+        with pytest.raises(ValueError):
+            low_floor(top, lowball)

@@ -8,15 +8,17 @@ import re
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from handlog.cards import cards
+from handlog.cards import DECK, cards
 from handlog.model import Game, Hand
 from handlog.parse import parse_text
 from handlog.rules.fast import replay_clean
 from handlog.rules.profiles import POKERSTARS, TieBreak
 from handlog.rules.replay import _Replayer, replay
-from handlog.rules.tables import describe, divide, hi_lo_shares
-from handlog.rules.variants import Lowball
+from handlog.rules.tables import award, award_reads_cards, describe, divide
+from handlog.rules.variants import VARIANTS, Lowball
 
 
 def heads_up(
@@ -185,9 +187,15 @@ def test_the_odd_chip_of_a_deuce_to_seven_low_goes_to_the_lowest_card_ace_high()
         "Ace": 2,
         "Deuce": 3,
     }
-    # A hi/lo pot halves: the low half's odd chip follows the lowball too.
-    shares = hi_lo_shares(10, ["Ace"], winners, hands, profile, lowball=Lowball.DEUCE_TO_SEVEN)
-    assert shares == {"Ace": 5 + 2, "Deuce": 3}
+    # A hi/lo pot halves (`award`, the winners given): the high half to Ace, and in stud
+    # hi/lo (ace-to-five) the low half's odd chip goes to Ace's ace, the lowest card.
+    assert award(11, ["Ace"], winners, hands, Game.STUD_HILO, profile) == (
+        {"Ace": 6},
+        {"Ace": 3, "Deuce": 2},
+    )
+    # In a low game the pot is all low; in a high game, or hi/lo with no low, all high.
+    assert award(5, [], winners, hands, Game.RAZZ27, profile) == ({}, {"Ace": 2, "Deuce": 3})
+    assert award(5, winners, [], hands, Game.STUD_HILO, profile) == ({"Ace": 3, "Deuce": 2}, {})
 
 
 def test_the_fast_path_agrees_with_the_full_replay_in_the_new_games():
@@ -214,3 +222,36 @@ def test_the_fast_path_agrees_with_the_full_replay_in_the_new_games():
                     accepted += 1
                     assert fast == full, (game, hand.hand_id)
         assert accepted >= 20, (game, accepted)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(0, 41),
+    st.sampled_from(list(Game)),
+    st.booleans(),
+    st.sampled_from(list(TieBreak)),
+    st.integers(1, 3),
+    st.integers(0, 3),
+    st.randoms(use_true_random=False),
+)
+def test_award_pays_the_whole_pot_and_reads_cards_only_when_it_says(
+    amount, game, to_high, tie, highs, lows, rng
+):
+    """`tables.award`: every chip of the pot paid (to the high and low winners the game has);
+    and where `award_reads_cards` says the division does not read the winners' cards,
+    dealing them other cards changes nothing."""
+    profile = replace(POKERSTARS, odd_chip_to_high=to_high, odd_chip_tie=tie)
+    players = ["A", "B", "C", "D"]
+    variant = VARIANTS[game]
+    high = rng.sample(players, highs) if variant.high else []
+    low = rng.sample(players, lows if variant.high else max(lows, 1)) if variant.low else []
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = {p: tuple(deck[7 * i : 7 * i + 7]) for i, p in enumerate(players)}
+    won_high, won_low = award(amount, high, low, hands, game, profile)
+    assert sum(won_high.values()) + sum(won_low.values()) == amount
+    assert set(won_high) == set(high) and set(won_low) == set(low)
+    if not award_reads_cards(amount, len(high), len(low), game, profile):
+        rng.shuffle(deck)
+        others = {p: tuple(deck[7 * i : 7 * i + 7]) for i, p in enumerate(players)}
+        assert award(amount, high, low, others, game, profile) == (won_high, won_low)

@@ -1,16 +1,23 @@
 """Turn order, written once (`tables.next_clockwise`): the bitmask form the fast path and the
 engine's table both ask, against the rule as a person states it (go round the seats from the
-one who acted, and take the first who still has to act), and the table's names for it."""
+one who acted, and take the first who still has to act), and the table's names for it; and
+the order of a showdown (`Table.shows_first`, `Table.show_order`), on hands played here and on
+PokerStars' real exports."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from handlog.model import Game, Seat, Structure
+from handlog.check import hand_rules
+from handlog.model import Action, ActionKind, Game, Hand, Seat, Street, Structure
+from handlog.parse import parse_file
 from handlog.rules.engine import Table
 from handlog.rules.profiles import POKERSTARS
+from handlog.rules.replay import _Replayer
 from handlog.rules.tables import next_clockwise
+
+from .conftest import pokerstars_corpus_files
 
 
 def _walk(players: set[int], after: int, n: int) -> int:
@@ -65,3 +72,72 @@ def test_a_name_seated_twice_is_asked_at_each_of_its_seats():
     assert table.next_after("Ann") == "Cy"  # from seat 3
     table.pending = {"Ann"}
     assert table.next_after("Ann") == "Ann"  # seat 1 comes before seat 3 itself
+
+
+def _at_last_street(names: list[str], folded: set[str]) -> Table:
+    """A table on 7th street with every player dealt in, `folded` out."""
+    table = _table(names)
+    for name in names:
+        table.post_ante(name, 1)
+    for street in (Street.THIRD, Street.FOURTH, Street.FIFTH, Street.SIXTH, Street.SEVENTH):
+        table.next_street(street)
+    for name in folded:
+        table.fold(name)
+    table.open_round()
+    return table
+
+
+def test_the_last_aggressor_shows_first_then_clockwise():
+    table = _at_last_street(["Ann", "Bob", "Cy", "Dee"], {"Bob"})
+    table.check("Ann")
+    table.bet("Cy", 4, 4, True)
+    table.call("Dee", 4)
+    table.call("Ann", 4)
+    table.next_street(Street.SHOWDOWN)
+    assert table.shows_first() == "Cy"
+    assert table.show_order() == ["Cy", "Dee", "Ann"]
+
+
+def test_with_no_bet_on_the_last_street_the_lowest_seat_still_in_shows_first():
+    table = _at_last_street(["Ann", "Bob", "Cy", "Dee"], {"Ann"})
+    for name in ("Cy", "Dee", "Bob"):
+        table.check(name)
+    table.next_street(Street.SHOWDOWN)
+    assert table.shows_first() == "Bob"
+    assert table.show_order() == ["Bob", "Cy", "Dee"]
+
+
+def test_a_bet_on_an_earlier_street_does_not_decide_the_showing():
+    table = _table(["Ann", "Bob", "Cy"])
+    for name in ("Ann", "Bob", "Cy"):
+        table.post_ante(name, 1)
+    table.next_street(Street.SIXTH)
+    table.open_round()
+    table.bet("Cy", 4, 4, True)
+    assert table.shows_first() == "Ann"  # 6th street is not the last
+    table.next_street(Street.SEVENTH)
+    assert table.shows_first() == "Ann"  # nobody bet on 7th street
+
+
+def test_pokerstars_showdowns_are_printed_in_the_tables_show_order():
+    """PokerStars prints every player at a showdown, show or muck, in the order the rule
+    says (`Table.show_order`): the claim `Table.shows_first` cites, on its real exports."""
+    showdowns = 0
+    for path in pokerstars_corpus_files():
+        for hand in parse_file(path):
+            if not isinstance(hand, Hand):
+                continue
+            shown = [
+                event.player
+                for event in hand.events
+                if type(event) is Action
+                and event.street == Street.SHOWDOWN
+                and event.kind in (ActionKind.SHOW, ActionKind.MUCK)
+            ]
+            if len(shown) < 2:
+                continue
+            replayer = _Replayer(hand, *hand_rules(hand))
+            replayer.run()
+            assert replayer.table.show_order() == shown, (path.name, hand.hand_id)
+            showdowns += 1
+    assert showdowns >= 20

@@ -22,8 +22,8 @@ same figures every run), until every equity's 95% interval is within ±0.5 perce
 shuffling. Hands are ranked by the table-driven evaluator from two sums of per-card codes
 (`evaluate.card_codes`): a player's known cards are summed once and only the drawn ones are
 added. A deal comes down to who wins each pot or half; each distinct outcome is paid by the
-replay's own division (`tables.divide`, `tables.hi_lo_halves`) on one representative deal —
-ties split, the hi/lo halving and its odd chip, the odd chip among tied hands by the cards or
+replay's own division (`tables.award`: `tables.pot_parts`, `tables.divide`) on one
+representative deal — ties split, the hi/lo halving and its odd chip, the odd chip among tied hands by the cards or
 clockwise as the profile says, the high hand scooping when no low qualifies — so there is one
 implementation of those rules. Where the odd chip goes by the cards, deals are grouped further
 by how the tied players' highest and lowest cards compare, all that `divide` reads of them.

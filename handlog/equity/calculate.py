@@ -14,11 +14,12 @@ draws (the cells where two draws share a card left out), or, on small decks, enu
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
 (when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
 comes down to who wins each pot or half — the winners' seats as a small integer, counted with
-`bincount` — and each distinct outcome is paid by the replay's own division (`tables.divide`,
-`tables.hi_lo_halves`) on one representative deal: the tie splits and the house's odd chip are
-the replay's rules, not a second copy of them. Where an odd chip is left over among tied hands
-and the house gives it by the cards (`TieBreak.SUIT`), the deals are grouped further by how
-the tied players' highest and lowest cards compare, which is all `divide` reads of them.
+`bincount` — and each distinct outcome is paid by the replay's own division (`tables.award`:
+the parts of the pot, `tables.pot_parts`, shared among ties by `tables.divide`) on one
+representative deal: the tie splits and the house's odd chip are the replay's rules, not a
+second copy of them. Where an odd chip is left over among tied hands and the house gives it by
+the cards (`tables.award_reads_cards`), the deals are grouped further by how the tied players'
+highest and lowest cards compare, which is all `divide` reads of them.
 """
 
 from __future__ import annotations
@@ -37,8 +38,7 @@ import numpy as np
 from handlog.cards import DECK
 from handlog.equity.spot import EXACT_LIMIT, Spot
 from handlog.rules import evaluate
-from handlog.rules.profiles import TieBreak
-from handlog.rules.tables import divide, hi_lo_halves
+from handlog.rules.tables import award, award_reads_cards, divide, divide_reads_cards, pot_parts
 from handlog.rules.variants import VARIANTS, Lowball
 
 JOINT_LIMIT = 4_000_000
@@ -438,20 +438,13 @@ class _Deal:
         # (amount of each pot -> the part at stake, which hands, which draws of each player)
         parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
         if not variant.split:
-            parts.append((_whole, not variant.high, every_a, every_b))
+            parts.append((self._part(False, not variant.high), not variant.high, every_a, every_b))
         else:
             lows_a, lows_b = np.flatnonzero(low_a >= 0), np.flatnonzero(low_b >= 0)
             none_a, none_b = np.flatnonzero(low_a < 0), np.flatnonzero(low_b < 0)
-            profile = self.spot.profile
-
-            def high_half(amount: int) -> int:
-                return hi_lo_halves(amount, profile)[0]
-
-            def low_half(amount: int) -> int:
-                return hi_lo_halves(amount, profile)[1]
-
+            high_half, low_half = self._part(True, False), self._part(True, True)
             parts += [
-                (_whole, False, none_a, none_b),  # no low: the high hand scoops
+                (self._part(False, False), False, none_a, none_b),  # no low: the high scoops
                 (high_half, False, lows_a, every_b),
                 (high_half, False, none_a, lows_b),
                 (low_half, True, lows_a, lows_b),
@@ -481,6 +474,16 @@ class _Deal:
                 )
                 assert len(first) == ties, (len(first), ties)
                 self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
+
+    def _part(self, low_qualifies: bool, low: bool) -> Callable[[int], int]:
+        """A pot's amount -> what its best low (`low`) or its best high wins of it, when a low
+        qualifies or not (`tables.pot_parts`)."""
+        game, profile, which = self.spot.game, self.spot.profile, int(low)
+
+        def part(amount: int) -> int:
+            return pot_parts(amount, game, low_qualifies, profile)[which]
+
+        return part
 
     def _pay_outright(
         self, tally: _Tally, part: Callable[[int], int], winner: int, deals: int, low: bool
@@ -525,15 +528,8 @@ class _Deal:
             amount = part(pot.amount)
             if len(eligible) == 1:
                 groups = [(0, len(first))]
-            elif profile.odd_chip_tie is TieBreak.SUIT and amount % 2:
-                compared = np.concatenate(
-                    [hands.max(axis=2), hands.min(axis=2), self.low_codes[hands].min(axis=2)],
-                    axis=1,
-                )
-                _, firsts, sizes = np.unique(
-                    compared, axis=0, return_index=True, return_counts=True
-                )
-                groups = list(zip(firsts.tolist(), sizes.tolist(), strict=True))
+            elif divide_reads_cards(amount, 2, profile):
+                groups = self._by_odd_chip_cards(hands)
             else:
                 groups = [(0, len(first))]
             for row, deals in groups:
@@ -687,25 +683,28 @@ class _Deal:
             for code in np.flatnonzero(counts).tolist():
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
-                if self._odd_chip_by_cards(pot.amount, high, low):
+                if self._reads_cards(pot.amount, high, low):
                     cells = np.flatnonzero(codes == code)
                     hands = batch.hands(cells)
                     tied = sorted({*high, *low})
-                    cards = hands[:, tied, :]
-                    compared = np.concatenate(
-                        [cards.max(axis=2), cards.min(axis=2), self.low_codes[cards].min(axis=2)],
-                        axis=1,
-                    )
-                    _, firsts, sizes = np.unique(
-                        compared, axis=0, return_index=True, return_counts=True
-                    )
-                    for first, size in zip(firsts.tolist(), sizes.tolist(), strict=True):
-                        won_high, won_low = self._divide(pot.amount, high, low, hands[first])
+                    for first, size in self._by_odd_chip_cards(hands[:, tied, :]):
+                        won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
                     hand = batch.hands(example[code : code + 1])[0]
-                    won_high, won_low = self._divide(pot.amount, high, low, hand)
+                    won_high, won_low = self._award(pot.amount, high, low, hand)
                     tally.add(index, won_high, won_low, int(counts[code]))
+
+    def _by_odd_chip_cards(self, hands: np.ndarray) -> list[tuple[int, int]]:
+        """Deals (rows of (deals, players, cards) `Card.index` values) grouped by what
+        `tables.divide` reads of the players' cards to give an odd chip by them (each one's
+        highest card by rank and suit, and lowest, ace low or not): (first row, rows) of each
+        group, paid alike."""
+        compared = np.concatenate(
+            [hands.max(axis=2), hands.min(axis=2), self.low_codes[hands].min(axis=2)], axis=1
+        )
+        _, firsts, sizes = np.unique(compared, axis=0, return_index=True, return_counts=True)
+        return list(zip(firsts.tolist(), sizes.tolist(), strict=True))
 
     def _outcomes(self, batch: _Batch, eligible: list[int]) -> tuple[np.ndarray, int]:
         """Per deal (flat), who wins: a bit per eligible player for the high hand (the low in a
@@ -735,48 +734,39 @@ class _Deal:
             codes = np.where(batch.valid, codes, codes.dtype.type(void))
         return codes, void
 
-    def _odd_chip_by_cards(self, amount: int, high: list[int], low: list[int]) -> bool:
-        """Whether an odd chip is left among tied winners and the house gives it by their
-        cards: then deals with the same winners may pay differently."""
-        if self.spot.profile.odd_chip_tie is not TieBreak.SUIT:
-            return False
-        if low and self.variant.split:
-            high_half, low_half = hi_lo_halves(amount, self.spot.profile)
-            return high_half % len(high) != 0 or low_half % len(low) != 0
-        return amount % len(high) != 0
-
-    def _divide(
-        self, amount: int, high: list[int], low: list[int], hand: np.ndarray | None
+    def _award(
+        self, amount: int, high: list[int], low: list[int], hand: np.ndarray
     ) -> tuple[dict[int, int], dict[int, int]]:
         """What the winners of one deal get, high and low apart, by the replay's division
-        (`hand` None: a single winner, whose cards the division never reads)."""
+        (`tables.award`; `hand`: the deal's cards, read only for an odd chip given by them).
+        In a low game the winners of the pot are `high` here (the first strengths ranked)."""
         names = self.players
-        hands = (
-            {}
-            if hand is None
-            else {names[p]: tuple(DECK[c] for c in hand[p].tolist()) for p in {*high, *low}}
+        hands = {names[p]: tuple(DECK[c] for c in hand[p].tolist()) for p in {*high, *low}}
+        high_names = [names[p] for p in high]
+        low_names = [names[p] for p in low]
+        if not self.variant.high:
+            high_names, low_names = [], high_names
+        won_high, won_low = award(
+            amount,
+            high_names,
+            low_names,
+            hands,
+            self.spot.game,
+            self.spot.profile,
+            self.seat.__getitem__,
         )
-        profile = self.spot.profile
-        seat = self.seat.__getitem__
-        lowball = self.variant.lowball
         by_name = self.seat
-        if not self.variant.high:  # a low game: the pot goes to the best low
-            won = divide(amount, [names[p] for p in high], hands, True, profile, seat, lowball)
-            return {}, {by_name[name]: chips for name, chips in won.items()}
-        if not low:  # a high game, or no qualifying low: the high hand takes the whole pot
-            won = divide(amount, [names[p] for p in high], hands, False, profile, seat)
-            return {by_name[name]: chips for name, chips in won.items()}, {}
-        high_half, low_half = hi_lo_halves(amount, profile)
-        won_high = divide(high_half, [names[p] for p in high], hands, False, profile, seat)
-        won_low = divide(low_half, [names[p] for p in low], hands, True, profile, seat, lowball)
         return (
             {by_name[name]: chips for name, chips in won_high.items()},
             {by_name[name]: chips for name, chips in won_low.items()},
         )
 
-
-def _whole(amount: int) -> int:
-    return amount
+    def _reads_cards(self, amount: int, high: list[int], low: list[int]) -> bool:
+        """Whether the division of a pot among these winners reads their cards
+        (`tables.award_reads_cards`): then deals with the same winners may pay differently."""
+        if not self.variant.high:
+            high, low = [], high
+        return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
 
 
 def _count_apart(

@@ -32,27 +32,21 @@ Definitions (README "Reports" repeats them for users):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
 import numpy as np
 import polars as pl
 
 from handlog.cards import DECK
-from handlog.cards import cards as parse_cards
 from handlog.report.data import Frames
-from handlog.rules import evaluate
+from handlog.rules import evaluate, tables
 from handlog.rules.structures import BIG_BET_STRUCTURES
 from handlog.rules.variants import LOW_GAMES, SPLIT_GAMES, VARIANTS, Lowball
 
 _LOW_GAMES = [game.value for game in LOW_GAMES]
 """Games with a low hand: the 8-or-better low statistic."""
-_COUNTING_LOWBALLS = {
-    lowball: [game.value for game in LOW_GAMES if VARIANTS[game].lowball is lowball]
-    for lowball in (Lowball.DEUCE_TO_SEVEN, Lowball.ACE_TO_SIX)
-}
-"""Low games whose lows count straights and flushes against (2-7 razz, London lowball): there
-five ranks of eight or lower are not enough for an 8-or-better low, which the evaluator
-decides (`_eight_or_better`); the ace-to-five games need only the ranks (`_low_ranks`)."""
+_LOWBALLS = tuple(Lowball)
+_LOWBALL_NUMBER = {game.value: _LOWBALLS.index(VARIANTS[game].lowball) for game in LOW_GAMES}
+"""Each low game's way of ranking lows, as its place in `_LOWBALLS` (`_eight_or_better`)."""
 _CARD_INDEX = {str(card): card.index for card in DECK}
 _SPLIT_GAMES = [game.value for game in SPLIT_GAMES]
 """Games with split pots: scoops, high and low halves, quartered pots."""
@@ -63,8 +57,9 @@ Z95 = 1.959964
 
 AGGRESSIVE = ("complete", "bet", "raise")
 VOLUNTARY = ("complete", "bet", "raise", "call")
-LAST_STREET = {"stud5": 5}
-"""The street of the showdown by game; 7th street for every 7-card game."""
+LAST_STREET = {game.value: int(street) for game, street in tables.LAST_STREET.items()}
+"""The street of the showdown by game (`tables.LAST_STREET`): 5th in 5-card stud, 7th in the
+7-card games."""
 
 
 UNKNOWN_STAKES = "unknown"
@@ -641,57 +636,40 @@ def _after(flag: pl.Expr) -> pl.Expr:
 
 
 def _qualifying_low(cards: pl.Expr) -> pl.Expr:
-    """Whether the best low of the cards (null: not a showdown of a low game) is 8 or better
-    the way the game ranks lows: in the ace-to-five games five distinct ranks from ace to
-    eight; in 2-7 razz and London lowball the best low no pair, straight or flush, eight high
-    or lower (aces high in 2-7)."""
-    qualifying = _low_ranks(cards).fill_null(0) >= 5
-    for lowball, games in _COUNTING_LOWBALLS.items():
-        theirs = pl.col("game").is_in(games)
-        judged = (
-            pl.when(theirs)
-            .then(cards)
-            .map_batches(partial(_eight_or_better, lowball=lowball), return_dtype=pl.Boolean)
-        )
-        qualifying = pl.when(theirs).then(judged.fill_null(False)).otherwise(qualifying)
-    return qualifying
+    """Whether the best low of the cards (rows of low games) is 8 or better, the way the game
+    ranks its lows: by the rules' evaluator (`_eight_or_better`)."""
+    return pl.struct(game=pl.col("game").cast(pl.String), cards=cards).map_batches(
+        _eight_or_better, return_dtype=pl.Boolean
+    )
 
 
-def _eight_or_better(cards: pl.Series, lowball: Lowball) -> pl.Series:
-    """Whether the best `lowball` low of each row's cards ("As 2d 2c 7h ...", 5 to 7 of them;
-    null or any other number: false) is 8 or better, every row of a size ranked in one NumPy
-    batch (`evaluate.low_rank_batch`)."""
+def _eight_or_better(rows: pl.Series) -> pl.Series:
+    """Whether the best low of each row's cards ("As 2d 2c 7h ...", 5 to 7 of them; null or
+    any other number: false) is 8 or better, ranked the row's game's way: its
+    `evaluate.low_rank_batch` at least `evaluate.low_floor(8)`'s (five distinct ranks up to
+    the eight in the ace-to-five games; no pair, straight or flush, eight high or lower, in
+    2-7 razz and London lowball). Every row of a lowball and a size in one NumPy batch."""
+    cards = rows.struct.field("cards")
     parsed = cards.str.extract_all(r"[2-9TJQKA][cdhs]")
     sizes = parsed.list.len().fill_null(0).to_numpy().astype(np.int64)
     flat = (
         parsed.explode().drop_nulls().replace_strict(_CARD_INDEX, return_dtype=pl.Int64).to_numpy()
     )
     starts = np.cumsum(sizes) - sizes
-    result = np.zeros(len(cards), dtype=bool)
-    floor = _eight_or_better_floor(lowball)
-    for size in (5, 6, 7):
-        rows = np.flatnonzero(sizes == size)
-        if rows.size:
-            hands = flat[starts[rows, np.newaxis] + np.arange(size)]
-            result[rows] = evaluate.low_rank_batch(hands, None, lowball) >= floor
-    return pl.Series(cards.name, result)
-
-
-def _eight_or_better_floor(lowball: Lowball) -> int:
-    """The `low_rank` of the worst 8-or-better low: 8-7-6-5-3 (8-7-6-5-4 is a straight)."""
-    floor = evaluate.low_rank(parse_cards("8c 7d 6h 5s 3c"), None, lowball)
-    assert floor is not None
-    return floor
-
-
-def _low_ranks(cards: pl.Expr) -> pl.Expr:
-    """How many distinct ranks from ace to eight the cards hold ("As 2d 2c 7h ..." -> 3):
-    five or more is a qualifying 8-or-better low (and a razz hand of eight or better). One
-    search per rank, where splitting every row into a list of cards took half as long again."""
-    text = cards.fill_null("")
-    return pl.sum_horizontal(
-        text.str.contains(f"{rank}[cdhs]").cast(pl.UInt32) for rank in "A2345678"
+    lowballs = (
+        rows.struct.field("game")
+        .replace_strict(_LOWBALL_NUMBER, default=-1, return_dtype=pl.Int8)
+        .to_numpy()
     )
+    result = np.zeros(len(rows), dtype=bool)
+    for number, lowball in enumerate(_LOWBALLS):
+        floor = evaluate.low_floor(8, lowball)
+        for size in (5, 6, 7):
+            chosen = np.flatnonzero((sizes == size) & (lowballs == number))
+            if chosen.size:
+                hands = flat[starts[chosen, np.newaxis] + np.arange(size)]
+                result[chosen] = evaluate.low_rank_batch(hands, None, lowball) >= floor
+    return pl.Series(cards.name, result)
 
 
 def aggression_counts(

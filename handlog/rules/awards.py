@@ -13,8 +13,7 @@ from handlog.rules.profiles import RuleProfile
 from handlog.rules.tables import (
     Pot,
     after_rake,
-    divide,
-    hi_lo_shares,
+    award,
 )
 from handlog.rules.variants import VARIANTS
 
@@ -356,10 +355,10 @@ def split_pot(
     """Who wins a pot of `amount` (after rake) that two or more `contenders` claim with their
     showdown `hands` (cards speak), and how it is shared: (shares, high winners, low
     winners). The best high hand takes it (in the low games the best low, whose winners are
-    given as the high ones); in hi/lo a qualifying low takes half (`tables.hi_lo_shares`),
-    and the high hand all of it when no low qualifies (no low winners then). Ties share
-    what they tie for, odd chips by the profile (`tables.divide`; `seat_order` for the
-    clockwise rule, else the contenders' order)."""
+    given as the high ones); in hi/lo a qualifying low takes half, and the high hand all of it
+    when no low qualifies (no low winners then): `tables.award`, which shares each part among
+    ties, odd chips by the profile (`tables.divide`; `seat_order` for the clockwise rule,
+    else the contenders' order)."""
     variant = VARIANTS[game]
     qualifier = variant.low_qualifier
     lowball = variant.lowball
@@ -367,19 +366,20 @@ def split_pot(
         lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in contenders}
         best = max(lows.values())  # type: ignore[type-var]
         winners = [p for p in contenders if lows[p] == best]
-        return divide(amount, winners, hands, True, profile, seat_order, lowball), winners, []
+        return award(amount, [], winners, hands, game, profile, seat_order)[1], winners, []
     highs = {p: evaluate.high_rank(hands[p]) for p in contenders}
     top = max(highs.values())
     high_winners = [p for p in contenders if highs[p] == top]
-    if not variant.low:
-        return divide(amount, high_winners, hands, False, profile, seat_order), high_winners, []
-    lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in contenders}
-    qualified = [v for v in lows.values() if v is not None]
-    if not qualified:
-        return divide(amount, high_winners, hands, False, profile, seat_order), high_winners, []
-    best_low = max(qualified)
-    low_winners = [p for p in contenders if lows[p] == best_low]
-    shares = hi_lo_shares(amount, high_winners, low_winners, hands, profile, seat_order, lowball)
+    low_winners: list[_Player] = []
+    if variant.low:
+        lows = {p: evaluate.low_rank(hands[p], qualifier, lowball) for p in contenders}
+        qualified = [v for v in lows.values() if v is not None]
+        if qualified:
+            best_low = max(qualified)
+            low_winners = [p for p in contenders if lows[p] == best_low]
+    shares, low_shares = award(amount, high_winners, low_winners, hands, game, profile, seat_order)
+    for winner, share in low_shares.items():
+        shares[winner] = shares.get(winner, 0) + share
     return shares, high_winners, low_winners
 
 

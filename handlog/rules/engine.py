@@ -24,7 +24,8 @@ observers all reach through the table:
   the open pair's double bet `tables.open_pair_round` and `Table.double_bet_allowed`, the
   house's own first raise `RuleProfile.house_raise`); spread, pot and no limit's
   `structures.raise_range` (`Table.raise_range`), its least bet `structures.smallest_bet`
-  and full step `structures.full_step`;
+  and full step `structures.full_step`, pot limit's most `structures.pot_sized`
+  (`Table.pot_sized`);
 - the cap: `tables.cap_allows` (`Table.cap_allows`, `structures.capped`);
 - a full bet or a short all-in: `tables.counts_as_bet` (fixed limit's half-bet rule
   `tables.reopens`); reopening the betting: `Table.betting_closed` (a player who acted —
@@ -40,17 +41,22 @@ observers all reach through the table:
 - side pots: `tables.build_pots` (`Table.pots`);
 - who wins each pot and half: `awards.split_pot` (cards speak: `evaluate.high_rank`,
   `evaluate.low_rank`); low qualification: `evaluate.low_rank` with `Variant.low_qualifier`;
-- the hi/lo halves and their odd chip: `tables.hi_lo_halves` (`RuleProfile.odd_chip_to_high`);
-  ties and the odd chip among them: `tables.divide` (`RuleProfile.odd_chip_tie`);
+- what the winners get: `tables.award` (the replay's awards, the fast path, the simulator and
+  the equity calculator pay through it): the part of a pot the high and the low win,
+  `tables.pot_parts` (the low games all low; no qualifying low, all high; else the hi/lo halves
+  and their odd chip, `tables.hi_lo_halves`, `RuleProfile.odd_chip_to_high`); ties and the
+  odd chip among them: `tables.divide` (`RuleProfile.odd_chip_tie`), which reads the winners'
+  cards only when `tables.divide_reads_cards`;
 - the rake: `tables.after_rake` (`awards.pots_after_rake`, `RuleProfile.rake_before_split`);
 - the community card: `tables.deck_runs_short` (`RuleProfile.burns`);
+- who shows first at a showdown, and the order after: `Table.shows_first`, `Table.show_order`
+  (the simulator's; the replay does not judge the order in which a history shows hands);
 - a showdown hand's description: `tables.describe`.
 
 The fast path (`handlog.rules.fast`) calls the same functions on its compact state; what it
 keeps of its own (the round's end, `fast._clean_round_closed`; ranking a showdown's hands
 once for every pot, `fast._clean_awards`, ties left to `awards`) is proven equal to the
-engine by tests/test_replay.py. The order in which players show at a showdown is not judged
-by the replay: the simulator alone decides it (the last aggressor first, `Deal._showdown`).
+engine by tests/test_replay.py.
 
 The replay (`handlog.rules.replay`) drives a table from a hand's lines: it asks what the
 rules allow, flags what the history does otherwise, and then applies what the history says
@@ -76,6 +82,7 @@ from handlog.rules.structures import (
     Ceiling,
     capped,
     full_step,
+    pot_sized,
     raise_range,
     smallest_bet,
 )
@@ -325,6 +332,35 @@ class Table:
             return self.bring_in_player()
         return self.first_actor()
 
+    def shows_first(self) -> str | None:
+        """Who shows first at a showdown: the player called, the last to complete, bet or raise
+        on the last street (if still in); with no bet on it, the first player still in, in
+        seat order. What PokerStars prints: the last aggressor shows first in each of the
+        corpus's 16 PokerStars showdowns with a bet on the last street, the lowest seat still in
+        in each of the 6 without. (Other sites print some showdowns in another order; no rule
+        of theirs is broken by it, and the replay does not judge the order.) None when nobody
+        is in."""
+        aggressor = self.aggressor
+        if (
+            aggressor is not None
+            and self.street >= self.last_street
+            and aggressor not in self.folded
+        ):
+            return aggressor
+        in_hand = self.in_hand()
+        return in_hand[0] if in_hand else None
+
+    def show_order(self) -> list[str]:
+        """The players still in, in the order they show (or muck) at a showdown: clockwise
+        from `shows_first`."""
+        first = self.shows_first()
+        if first is None:
+            return []
+        seat_index = self.seat_index
+        start = seat_index[first]
+        seats = len(self.order)
+        return sorted(self.in_hand(), key=lambda p: (seat_index[p] - start) % seats)
+
     def double_bet_allowed(self) -> bool:
         """The open pair: on the second betting round of fixed limit, where the profile
         allows the double bet in the game, a pair showing in anyone's up cards allows the
@@ -430,6 +466,13 @@ class Table:
             pot=sum(self.put_in.values()),
             owed=self.current_bet - self.street_put[player],
             at_least_last=self.at_least_last,
+        )
+
+    def pot_sized(self, player: str) -> int:
+        """The street total of a pot-sized bet or raise by `player` (`structures.pot_sized`):
+        pot limit's most, a size a no-limit player may choose."""
+        return pot_sized(
+            self.current_bet, sum(self.put_in.values()), self.current_bet - self.street_put[player]
         )
 
     def capped(self) -> bool:

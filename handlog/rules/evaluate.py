@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from handlog.cards import RANK_CHARS, RANK_NAMES, Card
+from handlog.cards import DECK, RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
 from handlog.rules.variants import VARIANTS, Lowball, Variant
 
@@ -840,6 +840,27 @@ def _qualifying_floor(qualifier: int | None, lowball: Lowball) -> int:
         raise ValueError(f"a low qualifier is None or a rank from 5 to 13, not {qualifier!r}")
     # The worst qualifying low: five ranks in a row from the qualifier down (values rank - 1).
     return LOW_RANK_COUNT - 1 - _number(0x1F << (qualifier - 5))
+
+
+def low_floor(top: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> int:
+    """The `low_rank` of the worst low `top` high (a rank: 8 for "eight or better"): a low
+    is `top` or better exactly when its `low_rank` is at least this. Ace-to-five: the floor of
+    a qualifier of `top` (`top` and the four ranks below it: straights do not count), 5 to 13.
+    Deuce-to-seven and ace-to-six, where straights and flushes count against a low: `top`,
+    the three ranks below it and the fifth below (five in a row are a straight), not of one
+    suit; `top` from 7 to the ace in deuce-to-seven (ace high), from 6 to the king in
+    ace-to-six (ace low). Else a ValueError."""
+    if lowball is Lowball.ACE_TO_FIVE:
+        return _qualifying_floor(top, lowball)
+    ace_low = lowball is Lowball.ACE_TO_SIX
+    lowest, highest = (6, 13) if ace_low else (7, 14)
+    if not lowest <= top <= highest:
+        raise ValueError(f"a {lowball} low is {lowest} to {highest} high, not {top!r}")
+    ranks = [top, top - 1, top - 2, top - 3, top - 5]
+    worst = [
+        DECK[(14 if rank == 1 else rank) * 4 - 8 + place % 4] for place, rank in enumerate(ranks)
+    ]
+    return _lowball_rank(worst, lowball)
 
 
 def low_rank(

@@ -61,6 +61,7 @@ from handlog.rules.tables import (
     UP_POSITIONS,
     Pot,
     Replay,
+    award,
     best_showing,
     bring_in_index,
     build_pots,
@@ -71,7 +72,6 @@ from handlog.rules.tables import (
     describe_strength,
     fixed_sizes,
     has_pair,
-    hi_lo_shares,
     known_cards,
     lineup,
     next_clockwise,
@@ -721,9 +721,9 @@ def _clean_awards(
             expected[winner] = expected.get(winner, 0) + amount
             continue
         low_winners.add(low_winner)
-        shares = hi_lo_shares(amount, [winner], [low_winner], hands, profile, lowball=lowball)
-        for player, share in shares.items():
-            expected[player] = expected.get(player, 0) + share
+        for shares in award(amount, [winner], [low_winner], hands, game, profile):
+            for player, share in shares.items():
+                expected[player] = expected.get(player, 0) + share
     return expected, high_winners, low_winners
 
 

@@ -104,6 +104,13 @@ def full_step(current_bet: int, last_raise: int, least_bet: int, *, at_least_las
     return least_bet
 
 
+def pot_sized(current_bet: int, pot: int, owed: int) -> int:
+    """A bet or raise the size of the pot, as a street total: to the street's bet
+    `current_bet`, plus the pot (`pot`, every chip in it) with the player's call (`owed`) in it.
+    The most pot limit allows; a pot-sized bet in no limit."""
+    return current_bet + pot + owed
+
+
 def raise_range(
     structure: BettingStructure,
     *,
@@ -127,5 +134,5 @@ def raise_range(
     if ceiling is Ceiling.SPREAD:
         return least, max(least, base + top)
     if ceiling is Ceiling.POT:
-        return least, max(least, current_bet + pot + owed)
+        return least, max(least, pot_sized(current_bet, pot, owed))
     return least, None

@@ -512,25 +512,63 @@ def hi_lo_halves(amount: int, profile: RuleProfile) -> tuple[int, int]:
     return high_half, low_half
 
 
-def hi_lo_shares(
+def divide_reads_cards(amount: int, winners: int, profile: RuleProfile) -> bool:
+    """Whether `divide` reads the cards of `winners` tied players sharing `amount`: an odd
+    chip is left among them and the house gives it by the best card (`TieBreak.SUIT`)."""
+    return profile.odd_chip_tie is TieBreak.SUIT and winners > 1 and amount % winners != 0
+
+
+def pot_parts(
+    amount: int, game: Game, low_qualifies: bool, profile: RuleProfile
+) -> tuple[int, int]:
+    """What of a pot of `amount` the best high hand wins and what the best low wins: all of it
+    to the low in the low games (razz and its cousins); all of it to the high in the high games,
+    and in hi/lo when no low qualifies (`low_qualifies` False); else the two halves
+    (`hi_lo_halves`)."""
+    variant = VARIANTS[game]
+    if not variant.high:
+        return 0, amount
+    if not (variant.low and low_qualifies):
+        return amount, 0
+    return hi_lo_halves(amount, profile)
+
+
+def award(
     amount: int,
     high_winners: list[_Player],
     low_winners: list[_Player],
     hands: Mapping[_Player, Sequence[Card]],
+    game: Game,
     profile: RuleProfile,
     seat_order: Callable[[_Player], int] | None = None,
-    lowball: Lowball = Lowball.ACE_TO_FIVE,
-) -> dict[_Player, int]:
-    """A hi/lo pot of `amount` with a (qualifying) low: half to the high winners, half to the
-    low winners (one player may take both), the odd chip of the halving to the high half unless
-    the profile says low; each half shared by `divide` (the low half ranked the `lowball`
-    way)."""
-    high_half, low_half = hi_lo_halves(amount, profile)
-    shares = divide(high_half, high_winners, hands, False, profile, seat_order)
-    low_shares = divide(low_half, low_winners, hands, True, profile, seat_order, lowball)
-    for winner, share in low_shares.items():
-        shares[winner] = shares.get(winner, 0) + share
-    return shares
+) -> tuple[dict[_Player, int], dict[_Player, int]]:
+    """A pot of `amount` (after rake) paid to its winners, the high and the low shares apart:
+    `high_winners` hold the best high hand (none in the low games), `low_winners` the best
+    qualifying low (none in the high games, or when no low qualifies). Each part of the pot
+    (`pot_parts`) is shared by `divide` among the players tied for it, the low part's odd
+    chip by the game's lowball; one player may take both. The one division of a pot: the
+    replay's awards (`awards.split_pot`), the fast path, the simulator and the equity
+    calculator all pay through it."""
+    high_part, low_part = pot_parts(amount, game, bool(low_winners), profile)
+    high = (
+        divide(high_part, high_winners, hands, False, profile, seat_order) if high_winners else {}
+    )
+    if not low_winners:
+        return high, {}
+    lowball = VARIANTS[game].lowball
+    return high, divide(low_part, low_winners, hands, True, profile, seat_order, lowball)
+
+
+def award_reads_cards(
+    amount: int, high_winners: int, low_winners: int, game: Game, profile: RuleProfile
+) -> bool:
+    """Whether `award` reads the winners' cards: an odd chip of a part of the pot is left
+    among tied winners and the house gives it by the cards (`divide_reads_cards`). Else the
+    division depends only on who won."""
+    high_part, low_part = pot_parts(amount, game, low_winners > 0, profile)
+    return divide_reads_cards(high_part, high_winners, profile) or divide_reads_cards(
+        low_part, low_winners, profile
+    )
 
 
 def known_cards(shows: list[Action], hand: Hand) -> dict[str, tuple[Card, ...]]:

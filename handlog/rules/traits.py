@@ -29,6 +29,12 @@ class UncalledBets(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class SiteTraits:
+    """What one site's hand histories print. The defaults are a site that prints everything
+    the replay can check (`PRINTS_EVERYTHING`, PokerStars): a site declares only what it does
+    not print, each trait a check that has nothing to compare there. (Most sites declare
+    `describes_hands` False: of the formats handlog reads only PokerStars words its showdown
+    hands as `replay.describe` does.)"""
+
     uncalled_bets: UncalledBets = UncalledBets.LINE
     """What the site does with a bet nobody called; the replay never flags a line a site
     does not print."""

@@ -188,8 +188,6 @@ class Deal:
         self.raise_weight = [p.aggression * (0.5 if family else 1.0) for p in self.players]
         self.bet_weight = [p.aggression * (0.3 if family else 1.0) for p in self.players]
         self.fold_street = 1.0
-        self.last_aggressor: int | None = None
-        """The last to complete, bet or raise on the street (who shows first at a showdown)."""
         self.forced_war = False
         """Raise at every turn (a fault that needs the cap reached)."""
 
@@ -282,7 +280,6 @@ class Deal:
         counts = table.counts_as_bet(target, least, put >= table.stack[name])
         table.bet(name, target, put, counts)
         self.record(kind, player, put, None if before == 0 else target - before, all_in)
-        self.last_aggressor = player
         if counts and table.bets == self.profile.cap_bets and table.cap_reached():
             self.note(NoteKind.BETTING_CAPPED, None, "Betting is capped")
 
@@ -467,7 +464,6 @@ class Deal:
         showing hand opens, then whoever the table says is to act, until nobody owes
         anything or one player is left."""
         table = self.table
-        self.last_aggressor = None
         if not table.waiting():
             return  # fewer than two players can act
         # By betting round (5-card stud's 2nd street is the first, as 3rd in 7-card games).
@@ -582,7 +578,7 @@ class Deal:
             target = least
         else:
             rng = self.rng
-            pot_size = 2 * table.current_bet + sum(table.put_in.values()) - already
+            pot_size = table.pot_sized(self.names[player])
             roll = rng.random()
             if roll < 0.45:
                 target = least
@@ -715,10 +711,11 @@ class Deal:
             full_shares = self._split(amount, eligible, everyone)[0]
             winners_full.update(i for i, v in full_shares.items() if v)
         must_show = self.fault.must_show
-        # The player called (the last aggressor, else the first in) shows first; winners and
-        # all-in players show; the others show or muck.
-        start = self.last_aggressor if self.last_aggressor in everyone else contenders[0]
-        order = sorted(contenders, key=lambda i: (i - start) % self.n)  # type: ignore[operator]
+        # The player called (`Table.shows_first`) shows first and the others in turn
+        # (`Table.show_order`); winners and all-in players show; the others show or muck.
+        position = self.index
+        order = [position[name] for name in self.table.show_order()]
+        start = order[0]
         shown = {
             i
             for i in contenders
