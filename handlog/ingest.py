@@ -608,11 +608,9 @@ def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
 
     state = flag_state(replayer, violation)
     players = []
-    this_street: dict[str, int] = {}
     in_pot: dict[str, int] = {}
     for seat in state.seats:
         name = seat.player
-        this_street[name] = seat.this_street
         in_pot[name] = seat.put_in
         players.append(
             {
@@ -627,17 +625,13 @@ def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
                 "status": "not dealt in" if seat.status == "out" else seat.status,
             }
         )
-    owed = None
-    player = violation.player
-    if state.betting and player is not None and player in this_street:
-        owed = max(0, state.current_bet - this_street[player])
     return {
         "line": violation.line,
         "code": violation.code,
         "street": state.street.name.lower(),
         "turn": state.to_act,
         "bet": state.current_bet if state.betting else None,
-        "owed": owed,
+        "owed": state.owed,
         "pot": sum(in_pot.values()),
         "players": players,
     }

@@ -137,6 +137,9 @@ class FlagState:
     """The bet to match on the street."""
     seats: tuple[SeatState, ...]
     """Every seat, in seat order; each seat's `cards` are the up cards it showed then."""
+    owed: int | None
+    """What the flagged player had to put in to call (`Table.owed`, never below 0); None off
+    a betting street or for a flag about no player at the table."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +202,7 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     `handlog.check.hand_rules`) and record the table after each event, and when each
     violation was flagged."""
     raws: list[_Raw] = []
-    flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...]]] = []
+    flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
 
@@ -237,7 +240,9 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
 
     def at_flag(r: _Replayer, violation: Violation) -> None:
         state = flag_state(r, violation)
-        flagged.append((state.street, state.betting, state.to_act, state.current_bet, state.seats))
+        flagged.append(
+            (state.street, state.betting, state.to_act, state.current_bet, state.seats, state.owed)
+        )
 
     replayer = _Replayer(hand, profile, traits)
     replayer.step_observer = observe
@@ -274,8 +279,12 @@ def flag_state(replayer: _Replayer, violation: Violation) -> FlagState:
     turn = None
     if betting and table.round_open and not table.hand_over:
         turn = table.to_act()
+    owed = None
+    player = violation.player
+    if betting and player is not None and player in table.street_put:
+        owed = max(0, table.owed(player))
     return FlagState(
-        violation, street, betting, turn, table.current_bet, _seats_when_flagged(hand, table)
+        violation, street, betting, turn, table.current_bet, _seats_when_flagged(hand, table), owed
     )
 
 
