@@ -20,8 +20,7 @@ from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from mypy_extensions import mypyc_attr
-
+from handlog import records
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
@@ -626,8 +625,7 @@ class SectionGrammar:
         return LineError(relative, str(error).splitlines()[0], text)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameInfo:
     """What a text site's hand header says about the game, apart from the hand number and
     the clock: what every hand at a table repeats, so that a site reads it once per header
@@ -660,6 +658,47 @@ class GameInfo:
     chips_in_hundredths: bool = False
     """Amounts in hundredths of a chip (play money printed in cents)."""
 
+    def __init__(
+        self,
+        game_name: str,
+        game: Game | None,
+        small_bet: int = 0,
+        big_bet: int = 0,
+        currency: str | None = None,
+        header_variant: str = "",
+        structure: Structure = Structure.FIXED,
+        table: str = "",
+        max_seats: int | None = None,
+        ante: int | None = None,
+        tournament: bool = False,
+        tournament_id: str | None = None,
+        tournament_level: str | None = None,
+        buy_in: str | None = None,
+        mixed_game: str | None = None,
+        home_game: str | None = None,
+        chips_in_hundredths: bool = False,
+    ) -> None:
+        self.game_name = game_name  # type: ignore[misc]  # frozen: written once, here
+        self.game = game  # type: ignore[misc]
+        self.small_bet = small_bet  # type: ignore[misc]
+        self.big_bet = big_bet  # type: ignore[misc]
+        self.currency = currency  # type: ignore[misc]
+        self.header_variant = header_variant  # type: ignore[misc]
+        self.structure = structure  # type: ignore[misc]
+        self.table = table  # type: ignore[misc]
+        self.max_seats = max_seats  # type: ignore[misc]
+        self.ante = ante  # type: ignore[misc]
+        self.tournament = tournament  # type: ignore[misc]
+        self.tournament_id = tournament_id  # type: ignore[misc]
+        self.tournament_level = tournament_level  # type: ignore[misc]
+        self.buy_in = buy_in  # type: ignore[misc]
+        self.mixed_game = mixed_game  # type: ignore[misc]
+        self.home_game = home_game  # type: ignore[misc]
+        self.chips_in_hundredths = chips_in_hundredths  # type: ignore[misc]
+
+
+if __file__.endswith(".py"):  # running as source, not compiled: see GameInfo's note
+    records.swap_inits(GameInfo)
 
 NO_GAME = GameInfo("", None)
 """The header facts of a builder made without any (a site that reads them as it goes)."""

@@ -100,11 +100,6 @@ MARK = '<game id="'
 """How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
-def is_header(line: str) -> bool:
-    """Whether `line` starts a Merge hand."""
-    return MARK in line
-
-
 GAME_CODES = {
     "39": Game.STUD,
     "41": Game.STUD,
@@ -838,7 +833,6 @@ FORMAT = xml_format(
     site=SITE,
     name="Merge",
     mark=MARK,
-    is_header=is_header,
     context=Description,
     file_context=read_description,
     parse_hand=parse_hand,
