@@ -445,6 +445,23 @@ def _lark_input_error() -> type[Exception]:
 _LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
 
 
+def _rivals(literals: list[str], optional: list[bool], index: int) -> list[int]:
+    """The terminals after `index` in a body sequence that Lark's contextual lexer also
+    allows where terminal `index` matches (every optional one up to and including the next
+    required one) and that could match at the same place: those whose leading literal
+    (`grammar.leading_literal`) agrees with terminal `index`'s as far as both go. Two that
+    differ cannot both match where one of them does."""
+    found = []
+    mine = literals[index]
+    for later in range(index + 1, len(literals)):
+        theirs = literals[later]
+        if mine.startswith(theirs) or theirs.startswith(mine):
+            found.append(later)
+        if not optional[later]:
+            break
+    return found
+
+
 class SectionGrammar:
     """One text site's grammar, compiled once per process: the `header` and `body` start
     rules, the body's sections, and each line rule's terminals with their handlers."""
@@ -477,6 +494,11 @@ class SectionGrammar:
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
         self._sequence_known = False
+        self._literals: tuple[str, ...] = ()
+        """Each terminal of `_sequence`: what all its matches start with ("" if nothing)."""
+        self._rivals: tuple[tuple[int, ...], ...] = ()
+        """Each terminal of `_sequence`: the later ones `body_tokens` tries at the same place
+        once it matches (`_rivals`)."""
 
     def header_error(self, header: str) -> LineError:
         """The error for a hand header (line 1) not in a form the site writes."""
@@ -528,6 +550,12 @@ class SectionGrammar:
                 self._sequence = tuple(
                     (name, optional, re.compile(regexps[name])) for name, optional in sequence
                 )
+                literals = [grammar.leading_literal(regexps[name]) for name, _ in sequence]
+                self._literals = tuple(literals)
+                self._rivals = tuple(
+                    tuple(_rivals(literals, [optional for _, optional in sequence], index))
+                    for index in range(len(sequence))
+                )
             self._sequence_known = True
         return self._sequence
 
@@ -540,6 +568,11 @@ class SectionGrammar:
         sequence = self.body_sequence()
         if sequence is None:
             return None
+        # A terminal whose matches all start with a text (its leading literal) is tried only
+        # where the body has that text, and two whose texts differ can never both match at
+        # one place: `_rivals` are the later ones each must be checked against.
+        literals = self._literals
+        rivals = self._rivals
         tokens: list[tuple[str, str, int]] = []
         position = 0
         line = 1
@@ -550,15 +583,19 @@ class SectionGrammar:
             chosen = None
             while index < count:
                 name, optional, pattern = sequence[index]
-                found = pattern.match(body, position)
+                found = (
+                    pattern.match(body, position)
+                    if body.startswith(literals[index], position)
+                    else None
+                )
                 index += 1
                 if found is not None:
                     # Another allowed terminal matching here too would leave Lark to choose.
-                    for later in range(index, count) if optional else ():
-                        if sequence[later][2].match(body, position) is not None:
+                    for later in rivals[index - 1] if optional else ():
+                        if body.startswith(literals[later], position) and (
+                            sequence[later][2].match(body, position) is not None
+                        ):
                             return None
-                        if not sequence[later][1]:
-                            break
                     chosen = name, found.end()
                     break
                 if not optional:
