@@ -11,9 +11,17 @@ import handlog
 
 PACKAGE = Path(handlog.__file__).parent
 
-BELOW_PARSE = {"handlog", "handlog.cards", "handlog.errors", "handlog.model", "handlog.money"}
-"""What the readers may import besides themselves: the records, the cards, the money and
-the rules (`handlog.rules.*`: profiles, traits, variants)."""
+BELOW_PARSE = {
+    "handlog",
+    "handlog.cards",
+    "handlog.errors",
+    "handlog.model",
+    "handlog.money",
+    "handlog.records",
+}
+"""What the readers may import besides themselves: the records (and `handlog.records`, what
+the model's records are built with: cheap frozen records, the standard library alone), the
+cards, the money and the rules (`handlog.rules.*`: profiles, traits, variants)."""
 
 
 def _module_name(path: Path) -> str:

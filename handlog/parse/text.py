@@ -20,8 +20,7 @@ from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from mypy_extensions import mypyc_attr
-
+from handlog import records
 from handlog.cards import Card, CardError, cards
 from handlog.errors import ParseError, Skipped
 from handlog.model import (
@@ -446,6 +445,23 @@ def _lark_input_error() -> type[Exception]:
 _LineRule = tuple[tuple[tuple[str, bool, re.Pattern[str], Any], ...], dict[str, Any]]
 
 
+def _rivals(literals: list[str], optional: list[bool], index: int) -> list[int]:
+    """The terminals after `index` in a body sequence that Lark's contextual lexer also
+    allows where terminal `index` matches (every optional one up to and including the next
+    required one) and that could match at the same place: those whose leading literal
+    (`grammar.leading_literal`) agrees with terminal `index`'s as far as both go. Two that
+    differ cannot both match where one of them does."""
+    found = []
+    mine = literals[index]
+    for later in range(index + 1, len(literals)):
+        theirs = literals[later]
+        if mine.startswith(theirs) or theirs.startswith(mine):
+            found.append(later)
+        if not optional[later]:
+            break
+    return found
+
+
 class SectionGrammar:
     """One text site's grammar, compiled once per process: the `header` and `body` start
     rules, the body's sections, and each line rule's terminals with their handlers."""
@@ -478,6 +494,11 @@ class SectionGrammar:
         self._rules: dict[str, _LineRule] | None = None
         self._sequence: tuple[tuple[str, bool, re.Pattern[str]], ...] | None = None
         self._sequence_known = False
+        self._literals: tuple[str, ...] = ()
+        """Each terminal of `_sequence`: what all its matches start with ("" if nothing)."""
+        self._rivals: tuple[tuple[int, ...], ...] = ()
+        """Each terminal of `_sequence`: the later ones `body_tokens` tries at the same place
+        once it matches (`_rivals`)."""
 
     def header_error(self, header: str) -> LineError:
         """The error for a hand header (line 1) not in a form the site writes."""
@@ -529,6 +550,12 @@ class SectionGrammar:
                 self._sequence = tuple(
                     (name, optional, re.compile(regexps[name])) for name, optional in sequence
                 )
+                literals = [grammar.leading_literal(regexps[name]) for name, _ in sequence]
+                self._literals = tuple(literals)
+                self._rivals = tuple(
+                    tuple(_rivals(literals, [optional for _, optional in sequence], index))
+                    for index in range(len(sequence))
+                )
             self._sequence_known = True
         return self._sequence
 
@@ -541,6 +568,11 @@ class SectionGrammar:
         sequence = self.body_sequence()
         if sequence is None:
             return None
+        # A terminal whose matches all start with a text (its leading literal) is tried only
+        # where the body has that text, and two whose texts differ can never both match at
+        # one place: `_rivals` are the later ones each must be checked against.
+        literals = self._literals
+        rivals = self._rivals
         tokens: list[tuple[str, str, int]] = []
         position = 0
         line = 1
@@ -551,15 +583,19 @@ class SectionGrammar:
             chosen = None
             while index < count:
                 name, optional, pattern = sequence[index]
-                found = pattern.match(body, position)
+                found = (
+                    pattern.match(body, position)
+                    if body.startswith(literals[index], position)
+                    else None
+                )
                 index += 1
                 if found is not None:
                     # Another allowed terminal matching here too would leave Lark to choose.
-                    for later in range(index, count) if optional else ():
-                        if sequence[later][2].match(body, position) is not None:
+                    for later in rivals[index - 1] if optional else ():
+                        if body.startswith(literals[later], position) and (
+                            sequence[later][2].match(body, position) is not None
+                        ):
                             return None
-                        if not sequence[later][1]:
-                            break
                     chosen = name, found.end()
                     break
                 if not optional:
@@ -626,8 +662,7 @@ class SectionGrammar:
         return LineError(relative, str(error).splitlines()[0], text)
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class GameInfo:
     """What a text site's hand header says about the game, apart from the hand number and
     the clock: what every hand at a table repeats, so that a site reads it once per header
@@ -660,6 +695,47 @@ class GameInfo:
     chips_in_hundredths: bool = False
     """Amounts in hundredths of a chip (play money printed in cents)."""
 
+    def __init__(
+        self,
+        game_name: str,
+        game: Game | None,
+        small_bet: int = 0,
+        big_bet: int = 0,
+        currency: str | None = None,
+        header_variant: str = "",
+        structure: Structure = Structure.FIXED,
+        table: str = "",
+        max_seats: int | None = None,
+        ante: int | None = None,
+        tournament: bool = False,
+        tournament_id: str | None = None,
+        tournament_level: str | None = None,
+        buy_in: str | None = None,
+        mixed_game: str | None = None,
+        home_game: str | None = None,
+        chips_in_hundredths: bool = False,
+    ) -> None:
+        self.game_name = game_name  # type: ignore[misc]  # frozen: written once, here
+        self.game = game  # type: ignore[misc]
+        self.small_bet = small_bet  # type: ignore[misc]
+        self.big_bet = big_bet  # type: ignore[misc]
+        self.currency = currency  # type: ignore[misc]
+        self.header_variant = header_variant  # type: ignore[misc]
+        self.structure = structure  # type: ignore[misc]
+        self.table = table  # type: ignore[misc]
+        self.max_seats = max_seats  # type: ignore[misc]
+        self.ante = ante  # type: ignore[misc]
+        self.tournament = tournament  # type: ignore[misc]
+        self.tournament_id = tournament_id  # type: ignore[misc]
+        self.tournament_level = tournament_level  # type: ignore[misc]
+        self.buy_in = buy_in  # type: ignore[misc]
+        self.mixed_game = mixed_game  # type: ignore[misc]
+        self.home_game = home_game  # type: ignore[misc]
+        self.chips_in_hundredths = chips_in_hundredths  # type: ignore[misc]
+
+
+if __file__.endswith(".py"):  # running as source, not compiled: see GameInfo's note
+    records.swap_inits(GameInfo)
 
 NO_GAME = GameInfo("", None)
 """The header facts of a builder made without any (a site that reads them as it goes)."""

@@ -25,7 +25,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 from handlog.cards import Card
 from handlog.errors import ParseError
 from handlog.model import Action, ActionKind, Game, Hand, Site, Source, Structure
-from handlog.parse.reader import Chunk
+from handlog.parse.reader import Chunk, LineMark
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import Context, settler
 from handlog.parse.text import utc_time
@@ -195,7 +195,6 @@ def xml_format(
     site: Site,
     name: str,
     mark: str,
-    is_header: Callable[[str], bool],
     context: type[Context],
     file_context: Callable[[str, str], object],
     parse_hand: Callable[[Chunk, object], Parsed],
@@ -207,14 +206,14 @@ def xml_format(
     deals: tuple[tuple[Game, Structure, bool], ...],
 ) -> SiteFormat:
     """The `SiteFormat` of an XML site: its hands are elements that start with `mark`
-    anywhere on a line (`is_header`: no prefix; files cut into ranges at `header_bytes`),
+    anywhere on a line (a `LineMark`: no prefix; files cut into ranges at `header_bytes`),
     each read with its file's context (`file_context`, of type `context`), which keeps the
     stakes the hands of its pass have shown (`handlog.parse.stakes.settle`)."""
     return SiteFormat(
         site=site,
         name=name,
         header_prefix="",
-        is_header=is_header,
+        is_header=LineMark(mark),
         parse_hand=cast(Callable[[Chunk], Parsed], parse_hand),  # called with the context
         profile=profile,
         traits=traits,

@@ -91,11 +91,6 @@ MARK = '<game gamecode="'
 """How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
-def is_header(line: str) -> bool:
-    """Whether `line` starts an iPoker hand."""
-    return MARK in line
-
-
 GAMES = {
     "7 Card Stud": Game.STUD,
     "7 Card Stud Hi-Lo": Game.STUD8,
@@ -842,7 +837,6 @@ FORMAT = xml_format(
     site=SITE,
     name="iPoker",
     mark=MARK,
-    is_header=is_header,
     context=Session,
     file_context=read_session,
     parse_hand=parse_hand,

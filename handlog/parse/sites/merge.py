@@ -100,11 +100,6 @@ MARK = '<game id="'
 """How a hand starts, anywhere on its line (after white space or a `</game>`)."""
 
 
-def is_header(line: str) -> bool:
-    """Whether `line` starts a Merge hand."""
-    return MARK in line
-
-
 GAME_CODES = {
     "39": Game.STUD,
     "41": Game.STUD,
@@ -248,12 +243,23 @@ def read_description(head: str, file: str) -> Description | ParseError:
     )
 
 
-@lru_cache(maxsize=100_000)
 def _amount(text: str, currency: str | None) -> int:
-    """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips); amounts
-    repeat a great deal, so they are cached."""
-    value = _convert(text, currency)
-    return value
+    """Minor units of "0.05", "$0.50", "10.00" (cents in real money, else chips)."""
+    return _cents(text) if currency else _chips(text)
+
+
+# Amounts repeat a great deal, so they are cached: one cache per unit, each keyed by the
+# text alone (a cache of one argument keys on it as it is, with no tuple to build).
+
+
+@lru_cache(maxsize=100_000)
+def _cents(text: str) -> int:
+    return _convert(text, True)
+
+
+@lru_cache(maxsize=100_000)
+def _chips(text: str) -> int:
+    return _convert(text, False)
 
 
 _PLAIN_AMOUNT = re.compile(r"-?[0-9]{0,20}(?:\.[0-9]{0,20})?")
@@ -261,7 +267,7 @@ _PLAIN_AMOUNT = re.compile(r"-?[0-9]{0,20}(?:\.[0-9]{0,20})?")
 point, nothing `Decimal` reads besides (exponents, "Infinity", "NaN", underscores)."""
 
 
-def _convert(text: str, currency: str | None) -> int:
+def _convert(text: str, currency: bool) -> int:
     bare = text.lstrip("$€£")
     if not _PLAIN_AMOUNT.fullmatch(bare) or not any(c.isdigit() for c in bare):
         raise MoneyError(f"{text!r} is not an amount")
@@ -838,7 +844,6 @@ FORMAT = xml_format(
     site=SITE,
     name="Merge",
     mark=MARK,
-    is_header=is_header,
     context=Description,
     file_context=read_description,
     parse_hand=parse_hand,

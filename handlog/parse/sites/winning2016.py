@@ -123,7 +123,8 @@ class _HandBuilder(txt.TextHandBuilder):
     def __init__(
         self, chunk: Chunk, hand_id: str, game: model.Game, game_id: re.Match[str], clock: str
     ) -> None:
-        super().__init__(chunk, GRAMMAR, hand_id, txt.GameInfo(game_id["game"], game))
+        super().__init__(chunk, GRAMMAR, hand_id)  # its GameInfo once read: `build`
+        self.game = game
         self.game_id = game_id
         self.clock = clock
         table = game_id["table"]
@@ -156,7 +157,7 @@ class _HandBuilder(txt.TextHandBuilder):
         game_id = self.game_id
         info = txt.GameInfo(
             game_id["game"],
-            self.info.game,
+            self.game,
             small_bet=self.money(game_id["small"]),
             big_bet=self.money(game_id["big"]),
             currency=self.currency,
