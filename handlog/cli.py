@@ -1139,6 +1139,7 @@ def bench(
     brought up to date first (timed apart).
 
     Example: handlog bench --serve big.duckdb --runs 5
+
     Example: handlog bench --ev --hands 3000 --runs 1 --no-import --no-pokerkit --variant-hands 0
     """
     import json
