@@ -29,6 +29,7 @@ COMPILED = (
     "handlog.model",
     "handlog.holdings",
     "handlog.store",
+    "handlog.rules.structures",
     "handlog.rules.tables",
     "handlog.rules.engine",
     "handlog.rules.awards",
