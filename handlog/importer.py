@@ -245,6 +245,24 @@ def _timed(items: Iterator[Job], timings: dict[str, float], stage: str) -> Itera
         yield item
 
 
+def _spent(timings: dict[str, float], stage: str, since: float) -> float:
+    """Add the CPU time since `since` to `timings[stage]`; the time now."""
+    now = time.process_time()
+    timings[stage] = timings.get(stage, 0.0) + now - since
+    return now
+
+
+def _fatal(error: BaseException) -> bool:
+    """Whether a DuckDB error is charged to no file: the database file itself failing
+    (`store.is_storage_fault`), or Ctrl-C reaching a query (`_interrupted`); raised."""
+    return store.is_storage_fault(error) or _interrupted(error)
+
+
+def _refusal(error: BaseException) -> str:
+    """Why a file's rows could not be stored: the first line of DuckDB's error."""
+    return "could not be stored: " + str(error).strip().split("\n", 1)[0]
+
+
 def _interrupted(error: BaseException) -> bool:
     """Whether a DuckDB error is Ctrl-C reaching a query. DuckDB turns it into an error of
     its own: an interrupt, or (when Ctrl-C lands while it reads a batch's Arrow data, in
@@ -624,7 +642,7 @@ class _FilesLoad:
         try:
             item.new = _store_files(connection, stored, done.tables, timings)
         except duckdb.Error as error:
-            if store.is_storage_fault(error) or _interrupted(error):
+            if _fatal(error):
                 raise
             self._again(connection, lock)
             return
@@ -644,12 +662,12 @@ class _FilesLoad:
         try:
             connection.execute("COMMIT")
         except duckdb.Error as error:
-            if store.is_storage_fault(error) or _interrupted(error):
+            if _fatal(error):
                 raise
             self._again(connection, lock)
             return
         self.parts = 0
-        timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+        _spent(timings, "commit", clock)
         try:
             self._after_commit(connection)
         finally:
@@ -683,7 +701,7 @@ class _FilesLoad:
                 try:
                     item.new = _commit_files(connection, item.stored, item.tables, timings)
                 except duckdb.Error as error:
-                    if store.is_storage_fault(error) or _interrupted(error):
+                    if _fatal(error):
                         raise
                     item.new = _commit_each(connection, item.stored, item.tables, timings, error)
             self._after_commit(connection)
@@ -702,9 +720,9 @@ class _FilesLoad:
         try:
             self.after_commit(connection)
         except duckdb.Error as error:
-            if store.is_storage_fault(error) or _interrupted(error):
+            if _fatal(error):
                 raise
-            reason = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+            reason = _refusal(error)
             for item in self.held:
                 for load, _, _ in item.stored:
                     load.failure = load.failure or reason
@@ -766,9 +784,9 @@ def _commit_each(
             if blocks is not None:
                 blocks_stored.update(blocks.column("block").to_pylist())
         except duckdb.Error as failure:
-            if store.is_storage_fault(failure) or _interrupted(failure):
+            if _fatal(failure):
                 raise
-            load.failure = "could not be stored: " + str(failure).strip().split("\n", 1)[0]
+            load.failure = _refusal(failure)
     return new
 
 
@@ -816,7 +834,7 @@ def _commit_files(
     except BaseException:
         store.rollback(connection)
         raise
-    timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+    _spent(timings, "commit", clock)
     return new
 
 
@@ -832,9 +850,7 @@ def _store_files(
 
     clock = time.process_time()
     added = store.load(connection, tables)
-    load_done = time.process_time()
-    timings["load"] = timings.get("load", 0.0) + load_done - clock
-    clock = load_done
+    clock = _spent(timings, "load", clock)
     hands = tables.get("hands")
     if hands is None:
         new: dict[str, int] = {}
@@ -870,7 +886,7 @@ def _store_files(
         )
     finally:
         connection.unregister("batch_imports")
-    timings["commit"] = timings.get("commit", 0.0) + time.process_time() - clock
+    _spent(timings, "commit", clock)
     return new
 
 
@@ -995,9 +1011,9 @@ class _FileLoad:
                 after_commit(connection)
                 self._spent("summary", clock)
         except duckdb.Error as error:
-            if store.is_storage_fault(error) or _interrupted(error):
+            if _fatal(error):
                 raise
-            self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+            self.failure = _refusal(error)
         finally:
             lock.pause()
 
@@ -1007,13 +1023,9 @@ class _FileLoad:
         import duckdb
 
         self.abandon(connection, lock)
-        if (
-            not isinstance(error, duckdb.Error)
-            or store.is_storage_fault(error)
-            or _interrupted(error)
-        ):
+        if not isinstance(error, duckdb.Error) or _fatal(error):
             raise error
-        self.failure = "could not be stored: " + str(error).strip().split("\n", 1)[0]
+        self.failure = _refusal(error)
 
     def abandon(self, connection: Any, lock: ImportLock) -> None:
         """Roll the transaction under way back; the counts go back to what was committed."""
@@ -1080,10 +1092,7 @@ class _FileLoad:
         return added, replaced, reached
 
     def _spent(self, stage: str, since: float) -> float:
-        """Add the CPU time since `since` to `stage`; the time now."""
-        now = time.process_time()
-        self.timings[stage] = self.timings.get(stage, 0.0) + now - since
-        return now
+        return _spent(self.timings, stage, since)
 
     def finish(
         self,
