@@ -145,3 +145,86 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
         assert not [at for at in headers if part.start + want <= at < following.start]
     assert ranges[0].first_line == (1 if from_line <= 1 else headers[ranges[0].start])
     assert digest.hexdigest() == hashlib.sha256(data).hexdigest()
+
+
+def _utf16(text: str, order: str, mark: bool) -> bytes:
+    codec = f"utf-16-{order}"
+    bom = codecs.BOM_UTF16_LE if order == "le" else codecs.BOM_UTF16_BE
+    return (bom if mark else b"") + text.encode(codec)
+
+
+@pytest.mark.parametrize(
+    ("order", "mark", "newline"), [("le", True, "\r\n"), ("be", True, "\n"), ("le", False, "\n")]
+)
+def test_utf16_files_are_cut_into_ranges_that_read_as_the_whole_file(
+    tmp_path, order, mark, newline
+):
+    """A UTF-16 file (Full Tilt's and Winning's exports) is cut into ranges of whole hands as
+    an 8-bit one is: each range starts at a hand header, its line number right, the digest
+    has seen the bytes up to its end, and its hands read exactly as the whole file's do
+    (records, lines and all), whatever the byte order and line ends."""
+    import hashlib
+
+    from handlog.parse import parse_range
+    from handlog.parse.reader import cuttable, hand_ranges
+
+    text = "junk before the first hand\n" + "\n\n".join(
+        path.read_text(encoding="utf-8") for path in sorted(SAMPLE_LOGS.glob("*.txt")) * 2
+    )
+    data = _utf16(text.replace("\n", newline), order, mark)
+    log = tmp_path / "log.txt"
+    log.write_bytes(data)
+    assert cuttable(log)
+    site = pokerstars.FORMAT
+    digest = hashlib.sha256()
+    ranges = []
+    for part in hand_ranges(log, site.header_bytes, site.header_marker, 20_000, 1, digest):
+        assert digest.hexdigest() == hashlib.sha256(data[: part.end]).hexdigest()
+        ranges.append(part)
+    assert len(ranges) > 5 and ranges[0].start == 0 and ranges[-1].end == len(data)
+    codec = f"utf-16-{order}"
+    for part, following in itertools.pairwise(ranges):
+        assert part.end == following.start
+        assert data[following.start :].decode(codec, errors="ignore").startswith("PokerStars")
+        before = data[len(codecs.BOM_UTF16_LE) if mark else 0 : following.start]
+        assert following.first_line == before.decode(codec).count("\n") + 1
+    whole = list(parse_file(log))
+    assert [item for part in ranges for item in parse_range(log, part, site)] == whole
+    plain = tmp_path / "plain.txt"
+    plain.write_text(text, encoding="utf-8")
+    hands = [item for item in whole if isinstance(item, Hand)]
+    assert len(hands) > 50 and len(hands) == sum(isinstance(i, Hand) for i in parse_file(plain))
+
+
+@pytest.mark.parametrize("odd", ["\u0a05", "\u0a0a", "odd length"])
+def test_utf16_files_whose_newline_bytes_could_stand_across_two_characters_are_read_whole(
+    tmp_path, odd
+):
+    """In UTF-16 a character U+0A00-U+0AFF (Gurmukhi, Gujarati) holds the byte of a newline,
+    which a search of the raw bytes could take for one across two characters, and a file of
+    an odd number of bytes has no whole last character: such a file is not cut (read whole,
+    as before), and still reads."""
+    from handlog.parse.reader import cuttable
+
+    text = STUD.read_text(encoding="utf-8")
+    if len(odd) == 1:
+        text = text.replace("Seat 1: ", f"Seat 1: {odd}")
+    log, plain = tmp_path / "log.txt", tmp_path / "plain.txt"
+    log.write_bytes(_utf16(text, "le", True) + (b"\n" if len(odd) > 1 else b""))
+    plain.write_text(text, encoding="utf-8")
+    assert not cuttable(log)
+    read = [type(item) for item in parse_file(log)]
+    assert len(read) > 10 and read == [type(item) for item in parse_file(plain)]
+
+
+def test_winning_2016_hand_headers_are_found_in_the_bytes():
+    """Winning's 2016 format is cut into ranges at its hand headers, in the UTF-16 it is
+    written in: each header line of its fixtures is one match of the format's
+    `header_bytes`, and nothing else is."""
+    from handlog.parse.sites import winning2016
+
+    for path in sorted((SAMPLE_LOGS.parent / "tests" / "sites" / "winning").glob("*2016*.txt")):
+        text = "\n" + path.read_bytes().decode("utf-16")
+        headers = [line for line in text.split("\n") if winning2016.is_header(line.rstrip())]
+        found = winning2016.HEADER_BYTES.findall(text.replace("\r\n", "\n").encode("utf-8"))
+        assert len(found) == len(headers) > 0, path

@@ -459,12 +459,33 @@ class ByteRange:
 
 
 def cuttable(path: str | os.PathLike[str]) -> bool:
-    """Whether `hand_ranges` can cut the file: not an archive entry (streamed whole) and not
-    UTF-16 (where a header is not a run of ASCII bytes)."""
+    """Whether `hand_ranges` can cut the file: not an archive entry (streamed whole), and, in
+    UTF-16, a whole number of two-byte units none of which is U+0A00–U+0AFF (Gurmukhi,
+    Gujarati): then a newline's two bytes, and the header's, are found only where a unit
+    starts, so that `bytes.find` and `bytes.count` on the raw bytes find every one and nothing
+    else (the file is read once more for this, in blocks: some milliseconds a megabyte)."""
     if ZIP_ENTRY in str(path):
         return False
     with open(path, "rb") as handle:
-        return not detect_encoding(handle.read(4)).startswith("utf-16")
+        encoding = range_encoding(handle.read(4))
+        if not encoding.startswith("utf-16"):
+            return True
+        handle.seek(0)
+        high = 1 if encoding == "utf-16-le" else 0  # where each unit's high byte lies
+        while block := handle.read(BLOCK_SIZE * 16):  # an even size: units stay whole
+            if len(block) % 2 or b"\n" in block[high::2]:
+                return False
+    return True
+
+
+def range_encoding(head: bytes) -> str:
+    """`detect_encoding` with a UTF-16 byte-order mark's order made explicit: the codec of
+    any range of the file, the first (its mark then left out by the reader) or a later one,
+    which has no mark to tell."""
+    encoding = detect_encoding(head)
+    if encoding == "utf-16":
+        return "utf-16-be" if head.startswith(codecs.BOM_UTF16_BE) else "utf-16-le"
+    return encoding
 
 
 def hand_ranges(
@@ -488,6 +509,17 @@ def hand_ranges(
     Nothing comes out when no header starts a hand at or after `from_line` (and the file
     does not start at line 1 then)."""
     with open(path, "rb") as handle:
+        encoding = range_encoding(handle.read(4))
+        handle.seek(0)
+        # In UTF-16 (a `cuttable` file) the newline, the marker and the header are found as
+        # their encoded bytes, a unit of two bytes each character; a header found is decoded
+        # to be matched.
+        wide = encoding.startswith("utf-16")
+        unit = 2 if wide else 1
+        newline = "\n".encode(encoding)
+        if wide:
+            marker = marker.decode("ascii").encode(encoding)
+            header_text = _text_pattern(header)
         total = os.fstat(handle.fileno()).st_size
         begin = 0 if from_line <= 1 else -1  # where the range being cut starts; -1: none yet
         begin_line = 1
@@ -503,13 +535,17 @@ def hand_ranges(
             data += block
             # Search up to the last newline (kept for the next round, since a header match
             # starts with it), so that no header is cut by the end of a block.
-            end = len(data) if not block else max(data.rfind(b"\n"), 0)
+            end = len(data) if not block else max(data.rfind(newline), 0)
             counted = 0  # newlines in `data` before here are counted in `line`
-            at = data.find(marker, _search_from(begin, want, offset, 0))
+            at = data.find(marker, _search_from(begin, want, offset, 0, unit))
             while at >= 0 and (at < end or not block):
-                if header.match(data, at) is not None:
-                    start = at + 1  # the header line starts after the newline
-                    line += data.count(b"\n", counted, start)
+                if (
+                    _wide_header(header_text, data, at, newline, encoding)
+                    if wide
+                    else header.match(data, at) is not None
+                ):
+                    start = at + unit  # the header line starts after the newline
+                    line += data.count(newline, counted, start)
                     counted = start
                     if begin < 0:
                         if line >= from_line:
@@ -521,8 +557,8 @@ def hand_ranges(
                         yield ByteRange(begin, offset + start, begin_line)
                         begin, begin_line = offset + start, line
                         want = _range_size(size, total, begin)
-                at = data.find(marker, _search_from(begin, want, offset, at + 1))
-            line += data.count(b"\n", counted, end)
+                at = data.find(marker, _search_from(begin, want, offset, at + unit, unit))
+            line += data.count(newline, counted, end)
             if digest is not None:
                 digest.update(data[hashed - offset : end])
                 hashed = offset + end
@@ -534,11 +570,34 @@ def hand_ranges(
         yield ByteRange(begin, total, begin_line)
 
 
-def _search_from(begin: int, want: int, offset: int, least: int) -> int:
+def _search_from(begin: int, want: int, offset: int, least: int, unit: int) -> int:
     """Where in the block at `offset` the next header marker may stand, from `least` on: a
     range begun at `begin` (-1: none yet) ends only at a header `want` bytes on or more,
-    whose marker's newline stands just before it."""
-    return max(begin + want - offset - 1, least) if begin >= 0 else least
+    whose marker's newline (of `unit` bytes) stands just before it."""
+    return max(begin + want - offset - unit, least) if begin >= 0 else least
+
+
+def _wide_header(
+    header: re.Pattern[str], data: bytes, at: int, newline: bytes, encoding: str
+) -> bool:
+    """Whether the UTF-16 newline at `at` of `data` starts a hand header: the line after it,
+    decoded with its own newline, matched by `header` (`_text_pattern`)."""
+    end = data.find(newline, at + len(newline))
+    line = data[at : end + len(newline) if end >= 0 else len(data) // 2 * 2]
+    return header.match(line.decode(encoding, errors="replace")) is not None
+
+
+_TEXT_PATTERNS: dict[bytes, re.Pattern[str]] = {}
+
+
+def _text_pattern(header: re.Pattern[bytes]) -> re.Pattern[str]:
+    """A header pattern of bytes (ASCII) as one of text, with the same meaning (`re.ASCII`)."""
+    found = _TEXT_PATTERNS.get(header.pattern)
+    if found is None:
+        found = _TEXT_PATTERNS[header.pattern] = re.compile(
+            header.pattern.decode("ascii"), header.flags | re.ASCII
+        )
+    return found
 
 
 def _range_size(size: int, total: int, begin: int) -> int:
@@ -552,11 +611,14 @@ def split_range(
 ) -> Iterator[Chunk]:
     """The hands of one `ByteRange` of a file (see `hand_ranges`)."""
     with open(path, "rb") as handle:
-        encoding = detect_encoding(handle.read(4))
+        encoding = range_encoding(handle.read(4))
         handle.seek(part.start)
         raw = handle.read(part.end - part.start)
-    if part.start == 0 and raw.startswith(codecs.BOM_UTF8):
-        raw = raw[3:]
+    if part.start == 0:
+        for mark in (codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+            if raw.startswith(mark) and (len(mark) == 3) == encoding.startswith("utf-8"):
+                raw = raw[len(mark) :]
+                break
     text = raw.decode(
         "utf-8" if encoding.startswith("utf-8") else encoding, errors="handlog-cp1252"
     )

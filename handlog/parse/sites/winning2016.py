@@ -35,6 +35,11 @@ from handlog.parse.sites.winning import PROFILE, TRAITS
 SITE = model.Site.WINNING
 HEADER_PREFIX = "Game started at: "
 _HEADER = re.compile(r"Game started at: (\d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2})$")
+HEADER_BYTES = re.compile(
+    rb"\nGame started at: \d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{1,2}:\d{1,2}[ \t\r]*\n"
+)
+"""A newline and a whole hand header line (`is_header`'s), for cutting files into ranges of
+whole hands (in the UTF-16 the site writes, matched as text: `reader.hand_ranges`)."""
 _GAME_ID = re.compile(
     r"Game ID: (?P<number>\d+) (?P<small>\d[\d,]*(?:\.\d+)?)/(?P<big>\d[\d,]*(?:\.\d+)?) "
     r"(?P<table>.+?) \((?P<game>[^()]+)\)(?: (?P<max>\d+)-max)?$"
@@ -495,6 +500,7 @@ FORMAT = SiteFormat(
     header_prefix=HEADER_PREFIX,
     is_header=is_header,
     parse_hand=parse_hand,
+    header_bytes=HEADER_BYTES,
     profile=PROFILE,
     traits=TRAITS,
     print_hand=print_hand,
