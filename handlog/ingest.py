@@ -497,6 +497,10 @@ def _read_into(
     # records die with it (kept alive, a range's thousands of hands would grow the heap the
     # garbage collector scans again and again).
     read: list[tuple[str, str, int]] = []
+    # A hand the range holds twice is stored as its first copy reads, whole: the rows of a
+    # later copy are not added (the store, finding one key twice in a batch, would keep
+    # either copy's rows table by table). It is counted, as a repeat in another file is.
+    kept: set[tuple[str, str]] = set()
     chunks: list[Chunk] = []  # what the parser read, for the texts
     try:
         site = detect_file(path)
@@ -521,21 +525,24 @@ def _read_into(
             else:
                 (checked,) = check_items((item,), path)
             line_reached = max(line_reached, checked.first_line)
-            store.add_checked(batch, checked)
+            hand = checked.hand
+            key = (hand.site.value, hand.hand_id) if hand is not None else None
+            if key is None or key not in kept:
+                store.add_checked(batch, checked)
             if checked.replay is not None:
-                clock.mark("rows")
-                add_ev(batch, checked, profile)  # all-in EV: only possible all-ins traced
-                clock.mark("ev")
-                hand = checked.hand
-                if hand is not None:
-                    read.append((hand.site.value, hand.hand_id, checked.line))
                 counts["hands"] += 1
                 counts["illegal"] += checked.replay.illegal
                 counts["mis_split"] += checked.replay.mis_split
                 counts["inconsistent"] += checked.replay.inconsistent
-                if checked.replay.violations:
-                    flagged.append((checked, states))
-                    states = []
+                if key is not None and key not in kept:
+                    kept.add(key)
+                    clock.mark("rows")
+                    add_ev(batch, checked, profile)  # all-in EV: only possible all-ins traced
+                    clock.mark("ev")
+                    read.append((key[0], key[1], checked.line))
+                    if checked.replay.violations:
+                        flagged.append((checked, states))
+                        states = []
             elif checked.error is not None:
                 counts["unparsed"] += 1
             else:

@@ -669,10 +669,8 @@ def test_a_utf16_file_is_read_in_ranges_by_the_workers_and_stores_what_one_range
 
     from handlog import importer, ingest
 
-    # Each hand once (the Cardtest file repeats a hand of another: which copy of a hand
-    # repeated within one range is stored is not settled).
-    apart = [path for path in SAMPLES if "Cardtest" not in path]
-    text = "\n\n".join(Path(path).read_text(encoding="utf-8") for path in apart)
+    # The Cardtest file repeats a hand of another: the first copy is stored, either way.
+    text = "\n\n".join(Path(path).read_text(encoding="utf-8") for path in SAMPLES)
     log = tmp_path / "wide.txt"
     log.write_bytes(codecs.BOM_UTF16_LE + text.replace("\n", "\r\n").encode("utf-16-le"))
     cut = ingest.hand_ranges
@@ -703,3 +701,46 @@ def test_a_utf16_file_is_read_in_ranges_by_the_workers_and_stores_what_one_range
         texts.append(load_texts(connection, keys))
         connection.close()
     assert len(texts[0]) == len(rows["hands"]) and texts[1] == texts[0]
+
+
+def test_a_hand_a_file_repeats_is_stored_whole_as_its_first_copy_reads(tmp_path):
+    """A hand twice in one file (an export appended to itself): every row of it, in every
+    table, comes from its first copy (the store given both copies in one batch would keep
+    either copy's rows table by table), and the repeat counts as a duplicate."""
+    hand = (SAMPLE_LOGS / "7-StudHL-USD-0.04-0.08-200911.Cardtest.txt").read_text().strip()
+    other = Path(SAMPLES[0]).read_text().strip()
+    twice, alone = tmp_path / "twice.txt", tmp_path / "alone.txt"
+    twice.write_text(f"{hand}\n\n{other}\n\n{hand}\n")
+    alone.write_text(f"{hand}\n")
+    from handlog.ingest import read_part
+
+    for here in (False, True):  # as Arrow tables, and as the Python rows of a small part
+        tables = read_part(str(twice), None, 1, None, here=here).tables
+        assert tables["hands"].num_rows == 2, here  # the repeat's rows are not sent on
+    summary = import_paths([str(twice)], tmp_path / "twice.duckdb", workers=1)
+    assert summary.failed == [] and summary.duplicates == 1
+    import_paths([str(alone)], tmp_path / "alone.duckdb", workers=1)
+    key = ["pokerstars", "35874676388"]
+    rows = []
+    for db in ("twice", "alone"):
+        connection = duckdb.connect(str(tmp_path / f"{db}.duckdb"), read_only=True)
+        rows.append(
+            {
+                table: connection.execute(
+                    f"SELECT * FROM {table} WHERE site = ? AND hand_id = ? ORDER BY ALL", key
+                ).fetchall()
+                for table in ("hand_players", "actions", "pots", "awards")
+            }
+            | {
+                "hands": connection.execute(
+                    "SELECT line FROM hands WHERE site = ? AND hand_id = ?", key
+                ).fetchall(),
+                "texts": [
+                    (stored.line, stored.text)
+                    for stored in load_texts(connection, [tuple(key)]).values()
+                ],
+            }
+        )
+        connection.close()
+    assert rows[0]["hands"] == [(1,)] and len(rows[0]["actions"]) > 20
+    assert rows[0] == rows[1]  # the first copy's rows, each once, as the hand alone stores
