@@ -112,6 +112,8 @@ FIGURES: dict[str, tuple[str, str]] = {
     "ev.summed_per_second": ("evaluator: 7-card high, known cards summed once", "hands/s"),
     "ev.batch_per_second": ("evaluator: 7-card high, whole hands (high_rank_batch)", "hands/s"),
     "cli.help_seconds": ("`handlog --help` start-up", "s"),
+    "cli.import_one_hand_seconds": ("`handlog import` of one hand, new database", "s"),
+    "cli.import_one_hand_cpu_seconds": ("`handlog import` of one hand: CPU time", "CPU s"),
     "import.set": ("import: hand set", ""),
     "import.hands": ("import: new hands", "hands"),
     "import.flagged": ("import: flagged hands", "hands"),
@@ -728,15 +730,40 @@ def _evaluator_representations(count: int = 1_000_000, runs: int = 5) -> dict[st
     }
 
 
-def startup_figures(runs: int = 5) -> dict[str, Any]:
-    """`handlog --help`: interpreter start-up and the CLI's imports."""
+def startup_figures(
+    runs: int = 5, corpus: Path | None = None, data: Path | None = None
+) -> dict[str, Any]:
+    """`handlog --help`: interpreter start-up and the CLI's imports; and, given a `corpus`
+    holding PokerStars hands and a `data` folder, `handlog import` of one of them into a new
+    database, wall and CPU seconds (medians of `runs`, after a first run that leaves what
+    every later run finds: compiled bytecode where Python writes it, the grammars' facts)."""
     executable = _executable()
     if not Path(executable).exists():
         return {}
     wall, _, _ = _time(
         lambda: subprocess.run([executable, "--help"], capture_output=True, check=True), runs
     )
-    return {"cli.help_seconds": round(wall, 3)}
+    figures: dict[str, Any] = {"cli.help_seconds": round(wall, 3)}
+    if corpus is None or data is None:
+        return figures
+    hands = _site_hands(corpus, pokerstars.FORMAT)
+    if not hands:
+        return figures
+    data.mkdir(parents=True, exist_ok=True)
+    log = data / "one-hand.txt"
+    log.write_text(hands[0] + "\n", encoding="utf-8")
+    database = data / "one-hand.duckdb"
+    walls, cpus = [], []
+    for run in range(max(1, runs) + 1):
+        for stale in data.glob("one-hand.duckdb*"):
+            stale.unlink()
+        seconds, cpu, _, _ = _measured([executable, "import", str(log), "--db", str(database)])
+        if run:  # the first run only warms up
+            walls.append(seconds)
+            cpus.append(cpu)
+    figures["cli.import_one_hand_seconds"] = round(statistics.median(walls), 3)
+    figures["cli.import_one_hand_cpu_seconds"] = round(statistics.median(cpus), 3)
+    return figures
 
 
 _MEASURE = """
@@ -955,7 +982,7 @@ def run_benchmarks(
         figures.update(variant_figures(variant_hands, runs, seed, data, echo))
     if ev_hands:
         figures.update(ev_figures(ev_hands, seed, data, echo))
-    figures.update(startup_figures())
+    figures.update(startup_figures(corpus=corpus, data=data))
     if sites is not None and import_site_hands:
         say(f"import of each site: {import_site_hands:,} hands, as {', '.join(IMPORT_SHAPES)}")
         figures.update(import_site_figures(sites, import_site_hands, data, echo))

@@ -31,6 +31,8 @@ def test_figures_exist_and_are_positive(figures: dict) -> None:
         "replay.hands_per_second",
         "replay.hands_per_cpu_second",
         "cli.help_seconds",
+        "cli.import_one_hand_seconds",
+        "cli.import_one_hand_cpu_seconds",
     ):
         assert figures[key] > 0, key
     assert figures["parse.hands"] == HANDS
