@@ -19,6 +19,7 @@ import duckdb
 import pytest
 
 from handlog import ingest, store
+from handlog.model import Game
 from tests.conftest import SITES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +137,7 @@ _GRAMMAR_PROBE = """
 import sys
 from handlog.parse import grammar, parse_file
 read = list(parse_file(sys.argv[1]))
-print(len(read), grammar._definitions.cache_info().currsize)
+print(len(read), grammar._definitions.cache_info().currsize, "lark" in sys.modules)
 """
 
 
@@ -153,20 +154,66 @@ def test_the_grammars_facts_are_derived_once_and_read_by_the_next_process(tmp_pa
         )
         return done.stdout.split()
 
-    assert parse_in_new_process(folder) == ["1", "1"]  # derived, and kept
-    assert parse_in_new_process(folder) == ["1", "0"]  # read back: nothing compiled
+    assert parse_in_new_process(folder) == ["1", "1", "True"]  # derived, and kept
+    # Read back: nothing compiled, and the header's game remembered: Lark not even loaded.
+    assert parse_in_new_process(folder) == ["1", "0", "False"]
     kept = folder / "grammar-pokerstars.json"
     assert json.loads(kept.read_text())["patterns"]["header,body"]
+    (games,) = folder.glob("game-info-pokerstars-*.jsonl")
     assert sorted(path.name for path in folder.iterdir()) == [
+        games.name,
         "grammar-pokerstars.json",
         "lark-pokerstars-header-body.pickle",
     ]
+    ((header, info),) = [json.loads(line) for line in games.read_text().splitlines()]
+    assert "STUD HI/LO" in header.upper() and info["game"] == Game.STUD8.value and info["small_bet"] > 0
+    with games.open("a", encoding="utf-8") as handle:
+        handle.write('["a line cut sh')  # a process stopped while writing it: passed over
+    assert parse_in_new_process(folder) == ["1", "0", "False"]
     kept.write_text('{"key": "of other grammars"', encoding="utf-8")  # cut short, and stale
-    assert parse_in_new_process(folder) == ["1", "1"]  # derived again
+    assert parse_in_new_process(folder) == ["1", "1", "True"]  # derived again
     assert json.loads(kept.read_text())["key"] != "of other grammars"
     # A folder that cannot be made (under a file) costs the time only.
     (tmp_path / "a file").write_text("", encoding="utf-8")
-    assert parse_in_new_process(tmp_path / "a file" / "cache") == ["1", "1"]
+    assert parse_in_new_process(tmp_path / "a file" / "cache") == ["1", "1", "True"]
+
+
+# Parses every fixture of the sites whose headers are read through Lark and prints what it
+# read, as text.
+_FIXTURES_PROBE = """
+import sys
+from pathlib import Path
+from handlog.parse import parse_file
+for path in sys.argv[1:]:
+    for parsed in parse_file(path):
+        print(repr(parsed))
+"""
+
+
+def test_a_remembered_header_reads_as_the_grammar_reads_it(tmp_path: Path) -> None:
+    """Every site fixture of the sites that read their headers' game with Lark parses to
+    the same records in a process that derives each header's game and in one that finds
+    them remembered (`SectionGrammar.game_info`)."""
+    files = [
+        str(path)
+        for site in ("pokerstars", "fulltilt", "bovada", "partypoker", "winamax", "winning")
+        for path in sorted((SITES / site).glob("*.txt"))
+    ]
+    assert len(files) > 20
+
+    def parsed(cache: Path) -> str:
+        return subprocess.run(
+            [sys.executable, "-c", _FIXTURES_PROBE, *files],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "HANDLOG_CACHE_DIR": str(cache)},
+        ).stdout
+
+    derived = parsed(tmp_path)
+    remembered = sorted(tmp_path.glob("game-info-*.jsonl"))
+    assert len(remembered) == 6 and derived.count("Hand(") >= 40
+    assert parsed(tmp_path) == derived
 
 
 def _site_files() -> list[Path]:

@@ -104,13 +104,11 @@ class _Facts:
 def _facts(name: str) -> _Facts:
     """The facts derived from `grammars/<name>.lark` so far, read from `cache_folder` when a
     run before kept them for the same grammars, Lark and Python."""
-    import lark
-
     texts = [
         path.name + "\0" + path.read_text(encoding="utf-8")
         for path in sorted(GRAMMAR_DIR.glob("*.lark"))  # %import reads the others
     ]
-    versions = f"{_FACTS_VERSION} {lark.__version__} {sys.version}"
+    versions = f"{_FACTS_VERSION} {_lark_version()} {sys.version}"
     key = hashlib.sha256("\0".join([versions, name, *texts]).encode()).hexdigest()
     folder = cache_folder()
     path = folder / f"grammar-{name}.json" if folder else None
@@ -122,6 +120,102 @@ def _facts(name: str) -> _Facts:
         if isinstance(data, dict) and data.pop("key", None) == key:
             return _Facts(name, path, key, data)
     return _Facts(name, path, key, {})
+
+
+def _lark_version() -> str:
+    """Lark's version for the cache keys, read without importing Lark (a tenth of a CPU
+    second): its package's `__init__.py`, which states the version, hashed."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("lark")
+        origin = spec.origin if spec is not None else None
+        return hashlib.sha256(Path(origin).read_bytes()).hexdigest()[:16] if origin else "none"
+    except (OSError, ImportError, ValueError):
+        return "unknown"
+
+
+REMEMBERED_KEPT = 2_000
+"""The most values `remember` keeps between runs for one grammar and kind (a tournament
+player's headers are thousands: past this, they are derived again in each process)."""
+
+
+class _Remembered:
+    """Values derived by a site's code from what its grammar reads (`remembered`): kept in
+    memory, and one JSON line each in a file of the cache folder, appended as they are
+    found (two processes appending at once each write whole lines)."""
+
+    def __init__(self, path: Path | None, values: dict[str, Any]) -> None:
+        self.path = path
+        self.values = values
+
+    def add(self, key: str, value: Any) -> None:
+        if len(self.values) >= REMEMBERED_KEPT:
+            return
+        self.values[key] = value
+        if self.path is None:
+            return
+        try:
+            with open(self.path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps([key, value]) + "\n")
+        except OSError:
+            self.path = None  # not writable after all: kept in memory only
+
+
+@cache
+def _remembered(name: str, kind: str) -> _Remembered:
+    """The `kind` values of grammar `name` kept by earlier runs of the same grammars, Lark,
+    Python and readers (`_readers_identity`); a file of other versions is removed."""
+    folder = cache_folder()
+    if folder is None:
+        return _Remembered(None, {})
+    key = hashlib.sha256(f"{_facts(name).key} {_readers_identity()}".encode()).hexdigest()
+    path = folder / f"{kind}-{name}-{key[:24]}.jsonl"
+    values: dict[str, Any] = {}
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                try:
+                    found, value = json.loads(line)
+                except ValueError:
+                    continue  # a line cut short (a process stopped while writing it)
+                values[found] = value
+    except FileNotFoundError:
+        for stale in folder.glob(f"{kind}-{name}-*.jsonl"):
+            stale.unlink(missing_ok=True)
+    except (OSError, ValueError):
+        return _Remembered(None, {})
+    return _Remembered(path, values)
+
+
+@cache
+def _readers_identity() -> str:
+    """What the code that derives values from the grammars is: the name, size and time of
+    every module of handlog's parsers, rules and records (source or compiled), so that a
+    changed reader never finds what another version derived."""
+    package = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in (package, package / "parse", package / "parse" / "sites", package / "rules"):
+        for path in sorted(folder.iterdir()):
+            if path.suffix in (".py", ".so", ".pyd"):
+                try:
+                    stat = path.stat()
+                except OSError:
+                    continue
+                found.append(f"{path.name} {stat.st_size} {stat.st_mtime_ns}")
+    return hashlib.sha256("\n".join(found).encode()).hexdigest()
+
+
+def remembered(name: str, kind: str, key: str) -> Any:
+    """A JSON value a site derived from what grammar `name` read (a header's game, say),
+    kept by this process or an earlier run (`remember`); None if none was."""
+    return _remembered(name, kind).values.get(key)
+
+
+def remember(name: str, kind: str, key: str, value: Any) -> None:
+    """Keep a JSON value derived from what grammar `name` read, for `remembered` in this
+    process and the next runs (up to `REMEMBERED_KEPT` of a kind between runs)."""
+    _remembered(name, kind).add(key, value)
 
 
 @cache

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -27,6 +27,7 @@ from handlog.model import (
     Action,
     ActionKind,
     Dealt,
+    Game,
     Hand,
     Printed,
     SeatResult,
@@ -43,7 +44,7 @@ from handlog.rules.variants import VARIANTS
 if TYPE_CHECKING:
     from lark import Lark
 
-    from handlog.model import Event, Game, Seat, Site
+    from handlog.model import Event, Seat, Site
 
 TIME_ZONES = {
     "ET": "America/New_York",
@@ -424,7 +425,7 @@ def read_hand(
         hand_id = split[hand_id_group]
         try:
             return read(split, text[newline + 1 :] + "\n" if newline >= 0 else "")
-        except _lark_input_error() as lark_error:  # looked up only when something is raised
+        except lark_input_error() as lark_error:  # looked up only when something is raised
             raise syntax.header_error(header) from lark_error
         except (CardError, FigureError) as error:
             # Lines are read by their handlers, which say which line is at fault: a figure
@@ -435,7 +436,7 @@ def read_hand(
         return parse_error(chunk, line_error, hand_id)
 
 
-def _lark_input_error() -> type[Exception]:
+def lark_input_error() -> type[Exception]:
     """Lark's error for text its grammar does not accept (Lark is imported on first use)."""
     from lark.exceptions import UnexpectedInput
 
@@ -506,6 +507,21 @@ class SectionGrammar:
 
     def parser(self) -> Lark:
         return grammar.load(self.name, "header", "body")
+
+    def game_info(self, key: str, derive: Callable[[], GameInfo]) -> GameInfo:
+        """What a header's game part (`key`) says: `derive()` (read with the grammar, through
+        Lark), remembered between runs in the user's cache (`grammar.remember`), so that a
+        process meeting the headers of earlier runs loads no Lark parser (a fifth of a CPU
+        second, in every worker)."""
+        known = grammar.remembered(self.name, "game-info", key)
+        if known is not None:
+            try:
+                return game_info_of(known)
+            except (TypeError, ValueError, KeyError):
+                pass  # not what this code writes: derived again
+        info = derive()
+        grammar.remember(self.name, "game-info", key, game_info_fields(info))
+        return info
 
     def line_rules(self) -> dict[str, _LineRule]:
         """For each line rule: its terminals in the rule's order, each as (a literal every
@@ -738,6 +754,30 @@ if __file__.endswith(".py"):  # running as source, not compiled: see GameInfo's 
     records.swap_inits(GameInfo)
 
 NO_GAME = GameInfo("", None)
+
+_GAME_INFO_FIELDS = tuple(field.name for field in fields(GameInfo))
+
+
+def game_info_fields(info: GameInfo) -> dict[str, Any]:
+    """`info` as JSON values (the game and the structure by their values)."""
+    found: dict[str, Any] = {name: getattr(info, name) for name in _GAME_INFO_FIELDS}
+    found["game"] = info.game.value if info.game is not None else None
+    found["structure"] = info.structure.value
+    return found
+
+
+def game_info_of(found: dict[str, Any]) -> GameInfo:
+    """The `GameInfo` of `game_info_fields`."""
+    game = found["game"]
+    return GameInfo(
+        **{
+            **found,
+            "game": Game(game) if game is not None else None,
+            "structure": Structure(found["structure"]),
+        }
+    )
+
+
 """The header facts of a builder made without any (a site that reads them as it goes)."""
 
 

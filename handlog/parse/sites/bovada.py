@@ -144,6 +144,13 @@ TRAITS = SiteTraits(
 
 @lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(
+        "\0".join((start, game_part)), lambda: _read_game_info(start, game_part)
+    )
+
+
+def _read_game_info(start: str, game_part: str) -> txt.GameInfo:
     """The header's game description, parsed with the grammar once per table (memoised)."""
     from lark import Tree
 

@@ -174,6 +174,13 @@ TRAITS = SiteTraits(
 
 @lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(
+        "\0".join((game_part, start)), lambda: _read_game_info(game_part, start)
+    )
+
+
+def _read_game_info(game_part: str, start: str) -> txt.GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
     tree = GRAMMAR.parser().parse(

@@ -152,6 +152,11 @@ _GAME_SPLIT = re.compile(
 
 @lru_cache(maxsize=10_000)
 def _game_info(game_part: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(game_part, lambda: _read_game_info(game_part))
+
+
+def _read_game_info(game_part: str) -> txt.GameInfo:
     """The game line's description, read by the grammar; memoised (the clock is replaced)."""
     tree = GRAMMAR.parser().parse(
         f"{game_part} - Monday, January 1, 00:00:00 ET 2001", start="header"
@@ -188,8 +193,6 @@ def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
 def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
     """One hand's lines (from "Game #N starts." or "#Game No : N") to a `Hand`, a
     `ParseError`, or `Skipped` for a hand of a game handlog does not replay."""
-    from lark.exceptions import UnexpectedInput
-
     lines = chunk.lines
     hand_id = None
     index = 0
@@ -218,7 +221,11 @@ def parse_hand(chunk: Chunk) -> model.Hand | ParseError | Skipped:
             raise txt.LineError(index + 1, "the game line is not in a form PartyPoker writes")
         try:
             info = _game_info(split["game"])
-        except (UnexpectedInput, MoneyError, KeyError) as error:
+        except (
+            txt.lark_input_error(),
+            MoneyError,
+            KeyError,
+        ) as error:  # Lark's: looked up if raised
             raise txt.LineError(
                 index + 1, "the game line is not in a form PartyPoker writes"
             ) from error

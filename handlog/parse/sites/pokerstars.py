@@ -155,6 +155,13 @@ _TOTAL_POT, _SIDE_POT = txt.total_pot_patterns(r"Side pot(?:-\d+)?")
 
 @lru_cache(maxsize=10_000)
 def _game_info(game_part: str, start: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(
+        "\0".join((game_part, start)), lambda: _read_game_info(game_part, start)
+    )
+
+
+def _read_game_info(game_part: str, start: str) -> txt.GameInfo:
     """Parse the header's game description with the grammar; memoised, since every hand at
     a table repeats it. Hand number and clock are replaced by fixed stand-ins."""
     tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 ET", start="header")

@@ -155,6 +155,13 @@ def amount_text(value: int, cents: bool, sign: str) -> str:
 
 @lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(
+        "\0".join((start, game_part)), lambda: _read_game_info(start, game_part)
+    )
+
+
+def _read_game_info(start: str, game_part: str) -> txt.GameInfo:
     """The header's description of the game, read by the grammar; memoised, since every hand
     at a table repeats it (the hand number and clock are replaced by stand-ins)."""
     tree = GRAMMAR.parser().parse(f"{start}0{game_part} - 2000/01/01 00:00:00 UTC", "header")

@@ -127,6 +127,14 @@ _TOURNAMENT_PART = re.compile(r"(?:[^#]+ )?Tournament #\d+ - ")
 
 @lru_cache(maxsize=10_000)
 def _game_info(start: str, game_part: str, separator: str) -> txt.GameInfo:
+    """`_read_game_info`, memoised, and remembered between runs (`SectionGrammar.game_info`)."""
+    return GRAMMAR.game_info(
+        "\0".join((start, game_part, separator)),
+        lambda: _read_game_info(start, game_part, separator),
+    )
+
+
+def _read_game_info(start: str, game_part: str, separator: str) -> txt.GameInfo:
     """The header's game description read with the grammar; memoised, since every hand at a
     table repeats it (hand number and clock are replaced by fixed stand-ins)."""
     tree = GRAMMAR.parser().parse(
