@@ -166,7 +166,11 @@ def test_the_grammars_facts_are_derived_once_and_read_by_the_next_process(tmp_pa
         "lark-pokerstars-header-body.pickle",
     ]
     ((header, info),) = [json.loads(line) for line in games.read_text().splitlines()]
-    assert "STUD HI/LO" in header.upper() and info["game"] == Game.STUD8.value and info["small_bet"] > 0
+    assert (
+        "STUD HI/LO" in header.upper()
+        and info["game"] == Game.STUD8.value
+        and info["small_bet"] > 0
+    )
     with games.open("a", encoding="utf-8") as handle:
         handle.write('["a line cut sh')  # a process stopped while writing it: passed over
     assert parse_in_new_process(folder) == ["1", "0", "False"]
