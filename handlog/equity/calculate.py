@@ -616,19 +616,9 @@ class _Deal:
         )
 
     def _sample_shuffled(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals, the unknown cards shuffled for each."""
-        unknown = len(self.pool)
+        """`count` random deals, the unknown cards shuffled for each (`_partial_shuffles`)."""
         drawn_total = sum(self.draws) + self.community_draw
-        # A partial Fisher-Yates shuffle of each row of unknown cards, the rows laid end to end
-        # (flat indices are far cheaper than pairs of them): the first `drawn_total` places of
-        # a row are a random draw without replacement, in order.
-        flat = np.tile(np.arange(unknown, dtype=np.int8), count)
-        starts = np.arange(0, count * unknown, unknown)
-        cards = np.empty((count, drawn_total), dtype=np.int8)
-        for place in range(drawn_total):
-            other = starts + generator.integers(place, unknown, size=count)
-            cards[:, place] = flat[other]
-            flat[other] = flat[starts + place]
+        cards = _partial_shuffles(generator, count, len(self.pool), drawn_total)
         first = np.cumsum([0, *self.draws]).tolist()
         columns = [
             list(range(first[player], first[player + 1]))
@@ -637,12 +627,13 @@ class _Deal:
         ]
         highs: list[np.ndarray] = []
         lows: list[np.ndarray] = []
+        pool_keys, pool_bits = self.pool_keys, self.pool_bits
         for player, mine in enumerate(columns):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
             for column in mine:
-                keys += self.pool_keys[cards[:, column]]
-                bits += self.pool_bits[cards[:, column]]
+                keys += pool_keys.take(cards[column])
+                bits += pool_bits.take(cards[column])
             high, low = self._rank(keys, bits)
             highs.append(high)
             lows.append(low)
@@ -650,10 +641,10 @@ class _Deal:
 
         def hands(chosen: np.ndarray) -> np.ndarray:
             result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
-            rows = cards[chosen]
             for player, fixed in enumerate(self.fixed):
                 result[:, player, : len(fixed)] = fixed
-                result[:, player, len(fixed) :] = pool[rows[:, columns[player]]]
+                for offset, column in enumerate(columns[player]):
+                    result[:, player, len(fixed) + offset] = pool[cards[column][chosen]]
             return result
 
         return self._batch((count,), count, highs, lows, None, hands)
@@ -767,6 +758,27 @@ class _Deal:
         if not self.variant.high:
             high, low = [], high
         return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
+
+
+def _partial_shuffles(
+    generator: np.random.Generator, count: int, unknown: int, drawn: int
+) -> np.ndarray:
+    """The first `drawn` places of `count` partial Fisher-Yates shuffles of range(`unknown`):
+    at place p of every row, the card there is swapped with the one at a random place from p
+    on (`generator.integers(p, unknown, size=count)`, place by place: the draws that seed a
+    spot's samples), as (drawn, count) positions in the pool. The rows are laid end to end
+    (flat indices are far cheaper than pairs of them) and each place's cards are taken out as
+    one contiguous column."""
+    rows = np.tile(np.arange(unknown, dtype=np.int8), (count, 1))
+    flat = rows.reshape(-1)
+    starts = np.arange(0, count * unknown, unknown)
+    cards = np.empty((drawn, count), dtype=np.int8)
+    for place in range(drawn):
+        other = generator.integers(place, unknown, size=count)
+        other += starts
+        cards[place] = flat[other]
+        flat[other] = rows[:, place]
+    return cards
 
 
 def _count_apart(
