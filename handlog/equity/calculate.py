@@ -694,7 +694,16 @@ class _Deal:
         compared = np.concatenate(
             [hands.max(axis=2), hands.min(axis=2), self.low_codes[hands].min(axis=2)], axis=1
         )
-        _, firsts, sizes = np.unique(compared, axis=0, return_index=True, return_counts=True)
+        if compared.shape[1] * _CODE_BITS < 64:
+            # Every value is below 64: the row packed into one int64, whose 1-D unique is far
+            # cheaper than `unique(axis=0)` (the same groups, in the same order).
+            key = np.zeros(len(compared), dtype=np.int64)
+            for column in compared.T:
+                key <<= _CODE_BITS
+                key |= column
+            _, firsts, sizes = np.unique(key, return_index=True, return_counts=True)
+        else:
+            _, firsts, sizes = np.unique(compared, axis=0, return_index=True, return_counts=True)
         return list(zip(firsts.tolist(), sizes.tolist(), strict=True))
 
     def _outcomes(self, batch: _Batch, eligible: list[int]) -> tuple[np.ndarray, int]:
@@ -848,6 +857,9 @@ def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
         ids[:, index] += base**size  # sets of different sizes never share a number
     return ids
 
+
+_CODE_BITS = 6
+"""Bits that hold a `Card.index` or a `_low_card_codes` value (all below 64)."""
 
 _NONE = np.zeros(0, dtype=np.int16)
 """The strengths of a kind of hand the game does not play."""
