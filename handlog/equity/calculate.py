@@ -786,7 +786,8 @@ def _partial_shuffles(
         other = generator.integers(place, unknown, size=count)
         other += starts
         cards[place] = flat[other]
-        flat[other] = rows[:, place]
+        if place + 1 < drawn:  # the last place's swap is never read
+            flat[other] = rows[:, place]
     return cards
 
 
