@@ -37,6 +37,7 @@ def _check_invariants(t: HandTrace) -> None:
     assert [s.event for s in t.steps if s.event is not None] == list(hand.events)
     assert {v for s in t.steps for v in s.violations} | set(t.unplaced) == set(t.violations)
     start = {seat.name: seat.stack for seat in hand.seats}
+    shown: dict[str, int] = {}
     for step in t.steps:
         for seat in step.seats:
             assert seat.status in STATUSES
@@ -45,6 +46,12 @@ def _check_invariants(t: HandTrace) -> None:
             assert len(seat.cards) <= 7
             if seat.status == "out":
                 assert seat.cards == () and seat.put_in == 0
+            # A step shows the cards dealt to the player by then: the first of their final ones.
+            final = t.final_cards.get(seat.player, ())
+            assert seat.cards == final[: len(seat.cards)]
+            if seat.status != "out":  # and no fewer than the step before showed
+                assert len(seat.cards) >= shown.get(seat.player, 0), (step.index, seat.player)
+                shown[seat.player] = len(seat.cards)
         assert step.pot == sum(s.put_in - s.collected for s in step.seats)
         if step.to_act is not None:
             states = {s.player: s for s in step.seats}

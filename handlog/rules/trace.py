@@ -211,9 +211,11 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         street = table.street
         betting = first_street <= street <= last_street
         in_hand = table.in_hand()
-        able = [p for p in in_hand if p in table.able]
+        can_act = table.able
+        able = [p for p in in_hand if p in can_act]
         to_act = table.turn() if event is not None and betting and len(in_hand) > 1 else None
-        owes = any(table.street_put[p] < table.current_bet for p in able)
+        street_put, current_bet = table.street_put, table.current_bet
+        owes = any(street_put[p] < current_bet for p in able)
         closed = (
             first_street <= street < last_street
             and len(in_hand) >= 2
@@ -222,18 +224,19 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         )
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
+        status = table.status
         raws.append(
             _Raw(
                 event,
                 street,
                 dict(table.stack),
                 dict(table.put_in),
-                dict(table.street_put),
+                dict(street_put),
                 {p: v for p, v in table.collected.items() if v},
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
-                {p: table.status(p) for p in table.order},
-                table.current_bet,
+                {p: status(p) for p in table.order},
+                current_bet,
                 closed,
             )
         )
@@ -393,12 +396,17 @@ def _steps(
     size = len(FACE_UP[game])
     first = FIRST_STREET[game]
     last = tables.LAST_STREET[game]
+    community = hand.community_card is not None
     by_line: dict[int, list[Violation]] = {}
     for violation in violations:
         by_line.setdefault(violation.line, []).append(violation)
     placed: set[int] = set()
     steps: list[Step] = []
     fold_street: dict[str, Street] = {}
+    seated = [(seat.name, seat.number, final.get(seat.name, ())) for seat in hand.seats]
+    # A seat's state is often the same after the next event (another player acted): the same
+    # (immutable) record then serves both steps.
+    previous: dict[str, tuple[tuple[int, int, int, int, str, int], SeatState]] = {}
     for index, raw in enumerate(raws):
         event = raw.event
         if event is None:
@@ -414,30 +422,34 @@ def _steps(
         if kind == "fold" and player is not None:
             fold_street.setdefault(player, raw.street)
         betting_street = min(max(raw.street, first), last) if raw.street <= last else last
+        dealing = raw.street >= first
+        put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
+        collected, status_of = raw.collected, raw.status
         seats = []
-        for seat in hand.seats:
-            name = seat.name
-            if name not in raw.put_in:
+        for name, number, slots in seated:
+            if name not in put_in:
                 continue
-            status = raw.status.get(name, "out")
-            dealt = status != "out"
-            cards: tuple[CardSlot, ...] = ()
-            if dealt and raw.street >= first:
+            status = status_of.get(name, "out")
+            count = 0
+            if status != "out" and dealing:
                 until = min(fold_street.get(name, betting_street), betting_street)
-                count = _dealt_by(until, size, hand.community_card is not None and until == last)
-                cards = final.get(name, ())[:count]
-            seats.append(
-                SeatState(
-                    name,
-                    seat.number,
-                    raw.stack.get(name, 0) + raw.collected.get(name, 0),
-                    raw.put_in.get(name, 0),
-                    raw.street_put.get(name, 0),
-                    raw.collected.get(name, 0),
-                    status,
-                    cards,
-                )
+                count = _dealt_by(until, size, community and until == last)
+            got = collected.get(name, 0)
+            key = (
+                stack.get(name, 0) + got,
+                put_in[name],
+                street_put.get(name, 0),
+                got,
+                status,
+                count,
             )
+            known = previous.get(name)
+            if known is not None and known[0] == key:
+                seats.append(known[1])
+                continue
+            state = SeatState(name, number, *key[:5], slots[:count])
+            previous[name] = (key, state)
+            seats.append(state)
         steps.append(
             Step(
                 index,
@@ -447,7 +459,7 @@ def _steps(
                 kind,
                 player,
                 amount,
-                sum(raw.put_in.values()) - sum(raw.collected.values()),
+                sum(put_in.values()) - sum(collected.values()),
                 raw.to_act,
                 raw.to_call,
                 raw.current_bet,

@@ -1,0 +1,116 @@
+"""The calculator's fast paths against straightforward references: the partial shuffles that
+sample deals against a row-by-row Fisher-Yates shuffle fed the same draws, the odd-chip
+grouping against NumPy's row-wise unique, and sampled equities against the figures the
+calculator gave before these paths were made faster (the samples are seeded by the spot, so
+a change to the stream of draws, or to what is made of them, changes these figures)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import numpy as np
+import pytest
+
+from handlog.cards import DECK
+from handlog.equity import Holding, Method, Spot, calculate, equities
+from handlog.model import Game
+from handlog.rules.profiles import CASINO, POKERSTARS
+from handlog.rules.tables import Pot
+from handlog.rules.variants import VARIANTS
+
+
+def _shuffled_by_rows(seed: int, count: int, unknown: int, drawn: int) -> np.ndarray:
+    """The first `drawn` places of `count` Fisher-Yates shuffles of range(unknown), one row at
+    a time in plain Python, place p swapped with the place drawn for it: the draws made place
+    by place for all rows, as `_partial_shuffles` makes them."""
+    generator = np.random.default_rng(seed)
+    draws = [generator.integers(place, unknown, size=count).tolist() for place in range(drawn)]
+    result = np.empty((drawn, count), dtype=np.int64)
+    for row in range(count):
+        cards = list(range(unknown))
+        for place in range(drawn):
+            other = draws[place][row]
+            cards[place], cards[other] = cards[other], cards[place]
+            result[place, row] = cards[place]
+    return result
+
+
+@pytest.mark.parametrize(
+    ("count", "unknown", "drawn"),
+    [(1, 2, 2), (500, 46, 8), (300, 38, 3), (200, 11, 11), (400, 30, 24), (64, 52, 1)],
+)
+def test_partial_shuffles_deal_as_a_row_by_row_shuffle(
+    count: int, unknown: int, drawn: int
+) -> None:
+    seed = count * 1000 + unknown * 10 + drawn
+    found = calculate._partial_shuffles(np.random.default_rng(seed), count, unknown, drawn)
+    assert found.shape == (drawn, count)
+    assert np.array_equal(found, _shuffled_by_rows(seed, count, unknown, drawn))
+    # Each row a draw without replacement.
+    assert all(len(set(found[:, row].tolist())) == drawn for row in range(count))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_odd_chip_groups_are_those_of_a_row_wise_unique(players: int) -> None:
+    rng = np.random.default_rng(players)
+    spot = Spot(Game.RAZZ, tuple(Holding(f"p{p}", ()) for p in range(players)), ())
+    deal = calculate._Deal(spot)
+    for rows in (1, 7, 400):
+        # Few distinct cards, so that rows repeat and the groups are big.
+        hands = rng.choice(np.array([0, 12, 13, 50, 51]), size=(rows, players, 7))
+        found = deal._by_odd_chip_cards(hands)
+        compared = np.concatenate(
+            [hands.max(axis=2), hands.min(axis=2), deal.low_codes[hands].min(axis=2)], axis=1
+        )
+        _, firsts, sizes = np.unique(compared, axis=0, return_index=True, return_counts=True)
+        assert found == list(zip(firsts.tolist(), sizes.tolist(), strict=True))
+        assert sum(size for _, size in found) == rows
+
+
+def _spots(seed: str) -> list[Spot]:
+    """Spots to sample, of every game: heads-up and three-way, early and late streets, one
+    with a community card to come (on a deck cut short by dead cards)."""
+    rng = random.Random(seed)
+    found = []
+    for game in Game:
+        variant = VARIANTS[game]
+        for players, dealt in ((2, 3 if variant.cards == 7 else 2), (3, variant.cards - 2)):
+            deck = list(DECK)
+            rng.shuffle(deck)
+            holdings = tuple(
+                Holding(f"p{seat}", tuple(deck.pop() for _ in range(dealt)))
+                for seat in range(players)
+            )
+            names = tuple(h.player for h in holdings)
+            pots = (Pot(rng.randint(3, 999), names), Pot(rng.randint(1, 99), names[:2]))
+            dead = tuple(deck.pop() for _ in range(rng.randint(0, 6)))
+            profile = rng.choice([CASINO, POKERSTARS])
+            found.append(Spot(game, holdings, pots, dead, profile=profile))
+    holdings = tuple(Holding(f"p{seat}", tuple(DECK[seat * 6 : seat * 6 + 6])) for seat in range(7))
+    dead = tuple(DECK[42:46])
+    found.append(
+        Spot(Game.STUD, holdings, (Pot(700, tuple(h.player for h in holdings)),), dead, True)
+    )
+    return found
+
+
+def _digest(spots: list[Spot]) -> str:
+    lines = []
+    for spot in spots:
+        found = equities(spot, exact_limit=0)
+        assert found.method is Method.SAMPLED
+        lines.append(repr((found.deals, [(s.expected, s.high, s.error) for s in found.shares])))
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("sampler", "expected"),
+    [("from ranked draws", "e5813813493b87c1"), ("shuffled", "3da0f4d9fb99b318")],
+)
+def test_sampled_equities_are_those_computed_before_the_fast_paths(
+    sampler: str, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if sampler == "shuffled":
+        monkeypatch.setattr(calculate, "TABLE_SAMPLING_LIMIT", 0)
+    assert _digest(_spots("pinned")) == expected
