@@ -359,17 +359,15 @@ def _size_tables(size: int) -> _SizeTables:
 @dataclass(frozen=True, slots=True)
 class _LowballTables:
     """Five-card classes and tables of a lowball whose straights and flushes count
-    (deuce-to-seven, ace-to-six); built the first time that lowball ranks a hand."""
+    (deuce-to-seven, ace-to-six); built the first time a batch of that lowball is ranked (one
+    hand at a time needs none: `_lowball_rank`)."""
 
-    classes: tuple[LowClass, ...]
-    """By `low_rank`, worst first."""
     five_low: Any  # np.ndarray
     """`low_rank` of five cards, not all of one suit, with the ranks of
     `_BaseTables.five_rank_sums` (aligned with it)."""
     flush_low: Any  # np.ndarray
     """13-bit mask of five ranks -> `low_rank` of five cards of one suit with those ranks; -1
     for masks of any other number of bits."""
-    flush_low_list: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,7 +376,6 @@ class _LowballSizeTables:
     no five of the cards were of one suit (rows as in `_SizeTables`)."""
 
     low_by_multiset: Any  # np.ndarray
-    low_by_rank_sum: dict[int, int]
 
 
 @cache
@@ -408,10 +405,8 @@ def _lowball_tables(lowball: Lowball) -> _LowballTables:
     for mask, low in suited.items():
         flush_low_list[mask] = value_by_class[low]
     return _LowballTables(
-        classes=tuple(classes),
         five_low=np.array([value_by_class[low] for low in unsuited], dtype=np.int64),
         flush_low=np.array(flush_low_list, dtype=np.int64),
-        flush_low_list=flush_low_list,
     )
 
 
@@ -428,11 +423,7 @@ def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
     for five in itertools.combinations(range(size), 5):
         rows = np.searchsorted(base.five_rank_sums, rank_keys[multisets[:, five]].sum(axis=1))
         np.maximum(low, five_low[rows], out=low)
-    sums = rank_keys[multisets].sum(axis=1).tolist()
-    return _LowballSizeTables(
-        low_by_multiset=low.astype(np.int32),
-        low_by_rank_sum=dict(zip(sums, low.tolist(), strict=True)),
-    )
+    return _LowballSizeTables(low_by_multiset=low.astype(np.int32))
 
 
 def prepare_tables(*sizes: int) -> None:
@@ -904,50 +895,104 @@ _LOW_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
 by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
-_LOWBALL_LOOKUPS: dict[tuple[Lowball, int], tuple[dict[int, int], list[int]]] = {}
-"""(lowball, hand size) -> the tables `_lowball_rank` reads (`low_by_rank_sum` and the flush
-suit by suit counts), kept here once built: one dict lookup a call instead of two cached
-calls."""
+_LOWBALL_BY_RANK_SUM: list[list[dict[int, int]]] = [[{}, {}, {}], [{}, {}, {}]]
+"""The deuce-to-seven (first list) and ace-to-six `low_rank` of the hands of 5, 6 and 7 cards
+without five of a suit ranked so far, by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
 def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
-    """`low_rank` of a deuce-to-seven or ace-to-six low."""
-    size = len(cards)
-    lookups = _LOWBALL_LOOKUPS.get((lowball, size))
-    if lookups is None:
-        _check_size(cards)
-        lookups = _LOWBALL_LOOKUPS[(lowball, size)] = (
-            _lowball_size_tables(lowball, size).low_by_rank_sum,
-            _base_tables().flush_suit_list,
-        )
+    """`low_rank` of a deuce-to-seven or ace-to-six low, without tables: the worst high-style
+    class among the hand's fives (`_lowball_five`)."""
+    size = _check_size(cards)
+    ace_low = lowball is Lowball.ACE_TO_SIX
     total = 0
     for item in cards:
         total += _CARD_KEYS[item.rank][item.suit]
-    if lookups[1][total & SUIT_COUNT_MASK] < 0:
+    suits = total & SUIT_COUNT_MASK
+    if not (suits >> 2) & (suits | suits >> 1) & 0x249:
         # No five cards of one suit: the ranks alone decide.
-        try:
-            return lookups[0][total >> SUIT_COUNT_BITS]
-        except KeyError:
-            raise _duplicate_error(cards) from None
+        memo = _LOWBALL_BY_RANK_SUM[ace_low][size - 5]
+        key = total >> SUIT_COUNT_BITS
+        value = memo.get(key)
+        if value is None:
+            _held(cards, _RANK_BITS)  # five cards of a rank: refused
+            value = memo[key] = _lowball_of_fives(cards, ace_low, False)
+        return value
     if len(set(cards)) != size:
         raise _duplicate_error(cards)
-    # Five or more cards of one suit (3% of seven-card hands): some fives are flushes, which the
-    # rank tables do not see, so every five is ranked.
-    flush_suit = lookups[1]
-    flush_low = _lowball_tables(lowball).flush_low_list
-    five_low = _lowball_size_tables(lowball, 5).low_by_rank_sum
-    keys = [_CARD_KEYS[item.rank][item.suit] for item in cards]
-    bits = [_RANK_BITS[item.rank] for item in cards]
-    best = -1
-    for a, b, c, d, e in _FIVE_POSITIONS[size]:
-        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
-        if flush_suit[key & SUIT_COUNT_MASK] >= 0:
-            value = flush_low[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]]
-        else:
-            value = five_low[key >> SUIT_COUNT_BITS]
-        if value > best:
-            best = value
-    return best
+    # Five or more cards of one suit (3% of seven-card hands): some fives are flushes.
+    return _lowball_of_fives(cards, ace_low, True)
+
+
+def _lowball_of_fives(cards: Sequence[Card], ace_low: bool, flushes: bool) -> int:
+    """`low_rank` of the best deuce-to-seven (ace-to-six if `ace_low`) five of the cards; a
+    five of one suit is a flush only when `flushes`."""
+    bits = [(_LOW_BITS if ace_low else _RANK_BITS)[item.rank] for item in cards]
+    suits = [item.suit for item in cards]
+    worst = HIGH_RANK_COUNT
+    for a, b, c, d, e in _FIVE_POSITIONS[len(cards)]:
+        suited = flushes and suits[a] == suits[b] == suits[c] == suits[d] == suits[e]
+        position = _lowball_five(bits[a], bits[b], bits[c], bits[d], bits[e], suited)
+        if position < worst:
+            worst = position
+    return HIGH_RANK_COUNT - 1 - worst
+
+
+def _lowball_five(a: int, b: int, c: int, d: int, e: int, suited: bool) -> int:
+    """Where five cards of these rank values (one bit each: deuce-to-seven values rank - 2,
+    ace-to-six values rank - 1 with the ace 0) stand among the lowball's 7,462 classes ordered
+    as high hands, from the worst high hand (0): `low_rank` is 7,461 less it. Straights are five
+    values in a row, none wrapping round the ace."""
+    once = twice = thrice = four = 0
+    for bit in (a, b, c, d, e):
+        four |= thrice & bit
+        thrice |= twice & bit
+        twice |= once & bit
+        once |= bit
+    if twice:
+        # A pair or more: numbered as the high hands, one more no-pair class (five values in a
+        # row with the ace high, or A-K-Q-J-10 with it low) below.
+        return _high_of_ranks(once, twice, thrice, four) + 1
+    lowest = once & -once
+    if once == lowest * 0x1F:
+        return _LOWBALL_CATEGORY_STARTS[8 if suited else 4] + lowest.bit_length() - 1
+    number = _number(once)
+    below = 0
+    for straight in _LOWBALL_STRAIGHT_SETS:
+        if straight < number:
+            below += 1
+    return _LOWBALL_CATEGORY_STARTS[5 if suited else 0] + number - below
+
+
+_LOWBALL_STRAIGHT_SETS = [_number(0x1F << low) for low in range(9)]
+"""The numbers of a lowball's nine straights' value sets, increasing."""
+
+_LOWBALL_CATEGORY_STARTS = (0, 1278, 4138, 4996, 5854, 5863, 7141, 7297, 7453)
+"""Where each of `HIGH_CATEGORIES` starts among a deuce-to-seven or ace-to-six lowball's classes
+ordered as high hands (the worst high hand 0): 1,278 no-pair hands, 9 straights, 1,278 flushes
+and 9 straight flushes, the paired kinds as in `HIGH_CATEGORY_STARTS`."""
+
+
+def _lowball_class_of(rank: int, lowball: Lowball) -> LowClass:
+    """The deuce-to-seven or ace-to-six low numbered `rank` (a valid `low_rank` of it), from its
+    number."""
+    position = HIGH_RANK_COUNT - 1 - rank
+    category = len(_LOWBALL_CATEGORY_STARTS) - 1
+    while _LOWBALL_CATEGORY_STARTS[category] > position:
+        category -= 1
+    number = position - _LOWBALL_CATEGORY_STARTS[category]
+    values: list[int]
+    if category in (0, 5):
+        for straight in _LOWBALL_STRAIGHT_SETS:
+            if straight <= number:
+                number += 1
+        values = _uncolex(number, 5)
+    elif category in (4, 8):
+        values = [number + 4, number + 3, number + 2, number + 1, number]
+    else:
+        values = _grouped_values(category, number)
+    offset = 1 if lowball is Lowball.ACE_TO_SIX else 2
+    return LowClass(category, tuple(value + offset for value in values), lowball)
 
 
 _FIVE_POSITIONS: dict[int, list[tuple[int, ...]]] = {
@@ -964,7 +1009,7 @@ def low_class(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> LowClass:
         raise ValueError(f"{rank} is not a {lowball} low_rank value (0..{count - 1})")
     if lowball is Lowball.ACE_TO_FIVE:
         return _low_class_of(rank)
-    return _lowball_tables(lowball).classes[rank]
+    return _lowball_class_of(rank, lowball)
 
 
 def low_cards(
