@@ -530,11 +530,12 @@ _LOW_BITS = [0, 0] + [1 << (rank - 1) for rank in range(2, 14)] + [1]
 """By rank: the bit of its ace-to-five value (the ace 0, the others rank - 1)."""
 
 
-def _no_straight_number(values: int) -> int:
-    """The number of five high-card values that are not a straight among those that are not."""
+def _no_straight_number(values: int, straights: list[int]) -> int:
+    """The number of five high-card values that are not a straight among those that are not,
+    the straights' value sets numbered `straights`."""
     number = _number(values)
     below = 0
-    for straight in _HIGH_STRAIGHT_SETS:
+    for straight in straights:
         if straight < number:
             below += 1
     return number - below
@@ -558,7 +559,7 @@ def _flush_high(values: int) -> int:
     straight = _high_straight(values)
     if straight >= 0:
         return HIGH_CATEGORY_STARTS[8] + straight
-    return HIGH_CATEGORY_STARTS[5] + _no_straight_number(_top(values, 5))
+    return HIGH_CATEGORY_STARTS[5] + _no_straight_number(_top(values, 5), _HIGH_STRAIGHT_SETS)
 
 
 def _high_of_ranks(once: int, twice: int, thrice: int, four: int) -> int:
@@ -599,28 +600,36 @@ def _high_of_ranks(once: int, twice: int, thrice: int, four: int) -> int:
             + (twice.bit_length() - 1) * 220
             + _number(_top(once & ~twice, 3), twice)
         )
-    return _no_straight_number(_top(once, 5))
+    return _no_straight_number(_top(once, 5), _HIGH_STRAIGHT_SETS)
 
 
 def _high_class_of(rank: int) -> HighClass:
     """The class numbered `rank` (a valid `high_rank`), from its number alone."""
-    category = len(HIGH_CATEGORY_STARTS) - 1
-    while HIGH_CATEGORY_STARTS[category] > rank:
+    category, values = _class_values(rank, HIGH_CATEGORY_STARTS, _HIGH_STRAIGHT_SETS, 3)
+    return HighClass(category, tuple(value + 2 for value in values))
+
+
+def _class_values(
+    position: int, starts: Sequence[int], straights: list[int], lowest_top: int
+) -> tuple[int, list[int]]:
+    """The category (a `HIGH_CATEGORIES` index) and the five values, as classes list them, of
+    the class at `position` among classes ordered as high hands: `starts`, where each category
+    starts; `straights`, the numbers of the straights' value sets (increasing), which the
+    no-pair numbers skip; `lowest_top`, the top value of the lowest straight (3 for the wheel,
+    whose ace is then the value -1)."""
+    category = len(starts) - 1
+    while starts[category] > position:
         category -= 1
-    number = rank - HIGH_CATEGORY_STARTS[category]
-    values: list[int]
+    number = position - starts[category]
     if category in (0, 5):
-        for straight in _HIGH_STRAIGHT_SETS:
+        for straight in straights:
             if straight <= number:
                 number += 1
-        values = _uncolex(number, 5)
-    elif category in (4, 8):
-        if number == 0:
-            return HighClass(category, (5, 4, 3, 2, 1))
-        values = [number + 3, number + 2, number + 1, number, number - 1]
-    else:
-        values = _grouped_values(category, number)
-    return HighClass(category, tuple(value + 2 for value in values))
+        return category, _uncolex(number, 5)
+    if category in (4, 8):
+        top = number + lowest_top
+        return category, [top, top - 1, top - 2, top - 3, top - 4]
+    return category, _grouped_values(category, number)
 
 
 def _grouped_values(kind: int, number: int) -> list[int]:
@@ -956,12 +965,9 @@ def _lowball_five(a: int, b: int, c: int, d: int, e: int, suited: bool) -> int:
     lowest = once & -once
     if once == lowest * 0x1F:
         return _LOWBALL_CATEGORY_STARTS[8 if suited else 4] + lowest.bit_length() - 1
-    number = _number(once)
-    below = 0
-    for straight in _LOWBALL_STRAIGHT_SETS:
-        if straight < number:
-            below += 1
-    return _LOWBALL_CATEGORY_STARTS[5 if suited else 0] + number - below
+    return _LOWBALL_CATEGORY_STARTS[5 if suited else 0] + _no_straight_number(
+        once, _LOWBALL_STRAIGHT_SETS
+    )
 
 
 _LOWBALL_STRAIGHT_SETS = [_number(0x1F << low) for low in range(9)]
@@ -976,21 +982,9 @@ and 9 straight flushes, the paired kinds as in `HIGH_CATEGORY_STARTS`."""
 def _lowball_class_of(rank: int, lowball: Lowball) -> LowClass:
     """The deuce-to-seven or ace-to-six low numbered `rank` (a valid `low_rank` of it), from its
     number."""
-    position = HIGH_RANK_COUNT - 1 - rank
-    category = len(_LOWBALL_CATEGORY_STARTS) - 1
-    while _LOWBALL_CATEGORY_STARTS[category] > position:
-        category -= 1
-    number = position - _LOWBALL_CATEGORY_STARTS[category]
-    values: list[int]
-    if category in (0, 5):
-        for straight in _LOWBALL_STRAIGHT_SETS:
-            if straight <= number:
-                number += 1
-        values = _uncolex(number, 5)
-    elif category in (4, 8):
-        values = [number + 4, number + 3, number + 2, number + 1, number]
-    else:
-        values = _grouped_values(category, number)
+    category, values = _class_values(
+        HIGH_RANK_COUNT - 1 - rank, _LOWBALL_CATEGORY_STARTS, _LOWBALL_STRAIGHT_SETS, 4
+    )
     offset = 1 if lowball is Lowball.ACE_TO_SIX else 2
     return LowClass(category, tuple(value + offset for value in values), lowball)
 
