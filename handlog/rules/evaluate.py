@@ -437,8 +437,8 @@ def prepare_tables(*sizes: int) -> None:
 
 def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
     """Build a lowball's tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
-    on its first evaluation; nothing to do for ace-to-five, whose tables `prepare_tables`
-    builds."""
+    on its first batch (one hand at a time needs none); nothing to do for ace-to-five, whose
+    tables `prepare_tables` builds."""
     prepare_tables(*sizes)
     if lowball is not Lowball.ACE_TO_FIVE:
         for size in sorted({5, *(sizes or (6, 7))}):
@@ -448,8 +448,10 @@ def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # One hand without tables: `high_rank` and the ace-to-five `low_rank` number the hand's class
 # from its ranks, as sets of bits, in the order the tables number the classes (the tests compare
-# the two on every class and on random hands of 5 to 7 cards). A process that ranks a few hands
-# (a one-hand import, `handlog check` of a file) builds no table; the batches read them.
+# the two on every class and on random hands of 5 to 7 cards); a deuce-to-seven or ace-to-six
+# `low_rank` is the best of the hand's fives numbered so (`_lowball_rank`). A process that ranks
+# a few hands (a one-hand import, `handlog check` of a file, a replay's showdowns) builds no
+# table; the batches read them.
 #
 # Within a category, classes are numbered in the colexicographic order of their rank sets: the
 # set of k distinct values (0..12) v1 > v2 > ... > vk is number C(v1, k) + C(v2, k - 1) + ... +
