@@ -610,35 +610,43 @@ def compress(text: str) -> bytes:
 def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
     """What the replay knew when it flagged `violation`, as the evidence stores it: whose turn
     it was, the bet, what the flagged player owed, the pot, and each seat's chips, up cards
-    and status (the engine's table: `rules.trace.flag_state`; read, never changed)."""
-    from handlog.rules.trace import flag_state
+    and status, read from the engine's table (never changed) as `rules.trace.flag_state`
+    reads them, without building its seats' records (the import observes every flag)."""
+    from handlog.rules.trace import flag_point
 
-    state = flag_state(replayer, violation)
+    street, betting, turn, owed = flag_point(replayer, violation)
+    table = replayer.table
+    put_in = table.put_in
+    stack = table.stack
+    street_put = table.street_put
+    up_cards = table.up_cards
     players = []
     in_pot: dict[str, int] = {}
-    for seat in state.seats:
-        name = seat.player
-        in_pot[name] = seat.put_in
+    for seat in replayer.hand.seats:
+        name = seat.name
+        put = put_in.get(name)
+        if put is None:  # not at the table
+            continue
+        in_pot[name] = put
+        status = table.status(name)
         players.append(
             {
                 "player": name,
-                "seat": seat.seat,
-                "stack": seat.stack - seat.collected,
-                "in_pot": seat.put_in,
-                "this_street": seat.this_street,
-                "showing": format_cards(
-                    [slot.card for slot in seat.cards if slot.card is not None]
-                ),
-                "status": "not dealt in" if seat.status == "out" else seat.status,
+                "seat": seat.number,
+                "stack": stack.get(name, 0),
+                "in_pot": put,
+                "this_street": street_put.get(name, 0),
+                "showing": format_cards(up_cards.get(name, ())),
+                "status": "not dealt in" if status == "out" else status,
             }
         )
     return {
         "line": violation.line,
         "code": violation.code,
-        "street": state.street.name.lower(),
-        "turn": state.to_act,
-        "bet": state.current_bet if state.betting else None,
-        "owed": state.owed,
+        "street": street.name.lower(),
+        "turn": turn,
+        "bet": table.current_bet if betting else None,
+        "owed": owed,
         "pot": sum(in_pot.values()),
         "players": players,
     }

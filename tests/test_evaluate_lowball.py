@@ -416,10 +416,12 @@ def test_showing_hands_in_stud_hi_lo_any_low_highest_first():
     assert showing_rank(up("9c 9s 4d"), game) == showing_rank(up("9c 9s 4d"), Game.STUD8)
 
 
-def test_the_new_tables_are_built_only_when_a_new_lowball_is_evaluated():
+def test_the_new_tables_are_built_only_when_a_batch_of_a_new_lowball_is_ranked():
     import subprocess
     import sys
 
+    # One hand at a time (a replay's showdown, its words) needs no table: a 2-7 razz import
+    # whose replay met one showdown paid some 0.25 CPU s a worker for NumPy and these tables.
     script = (
         "from handlog.cards import cards\n"
         "from handlog.rules import evaluate, replay\n"
@@ -427,13 +429,19 @@ def test_the_new_tables_are_built_only_when_a_new_lowball_is_evaluated():
         "evaluate.prepare_tables()\n"
         "evaluate.low_rank(cards('7c 5d 4h 3s 2c Kd Kh'), None)\n"
         "print(evaluate._lowball_tables.cache_info().currsize)\n"
-        "evaluate.low_rank(cards('7c 5d 4h 3s 2c Kd Kh'), None, Lowball.ACE_TO_SIX)\n"
+        "for lowball in (Lowball.ACE_TO_SIX, Lowball.DEUCE_TO_SEVEN):\n"
+        "    for text in ('7c 5d 4h 3s 2c Kd', '2c 3c 4c 5c 7c 9c', 'Ah Ad 2c 2d'):\n"
+        "        evaluate.describe_low(cards(text + ' 9s'), None, lowball)\n"
+        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+        "import numpy\n"
+        "row = [[item.index for item in cards('7c 5d 4h 3s 2c')]]\n"
+        "evaluate.low_rank_batch(numpy.array(row, dtype=numpy.uint8), None, Lowball.ACE_TO_SIX)\n"
         "print(evaluate._lowball_tables.cache_info().currsize)\n"
     )
     output = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     ).stdout
-    assert output.split() == ["0", "1"]
+    assert output.split() == ["0", "0", "1"]
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,7 @@ from handlog.rules.evaluate import (
     low_class,
     low_rank,
 )
+from handlog.rules.variants import Lowball
 
 _BY_RANK_AND_SUIT = {(item.rank, item.suit): item for item in DECK}
 
@@ -52,6 +53,18 @@ def test_every_ace_to_five_low_numbers_back_to_itself_in_the_lows_order():
     assert keys == sorted(keys, reverse=True) and len(set(keys)) == LOW_RANK_COUNT
     for value, item in enumerate(lows):
         assert low_rank(_hand(item.ranks, suited=False), None) == value, item
+
+
+@pytest.mark.parametrize("lowball", [Lowball.DEUCE_TO_SEVEN, Lowball.ACE_TO_SIX], ids=str)
+def test_every_deuce_to_seven_and_ace_to_six_low_numbers_back_to_itself(lowball):
+    # Ordered as high hands, the worst high hand the best low; a straight or a flush (five of
+    # one suit) is the hand the numbering says, any other five of one suit none.
+    lows = [low_class(value, lowball) for value in range(HIGH_RANK_COUNT)]
+    keys = [(item.category, item.ranks) for item in lows]
+    assert keys == sorted(keys, reverse=True) and len(set(keys)) == HIGH_RANK_COUNT
+    for value, item in enumerate(lows):
+        assert item.lowball is lowball
+        assert low_rank(_hand(item.ranks, suited=item.category in (5, 8)), None, lowball) == value
 
 
 @pytest.mark.parametrize(

@@ -189,3 +189,49 @@ def test_a_version_3_database_is_migrated_to_the_current_version(tmp_path):
         assert migrated.execute("SELECT count(*) FROM hands").fetchone() == hands
     finally:
         migrated.close()
+
+
+def test_the_stored_state_is_the_traces_flag_state(faulty):
+    # `ingest.snapshot` reads the table itself (the import observes every flag); what it
+    # stores is what `trace.flag_state` (the trace's record of the same moment) says.
+    from handlog.cards import format_cards
+    from handlog.rules.trace import flag_state
+
+    path, _ = faulty
+    checked = [c for c in check_file(str(path)) if c.status == "flagged"]
+    pairs: list[tuple[dict, dict]] = []
+
+    def observe(r, v):
+        state = flag_state(r, v)
+        players = [
+            {
+                "player": seat.player,
+                "seat": seat.seat,
+                "stack": seat.stack - seat.collected,
+                "in_pot": seat.put_in,
+                "this_street": seat.this_street,
+                "showing": format_cards([s.card for s in seat.cards if s.card is not None]),
+                "status": "not dealt in" if seat.status == "out" else seat.status,
+            }
+            for seat in state.seats
+        ]
+        expected = {
+            "line": v.line,
+            "code": v.code,
+            "street": state.street.name.lower(),
+            "turn": state.to_act,
+            "bet": state.current_bet if state.betting else None,
+            "owed": state.owed,
+            "pot": sum(seat.put_in for seat in state.seats),
+            "players": players,
+        }
+        pairs.append((ingest.snapshot(r, v), expected))
+
+    for item in checked:
+        assert item.hand is not None
+        profile, traits = site_rules(item.hand.site)
+        replay(item.hand, profile, traits, observe)
+    assert len(pairs) >= len(checked) > 20
+    assert any(state["owed"] for state, _ in pairs) and any(state["turn"] for state, _ in pairs)
+    for state, expected in pairs:
+        assert state == expected

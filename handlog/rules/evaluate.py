@@ -359,17 +359,15 @@ def _size_tables(size: int) -> _SizeTables:
 @dataclass(frozen=True, slots=True)
 class _LowballTables:
     """Five-card classes and tables of a lowball whose straights and flushes count
-    (deuce-to-seven, ace-to-six); built the first time that lowball ranks a hand."""
+    (deuce-to-seven, ace-to-six); built the first time a batch of that lowball is ranked (one
+    hand at a time needs none: `_lowball_rank`)."""
 
-    classes: tuple[LowClass, ...]
-    """By `low_rank`, worst first."""
     five_low: Any  # np.ndarray
     """`low_rank` of five cards, not all of one suit, with the ranks of
     `_BaseTables.five_rank_sums` (aligned with it)."""
     flush_low: Any  # np.ndarray
     """13-bit mask of five ranks -> `low_rank` of five cards of one suit with those ranks; -1
     for masks of any other number of bits."""
-    flush_low_list: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,7 +376,6 @@ class _LowballSizeTables:
     no five of the cards were of one suit (rows as in `_SizeTables`)."""
 
     low_by_multiset: Any  # np.ndarray
-    low_by_rank_sum: dict[int, int]
 
 
 @cache
@@ -408,10 +405,8 @@ def _lowball_tables(lowball: Lowball) -> _LowballTables:
     for mask, low in suited.items():
         flush_low_list[mask] = value_by_class[low]
     return _LowballTables(
-        classes=tuple(classes),
         five_low=np.array([value_by_class[low] for low in unsuited], dtype=np.int64),
         flush_low=np.array(flush_low_list, dtype=np.int64),
-        flush_low_list=flush_low_list,
     )
 
 
@@ -428,11 +423,7 @@ def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
     for five in itertools.combinations(range(size), 5):
         rows = np.searchsorted(base.five_rank_sums, rank_keys[multisets[:, five]].sum(axis=1))
         np.maximum(low, five_low[rows], out=low)
-    sums = rank_keys[multisets].sum(axis=1).tolist()
-    return _LowballSizeTables(
-        low_by_multiset=low.astype(np.int32),
-        low_by_rank_sum=dict(zip(sums, low.tolist(), strict=True)),
-    )
+    return _LowballSizeTables(low_by_multiset=low.astype(np.int32))
 
 
 def prepare_tables(*sizes: int) -> None:
@@ -446,8 +437,8 @@ def prepare_tables(*sizes: int) -> None:
 
 def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
     """Build a lowball's tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
-    on its first evaluation; nothing to do for ace-to-five, whose tables `prepare_tables`
-    builds."""
+    on its first batch (one hand at a time needs none); nothing to do for ace-to-five, whose
+    tables `prepare_tables` builds."""
     prepare_tables(*sizes)
     if lowball is not Lowball.ACE_TO_FIVE:
         for size in sorted({5, *(sizes or (6, 7))}):
@@ -457,8 +448,10 @@ def prepare_lowball_tables(lowball: Lowball, *sizes: int) -> None:
 # ---------------------------------------------------------------------------------------------
 # One hand without tables: `high_rank` and the ace-to-five `low_rank` number the hand's class
 # from its ranks, as sets of bits, in the order the tables number the classes (the tests compare
-# the two on every class and on random hands of 5 to 7 cards). A process that ranks a few hands
-# (a one-hand import, `handlog check` of a file) builds no table; the batches read them.
+# the two on every class and on random hands of 5 to 7 cards); a deuce-to-seven or ace-to-six
+# `low_rank` is the best of the hand's fives numbered so (`_lowball_rank`). A process that ranks
+# a few hands (a one-hand import, `handlog check` of a file, a replay's showdowns) builds no
+# table; the batches read them.
 #
 # Within a category, classes are numbered in the colexicographic order of their rank sets: the
 # set of k distinct values (0..12) v1 > v2 > ... > vk is number C(v1, k) + C(v2, k - 1) + ... +
@@ -539,11 +532,12 @@ _LOW_BITS = [0, 0] + [1 << (rank - 1) for rank in range(2, 14)] + [1]
 """By rank: the bit of its ace-to-five value (the ace 0, the others rank - 1)."""
 
 
-def _no_straight_number(values: int) -> int:
-    """The number of five high-card values that are not a straight among those that are not."""
+def _no_straight_number(values: int, straights: list[int]) -> int:
+    """The number of five high-card values that are not a straight among those that are not,
+    the straights' value sets numbered `straights`."""
     number = _number(values)
     below = 0
-    for straight in _HIGH_STRAIGHT_SETS:
+    for straight in straights:
         if straight < number:
             below += 1
     return number - below
@@ -567,7 +561,7 @@ def _flush_high(values: int) -> int:
     straight = _high_straight(values)
     if straight >= 0:
         return HIGH_CATEGORY_STARTS[8] + straight
-    return HIGH_CATEGORY_STARTS[5] + _no_straight_number(_top(values, 5))
+    return HIGH_CATEGORY_STARTS[5] + _no_straight_number(_top(values, 5), _HIGH_STRAIGHT_SETS)
 
 
 def _high_of_ranks(once: int, twice: int, thrice: int, four: int) -> int:
@@ -608,28 +602,36 @@ def _high_of_ranks(once: int, twice: int, thrice: int, four: int) -> int:
             + (twice.bit_length() - 1) * 220
             + _number(_top(once & ~twice, 3), twice)
         )
-    return _no_straight_number(_top(once, 5))
+    return _no_straight_number(_top(once, 5), _HIGH_STRAIGHT_SETS)
 
 
 def _high_class_of(rank: int) -> HighClass:
     """The class numbered `rank` (a valid `high_rank`), from its number alone."""
-    category = len(HIGH_CATEGORY_STARTS) - 1
-    while HIGH_CATEGORY_STARTS[category] > rank:
+    category, values = _class_values(rank, HIGH_CATEGORY_STARTS, _HIGH_STRAIGHT_SETS, 3)
+    return HighClass(category, tuple(value + 2 for value in values))
+
+
+def _class_values(
+    position: int, starts: Sequence[int], straights: list[int], lowest_top: int
+) -> tuple[int, list[int]]:
+    """The category (a `HIGH_CATEGORIES` index) and the five values, as classes list them, of
+    the class at `position` among classes ordered as high hands: `starts`, where each category
+    starts; `straights`, the numbers of the straights' value sets (increasing), which the
+    no-pair numbers skip; `lowest_top`, the top value of the lowest straight (3 for the wheel,
+    whose ace is then the value -1)."""
+    category = len(starts) - 1
+    while starts[category] > position:
         category -= 1
-    number = rank - HIGH_CATEGORY_STARTS[category]
-    values: list[int]
+    number = position - starts[category]
     if category in (0, 5):
-        for straight in _HIGH_STRAIGHT_SETS:
+        for straight in straights:
             if straight <= number:
                 number += 1
-        values = _uncolex(number, 5)
-    elif category in (4, 8):
-        if number == 0:
-            return HighClass(category, (5, 4, 3, 2, 1))
-        values = [number + 3, number + 2, number + 1, number, number - 1]
-    else:
-        values = _grouped_values(category, number)
-    return HighClass(category, tuple(value + 2 for value in values))
+        return category, _uncolex(number, 5)
+    if category in (4, 8):
+        top = number + lowest_top
+        return category, [top, top - 1, top - 2, top - 3, top - 4]
+    return category, _grouped_values(category, number)
 
 
 def _grouped_values(kind: int, number: int) -> list[int]:
@@ -904,50 +906,89 @@ _LOW_BY_RANK_SUM: list[dict[int, int]] = [{}, {}, {}]
 by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
-_LOWBALL_LOOKUPS: dict[tuple[Lowball, int], tuple[dict[int, int], list[int]]] = {}
-"""(lowball, hand size) -> the tables `_lowball_rank` reads (`low_by_rank_sum` and the flush
-suit by suit counts), kept here once built: one dict lookup a call instead of two cached
-calls."""
+_LOWBALL_BY_RANK_SUM: list[list[dict[int, int]]] = [[{}, {}, {}], [{}, {}, {}]]
+"""The deuce-to-seven (first list) and ace-to-six `low_rank` of the hands of 5, 6 and 7 cards
+without five of a suit ranked so far, by their rank sum, as `_HIGH_BY_RANK_SUM`."""
 
 
 def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
-    """`low_rank` of a deuce-to-seven or ace-to-six low."""
-    size = len(cards)
-    lookups = _LOWBALL_LOOKUPS.get((lowball, size))
-    if lookups is None:
-        _check_size(cards)
-        lookups = _LOWBALL_LOOKUPS[(lowball, size)] = (
-            _lowball_size_tables(lowball, size).low_by_rank_sum,
-            _base_tables().flush_suit_list,
-        )
+    """`low_rank` of a deuce-to-seven or ace-to-six low, without tables: the worst high-style
+    class among the hand's fives (`_lowball_five`)."""
+    size = _check_size(cards)
+    ace_low = lowball is Lowball.ACE_TO_SIX
     total = 0
     for item in cards:
         total += _CARD_KEYS[item.rank][item.suit]
-    if lookups[1][total & SUIT_COUNT_MASK] < 0:
+    suits = total & SUIT_COUNT_MASK
+    if not (suits >> 2) & (suits | suits >> 1) & 0x249:
         # No five cards of one suit: the ranks alone decide.
-        try:
-            return lookups[0][total >> SUIT_COUNT_BITS]
-        except KeyError:
-            raise _duplicate_error(cards) from None
+        memo = _LOWBALL_BY_RANK_SUM[ace_low][size - 5]
+        key = total >> SUIT_COUNT_BITS
+        value = memo.get(key)
+        if value is None:
+            _held(cards, _RANK_BITS)  # five cards of a rank: refused
+            value = memo[key] = _lowball_of_fives(cards, ace_low, False)
+        return value
     if len(set(cards)) != size:
         raise _duplicate_error(cards)
-    # Five or more cards of one suit (3% of seven-card hands): some fives are flushes, which the
-    # rank tables do not see, so every five is ranked.
-    flush_suit = lookups[1]
-    flush_low = _lowball_tables(lowball).flush_low_list
-    five_low = _lowball_size_tables(lowball, 5).low_by_rank_sum
-    keys = [_CARD_KEYS[item.rank][item.suit] for item in cards]
-    bits = [_RANK_BITS[item.rank] for item in cards]
-    best = -1
-    for a, b, c, d, e in _FIVE_POSITIONS[size]:
-        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
-        if flush_suit[key & SUIT_COUNT_MASK] >= 0:
-            value = flush_low[bits[a] | bits[b] | bits[c] | bits[d] | bits[e]]
-        else:
-            value = five_low[key >> SUIT_COUNT_BITS]
-        if value > best:
-            best = value
-    return best
+    # Five or more cards of one suit (3% of seven-card hands): some fives are flushes.
+    return _lowball_of_fives(cards, ace_low, True)
+
+
+def _lowball_of_fives(cards: Sequence[Card], ace_low: bool, flushes: bool) -> int:
+    """`low_rank` of the best deuce-to-seven (ace-to-six if `ace_low`) five of the cards; a
+    five of one suit is a flush only when `flushes`."""
+    bits = [(_LOW_BITS if ace_low else _RANK_BITS)[item.rank] for item in cards]
+    suits = [item.suit for item in cards]
+    worst = HIGH_RANK_COUNT
+    for a, b, c, d, e in _FIVE_POSITIONS[len(cards)]:
+        suited = flushes and suits[a] == suits[b] == suits[c] == suits[d] == suits[e]
+        position = _lowball_five(bits[a], bits[b], bits[c], bits[d], bits[e], suited)
+        if position < worst:
+            worst = position
+    return HIGH_RANK_COUNT - 1 - worst
+
+
+def _lowball_five(a: int, b: int, c: int, d: int, e: int, suited: bool) -> int:
+    """Where five cards of these rank values (one bit each: deuce-to-seven values rank - 2,
+    ace-to-six values rank - 1 with the ace 0) stand among the lowball's 7,462 classes ordered
+    as high hands, from the worst high hand (0): `low_rank` is 7,461 less it. Straights are five
+    values in a row, none wrapping round the ace."""
+    once = twice = thrice = four = 0
+    for bit in (a, b, c, d, e):
+        four |= thrice & bit
+        thrice |= twice & bit
+        twice |= once & bit
+        once |= bit
+    if twice:
+        # A pair or more: numbered as the high hands, one more no-pair class (five values in a
+        # row with the ace high, or A-K-Q-J-10 with it low) below.
+        return _high_of_ranks(once, twice, thrice, four) + 1
+    lowest = once & -once
+    if once == lowest * 0x1F:
+        return _LOWBALL_CATEGORY_STARTS[8 if suited else 4] + lowest.bit_length() - 1
+    return _LOWBALL_CATEGORY_STARTS[5 if suited else 0] + _no_straight_number(
+        once, _LOWBALL_STRAIGHT_SETS
+    )
+
+
+_LOWBALL_STRAIGHT_SETS = [_number(0x1F << low) for low in range(9)]
+"""The numbers of a lowball's nine straights' value sets, increasing."""
+
+_LOWBALL_CATEGORY_STARTS = (0, 1278, 4138, 4996, 5854, 5863, 7141, 7297, 7453)
+"""Where each of `HIGH_CATEGORIES` starts among a deuce-to-seven or ace-to-six lowball's classes
+ordered as high hands (the worst high hand 0): 1,278 no-pair hands, 9 straights, 1,278 flushes
+and 9 straight flushes, the paired kinds as in `HIGH_CATEGORY_STARTS`."""
+
+
+def _lowball_class_of(rank: int, lowball: Lowball) -> LowClass:
+    """The deuce-to-seven or ace-to-six low numbered `rank` (a valid `low_rank` of it), from its
+    number."""
+    category, values = _class_values(
+        HIGH_RANK_COUNT - 1 - rank, _LOWBALL_CATEGORY_STARTS, _LOWBALL_STRAIGHT_SETS, 4
+    )
+    offset = 1 if lowball is Lowball.ACE_TO_SIX else 2
+    return LowClass(category, tuple(value + offset for value in values), lowball)
 
 
 _FIVE_POSITIONS: dict[int, list[tuple[int, ...]]] = {
@@ -964,7 +1005,7 @@ def low_class(rank: int, lowball: Lowball = Lowball.ACE_TO_FIVE) -> LowClass:
         raise ValueError(f"{rank} is not a {lowball} low_rank value (0..{count - 1})")
     if lowball is Lowball.ACE_TO_FIVE:
         return _low_class_of(rank)
-    return _lowball_tables(lowball).classes[rank]
+    return _lowball_class_of(rank, lowball)
 
 
 def low_cards(

@@ -274,7 +274,21 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
 
 def flag_state(replayer: _Replayer, violation: Violation) -> FlagState:
     """The table when `violation` was flagged, read from the replayer that flagged it (an
-    observer of `rules.replay.replay`, as the import's evidence is: `handlog.ingest`)."""
+    observer of `rules.replay.replay`)."""
+    table = replayer.table
+    hand = replayer.hand
+    street, betting, turn, owed = flag_point(replayer, violation)
+    return FlagState(
+        violation, street, betting, turn, table.current_bet, _seats_when_flagged(hand, table), owed
+    )
+
+
+def flag_point(
+    replayer: _Replayer, violation: Violation
+) -> tuple[Street, bool, str | None, int | None]:
+    """The street, whether it is a betting street, whose turn it was and what the flagged
+    player owed when `violation` was flagged (as `FlagState` has them), without the seats: the
+    import's evidence (`handlog.ingest.snapshot`) reads those from the table itself."""
     table = replayer.table
     hand = replayer.hand
     street = table.street
@@ -286,9 +300,7 @@ def flag_state(replayer: _Replayer, violation: Violation) -> FlagState:
     player = violation.player
     if betting and player is not None and player in table.street_put:
         owed = max(0, table.owed(player))
-    return FlagState(
-        violation, street, betting, turn, table.current_bet, _seats_when_flagged(hand, table), owed
-    )
+    return street, betting, turn, owed
 
 
 def _seats_when_flagged(hand: Hand, table: Table) -> tuple[SeatState, ...]:
