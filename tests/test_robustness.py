@@ -125,9 +125,34 @@ def _return_before_its_bet() -> str:
     return "\n".join(lines)
 
 
+def _raise_below_own_bet() -> str:
+    """A corpus razz hand whose "kobreli: bets $0.04" on 4th street reads "$0.13" (an amount
+    hypothesis once changed): SilkZone "raises $0.04 to $0.08" and kobreli "raises $0.04 to
+    $0.12", less than the $0.13 he has in. A raise does not take chips back out of the pot:
+    by the lines he put in $0.13 on that street. The replay once booked $0.12 (a raise of
+    -$0.01)."""
+    (text,) = [piece for piece in HAND_TEXTS if "#35874721245:" in piece]
+    assert "kobreli: bets $0.04" in text
+    return text.replace("kobreli: bets $0.04", "kobreli: bets $0.13")
+
+
+def test_a_raise_to_less_than_the_players_own_bet_puts_nothing_in():
+    text = _raise_below_own_bet()
+    (hand,) = parse_text(text)
+    result = replay(hand, POKERSTARS)
+    _assert_nets_match_the_text(text, hand, result)
+    line = text.split("\n").index("kobreli: raises $0.04 to $0.12") + 1
+    (flag,) = [
+        v for v in result.violations if v.line == line and "less than the $0.13" in v.message
+    ]
+    assert flag.code == "BET_SIZE" and flag.player == "kobreli"
+    assert "nothing more goes in" in flag.message
+
+
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=corrupted(), casino=st.booleans())
 @example(text=_return_before_its_bet(), casino=False)
+@example(text=_raise_below_own_bet(), casino=False)
 def test_corrupted_hands_never_crash(text, casino):
     items = parse_text(text)
     assert items, "something must come back for every hand"

@@ -1297,6 +1297,21 @@ class _Replayer:
                 )
         else:
             total = before + (action.amount or 0)
+        if total < before:
+            # A raise "to" less than the player has in on this street already: chips do not
+            # come back out of the pot by a raise, so it puts nothing in (the nets stay the
+            # text's chips), and the line contradicts the player's own bets.
+            self.flag(
+                "BET_SIZE",
+                action.line,
+                player,
+                f"{player} raises to {self.money(total)}, less than the "
+                f"{self.money(before)} they have in on {self.table.street.label} already: "
+                "nothing more goes in",
+                f"more than {self.money(before)}",
+                self.money(total),
+            )
+            total = before
         put = total - before
         stack_before = self.table.stack[player]
         goes_all_in = put >= stack_before
