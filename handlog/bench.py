@@ -38,7 +38,7 @@ from typing import Any
 
 from handlog.model import Game, Hand, Structure
 from handlog.parse import detect_file, parse_file
-from handlog.parse.reader import split_hands
+from handlog.parse.reader import expand_paths, split_hands
 from handlog.parse.site import SiteFormat
 from handlog.parse.sites import FORMATS, pokerstars
 
@@ -241,7 +241,10 @@ def _site_hands_with_head(source: Path, site: SiteFormat) -> tuple[str, list[tup
     from handlog.parse import file_context, parse_chunk
 
     found: list[tuple[str, str]] = []
-    for file in sorted(path for path in source.rglob("*") if path.is_file()):
+    # The files `handlog import` would read there: links to folders followed (a folder of
+    # links to the sites' folders is a natural way to pick some), archives' entries too.
+    files, _ = expand_paths([str(source)])
+    for file in files:
         if detect_file(file) is not site:
             continue
         context = file_context(file, site)

@@ -151,3 +151,14 @@ def test_import_of_each_site_publishes_where_its_time_goes(tmp_path: Path) -> No
     for stage in ("parse", "replay", "ev", "rows", "texts", "arrow", "startup", "load", "commit"):
         assert figures[f"{key}.us.{stage}"] > 0, stage
     assert "pokerstars import, zip: CPU in parse" in bench.format_table(figures)
+
+
+def test_sites_are_found_through_links_to_their_folders(tmp_path: Path) -> None:
+    """`--sites DIR` reads what `handlog import DIR` would: a folder of links to the sites'
+    folders is searched through them (a bare `rglob` found nothing there, silently)."""
+    from handlog.parse.sites import pokerstars
+
+    (tmp_path / "picked").mkdir()
+    (tmp_path / "picked" / "stars").symlink_to(SAMPLE_LOGS.resolve(), target_is_directory=True)
+    found = bench._site_hands(tmp_path / "picked", pokerstars.FORMAT)
+    assert len(found) == len(bench._site_hands(SAMPLE_LOGS, pokerstars.FORMAT)) > 0
