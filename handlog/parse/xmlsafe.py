@@ -53,6 +53,13 @@ class Element:
     def children(self) -> Sequence[Element]:
         return self.inner if self.inner is not None else ()
 
+    def adopt(self, child: Element) -> None:
+        """Adds `child` after the children it has."""
+        if self.inner is None:
+            self.inner = [child]
+        else:
+            self.inner.append(child)
+
     def find(self, tag: str) -> Element | None:
         return next((child for child in self.children if child.tag == tag), None)
 
@@ -92,11 +99,7 @@ class _Tree:
         element = Element(tag, attrib, self.expat.CurrentLineNumber)
         stack = self.stack
         if stack:
-            parent = stack[-1]
-            if parent.inner is None:
-                parent.inner = [element]
-            else:
-                parent.inner.append(element)
+            stack[-1].adopt(element)
         else:
             self.roots.append(element)
         stack.append(element)
@@ -316,11 +319,7 @@ def scan_plain(text: str) -> Element | None:
             return None
         element = Element(read[0], read[1], number)
         if stack:
-            parent = stack[-1]
-            if parent.inner is None:
-                parent.inner = [element]
-            else:
-                parent.inner.append(element)
+            stack[-1].adopt(element)
         else:
             root = element
         if not read[2]:
