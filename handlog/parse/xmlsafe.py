@@ -274,6 +274,9 @@ _END = re.compile(r" *(/?)>")
 _TAG = re.compile(rf"""<({_NAME})((?: +{_NAME} *= *(?:"[^"]*"|'[^']*'))*) *(/?)>""")
 """A start tag of any plain form (values in single quotes too, or no attribute)."""
 _ATTRIBUTE = re.compile(rf"""({_NAME}) *= *(?:"([^"]*)"|'([^']*)')""")
+_CONTROLS = bytes([*range(9), *range(11, 32), 127])
+"""The ASCII control characters but tab and newline: bytes a plain ASCII hand does not hold
+(its other characters printable, as `str.isprintable` finds them one by one, more slowly)."""
 _HEADS: Final[dict[str, tuple[str, str]]] = {}
 _KEYS: Final[dict[str, str]] = {}
 _ENDS: Final[dict[str, bool]] = {}
@@ -295,6 +298,9 @@ def scan_plain(text: str) -> Element | None:
     the same in every hand of a file, are looked up in `_HEADS`, `_KEYS` and `_ENDS`."""
     if "&" in text or "\r" in text or "xmlns" in text:
         return None
+    ascii = text.isascii()  # (known without a look at the text)
+    if ascii and len(text.encode("ascii").translate(None, _CONTROLS)) != len(text):
+        return None  # a control character other than tab and newline
     stack: list[Element] = []
     root: Element | None = None
     number = 0
@@ -306,8 +312,13 @@ def scan_plain(text: str) -> Element | None:
             continue
         tags += 1
         last = len(tag) - 1
-        if last < 2 or not tag.isprintable() or (root is not None and not stack):
-            return None  # a control character, tab or odd space; after the top element
+        if (
+            last < 2
+            or ("\t" in tag if ascii else not tag.isprintable())
+            or (root is not None and not stack)
+        ):
+            return None  # a tab in a tag (or a control character or odd space); after the top
+
         if tag[1] == "/":
             if tag[0] != "<" or tag[last] != ">" or not stack:
                 return None
