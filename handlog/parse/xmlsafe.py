@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import cast
+from typing import Final, cast
 from xml.parsers.expat import ErrorString, ExpatError, ParserCreate, XMLParserType
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
@@ -52,6 +52,13 @@ class Element:
     @property
     def children(self) -> Sequence[Element]:
         return self.inner if self.inner is not None else ()
+
+    def adopt(self, child: Element) -> None:
+        """Adds `child` after the children it has."""
+        if self.inner is None:
+            self.inner = [child]
+        else:
+            self.inner.append(child)
 
     def find(self, tag: str) -> Element | None:
         return next((child for child in self.children if child.tag == tag), None)
@@ -92,11 +99,7 @@ class _Tree:
         element = Element(tag, attrib, self.expat.CurrentLineNumber)
         stack = self.stack
         if stack:
-            parent = stack[-1]
-            if parent.inner is None:
-                parent.inner = [element]
-            else:
-                parent.inner.append(element)
+            stack[-1].adopt(element)
         else:
             self.roots.append(element)
         stack.append(element)
@@ -260,10 +263,144 @@ def hand_element(text: str) -> str:
     return text[start:] + "\n</game>" if end < 0 else text[start : end + 7]
 
 
+_NAME = r"[A-Za-z_][A-Za-z0-9_.\-]*"
+"""A name as a plain hand writes it: ASCII, no namespace prefix."""
+_HEAD = re.compile(rf"<({_NAME}) +({_NAME}) *= *")
+"""A start tag's name and its first attribute's, up to the value's opening quote."""
+_KEY = re.compile(rf" +({_NAME}) *= *")
+"""An attribute's name, from the quote that closes the value before it."""
+_END = re.compile(r" *(/?)>")
+"""What ends a start tag, from the quote that closes its last value: `/>` an empty one."""
+_TAG = re.compile(rf"""<({_NAME})((?: +{_NAME} *= *(?:"[^"]*"|'[^']*'))*) *(/?)>""")
+"""A start tag of any plain form (values in single quotes too, or no attribute)."""
+_ATTRIBUTE = re.compile(rf"""({_NAME}) *= *(?:"([^"]*)"|'([^']*)')""")
+_CONTROLS = bytes([*range(9), *range(11, 32), 127])
+"""The ASCII control characters but tab and newline: bytes a plain ASCII hand does not hold
+(its other characters printable, as `str.isprintable` finds them one by one, more slowly)."""
+_HEADS: Final[dict[str, tuple[str, str]]] = {}
+_KEYS: Final[dict[str, str]] = {}
+_ENDS: Final[dict[str, bool]] = {}
+"""The pieces of tags between their values read so far, each matched once (a file's hands
+repeat a few dozen)."""
+_KNOWN = 512
+"""How many of each are kept (odd files cannot grow them)."""
+
+
+def scan_plain(text: str) -> Element | None:
+    """The one element of `text`, as `parse(text, keep_text=False)[0]` reads it, when its text
+    is plain: a tag a line, white space around it (no text, reference, comment, CDATA,
+    declaration or processing instruction), simple names (no namespace), printable attribute
+    values in quotes with no tab, `<` or `>` (nothing expat would normalise or refuse), no
+    attribute twice, tags balanced, one top-level element. None for anything else: `parse`
+    then reads it, and says what is wrong with it.
+
+    A tag is cut at its double quotes, every other piece a value; the pieces between them,
+    the same in every hand of a file, are looked up in `_HEADS`, `_KEYS` and `_ENDS`."""
+    if "&" in text or "\r" in text or "xmlns" in text:
+        return None
+    ascii = text.isascii()  # (known without a look at the text)
+    if ascii and len(text.encode("ascii").translate(None, _CONTROLS)) != len(text):
+        return None  # a control character other than tab and newline
+    stack: list[Element] = []
+    root: Element | None = None
+    number = 0
+    tags = 0
+    for line in text.split("\n"):
+        number += 1
+        tag = line.strip(" \t")
+        if not tag:
+            continue
+        tags += 1
+        last = len(tag) - 1
+        if (
+            last < 2
+            or ("\t" in tag if ascii else not tag.isprintable())
+            or (root is not None and not stack)
+        ):
+            return None  # a tab in a tag (or a control character or odd space); after the top
+
+        if tag[1] == "/":
+            if tag[0] != "<" or tag[last] != ">" or not stack:
+                return None
+            if stack.pop().tag != tag[2:last].rstrip(" "):
+                return None
+            continue
+        read = _start_tag(tag)
+        if read is None:
+            return None
+        element = Element(read[0], read[1], number)
+        if stack:
+            stack[-1].adopt(element)
+        else:
+            root = element
+        if not read[2]:
+            stack.append(element)
+    if stack or text.count("<") != tags or text.count(">") != tags:
+        return None  # unbalanced; a `<` or `>` in a value (each tag has its own)
+    return root
+
+
+def _start_tag(tag: str) -> tuple[str, dict[str, str], bool] | None:
+    """The name, attributes and emptiness (`/>`) of a start tag; None when not plain."""
+    parts = tag.split('"')  # values in double quotes: every other piece
+    count = len(parts)
+    if count == 1 or count % 2 == 0:
+        return _any_start_tag(tag)
+    head = _HEADS.get(parts[0])
+    if head is None:
+        found = _HEAD.fullmatch(parts[0])
+        if found is None:
+            return _any_start_tag(tag)
+        head = (found.group(1), found.group(2))
+        if len(_HEADS) < _KNOWN:
+            _HEADS[parts[0]] = head
+    empty = _ENDS.get(parts[count - 1])
+    if empty is None:
+        ends = _END.fullmatch(parts[count - 1])
+        if ends is None:
+            return _any_start_tag(tag)
+        empty = ends.group(1) == "/"
+        if len(_ENDS) < _KNOWN:
+            _ENDS[parts[count - 1]] = empty
+    attrib = {head[1]: parts[1]}
+    for at in range(2, count - 1, 2):
+        key = _KEYS.get(parts[at])
+        if key is None:
+            named = _KEY.fullmatch(parts[at])
+            if named is None:
+                return _any_start_tag(tag)
+            key = named.group(1)
+            if len(_KEYS) < _KNOWN:
+                _KEYS[parts[at]] = key
+        attrib[key] = parts[at + 1]
+    if 2 * len(attrib) + 1 != count:
+        return None  # an attribute twice: expat's error
+    return (head[0], attrib, empty)
+
+
+def _any_start_tag(tag: str) -> tuple[str, dict[str, str], bool] | None:
+    """`_start_tag` of a tag without attributes or with a value in single quotes."""
+    found = _TAG.fullmatch(tag)
+    if found is None:
+        return None
+    attrib: dict[str, str] = {}
+    for key, double, single in _ATTRIBUTE.findall(found.group(2)):
+        if key in attrib:
+            return None
+        attrib[key] = double or single
+    return (found.group(1), attrib, found.group(3) == "/")
+
+
 def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Element | ParseError:
-    """The `<game>` element of a hand's chunk, or the hand's one error."""
+    """The `<game>` element of a hand's chunk, or the hand's one error. Without its text kept,
+    a plain hand (as Merge writes them) is read by `scan_plain`, anything else by expat."""
+    text = hand_element(chunk.text)
+    if not keep_text:
+        plain = scan_plain(text)
+        if plain is not None:
+            return plain
     try:
-        return parse(hand_element(chunk.text), keep_text=keep_text)[0]
+        return parse(text, keep_text=keep_text)[0]
     except XMLError as error:
         message = f"the hand's XML cannot be read: {error.message}"
         return hand_error(chunk, error.line, message, hand_id)
