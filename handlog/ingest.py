@@ -612,31 +612,23 @@ def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
     it was, the bet, what the flagged player owed, the pot, and each seat's chips, up cards
     and status, read from the engine's table (never changed) as `rules.trace.flag_state`
     reads them, without building its seats' records (the import observes every flag)."""
-    from handlog.rules.trace import flag_point
+    from handlog.rules.trace import flag_point, table_seats
 
     street, betting, turn, owed = flag_point(replayer, violation)
-    table = replayer.table
-    put_in = table.put_in
-    stack = table.stack
-    street_put = table.street_put
-    up_cards = table.up_cards
     players = []
-    in_pot: dict[str, int] = {}
-    for seat in replayer.hand.seats:
-        name = seat.name
-        put = put_in.get(name)
-        if put is None:  # not at the table
-            continue
-        in_pot[name] = put
-        status = table.status(name)
+    pot = 0
+    for name, number, stack, put, this_street, _, status, ups in table_seats(
+        replayer.hand, replayer.table
+    ):
+        pot += put
         players.append(
             {
                 "player": name,
-                "seat": seat.number,
-                "stack": stack.get(name, 0),
+                "seat": number,
+                "stack": stack,
                 "in_pot": put,
-                "this_street": street_put.get(name, 0),
-                "showing": format_cards(up_cards.get(name, ())),
+                "this_street": this_street,
+                "showing": format_cards(ups),
                 "status": "not dealt in" if status == "out" else status,
             }
         )
@@ -645,9 +637,9 @@ def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
         "code": violation.code,
         "street": street.name.lower(),
         "turn": turn,
-        "bet": table.current_bet if betting else None,
+        "bet": replayer.table.current_bet if betting else None,
         "owed": owed,
-        "pot": sum(in_pot.values()),
+        "pot": pot,
         "players": players,
     }
 

@@ -303,33 +303,58 @@ def flag_point(
     return street, betting, turn, owed
 
 
+def table_seats(
+    hand: Hand, table: Table
+) -> list[tuple[str, int, int, int, int, int, str, list[Card]]]:
+    """Every seat at the table as the table has it now (read, never changed): the player,
+    the seat number, the chips in front (without what was collected), put in, put in this
+    street, collected, the status and the up cards shown. `flag_state`'s seats and the
+    import's evidence (`handlog.ingest.snapshot`) are both read from it."""
+    put_in, stack, street_put = table.put_in, table.stack, table.street_put
+    collected, up_cards, status = table.collected, table.up_cards, table.status
+    seats = []
+    for seat in hand.seats:
+        name = seat.name
+        put = put_in.get(name)
+        if put is None:  # not at the table
+            continue
+        seats.append(
+            (
+                name,
+                seat.number,
+                stack.get(name, 0),
+                put,
+                street_put.get(name, 0),
+                collected.get(name, 0),
+                status(name),
+                up_cards.get(name, []),
+            )
+        )
+    return seats
+
+
 def _seats_when_flagged(hand: Hand, table: Table) -> tuple[SeatState, ...]:
     """Every seat as the table has it, the up cards each player shows as its cards."""
     up_positions = UP_POSITIONS[hand.game]
     first = FIRST_STREET[hand.game]
-    seats = []
-    for seat in hand.seats:
-        name = seat.name
-        if name not in table.put_in:
-            continue
-        collected = table.collected.get(name, 0)
-        ups = table.up_cards.get(name, [])
-        seats.append(
-            SeatState(
-                name,
-                seat.number,
-                table.stack.get(name, 0) + collected,
-                table.put_in[name],
-                table.street_put.get(name, 0),
-                collected,
-                table.status(name),
-                tuple(
-                    CardSlot(card, True, _street_of(up_positions[index], first))
-                    for index, card in enumerate(ups)
-                ),
-            )
+    return tuple(
+        SeatState(
+            name,
+            number,
+            stack + collected,
+            put,
+            this_street,
+            collected,
+            status,
+            tuple(
+                CardSlot(card, True, _street_of(up_positions[index], first))
+                for index, card in enumerate(ups)
+            ),
         )
-    return tuple(seats)
+        for name, number, stack, put, this_street, collected, status, ups in table_seats(
+            hand, table
+        )
+    )
 
 
 def _after_the_last_line(
