@@ -728,6 +728,12 @@ def _duplicate_error(cards: Sequence[Card]) -> ValueError:
     return ValueError(f"the same card twice in {' '.join(map(str, cards))}")
 
 
+def _five_suited(suits: int) -> int:
+    """Of the packed suit counts of a hand's key (`SUIT_COUNT_MASK`), the top bit of each
+    suit's count that is 5, 6 or 7 (0b101 and up); 0 when no suit has five cards."""
+    return (suits >> 2) & (suits | suits >> 1) & 0x249
+
+
 def high_rank(cards: Sequence[Card]) -> int:
     """Strength of the best five-card high hand in 5, 6 or 7 cards: 0 (7-5-4-3-2) to 7,461 (royal
     flush); bigger is better and equal values tie exactly. The cards must be distinct."""
@@ -736,7 +742,7 @@ def high_rank(cards: Sequence[Card]) -> int:
     for item in cards:
         total += _CARD_KEYS[item.rank][item.suit]
     suits = total & SUIT_COUNT_MASK
-    flush = (suits >> 2) & (suits | suits >> 1) & 0x249  # a suit's count 5, 6 or 7 (0b101...)
+    flush = _five_suited(suits)
     if flush:
         # Five suited cards out of at most seven leave two others: no full house or quads can
         # beat the flush, so the flush suit alone decides.
@@ -920,7 +926,7 @@ def _lowball_rank(cards: Sequence[Card], lowball: Lowball) -> int:
     for item in cards:
         total += _CARD_KEYS[item.rank][item.suit]
     suits = total & SUIT_COUNT_MASK
-    if not (suits >> 2) & (suits | suits >> 1) & 0x249:
+    if not _five_suited(suits):
         # No five cards of one suit: the ranks alone decide.
         memo = _LOWBALL_BY_RANK_SUM[ace_low][size - 5]
         key = total >> SUIT_COUNT_BITS
