@@ -1635,6 +1635,11 @@ def main() -> None:
     # default thresholds run the cycle collector every 700 allocations (about 10% of parse
     # time). Collect far less often.
     gc.set_threshold(50_000, 20, 100)
+    # NumPy (which pyarrow imports) starts OpenBLAS's threads, a thread per core, which spin
+    # for work some 0.1 s after it is loaded: handlog does no linear algebra, and on two
+    # cores an import's parent burnt ~0.15 CPU s in them while its workers parsed (measured,
+    # 20,000 PokerStars hands). A user's own setting is kept.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         app()
     except SystemExit as done:

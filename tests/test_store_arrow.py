@@ -1,0 +1,87 @@
+"""The Arrow tables a worker hands to the store are of the columns' declared types."""
+
+from __future__ import annotations
+
+import os
+
+import pyarrow as pa
+import pytest
+
+from handlog import store
+from handlog.check import check_file
+
+from .conftest import ROOT
+
+# DuckDB's name of each column type the store declares, and the Arrow type a batch gives it.
+_DUCKDB_TO_ARROW = {
+    "VARCHAR": pa.string(),
+    "BIGINT": pa.int64(),
+    "INTEGER": pa.int64(),
+    "BOOLEAN": pa.bool_(),
+    "DOUBLE": pa.float64(),
+    "BLOB": pa.binary(),
+    "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
+    "VARCHAR[]": pa.list_(pa.string()),
+}
+
+
+def test_every_batch_table_has_the_types_the_database_declares(tmp_path):
+    connection = store.connect(tmp_path / "h.duckdb")
+    schemas = store.arrow_schemas()
+    assert set(schemas) == set(store.COLUMNS)
+    for name, columns in store.COLUMNS.items():
+        declared = dict(
+            connection.execute(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_name = ? ORDER BY ordinal_position",
+                [name],
+            ).fetchall()
+        )
+        assert list(declared) == list(columns), name  # rows are inserted with SELECT *
+        schema = schemas[name]
+        assert schema.names == list(columns)
+        for column in columns:
+            assert schema.field(column).type == _DUCKDB_TO_ARROW[declared[column]], (name, column)
+
+
+def test_a_column_without_a_value_keeps_its_type_and_the_rows_their_values(tmp_path):
+    batch = store.Batch()
+    path = ROOT / "sample_logs"
+    hands = [
+        checked
+        for file in sorted(path.rglob("*.txt"))[:3]
+        for checked in check_file(file)
+        if checked.hand is not None
+    ]
+    assert hands
+    for checked in hands:
+        store.add_checked(batch, checked)
+    tables = batch.arrow()
+    hands_table = tables["hands"]
+    assert hands_table.schema == store.arrow_schemas()["hands"]
+    # No sample hand is of a home game: the column is all NULL, yet a string column (pyarrow
+    # left to infer would make it of the null type, and a Parquet part of another type).
+    assert hands_table.column("home_game").null_count == hands_table.num_rows
+    assert hands_table.column("home_game").type == pa.string()
+    # The values are the rows' own, as pyarrow infers them.
+    for name, columns in batch.columns.items():
+        if name not in tables:
+            continue
+        inferred = pa.table({column: values for column, values in columns.items()})
+        assert tables[name].to_pylist() == inferred.to_pylist(), name
+
+
+@pytest.mark.parametrize("preset", [None, "4"])
+def test_the_cli_keeps_numpy_from_starting_blas_threads(monkeypatch, preset):
+    """NumPy's OpenBLAS threads spin a tenth of a second after it is loaded: handlog does no
+    linear algebra, so its commands run it on one thread, unless the user says otherwise."""
+    from handlog import cli
+
+    if preset is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+    seen = []
+    monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get("OPENBLAS_NUM_THREADS")))
+    cli.main()
+    assert seen == [preset or "1"]
