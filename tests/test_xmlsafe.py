@@ -94,6 +94,21 @@ def test_malformed_xml_is_one_error_at_its_line_without_expat_s_position_suffix(
     assert unclosed.value.line == 3 and "mismatched tag" in unclosed.value.message
 
 
+@pytest.mark.parametrize("keep_text", [True, False])
+def test_half_a_surrogate_pair_is_one_error_at_its_line(keep_text):
+    # A text decoded with surrogate escapes (undecodable bytes) cannot be given to expat as
+    # UTF-8: one clear error at the character's line, not Python's codec error.
+    with pytest.raises(XMLError) as raised:
+        parse(
+            '<game id="1">\n<player nickname="A"/>\n<note>x' + chr(0xDC80) + "</note>\n</game>",
+            keep_text=keep_text,
+        )
+    assert raised.value.line == 3
+    assert raised.value.message == (
+        "the text holds U+DC80, half of a surrogate pair, which is no character"
+    )
+
+
 def test_an_incomplete_head_keeps_the_elements_read_so_far():
     roots = parse("<session>\n<general>\n<tablename>T</tablename>\n</general>\n", complete=False)
     (session,) = roots

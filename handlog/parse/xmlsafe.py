@@ -175,6 +175,12 @@ def read_guarded(expat: XMLParserType, text: str, complete: bool = True) -> None
         raise XMLError(expat.CurrentLineNumber, _refused(refused)) from None
     except ExpatError as bad:  # its own name: mypyc types each `except … as`
         raise XMLError(bad.lineno, f"the XML is malformed: {ErrorString(bad.code)}") from None
+    except UnicodeEncodeError as unencodable:  # expat reads UTF-8: a lone surrogate has none
+        line = text.count("\n", 0, unencodable.start) + 1
+        code = ord(text[unencodable.start])
+        raise XMLError(
+            line, f"the text holds U+{code:04X}, half of a surrogate pair, which is no character"
+        ) from None
 
 
 def _refused(error: Exception) -> str:
