@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from handlog import ingest, store
 from handlog.ingest import (
     COUNTS,
+    HASHED_BY_READER,
     FilePlan,
     Job,
     PartResult,
@@ -420,7 +421,8 @@ def _some_jobs(
             if plan is None:
                 continue
             if plan.size <= _small() and not plan.imported_before:
-                yield Job(plan, None, plan.size, file_hash(path), last=True)
+                # Hashed by the reader, from the one read it parses (`Job.hashed`).
+                yield Job(plan, None, plan.size, HASHED_BY_READER, last=True)
             else:
                 yield from file_jobs(plan, RANGE_BYTES)
         except OSError as error:
@@ -485,16 +487,17 @@ def _tasks(jobs: Iterator[Job]) -> Iterator[Task]:
 
 
 def _read_task(
-    jobs: list[tuple[str, Any, int]], profile_name: str | None, here: bool = False
+    jobs: list[tuple[str, Any, int, bool]], profile_name: str | None, here: bool = False
 ) -> TaskResult:
     """In a worker (or `here`, in this process): read the jobs of a task ((path, part,
-    start line) each)."""
+    start line, hashed) each)."""
     if len(jobs) == 1:
-        ((path, part, start_line),) = jobs
-        result = read_part(path, part, start_line, profile_name, here)
+        ((path, part, start_line, hashed),) = jobs
+        result = read_part(path, part, start_line, profile_name, here, hashed)
         return TaskResult([result], result.tables, result.timings)
+    # A task of several jobs is of whole new small files (`_tasks`), each hashed as it is read.
     results, tables, timings = ingest.read_files(
-        [(path, start_line) for path, _, start_line in jobs], profile_name
+        [(path, start_line) for path, _, start_line, _ in jobs], profile_name, hashed=True
     )
     return TaskResult(results, tables, timings)
 
@@ -582,8 +585,16 @@ def _run(
         yield task, result
 
 
-def _specs(task: Task) -> list[tuple[str, Any, int]]:
-    return [(job.plan.path, job.part, job.plan.start_line) for job in task]
+def _specs(task: Task) -> list[tuple[str, Any, int, bool]]:
+    return [(job.plan.path, job.part, job.plan.start_line, job.hashed) for job in task]
+
+
+def _digest(job: Job, result: PartResult) -> tuple[int, str]:
+    """What a part's `imports` row records of its file: the bytes up to the part's end and
+    their SHA-256, as the reader found them when it hashed the file (`Job.hashed`)."""
+    if result.digest is not None:
+        return result.digest
+    return job.end, job.sha256
 
 
 class _FilesLoad:
@@ -862,8 +873,8 @@ def _store_files(
     rows = pa.table(
         {
             "path": [load.key for load, _, _ in stored],
-            "size": pa.array([job.end for _, job, _ in stored], pa.int64()),
-            "sha256": [job.sha256 for _, job, _ in stored],
+            "size": pa.array([_digest(job, result)[0] for _, job, result in stored], pa.int64()),
+            "sha256": [_digest(job, result)[1] for _, job, result in stored],
             "line_reached": pa.array(
                 [max(load.line_reached, r.line_reached) for load, _, r in stored], pa.int64()
             ),
@@ -1064,8 +1075,7 @@ class _FileLoad:
         clock = self._spent("load", clock)
         reached = max(self.line_reached, result.line_reached)
         row = [
-            job.end,
-            job.sha256,
+            *_digest(job, result),
             reached,
             self.totals["hands"] + result.counts["hands"],
             self.new + added,

@@ -95,11 +95,19 @@ class Job:
     end: int
     """The file's bytes up to the part's end..."""
     sha256: str
-    """...and their SHA-256."""
+    """...and their SHA-256 (`HASHED_BY_READER`: the reader hashes the file it reads whole,
+    its `PartResult.digest`)."""
     last: bool
     """The file's last part."""
     error: str | None = None
     """The file could not be read on from here: nothing for a worker to do."""
+
+    @property
+    def hashed(self) -> bool:
+        """The reader hashes the file, from the one read it parses (a whole new small file:
+        read once, where planning and reading read it twice, an archive entry decompressed
+        each time)."""
+        return self.sha256 == HASHED_BY_READER and self.part is None and self.error is None
 
     @property
     def whole(self) -> bool:
@@ -113,19 +121,30 @@ class Job:
         )
 
 
+HASHED_BY_READER = "hashed by its reader"
+"""`Job.sha256` of a job whose reader hashes the file (`Job.hashed`)."""
+
+
 def file_hash(path: str, limit: int | None = None) -> str:
     """SHA-256 of the file, or of its first `limit` bytes."""
+    return _file_digest(path, limit)[1]
+
+
+def _file_digest(path: str, limit: int | None = None) -> tuple[int, str]:
+    """The bytes of the file (its first `limit` at most) and their SHA-256."""
     digest = hashlib.sha256()
     remaining = limit
+    size = 0
     with open_binary(path) as handle:
         while remaining is None or remaining > 0:
             block = handle.read(HASH_BLOCK if remaining is None else min(HASH_BLOCK, remaining))
             if not block:
                 break
             digest.update(block)
+            size += len(block)
             if remaining is not None:
                 remaining -= len(block)
-    return digest.hexdigest()
+    return size, digest.hexdigest()
 
 
 def file_key(path: str) -> str:
@@ -202,6 +221,9 @@ class PartResult:
     error: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     """CPU seconds by stage (`WORKER_STAGES`)."""
+    digest: tuple[int, str] | None = None
+    """For a whole file read with `hashed`: the bytes read and their SHA-256 (what its
+    `imports` row records), from the one read that was also parsed."""
 
 
 Unreadable = tuple[str, int, str | None, str, str | None]
@@ -253,15 +275,16 @@ def read_part(
     start_line: int,
     profile_name: str | None,
     here: bool = False,
+    hashed: bool = False,
 ) -> PartResult:
     """Parse and replay one range of a file (None: the whole file, from the hand at
     `start_line` on) and return its rows as Arrow tables, or, `here` (the rows are loaded by
     this process, not sent to another) and at most `PYTHON_ROWS` hands, as `store.Rows`. A
     file that cannot be read, or a bug met in it, is the part's `error`: it fails alone,
-    named."""
+    named. `hashed`: the whole file's bytes are hashed here too (`PartResult.digest`)."""
     clock = _Clock()
     batch = store.Batch()
-    result = _read_into(batch, path, part, start_line, _profile(profile_name), clock)
+    result = _read_into(batch, path, part, start_line, _profile(profile_name), clock, hashed=hashed)
     if result.error is None and here and len(batch.columns["hands"]["site"]) <= PYTHON_ROWS:
         result.tables = batch.rows()
     elif result.error is None:
@@ -347,11 +370,11 @@ def _failed(error: Exception) -> str:
 
 
 def read_files(
-    files: list[tuple[str, int]], profile_name: str | None
+    files: list[tuple[str, int]], profile_name: str | None, hashed: bool = False
 ) -> tuple[list[PartResult], dict[str, Any], dict[str, float]]:
     """`read_part` of many whole files (path, start line) at once: a result per file (its
-    counts, its error; no tables of its own), the rows of every file read without error in
-    one set of Arrow tables, and the CPU seconds by stage. A folder of thousands of small
+    counts, its error, with `hashed` its digest; no tables of its own), the rows of every
+    file read without error in one set of Arrow tables, and the CPU seconds by stage. A folder of thousands of small
     files costs a task and a set of tables per batch of them, not per file: their rows go
     straight into one `store.Batch`, and their texts into shared blocks (`texts.add_texts`:
     64 hands a block across files, where a block a file held ten)."""
@@ -365,7 +388,7 @@ def read_files(
     for path, start_line in files:
         start = _marks(batch)
         held: list[HeldTexts] = []
-        result = _read_into(batch, path, None, start_line, profile, clock, held)
+        result = _read_into(batch, path, None, start_line, profile, clock, held, hashed)
         results.append(result)
         if result.error is not None:
             _truncate(batch, start)  # what the file added before it failed goes
@@ -480,14 +503,16 @@ def _read_into(
     profile: RuleProfile | None,
     clock: _Clock,
     held: list[HeldTexts] | None = None,
+    hashed: bool = False,
 ) -> PartResult:
     """Read a range of a file (None: the whole file) into `batch`: its hands' rows, texts
     and evidence; its texts into `held` instead, when given (`read_files` puts many files'
-    texts in shared blocks)."""
+    texts in shared blocks). `hashed` (a whole file): its bytes hashed too, from the same
+    read (`PartResult.digest`)."""
     from handlog.check import check_items, hand_rules
     from handlog.equity.stored import add_ev
     from handlog.model import Hand
-    from handlog.parse import detect_file, parse_file, parse_range
+    from handlog.parse import detect_file, parse_file, parse_range, read_whole
     from handlog.rules.replay import replay
 
     counts = dict.fromkeys(COUNTS, 0)
@@ -502,12 +527,23 @@ def _read_into(
     # either copy's rows table by table). It is counted, as a repeat in another file is.
     kept: set[tuple[str, str]] = set()
     chunks: list[Chunk] = []  # what the parser read, for the texts
+    digest: tuple[int, str] | None = None
+    text: str | None = None  # the whole file's, when read in one go
     try:
-        site = detect_file(path)
+        if hashed and part is None:
+            # A small file is read once: hashed, detected and parsed from the same bytes (it
+            # was opened, decoded and, in an archive, decompressed three times: measured, ...).
+            whole = read_whole(path, WHOLE_READ_BYTES)
+            if whole is None:  # it has grown past a small file's size: streamed
+                digest = _file_digest(path)
+            else:
+                digest = (len(whole[0]), hashlib.sha256(whole[0]).hexdigest())
+                text = whole[1]
+        site = detect_file(path, text)
         if site is None:  # no format: parse_file says why, as one error
-            items = parse_file(path, start_line)
+            items = parse_file(path, start_line, text=text)
         elif part is None:
-            items = parse_file(path, start_line, site, seen=chunks)
+            items = parse_file(path, start_line, site, seen=chunks, text=text)
         else:
             items = parse_range(path, part, site, seen=chunks)
         states: list[dict[str, Any]] = []
@@ -550,7 +586,7 @@ def _read_into(
             states.clear()
             clock.mark("rows")
         if read and site is not None:
-            texts = _add_texts(batch, path, site, chunks, read, held)
+            texts = _add_texts(batch, path, site, chunks, read, held, text)
             clock.mark("texts")
             if flagged:
                 add_evidence(batch, flagged, texts)
@@ -559,7 +595,12 @@ def _read_into(
         return PartResult(path, {}, counts, start_line, f"cannot read: {error.strerror or error}")
     except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
         return PartResult(path, {}, counts, start_line, _failed(error))
-    return PartResult(path, {}, counts, line_reached)
+    return PartResult(path, {}, counts, line_reached, digest=digest)
+
+
+WHOLE_READ_BYTES = 4 << 20
+"""The most bytes `_read_into` reads in one go for a whole file it hashes (a small file,
+planned as at most `importer.SMALL_FILE_BYTES`, that has grown since is streamed)."""
 
 
 def _checked(hand: Hand, verdict: Replay, path: str) -> CheckedHand:
@@ -583,16 +624,18 @@ def _add_texts(
     chunks: list[Chunk],
     read: list[tuple[str, str, int]],
     held: list[HeldTexts] | None = None,
+    whole: str | None = None,
 ) -> dict[int, str]:
     """Add the texts of the hands `read` (site, hand id, start line) to `batch` (to `held`,
-    when given), taken from the `chunks` the parser read; the texts by start line."""
+    when given), taken from the `chunks` the parser read; the texts by start line. `whole`:
+    the file's text, when it was read in one go."""
     from handlog.texts import add_texts, file_head, texts_in
 
     texts = texts_in(chunks, (line for _, _, line in read), site)
     found = [
         (site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts
     ]
-    head = file_head(path, site) if site.file_context is not None else ""
+    head = file_head(path, site, whole) if site.file_context is not None else ""
     if held is None:
         add_texts(batch, found, head)
     else:

@@ -152,15 +152,20 @@ def _as_parsed(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
     return [piece for piece, _ in pieces]
 
 
-def file_head(path: str, site: SiteFormat | None = None) -> str:
+def file_head(path: str, site: SiteFormat | None = None, whole: str | None = None) -> str:
     """For a format whose hands are read with the file's text before its first hand (an XML
-    session's header), that text; else "". `site`: the file's format, when known."""
+    session's header), that text; else "". `site`: the file's format, when known; `whole`:
+    the file's text, when it has been read already."""
     from handlog.parse import detect_file
     from handlog.parse.reader import open_text, split_text
 
     if site is None:
-        site = detect_file(path)
+        site = detect_file(path, whole)
     if site is None or site.file_context is None:
+        return ""
+    if whole is not None:
+        for chunk in split_text([whole], path, site.is_header, site.header_prefix):
+            return "" if chunk.is_hand else chunk.text
         return ""
     with open_text(path) as text:
         # Read in small pieces: the head is a few lines, and the file may be megabytes.

@@ -430,11 +430,11 @@ def test_ctrl_c_caught_by_duckdb_while_it_reads_arrow_data_is_still_an_interrupt
 _REAL_READ = ingest._read_into
 
 
-def _dying_read(batch, path, *rest):  # type: ignore[no-untyped-def]
+def _dying_read(batch, path, *rest, **named):  # type: ignore[no-untyped-def]
     """A worker's reading of a file that kills its worker on a file named "killer"."""
     if "killer" in path:
         os.kill(os.getpid(), signal.SIGKILL)
-    return _REAL_READ(batch, path, *rest)
+    return _REAL_READ(batch, path, *rest, **named)
 
 
 def test_a_worker_killed_on_a_file_fails_that_file_only(tmp_path, monkeypatch):

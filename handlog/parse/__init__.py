@@ -16,10 +16,12 @@ from handlog.model import Hand
 from handlog.parse.reader import (
     ByteRange,
     Chunk,
+    open_binary,
     open_text,
     split_hands,
     split_range,
     split_text,
+    text_of,
 )
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.sites import DETECT_LINES, detect, formats, header_format, recognised
@@ -34,6 +36,7 @@ __all__ = [
     "parse_chunks",
     "parse_file",
     "parse_text",
+    "read_whole",
 ]
 
 HEAD_CHARACTERS = 1 << 16
@@ -44,11 +47,27 @@ file context): to its first hand, which a long preface (a line of 100,000 spaces
 push past `HEAD_CHARACTERS`."""
 
 
-def detect_file(path: str | os.PathLike[str]) -> SiteFormat | None:
+def detect_file(path: str | os.PathLike[str], text: str | None = None) -> SiteFormat | None:
     """The format of a file, from its first lines (never its name); None when no format
-    handlog reads starts a hand there. OSError when the file cannot be read."""
-    with open_text(path) as text:
-        return detect(_line_starts(text))
+    handlog reads starts a hand there. OSError when the file cannot be read. `text`: the
+    file's text, when it has been read already (`read_whole`)."""
+    if text is not None:
+        return detect(_line_starts(io.StringIO(text)))
+    with open_text(path) as stream:
+        return detect(_line_starts(stream))
+
+
+def read_whole(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str] | None:
+    """A file's bytes, read in one go, and its text as `open_text` reads it (the same
+    decoding, newlines made "\\n"), for a small file that is then detected, hashed and
+    parsed without opening or decoding it again (an archive entry: without decompressing it
+    again); None when the file holds more than `limit` bytes (read it as a stream).
+    OSError when it cannot be read."""
+    with open_binary(path) as handle:
+        raw = handle.read(limit + 1)
+    if len(raw) > limit:
+        return None
+    return raw, text_of(raw)
 
 
 LINE_START_CHARACTERS = 4096
@@ -133,24 +152,29 @@ def parse_file(
     start_line: int = 1,
     site: SiteFormat | None = None,
     seen: list[Chunk] | None = None,
+    text: str | None = None,
 ) -> Iterator[Parsed]:
     """Every hand in the file, in order, from the hand at `start_line` on (earlier text is
     split but not parsed); its format is detected from its content unless `site` is given.
     A file that cannot be read, or holds no hand of a format handlog reads, yields one
     ParseError. `seen`, when given, receives every chunk parsed, as it is (the texts an
-    import keeps come from this one read: `handlog.ingest`)."""
+    import keeps come from this one read: `handlog.ingest`). `text`: the file's whole text,
+    when it has been read already (`read_whole`): the file is not opened again."""
     file = str(path)
     try:
         if site is None:
-            site = detect_file(path)
+            site = detect_file(path, text)
             if site is None:
                 yield _unknown_format(file)
                 return
-        context = file_context(path, site)
+        context = file_context(path, site, text)
         if isinstance(context, ParseError):
             yield replace(context, site=site.site.value)
             return
-        chunks = split_hands(path, site.is_header, site.header_prefix)
+        if text is None:
+            chunks = split_hands(path, site.is_header, site.header_prefix)
+        else:
+            chunks = split_text([text], file, site.is_header, site.header_prefix)
         yield from _parse_all(
             _kept(
                 (
@@ -239,12 +263,16 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     )
 
 
-def file_context(path: str | os.PathLike[str], site: SiteFormat) -> object:
-    """The file's context for a format that reads one (`SiteFormat.file_context`), else None."""
+def file_context(path: str | os.PathLike[str], site: SiteFormat, text: str | None = None) -> object:
+    """The file's context for a format that reads one (`SiteFormat.file_context`), else None;
+    `text`: the file's text, when it has been read already."""
     if site.file_context is None:
         return None
-    with open_text(path) as text:
-        head = _head(text, site)
+    if text is not None:
+        head = _head(io.StringIO(text), site)
+    else:
+        with open_text(path) as stream:
+            head = _head(stream, site)
     return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
 
 

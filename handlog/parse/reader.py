@@ -387,6 +387,15 @@ def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     return io.TextIOWrapper(buffered, encoding=encoding, errors="handlog-cp1252", newline=None)
 
 
+def text_of(raw: bytes) -> str:
+    """A file's bytes as text, decoded as `open_text` decodes it (the same codec, fallback
+    and universal newlines)."""
+    with io.TextIOWrapper(
+        io.BytesIO(raw), encoding=detect_encoding(raw[:4]), errors="handlog-cp1252", newline=None
+    ) as text:
+        return text.read()
+
+
 def split_hands(
     path: str | os.PathLike[str], is_header: Callable[[str], bool], prefix: str
 ) -> Iterator[Chunk]:

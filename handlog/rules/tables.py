@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
 from operator import attrgetter, itemgetter
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from handlog.cards import DECK, Card
 from handlog.holdings import FACE_UP
@@ -74,6 +74,8 @@ class Replay:
     @property
     def kinds(self) -> frozenset[Kind]:
         """The kinds of verdict of the hand's faults (consequences follow their cause's)."""
+        if not self.violations:  # most hands: asked three times a hand by an import
+            return NO_KINDS
         return root_kinds(self.violations)
 
     @property
@@ -98,6 +100,9 @@ class Replay:
         "ok"."""
         return "flagged" if self.violations else "ok"
 
+
+NO_KINDS: Final[frozenset[Kind]] = frozenset()
+"""The kinds of a hand without a fault."""
 
 BRING_IN_KEYS = {game: {card: evaluate.bring_in_key(card, game) for card in DECK} for game in Game}
 """`evaluate.bring_in_key` of every card in every game, looked up rather than recomputed."""
