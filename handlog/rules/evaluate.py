@@ -632,9 +632,9 @@ def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
 
 def prepare_tables(*sizes: int) -> None:
     """Build the batches' tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
-    on the first batch: about a tenth of a second per size, 16 MB for seven cards, or, when a run
-    before kept them in the cache folder, about a millisecond to map them. One hand
-    at a time (`high_rank`, the ace-to-five `low_rank`) needs none."""
+    on the first batch: about a tenth of a second per size, 16 MB for seven cards, or about a
+    millisecond to map them when a run before kept them in the cache folder. One hand at a time
+    (`high_rank`, the ace-to-five `low_rank`) needs none."""
     _base_tables()
     for size in sizes or (5, 6, 7):
         _size_tables(size)
