@@ -428,15 +428,15 @@ def test_the_new_tables_are_built_only_when_a_batch_of_a_new_lowball_is_ranked()
         "from handlog.rules.variants import Lowball\n"
         "evaluate.prepare_tables()\n"
         "evaluate.low_rank(cards('7c 5d 4h 3s 2c Kd Kh'), None)\n"
-        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+        "print(evaluate._lowball_size_tables.cache_info().currsize)\n"
         "for lowball in (Lowball.ACE_TO_SIX, Lowball.DEUCE_TO_SEVEN):\n"
         "    for text in ('7c 5d 4h 3s 2c Kd', '2c 3c 4c 5c 7c 9c', 'Ah Ad 2c 2d'):\n"
         "        evaluate.describe_low(cards(text + ' 9s'), None, lowball)\n"
-        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+        "print(evaluate._lowball_size_tables.cache_info().currsize)\n"
         "import numpy\n"
         "row = [[item.index for item in cards('7c 5d 4h 3s 2c')]]\n"
         "evaluate.low_rank_batch(numpy.array(row, dtype=numpy.uint8), None, Lowball.ACE_TO_SIX)\n"
-        "print(evaluate._lowball_tables.cache_info().currsize)\n"
+        "print(evaluate._lowball_size_tables.cache_info().currsize)\n"
     )
     output = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True

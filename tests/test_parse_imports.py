@@ -13,6 +13,7 @@ PACKAGE = Path(handlog.__file__).parent
 
 BELOW_PARSE = {
     "handlog",
+    "handlog.cachedir",
     "handlog.cards",
     "handlog.errors",
     "handlog.model",
@@ -21,7 +22,8 @@ BELOW_PARSE = {
 }
 """What the readers may import besides themselves: the records (and `handlog.records`, what
 the model's records are built with: cheap frozen records, the standard library alone), the
-cards, the money and the rules (`handlog.rules.*`: profiles, traits, variants)."""
+cards, the money, the user's cache folder (`handlog.cachedir`, which the evaluator's tables
+share) and the rules (`handlog.rules.*`: profiles, traits, variants)."""
 
 
 def _module_name(path: Path) -> str:
@@ -68,6 +70,7 @@ def test_the_readers_and_the_money_import_nothing_above_them():
         }
         assert not above, f"{module} imports {sorted(above)}"
     assert graph["handlog.money"] <= {"handlog"}, "money stands below everything"
+    assert graph["handlog.cachedir"] <= {"handlog"}, "the cache folder stands below everything"
 
 
 def test_the_rules_reach_the_money_without_the_readers():

@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from handlog.cachedir import cache_folder
+
 if TYPE_CHECKING:
     from lark import Lark
 
@@ -31,26 +33,8 @@ _REPOSITORY_GRAMMARS = Path(__file__).resolve().parent.parent.parent / "grammars
 GRAMMAR_DIR = _INSTALLED_GRAMMARS if _INSTALLED_GRAMMARS.is_dir() else _REPOSITORY_GRAMMARS
 
 
-CACHE_ENV = "HANDLOG_CACHE_DIR"
-"""Where handlog keeps what it derives from its grammars between runs, if set (default:
-`$XDG_CACHE_HOME/handlog`, else `~/.cache/handlog`)."""
-
 _FACTS_VERSION = 1
 """Bump when what `_Facts` keeps, or how it is derived, changes."""
-
-
-def cache_folder() -> Path | None:
-    """The folder handlog keeps its grammars' derived facts and Lark's tables in, made (for
-    this user only) if need be; None if it cannot be."""
-    chosen = os.environ.get(CACHE_ENV)
-    if not chosen:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        chosen = os.path.join(base, "handlog")
-    try:
-        os.makedirs(chosen, mode=0o700, exist_ok=True)
-    except OSError:
-        return None
-    return Path(chosen) if os.access(chosen, os.W_OK) else None
 
 
 @cache

@@ -2,17 +2,25 @@
 ways (ace-to-five for 8-or-better, razz and any-low hi/lo; deuce-to-seven for 2-7 razz; ace-to-six
 for London lowball), showing hands for the first actor and door cards for the bring-in, one hand
 at a time (numbered from its ranks, no table needed) or in NumPy batches (read from lookup tables
-built on their first use), in the same numbering."""
+built on their first use and kept in the user's cache folder for later runs), in the same
+numbering."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import math
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import sys
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from handlog.cachedir import cache_folder
 from handlog.cards import DECK, RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
 from handlog.rules.variants import VARIANTS, Lowball, Variant
@@ -263,8 +271,138 @@ def _rank_multisets(size: int) -> np.ndarray:
     return rows[~five_alike]
 
 
+# The tables are kept between runs in the user's cache folder (`handlog.cachedir`), one `.npy`
+# file per array, named by the table and a key: a SHA-256 of everything they derive from (this
+# file's text, which holds the numbering and the rank keys, `variants.py` and `cards.py`,
+# NumPy's and Python's versions, `_TABLES_VERSION`). A later process maps the files read-only
+# (`numpy.lib.format.open_memmap(mode="r")`: no build, and the pages are shared with forked
+# workers and the OS's page cache) when their dtype and shape are the ones expected; anything
+# else (no file, a file cut short or not an array, a folder that cannot be read or written)
+# builds the tables as before and tries to keep them. Built or loaded, the arrays are
+# read-only: nothing here writes into a table, and anything that tried would raise. A file of
+# another key is removed when this key's file is written (two versions run in turn only build
+# again, as they did before).
+
+_TABLES_VERSION = 1
+"""Bump when how the tables are kept changes (what they hold changes with this file's text,
+which their key hashes)."""
+
+_TABLES_SOURCES = ("rules/evaluate.py", "rules/variants.py", "cards.py")
+"""The package's modules the tables derive from (relative to the package), hashed into the key."""
+
+FIVE_RANK_MULTISETS = 6175
+"""Multisets of five ranks with at most four alike: the rows of `_BaseTables.five_rank_sums`."""
+
+
 @cache
-def _base_tables() -> _BaseTables:
+def _tables_key() -> str | None:
+    """The key of the tables this code builds with this NumPy and Python; None when the
+    package's source cannot be read (the tables are then built in each process)."""
+    import numpy as np
+
+    package = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(
+        f"{_TABLES_VERSION} {np.__version__} {sys.version} {sys.byteorder}".encode()
+    )
+    try:
+        for name in _TABLES_SOURCES:
+            digest.update(b"\0" + name.encode() + b"\0" + (package / name).read_bytes())
+    except OSError:
+        return None
+    return digest.hexdigest()[:32]
+
+
+def _table_path(folder: Path, name: str, field: str, key: str) -> Path:
+    return folder / f"evaluate-{name}-{field}-{key}.npy"
+
+
+def _kept_arrays(name: str, expected: dict[str, tuple[str, int]]) -> dict[str, Any] | None:
+    """The arrays of table `name` a run before kept, mapped read-only, when every field of
+    `expected` (field -> dtype and length) is there with that dtype and length; else None."""
+    import numpy as np
+
+    folder = cache_folder()
+    key = _tables_key()
+    if folder is None or key is None:
+        return None
+    found: dict[str, Any] = {}
+    for field, (dtype, length) in expected.items():
+        try:
+            # `.npy` only (`np.load` would also take a zip or a pickle), never objects.
+            array = np.lib.format.open_memmap(_table_path(folder, name, field, key), mode="r")
+        except Exception:  # missing, unreadable, cut short, not an array: NumPy
+            return None  # raises OSError, ValueError, EOFError, TypeError, tokenize's TokenError
+        if array.dtype != np.dtype(dtype) or array.shape != (length,):
+            return None
+        found[field] = np.asarray(array)  # a plain read-only view: `np.memmap` indexes slower
+    return found
+
+
+def _keep_arrays(name: str, arrays: dict[str, Any]) -> None:
+    """Keep table `name` in the cache folder, each array written to a name of its own then
+    renamed (a reader sees the old file or the new one); the same table of other keys goes. A
+    folder that cannot be written only costs the build in the next process."""
+    import numpy as np
+
+    folder = cache_folder()
+    key = _tables_key()
+    if folder is None or key is None:
+        return
+    for field, array in arrays.items():
+        path = _table_path(folder, name, field, key)
+        temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
+        try:
+            with open(temporary, "wb") as handle:
+                np.save(handle, array, allow_pickle=False)
+            os.replace(temporary, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+            return
+        with contextlib.suppress(OSError):
+            for stale in folder.glob(f"evaluate-{name}-{field}-*.npy"):
+                if stale.name != path.name:
+                    stale.unlink(missing_ok=True)
+
+
+def _kept_or_built(
+    name: str, expected: dict[str, tuple[str, int]], build: Callable[[], dict[str, Any]]
+) -> dict[str, Any]:
+    """Table `name`'s arrays: read from the cache folder, or built (and kept there), read-only
+    either way."""
+    kept = _kept_arrays(name, expected)
+    if kept is not None:
+        return kept
+    built = build()
+    for array in built.values():
+        array.flags.writeable = False
+    _keep_arrays(name, built)
+    return built
+
+
+def _multiset_count(size: int) -> int:
+    """How many multisets of `size` ranks hold at most four of a rank (`_rank_multisets`)."""
+    ways = [1] + [0] * size
+    for _rank in range(13):
+        ways = [
+            sum(ways[total - alike] for alike in range(min(4, total) + 1))
+            for total in range(size + 1)
+        ]
+    return ways[size]
+
+
+def _largest_rank_sum(size: int) -> int:
+    """The largest rank sum of `size` ranks (the highest ranks, four of each at most)."""
+    total = 0
+    left = size
+    for key in reversed(RANK_SUM_KEYS):
+        taken = min(4, left)
+        total += taken * key
+        left -= taken
+    return total
+
+
+def _base_arrays() -> dict[str, Any]:
     import numpy as np
 
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -291,8 +429,8 @@ def _base_tables() -> _BaseTables:
 
     sums = rank_keys[fives].sum(axis=1)
     order = np.argsort(sums)
-    five_high = np.array([high_by_class[hand] for hand in unsuited])
-    five_low = np.array([low_by_class[low] for low in lows])
+    five_high = np.array([high_by_class[hand] for hand in unsuited], dtype=np.int64)
+    five_low = np.array([low_by_class[low] for low in lows], dtype=np.int64)
 
     packed = np.arange(1 << SUIT_COUNT_BITS)
     flush_suit = np.full(1 << SUIT_COUNT_BITS, -1, dtype=np.int64)
@@ -313,24 +451,53 @@ def _base_tables() -> _BaseTables:
             )
     flush_high[:] = flush_high_list
 
-    indices = np.arange(52)
-    return _BaseTables(
-        five_rank_sums=sums[order],
-        five_high=five_high[order],
-        five_low=five_low[order],
-        flush_suit=flush_suit,
-        flush_suit_list=flush_suit.tolist(),
-        flush_high=flush_high,
-        card_keys=np.array(
-            [_card_key(index // 4 + 2, index % 4) for index in range(52)], dtype=np.int64
-        ),
-        card_rank_bits=(1 << (indices // 4)).astype(np.int64),
-        card_suits=indices % 4,
-    )
+    return {
+        "five_rank_sums": sums[order],
+        "five_high": five_high[order],
+        "five_low": five_low[order],
+        "flush_suit": flush_suit,
+        "flush_high": flush_high,
+    }
 
 
 @cache
-def _size_tables(size: int) -> _SizeTables:
+def _base_tables() -> _BaseTables:
+    import numpy as np
+
+    fives = ("int64", FIVE_RANK_MULTISETS)
+    arrays = _kept_or_built(
+        "base",
+        {
+            "five_rank_sums": fives,
+            "five_high": fives,
+            "five_low": fives,
+            "flush_suit": ("int64", 1 << SUIT_COUNT_BITS),
+            "flush_high": ("int64", 1 << 13),
+        },
+        _base_arrays,
+    )
+    indices = np.arange(52, dtype=np.int64)
+    card_keys = np.array(
+        [_card_key(index // 4 + 2, index % 4) for index in range(52)], dtype=np.int64
+    )
+    card_rank_bits = 1 << (indices // 4)
+    card_suits = indices % 4
+    for array in (card_keys, card_rank_bits, card_suits):
+        array.flags.writeable = False
+    return _BaseTables(
+        five_rank_sums=arrays["five_rank_sums"],
+        five_high=arrays["five_high"],
+        five_low=arrays["five_low"],
+        flush_suit=arrays["flush_suit"],
+        flush_suit_list=arrays["flush_suit"].tolist(),
+        flush_high=arrays["flush_high"],
+        card_keys=card_keys,
+        card_rank_bits=card_rank_bits,
+        card_suits=card_suits,
+    )
+
+
+def _size_arrays(size: int) -> dict[str, Any]:
     import numpy as np
 
     base = _base_tables()
@@ -349,10 +516,29 @@ def _size_tables(size: int) -> _SizeTables:
         np.maximum(low, base.five_low[rows], out=low)
     multiset_by_rank_sum = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
     multiset_by_rank_sum[sums] = np.arange(len(multisets), dtype=np.uint16)
+    return {
+        "multiset_by_rank_sum": multiset_by_rank_sum,
+        "high_by_multiset": high.astype(np.int32),
+        "low_by_multiset": low.astype(np.int32),
+    }
+
+
+@cache
+def _size_tables(size: int) -> _SizeTables:
+    rows = ("int32", _multiset_count(size))
+    arrays = _kept_or_built(
+        f"size{size}",
+        {
+            "multiset_by_rank_sum": ("uint16", _largest_rank_sum(size) + 1),
+            "high_by_multiset": rows,
+            "low_by_multiset": rows,
+        },
+        lambda: _size_arrays(size),
+    )
     return _SizeTables(
-        multiset_by_rank_sum=multiset_by_rank_sum,
-        high_by_multiset=high.astype(np.int32),
-        low_by_multiset=low.astype(np.int32),
+        multiset_by_rank_sum=arrays["multiset_by_rank_sum"],
+        high_by_multiset=arrays["high_by_multiset"],
+        low_by_multiset=arrays["low_by_multiset"],
     )
 
 
@@ -378,8 +564,7 @@ class _LowballSizeTables:
     low_by_multiset: Any  # np.ndarray
 
 
-@cache
-def _lowball_tables(lowball: Lowball) -> _LowballTables:
+def _lowball_arrays(lowball: Lowball) -> dict[str, Any]:
     import numpy as np
 
     rank_keys = np.array(RANK_SUM_KEYS, dtype=np.int64)
@@ -404,14 +589,23 @@ def _lowball_tables(lowball: Lowball) -> _LowballTables:
     flush_low_list = [-1] * (1 << 13)
     for mask, low in suited.items():
         flush_low_list[mask] = value_by_class[low]
-    return _LowballTables(
-        five_low=np.array([value_by_class[low] for low in unsuited], dtype=np.int64),
-        flush_low=np.array(flush_low_list, dtype=np.int64),
-    )
+    return {
+        "five_low": np.array([value_by_class[low] for low in unsuited], dtype=np.int64),
+        "flush_low": np.array(flush_low_list, dtype=np.int64),
+    }
 
 
 @cache
-def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
+def _lowball_tables(lowball: Lowball) -> _LowballTables:
+    arrays = _kept_or_built(
+        f"lowball-{lowball.value}",
+        {"five_low": ("int64", FIVE_RANK_MULTISETS), "flush_low": ("int64", 1 << 13)},
+        lambda: _lowball_arrays(lowball),
+    )
+    return _LowballTables(five_low=arrays["five_low"], flush_low=arrays["flush_low"])
+
+
+def _lowball_size_arrays(lowball: Lowball, size: int) -> dict[str, Any]:
     import numpy as np
 
     base = _base_tables()
@@ -423,13 +617,24 @@ def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
     for five in itertools.combinations(range(size), 5):
         rows = np.searchsorted(base.five_rank_sums, rank_keys[multisets[:, five]].sum(axis=1))
         np.maximum(low, five_low[rows], out=low)
-    return _LowballSizeTables(low_by_multiset=low.astype(np.int32))
+    return {"low_by_multiset": low.astype(np.int32)}
+
+
+@cache
+def _lowball_size_tables(lowball: Lowball, size: int) -> _LowballSizeTables:
+    arrays = _kept_or_built(
+        f"lowball-{lowball.value}-size{size}",
+        {"low_by_multiset": ("int32", _multiset_count(size))},
+        lambda: _lowball_size_arrays(lowball, size),
+    )
+    return _LowballSizeTables(low_by_multiset=arrays["low_by_multiset"])
 
 
 def prepare_tables(*sizes: int) -> None:
     """Build the batches' tables now (for hands of `sizes` cards, default 5, 6 and 7) rather than
-    on the first batch: about a tenth of a second per size, 16 MB for seven cards. One hand at a
-    time (`high_rank`, the ace-to-five `low_rank`) needs none."""
+    on the first batch: about a tenth of a second per size, 16 MB for seven cards, or about a
+    millisecond to map them when a run before kept them in the cache folder. One hand at a time
+    (`high_rank`, the ace-to-five `low_rank`) needs none."""
     _base_tables()
     for size in sizes or (5, 6, 7):
         _size_tables(size)
