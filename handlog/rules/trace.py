@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from handlog import records
 from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
@@ -32,6 +33,14 @@ from handlog.rules.tables import UP_POSITIONS, Pot, Replay
 from handlog.rules.traits import SiteTraits
 from handlog.rules.violations import Violation
 
+# This module is compiled with mypyc (`handlog._native`). The records a trace builds per event
+# and per seat (`CardSlot`, `SeatState`, `Step`) are, like `handlog.model`'s, frozen
+# dataclasses with their `__init__` written out: compiled, it fills the fields in C (a frozen
+# dataclass's own `__init__` goes through `object.__setattr__` for every field); run as source
+# it is swapped at the end of the module (`handlog.records.swap_inits`), which also checks
+# that it takes exactly the fields. Mypy calls those assignments assigning to a frozen field
+# (error code "misc").
+
 STATUSES = ("in", "all-in", "folded", "out")
 """A seat's status: still in and able to act, all-in, folded, never dealt in."""
 
@@ -40,7 +49,7 @@ _KIND_WORDS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardSlot:
     """One card dealt to a player, at its deal position."""
 
@@ -50,8 +59,13 @@ class CardSlot:
     street: Street
     """The street it was dealt on."""
 
+    def __init__(self, card: Card | None, face_up: bool, street: Street) -> None:
+        self.card = card  # type: ignore[misc]
+        self.face_up = face_up  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class SeatState:
     """One seat after an event."""
 
@@ -70,8 +84,28 @@ class SeatState:
     cards: tuple[CardSlot, ...]
     """The cards dealt to this player so far, in deal order."""
 
+    def __init__(
+        self,
+        player: str,
+        seat: int,
+        stack: int,
+        put_in: int,
+        this_street: int,
+        collected: int,
+        status: str,
+        cards: tuple[CardSlot, ...],
+    ) -> None:
+        self.player = player  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.stack = stack  # type: ignore[misc]
+        self.put_in = put_in  # type: ignore[misc]
+        self.this_street = this_street  # type: ignore[misc]
+        self.collected = collected  # type: ignore[misc]
+        self.status = status  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class Step:
     """The table after one event of the hand."""
 
@@ -105,6 +139,38 @@ class Step:
     """After this event no more betting is possible (at most one player left in the hand can
     still act, and owes nothing) although cards are still to be dealt: the all-in moment the
     equities are computed at. True from that event on."""
+
+    def __init__(
+        self,
+        index: int,
+        event: Event | None,
+        line: int,
+        street: Street,
+        kind: str,
+        player: str | None,
+        amount: int | None,
+        pot: int,
+        to_act: str | None,
+        to_call: int,
+        current_bet: int,
+        seats: tuple[SeatState, ...],
+        violations: tuple[Violation, ...],
+        betting_closed_with_cards_to_come: bool,
+    ) -> None:
+        self.index = index  # type: ignore[misc]
+        self.event = event  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+        self.player = player  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.pot = pot  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.to_call = to_call  # type: ignore[misc]
+        self.current_bet = current_bet  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.violations = violations  # type: ignore[misc]
+        self.betting_closed_with_cards_to_come = betting_closed_with_cards_to_come  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +240,7 @@ class HandTrace:
         return None
 
 
-@dataclass(slots=True)
+@dataclass
 class _Raw:
     """What the observer copies at each event (cheap; turned into records at the end)."""
 
@@ -195,6 +261,40 @@ class _Raw:
     player: str | None = None
     amount: int | None = None
     line: int = 0
+
+    def __init__(
+        self,
+        event: Event | None,
+        street: Street,
+        stack: dict[str, int],
+        put_in: dict[str, int],
+        street_put: dict[str, int],
+        collected: dict[str, int],
+        to_act: str | None,
+        to_call: int,
+        status: dict[str, str],
+        current_bet: int,
+        closed: bool,
+        kind: str = "",
+        player: str | None = None,
+        amount: int | None = None,
+        line: int = 0,
+    ) -> None:
+        self.event = event
+        self.street = street
+        self.stack = stack
+        self.put_in = put_in
+        self.street_put = street_put
+        self.collected = collected
+        self.to_act = to_act
+        self.to_call = to_call
+        self.status = status
+        self.current_bet = current_bet
+        self.closed = closed
+        self.kind = kind
+        self.player = player
+        self.amount = amount
+        self.line = line
 
 
 def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
@@ -224,7 +324,6 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         )
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
-        status = table.status
         raws.append(
             _Raw(
                 event,
@@ -235,7 +334,7 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                 {p: v for p, v in table.collected.items() if v},
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
-                {p: status(p) for p in table.order},
+                {p: table.status(p) for p in table.order},
                 current_bet,
                 closed,
             )
@@ -266,8 +365,10 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         profile,
         traits,
         tuple(
-            FlagState(violation, *state)
-            for violation, state in zip(result.violations, flagged, strict=True)
+            FlagState(violation, street, betting, to_act, current_bet, seats, owed)
+            for violation, (street, betting, to_act, current_bet, seats, owed) in zip(
+                result.violations, flagged, strict=True
+            )
         ),
     )
 
@@ -472,19 +573,15 @@ def _steps(
                 until = min(fold_street.get(name, betting_street), betting_street)
                 count = _dealt_by(until, size, community and until == last)
             got = collected.get(name, 0)
-            key = (
-                stack.get(name, 0) + got,
-                put_in[name],
-                street_put.get(name, 0),
-                got,
-                status,
-                count,
-            )
+            chips = stack.get(name, 0) + got
+            put = put_in[name]
+            this_street = street_put.get(name, 0)
+            key = (chips, put, this_street, got, status, count)
             known = previous.get(name)
             if known is not None and known[0] == key:
                 seats.append(known[1])
                 continue
-            state = SeatState(name, number, *key[:5], slots[:count])
+            state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
             previous[name] = (key, state)
             seats.append(state)
         steps.append(
@@ -529,6 +626,10 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
             pots, distributable, awards.by_pot(distributable), strict=True
         )
     )
+
+
+if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
+    records.swap_inits(CardSlot, SeatState, Step)
 
 
 __all__ = [
