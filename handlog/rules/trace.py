@@ -44,9 +44,14 @@ from handlog.rules.violations import Violation
 STATUSES = ("in", "all-in", "folded", "out")
 """A seat's status: still in and able to act, all-in, folded, never dealt in."""
 
-_KIND_WORDS = {
-    ActionKind.UNCALLED_BET_RETURNED: "uncalled",
+_KIND_WORDS: dict[ActionKind, str] = {
+    kind: "uncalled" if kind is ActionKind.UNCALLED_BET_RETURNED else kind.value
+    for kind in ActionKind
 }
+"""A step's `kind` for each action's kind (looked up, not read from the enum's `value`)."""
+
+_STREETS: dict[int, Street] = {int(street): street for street in Street}
+"""Each street by its number (a dictionary look-up: `Street(n)` is a Python call)."""
 
 
 @dataclass(frozen=True)
@@ -502,7 +507,9 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
         if name not in r.table.dealt_in:
             continue
         until = min(r.folded_early.get(name, reached), reached)
-        count = _dealt_by(until, len(layout), hand.community_card is not None and until == last)
+        count = _dealt_by(
+            int(until), len(layout), hand.community_card is not None and until == last
+        )
         row = r.slots.get(name, [])
         out[name] = tuple(
             CardSlot(row[i] if i < len(row) else None, layout[i], _street_of(i, first))
@@ -511,17 +518,19 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
     return out
 
 
-def _dealt_by(street: Street, size: int, community: bool) -> int:
-    """Cards a player still in has been dealt once `street` is dealt (the n-th street deals
-    the n-th card, in 7-card and 5-card stud alike)."""
-    count = max(0, min(int(street), size))
+def _dealt_by(street: int, size: int, community: bool) -> int:
+    """Cards a player still in has been dealt once the street numbered `street` is dealt (the
+    n-th street deals the n-th card, in 7-card and 5-card stud alike)."""
+    count = street if street < size else size
+    if count < 0:
+        count = 0
     if community and count == size:
         count -= 1  # the last card is the community card, dealt to nobody's own hand
     return count
 
 
 def _street_of(position: int, first: Street) -> Street:
-    return first if position < int(first) else Street(position + 1)
+    return first if position < int(first) else _STREETS[position + 1]
 
 
 def _steps(
@@ -532,15 +541,15 @@ def _steps(
 ) -> tuple[Step, ...]:
     game = hand.game
     size = len(FACE_UP[game])
-    first = FIRST_STREET[game]
-    last = tables.LAST_STREET[game]
+    first = int(FIRST_STREET[game])
+    last = int(tables.LAST_STREET[game])
     community = hand.community_card is not None
     by_line: dict[int, list[Violation]] = {}
     for violation in violations:
         by_line.setdefault(violation.line, []).append(violation)
     placed: set[int] = set()
     steps: list[Step] = []
-    fold_street: dict[str, Street] = {}
+    fold_street: dict[str, int] = {}  # the number of the street each player folded on
     seated = [(seat.name, seat.number, final.get(seat.name, ())) for seat in hand.seats]
     # A seat's state is often the same after the next event (another player acted): the same
     # (immutable) record then serves both steps.
@@ -551,16 +560,16 @@ def _steps(
             line, kind, player, amount = raw.line, raw.kind, raw.player, raw.amount
             street = raw.street
         else:
-            line, street = event.line, event.street
-            kind, player, amount = _describe_event(event)
+            line, street, kind, player, amount = _describe_event(event)
         found: tuple[Violation, ...] = ()
         if event is not None and line in by_line and line not in placed:
             placed.add(line)
             found = tuple(by_line[line])
+        dealt = int(raw.street)
         if kind == "fold" and player is not None:
-            fold_street.setdefault(player, raw.street)
-        betting_street = min(max(raw.street, first), last) if raw.street <= last else last
-        dealing = raw.street >= first
+            fold_street.setdefault(player, dealt)
+        betting_street = (dealt if dealt > first else first) if dealt <= last else last
+        dealing = dealt >= first
         put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
         collected, status_of = raw.collected, raw.status
         seats = []
@@ -570,7 +579,9 @@ def _steps(
             status = status_of.get(name, "out")
             count = 0
             if status != "out" and dealing:
-                until = min(fold_street.get(name, betting_street), betting_street)
+                until = fold_street.get(name, betting_street)
+                if until > betting_street:
+                    until = betting_street
                 count = _dealt_by(until, size, community and until == last)
             got = collected.get(name, 0)
             chips = stack.get(name, 0) + got
@@ -584,6 +595,11 @@ def _steps(
             state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
             previous[name] = (key, state)
             seats.append(state)
+        pot = 0
+        for chips in put_in.values():
+            pot += chips
+        for chips in collected.values():
+            pot -= chips
         steps.append(
             Step(
                 index,
@@ -593,7 +609,7 @@ def _steps(
                 kind,
                 player,
                 amount,
-                sum(put_in.values()) - sum(collected.values()),
+                pot,
                 raw.to_act,
                 raw.to_call,
                 raw.current_bet,
@@ -605,13 +621,14 @@ def _steps(
     return tuple(steps)
 
 
-def _describe_event(event: Event) -> tuple[str, str | None, int | None]:
+def _describe_event(event: Event) -> tuple[int, Street, str, str | None, int | None]:
+    """The event's line, street, kind in words, player and chips moved (each record read as
+    its own class: compiled, as fields of a known struct)."""
     if type(event) is Action:
-        kind = _KIND_WORDS.get(event.kind, event.kind.value)
-        return kind, event.player, event.amount
+        return event.line, event.street, _KIND_WORDS[event.kind], event.player, event.amount
     if type(event) is Dealt:
-        return "deal", event.player, None
-    return "note", event.player, None
+        return event.line, event.street, "deal", event.player, None
+    return event.line, event.street, "note", event.player, None
 
 
 def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> tuple[PotAward, ...]:
