@@ -141,19 +141,25 @@ def test_records_are_frozen_and_pickle_compiled_or_not(pure):
     """handlog.model's records are native classes when compiled and dataclasses with a swapped
     `__init__` as source (see handlog.records): both stay frozen, pickle whole (lines and
     sources too) and work with `dataclasses.replace`."""
+    assert int(_probe(_RECORD_PROBE, pure)) > 0
+
+
+def _probe(script: str, pure: bool) -> str:
+    """What `script` prints, run on a PokerStars corpus file in a new process, compiled (as
+    installed) or as source (`pure`); it must succeed."""
     env = {k: v for k, v in os.environ.items() if k != _native.PURE_PYTHON_ENV}
     if pure:
         env[_native.PURE_PYTHON_ENV] = "1"
     sample = str(pokerstars_corpus_files()[0])
     done = subprocess.run(
-        [sys.executable, "-c", _RECORD_PROBE, sample],
+        [sys.executable, "-c", script, sample],
         capture_output=True,
         text=True,
         env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) > 0
+    return done.stdout
 
 
 _TRACE_PROBE = """
@@ -198,19 +204,7 @@ def test_trace_records_are_frozen_dataclasses_compiled_or_not(pure):
     written out for mypyc (swapped as source, as the model's are): compiled or not they take
     their fields in order, compare and hash by value, stay frozen and work with
     `dataclasses.replace` (the all-in EV replaces a step's seats and street)."""
-    env = {k: v for k, v in os.environ.items() if k != _native.PURE_PYTHON_ENV}
-    if pure:
-        env[_native.PURE_PYTHON_ENV] = "1"
-    sample = str(pokerstars_corpus_files()[0])
-    done = subprocess.run(
-        [sys.executable, "-c", _TRACE_PROBE, sample],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    steps, compiled = done.stdout.split()
+    steps, compiled = _probe(_TRACE_PROBE, pure).split()
     assert int(steps) > 0
     if pure:
         assert compiled == "False"
