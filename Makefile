@@ -13,6 +13,7 @@ STAMP := $(VENV)/.installed
 # reinstalls, which compiles it again.
 NATIVE_SOURCES := handlog/_native.py handlog/model.py handlog/holdings.py handlog/store.py \
 	handlog/rules/structures.py handlog/rules/tables.py handlog/rules/engine.py handlog/rules/awards.py handlog/rules/fast.py handlog/rules/replay.py \
+	handlog/rules/trace.py \
 	handlog/rules/evaluate.py handlog/parse/text.py handlog/parse/sites/pokerstars.py \
 	handlog/parse/sites/fulltilt.py handlog/parse/sites/winning.py \
 	handlog/parse/sites/winning2016.py handlog/parse/sites/winamax.py \

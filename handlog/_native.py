@@ -35,6 +35,7 @@ COMPILED = (
     "handlog.rules.awards",
     "handlog.rules.fast",
     "handlog.rules.replay",
+    "handlog.rules.trace",
     "handlog.rules.evaluate",
     "handlog.parse.text",
     "handlog.parse.sites.pokerstars",

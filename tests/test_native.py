@@ -141,19 +141,73 @@ def test_records_are_frozen_and_pickle_compiled_or_not(pure):
     """handlog.model's records are native classes when compiled and dataclasses with a swapped
     `__init__` as source (see handlog.records): both stay frozen, pickle whole (lines and
     sources too) and work with `dataclasses.replace`."""
+    assert int(_probe(_RECORD_PROBE, pure)) > 0
+
+
+def _probe(script: str, pure: bool) -> str:
+    """What `script` prints, run on a PokerStars corpus file in a new process, compiled (as
+    installed) or as source (`pure`); it must succeed."""
     env = {k: v for k, v in os.environ.items() if k != _native.PURE_PYTHON_ENV}
     if pure:
         env[_native.PURE_PYTHON_ENV] = "1"
     sample = str(pokerstars_corpus_files()[0])
     done = subprocess.run(
-        [sys.executable, "-c", _RECORD_PROBE, sample],
+        [sys.executable, "-c", script, sample],
         capture_output=True,
         text=True,
         env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert int(done.stdout) > 0
+    return done.stdout
+
+
+_TRACE_PROBE = """
+import dataclasses, sys
+from handlog import _native
+from handlog.check import hand_rules
+from handlog.model import Hand
+from handlog.parse import parse_file
+from handlog.rules import trace as module
+from handlog.rules.trace import CardSlot, SeatState, Step, trace
+hands = [h for h in parse_file(sys.argv[1]) if isinstance(h, Hand)]
+steps = 0
+for hand in hands:
+    first, again = trace(hand, *hand_rules(hand)), trace(hand, *hand_rules(hand))
+    assert first.steps == again.steps and first.final_cards == again.final_cards
+    assert hash(first.steps) == hash(again.steps)
+    steps += len(first.steps)
+step = first.steps[-1]
+seat = step.seats[0]
+for record in (step, seat, seat.cards[0]):
+    fields = dataclasses.fields(record)
+    try:
+        setattr(record, fields[0].name, getattr(record, fields[1].name))
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError(f"{type(record).__name__} took an assignment")
+    assert dataclasses.replace(record) == record
+assert dataclasses.replace(step, pot=step.pot + 1).pot == step.pot + 1
+assert Step(*(getattr(step, f.name) for f in dataclasses.fields(Step))) == step
+assert SeatState(*(getattr(seat, f.name) for f in dataclasses.fields(SeatState))) == seat
+assert CardSlot(seat.cards[0].card, seat.cards[0].face_up, seat.cards[0].street) == seat.cards[0]
+compiled = not module.__file__.endswith(".py")
+assert compiled == (_native.status()["handlog.rules.trace"] == "compiled")
+print(steps, compiled)
+"""
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["installed", "source"])
+def test_trace_records_are_frozen_dataclasses_compiled_or_not(pure):
+    """The trace's per-event records (`Step`, `SeatState`, `CardSlot`) have their `__init__`
+    written out for mypyc (swapped as source, as the model's are): compiled or not they take
+    their fields in order, compare and hash by value, stay frozen and work with
+    `dataclasses.replace` (the all-in EV replaces a step's seats and street)."""
+    steps, compiled = _probe(_TRACE_PROBE, pure).split()
+    assert int(steps) > 0
+    if pure:
+        assert compiled == "False"
 
 
 def test_a_written_out_init_must_take_exactly_the_fields():

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from handlog import records
 from handlog.cards import Card
 from handlog.holdings import FACE_UP, FIRST_STREET
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
@@ -32,15 +33,28 @@ from handlog.rules.tables import UP_POSITIONS, Pot, Replay
 from handlog.rules.traits import SiteTraits
 from handlog.rules.violations import Violation
 
+# This module is compiled with mypyc (`handlog._native`). The records a trace builds per event
+# and per seat (`CardSlot`, `SeatState`, `Step`) are, like `handlog.model`'s, frozen
+# dataclasses with their `__init__` written out: compiled, it fills the fields in C (a frozen
+# dataclass's own `__init__` goes through `object.__setattr__` for every field); run as source
+# it is swapped at the end of the module (`handlog.records.swap_inits`), which also checks
+# that it takes exactly the fields. Mypy calls those assignments assigning to a frozen field
+# (error code "misc").
+
 STATUSES = ("in", "all-in", "folded", "out")
 """A seat's status: still in and able to act, all-in, folded, never dealt in."""
 
-_KIND_WORDS = {
-    ActionKind.UNCALLED_BET_RETURNED: "uncalled",
+_KIND_WORDS: dict[ActionKind, str] = {
+    kind: "uncalled" if kind is ActionKind.UNCALLED_BET_RETURNED else kind.value
+    for kind in ActionKind
 }
+"""A step's `kind` for each action's kind (looked up, not read from the enum's `value`)."""
+
+_STREETS: dict[int, Street] = {int(street): street for street in Street}
+"""Each street by its number (a dictionary look-up: `Street(n)` is a Python call)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardSlot:
     """One card dealt to a player, at its deal position."""
 
@@ -50,8 +64,13 @@ class CardSlot:
     street: Street
     """The street it was dealt on."""
 
+    def __init__(self, card: Card | None, face_up: bool, street: Street) -> None:
+        self.card = card  # type: ignore[misc]
+        self.face_up = face_up  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class SeatState:
     """One seat after an event."""
 
@@ -70,8 +89,28 @@ class SeatState:
     cards: tuple[CardSlot, ...]
     """The cards dealt to this player so far, in deal order."""
 
+    def __init__(
+        self,
+        player: str,
+        seat: int,
+        stack: int,
+        put_in: int,
+        this_street: int,
+        collected: int,
+        status: str,
+        cards: tuple[CardSlot, ...],
+    ) -> None:
+        self.player = player  # type: ignore[misc]
+        self.seat = seat  # type: ignore[misc]
+        self.stack = stack  # type: ignore[misc]
+        self.put_in = put_in  # type: ignore[misc]
+        self.this_street = this_street  # type: ignore[misc]
+        self.collected = collected  # type: ignore[misc]
+        self.status = status  # type: ignore[misc]
+        self.cards = cards  # type: ignore[misc]
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True)
 class Step:
     """The table after one event of the hand."""
 
@@ -105,6 +144,38 @@ class Step:
     """After this event no more betting is possible (at most one player left in the hand can
     still act, and owes nothing) although cards are still to be dealt: the all-in moment the
     equities are computed at. True from that event on."""
+
+    def __init__(
+        self,
+        index: int,
+        event: Event | None,
+        line: int,
+        street: Street,
+        kind: str,
+        player: str | None,
+        amount: int | None,
+        pot: int,
+        to_act: str | None,
+        to_call: int,
+        current_bet: int,
+        seats: tuple[SeatState, ...],
+        violations: tuple[Violation, ...],
+        betting_closed_with_cards_to_come: bool,
+    ) -> None:
+        self.index = index  # type: ignore[misc]
+        self.event = event  # type: ignore[misc]
+        self.line = line  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
+        self.kind = kind  # type: ignore[misc]
+        self.player = player  # type: ignore[misc]
+        self.amount = amount  # type: ignore[misc]
+        self.pot = pot  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.to_call = to_call  # type: ignore[misc]
+        self.current_bet = current_bet  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.violations = violations  # type: ignore[misc]
+        self.betting_closed_with_cards_to_come = betting_closed_with_cards_to_come  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +245,7 @@ class HandTrace:
         return None
 
 
-@dataclass(slots=True)
+@dataclass
 class _Raw:
     """What the observer copies at each event (cheap; turned into records at the end)."""
 
@@ -195,6 +266,40 @@ class _Raw:
     player: str | None = None
     amount: int | None = None
     line: int = 0
+
+    def __init__(
+        self,
+        event: Event | None,
+        street: Street,
+        stack: dict[str, int],
+        put_in: dict[str, int],
+        street_put: dict[str, int],
+        collected: dict[str, int],
+        to_act: str | None,
+        to_call: int,
+        status: dict[str, str],
+        current_bet: int,
+        closed: bool,
+        kind: str = "",
+        player: str | None = None,
+        amount: int | None = None,
+        line: int = 0,
+    ) -> None:
+        self.event = event
+        self.street = street
+        self.stack = stack
+        self.put_in = put_in
+        self.street_put = street_put
+        self.collected = collected
+        self.to_act = to_act
+        self.to_call = to_call
+        self.status = status
+        self.current_bet = current_bet
+        self.closed = closed
+        self.kind = kind
+        self.player = player
+        self.amount = amount
+        self.line = line
 
 
 def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
@@ -224,7 +329,6 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         )
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
-        status = table.status
         raws.append(
             _Raw(
                 event,
@@ -235,7 +339,7 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                 {p: v for p, v in table.collected.items() if v},
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
-                {p: status(p) for p in table.order},
+                {p: table.status(p) for p in table.order},
                 current_bet,
                 closed,
             )
@@ -266,8 +370,10 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         profile,
         traits,
         tuple(
-            FlagState(violation, *state)
-            for violation, state in zip(result.violations, flagged, strict=True)
+            FlagState(violation, street, betting, to_act, current_bet, seats, owed)
+            for violation, (street, betting, to_act, current_bet, seats, owed) in zip(
+                result.violations, flagged, strict=True
+            )
         ),
     )
 
@@ -401,7 +507,9 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
         if name not in r.table.dealt_in:
             continue
         until = min(r.folded_early.get(name, reached), reached)
-        count = _dealt_by(until, len(layout), hand.community_card is not None and until == last)
+        count = _dealt_by(
+            int(until), len(layout), hand.community_card is not None and until == last
+        )
         row = r.slots.get(name, [])
         out[name] = tuple(
             CardSlot(row[i] if i < len(row) else None, layout[i], _street_of(i, first))
@@ -410,17 +518,19 @@ def _final_cards(hand: Hand, r: _Replayer) -> dict[str, tuple[CardSlot, ...]]:
     return out
 
 
-def _dealt_by(street: Street, size: int, community: bool) -> int:
-    """Cards a player still in has been dealt once `street` is dealt (the n-th street deals
-    the n-th card, in 7-card and 5-card stud alike)."""
-    count = max(0, min(int(street), size))
+def _dealt_by(street: int, size: int, community: bool) -> int:
+    """Cards a player still in has been dealt once the street numbered `street` is dealt (the
+    n-th street deals the n-th card, in 7-card and 5-card stud alike)."""
+    count = street if street < size else size
+    if count < 0:
+        count = 0
     if community and count == size:
         count -= 1  # the last card is the community card, dealt to nobody's own hand
     return count
 
 
 def _street_of(position: int, first: Street) -> Street:
-    return first if position < int(first) else Street(position + 1)
+    return first if position < int(first) else _STREETS[position + 1]
 
 
 def _steps(
@@ -431,15 +541,15 @@ def _steps(
 ) -> tuple[Step, ...]:
     game = hand.game
     size = len(FACE_UP[game])
-    first = FIRST_STREET[game]
-    last = tables.LAST_STREET[game]
+    first = int(FIRST_STREET[game])
+    last = int(tables.LAST_STREET[game])
     community = hand.community_card is not None
     by_line: dict[int, list[Violation]] = {}
     for violation in violations:
         by_line.setdefault(violation.line, []).append(violation)
     placed: set[int] = set()
     steps: list[Step] = []
-    fold_street: dict[str, Street] = {}
+    fold_street: dict[str, int] = {}  # the number of the street each player folded on
     seated = [(seat.name, seat.number, final.get(seat.name, ())) for seat in hand.seats]
     # A seat's state is often the same after the next event (another player acted): the same
     # (immutable) record then serves both steps.
@@ -450,16 +560,16 @@ def _steps(
             line, kind, player, amount = raw.line, raw.kind, raw.player, raw.amount
             street = raw.street
         else:
-            line, street = event.line, event.street
-            kind, player, amount = _describe_event(event)
+            line, street, kind, player, amount = _describe_event(event)
         found: tuple[Violation, ...] = ()
         if event is not None and line in by_line and line not in placed:
             placed.add(line)
             found = tuple(by_line[line])
+        dealt = int(raw.street)
         if kind == "fold" and player is not None:
-            fold_street.setdefault(player, raw.street)
-        betting_street = min(max(raw.street, first), last) if raw.street <= last else last
-        dealing = raw.street >= first
+            fold_street.setdefault(player, dealt)
+        betting_street = (dealt if dealt > first else first) if dealt <= last else last
+        dealing = dealt >= first
         put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
         collected, status_of = raw.collected, raw.status
         seats = []
@@ -469,24 +579,27 @@ def _steps(
             status = status_of.get(name, "out")
             count = 0
             if status != "out" and dealing:
-                until = min(fold_street.get(name, betting_street), betting_street)
+                until = fold_street.get(name, betting_street)
+                if until > betting_street:
+                    until = betting_street
                 count = _dealt_by(until, size, community and until == last)
             got = collected.get(name, 0)
-            key = (
-                stack.get(name, 0) + got,
-                put_in[name],
-                street_put.get(name, 0),
-                got,
-                status,
-                count,
-            )
+            chips = stack.get(name, 0) + got
+            put = put_in[name]
+            this_street = street_put.get(name, 0)
+            key = (chips, put, this_street, got, status, count)
             known = previous.get(name)
             if known is not None and known[0] == key:
                 seats.append(known[1])
                 continue
-            state = SeatState(name, number, *key[:5], slots[:count])
+            state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
             previous[name] = (key, state)
             seats.append(state)
+        pot = 0
+        for chips in put_in.values():
+            pot += chips
+        for chips in collected.values():
+            pot -= chips
         steps.append(
             Step(
                 index,
@@ -496,7 +609,7 @@ def _steps(
                 kind,
                 player,
                 amount,
-                sum(put_in.values()) - sum(collected.values()),
+                pot,
                 raw.to_act,
                 raw.to_call,
                 raw.current_bet,
@@ -508,13 +621,14 @@ def _steps(
     return tuple(steps)
 
 
-def _describe_event(event: Event) -> tuple[str, str | None, int | None]:
+def _describe_event(event: Event) -> tuple[int, Street, str, str | None, int | None]:
+    """The event's line, street, kind in words, player and chips moved (each record read as
+    its own class: compiled, as fields of a known struct)."""
     if type(event) is Action:
-        kind = _KIND_WORDS.get(event.kind, event.kind.value)
-        return kind, event.player, event.amount
+        return event.line, event.street, _KIND_WORDS[event.kind], event.player, event.amount
     if type(event) is Dealt:
-        return "deal", event.player, None
-    return "note", event.player, None
+        return event.line, event.street, "deal", event.player, None
+    return event.line, event.street, "note", event.player, None
 
 
 def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> tuple[PotAward, ...]:
@@ -529,6 +643,10 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
             pots, distributable, awards.by_pot(distributable), strict=True
         )
     )
+
+
+if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
+    records.swap_inits(CardSlot, SeatState, Step)
 
 
 __all__ = [
