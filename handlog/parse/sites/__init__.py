@@ -52,6 +52,12 @@ _loading = threading.Lock()
 
 def formats() -> Iterator[SiteFormat]:
     """The formats of `FORMAT_NAMES`, in order, each site's module imported when reached."""
+    if len(_loaded) == len(FORMAT_NAMES):  # all imported: asked for every line detection reads
+        return iter(_loaded)
+    return _loading_formats()
+
+
+def _loading_formats() -> Iterator[SiteFormat]:
     index = 0
     while index < len(FORMAT_NAMES):
         if index == len(_loaded):
