@@ -116,29 +116,6 @@ def _path_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-_SCHEMAS: dict[str, Any] = {}
-
-
-def arrow_schemas() -> dict[str, Any]:
-    """Each table's Arrow schema, from the store's own DDL (so that the Parquet files hold
-    the store's types, whatever Python values a part happened to have: all-NULL columns
-    too)."""
-    if not _SCHEMAS:
-        import duckdb
-
-        connection = duckdb.connect()
-        try:
-            connection.execute("SET TimeZone = 'UTC'")
-            connection.execute(store.SCHEMA)
-            for name in store.COLUMNS:
-                _SCHEMAS[name] = (
-                    connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
-                )
-        finally:
-            connection.close()
-    return _SCHEMAS
-
-
 _DETAIL_KEYS = {
     "hand_players": ("site", "hand_id", "player"),
     "actions": ("site", "hand_id", "seq"),
@@ -211,7 +188,7 @@ def part_task(
     if result.error is not None:
         return {"name": name, "error": result.error}
     tables = _once_per_part(result.tables)
-    schemas = arrow_schemas()
+    schemas = store.arrow_schemas()
     written = []
     for table_name, table in tables.items():
         schema = schemas[table_name]

@@ -629,68 +629,27 @@ class Batch:
         }
 
 
-_ARROW_TYPES = {
-    "VARCHAR": "string",
-    "BIGINT": "int64",
-    "INTEGER": "int64",
-    "BOOLEAN": "bool",
-    "DOUBLE": "float64",
-    "BLOB": "binary",
-    "TIMESTAMPTZ": "timestamp[us, tz=UTC]",
-    "VARCHAR[]": "list<item: string>",
-}
-"""The Arrow type a `Batch` column of each SQL type in `SCHEMA` becomes: the type pyarrow would
-infer from the rows' Python values (integers as int64, times as UTC microseconds), given so
-that pyarrow does not look through every column to infer it, and a column without a value
-(a batch whose hands have no mixed game) is still of its type."""
-
-
-def table_columns(schema: str) -> dict[str, dict[str, str]]:
-    """Each table's columns and their SQL types, read from the CREATE TABLE statements of
-    `schema` (comments, defaults and constraints left out)."""
-    import re
-
-    text = re.sub(r"--[^\n]*", "", schema)
-    tables: dict[str, dict[str, str]] = {}
-    for found in re.finditer(r"CREATE TABLE IF NOT EXISTS (\w+) \((.*?)\);", text, re.S):
-        columns: dict[str, str] = {}
-        depth = 0
-        piece = ""
-        for character in found.group(2) + ",":
-            depth += (character == "(") - (character == ")")
-            if character == "," and depth == 0:
-                words = piece.split()
-                if words and words[0] not in ("PRIMARY", "UNIQUE"):
-                    columns[words[0]] = words[1]
-                piece = ""
-            else:
-                piece += character
-        tables[found.group(1)] = columns
-    return tables
-
-
 _ARROW_SCHEMAS: dict[str, Any] = {}
 
 
 def arrow_schemas() -> dict[str, Any]:
-    """The Arrow schema of each table a `Batch` fills (`COLUMNS`), from `SCHEMA` (made once)."""
+    """Each table's Arrow schema, from the store's own DDL (`SCHEMA`, read by DuckDB once a
+    process): a `Batch`'s tables and the Dask engine's Parquet parts hold the store's types,
+    whatever Python values they happened to have (all-NULL columns too), and pyarrow need not
+    look through every value to infer them."""
     if not _ARROW_SCHEMAS:
-        import pyarrow as pa
+        import duckdb
 
-        types = {
-            "string": pa.string(),
-            "int64": pa.int64(),
-            "bool": pa.bool_(),
-            "float64": pa.float64(),
-            "binary": pa.binary(),
-            "timestamp[us, tz=UTC]": pa.timestamp("us", tz="UTC"),
-            "list<item: string>": pa.list_(pa.string()),
-        }
-        declared = table_columns(SCHEMA)
-        for name, columns in COLUMNS.items():
-            _ARROW_SCHEMAS[name] = pa.schema(
-                [(column, types[_ARROW_TYPES[declared[name][column]]]) for column in columns]
-            )
+        connection = duckdb.connect()
+        try:
+            connection.execute("SET TimeZone = 'UTC'")
+            connection.execute(SCHEMA)
+            for name in COLUMNS:
+                _ARROW_SCHEMAS[name] = (
+                    connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+                )
+        finally:
+            connection.close()
     return _ARROW_SCHEMAS
 
 

@@ -16,12 +16,12 @@ from .conftest import ROOT
 _DUCKDB_TO_ARROW = {
     "VARCHAR": pa.string(),
     "BIGINT": pa.int64(),
-    "INTEGER": pa.int64(),
+    "INTEGER": pa.int32(),
     "BOOLEAN": pa.bool_(),
     "DOUBLE": pa.float64(),
     "BLOB": pa.binary(),
     "TIMESTAMP WITH TIME ZONE": pa.timestamp("us", tz="UTC"),
-    "VARCHAR[]": pa.list_(pa.string()),
+    "VARCHAR[]": pa.list_(pa.field("l", pa.string())),
 }
 
 
