@@ -157,17 +157,13 @@ def file_head(path: str, site: SiteFormat | None = None, whole: str | None = Non
     session's header), that text; else "". `site`: the file's format, when known; `whole`:
     the file's text, when it has been read already."""
     from handlog.parse import detect_file
-    from handlog.parse.reader import open_text, split_text
+    from handlog.parse.reader import split_text, text_stream
 
     if site is None:
         site = detect_file(path, whole)
     if site is None or site.file_context is None:
         return ""
-    if whole is not None:
-        for chunk in split_text([whole], path, site.is_header, site.header_prefix):
-            return "" if chunk.is_hand else chunk.text
-        return ""
-    with open_text(path) as text:
+    with text_stream(path, whole) as text:
         # Read in small pieces: the head is a few lines, and the file may be megabytes.
         pieces = iter(lambda: text.read(HEAD_PIECE), "")
         for chunk in split_text(pieces, path, site.is_header, site.header_prefix):

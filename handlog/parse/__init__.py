@@ -22,6 +22,7 @@ from handlog.parse.reader import (
     split_range,
     split_text,
     text_of,
+    text_stream,
 )
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.sites import DETECT_LINES, detect, formats, header_format, recognised
@@ -51,9 +52,7 @@ def detect_file(path: str | os.PathLike[str], text: str | None = None) -> SiteFo
     """The format of a file, from its first lines (never its name); None when no format
     handlog reads starts a hand there. OSError when the file cannot be read. `text`: the
     file's text, when it has been read already (`read_whole`)."""
-    if text is not None:
-        return detect(_line_starts(io.StringIO(text)))
-    with open_text(path) as stream:
+    with text_stream(path, text) as stream:
         return detect(_line_starts(stream))
 
 
@@ -268,11 +267,8 @@ def file_context(path: str | os.PathLike[str], site: SiteFormat, text: str | Non
     `text`: the file's text, when it has been read already."""
     if site.file_context is None:
         return None
-    if text is not None:
-        head = _head(io.StringIO(text), site)
-    else:
-        with open_text(path) as stream:
-            head = _head(stream, site)
+    with text_stream(path, text) as stream:
+        head = _head(stream, site)
     return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
 
 

@@ -384,16 +384,25 @@ def open_text(path: str | os.PathLike[str]) -> io.TextIOWrapper:
     except OSError:
         handle.close()
         raise
-    return io.TextIOWrapper(buffered, encoding=encoding, errors="handlog-cp1252", newline=None)
+    return _decoding(buffered, encoding)
 
 
 def text_of(raw: bytes) -> str:
-    """A file's bytes as text, decoded as `open_text` decodes it (the same codec, fallback
-    and universal newlines)."""
-    with io.TextIOWrapper(
-        io.BytesIO(raw), encoding=detect_encoding(raw[:4]), errors="handlog-cp1252", newline=None
-    ) as text:
+    """A file's bytes as text, decoded as `open_text` decodes the file."""
+    with _decoding(io.BytesIO(raw), detect_encoding(raw[:4])) as text:
         return text.read()
+
+
+def _decoding(binary: IO[bytes], encoding: str) -> io.TextIOWrapper:
+    """Bytes read as handlog reads every file's: in `encoding`, with the cp1252 fallback and
+    universal newlines."""
+    return io.TextIOWrapper(binary, encoding=encoding, errors="handlog-cp1252", newline=None)
+
+
+def text_stream(path: str | os.PathLike[str], text: str | None) -> io.TextIOBase:
+    """A file's text as a stream: `text`, when it has been read already (`text_of`), else the
+    file itself (`open_text`)."""
+    return io.StringIO(text) if text is not None else open_text(path)
 
 
 def split_hands(
