@@ -495,9 +495,8 @@ def _read_task(
         ((path, part, start_line, hashed),) = jobs
         result = read_part(path, part, start_line, profile_name, here, hashed)
         return TaskResult([result], result.tables, result.timings)
-    # A task of several jobs is of whole new small files (`_tasks`), each hashed as it is read.
     results, tables, timings = ingest.read_files(
-        [(path, start_line) for path, _, start_line, _ in jobs], profile_name, hashed=True
+        [(path, start_line, hashed) for path, _, start_line, hashed in jobs], profile_name
     )
     return TaskResult(results, tables, timings)
 

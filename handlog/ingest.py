@@ -107,7 +107,7 @@ class Job:
         """The reader hashes the file, from the one read it parses (a whole new small file:
         read once, where planning and reading read it twice, an archive entry decompressed
         each time)."""
-        return self.sha256 == HASHED_BY_READER and self.part is None and self.error is None
+        return self.sha256 == HASHED_BY_READER
 
     @property
     def whole(self) -> bool:
@@ -351,6 +351,7 @@ def prepare_workers() -> None:
     from handlog.parse import sites  # noqa: F401
     from handlog.rules import replay, trace  # noqa: F401
 
+    store.arrow_schemas()  # the types of every worker's Arrow tables, read from DuckDB once
     gc.freeze()
 
 
@@ -370,15 +371,15 @@ def _failed(error: Exception) -> str:
 
 
 def read_files(
-    files: list[tuple[str, int]], profile_name: str | None, hashed: bool = False
+    files: list[tuple[str, int, bool]], profile_name: str | None
 ) -> tuple[list[PartResult], dict[str, Any], dict[str, float]]:
-    """`read_part` of many whole files (path, start line) at once: a result per file (its
-    counts, its error, with `hashed` its digest; no tables of its own), the rows of every
-    file read without error in one set of Arrow tables, and the CPU seconds by stage. A
-    folder of thousands of small files costs a task and a set of tables per batch of them,
-    not per file: their rows go
-    straight into one `store.Batch`, and their texts into shared blocks (`texts.add_texts`:
-    64 hands a block across files, where a block a file held ten)."""
+    """`read_part` of many whole files (path, start line, whether it is hashed as it is
+    read) at once: a result per file (its counts, its error, its digest; no tables of its
+    own), the rows of every file read without error in one set of Arrow tables, and the CPU
+    seconds by stage. A folder of thousands of small files costs a task and a set of tables
+    per batch of them, not per file: their rows go straight into one `store.Batch`, and
+    their texts into shared blocks (`texts.add_texts`: 64 hands a block across files, where
+    a block a file held ten)."""
     clock = _Clock()
     arrow_without_pandas()
     profile = _profile(profile_name)
@@ -386,7 +387,7 @@ def read_files(
     results = []
     seen: set[tuple[str, str]] = set()  # the hands of the files before
     kept: list[tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts]]] = []
-    for path, start_line in files:
+    for path, start_line, hashed in files:
         start = _marks(batch)
         held: list[HeldTexts] = []
         result = _read_into(batch, path, None, start_line, profile, clock, held, hashed)
