@@ -323,3 +323,20 @@ def test_a_show_of_fewer_cards_than_were_seen_dealt_is_kept_as_shown():
     assert [str(c) for c in show.cards] == ["Qh", "5c"]
     (result,) = [r for r in hand.results if r.player == "A"]
     assert [str(c) for c in result.showed] == ["Qh", "5c"]
+
+
+def test_a_line_of_a_long_run_of_spaces_is_read_in_linear_time():
+    """The fuzzer's mutant: 64,000 spaces inside "Seat 3", where the lexer also tries the
+    header's game name, whose pattern looked past the run again from each of its spaces
+    (19 CPU s). The hand is still an error at that line; it takes a blink now."""
+    import time
+
+    from .conftest import ROOT
+
+    text = (ROOT / "tests" / "sites" / "absolute" / "stud8-odd-chip-to-high.txt").read_text()
+    seat = text.index("Seat ", text.index("\n"))
+    mutant = text[: seat + 3] + " " * 64_000 + text[seat + 3 :]
+    started = time.process_time()
+    (item,) = parse_text(mutant)
+    assert isinstance(item, ParseError)
+    assert time.process_time() - started < 3.0
