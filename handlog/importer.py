@@ -132,7 +132,7 @@ def import_paths(
     pool = None
     if count > 1 and files and opened is None:
         ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
-        ingest.prepare_workers()
+        ingest.prepare_workers(files, profile_name)
         pool = _Workers(count)
         summary.timings["startup"] = time.process_time()  # the workers' start too
     try:

@@ -17,6 +17,7 @@ stage: parse, replay, rows, texts, evidence, arrow), which `handlog import --tim
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -335,11 +336,12 @@ def arrow_without_pandas() -> None:
         sys.meta_path.remove(hidden)
 
 
-def prepare_workers() -> None:
+def prepare_workers(files: list[str] | None = None, profile_name: str | None = None) -> None:
     """In a process about to fork workers that run `read_part`: load what each of them
     would load for itself (the readers, the rules), once, here, so that the forked workers
-    share it; then freeze it (`gc.freeze`): a worker's collections neither scan it nor
-    touch its pages (which would copy them). The evaluator's tables are not built here:
+    share it; with the `files` to import, read a hand of each format among the first of them
+    too (`_warm_up`); then freeze it (`gc.freeze`): a worker's collections neither scan it
+    nor touch its pages (which would copy them). The evaluator's tables are not built here:
     the replay ranks one hand at a time without them (`rules.evaluate.high_rank`), and a
     worker whose all-in equities need a batch builds them then (some 0.25 CPU s this
     process spent on every import, for nothing: 7,700 PokerStars and 1,700 Merge hands of
@@ -352,7 +354,41 @@ def prepare_workers() -> None:
     from handlog.rules import replay, trace  # noqa: F401
 
     store.arrow_schemas()  # the types of every worker's Arrow tables, read from DuckDB once
+    if files:
+        _warm_up(files, profile_name)
     gc.freeze()
+
+
+WARM_UP_FILES = 16
+"""How many of the files to import `_warm_up` looks at for their formats."""
+
+
+def _warm_up(files: list[str], profile_name: str | None) -> None:
+    """Read the first hand of the first file of each format among the first
+    `WARM_UP_FILES` files, rows and Arrow tables too, and throw them away: what a process
+    builds the first time it reads a format (the site's module loaded, the patterns of its
+    lines compiled, Lark, time zones) is built here once, before the workers fork, rather
+    than in each worker (measured, compiled, a worker's first ten-hand file: PokerStars 36
+    ms -> 6, Merge 31 -> 8, Winamax 56 -> 12, against 2-9 for the next file). A file that
+    cannot be read, or fails, is left to the import to report."""
+    from handlog.parse import detect_file
+
+    seen: set[str] = set()
+    profile = _profile(profile_name)
+    for path in files[:WARM_UP_FILES]:
+        try:
+            site = detect_file(path)
+        except OSError:
+            continue
+        if site is None or site.name in seen:
+            continue
+        seen.add(site.name)
+        batch = store.Batch()
+        result = _read_into(batch, path, None, 1, profile, _Clock(), [], hands=1)
+        if result.error is None:
+            # A failure here is the import's to report, file by file.
+            with contextlib.suppress(Exception):
+                batch.arrow()
 
 
 class _NoPandas:
@@ -506,11 +542,12 @@ def _read_into(
     clock: _Clock,
     held: list[HeldTexts] | None = None,
     hashed: bool = False,
+    hands: int | None = None,
 ) -> PartResult:
     """Read a range of a file (None: the whole file) into `batch`: its hands' rows, texts
     and evidence; its texts into `held` instead, when given (`read_files` puts many files'
     texts in shared blocks). `hashed` (a whole file): its bytes hashed too, from the same
-    read (`PartResult.digest`)."""
+    read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`)."""
     from handlog.check import check_items, hand_rules
     from handlog.equity.stored import add_ev
     from handlog.model import Hand
@@ -589,6 +626,8 @@ def _read_into(
                 counts["skipped"] += 1
             states.clear()
             clock.mark("rows")
+            if hands is not None and counts["hands"] >= hands:
+                break
         if read and site is not None:
             texts = _add_texts(batch, path, site, chunks, read, held, text)
             clock.mark("texts")

@@ -113,3 +113,14 @@ def test_a_small_file_grown_past_a_whole_read_is_hashed_as_it_streams(tmp_path, 
     assert streamed.digest == whole.digest == (len(data), hashlib.sha256(data).hexdigest())
     assert streamed.counts == whole.counts
     assert streamed.tables["hands"].to_pylist() == whole.tables["hands"].to_pylist()
+
+
+def test_a_file_of_many_read_pieces_is_read_whole_to_the_byte(tmp_path):
+    """`read_whole` reads in growing pieces (64 KiB, then 256 KiB...), not the limit at once:
+    a file longer than one piece comes back whole, and one byte past the limit is seen."""
+    path = tmp_path / "big.txt"
+    data = bytes(range(97, 123)) * 20_000  # 520,000 bytes: three pieces
+    path.write_bytes(data)
+    assert read_whole(path, len(data)) == (data, data.decode())
+    assert read_whole(path, len(data) - 1) is None
+    assert read_whole(path, 1 << 16) is None

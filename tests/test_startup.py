@@ -267,3 +267,55 @@ def test_more_hands_than_a_few_go_as_arrow(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(ingest, "PYTHON_ROWS", 0)
     result = ingest.read_part(str(HAND), None, 1, None, here=True)
     assert {type(table).__name__ for table in result.tables.values()} == {"Table"}
+
+
+# Prepares for workers as the importer does, then says which site modules are loaded and
+# which of the formats' line patterns have been compiled.
+_WARM_PROBE = """
+import json, sys
+from handlog import ingest
+ingest.prepare_workers(sys.argv[1:] or None)
+print(json.dumps(sorted(n for n in sys.modules if n.startswith("handlog.parse.sites."))))
+"""
+
+
+def test_workers_are_forked_with_the_formats_of_the_files_already_read(tmp_path: Path) -> None:
+    """Before the workers fork, the importing process reads one hand of each format among
+    the first files to import (`ingest._warm_up`): the site's module and what its parser
+    builds on first use are then the workers' already. Files it cannot read or detect are
+    passed over (the import reports them); without files, nothing is read."""
+    garbage = tmp_path / "garbage.txt"
+    garbage.write_bytes(b"\x00\xff not a hand\n" * 50)
+    missing = tmp_path / "missing.txt"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+
+    def sites_loaded(*paths: Path) -> list[str]:
+        probe = subprocess.run(
+            [sys.executable, "-c", _WARM_PROBE, *map(str, paths)],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=tmp_path,
+        )
+        assert probe.stderr == ""
+        return json.loads(probe.stdout)
+
+    assert "handlog.parse.sites.pokerstars" not in sites_loaded()
+    assert "handlog.parse.sites.pokerstars" in sites_loaded(missing, folder, garbage, HAND)
+
+
+def test_a_warm_up_read_stops_after_its_hands(tmp_path: Path) -> None:
+    """`_read_into(..., hands=1)` (the warm-up's read) stores the first hand of a file of
+    many and stops there; without `hands`, every hand."""
+    path = ROOT / "sample_logs" / "7-Stud-USD-0.04-0.08-200911.txt"
+    counts = []
+    for hands in (1, None):
+        batch = store.Batch()
+        result = ingest._read_into(
+            batch, str(path), None, 1, None, ingest._Clock(), [], hands=hands
+        )
+        assert result.error is None
+        counts.append((result.counts["hands"], len(batch.columns["hands"]["hand_id"])))
+    assert counts[0] == (1, 1)
+    assert counts[1][0] == counts[1][1] > 1

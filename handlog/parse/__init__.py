@@ -62,10 +62,20 @@ def read_whole(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str] | 
     parsed without opening or decoding it again (an archive entry: without decompressing it
     again); None when the file holds more than `limit` bytes (read it as a stream).
     OSError when it cannot be read."""
+    pieces = []
+    total = 0
+    # Read in pieces growing from 64 KiB rather than as `read(limit + 1)`, which allocates
+    # the limit (4 MiB) for every small file before shrinking it: measured, 1,000 ten-hand
+    # PokerStars files (22 kB each), 36 us a file -> 13.
+    size = 1 << 16
     with open_binary(path) as handle:
-        raw = handle.read(limit + 1)
-    if len(raw) > limit:
-        return None
+        while piece := handle.read(size):
+            pieces.append(piece)
+            total += len(piece)
+            if total > limit:
+                return None
+            size = min(size * 4, limit + 1 - total)
+    raw = b"".join(pieces)
     return raw, text_of(raw)
 
 
