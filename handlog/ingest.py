@@ -37,6 +37,7 @@ from handlog.parse.reader import (
     hand_ranges,
     open_binary,
     path_size,
+    real_path,
 )
 
 if TYPE_CHECKING:
@@ -163,14 +164,7 @@ def file_keys(paths: list[str]) -> list[str]:
     keys = []
     for path in paths:
         archive, mark, entry = path.partition(ZIP_ENTRY)
-        folder, name = os.path.split(archive)
-        if name in ("", ".", "..") or os.path.islink(archive):
-            keys.append(file_key(path))
-            continue
-        real = folders.get(folder)
-        if real is None:
-            real = folders[folder] = str(Path(folder or os.curdir).resolve())
-        keys.append(os.path.join(real, name) + mark + entry)
+        keys.append(real_path(archive, folders) + mark + entry)
     return keys
 
 

@@ -228,3 +228,29 @@ def test_winning_2016_hand_headers_are_found_in_the_bytes():
         headers = [line for line in text.split("\n") if winning2016.is_header(line.rstrip())]
         found = winning2016.HEADER_BYTES.findall(text.replace("\r\n", "\n").encode("utf-8"))
         assert len(found) == len(headers) > 0, path
+
+
+def test_real_path_is_realpath_with_each_folder_resolved_once(tmp_path):
+    """`real_path` (what `expand_paths` and `file_keys` dedupe and key files by) equals
+    `os.path.realpath` for plain files, files that are links, files under a linked folder
+    and paths with "..", while resolving each folder once."""
+    import os
+
+    from handlog.parse.reader import real_path
+
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a.txt").write_text("x")
+    (tmp_path / "linked").symlink_to(real)
+    (real / "b.txt").symlink_to(real / "a.txt")
+    paths = [
+        str(real / "a.txt"),
+        str(tmp_path / "linked" / "a.txt"),
+        str(tmp_path / "linked" / "b.txt"),
+        str(real / ".." / "linked" / "a.txt"),
+        str(real / ".."),
+    ]
+    folders: dict[str, str] = {}
+    assert [real_path(path, folders) for path in paths] == [os.path.realpath(p) for p in paths]
+    found, _ = expand_paths([str(real / "a.txt"), str(tmp_path / "linked" / "a.txt")])
+    assert found == [str(real / "a.txt")]  # one file, met twice
