@@ -119,20 +119,27 @@ def texts_in(chunks: Iterable[Chunk], lines: Iterable[int], site: SiteFormat) ->
         return {}
     found: dict[int, str] = {}
     last = wanted[-1]
-    for chunk in chunks:
+    # Each chunk with the next one's first line: a hand that starts before it starts in
+    # this chunk (hands start on lines of text, which are their chunk's), without counting
+    # the chunk's lines.
+    following = iter(chunks)
+    chunk = next(following, None)
+    while chunk is not None:
         if chunk.line > last:
             break
-        at = bisect_left(wanted, chunk.line)
+        after = next(following, None)
+        this, chunk = chunk, after
+        at = bisect_left(wanted, this.line)
         if at == len(wanted):
             continue
         first = wanted[at]
-        end = chunk.line + chunk.text.count("\n")
+        end = after.line - 1 if after is not None else last
         if first > end:
             continue  # no wanted hand starts in this chunk
-        if first == chunk.line and (at + 1 == len(wanted) or wanted[at + 1] > end):
-            found[first] = chunk.text  # the usual case: the chunk is the hand
+        if first == this.line and (at + 1 == len(wanted) or wanted[at + 1] > end):
+            found[first] = this.text  # the usual case: the chunk is the hand
             continue
-        for piece in _as_parsed(chunk, site):
+        for piece in _as_parsed(this, site):
             found[piece.line] = piece.text
     return {line: found[line] for line in wanted if line in found}
 
