@@ -545,7 +545,11 @@ def hand_ranges(
         line = 1  # the line number at `offset` + `counted`
         offset = 0  # where `data` starts in the file
         hashed = 0  # the bytes of the file fed to `digest`
-        data = b""
+        # What is read and not yet passed: a bytearray, so that taking the searched part off
+        # its front and adding a block after the rest copies neither (with bytes, every
+        # block was copied twice more and every hashed stretch once: measured, a 100 MB
+        # Merge file planned in 0.17 CPU s, 0.06 of it copying).
+        data = bytearray()
         done = 0  # bytes read
         while True:
             block = handle.read(min(BLOCK_SIZE * 16, total - done))
@@ -570,7 +574,8 @@ def hand_ranges(
                             begin, begin_line = offset + start, line
                     elif offset + start > begin:
                         if digest is not None:
-                            digest.update(data[hashed - offset : start])
+                            with memoryview(data) as view:
+                                digest.update(view[hashed - offset : start])
                             hashed = offset + start
                         yield ByteRange(begin, offset + start, begin_line)
                         begin, begin_line = offset + start, line
@@ -578,10 +583,11 @@ def hand_ranges(
                 at = data.find(marker, _search_from(begin, want, offset, at + unit, unit))
             line += data.count(newline, counted, end)
             if digest is not None:
-                digest.update(data[hashed - offset : end])
+                with memoryview(data) as view:
+                    digest.update(view[hashed - offset : end])
                 hashed = offset + end
             offset += end
-            data = data[end:]
+            del data[:end]
             if not block:
                 break
     if begin >= 0:
@@ -596,7 +602,7 @@ def _search_from(begin: int, want: int, offset: int, least: int, unit: int) -> i
 
 
 def _wide_header(
-    header: re.Pattern[str], data: bytes, at: int, newline: bytes, encoding: str
+    header: re.Pattern[str], data: bytes | bytearray, at: int, newline: bytes, encoding: str
 ) -> bool:
     """Whether the UTF-16 newline at `at` of `data` starts a hand header: the line after it,
     decoded with its own newline, matched by `header` (`_text_pattern`)."""
