@@ -596,6 +596,51 @@ def _digest(job: Job, result: PartResult) -> tuple[int, str]:
     return job.end, job.sha256
 
 
+def _load_parts(connection: Any, parts: list[dict[str, Any]]) -> int:
+    """`store.load` of the rows of several parts (whose hands are each in one part only),
+    one statement a table for all of them when they are Arrow tables; the new hands."""
+    import pyarrow as pa
+
+    if len(parts) == 1 or any(
+        isinstance(table, store.Rows) for tables in parts for table in tables.values()
+    ):
+        return sum(store.load(connection, tables) for tables in parts)
+    names = dict.fromkeys(name for tables in parts for name in tables)  # a part has no empty table
+    joined = {
+        name: pa.concat_tables([tables[name] for tables in parts if name in tables])
+        for name in names
+    }
+    return store.load(connection, joined)
+
+
+def _repeats(waiting: list[tuple[Job, PartResult, int]], tables: dict[str, Any]) -> bool:
+    """Whether a hand of `tables` (a part's rows) is in a part `waiting` (by its id: a hand
+    of another site with the same id counts too, which only loads the waiting parts
+    sooner)."""
+    if not waiting:
+        return False
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    hands = tables.get("hands")
+    if hands is None or isinstance(hands, store.Rows) or hands.num_rows == 0:
+        return False
+    ids = [
+        chunk
+        for _, result, _ in waiting
+        if (other := result.tables.get("hands")) is not None
+        for chunk in (
+            [pa.array(other.columns["hand_id"], pa.string())]
+            if isinstance(other, store.Rows)
+            else other.column("hand_id").chunks
+        )
+    ]
+    if not ids:
+        return False
+    seen = pa.concat_arrays(ids) if len(ids) > 1 else ids[0]
+    return bool(pc.any(pc.is_in(hands.column("hand_id"), value_set=seen)).as_py())
+
+
 class _FilesLoad:
     """Loading tasks of whole new small files (`_tasks`): their rows stored with their
     `imports` rows, the tasks of up to `COMMIT_RANGES` in one transaction (as a big file's
@@ -930,9 +975,13 @@ class _FileLoad:
     their SHA-256, the last hand's line): an import killed between commits leaves a file
     that looks as if it had grown since, and the next import goes on from there. (One
     transaction for a whole file would hold all its rows in memory: 1.3 GB for 100,000
-    hands.) The counts (`totals`, `new`, ...) include the parts of the transaction under
-    way; what was committed is kept aside until the next commit (`_saved`), and is what
-    they go back to when the transaction cannot be committed."""
+    hands.) The parts of a transaction are loaded together when it commits (`_flush`: one
+    statement a table for all of them; measured, 20,000 PokerStars hands in ranges of 8 MB,
+    DuckDB's load 17.2-17.7 us a hand a part at a time, 12.8-13.1 three together), or
+    earlier when a part holds a hand of one waiting (the earlier copy goes in first, as when
+    each part was loaded as it came). The counts (`totals`, `new`, ...) include the parts of
+    the transaction under way; what was committed is kept aside until the next commit
+    (`_saved`), and is what they go back to when the transaction cannot be committed."""
 
     def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
@@ -948,7 +997,12 @@ class _FileLoad:
         self.unreadable: list[Unreadable] = []
         self.parts = 0
         """Parts stored in the transaction under way (0: none under way)."""
-        self._saved: tuple[dict[str, int], int, int, int, list[Unreadable]] | None = None
+        self.waiting: list[tuple[Job, PartResult, int]] = []
+        """The parts of the transaction under way not loaded yet, each with the hands it
+        replaces (`_flush` loads them)."""
+        self.row_stored = plan.imported_before
+        """Whether the file has its `imports` row (updated, then; else inserted)."""
+        self._saved: tuple[dict[str, int], int, int, int, list[Unreadable], bool] | None = None
 
     def load(
         self,
@@ -981,16 +1035,19 @@ class _FileLoad:
                     self.replaced,
                     self.line_reached,
                     list(self.unreadable),
+                    self.row_stored,
                 )
                 connection.execute("BEGIN TRANSACTION")
             self.parts += 1
-            added, replaced, reached = self._store(connection, job, result, first)
+            if _repeats(self.waiting, result.tables):
+                self._flush(connection)
+            replaced = self._prepare(connection, result, first)
         except BaseException as error:
             self._refused(connection, lock, error)
             return
-        self.new += added
+        self.waiting.append((job, result, replaced))
         self.replaced += replaced
-        self.line_reached = reached
+        self.line_reached = max(self.line_reached, result.line_reached)
         self.unreadable += unreadable(result.tables)
         for name, value in result.counts.items():
             self.totals[name] += value
@@ -1002,13 +1059,15 @@ class _FileLoad:
     def commit(
         self, connection: Any, lock: ImportLock, after_commit: Callable[..., None] | None
     ) -> None:
-        """Commit the transaction under way, if any (then the summary hook)."""
+        """Load the parts waiting and commit the transaction under way, if any (then the
+        summary hook)."""
         import duckdb
 
         if not self.parts:
             return
-        clock = time.process_time()
         try:
+            self._flush(connection)
+            clock = time.process_time()
             connection.execute("COMMIT")
         except BaseException as error:
             self._refused(connection, lock, error)
@@ -1039,6 +1098,7 @@ class _FileLoad:
 
     def abandon(self, connection: Any, lock: ImportLock) -> None:
         """Roll the transaction under way back; the counts go back to what was committed."""
+        self.waiting = []
         if not self.parts:
             return
         self.parts = 0
@@ -1047,14 +1107,13 @@ class _FileLoad:
         finally:
             lock.pause()
         assert self._saved is not None
-        totals, self.new, self.replaced, self.line_reached, self.unreadable = self._saved
+        totals, self.new, self.replaced, self.line_reached, self.unreadable, stored = self._saved
         self.totals = totals
+        self.row_stored = stored
 
-    def _store(
-        self, connection: Any, job: Job, result: PartResult, first: bool
-    ) -> tuple[int, int, int]:
-        """Store one part in the transaction under way, with the file's `imports` row; the
-        new hands, the hands replaced (`FilePlan.replaces`) and the line reached."""
+    def _prepare(self, connection: Any, result: PartResult, first: bool) -> int:
+        """What goes before a part's rows in the transaction under way: the rows its hands
+        replace (`FilePlan.replaces`) deleted; how many hands."""
         plan = self.plan
         clock = time.process_time()
         replaced = 0
@@ -1069,15 +1128,26 @@ class _FileLoad:
                 for table in ("parse_errors", "skipped"):
                     connection.execute(f"DELETE FROM {table} WHERE file = ?", [plan.path])
             replaced = _forget_replaced(connection, result.tables, self.key)
-        clock = self._spent("commit", clock)
-        added = store.load(connection, result.tables) - replaced
+        self._spent("commit", clock)
+        return replaced
+
+    def _flush(self, connection: Any) -> None:
+        """Load the parts waiting, in the transaction under way, with the file's `imports`
+        row as of the last of them (the counts include them all by then)."""
+        if not self.waiting:
+            return
+        clock = time.process_time()
+        parts = [result.tables for _, result, _ in self.waiting]
+        added = _load_parts(connection, parts) - sum(replaced for *_, replaced in self.waiting)
         clock = self._spent("load", clock)
-        reached = max(self.line_reached, result.line_reached)
+        job, result, _ = self.waiting[-1]
+        self.new += added
+        self.waiting = []
         row = [
             *_digest(job, result),
-            reached,
-            self.totals["hands"] + result.counts["hands"],
-            self.new + added,
+            self.line_reached,
+            self.totals["hands"],
+            self.new,
             self.started,
             datetime.now(UTC),
             self.key,
@@ -1085,7 +1155,7 @@ class _FileLoad:
         # The file's row is there when it was imported before or a part of it is stored:
         # updated then, else inserted (INSERT OR REPLACE costs DuckDB three times as much,
         # a good share of the time a small file takes).
-        if plan.imported_before or not first:
+        if self.row_stored:
             connection.execute(
                 "UPDATE imports SET size = ?, sha256 = ?, line_reached = ?, hands = ?, "
                 "new_hands = ?, started_at = ?, finished_at = ? WHERE path = ?",
@@ -1097,8 +1167,8 @@ class _FileLoad:
                 "started_at, finished_at, path) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
+            self.row_stored = True
         self._spent("commit", clock)
-        return added, replaced, reached
 
     def _spent(self, stage: str, since: float) -> float:
         return _spent(self.timings, stage, since)

@@ -346,33 +346,40 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
 def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transaction(
     tmp_path, monkeypatch
 ):
-    """A file's ranges are stored `COMMIT_RANGES` to a transaction. When DuckDB refuses
-    the rows of a range, the ranges of its transaction go back with it: the file fails,
-    what it counts is what was committed (its `imports` row the same), and the next import
-    goes on from there, each hand once."""
+    """A file's ranges are stored `COMMIT_RANGES` to a transaction, loaded together when it
+    commits. When DuckDB refuses the rows of a transaction, its ranges go back with it: the
+    file fails, what it counts is what was committed (its `imports` row the same), and the
+    next import goes on from there, each hand once."""
     import duckdb as duckdb_module
 
-    from handlog import importer
+    from handlog import importer, ingest
     from handlog import store as store_module
 
     db = tmp_path / "h.duckdb"
     (log,) = _big_logs(tmp_path, 1, 300)
     monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
+    ranges = [
+        ingest.read_part(log, job.part, 1, None).counts["hands"]
+        for job in ingest.file_jobs(plan, 60_000)
+    ]
+    assert len(ranges) > importer.COMMIT_RANGES + 1
     real_load = store_module.load
     loads = []
 
     def refusing(connection, tables):  # type: ignore[no-untyped-def]
         loads.append(tables["hands"].num_rows)
-        if len(loads) == importer.COMMIT_RANGES + 2:  # the second transaction's second range
+        if len(loads) == 2:  # the second transaction's ranges
             raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
         return real_load(connection, tables)
 
     monkeypatch.setattr(store_module, "load", refusing)
     summary = import_paths([log], db, workers=1)
-    assert len(loads) == importer.COMMIT_RANGES + 2
+    assert len(loads) == 2
     ((path, reason),) = summary.failed
     assert path == log and reason.startswith("could not be stored: Out of Memory")
-    committed = sum(loads[: importer.COMMIT_RANGES])  # the first transaction's ranges
+    committed = sum(ranges[: importer.COMMIT_RANGES])  # the first transaction's ranges
+    assert loads == [committed, sum(ranges[importer.COMMIT_RANGES : 2 * importer.COMMIT_RANGES])]
     assert _all_counts(db)["hands"] == committed == summary.new_hands == summary.hands
     connection = duckdb.connect(str(db), read_only=True)
     row = connection.execute("SELECT hands, new_hands FROM imports").fetchall()
@@ -744,3 +751,52 @@ def test_a_hand_a_file_repeats_is_stored_whole_as_its_first_copy_reads(tmp_path)
         connection.close()
     assert rows[0]["hands"] == [(1,)] and len(rows[0]["actions"]) > 20
     assert rows[0] == rows[1]  # the first copy's rows, each once, as the hand alone stores
+
+
+def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_copy(
+    tmp_path, monkeypatch
+):
+    """The ranges of a transaction are loaded together at its commit; a range holding a
+    hand of a range waiting to be loaded has the waiting ones loaded first (`_repeats`), so
+    that the first copy is what is stored, whole, and the repeat counts as a duplicate, as
+    when each range was loaded as it came."""
+    from handlog import importer, ingest
+    from handlog.parse import parse_file
+
+    (log,) = _big_logs(tmp_path, 1, 120)
+    text = Path(log).read_text(encoding="utf-8")
+    hands = [hand for hand in text.split("\n\n\n") if hand.strip()]
+    assert len(hands) == 120
+    first = hands[0].strip()
+    repeated = tmp_path / "repeated.txt"
+    repeated.write_text("\n\n\n".join([*hands[:40], first, *hands[40:]]) + "\n", encoding="utf-8")
+    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    plan = ingest.FilePlan(str(repeated), os.path.getsize(repeated), 1)
+    starts = [job.part.first_line for job in ingest.file_jobs(plan, 60_000)]
+    (copy,) = [
+        item.source.line
+        for item in parse_file(str(repeated))
+        if item.hand_id == hands[0].split("#", 1)[1].split(":", 1)[0]
+    ][1:]
+    # The copy is in the first transaction, a range after the first copy's.
+    assert 1 < sum(start <= copy for start in starts) <= importer.COMMIT_RANGES
+    found = []
+    real = importer._repeats
+
+    def spied(waiting, tables):  # type: ignore[no-untyped-def]
+        found.append(real(waiting, tables))
+        return found[-1]
+
+    monkeypatch.setattr(importer, "_repeats", spied)
+    summary = import_paths([str(repeated)], tmp_path / "h.duckdb", workers=1)
+    assert True in found
+    assert summary.failed == [] and summary.hands == 121 and summary.duplicates == 1
+    connection = duckdb.connect(str(tmp_path / "h.duckdb"), read_only=True)
+    hand_id = hands[0].split("#", 1)[1].split(":", 1)[0]
+    assert connection.execute("SELECT line FROM hands WHERE hand_id = ?", [hand_id]).fetchall() == [
+        (1,)
+    ]
+    assert connection.execute("SELECT count(*), count(DISTINCT hand_id) FROM hands").fetchall() == [
+        (120, 120)
+    ]
+    connection.close()
