@@ -599,24 +599,33 @@ def _digest(job: Job, result: PartResult) -> tuple[int, str]:
 def _load_parts(connection: Any, parts: list[dict[str, Any]]) -> int:
     """`store.load` of the rows of several parts (whose hands are each in one part only),
     one statement a table for all of them when they are Arrow tables; the new hands."""
-    import pyarrow as pa
-
-    if len(parts) == 1 or any(
-        isinstance(table, store.Rows) for tables in parts for table in tables.values()
-    ):
+    joined = _joined(parts)
+    if joined is None:
         return sum(store.load(connection, tables) for tables in parts)
-    names = dict.fromkeys(name for tables in parts for name in tables)  # a part has no empty table
-    joined = {
-        name: pa.concat_tables([tables[name] for tables in parts if name in tables])
-        for name in names
-    }
     return store.load(connection, joined)
 
 
-def _repeats(waiting: list[tuple[Job, PartResult, int]], tables: dict[str, Any]) -> bool:
-    """Whether a hand of `tables` (a part's rows) is in a part `waiting` (by its id: a hand
-    of another site with the same id counts too, which only loads the waiting parts
-    sooner)."""
+def _joined(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The rows of several parts (or tasks) as one set of Arrow tables, each table's parts
+    end to end (no copy); None when some are Python rows (`store.Rows`), which are loaded
+    one part at a time."""
+    import pyarrow as pa
+
+    if len(parts) == 1:
+        return parts[0]
+    if any(isinstance(table, store.Rows) for tables in parts for table in tables.values()):
+        return None
+    names = dict.fromkeys(name for tables in parts for name in tables)  # a part has no empty table
+    return {
+        name: pa.concat_tables([tables[name] for tables in parts if name in tables])
+        for name in names
+    }
+
+
+def _repeats(waiting: list[dict[str, Any]], tables: dict[str, Any]) -> bool:
+    """Whether a hand of `tables` (a part's rows) is in the rows of a part `waiting` (by its
+    id: a hand of another site with the same id counts too, which only loads the waiting
+    parts sooner)."""
     if not waiting:
         return False
     import pyarrow as pa
@@ -627,8 +636,8 @@ def _repeats(waiting: list[tuple[Job, PartResult, int]], tables: dict[str, Any])
         return False
     ids = [
         chunk
-        for _, result, _ in waiting
-        if (other := result.tables.get("hands")) is not None
+        for rows in waiting
+        if (other := rows.get("hands")) is not None
         for chunk in (
             [pa.array(other.columns["hand_id"], pa.string())]
             if isinstance(other, store.Rows)
@@ -666,6 +675,8 @@ class _FilesLoad:
         """The tasks since the last commit, in order (with those that stored nothing)."""
         self.parts = 0
         """Tasks stored in the transaction under way (0: none under way)."""
+        self.waiting: list[_FilesTask] = []
+        """The tasks of the transaction under way not loaded yet (`_flush`)."""
 
     def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
         """Store a task's files in the transaction under way (begun if none is)."""
@@ -695,14 +706,37 @@ class _FilesLoad:
                 raise
         self.parts += 1
         try:
-            item.new = _store_files(connection, stored, done.tables, timings)
+            if _repeats([waiting.tables for waiting in self.waiting], done.tables):
+                self._flush(connection)  # a hand of a file waiting: its first copy goes in first
         except duckdb.Error as error:
             if _fatal(error):
                 raise
             self._again(connection, lock)
             return
+        self.waiting.append(item)
         if self.parts >= COMMIT_RANGES:
             self.commit(connection, lock)
+
+    def _flush(self, connection: Any) -> None:
+        """Load the tasks waiting, in the transaction under way, with their files' `imports`
+        rows: their rows together (one statement a table), as a big file's ranges are."""
+        waiting, self.waiting = self.waiting, []
+        if not waiting:
+            return
+        timings = self.summary.timings
+        joined = _joined([item.tables for item in waiting])
+        if joined is None:
+            for item in waiting:
+                item.new = _store_files(connection, item.stored, item.tables, timings)
+            return
+        stored = [file for item in waiting for file in item.stored]
+        new = _store_files(connection, stored, joined, timings)
+        for item in waiting:
+            item.new = {
+                load.plan.path: new[load.plan.path]
+                for load, _, _ in item.stored
+                if load.plan.path in new
+            }
 
     def commit(self, connection: Any, lock: ImportLock) -> None:
         """Commit the transaction under way, if any (then the summary hook), and count its
@@ -713,8 +747,9 @@ class _FilesLoad:
             self._finish()
             return
         timings = self.summary.timings
-        clock = time.process_time()
         try:
+            self._flush(connection)
+            clock = time.process_time()
             connection.execute("COMMIT")
         except duckdb.Error as error:
             if _fatal(error):
@@ -733,6 +768,7 @@ class _FilesLoad:
         """Roll the transaction under way back (Ctrl-C, the database failing): its files
         are not counted, and have no `imports` row (the next import reads them)."""
         self.held = []
+        self.waiting = []
         if not self.parts:
             return
         self.parts = 0
@@ -747,6 +783,7 @@ class _FilesLoad:
         import duckdb
 
         self.parts = 0
+        self.waiting = []
         timings = self.summary.timings
         try:
             store.rollback(connection)
@@ -1039,7 +1076,7 @@ class _FileLoad:
                 )
                 connection.execute("BEGIN TRANSACTION")
             self.parts += 1
-            if _repeats(self.waiting, result.tables):
+            if _repeats([rows.tables for _, rows, _ in self.waiting], result.tables):
                 self._flush(connection)
             replaced = self._prepare(connection, result, first)
         except BaseException as error:

@@ -572,7 +572,7 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
     tmp_path, monkeypatch
 ):
     """Tasks of whole small files are stored `COMMIT_RANGES` to a transaction (one commit,
-    one summary hook, for them all). When DuckDB refuses the rows of one file, the
+    one summary hook, one load of their rows, for them all). When DuckDB refuses the rows of one file, the
     transaction goes back and each task is stored again alone, the refused one file by
     file: only that file fails (no `imports` row), every other is stored and counted once,
     and the next import stores the failed file alone."""
@@ -599,12 +599,19 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
         return real_load(connection, tables)
 
     commits = []
-    monkeypatch.setattr(store_module, "load", real_load)
+    loads = []
+
+    def counted(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(tables["hands"].num_rows)
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", counted)
     summary = import_paths(
         files, tmp_path / "all.duckdb", workers=2, after_commit=lambda *_, **__: commits.append(1)
     )
     assert (summary.files, summary.new_hands) == (9, 45)
     assert len(commits) == 1 + 1  # the one transaction's hook, then the final one
+    assert loads == [45]  # the three tasks' rows loaded together, at the commit
     db = tmp_path / "h.duckdb"
     monkeypatch.setattr(store_module, "load", refusing)
     summary = import_paths(files, db, workers=2)
@@ -800,3 +807,42 @@ def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_cop
         (120, 120)
     ]
     connection.close()
+
+
+def test_a_hand_of_a_small_file_repeated_in_a_later_task_is_the_first_files(tmp_path, monkeypatch):
+    """Tasks of small files are loaded together at their commit; a task holding a hand of a
+    task waiting has the waiting ones loaded first: the hand is the first file's (its rows,
+    its count), the repeat a duplicate, as when each task was loaded as it came."""
+    from handlog import importer
+
+    (log,) = _big_logs(tmp_path, 1, 45)
+    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for number in range(9):
+        group = hands[number * 5 : number * 5 + 5]
+        if number == 5:  # the second task's last file repeats the first file's third hand
+            group = [*group, hands[2].strip()]
+        (folder / f"t{number}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
+    files = sorted(str(path) for path in folder.iterdir())
+    monkeypatch.setattr(importer, "BATCH_FILES", 3)  # three tasks of three files
+    found = []
+    real = importer._repeats
+
+    def spied(waiting, tables):  # type: ignore[no-untyped-def]
+        found.append(real(waiting, tables))
+        return found[-1]
+
+    monkeypatch.setattr(importer, "_repeats", spied)
+    db = tmp_path / "h.duckdb"
+    summary = import_paths(files, db, workers=2)
+    assert True in found
+    assert (summary.files, summary.hands, summary.new_hands, summary.duplicates) == (9, 46, 45, 1)
+    connection = duckdb.connect(str(db), read_only=True)
+    hand_id = hands[2].split("#", 1)[1].split(":", 1)[0]
+    assert connection.execute("SELECT file FROM hands WHERE hand_id = ?", [hand_id]).fetchall() == [
+        (files[0],)
+    ]
+    rows = connection.execute("SELECT hands, new_hands FROM imports ORDER BY path").fetchall()
+    connection.close()
+    assert rows == [(5, 5)] * 5 + [(6, 5)] + [(5, 5)] * 3  # t5: its six hands, five new
