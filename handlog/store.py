@@ -633,24 +633,105 @@ _ARROW_SCHEMAS: dict[str, Any] = {}
 
 
 def arrow_schemas() -> dict[str, Any]:
-    """Each table's Arrow schema, from the store's own DDL (`SCHEMA`, read by DuckDB once a
-    process): a `Batch`'s tables and the Dask engine's Parquet parts hold the store's types,
-    whatever Python values they happened to have (all-NULL columns too), and pyarrow need not
-    look through every value to infer them."""
+    """Each table's Arrow schema, from the store's own DDL (`SCHEMA`, read by DuckDB once and
+    kept in the user's cache folder, `_kept_schemas`): a `Batch`'s tables and the Dask
+    engine's Parquet parts hold the store's types, whatever Python values they happened to
+    have (all-NULL columns too), and pyarrow need not look through every value to infer
+    them."""
     if not _ARROW_SCHEMAS:
-        import duckdb
-
-        connection = duckdb.connect()
-        try:
-            connection.execute("SET TimeZone = 'UTC'")
-            connection.execute(SCHEMA)
-            for name in COLUMNS:
-                _ARROW_SCHEMAS[name] = (
-                    connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
-                )
-        finally:
-            connection.close()
+        kept = _kept_schemas()
+        if kept is None:
+            kept = _derived_schemas()
+            _keep_schemas(kept)
+        _ARROW_SCHEMAS.update(kept)
     return _ARROW_SCHEMAS
+
+
+def _derived_schemas() -> dict[str, Any]:
+    """Each table's Arrow schema as DuckDB makes it of `SCHEMA` (some 35 ms: a database in
+    memory, the DDL, a query a table)."""
+    import duckdb
+
+    schemas = {}
+    connection = duckdb.connect()
+    try:
+        connection.execute("SET TimeZone = 'UTC'")
+        connection.execute(SCHEMA)
+        for name in COLUMNS:
+            schemas[name] = connection.sql(f"SELECT * FROM {name} LIMIT 0").to_arrow_table().schema
+    finally:
+        connection.close()
+    return schemas
+
+
+def _schemas_path() -> Path | None:
+    """Where `_keep_schemas` keeps the schemas: a file named by a hash of the DDL and the
+    versions of DuckDB and pyarrow, which decide them; None without a cache folder."""
+    import hashlib
+
+    import duckdb
+    import pyarrow as pa
+
+    from handlog.cachedir import cache_folder
+
+    folder = cache_folder()
+    if folder is None:
+        return None
+    key = hashlib.sha256(
+        f"{SCHEMA}\n{COLUMNS}\n{duckdb.__version__}\n{pa.__version__}".encode()
+    ).hexdigest()[:20]
+    return folder / f"arrow-schemas-{key}.bin"
+
+
+def _kept_schemas() -> dict[str, Any] | None:
+    """The schemas a run before kept (`_keep_schemas`): each table's serialized Arrow schema
+    after its length (8 bytes), in `COLUMNS` order; None when the file is missing or is not
+    that (cut short, spoiled: read by pyarrow's own schema reader, never unpickled), or a
+    table's columns are not `COLUMNS`'."""
+    import pyarrow as pa
+
+    path = _schemas_path()
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+        schemas = {}
+        at = 0
+        for name in COLUMNS:
+            size = int.from_bytes(data[at : at + 8], "little")
+            schema = pa.ipc.read_schema(pa.py_buffer(data[at + 8 : at + 8 + size]))
+            at += 8 + size
+            if tuple(schema.names) != COLUMNS[name]:
+                return None
+            schemas[name] = schema
+    except Exception:  # noqa: BLE001 - missing or unreadable (OSError), or not schemas (Arrow)
+        return None
+    return schemas if at == len(data) else None
+
+
+def _keep_schemas(schemas: dict[str, Any]) -> None:
+    """Keep the schemas for the next process (written to a name of its own, then renamed: a
+    reader sees the old file or the new one). A folder that cannot be written only costs
+    the next process their derivation."""
+    path = _schemas_path()
+    if path is None:
+        return
+    pieces = []
+    for name in COLUMNS:
+        serialized = schemas[name].serialize().to_pybytes()
+        pieces.append(len(serialized).to_bytes(8, "little") + serialized)
+    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_bytes(b"".join(pieces))
+        os.replace(temporary, path)
+    except OSError:
+        with suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        return
+    with suppress(OSError):
+        for stale in path.parent.glob("arrow-schemas-*.bin"):
+            if stale.name != path.name:
+                stale.unlink(missing_ok=True)
 
 
 def _arrow_column(values: list[Any]) -> Any:

@@ -85,3 +85,70 @@ def test_the_cli_keeps_numpy_from_starting_blas_threads(monkeypatch, preset):
     monkeypatch.setattr(cli, "app", lambda: seen.append(os.environ.get("OPENBLAS_NUM_THREADS")))
     cli.main()
     assert seen == [preset or "1"]
+
+
+@pytest.fixture
+def fresh_schemas(tmp_path, monkeypatch):
+    """`arrow_schemas` as in a new process, with the cache folder `tmp_path / "cache"`."""
+    monkeypatch.setenv("HANDLOG_CACHE_DIR", str(tmp_path / "cache"))
+    kept = dict(store._ARROW_SCHEMAS)
+    store._ARROW_SCHEMAS.clear()
+    yield tmp_path / "cache"
+    store._ARROW_SCHEMAS.clear()
+    store._ARROW_SCHEMAS.update(kept)
+
+
+def test_the_schemas_are_kept_for_the_next_process_and_read_back_equal(fresh_schemas):
+    derived = store._derived_schemas()
+    first = dict(store.arrow_schemas())  # derived, and kept
+    (kept,) = fresh_schemas.glob("arrow-schemas-*.bin")
+    store._ARROW_SCHEMAS.clear()
+    assert store._kept_schemas() is not None
+    second = dict(store.arrow_schemas())  # read back
+    assert first == second == derived
+    assert all(second[name].names == list(columns) for name, columns in store.COLUMNS.items())
+    (still,) = fresh_schemas.glob("arrow-schemas-*.bin")
+    assert still == kept
+
+
+@pytest.mark.parametrize(
+    "spoil",
+    ["empty", "cut", "garbage", "tail", "other-columns"],
+)
+def test_a_spoiled_schemas_file_is_derived_again(fresh_schemas, spoil):
+    """A kept file that is not exactly every table's schema in order (cut short, other
+    bytes, bytes after it, another table's columns) is not used: the schemas are derived
+    again (and kept again)."""
+    store.arrow_schemas()
+    (path,) = fresh_schemas.glob("arrow-schemas-*.bin")
+    data = path.read_bytes()
+    wrong = pa.schema([("x", pa.int64())]).serialize().to_pybytes()
+    path.write_bytes(
+        {
+            "empty": b"",
+            "cut": data[: len(data) // 2],
+            "garbage": os.urandom(len(data)),
+            "tail": data + b"\0",
+            "other-columns": len(wrong).to_bytes(8, "little") + wrong + data,
+        }[spoil]
+    )
+    assert store._kept_schemas() is None
+    store._ARROW_SCHEMAS.clear()
+    assert store.arrow_schemas() == store._derived_schemas()
+    assert store._kept_schemas() is not None  # written again
+
+
+def test_schemas_are_derived_without_a_cache_folder(tmp_path, monkeypatch):
+    """A cache folder that cannot be made (a file stands in its path) only costs the
+    derivation."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("HANDLOG_CACHE_DIR", str(blocker / "cache"))
+    kept = dict(store._ARROW_SCHEMAS)
+    store._ARROW_SCHEMAS.clear()
+    try:
+        assert store.arrow_schemas() == store._derived_schemas()
+        assert blocker.read_text() == ""
+    finally:
+        store._ARROW_SCHEMAS.clear()
+        store._ARROW_SCHEMAS.update(kept)
