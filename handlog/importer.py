@@ -609,12 +609,12 @@ def _joined(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The rows of several parts (or tasks) as one set of Arrow tables, each table's parts
     end to end (no copy); None when some are Python rows (`store.Rows`), which are loaded
     one part at a time."""
-    import pyarrow as pa
-
     if len(parts) == 1:
         return parts[0]
     if any(isinstance(table, store.Rows) for tables in parts for table in tables.values()):
         return None
+    import pyarrow as pa  # not before: a few hands' Python rows need no pyarrow (`store.Rows`)
+
     names = dict.fromkeys(name for tables in parts for name in tables)  # a part has no empty table
     return {
         name: pa.concat_tables([tables[name] for tables in parts if name in tables])
