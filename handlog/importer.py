@@ -622,32 +622,22 @@ def _joined(parts: list[dict[str, Any]]) -> dict[str, Any] | None:
     }
 
 
-def _repeats(waiting: list[dict[str, Any]], tables: dict[str, Any]) -> bool:
-    """Whether a hand of `tables` (a part's rows) is in the rows of a part `waiting` (by its
-    id: a hand of another site with the same id counts too, which only loads the waiting
-    parts sooner)."""
-    if not waiting:
-        return False
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+def _hand_ids(tables: dict[str, Any]) -> list[str]:
+    """The ids of the hands of a part's (or task's) rows."""
     hands = tables.get("hands")
-    if hands is None or isinstance(hands, store.Rows) or hands.num_rows == 0:
-        return False
-    ids = [
-        chunk
-        for rows in waiting
-        if (other := rows.get("hands")) is not None
-        for chunk in (
-            [pa.array(other.columns["hand_id"], pa.string())]
-            if isinstance(other, store.Rows)
-            else other.column("hand_id").chunks
-        )
-    ]
-    if not ids:
-        return False
-    seen = pa.concat_arrays(ids) if len(ids) > 1 else ids[0]
-    return bool(pc.any(pc.is_in(hands.column("hand_id"), value_set=seen)).as_py())
+    if hands is None:
+        return []
+    if isinstance(hands, store.Rows):
+        return list(hands.columns["hand_id"])
+    return hands.column("hand_id").to_pylist()  # type: ignore[no-any-return]
+
+
+def _repeats(waiting: set[str], ids: list[str]) -> bool:
+    """Whether a hand of `ids` (a part's) is among the hands `waiting` to be loaded (by its
+    id: a hand of another site with the same id counts too, which only loads the waiting
+    parts sooner). A set of Python strings, not pyarrow's `is_in`: importing
+    `pyarrow.compute` costs the importing process some 25-120 ms."""
+    return bool(waiting) and not waiting.isdisjoint(ids)
 
 
 class _FilesLoad:
@@ -677,6 +667,8 @@ class _FilesLoad:
         """Tasks stored in the transaction under way (0: none under way)."""
         self.waiting: list[_FilesTask] = []
         """The tasks of the transaction under way not loaded yet (`_flush`)."""
+        self.waiting_ids: set[str] = set()
+        """The ids of their hands."""
 
     def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
         """Store a task's files in the transaction under way (begun if none is)."""
@@ -705,8 +697,9 @@ class _FilesLoad:
                 lock.pause()
                 raise
         self.parts += 1
+        ids = _hand_ids(done.tables)
         try:
-            if _repeats([waiting.tables for waiting in self.waiting], done.tables):
+            if _repeats(self.waiting_ids, ids):
                 self._flush(connection)  # a hand of a file waiting: its first copy goes in first
         except duckdb.Error as error:
             if _fatal(error):
@@ -714,6 +707,7 @@ class _FilesLoad:
             self._again(connection, lock)
             return
         self.waiting.append(item)
+        self.waiting_ids.update(ids)
         if self.parts >= COMMIT_RANGES:
             self.commit(connection, lock)
 
@@ -721,6 +715,7 @@ class _FilesLoad:
         """Load the tasks waiting, in the transaction under way, with their files' `imports`
         rows: their rows together (one statement a table), as a big file's ranges are."""
         waiting, self.waiting = self.waiting, []
+        self.waiting_ids = set()
         if not waiting:
             return
         timings = self.summary.timings
@@ -769,6 +764,7 @@ class _FilesLoad:
         are not counted, and have no `imports` row (the next import reads them)."""
         self.held = []
         self.waiting = []
+        self.waiting_ids = set()
         if not self.parts:
             return
         self.parts = 0
@@ -784,6 +780,7 @@ class _FilesLoad:
 
         self.parts = 0
         self.waiting = []
+        self.waiting_ids = set()
         timings = self.summary.timings
         try:
             store.rollback(connection)
@@ -1037,6 +1034,8 @@ class _FileLoad:
         self.waiting: list[tuple[Job, PartResult, int]] = []
         """The parts of the transaction under way not loaded yet, each with the hands it
         replaces (`_flush` loads them)."""
+        self.waiting_ids: set[str] = set()
+        """The ids of their hands."""
         self.row_stored = plan.imported_before
         """Whether the file has its `imports` row (updated, then; else inserted)."""
         self._saved: tuple[dict[str, int], int, int, int, list[Unreadable], bool] | None = None
@@ -1076,13 +1075,15 @@ class _FileLoad:
                 )
                 connection.execute("BEGIN TRANSACTION")
             self.parts += 1
-            if _repeats([rows.tables for _, rows, _ in self.waiting], result.tables):
+            ids = _hand_ids(result.tables)
+            if _repeats(self.waiting_ids, ids):
                 self._flush(connection)
             replaced = self._prepare(connection, result, first)
         except BaseException as error:
             self._refused(connection, lock, error)
             return
         self.waiting.append((job, result, replaced))
+        self.waiting_ids.update(ids)
         self.replaced += replaced
         self.line_reached = max(self.line_reached, result.line_reached)
         self.unreadable += unreadable(result.tables)
@@ -1136,6 +1137,7 @@ class _FileLoad:
     def abandon(self, connection: Any, lock: ImportLock) -> None:
         """Roll the transaction under way back; the counts go back to what was committed."""
         self.waiting = []
+        self.waiting_ids = set()
         if not self.parts:
             return
         self.parts = 0
@@ -1180,6 +1182,7 @@ class _FileLoad:
         job, result, _ = self.waiting[-1]
         self.new += added
         self.waiting = []
+        self.waiting_ids = set()
         row = [
             *_digest(job, result),
             self.line_reached,
