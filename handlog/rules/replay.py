@@ -1321,10 +1321,13 @@ class _Replayer:
             return
         sizes = self.table.allowed_sizes()
         completes_and_raises = False
+        short_completion = self.profile.raise_over_short_completion and self._short_completion()
+        if kind is ActionKind.RAISE and short_completion:
+            kind = ActionKind.COMPLETE  # as the house reads it (a PHH `cbr` reads as a raise)
         if kind is ActionKind.COMPLETE:
             targets: tuple[int, ...] = (self.hand.small_bet,)
             what = "complete to"
-            if self.profile.raise_over_short_completion and self._short_completion():
+            if short_completion:
                 small = self.hand.small_bet
                 raises = fixed_sizes(
                     small,
