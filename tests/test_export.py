@@ -137,8 +137,8 @@ def test_export_command_and_its_errors(db, tmp_path):
 @pytest.fixture(scope="module")
 def mixed_db(tmp_path_factory):  # type: ignore[no-untyped-def]
     """Hands whose ids look like numbers (PokerStars) and like text (a Merge id
-    "70969727-130" and the like), of two units, and a player named as a spreadsheet
-    formula."""
+    "70969727-130" and the like), of three units (dollars, KingsClub's hundredths, a Merge
+    tournament's chips), and a player named as a spreadsheet formula."""
     from .conftest import SITES
 
     folder = tmp_path_factory.mktemp("typed")
@@ -201,7 +201,7 @@ def test_csv_reads_back_to_the_stores_types_in_polars_and_duckdb(mixed_db, tmp_p
         )
         assert set(hands["hand_id"].to_list()) == ids
         assert hands["net" if "net" in hands.columns else "total_pot"].dtype == pl.Int64
-        assert set(hands["unit"].to_list()) == {"USD", "chips in hundredths"}
+        assert set(hands["unit"].to_list()) == {"USD", "chips in hundredths", "tournament chips"}
     finally:
         store.close()
     here = os.getcwd()

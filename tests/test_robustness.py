@@ -251,6 +251,19 @@ def _error_at(outcome: list[CheckedHand], line: int) -> ParseError:
             "[Kc 3d Kd Kh 4d 5h Qh - B:Kd,B:Kh,P:Kc,P:Qh,B:5h",
             "form",
         ),
+        # a seat no table has, in an XML hand's player element (was the hand's first line)
+        (
+            "ipoker/stud-usd.xml",
+            '<player seat="1" name="WurmX" chips="$1"',
+            f'<player seat="{HUGE}" name="WurmX" chips="$1"',
+            "is not a seat of any table",
+        ),
+        (
+            "merge/no-limit-stud8.xml",
+            '<player seat="1" nickname',
+            f'<player seat="{HUGE}" nickname',
+            "is not a seat of any table",
+        ),
         # a level's big bet that is a fraction of a chip, in the header
         (
             "pokerstars/tournament-pt2-export.txt",
@@ -323,13 +336,16 @@ def test_the_files_left_out_of_the_large_figures_are_read_for_nothing():
     ids=lambda path: f"{path.parent.name}/{path.name}",
 )
 def test_amounts_above_64_bits_are_errors_of_their_line_never_numbers(tmp_path, source):
-    """Figures of a file (after the header; ten of them) made larger than 64 bits, one at a
-    time: no record holds such a number; the hand is an error at the figure's line, or
-    reads (a figure no record reads as an amount, a seat number, a chat line's)."""
+    """Figures of a file (after the header line, from its first hand's line: an iPoker
+    tournament's session block holds a dozen figures no hand reads; ten of them) made larger
+    than 64 bits, one at a time: no record holds such a number; the hand is an error at the
+    figure's line, or reads (a figure no record reads as an amount, a seat number, a chat
+    line's)."""
     data = source.read_bytes()
     text = data.decode(detect_encoding(data[:4]), "handlog-cp1252")
-    header_end = text.index("\n")
-    found = [m for m in _AMOUNT_TOKEN.finditer(text, header_end) if len(m[0]) >= 2][:10]
+    first_hand = min(checked.first_line for checked in check_file(str(source)))
+    start = max(text.index("\n"), sum(len(line) + 1 for line in text.split("\n")[: first_hand - 1]))
+    found = [m for m in _AMOUNT_TOKEN.finditer(text, start) if len(m[0]) >= 2][:10]
     errors = 0
     for match in found:
         sign = "" if match[0][0].isdigit() else match[0][0]

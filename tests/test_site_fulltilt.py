@@ -338,6 +338,12 @@ FIXTURE_FLAGS = {
     # "Uncalled bet of 1 returned to Hero", FORMATS.md) is returned before 3rd street: the
     # replay works out that return from the antes (it was flagged UNCALLED_RETURN before).
     "razz-heads-up-all-in-ante.txt": set(),
+    # Cut from a real 10-Game table export (fpdb's 10Game-6max-USD-2.50-5.201104.Sample.txt):
+    # hi and lo of a side pot and of the main pot, each its own line, after a short all-in
+    # raise ("raises to $10.90, and is all in" over $10), with "Hero adds $11.90" mid-hand.
+    "10-game-stud8-side-pots-short-all-in-raise.txt": set(),
+    # Same export: a player who is not seated ("KiIIuminati adds $100") tops up mid-hand.
+    "stud8-unseated-player-adds-chips.txt": set(),
 }
 """What the replay flags in the fixtures: nothing."""
 

@@ -18,7 +18,7 @@ from handlog.parse.sites import detect, kingsclub
 from handlog.rules.replay import replay
 from handlog.rules.violations import Kind
 
-from .conftest import SHARED_CORPUS
+from .conftest import SHARED_CORPUS, SITES
 
 FOLDER = SHARED_CORPUS / "KingsClub"
 CORPUS = sorted(FOLDER.glob("*.txt"))
@@ -201,6 +201,43 @@ def test_the_house_raises_a_completion_by_the_bring_in_and_casino_rules_flag_it(
     flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
     assert [(v.code, v.line, v.player) for v in flagged] == [HOUSE_RAISES[hand_id]]
     assert "may raise to" in flagged[0].message
+
+
+SHORT_COMPLETION = SITES / "kingsclub" / "razz-raise-over-short-all-in-completion.txt"
+"""Hand 3537921, real (fpdb's Razz-USD-500-100-202101.multi.pot.failure.txt): 500/1,000,
+antes and bring-in 125; over the bring-in Player3 "bets 225, and is all in" (a completion
+short of 500) and Player4 "raises to 625", the completion and the house's raise of 125."""
+
+
+def test_the_house_completes_and_raises_over_a_short_all_in_completion():
+    (hand,) = parse_file(SHORT_COMPLETION)
+    assert isinstance(hand, Hand) and hand.hand_id == "3537921"
+    assert replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
+    from handlog.rules.profiles import CASINO
+
+    flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
+    assert [(v.code, v.line, v.player) for v in flagged] == [("BET_SIZE", 31, "Player4")]
+    assert flagged[0].message == "on 3rd street Player4 may complete to 500, made it 625"
+
+
+def test_a_completion_and_a_raise_at_once_are_two_bets_and_other_sizes_stay_wrong():
+    text = SHORT_COMPLETION.read_text(encoding="utf-8")
+    # two more full raises after the completion and raise to 625 reach the cap (4 bets);
+    # a third is the 5th bet (the summary, left as it was, no longer adds up either)
+    capped = text.replace(
+        "Player1 calls 625\nPlayer2 calls 625\n",
+        "Player1 raises to 1,125\nPlayer2 raises to 1,625\nPlayer4 raises to 2,125\n",
+    )
+    found = replay(_read(capped), kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
+    assert ("RAISE_CAP", 35, "Player4") in [(v.code, v.line, v.player) for v in found]
+    # a size that is neither the completion nor the completion and a raise
+    odd = text.replace("Player4 raises to 625", "Player4 raises to 700").replace(
+        "calls 625", "calls 700"
+    )
+    found = replay(_read(odd), kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
+    assert [(v.code, v.message) for v in found if v.code == "BET_SIZE"] == [
+        ("BET_SIZE", "on 3rd street Player4 may complete to 500 or 625 or 1,000, made it 700")
+    ]
 
 
 def test_only_the_first_raise_of_the_completion_may_be_the_house_raise():

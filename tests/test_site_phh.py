@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from handlog.check import check_file, hand_rules
 from handlog.errors import ParseError
 from handlog.importer import import_paths
-from handlog.model import ActionKind, Game, Hand, Site
+from handlog.model import ActionKind, Game, Hand, Site, Street
 from handlog.parse import parse_file, parse_text
 from handlog.parse.sites import phh
 from handlog.rules.replay import replay
@@ -614,6 +614,32 @@ def test_a_raise_written_at_what_the_opponent_can_call_is_the_full_raise():
         results[to] = ([v.code for v in result.violations], result.net)
     assert results[500] == results[600] == ([], {"p1": 500, "p2": -500})
     assert results[550][0] == ["BET_SIZE"]
+
+
+def test_kingsclubs_completion_and_raise_over_a_short_completion_reads_clean_as_phh(tmp_path):
+    """KingsClub's hand 3537921 exported as PHH: after Player3's all-in "cbr 225", short of
+    the 500 completion, Player4's "cbr 625" reads as a raise (pokerkit's house takes the next
+    bet for one), but the hand names KingsClub, whose house completes and raises at once
+    there (`RuleProfile.raise_over_short_completion`): clean, as its text is; it was flagged
+    BET_SIZE ("may raise to 725")."""
+    from handlog.phh import export
+
+    source = SITES / "kingsclub" / "razz-raise-over-short-all-in-completion.txt"
+    database = tmp_path / "h.duckdb"
+    import_paths([str(source)], database, workers=1)
+    connection = duckdb.connect(str(database), read_only=True)
+    export(connection, tmp_path / "phh")
+    connection.close()
+    [written] = (tmp_path / "phh").rglob("*.phhs")
+    [checked] = check_file(str(written))
+    assert checked.hand is not None and checked.hand.house is Site.KINGSCLUB
+    bets = [
+        (action.player, action.kind, action.to_amount)
+        for action in checked.hand.actions
+        if action.street is Street.THIRD and action.kind in (ActionKind.COMPLETE, ActionKind.RAISE)
+    ]
+    assert bets == [("Player3", ActionKind.COMPLETE, 22500), ("Player4", ActionKind.RAISE, 62500)]
+    assert checked.status == "ok"
 
 
 def test_a_show_with_unseen_cards_shows_what_is_known_by_position():

@@ -74,6 +74,12 @@ class RuleProfile:
     the size of the bring-in (the house's raise) as well as by a full small bet; later raises
     are full bets, and the house's raise counts as a full one (towards the cap, reopening
     the betting). KingsClub's (`house_raise`; the sizes: `tables.fixed_sizes`)."""
+    raise_over_short_completion: bool = False
+    """Fixed limit, on the first street: whether an all-in completion short of the small bet
+    counts as the completion for the player who completes after it, who may then go on at
+    once by the house's first raise (`house_raise`) or a full bet (to the small bet, the small
+    bet and the house's raise, or two small bets; either of the last two is the completion
+    and a raise, two bets towards the cap). KingsClub's (hand 3537921)."""
 
     def bring_in_for(self, currency: str | None, small_bet: int, big_bet: int) -> int | None:
         """The fixed bring-in at these stakes, when the profile knows it."""

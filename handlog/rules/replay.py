@@ -37,6 +37,7 @@ from handlog.rules.tables import (
     cards_needed,
     deck_runs_short,
     describe,
+    fixed_sizes,
     known_cards,
     ordinal,
     river_line,
@@ -1319,9 +1320,26 @@ class _Replayer:
             self._sized_bet_or_raise(action, total, put, goes_all_in)
             return
         sizes = self.table.allowed_sizes()
+        completes_and_raises = False
+        short_completion = self.profile.raise_over_short_completion and self._short_completion()
+        if kind is ActionKind.RAISE and short_completion:
+            kind = ActionKind.COMPLETE  # as the house reads it (a PHH `cbr` reads as a raise)
         if kind is ActionKind.COMPLETE:
             targets: tuple[int, ...] = (self.hand.small_bet,)
             what = "complete to"
+            if short_completion:
+                small = self.hand.small_bet
+                raises = fixed_sizes(
+                    small,
+                    small,
+                    self.hand.big_bet,
+                    False,
+                    False,
+                    self.profile,
+                    self.table.house_raise(),
+                )
+                targets += tuple(small + size for size in raises)
+                completes_and_raises = total in targets[1:]
         elif kind is ActionKind.BET and self.table.current_bet == 0:
             targets = sizes
             what = "bet"
@@ -1357,6 +1375,14 @@ class _Replayer:
         )
         if over is not None and total > max(targets) and not goes_all_in:
             self._bet_over(over, player, total - max(targets))
+        if completes_and_raises:
+            self.table.bets += 1  # the completion and a raise: two bets towards the cap
+
+    def _short_completion(self) -> bool:
+        """Whether the first street's bet is an all-in completion short of the small bet,
+        with no full completion yet (`RuleProfile.raise_over_short_completion`)."""
+        table = self.table
+        return table.street == table.first_street and table.bets == 0 and table.completed
 
     def _sized_bet_or_raise(self, action: Action, total: int, put: int, goes_all_in: bool) -> None:
         """A bet, completion or raise to `total` in a structure with a range of sizes (spread,

@@ -325,6 +325,13 @@ class _Builder:
         except ValueError as error:
             raise Problem(element.line, str(error)) from None
 
+    def seat(self, element: Element) -> int:
+        """The element's seat number, an error of its line when no table has it."""
+        try:
+            return seat_number(element.get("seat"))
+        except ValueError as error:
+            raise Problem(element.line, str(error)) from None
+
     def build(self) -> Hand:
         game, session = self.game, self.session
         general = game.find("general")
@@ -342,7 +349,7 @@ class _Builder:
                 continue  # an empty seat
             seats.append(
                 Seat(
-                    seat_number(player.get("seat")),
+                    self.seat(player),
                     name,
                     self.money(player, "chips"),
                     False,

@@ -135,6 +135,12 @@ KINGSCLUB = RuleProfile(
     # issue 25). Hand 3703449 (500/1,000) raises its completion by a full bet, to 1,000, and
     # on to 1,500 and 2,000: the full raise stays allowed, and later raises are full bets.
     first_raise_by_bring_in=True,
+    # Hand 3537921 (razz, 500/1,000, antes and bring-in 125): over the bring-in, Player3
+    # "bets 225, and is all in", a completion short of 500, and Player4 "raises to 625": the
+    # completion and the house's raise of 125 at once. The money says so: Player4's +2,850
+    # is the 4,100 pot less 125 + 625 + 500 (the 1,000 bet nobody called came back), and
+    # Player1's -1,250 is 125 + 625 + 500.
+    raise_over_short_completion=True,
     # No corpus hand raises after a double bet, ties a showing hand, splits an odd chip or
     # runs the deck short: these keep the PokerStars choices (the defaults) until a KingsClub
     # hand shows otherwise.

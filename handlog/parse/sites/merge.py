@@ -345,6 +345,13 @@ class _Builder:
         except ValueError as error:
             raise Problem(element.line, str(error)) from None
 
+    def seat(self, element: Element) -> int:
+        """The element's seat number, an error of its line when no table has it."""
+        try:
+            return seat_number(element.get("seat"))
+        except ValueError as error:
+            raise Problem(element.line, str(error)) from None
+
     def player(self, element: Element) -> str:
         seat = element.get("player")
         name = self.names.get(seat)
@@ -361,7 +368,7 @@ class _Builder:
             sitting_out = player.get("dealtin") == "false"
             seats.append(
                 Seat(
-                    seat_number(player.get("seat")),
+                    self.seat(player),
                     name,
                     self.money(player, "balance"),
                     sitting_out,
