@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from math import prod
 from operator import attrgetter, itemgetter
 from typing import Final, TypeVar
 
@@ -220,10 +219,16 @@ class ShowingKeys:
         self.memo: dict[int, tuple[object, ...]] = {}
 
     def key(self, cards: list[Card]) -> tuple[object, ...]:
-        """The key of a player's showing cards."""
-        code = prod(map(self.primes.__getitem__, cards)) * 4 + (
-            max(map(self.values.__getitem__, cards)) & 3
-        )
+        """The key of a player's showing cards (at least one)."""
+        primes, values = self.primes, self.values
+        product = 1
+        top = -1
+        for card in cards:  # a loop, not prod() and max() over map(): compiled, C alone
+            product *= primes[card]
+            value = values[card]
+            if value > top:
+                top = value
+        code = product * 4 + (top & 3)
         found = self.memo.get(code)
         if found is None:
             found = self.work_out(code, cards)
