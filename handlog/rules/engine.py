@@ -174,6 +174,8 @@ class Table:
         self.big_bet_streets = BIG_BET_STREETS[game]
         self.face_up = FACE_UP[game]
         self.up_cards_before = UP_CARDS_BEFORE[game]
+        self.up_dealt_by = [sum(self.face_up[:street]) for street in range(len(self.face_up) + 1)]
+        """Up cards dealt to each player by the street numbered n (`up_cards_known`)."""
         self.open_pair_street = variant.open_pair_street
         self.showing = showing_keys(game, profile)
         self.at_least_last = (
@@ -196,6 +198,8 @@ class Table:
         self.all_in: set[str] = set()
         self.dealt_in: list[str] = []
         """Players dealt in, in seat order."""
+        self.dealt_set: set[str] = set()
+        """The same players, as a set (whether a player is dealt in, without a walk)."""
         self.able: set[str] = set()
         """Dealt in, not folded, not all-in: the players who can still act."""
         self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
@@ -258,7 +262,7 @@ class Table:
 
     def status(self, player: str) -> str:
         """ "in", "all-in", "folded", or "out" (never dealt in)."""
-        if player not in self.dealt_in:
+        if player not in self.dealt_set:
             return "out"
         if player in self.folded:
             return "folded"
@@ -286,8 +290,11 @@ class Table:
         """Whether every player still in shows all the up cards dealt by this street: a site
         that prints only the player's own cards leaves the first actor and the open pair
         unknown. (A betting street's value is the number of cards dealt by then.)"""
-        dealt = sum(self.face_up[: int(self.street)])
-        return all(len(self.up_cards[p]) >= dealt for p in self.in_hand())
+        by = self.up_dealt_by
+        street = int(self.street)
+        dealt = by[street] if street < len(by) else by[-1]
+        up_cards, folded = self.up_cards, self.folded
+        return all(len(up_cards[p]) >= dealt for p in self.dealt_in if p not in folded)
 
     def first_actor(self) -> str | None:
         """Who acts first on a later street: the best showing hand (with the community card
@@ -622,6 +629,7 @@ class Table:
             dealt_in.append(player)  # antes and cards come in seat order: the usual case
         else:
             insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
+        self.dealt_set.add(player)
         self.able.add(player)
 
     def deal_door(self, player: str, card: Card) -> None:
@@ -652,7 +660,7 @@ class Table:
             self.able.discard(player)
 
     def post_ante(self, player: str, amount: int) -> None:
-        if player not in self.dealt_in:
+        if player not in self.dealt_set:
             self.deal_in(player)
         self.pay(player, amount)
         self.street_put[player] = 0  # antes are not part of the first street's betting
@@ -769,7 +777,7 @@ class Table:
             left > 0
             and player in self.all_in
             and player not in self.folded
-            and player in self.dealt_in
+            and player in self.dealt_set
         ):
             self.all_in.discard(player)
             self.able.add(player)

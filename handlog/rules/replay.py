@@ -74,6 +74,15 @@ def replay(
     return replayer.run()
 
 
+def _judged(violation: Violation, kind: Kind, cause: int | None) -> Violation:
+    """`violation` with the kind and the cause given (a new record: `dataclasses.replace`
+    reads the fields by their names, a Python call for each, where this is one call)."""
+    v = violation
+    return Violation(
+        v.code, v.street, v.line, v.player, v.message, v.expected, v.actual, v.extra, kind, cause
+    )
+
+
 class _Replayer:
     """One hand replayed on a `Table` (`handlog.rules.engine`): the table says what the rules
     allow and holds the state; the replayer walks the hand's lines, flags what a line does
@@ -264,7 +273,7 @@ class _Replayer:
         kind = violations[root].kind
         for i, violation in enumerate(violations):
             if i == index or violation.cause == index:
-                violations[i] = replace(violation, cause=root, kind=kind)
+                violations[i] = _judged(violation, kind, root)
 
     def _judge(self, index: int, kind: Kind) -> None:
         """Give fault `index` (flagged already) and its consequences the kind the evidence
@@ -272,7 +281,7 @@ class _Replayer:
         violations = self.violations
         for i, violation in enumerate(violations):
             if i == index or violation.cause == index:
-                violations[i] = replace(violation, kind=kind)
+                violations[i] = _judged(violation, kind, violation.cause)
 
     def _hand_line(self) -> int:
         return self.hand.source.line if self.hand.source else 0
@@ -613,7 +622,7 @@ class _Replayer:
         table = self.table
         first_street = table.first_street
         if table.street == first_street:
-            if player not in table.dealt_in:
+            if player not in table.dealt_set:
                 table.deal_in(player)
             if new:
                 table.deal_door(player, new[-1])
@@ -916,7 +925,7 @@ class _Replayer:
         if player in self.anted:
             self.flag("ANTE", action.line, player, f"{player} posts the ante twice")
         self.anted.add(player)
-        if player not in table.dealt_in:
+        if player not in table.dealt_set:
             table.deal_in(player)
         expected = self.hand.ante or 0
         amount = action.amount or 0
