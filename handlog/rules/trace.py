@@ -315,20 +315,36 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         table = r.table
         street = table.street
         betting = first_street <= street <= last_street
-        in_hand = table.in_hand()
-        can_act = table.able
-        able = [p for p in in_hand if p in can_act]
-        to_act = table.turn() if event is not None and betting and len(in_hand) > 1 else None
         street_put, current_bet = table.street_put, table.current_bet
-        owes = any(street_put[p] < current_bet for p in able)
-        closed = (
-            first_street <= street < last_street
-            and len(in_hand) >= 2
-            and len(able) <= 1
-            and not owes
-        )
+        folded, can_act, all_in = table.folded, table.able, table.all_in
+        # The players still in (`Table.in_hand`), those of them who can act, and whether any
+        # of those owes chips: counted, not listed.
+        in_hand = able = 0
+        owes = False
+        for p in table.dealt_in:
+            if p in folded:
+                continue
+            in_hand += 1
+            if p in can_act:
+                able += 1
+                if street_put[p] < current_bet:
+                    owes = True
+        to_act = table.turn() if event is not None and betting and in_hand > 1 else None
+        closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
+        # Each seated player's `Table.status`, read from the table's sets.
+        dealt = table.dealt_set
+        status: dict[str, str] = {}
+        for p in table.order:
+            if p not in dealt:
+                status[p] = "out"
+            elif p in folded:
+                status[p] = "folded"
+            elif p in all_in:
+                status[p] = "all-in"
+            else:
+                status[p] = "in"
         raws.append(
             _Raw(
                 event,
@@ -339,7 +355,7 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                 {p: v for p, v in table.collected.items() if v},
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
-                {p: table.status(p) for p in table.order},
+                status,
                 current_bet,
                 closed,
             )
@@ -552,8 +568,8 @@ def _steps(
     fold_street: dict[str, int] = {}  # the number of the street each player folded on
     seated = [(seat.name, seat.number, final.get(seat.name, ())) for seat in hand.seats]
     # A seat's state is often the same after the next event (another player acted): the same
-    # (immutable) record then serves both steps.
-    previous: dict[str, tuple[tuple[int, int, int, int, str, int], SeatState]] = {}
+    # (immutable) record then serves both steps (with the count of cards it was made for).
+    previous: dict[str, tuple[int, SeatState]] = {}
     for index, raw in enumerate(raws):
         event = raw.event
         if event is None:
@@ -574,7 +590,8 @@ def _steps(
         collected, status_of = raw.collected, raw.status
         seats = []
         for name, number, slots in seated:
-            if name not in put_in:
+            put = put_in.get(name)
+            if put is None:
                 continue
             status = status_of.get(name, "out")
             count = 0
@@ -585,15 +602,22 @@ def _steps(
                 count = _dealt_by(until, size, community and until == last)
             got = collected.get(name, 0)
             chips = stack.get(name, 0) + got
-            put = put_in[name]
             this_street = street_put.get(name, 0)
-            key = (chips, put, this_street, got, status, count)
             known = previous.get(name)
-            if known is not None and known[0] == key:
-                seats.append(known[1])
-                continue
+            if known is not None:
+                known_count, state = known
+                if (
+                    known_count == count
+                    and state.stack == chips
+                    and state.put_in == put
+                    and state.this_street == this_street
+                    and state.collected == got
+                    and state.status == status
+                ):
+                    seats.append(state)
+                    continue
             state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
-            previous[name] = (key, state)
+            previous[name] = (count, state)
             seats.append(state)
         pot = 0
         for chips in put_in.values():
