@@ -243,6 +243,10 @@ class Table:
         """This street's uncalled bet was returned (or found missing)."""
         self.hand_over = False
         """Only one player is left in the hand."""
+        self.moves = 0
+        """How many moves changed the seats (chips behind, in the pot, on this street or
+        collected; dealt in, folded, all-in): while it stays the same, so do they (the trace
+        copies them only when it changed)."""
 
     # -- who is in -----------------------------------------------------------------------
 
@@ -629,6 +633,7 @@ class Table:
             dealt_in.append(player)  # antes and cards come in seat order: the usual case
         else:
             insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
+        self.moves += 1
         self.dealt_set.add(player)
         self.able.add(player)
 
@@ -651,6 +656,7 @@ class Table:
 
     def pay(self, player: str, amount: int) -> None:
         """`amount` from the player's stack into the pot (all-in when nothing is left)."""
+        self.moves += 1
         left = self.stack[player] - amount
         self.stack[player] = left
         self.put_in[player] += amount
@@ -670,6 +676,7 @@ class Table:
         self.street = street
         if street > _SEVENTH:
             return
+        self.moves += 1
         self.streets_dealt.append(street)
         self.street_put = dict.fromkeys(self.order, 0)
         self.current_bet = 0
@@ -726,6 +733,7 @@ class Table:
 
     def fold_out(self, player: str) -> None:
         """The player's cards are dead: out of the hand (and of its pots)."""
+        self.moves += 1
         self.folded.add(player)
         if self.players_left() == 1:
             self.hand_over = True
@@ -767,6 +775,7 @@ class Table:
     def give_back(self, player: str, amount: int) -> None:
         """An uncalled bet returned: a player all-in with it has chips again and may act on
         (the next streets' betting, when the others were not all-in)."""
+        self.moves += 1
         self.stack[player] = left = self.stack.get(player, 0) + amount
         self.put_in[player] = self.put_in.get(player, 0) - amount
         # More than the street's bets (a return printed before the bet, flagged
@@ -788,6 +797,7 @@ class Table:
         self.give_back(player, amount)
 
     def collect(self, player: str, amount: int) -> None:
+        self.moves += 1
         self.collected[player] = self.collected.get(player, 0) + amount
 
 

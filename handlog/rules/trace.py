@@ -307,6 +307,8 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     `handlog.check.hand_rules`) and record the table after each event, and when each
     violation was flagged."""
     raws: list[_Raw] = []
+    seen = [-1]
+    """`Table.moves` when the last copies of the seats were made."""
     flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
@@ -333,26 +335,37 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
-        # Each seated player's `Table.status`, read from the table's sets.
-        dealt = table.dealt_set
-        status: dict[str, str] = {}
-        for p in table.order:
-            if p not in dealt:
-                status[p] = "out"
-            elif p in folded:
-                status[p] = "folded"
-            elif p in all_in:
-                status[p] = "all-in"
-            else:
-                status[p] = "in"
+        moves = table.moves
+        if raws and moves == seen[0]:
+            # No seat changed since the last event (a card dealt, a check, a note): its
+            # copies serve again (never changed once made).
+            before = raws[-1]
+            stack, put_in, put_now = before.stack, before.put_in, before.street_put
+            collected, status = before.collected, before.status
+        else:
+            seen[0] = moves
+            stack, put_in, put_now = dict(table.stack), dict(table.put_in), dict(street_put)
+            collected = {p: v for p, v in table.collected.items() if v}
+            # Each seated player's `Table.status`, read from the table's sets.
+            dealt = table.dealt_set
+            status = {}
+            for p in table.order:
+                if p not in dealt:
+                    status[p] = "out"
+                elif p in folded:
+                    status[p] = "folded"
+                elif p in all_in:
+                    status[p] = "all-in"
+                else:
+                    status[p] = "in"
         raws.append(
             _Raw(
                 event,
                 street,
-                dict(table.stack),
-                dict(table.put_in),
-                dict(street_put),
-                {p: v for p, v in table.collected.items() if v},
+                stack,
+                put_in,
+                put_now,
+                collected,
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
                 status,
@@ -570,6 +583,11 @@ def _steps(
     # A seat's state is often the same after the next event (another player acted): the same
     # (immutable) record then serves both steps (with the count of cards it was made for).
     previous: dict[str, tuple[int, SeatState]] = {}
+    # Nor do the seats change at all from one step to the next when the table's were not
+    # copied again for it (`trace`'s observer), on the same street and without a fold: the
+    # same tuple of them serves both.
+    last_raw: _Raw | None = None
+    last_seats: tuple[SeatState, ...] = ()
     for index, raw in enumerate(raws):
         event = raw.event
         if event is None:
@@ -588,6 +606,36 @@ def _steps(
         dealing = dealt >= first
         put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
         collected, status_of = raw.collected, raw.status
+        if (
+            last_raw is not None
+            and kind != "fold"
+            and raw.street == last_raw.street
+            and put_in is last_raw.put_in
+            and stack is last_raw.stack
+            and street_put is last_raw.street_put
+            and collected is last_raw.collected
+            and status_of is last_raw.status
+        ):
+            steps.append(
+                Step(
+                    index,
+                    event,
+                    line,
+                    street,
+                    kind,
+                    player,
+                    amount,
+                    steps[-1].pot,
+                    raw.to_act,
+                    raw.to_call,
+                    raw.current_bet,
+                    last_seats,
+                    found,
+                    raw.closed,
+                )
+            )
+            last_raw = raw
+            continue
         seats = []
         for name, number, slots in seated:
             put = put_in.get(name)
@@ -624,6 +672,8 @@ def _steps(
             pot += chips
         for chips in collected.values():
             pot -= chips
+        last_raw = raw
+        last_seats = tuple(seats)
         steps.append(
             Step(
                 index,
@@ -637,7 +687,7 @@ def _steps(
                 raw.to_act,
                 raw.to_call,
                 raw.current_bet,
-                tuple(seats),
+                last_seats,
                 found,
                 raw.closed,
             )
