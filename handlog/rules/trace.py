@@ -34,7 +34,7 @@ from handlog.rules.traits import SiteTraits
 from handlog.rules.violations import Violation
 
 # This module is compiled with mypyc (`handlog._native`). The records a trace builds per event
-# and per seat (`CardSlot`, `SeatState`, `Step`) are, like `handlog.model`'s, frozen
+# and per seat (`CardSlot`, `SeatState`, `Step`) and at each flag (`FlagState`) are, like `handlog.model`'s, frozen
 # dataclasses with their `__init__` written out: compiled, it fills the fields in C (a frozen
 # dataclass's own `__init__` goes through `object.__setattr__` for every field); run as source
 # it is swapped at the end of the module (`handlog.records.swap_inits`), which also checks
@@ -192,7 +192,7 @@ class PotAward:
     uncontested pot."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FlagState:
     """The table when a violation was flagged: for a flag about an action, before the
     action's chips moved (unless the flag is about where they went)."""
@@ -211,6 +211,24 @@ class FlagState:
     owed: int | None
     """What the flagged player had to put in to call (`Table.owed`, never below 0); None off
     a betting street or for a flag about no player at the table."""
+
+    def __init__(
+        self,
+        violation: Violation,
+        street: Street,
+        betting: bool,
+        to_act: str | None,
+        current_bet: int,
+        seats: tuple[SeatState, ...],
+        owed: int | None,
+    ) -> None:
+        self.violation = violation  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
+        self.betting = betting  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.current_bet = current_bet  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.owed = owed  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -720,7 +738,7 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
 
 
 if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
-    records.swap_inits(CardSlot, SeatState, Step)
+    records.swap_inits(CardSlot, SeatState, Step, FlagState)
 
 
 __all__ = [
