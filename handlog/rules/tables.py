@@ -416,10 +416,19 @@ def counts_as_bet(
 def uncalled_due(amounts: list[int]) -> tuple[int, int]:
     """The uncalled part of a street's bets (`amounts`, by player in seat order): the index
     of the player who put in most (the first such) and how much more than anyone else."""
-    most = max(amounts)
-    index = amounts.index(most)
-    others = amounts[:index] + amounts[index + 1 :]
-    return index, most - max(others, default=0)
+    # One pass, no copies: the most, where it first is, and the most of the others.
+    most = amounts[0]
+    index = 0
+    second = 0
+    has_second = False
+    for i in range(1, len(amounts)):
+        amount = amounts[i]
+        if amount > most:
+            second, has_second = most, True
+            most, index = amount, i
+        elif not has_second or amount > second:
+            second, has_second = amount, True
+    return index, most - second if has_second else most
 
 
 def after_rake(amounts: list[int], rake: int) -> list[int]:
