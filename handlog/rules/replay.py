@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from handlog.cards import Card, format_cards
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
-from handlog.money import CURRENCY_SIGNS, format_amount, format_hundredths
+from handlog.money import CURRENCY_SIGNS, format_hundredths, printed_amount
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards, and_list
 from handlog.rules.engine import Table
@@ -218,7 +218,7 @@ class _Replayer:
     def money(self, value: int) -> str:
         if self.hundredths:
             return format_hundredths(value)
-        return format_amount(value, self.symbol)
+        return printed_amount(value, self.symbol)  # `format_amount`, remembered
 
     def flag(
         self,
