@@ -93,6 +93,8 @@ def _unchanged_moves(hand: Hand) -> int:
             dict(table.street_put),
             dict(table.collected),
             {p: table.status(p) for p in table.order},
+            table.current_bet,  # with `able`, what the trace counts from the seats
+            frozenset(table.able),
         )
         if last and last[-1][0] == table.moves:
             assert last[-1][1] == seats, (hand.hand_id, table.moves)
@@ -107,8 +109,8 @@ def _unchanged_moves(hand: Hand) -> int:
 
 def test_the_tables_moves_count_every_change_of_a_seat() -> None:
     """The trace copies the seats only when `Table.moves` changed since its last copy: every
-    change of a seat's chips (behind, in, on the street, collected) or status must count
-    one. Checked after every event and flag of the site fixtures and of simulated hands with
+    change of a seat's chips (behind, in, on the street, collected), status or ability to act,
+    and of the bet to match, must count one. Checked after every event and flag of the site fixtures and of simulated hands with
     faults, in every game (chips moved by flagged lines and by the rules after the last
     line included), against a copy of the seats made every time."""
     hands = _site_hands()

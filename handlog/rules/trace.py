@@ -325,8 +325,9 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     `handlog.check.hand_rules`) and record the table after each event, and when each
     violation was flagged."""
     raws: list[_Raw] = []
-    seen = [-1]
-    """`Table.moves` when the last copies of the seats were made."""
+    seen = [-1, 0, 0, 0]
+    """`Table.moves` when the last copies of the seats were made, and the players then still
+    in, able to act, and whether one of those owed chips (1)."""
     flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
@@ -336,32 +337,29 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         street = table.street
         betting = first_street <= street <= last_street
         street_put, current_bet = table.street_put, table.current_bet
-        folded, can_act, all_in = table.folded, table.able, table.all_in
-        # The players still in (`Table.in_hand`), those of them who can act, and whether any
-        # of those owes chips: counted, not listed.
-        in_hand = able = 0
-        owes = False
-        for p in table.dealt_in:
-            if p in folded:
-                continue
-            in_hand += 1
-            if p in can_act:
-                able += 1
-                if street_put[p] < current_bet:
-                    owes = True
-        to_act = table.turn() if event is not None and betting and in_hand > 1 else None
-        closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
-        if raws and raws[-1].closed and street <= last_street:
-            closed = True  # from the all-in on, to the end of the dealing
         moves = table.moves
         if raws and moves == seen[0]:
             # No seat changed since the last event (a card dealt, a check, a note): its
-            # copies serve again (never changed once made).
+            # copies serve again (never changed once made), and so do its counts.
             before = raws[-1]
             stack, put_in, put_now = before.stack, before.put_in, before.street_put
             collected, status = before.collected, before.status
+            in_hand, able, owes = seen[1], seen[2], seen[3] == 1
         else:
-            seen[0] = moves
+            folded, can_act, all_in = table.folded, table.able, table.all_in
+            # The players still in (`Table.in_hand`), those of them who can act, and whether
+            # any of those owes chips: counted, not listed.
+            in_hand = able = 0
+            owes = False
+            for p in table.dealt_in:
+                if p in folded:
+                    continue
+                in_hand += 1
+                if p in can_act:
+                    able += 1
+                    if street_put[p] < current_bet:
+                        owes = True
+            seen[0], seen[1], seen[2], seen[3] = moves, in_hand, able, 1 if owes else 0
             stack, put_in, put_now = dict(table.stack), dict(table.put_in), dict(street_put)
             collected = {p: v for p, v in table.collected.items() if v}
             # Each seated player's `Table.status`, read from the table's sets.
@@ -376,6 +374,10 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                     status[p] = "all-in"
                 else:
                     status[p] = "in"
+        to_act = table.turn() if event is not None and betting and in_hand > 1 else None
+        closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
+        if raws and raws[-1].closed and street <= last_street:
+            closed = True  # from the all-in on, to the end of the dealing
         raws.append(
             _Raw(
                 event,
