@@ -44,22 +44,28 @@ def _file_hands(folder: Path) -> Iterator[Hand]:
                     yield item
 
 
+def _dealt(options: SimulationOptions) -> bool:
+    """Whether the site of `options` deals its game and structure (its printer can write it)."""
+    try:
+        options.check()
+    except ValueError:
+        return False
+    return True
+
+
 def _simulated(per_game: int) -> Iterator[Hand]:
     sites = sorted({found.site for found in formats()}, key=lambda site: site.value)
-    for site in sites:
-        for structure in Structure:
-            for game in SIMULATED_GAMES:
-                options = SimulationOptions(
-                    game, per_game, 6, seed=29, fault_rate=0.3, structure=structure, site=site
-                )
-                try:
-                    simulated = list(simulate_hands(options))
-                except ValueError:  # a game or structure the site does not deal
-                    continue
-                for one in simulated:
-                    for item in parse_text(one.text):
-                        if isinstance(item, Hand):
-                            yield item
+    every = [
+        SimulationOptions(
+            game, per_game, 6, seed=29, fault_rate=0.3, structure=structure, site=site
+        )
+        for site in sites
+        for structure in Structure
+        for game in SIMULATED_GAMES
+    ]
+    for options in filter(_dealt, every):
+        for one in simulate_hands(options):
+            yield from (item for item in parse_text(one.text) if isinstance(item, Hand))
 
 
 def _digest_of(hand: Hand) -> str:

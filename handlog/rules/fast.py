@@ -197,26 +197,17 @@ def replay_clean(
                 return None
             if event_street > last_street:
                 return None  # more streets than the game has: no deal position for them
-            if street >= first_street:
-                if not _clean_round_closed(
-                    dealt_in,
-                    folded,
-                    able,
-                    pending,
-                    round_open,
-                    street_put,
-                    current_bet,
-                    returned or not line_due,
-                    matched,
-                ):
-                    return None
-                if silent and not returned and any(street_put):
-                    # `_Replayer._check_uncalled_due`: the site returns it without a line
-                    top, due = uncalled_due(street_put)
-                    if due > 0:
-                        all_in, able = _give_back(
-                            top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
-                        )
+            ended = returned or not line_due  # no uncalled bet left to return with a line
+            if street >= first_street and not _clean_round_closed(
+                dealt_in, folded, able, pending, round_open, street_put, current_bet, ended, matched
+            ):
+                return None
+            if street >= first_street and silent and not returned and any(street_put):
+                # `_Replayer._check_uncalled_due`: back without a line (none uncalled: no move)
+                top, due = uncalled_due(street_put)
+                all_in, able = _give_back(
+                    top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
+                )
             if hand_over and event_street <= last_street:
                 return None
             street = event_street
@@ -543,25 +534,17 @@ def replay_clean(
                     shows.append(event)
 
     # `_close_round(last=True)`
-    if first_street <= street <= _SEVENTH:
-        if not _clean_round_closed(
-            dealt_in,
-            folded,
-            able,
-            pending,
-            round_open,
-            street_put,
-            current_bet,
-            returned or not line_due,
-            matched,
-        ):
-            return None
-        if silent and not returned and any(street_put):  # `_check_uncalled_due`, as above
-            top, due = uncalled_due(street_put)
-            if due > 0:
-                all_in, able = _give_back(
-                    top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
-                )
+    betting = first_street <= street <= _SEVENTH
+    ended = returned or not line_due
+    if betting and not _clean_round_closed(
+        dealt_in, folded, able, pending, round_open, street_put, current_bet, ended, matched
+    ):
+        return None
+    if betting and silent and not returned and any(street_put):
+        top, due = uncalled_due(street_put)  # as at the other streets' ends
+        all_in, able = _give_back(
+            top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
+        )
     # `_check_antes`, then the rest of the card checks
     if hand.ante and dealt_in & ~anted:
         return None
@@ -798,7 +781,8 @@ def _give_back(
 ) -> tuple[int, int]:
     """`Table.give_back` for the fast path: the uncalled `amount` (never more than the
     street's bet of `player`, a position) goes back to them, and a player all-in with it may
-    act again. The sets of players `all_in` and `able` as they are then."""
+    act again (none when it is 0: a player all-in here has no chips left). The sets of
+    players `all_in` and `able` as they are then."""
     left = stack[player] + amount
     stack[player] = left
     put_in[player] -= amount

@@ -624,76 +624,22 @@ def _steps(
             fold_street.setdefault(player, dealt)
         betting_street = (dealt if dealt > first else first) if dealt <= last else last
         dealing = dealt >= first
-        put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
-        collected, status_of = raw.collected, raw.status
         if (
             last_raw is not None
             and kind != "fold"
             and raw.street == last_raw.street
-            and put_in is last_raw.put_in
-            and stack is last_raw.stack
-            and street_put is last_raw.street_put
-            and collected is last_raw.collected
-            and status_of is last_raw.status
+            and raw.put_in is last_raw.put_in
+            and raw.stack is last_raw.stack
+            and raw.street_put is last_raw.street_put
+            and raw.collected is last_raw.collected
+            and raw.status is last_raw.status
         ):
-            steps.append(
-                Step(
-                    index,
-                    event,
-                    line,
-                    street,
-                    kind,
-                    player,
-                    amount,
-                    steps[-1].pot,
-                    raw.to_act,
-                    raw.to_call,
-                    raw.current_bet,
-                    last_seats,
-                    found,
-                    raw.closed,
-                )
+            pot = steps[-1].pot
+        else:
+            last_seats, pot = _seats_of(
+                raw, seated, previous, fold_street, dealing, betting_street, size, last, community
             )
-            last_raw = raw
-            continue
-        seats = []
-        for name, number, slots in seated:
-            put = put_in.get(name)
-            if put is None:
-                continue
-            status = status_of.get(name, "out")
-            count = 0
-            if status != "out" and dealing:
-                until = fold_street.get(name, betting_street)
-                if until > betting_street:
-                    until = betting_street
-                count = _dealt_by(until, size, community and until == last)
-            got = collected.get(name, 0)
-            chips = stack.get(name, 0) + got
-            this_street = street_put.get(name, 0)
-            known = previous.get(name)
-            if known is not None:
-                known_count, state = known
-                if (
-                    known_count == count
-                    and state.stack == chips
-                    and state.put_in == put
-                    and state.this_street == this_street
-                    and state.collected == got
-                    and state.status == status
-                ):
-                    seats.append(state)
-                    continue
-            state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
-            previous[name] = (count, state)
-            seats.append(state)
-        pot = 0
-        for chips in put_in.values():
-            pot += chips
-        for chips in collected.values():
-            pot -= chips
         last_raw = raw
-        last_seats = tuple(seats)
         steps.append(
             Step(
                 index,
@@ -713,6 +659,61 @@ def _steps(
             )
         )
     return tuple(steps)
+
+
+def _seats_of(
+    raw: _Raw,
+    seated: list[tuple[str, int, tuple[CardSlot, ...]]],
+    previous: dict[str, tuple[int, SeatState]],
+    fold_street: dict[str, int],
+    dealing: bool,
+    betting_street: int,
+    size: int,
+    last: int,
+    community: bool,
+) -> tuple[tuple[SeatState, ...], int]:
+    """Every seat after the event `raw` recorded, and the pot then: a seat whose fields are
+    those of its state in `previous` (its last, with the count of cards it was made for) is
+    that state again."""
+    put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
+    collected, status_of = raw.collected, raw.status
+    seats = []
+    for name, number, slots in seated:
+        put = put_in.get(name)
+        if put is None:
+            continue
+        status = status_of.get(name, "out")
+        count = 0
+        if status != "out" and dealing:
+            until = fold_street.get(name, betting_street)
+            if until > betting_street:
+                until = betting_street
+            count = _dealt_by(until, size, community and until == last)
+        got = collected.get(name, 0)
+        chips = stack.get(name, 0) + got
+        this_street = street_put.get(name, 0)
+        known = previous.get(name)
+        if known is not None:
+            known_count, state = known
+            if (
+                known_count == count
+                and state.stack == chips
+                and state.put_in == put
+                and state.this_street == this_street
+                and state.collected == got
+                and state.status == status
+            ):
+                seats.append(state)
+                continue
+        state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
+        previous[name] = (count, state)
+        seats.append(state)
+    pot = 0
+    for chips in put_in.values():
+        pot += chips
+    for chips in collected.values():
+        pot -= chips
+    return tuple(seats), pot
 
 
 def _describe_event(event: Event) -> tuple[int, Street, str, str | None, int | None]:
