@@ -169,7 +169,7 @@ from handlog.check import hand_rules
 from handlog.model import Hand
 from handlog.parse import parse_file
 from handlog.rules import trace as module
-from handlog.rules.trace import CardSlot, SeatState, Step, trace
+from handlog.rules.trace import CardSlot, FlagState, SeatState, Step, trace
 hands = [h for h in parse_file(sys.argv[1]) if isinstance(h, Hand)]
 steps = 0
 for hand in hands:
@@ -192,6 +192,26 @@ assert dataclasses.replace(step, pot=step.pot + 1).pot == step.pot + 1
 assert Step(*(getattr(step, f.name) for f in dataclasses.fields(Step))) == step
 assert SeatState(*(getattr(seat, f.name) for f in dataclasses.fields(SeatState))) == seat
 assert CardSlot(seat.cards[0].card, seat.cards[0].face_up, seat.cards[0].street) == seat.cards[0]
+from handlog.model import ActionKind
+flagged = []
+for hand in hands:  # each hand with a call one chip over what was owed: flagged
+    events = list(hand.events)
+    for index, event in enumerate(events):
+        if getattr(event, "kind", None) is ActionKind.CALL:
+            events[index] = dataclasses.replace(event, amount=event.amount + 1)
+            break
+    changed = dataclasses.replace(hand, events=tuple(events))
+    flagged += trace(changed, *hand_rules(changed)).flagged
+assert flagged
+for state in flagged:
+    assert FlagState(*(getattr(state, f.name) for f in dataclasses.fields(FlagState))) == state
+    assert dataclasses.replace(state) == state
+    try:
+        state.owed = 1
+    except dataclasses.FrozenInstanceError:
+        pass
+    else:
+        raise AssertionError("FlagState took an assignment")
 compiled = not module.__file__.endswith(".py")
 assert compiled == (_native.status()["handlog.rules.trace"] == "compiled")
 print(steps, compiled)
@@ -200,7 +220,8 @@ print(steps, compiled)
 
 @pytest.mark.parametrize("pure", [False, True], ids=["installed", "source"])
 def test_trace_records_are_frozen_dataclasses_compiled_or_not(pure):
-    """The trace's per-event records (`Step`, `SeatState`, `CardSlot`) have their `__init__`
+    """The trace's per-event records (`Step`, `SeatState`, `CardSlot`; `FlagState` at a
+    flag) have their `__init__`
     written out for mypyc (swapped as source, as the model's are): compiled or not they take
     their fields in order, compare and hash by value, stay frozen and work with
     `dataclasses.replace` (the all-in EV replaces a step's seats and street)."""

@@ -691,3 +691,56 @@ def test_a_rake_bigger_than_the_main_pot_comes_out_of_the_side_pots_too() -> Non
     assert after_rake([10, 100, 40], 15) == [0, 95, 40]
     assert after_rake([10, 100], 0) == [10, 100]
     assert after_rake([30, 100], 200) == [0, 0]
+
+
+@pytest.mark.parametrize("variant", ["installed", "source"])
+def test_the_fast_path_takes_a_bet_the_site_returns_without_a_line_or_leaves_in_the_pot(
+    variant: str,
+) -> None:
+    """A bet nobody called goes back without a line at some sites (KingsClub, Everleaf:
+    `UncalledBets.SILENT`, the replay returns it itself) and stays in the pot at others
+    (Winamax: `UncalledBets.IN_POT`). Hands of every such site, simulated in every game and
+    structure the site deals (a third with a fault), printed by its printer and read back,
+    under their own house rules and traits: wherever the fast path does not give up its
+    result is exactly `_Replayer`'s, and it takes nine clean hands in ten of each site (it
+    left every hand with such a bet to `_Replayer` once: some half of them)."""
+    from handlog.check import hand_rules
+    from handlog.model import Structure
+    from handlog.parse.sites import formats
+    from handlog.rules.replay import _Replayer
+    from handlog.rules.traits import UncalledBets
+    from handlog.simulate import SIMULATED_GAMES, SimulationOptions, simulate_hands
+
+    replay_clean = _fast_path_module(variant).replay_clean
+    sites = sorted(
+        {found.site for found in formats() if found.traits.uncalled_bets is not UncalledBets.LINE},
+        key=lambda site: site.value,
+    )
+    accepted: Counter[str] = Counter()
+    clean: Counter[str] = Counter()
+    kinds: set[UncalledBets] = set()
+    for site in sites:
+        for structure in Structure:
+            for game in SIMULATED_GAMES:
+                options = SimulationOptions(
+                    game, 16, 6, seed=43, fault_rate=0.3, structure=structure, site=site
+                )
+                try:
+                    simulated = list(simulate_hands(options))
+                except ValueError:  # a game or structure the site does not deal
+                    continue
+                for one in simulated:
+                    for hand in parse_text(one.text):
+                        if not isinstance(hand, Hand):
+                            continue
+                        profile, traits = hand_rules(hand)
+                        kinds.add(traits.uncalled_bets)
+                        full = _Replayer(hand, profile, traits).run()
+                        fast = replay_clean(hand, profile, traits)
+                        clean[site.value] += not full.violations
+                        if fast is not None:
+                            accepted[site.value] += 1
+                            assert fast == full, (site, hand.hand_id, one.text)
+    assert kinds == {UncalledBets.SILENT, UncalledBets.IN_POT}
+    for site in clean:
+        assert clean[site] * 0.9 < accepted[site] <= clean[site], (site, accepted, clean)

@@ -77,6 +77,49 @@ def test_every_site_fixture_traces_as_it_replays() -> None:
         _check_invariants(_trace(hand))
 
 
+def _unchanged_moves(hand: Hand) -> int:
+    """Replay `hand`, copying the table's seats after every event and flag and after the last
+    line; assert that they are the same whenever `Table.moves` is: how many times it was."""
+    from handlog.rules.replay import _Replayer
+
+    replayer = _Replayer(hand, *hand_rules(hand))
+    table = replayer.table
+    last: list[tuple[int, object]] = []
+
+    def look(*_: object) -> None:
+        seats = (
+            dict(table.stack),
+            dict(table.put_in),
+            dict(table.street_put),
+            dict(table.collected),
+            {p: table.status(p) for p in table.order},
+            table.current_bet,  # with `able`, what the trace counts from the seats
+            frozenset(table.able),
+        )
+        if last and last[-1][0] == table.moves:
+            assert last[-1][1] == seats, (hand.hand_id, table.moves)
+        last.append((table.moves, seats))
+
+    replayer.step_observer = look
+    replayer.observer = look
+    replayer.run()
+    look()  # after the last line: returns and pots paid by the rules
+    return sum(a[0] == b[0] for a, b in zip(last, last[1:], strict=False))
+
+
+def test_the_tables_moves_count_every_change_of_a_seat() -> None:
+    """The trace copies the seats only when `Table.moves` changed since its last copy: every
+    change of a seat's chips (behind, in, on the street, collected), status or ability to act,
+    and of the bet to match, must count one. Checked after every event and flag of the site fixtures and of simulated hands with
+    faults, in every game (chips moved by flagged lines and by the rules after the last
+    line included), against a copy of the seats made every time."""
+    hands = _site_hands()
+    for game in (Game.STUD, Game.STUD8, Game.RAZZ, Game.STUD5):
+        options = SimulationOptions(game, 80, 8, seed=17, fault_rate=0.5)
+        hands += [simulated.hand for simulated in simulate_hands(options)]
+    assert sum(_unchanged_moves(hand) for hand in hands) > 1000
+
+
 @pytest.mark.parametrize(
     ("game", "structure"),
     [

@@ -93,3 +93,20 @@ def test_a_wrong_return_is_a_mis_split_or_an_inconsistent_history(case):
     assert not result.illegal
     # whatever follows from it (the total, the split) takes its kind
     assert {v.kind for v in result.violations} == {kind}
+
+
+def test_the_uncalled_part_is_the_most_less_the_most_of_the_others() -> None:
+    """`tables.uncalled_due` (every replay asks it at every street's end): the first player
+    who put in most, and by how much more than anyone else (all of it alone), checked on
+    random streets' bets, ties and a lone bettor among them."""
+    import random
+
+    from handlog.rules.tables import uncalled_due
+
+    rng = random.Random(3)
+    for _ in range(20_000):
+        amounts = [rng.choice((0, 0, 2, 4, 8, 10)) for _ in range(rng.randint(1, 8))]
+        most = max(amounts)
+        index = amounts.index(most)
+        others = [amount for place, amount in enumerate(amounts) if place != index]
+        assert uncalled_due(amounts) == (index, most - max(others, default=0)), amounts

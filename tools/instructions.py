@@ -10,7 +10,9 @@ Usage: python tools/instructions.py [FILE] [STAGE ...]
   FILE    a hand history (default: bench_data/pokerstars-2000.txt, made by `handlog bench
           --source corpus --hands 2000`); a few thousand hands keep it to two minutes a stage
   STAGE   parse, check (parse + replay), rows (+ the stored rows), arrow (+ Arrow tables);
-          default all four. Each figure includes the stages before it.
+          default all four. Each figure includes the stages before it. Also: trace (parse,
+          replay, and the rules' trace of each hand whose replay allows an all-in, as an
+          import's EV traces them: `equity.hands.may_have_all_in`).
 Needs valgrind. Run it from the repository with the project's Python (.venv/bin/python).
 """
 
@@ -22,6 +24,7 @@ import subprocess
 import sys
 
 STAGES = ("parse", "check", "rows", "arrow")
+EXTRA_STAGES = ("trace",)
 
 _RUN = """
 import gc, sys
@@ -34,6 +37,14 @@ def run(stage):
     if stage == "parse":
         for _ in parse_file(path):
             pass
+        return
+    if stage == "trace":
+        from handlog.check import hand_rules
+        from handlog.equity.hands import may_have_all_in
+        from handlog.rules.trace import trace
+        for checked in check_items(parse_file(path), path, None):
+            if checked.replay is not None and may_have_all_in(checked.replay):
+                trace(checked.hand, *hand_rules(checked.hand))
         return
     batch = store.Batch()
     for checked in check_items(parse_file(path), path, None):
@@ -75,7 +86,7 @@ def _instructions(path: str, stage: str, passes: int) -> int:
 def main() -> None:
     arguments = sys.argv[1:]
     path = "bench_data/pokerstars-2000.txt"
-    if arguments and arguments[0] not in STAGES:
+    if arguments and arguments[0] not in STAGES + EXTRA_STAGES:
         path = arguments.pop(0)
     stages = arguments or list(STAGES)
     if not os.path.exists(path):

@@ -275,37 +275,29 @@ class Awards:
             )
         hands: dict[str, tuple[Card, ...]] = {p: self._hand(p) for p in players}  # type: ignore[misc]
         game = self.game
-
-        def high_words(winners: list[str], what: str = "it") -> str:
-            return share_words(winners, lambda p: evaluate.describe_high(hands[p]), what)
-
         variant = VARIANTS[game]
-        qualifier = variant.low_qualifier
-        lowball = variant.lowball
-
-        def low_words(winners: list[str], what: str = "it") -> str:
-            return share_words(
-                winners,
-                lambda p: f"Lo: {evaluate.describe_low(hands[p], qualifier, lowball)}",
-                what,
-            )
-
         shares, high_winners, low_winners = split_pot(
             amount, players, hands, game, self.profile, self.seat_index.__getitem__
         )
         self.high_winners.update(high_winners)  # a low game: the pot's winners count as "high"
+        # The words are module functions, not functions nested here: compiled, a nested
+        # function that a lambda calls and the environment they share make a reference cycle
+        # for every pot split (garbage the cycle collector has to find).
         if not variant.high:
-            return shares, lambda: low_words(high_winners)
+            return shares, lambda: _low_words(hands, game, high_winners)
         if not variant.low:
-            return shares, lambda: high_words(high_winners)
+            return shares, lambda: _high_words(hands, high_winners)
         if not low_winners:
-            return shares, lambda: f"no low qualifies: {high_words(high_winners, 'all of it')}"
+            return (
+                shares,
+                lambda: f"no low qualifies: {_high_words(hands, high_winners, 'all of it')}",
+            )
         self.low_winners.update(low_winners)
         return (
             shares,
             lambda: (
-                f"{high_words(high_winners, 'the high half')}, "
-                f"{low_words(low_winners, 'the low half')}"
+                f"{_high_words(hands, high_winners, 'the high half')}, "
+                f"{_low_words(hands, game, low_winners, 'the low half')}"
             ),
         )
 
@@ -414,6 +406,22 @@ def share_words(winners: list[str], describe_one: Callable[[str], str], what: st
         return f"{winners[0]} should win {what} with {describe_one(winners[0])}"
     tied = and_list(f"{p} ({describe_one(p)})" for p in winners)
     return f"{tied} should split {what}"
+
+
+def _high_words(hands: dict[str, tuple[Card, ...]], winners: list[str], what: str = "it") -> str:
+    """The high winners of a pot (or of its half) with their hands, in words."""
+    return share_words(winners, lambda p: evaluate.describe_high(hands[p]), what)
+
+
+def _low_words(
+    hands: dict[str, tuple[Card, ...]], game: Game, winners: list[str], what: str = "it"
+) -> str:
+    """The low winners of a pot (or of its half) with their hands, in words."""
+    variant = VARIANTS[game]
+    qualifier, lowball = variant.low_qualifier, variant.lowball
+    return share_words(
+        winners, lambda p: f"Lo: {evaluate.describe_low(hands[p], qualifier, lowball)}", what
+    )
 
 
 def pay_list(amounts: dict[str, int], state: Any) -> str:

@@ -174,6 +174,8 @@ class Table:
         self.big_bet_streets = BIG_BET_STREETS[game]
         self.face_up = FACE_UP[game]
         self.up_cards_before = UP_CARDS_BEFORE[game]
+        self.up_dealt_by = [sum(self.face_up[:street]) for street in range(len(self.face_up) + 1)]
+        """Up cards dealt to each player by the street numbered n (`up_cards_known`)."""
         self.open_pair_street = variant.open_pair_street
         self.showing = showing_keys(game, profile)
         self.at_least_last = (
@@ -196,6 +198,8 @@ class Table:
         self.all_in: set[str] = set()
         self.dealt_in: list[str] = []
         """Players dealt in, in seat order."""
+        self.dealt_set: set[str] = set()
+        """The same players, as a set (whether a player is dealt in, without a walk)."""
         self.able: set[str] = set()
         """Dealt in, not folded, not all-in: the players who can still act."""
         self.up_cards: dict[str, list[Card]] = {name: [] for name in order}
@@ -239,6 +243,10 @@ class Table:
         """This street's uncalled bet was returned (or found missing)."""
         self.hand_over = False
         """Only one player is left in the hand."""
+        self.moves = 0
+        """How many moves changed the seats (chips behind, in the pot, on this street or
+        collected; dealt in, folded, all-in): while it stays the same, so do they (the trace
+        copies them only when it changed)."""
 
     # -- who is in -----------------------------------------------------------------------
 
@@ -258,7 +266,7 @@ class Table:
 
     def status(self, player: str) -> str:
         """ "in", "all-in", "folded", or "out" (never dealt in)."""
-        if player not in self.dealt_in:
+        if player not in self.dealt_set:
             return "out"
         if player in self.folded:
             return "folded"
@@ -286,8 +294,11 @@ class Table:
         """Whether every player still in shows all the up cards dealt by this street: a site
         that prints only the player's own cards leaves the first actor and the open pair
         unknown. (A betting street's value is the number of cards dealt by then.)"""
-        dealt = sum(self.face_up[: int(self.street)])
-        return all(len(self.up_cards[p]) >= dealt for p in self.in_hand())
+        by = self.up_dealt_by
+        street = int(self.street)
+        dealt = by[street] if street < len(by) else by[-1]
+        up_cards, folded = self.up_cards, self.folded
+        return all(len(up_cards[p]) >= dealt for p in self.dealt_in if p not in folded)
 
     def first_actor(self) -> str | None:
         """Who acts first on a later street: the best showing hand (with the community card
@@ -622,6 +633,8 @@ class Table:
             dealt_in.append(player)  # antes and cards come in seat order: the usual case
         else:
             insort(dealt_in, player, key=index.__getitem__)  # kept in seat order
+        self.moves += 1
+        self.dealt_set.add(player)
         self.able.add(player)
 
     def deal_door(self, player: str, card: Card) -> None:
@@ -643,6 +656,7 @@ class Table:
 
     def pay(self, player: str, amount: int) -> None:
         """`amount` from the player's stack into the pot (all-in when nothing is left)."""
+        self.moves += 1
         left = self.stack[player] - amount
         self.stack[player] = left
         self.put_in[player] += amount
@@ -652,7 +666,7 @@ class Table:
             self.able.discard(player)
 
     def post_ante(self, player: str, amount: int) -> None:
-        if player not in self.dealt_in:
+        if player not in self.dealt_set:
             self.deal_in(player)
         self.pay(player, amount)
         self.street_put[player] = 0  # antes are not part of the first street's betting
@@ -662,6 +676,7 @@ class Table:
         self.street = street
         if street > _SEVENTH:
             return
+        self.moves += 1
         self.streets_dealt.append(street)
         self.street_put = dict.fromkeys(self.order, 0)
         self.current_bet = 0
@@ -718,6 +733,7 @@ class Table:
 
     def fold_out(self, player: str) -> None:
         """The player's cards are dead: out of the hand (and of its pots)."""
+        self.moves += 1
         self.folded.add(player)
         if self.players_left() == 1:
             self.hand_over = True
@@ -759,6 +775,7 @@ class Table:
     def give_back(self, player: str, amount: int) -> None:
         """An uncalled bet returned: a player all-in with it has chips again and may act on
         (the next streets' betting, when the others were not all-in)."""
+        self.moves += 1
         self.stack[player] = left = self.stack.get(player, 0) + amount
         self.put_in[player] = self.put_in.get(player, 0) - amount
         # More than the street's bets (a return printed before the bet, flagged
@@ -769,7 +786,7 @@ class Table:
             left > 0
             and player in self.all_in
             and player not in self.folded
-            and player in self.dealt_in
+            and player in self.dealt_set
         ):
             self.all_in.discard(player)
             self.able.add(player)
@@ -780,6 +797,7 @@ class Table:
         self.give_back(player, amount)
 
     def collect(self, player: str, amount: int) -> None:
+        self.moves += 1
         self.collected[player] = self.collected.get(player, 0) + amount
 
 

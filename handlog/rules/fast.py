@@ -79,7 +79,7 @@ from handlog.rules.tables import (
     showing_keys,
     uncalled_due,
 )
-from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits
+from handlog.rules.traits import PRINTS_EVERYTHING, SiteTraits, UncalledBets
 from handlog.rules.variants import VARIANTS
 
 _SEVENTH: Final = Street.SEVENTH
@@ -108,8 +108,10 @@ def replay_clean(
     hand: Hand, profile: RuleProfile, traits: SiteTraits = PRINTS_EVERYTHING
 ) -> Replay | None:
     """`_Replayer(hand, profile, traits).run()` for a hand that breaks no rule; None when the
-    hand breaks one, or might, or takes a path this function leaves to `_Replayer` (a bet
-    left uncalled that the site does not return with a line, among them)."""
+    hand breaks one, or might, or takes a path this function leaves to `_Replayer`. A bet
+    nobody called goes as the site's traits say (`UncalledBets`): back with its line, back
+    without one (returned here at the street's end, as `_Replayer._check_uncalled_due`
+    does), or left in the pot."""
     game = hand.game
     structure = STRUCTURES[hand.structure]
     exact = structure.exact_sizes
@@ -143,6 +145,11 @@ def replay_clean(
     showing_values = showing.values
     showing_memo = showing.memo
     by_seat = profile.first_actor_tie is TieBreak.CLOCKWISE
+    uncalled_bets = traits.uncalled_bets
+    line_due = uncalled_bets is UncalledBets.LINE
+    """A bet nobody called must be returned with a line (else the site returns it without
+    one, `UncalledBets.SILENT`, or leaves it in the pot, `UncalledBets.IN_POT`)."""
+    silent = uncalled_bets is UncalledBets.SILENT
 
     # Players are seat positions: per-player state in lists by position, sets of players in
     # bitmasks (bit p: position p).
@@ -190,18 +197,17 @@ def replay_clean(
                 return None
             if event_street > last_street:
                 return None  # more streets than the game has: no deal position for them
+            ended = returned or not line_due  # no uncalled bet left to return with a line
             if street >= first_street and not _clean_round_closed(
-                dealt_in,
-                folded,
-                able,
-                pending,
-                round_open,
-                street_put,
-                current_bet,
-                returned,
-                matched,
+                dealt_in, folded, able, pending, round_open, street_put, current_bet, ended, matched
             ):
                 return None
+            if street >= first_street and silent and not returned and any(street_put):
+                # `_Replayer._check_uncalled_due`: back without a line (none uncalled: no move)
+                top, due = uncalled_due(street_put)
+                all_in, able = _give_back(
+                    top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
+                )
             if hand_over and event_street <= last_street:
                 return None
             street = event_street
@@ -510,9 +516,9 @@ def replay_clean(
             if top != player or amount != due:
                 return None
             returned = True
-            stack[player] += amount
-            put_in[player] -= amount
-            street_put[player] -= amount
+            all_in, able = _give_back(
+                player, amount, stack, put_in, street_put, all_in, able, folded, dealt_in
+            )
             matched = 0  # no longer used: returned is set
         elif kind is _COLLECT:
             if player < 0:
@@ -528,10 +534,17 @@ def replay_clean(
                     shows.append(event)
 
     # `_close_round(last=True)`
-    if first_street <= street <= _SEVENTH and not _clean_round_closed(
-        dealt_in, folded, able, pending, round_open, street_put, current_bet, returned, matched
+    betting = first_street <= street <= _SEVENTH
+    ended = returned or not line_due
+    if betting and not _clean_round_closed(
+        dealt_in, folded, able, pending, round_open, street_put, current_bet, ended, matched
     ):
         return None
+    if betting and silent and not returned and any(street_put):
+        top, due = uncalled_due(street_put)  # as at the other streets' ends
+        all_in, able = _give_back(
+            top, due, stack, put_in, street_put, all_in, able, folded, dealt_in
+        )
     # `_check_antes`, then the rest of the card checks
     if hand.ante and dealt_in & ~anted:
         return None
@@ -740,8 +753,8 @@ def _clean_round_closed(
 ) -> bool:
     """`_close_round` for the fast path: the street's betting is complete (everyone still
     able to act has acted and matched the bet, unless one player is left) and a bet nobody
-    called has been returned. False sends the hand to the full replay. The sets of players
-    are bitmasks of positions."""
+    called has been returned (`returned`: by its line, or the site needs none). False sends
+    the hand to the full replay. The sets of players are bitmasks of positions."""
     if (dealt_in & ~folded).bit_count() > 1:
         if round_open:
             if pending:
@@ -753,6 +766,32 @@ def _clean_round_closed(
             ):
                 return False
     return returned or not current_bet or matched != 1
+
+
+def _give_back(
+    player: int,
+    amount: int,
+    stack: list[int],
+    put_in: list[int],
+    street_put: list[int],
+    all_in: int,
+    able: int,
+    folded: int,
+    dealt_in: int,
+) -> tuple[int, int]:
+    """`Table.give_back` for the fast path: the uncalled `amount` (never more than the
+    street's bet of `player`, a position) goes back to them, and a player all-in with it may
+    act again (none when it is 0: a player all-in here has no chips left). The sets of
+    players `all_in` and `able` as they are then."""
+    left = stack[player] + amount
+    stack[player] = left
+    put_in[player] -= amount
+    street_put[player] -= amount
+    bit = 1 << player
+    if left > 0 and all_in & bit and not folded & bit and dealt_in & bit:
+        all_in &= ~bit
+        able |= bit
+    return all_in, able
 
 
 def _see_clean(row: list[Card | None] | None, cards: tuple[Card, ...], seen: set[Card]) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from handlog.cards import Card, format_cards
 from handlog.model import Action, ActionKind, Dealt, Event, Hand, Street
-from handlog.money import CURRENCY_SIGNS, format_amount, format_hundredths
+from handlog.money import CURRENCY_SIGNS, format_hundredths, printed_amount
 from handlog.rules import fast as _fast
 from handlog.rules.awards import Awards, and_list
 from handlog.rules.engine import Table
@@ -73,6 +73,15 @@ def replay(
     replayer = _Replayer(hand, profile, traits)
     replayer.observer = observer
     return replayer.run()
+
+
+def _judged(violation: Violation, kind: Kind, cause: int | None) -> Violation:
+    """`violation` with the kind and the cause given (a new record: `dataclasses.replace`
+    reads the fields by their names, a Python call for each, where this is one call)."""
+    v = violation
+    return Violation(
+        v.code, v.street, v.line, v.player, v.message, v.expected, v.actual, v.extra, kind, cause
+    )
 
 
 class _Replayer:
@@ -210,7 +219,7 @@ class _Replayer:
     def money(self, value: int) -> str:
         if self.hundredths:
             return format_hundredths(value)
-        return format_amount(value, self.symbol)
+        return printed_amount(value, self.symbol)  # `format_amount`, remembered
 
     def flag(
         self,
@@ -265,7 +274,7 @@ class _Replayer:
         kind = violations[root].kind
         for i, violation in enumerate(violations):
             if i == index or violation.cause == index:
-                violations[i] = replace(violation, cause=root, kind=kind)
+                violations[i] = _judged(violation, kind, root)
 
     def _judge(self, index: int, kind: Kind) -> None:
         """Give fault `index` (flagged already) and its consequences the kind the evidence
@@ -273,7 +282,7 @@ class _Replayer:
         violations = self.violations
         for i, violation in enumerate(violations):
             if i == index or violation.cause == index:
-                violations[i] = replace(violation, kind=kind)
+                violations[i] = _judged(violation, kind, violation.cause)
 
     def _hand_line(self) -> int:
         return self.hand.source.line if self.hand.source else 0
@@ -614,7 +623,7 @@ class _Replayer:
         table = self.table
         first_street = table.first_street
         if table.street == first_street:
-            if player not in table.dealt_in:
+            if player not in table.dealt_set:
                 table.deal_in(player)
             if new:
                 table.deal_door(player, new[-1])
@@ -917,7 +926,7 @@ class _Replayer:
         if player in self.anted:
             self.flag("ANTE", action.line, player, f"{player} posts the ante twice")
         self.anted.add(player)
-        if player not in table.dealt_in:
+        if player not in table.dealt_set:
             table.deal_in(player)
         expected = self.hand.ante or 0
         amount = action.amount or 0

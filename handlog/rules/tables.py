@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from math import prod
 from operator import attrgetter, itemgetter
 from typing import Final, TypeVar
 
@@ -220,10 +219,16 @@ class ShowingKeys:
         self.memo: dict[int, tuple[object, ...]] = {}
 
     def key(self, cards: list[Card]) -> tuple[object, ...]:
-        """The key of a player's showing cards."""
-        code = prod(map(self.primes.__getitem__, cards)) * 4 + (
-            max(map(self.values.__getitem__, cards)) & 3
-        )
+        """The key of a player's showing cards (at least one)."""
+        primes, values = self.primes, self.values
+        product = 1
+        top = -1
+        for card in cards:  # a loop, not prod() and max() over map(): compiled, C alone
+            product *= primes[card]
+            value = values[card]
+            if value > top:
+                top = value
+        code = product * 4 + (top & 3)
         found = self.memo.get(code)
         if found is None:
             found = self.work_out(code, cards)
@@ -411,10 +416,19 @@ def counts_as_bet(
 def uncalled_due(amounts: list[int]) -> tuple[int, int]:
     """The uncalled part of a street's bets (`amounts`, by player in seat order): the index
     of the player who put in most (the first such) and how much more than anyone else."""
-    most = max(amounts)
-    index = amounts.index(most)
-    others = amounts[:index] + amounts[index + 1 :]
-    return index, most - max(others, default=0)
+    # One pass, no copies: the most, where it first is, and the most of the others.
+    most = amounts[0]
+    index = 0
+    second = 0
+    has_second = False
+    for i in range(1, len(amounts)):
+        amount = amounts[i]
+        if amount > most:
+            second, has_second = most, True
+            most, index = amount, i
+        elif not has_second or amount > second:
+            second, has_second = amount, True
+    return index, most - second if has_second else most
 
 
 def after_rake(amounts: list[int], rake: int) -> list[int]:

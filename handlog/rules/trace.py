@@ -34,7 +34,7 @@ from handlog.rules.traits import SiteTraits
 from handlog.rules.violations import Violation
 
 # This module is compiled with mypyc (`handlog._native`). The records a trace builds per event
-# and per seat (`CardSlot`, `SeatState`, `Step`) are, like `handlog.model`'s, frozen
+# and per seat (`CardSlot`, `SeatState`, `Step`) and at each flag (`FlagState`) are, like `handlog.model`'s, frozen
 # dataclasses with their `__init__` written out: compiled, it fills the fields in C (a frozen
 # dataclass's own `__init__` goes through `object.__setattr__` for every field); run as source
 # it is swapped at the end of the module (`handlog.records.swap_inits`), which also checks
@@ -192,7 +192,7 @@ class PotAward:
     uncontested pot."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FlagState:
     """The table when a violation was flagged: for a flag about an action, before the
     action's chips moved (unless the flag is about where they went)."""
@@ -211,6 +211,24 @@ class FlagState:
     owed: int | None
     """What the flagged player had to put in to call (`Table.owed`, never below 0); None off
     a betting street or for a flag about no player at the table."""
+
+    def __init__(
+        self,
+        violation: Violation,
+        street: Street,
+        betting: bool,
+        to_act: str | None,
+        current_bet: int,
+        seats: tuple[SeatState, ...],
+        owed: int | None,
+    ) -> None:
+        self.violation = violation  # type: ignore[misc]
+        self.street = street  # type: ignore[misc]
+        self.betting = betting  # type: ignore[misc]
+        self.to_act = to_act  # type: ignore[misc]
+        self.current_bet = current_bet  # type: ignore[misc]
+        self.seats = seats  # type: ignore[misc]
+        self.owed = owed  # type: ignore[misc]
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +325,9 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
     `handlog.check.hand_rules`) and record the table after each event, and when each
     violation was flagged."""
     raws: list[_Raw] = []
+    seen = [-1, 0, 0, 0]
+    """`Table.moves` when the last copies of the seats were made, and the players then still
+    in, able to act, and whether one of those owed chips (1)."""
     flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]] = []
     last_street = tables.LAST_STREET[hand.game]
     first_street = FIRST_STREET[hand.game]
@@ -315,31 +336,59 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         table = r.table
         street = table.street
         betting = first_street <= street <= last_street
-        in_hand = table.in_hand()
-        can_act = table.able
-        able = [p for p in in_hand if p in can_act]
-        to_act = table.turn() if event is not None and betting and len(in_hand) > 1 else None
         street_put, current_bet = table.street_put, table.current_bet
-        owes = any(street_put[p] < current_bet for p in able)
-        closed = (
-            first_street <= street < last_street
-            and len(in_hand) >= 2
-            and len(able) <= 1
-            and not owes
-        )
+        moves = table.moves
+        if raws and moves == seen[0]:
+            # No seat changed since the last event (a card dealt, a check, a note): its
+            # copies serve again (never changed once made), and so do its counts.
+            before = raws[-1]
+            stack, put_in, put_now = before.stack, before.put_in, before.street_put
+            collected, status = before.collected, before.status
+            in_hand, able, owes = seen[1], seen[2], seen[3] == 1
+        else:
+            folded, can_act, all_in = table.folded, table.able, table.all_in
+            # The players still in (`Table.in_hand`), those of them who can act, and whether
+            # any of those owes chips: counted, not listed.
+            in_hand = able = 0
+            owes = False
+            for p in table.dealt_in:
+                if p in folded:
+                    continue
+                in_hand += 1
+                if p in can_act:
+                    able += 1
+                    if street_put[p] < current_bet:
+                        owes = True
+            seen[0], seen[1], seen[2], seen[3] = moves, in_hand, able, 1 if owes else 0
+            stack, put_in, put_now = dict(table.stack), dict(table.put_in), dict(street_put)
+            collected = {p: v for p, v in table.collected.items() if v}
+            # Each seated player's `Table.status`, read from the table's sets.
+            dealt = table.dealt_set
+            status = {}
+            for p in table.order:
+                if p not in dealt:
+                    status[p] = "out"
+                elif p in folded:
+                    status[p] = "folded"
+                elif p in all_in:
+                    status[p] = "all-in"
+                else:
+                    status[p] = "in"
+        to_act = table.turn() if event is not None and betting and in_hand > 1 else None
+        closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
         raws.append(
             _Raw(
                 event,
                 street,
-                dict(table.stack),
-                dict(table.put_in),
-                dict(street_put),
-                {p: v for p, v in table.collected.items() if v},
+                stack,
+                put_in,
+                put_now,
+                collected,
                 to_act,
                 max(0, table.owed(to_act)) if to_act is not None else 0,
-                {p: table.status(p) for p in table.order},
+                status,
                 current_bet,
                 closed,
             )
@@ -552,8 +601,13 @@ def _steps(
     fold_street: dict[str, int] = {}  # the number of the street each player folded on
     seated = [(seat.name, seat.number, final.get(seat.name, ())) for seat in hand.seats]
     # A seat's state is often the same after the next event (another player acted): the same
-    # (immutable) record then serves both steps.
-    previous: dict[str, tuple[tuple[int, int, int, int, str, int], SeatState]] = {}
+    # (immutable) record then serves both steps (with the count of cards it was made for).
+    previous: dict[str, tuple[int, SeatState]] = {}
+    # Nor do the seats change at all from one step to the next when the table's were not
+    # copied again for it (`trace`'s observer), on the same street and without a fold: the
+    # same tuple of them serves both.
+    last_raw: _Raw | None = None
+    last_seats: tuple[SeatState, ...] = ()
     for index, raw in enumerate(raws):
         event = raw.event
         if event is None:
@@ -570,36 +624,22 @@ def _steps(
             fold_street.setdefault(player, dealt)
         betting_street = (dealt if dealt > first else first) if dealt <= last else last
         dealing = dealt >= first
-        put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
-        collected, status_of = raw.collected, raw.status
-        seats = []
-        for name, number, slots in seated:
-            if name not in put_in:
-                continue
-            status = status_of.get(name, "out")
-            count = 0
-            if status != "out" and dealing:
-                until = fold_street.get(name, betting_street)
-                if until > betting_street:
-                    until = betting_street
-                count = _dealt_by(until, size, community and until == last)
-            got = collected.get(name, 0)
-            chips = stack.get(name, 0) + got
-            put = put_in[name]
-            this_street = street_put.get(name, 0)
-            key = (chips, put, this_street, got, status, count)
-            known = previous.get(name)
-            if known is not None and known[0] == key:
-                seats.append(known[1])
-                continue
-            state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
-            previous[name] = (key, state)
-            seats.append(state)
-        pot = 0
-        for chips in put_in.values():
-            pot += chips
-        for chips in collected.values():
-            pot -= chips
+        if (
+            last_raw is not None
+            and kind != "fold"
+            and raw.street == last_raw.street
+            and raw.put_in is last_raw.put_in
+            and raw.stack is last_raw.stack
+            and raw.street_put is last_raw.street_put
+            and raw.collected is last_raw.collected
+            and raw.status is last_raw.status
+        ):
+            pot = steps[-1].pot
+        else:
+            last_seats, pot = _seats_of(
+                raw, seated, previous, fold_street, dealing, betting_street, size, last, community
+            )
+        last_raw = raw
         steps.append(
             Step(
                 index,
@@ -613,12 +653,67 @@ def _steps(
                 raw.to_act,
                 raw.to_call,
                 raw.current_bet,
-                tuple(seats),
+                last_seats,
                 found,
                 raw.closed,
             )
         )
     return tuple(steps)
+
+
+def _seats_of(
+    raw: _Raw,
+    seated: list[tuple[str, int, tuple[CardSlot, ...]]],
+    previous: dict[str, tuple[int, SeatState]],
+    fold_street: dict[str, int],
+    dealing: bool,
+    betting_street: int,
+    size: int,
+    last: int,
+    community: bool,
+) -> tuple[tuple[SeatState, ...], int]:
+    """Every seat after the event `raw` recorded, and the pot then: a seat whose fields are
+    those of its state in `previous` (its last, with the count of cards it was made for) is
+    that state again."""
+    put_in, stack, street_put = raw.put_in, raw.stack, raw.street_put
+    collected, status_of = raw.collected, raw.status
+    seats = []
+    for name, number, slots in seated:
+        put = put_in.get(name)
+        if put is None:
+            continue
+        status = status_of.get(name, "out")
+        count = 0
+        if status != "out" and dealing:
+            until = fold_street.get(name, betting_street)
+            if until > betting_street:
+                until = betting_street
+            count = _dealt_by(until, size, community and until == last)
+        got = collected.get(name, 0)
+        chips = stack.get(name, 0) + got
+        this_street = street_put.get(name, 0)
+        known = previous.get(name)
+        if known is not None:
+            known_count, state = known
+            if (
+                known_count == count
+                and state.stack == chips
+                and state.put_in == put
+                and state.this_street == this_street
+                and state.collected == got
+                and state.status == status
+            ):
+                seats.append(state)
+                continue
+        state = SeatState(name, number, chips, put, this_street, got, status, slots[:count])
+        previous[name] = (count, state)
+        seats.append(state)
+    pot = 0
+    for chips in put_in.values():
+        pot += chips
+    for chips in collected.values():
+        pot -= chips
+    return tuple(seats), pot
 
 
 def _describe_event(event: Event) -> tuple[int, Street, str, str | None, int | None]:
@@ -646,7 +741,7 @@ def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> t
 
 
 if __file__.endswith(".py"):  # running as source, not compiled: see the note at the top
-    records.swap_inits(CardSlot, SeatState, Step)
+    records.swap_inits(CardSlot, SeatState, Step, FlagState)
 
 
 __all__ = [
