@@ -568,6 +568,21 @@ def test_many_small_files_are_read_and_stored_together_each_counted_as_its_own(
     assert (again.unchanged, again.hands) == (13, 0)
 
 
+def _nine_small_files(tmp_path: Path, repeat: bool = False) -> tuple[list[str], list[str]]:
+    """Nine files of five hands each (45 replicated sample hands), in name order, and the
+    hands; `repeat`: the sixth file holds the first file's third hand again, last."""
+    (log,) = _big_logs(tmp_path, 1, 45)
+    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for number in range(9):
+        group = hands[number * 5 : number * 5 + 5]
+        if repeat and number == 5:
+            group = [*group, hands[2].strip()]
+        (folder / f"t{number}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
+    return sorted(str(path) for path in folder.iterdir()), hands
+
+
 def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_its_file(
     tmp_path, monkeypatch
 ):
@@ -581,14 +596,7 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
     from handlog import importer
     from handlog import store as store_module
 
-    (log,) = _big_logs(tmp_path, 1, 45)
-    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
-    folder = tmp_path / "tables"
-    folder.mkdir()
-    for number in range(9):
-        group = hands[number * 5 : number * 5 + 5]
-        (folder / f"t{number}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
-    files = sorted(str(path) for path in folder.iterdir())
+    files, _ = _nine_small_files(tmp_path)
     monkeypatch.setattr(importer, "BATCH_FILES", 3)  # three tasks of three files
     real_load = store_module.load
     bad = files[4]  # in the second task
@@ -760,6 +768,22 @@ def test_a_hand_a_file_repeats_is_stored_whole_as_its_first_copy_reads(tmp_path)
     assert rows[0] == rows[1]  # the first copy's rows, each once, as the hand alone stores
 
 
+def _spy_repeats(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each call of `importer._repeats` (a part holding a hand of a waiting part?)
+    answers during the test, in order."""
+    from handlog import importer
+
+    found: list[bool] = []
+    real = importer._repeats
+
+    def spied(waiting, ids):  # type: ignore[no-untyped-def]
+        found.append(real(waiting, ids))
+        return found[-1]
+
+    monkeypatch.setattr(importer, "_repeats", spied)
+    return found
+
+
 def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_copy(
     tmp_path, monkeypatch
 ):
@@ -787,14 +811,7 @@ def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_cop
     ][1:]
     # The copy is in the first transaction, a range after the first copy's.
     assert 1 < sum(start <= copy for start in starts) <= importer.COMMIT_RANGES
-    found = []
-    real = importer._repeats
-
-    def spied(waiting, tables):  # type: ignore[no-untyped-def]
-        found.append(real(waiting, tables))
-        return found[-1]
-
-    monkeypatch.setattr(importer, "_repeats", spied)
+    found = _spy_repeats(monkeypatch)
     summary = import_paths([str(repeated)], tmp_path / "h.duckdb", workers=1)
     assert True in found
     assert summary.failed == [] and summary.hands == 121 and summary.duplicates == 1
@@ -815,25 +832,10 @@ def test_a_hand_of_a_small_file_repeated_in_a_later_task_is_the_first_files(tmp_
     its count), the repeat a duplicate, as when each task was loaded as it came."""
     from handlog import importer
 
-    (log,) = _big_logs(tmp_path, 1, 45)
-    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
-    folder = tmp_path / "tables"
-    folder.mkdir()
-    for number in range(9):
-        group = hands[number * 5 : number * 5 + 5]
-        if number == 5:  # the second task's last file repeats the first file's third hand
-            group = [*group, hands[2].strip()]
-        (folder / f"t{number}.txt").write_text("\n\n\n".join(group) + "\n", encoding="utf-8")
-    files = sorted(str(path) for path in folder.iterdir())
+    # The second task's last file repeats the first file's third hand.
+    files, hands = _nine_small_files(tmp_path, repeat=True)
     monkeypatch.setattr(importer, "BATCH_FILES", 3)  # three tasks of three files
-    found = []
-    real = importer._repeats
-
-    def spied(waiting, tables):  # type: ignore[no-untyped-def]
-        found.append(real(waiting, tables))
-        return found[-1]
-
-    monkeypatch.setattr(importer, "_repeats", spied)
+    found = _spy_repeats(monkeypatch)
     db = tmp_path / "h.duckdb"
     summary = import_paths(files, db, workers=2)
     assert True in found
