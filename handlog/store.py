@@ -720,18 +720,11 @@ def _keep_schemas(schemas: dict[str, Any]) -> None:
     for name in COLUMNS:
         serialized = schemas[name].serialize().to_pybytes()
         pieces.append(len(serialized).to_bytes(8, "little") + serialized)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_bytes(b"".join(pieces))
-        os.replace(temporary, path)
-    except OSError:
-        with suppress(OSError):
-            temporary.unlink(missing_ok=True)
-        return
-    with suppress(OSError):
-        for stale in path.parent.glob("arrow-schemas-*.bin"):
-            if stale.name != path.name:
-                stale.unlink(missing_ok=True)
+    from handlog.cachedir import remove_others, write_whole
+
+    data = b"".join(pieces)
+    if write_whole(path, lambda handle: handle.write(data)):
+        remove_others(path, "arrow-schemas-*.bin")
 
 
 def _arrow_column(values: list[Any]) -> Any:

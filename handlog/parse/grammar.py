@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import sys
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from handlog.cachedir import cache_folder
+from handlog.cachedir import cache_folder, write_whole
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -75,13 +74,9 @@ class _Facts:
         self.data.setdefault(part, {})[key] = value
         if self.path is None:
             return
-        temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
-        try:
-            temporary.write_text(json.dumps({"key": self.key, **self.data}), encoding="utf-8")
-            os.replace(temporary, self.path)
-        except OSError:
+        data = json.dumps({"key": self.key, **self.data}).encode("utf-8")
+        if not write_whole(self.path, lambda handle: handle.write(data)):
             self.path = None  # not writable after all: this process keeps its facts in memory
-            temporary.unlink(missing_ok=True)
 
 
 @cache

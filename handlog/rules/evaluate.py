@@ -7,20 +7,18 @@ numbering."""
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import hashlib
 import itertools
 import math
-import os
 import sys
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from handlog.cachedir import cache_folder
+from handlog.cachedir import cache_folder, remove_others, write_whole
 from handlog.cards import DECK, RANK_CHARS, RANK_NAMES, Card
 from handlog.model import Game
 from handlog.rules.variants import VARIANTS, Lowball, Variant
@@ -350,19 +348,9 @@ def _keep_arrays(name: str, arrays: dict[str, Any]) -> None:
         return
     for field, array in arrays.items():
         path = _table_path(folder, name, field, key)
-        temporary = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
-        try:
-            with open(temporary, "wb") as handle:
-                np.save(handle, array, allow_pickle=False)
-            os.replace(temporary, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                temporary.unlink(missing_ok=True)
+        if not write_whole(path, functools.partial(np.save, arr=array, allow_pickle=False)):
             return
-        with contextlib.suppress(OSError):
-            for stale in folder.glob(f"evaluate-{name}-{field}-*.npy"):
-                if stale.name != path.name:
-                    stale.unlink(missing_ok=True)
+        remove_others(path, f"evaluate-{name}-{field}-*.npy")
 
 
 def _kept_or_built(
