@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from handlog import ingest, store
 from handlog.ingest import (
@@ -632,12 +632,37 @@ def _hand_ids(tables: dict[str, Any]) -> list[str]:
     return hands.column("hand_id").to_pylist()  # type: ignore[no-any-return]
 
 
+_Item = TypeVar("_Item")
+
+
 def _repeats(waiting: set[str], ids: list[str]) -> bool:
     """Whether a hand of `ids` (a part's) is among the hands `waiting` to be loaded (by its
     id: a hand of another site with the same id counts too, which only loads the waiting
     parts sooner). A set of Python strings, not pyarrow's `is_in`: importing
     `pyarrow.compute` costs the importing process some 25-120 ms."""
     return bool(waiting) and not waiting.isdisjoint(ids)
+
+
+class _Waiting(Generic[_Item]):
+    """The parts (or tasks) of the transaction under way not loaded yet, in order, and the
+    ids of their hands (`_repeats`)."""
+
+    def __init__(self) -> None:
+        self.items: list[_Item] = []
+        self.ids: set[str] = set()
+
+    def repeats(self, ids: list[str]) -> bool:
+        """Whether a hand of `ids` is in a part waiting (load those first)."""
+        return _repeats(self.ids, ids)
+
+    def add(self, item: _Item, ids: list[str]) -> None:
+        self.items.append(item)
+        self.ids.update(ids)
+
+    def take(self) -> list[_Item]:
+        """The parts waiting, none left."""
+        items, self.items, self.ids = self.items, [], set()
+        return items
 
 
 class _FilesLoad:
@@ -665,10 +690,8 @@ class _FilesLoad:
         """The tasks since the last commit, in order (with those that stored nothing)."""
         self.parts = 0
         """Tasks stored in the transaction under way (0: none under way)."""
-        self.waiting: list[_FilesTask] = []
+        self.waiting: _Waiting[_FilesTask] = _Waiting()
         """The tasks of the transaction under way not loaded yet (`_flush`)."""
-        self.waiting_ids: set[str] = set()
-        """The ids of their hands."""
 
     def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
         """Store a task's files in the transaction under way (begun if none is)."""
@@ -699,23 +722,21 @@ class _FilesLoad:
         self.parts += 1
         ids = _hand_ids(done.tables)
         try:
-            if _repeats(self.waiting_ids, ids):
+            if self.waiting.repeats(ids):
                 self._flush(connection)  # a hand of a file waiting: its first copy goes in first
         except duckdb.Error as error:
             if _fatal(error):
                 raise
             self._again(connection, lock)
             return
-        self.waiting.append(item)
-        self.waiting_ids.update(ids)
+        self.waiting.add(item, ids)
         if self.parts >= COMMIT_RANGES:
             self.commit(connection, lock)
 
     def _flush(self, connection: Any) -> None:
         """Load the tasks waiting, in the transaction under way, with their files' `imports`
         rows: their rows together (one statement a table), as a big file's ranges are."""
-        waiting, self.waiting = self.waiting, []
-        self.waiting_ids = set()
+        waiting = self.waiting.take()
         if not waiting:
             return
         timings = self.summary.timings
@@ -763,8 +784,7 @@ class _FilesLoad:
         """Roll the transaction under way back (Ctrl-C, the database failing): its files
         are not counted, and have no `imports` row (the next import reads them)."""
         self.held = []
-        self.waiting = []
-        self.waiting_ids = set()
+        self.waiting.take()
         if not self.parts:
             return
         self.parts = 0
@@ -779,8 +799,7 @@ class _FilesLoad:
         import duckdb
 
         self.parts = 0
-        self.waiting = []
-        self.waiting_ids = set()
+        self.waiting.take()
         timings = self.summary.timings
         try:
             store.rollback(connection)
@@ -1031,11 +1050,9 @@ class _FileLoad:
         self.unreadable: list[Unreadable] = []
         self.parts = 0
         """Parts stored in the transaction under way (0: none under way)."""
-        self.waiting: list[tuple[Job, PartResult, int]] = []
+        self.waiting: _Waiting[tuple[Job, PartResult, int]] = _Waiting()
         """The parts of the transaction under way not loaded yet, each with the hands it
         replaces (`_flush` loads them)."""
-        self.waiting_ids: set[str] = set()
-        """The ids of their hands."""
         self.row_stored = plan.imported_before
         """Whether the file has its `imports` row (updated, then; else inserted)."""
         self._saved: tuple[dict[str, int], int, int, int, list[Unreadable], bool] | None = None
@@ -1076,14 +1093,13 @@ class _FileLoad:
                 connection.execute("BEGIN TRANSACTION")
             self.parts += 1
             ids = _hand_ids(result.tables)
-            if _repeats(self.waiting_ids, ids):
+            if self.waiting.repeats(ids):
                 self._flush(connection)
             replaced = self._prepare(connection, result, first)
         except BaseException as error:
             self._refused(connection, lock, error)
             return
-        self.waiting.append((job, result, replaced))
-        self.waiting_ids.update(ids)
+        self.waiting.add((job, result, replaced), ids)
         self.replaced += replaced
         self.line_reached = max(self.line_reached, result.line_reached)
         self.unreadable += unreadable(result.tables)
@@ -1136,8 +1152,7 @@ class _FileLoad:
 
     def abandon(self, connection: Any, lock: ImportLock) -> None:
         """Roll the transaction under way back; the counts go back to what was committed."""
-        self.waiting = []
-        self.waiting_ids = set()
+        self.waiting.take()
         if not self.parts:
             return
         self.parts = 0
@@ -1173,16 +1188,15 @@ class _FileLoad:
     def _flush(self, connection: Any) -> None:
         """Load the parts waiting, in the transaction under way, with the file's `imports`
         row as of the last of them (the counts include them all by then)."""
-        if not self.waiting:
+        waiting = self.waiting.take()
+        if not waiting:
             return
         clock = time.process_time()
-        parts = [result.tables for _, result, _ in self.waiting]
-        added = _load_parts(connection, parts) - sum(replaced for *_, replaced in self.waiting)
+        parts = [result.tables for _, result, _ in waiting]
+        added = _load_parts(connection, parts) - sum(replaced for *_, replaced in waiting)
         clock = self._spent("load", clock)
-        job, result, _ = self.waiting[-1]
+        job, result, _ = waiting[-1]
         self.new += added
-        self.waiting = []
-        self.waiting_ids = set()
         row = [
             *_digest(job, result),
             self.line_reached,

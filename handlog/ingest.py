@@ -25,7 +25,6 @@ import time
 import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from handlog import store
@@ -153,7 +152,7 @@ def file_key(path: str) -> str:
     """How a file is known in `imports` (and a dataset's manifests): its absolute path (an
     archive entry: the archive's absolute path, then the entry)."""
     archive, mark, entry = path.partition(ZIP_ENTRY)
-    return str(Path(archive).resolve()) + mark + entry
+    return real_path(archive, {}) + mark + entry
 
 
 def file_keys(paths: list[str]) -> list[str]:
@@ -362,8 +361,8 @@ def _warm_up(files: list[str], profile_name: str | None) -> None:
     `WARM_UP_FILES` files, rows and Arrow tables too, and throw them away: what a process
     builds the first time it reads a format (the site's module loaded, the patterns of its
     lines compiled, Lark, time zones) is built here once, before the workers fork, rather
-    than in each worker (measured, compiled, a worker's first ten-hand file: PokerStars 36
-    ms -> 6, Merge 31 -> 8, Winamax 56 -> 12, against 2-9 for the next file). A file that
+    than in each worker (measured, compiled, a worker's first ten-hand file: PokerStars 39
+    ms -> 4, Merge 34 -> 3, Winamax 52 -> 10, against 2-8 for the next file). A file that
     cannot be read, or fails, is left to the import to report."""
     from handlog.parse import detect_file
 
