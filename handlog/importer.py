@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from handlog import ingest, store
+from handlog import handoff, ingest, store
+from handlog.handoff import SharedTables
 from handlog.ingest import (
     COUNTS,
     HASHED_BY_READER,
@@ -133,6 +134,7 @@ def import_paths(
     if count > 1 and files and opened is None:
         ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
         ingest.prepare_workers(files, profile_name)
+        handoff.remove_stale()  # tables an import killed before reading them left behind
         pool = _Workers(count)
         summary.timings["startup"] = time.process_time()  # the workers' start too
     try:
@@ -494,11 +496,13 @@ def _read_task(
     if len(jobs) == 1:
         ((path, part, start_line, hashed),) = jobs
         result = read_part(path, part, start_line, profile_name, here, hashed)
+        if not here:  # the tables go back through shared memory (one object, pickled once)
+            result.tables = SharedTables(result.tables)
         return TaskResult([result], result.tables, result.timings)
     results, tables, timings = ingest.read_files(
         [(path, start_line, hashed) for path, _, start_line, hashed in jobs], profile_name
     )
-    return TaskResult(results, tables, timings)
+    return TaskResult(results, tables if here else SharedTables(tables), timings)
 
 
 def _died(job: Job) -> PartResult:
