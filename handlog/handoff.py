@@ -13,8 +13,9 @@ process's CPU for the results 5.3 -> 1.8 us a hand.
 
 Where there is no `/dev/shm` (not Linux), or the file cannot be written (the folder full: a
 container's is 64 MB), the tables go through the pipe as before. A file is named by the
-importing process's id: one left by an import killed between the worker's write and its own
-read is removed by the next import (`remove_stale`)."""
+importing process's id and the worker's: one left by an import killed between the worker's
+write and its own read, or by a worker killed, is removed by the next import, or as the
+workers are started again (`remove_stale`)."""
 
 from __future__ import annotations
 
@@ -103,8 +104,9 @@ def _remove(path: str) -> None:
 
 
 def remove_stale() -> None:
-    """Remove the files in `FOLDER` of importing processes no longer running (killed while a
-    worker's tables were on their way to them)."""
+    """Remove the files in `FOLDER` whose importing process or worker is no longer running:
+    an import killed while a worker's tables were on their way to it, a worker killed (its
+    pool broken: the results on their way are dropped, and read again from new workers)."""
     try:
         names = os.listdir(FOLDER)
     except OSError:
@@ -112,8 +114,11 @@ def remove_stale() -> None:
     for name in names:
         if not name.startswith(PREFIX):
             continue
-        owner = name[len(PREFIX) :].partition("-")[0]
-        if owner.isdigit() and not _running(int(owner)):
+        owner, _, rest = name[len(PREFIX) :].partition("-")
+        writer = rest.partition("-")[0]
+        if not (owner.isdigit() and writer.isdigit()):
+            continue
+        if not (_running(int(owner)) and _running(int(writer))):
             _remove(os.path.join(FOLDER, name))
 
 

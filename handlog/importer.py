@@ -321,6 +321,7 @@ class _Workers:
 
     def restart(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+        handoff.remove_stale()  # the tables of results the broken pool dropped
         self.pool = self._start()
 
     def shutdown(self) -> None:

@@ -9,6 +9,7 @@ import os
 import pickle
 import subprocess
 import sys
+import types
 from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 
@@ -83,17 +84,20 @@ def test_no_tables_make_no_file(folder):
     assert list(folder.iterdir()) == []
 
 
-def test_files_of_imports_no_longer_running_are_removed(folder):
+def test_files_of_imports_or_workers_no_longer_running_are_removed(folder):
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                            capture_output=True, text=True, check=True)  # fmt: skip
     dead = int(ended.stdout)
-    stale = folder / f"{handoff.PREFIX}{dead}-12-abcd"
-    live = folder / f"{handoff.PREFIX}{os.getpid()}-12-abcd"
+    me, parent = os.getpid(), os.getppid()
+    stale = folder / f"{handoff.PREFIX}{dead}-{me}-abcd"  # its import killed
+    dropped = folder / f"{handoff.PREFIX}{me}-{dead}-abcd"  # its worker killed
+    live = folder / f"{handoff.PREFIX}{parent}-{me}-abcd"
     other = folder / "someone-elses"
-    for path in (stale, live, other):
+    odd = folder / f"{handoff.PREFIX}x-{dead}-abcd"
+    for path in (stale, dropped, live, other, odd):
         path.write_bytes(b"x")
     handoff.remove_stale()
-    assert sorted(folder.iterdir()) == sorted([live, other])
+    assert sorted(folder.iterdir()) == sorted([live, other, odd])
 
 
 def test_an_import_with_workers_hands_its_tables_through_the_folder_and_leaves_none(
@@ -132,3 +136,29 @@ def _rows(db: Path) -> dict[str, list[tuple]]:
         }
     finally:
         connection.close()
+
+
+def test_a_result_that_cannot_be_read_back_is_read_again_and_nothing_is_left(
+    folder, tmp_path, monkeypatch
+):
+    """The importing process fails to map a worker's file (out of memory, say): the pool is
+    broken, the part read again by new workers, every hand stored, no file left behind."""
+    import mmap
+
+    calls = []
+
+    def failing_once(*arguments, **keywords):
+        calls.append(arguments)
+        if len(calls) == 1:
+            raise OSError(errno.ENOMEM, "Cannot allocate memory")
+        return mmap.mmap(*arguments, **keywords)
+
+    mapping = types.SimpleNamespace(mmap=failing_once, PROT_READ=mmap.PROT_READ)
+    monkeypatch.setattr(handoff, "mmap", mapping)  # this module's mmap only
+    logs = sorted(str(path) for path in SAMPLE_LOGS.glob("*.txt"))
+    here, there = tmp_path / "here.duckdb", tmp_path / "there.duckdb"
+    summary = import_paths(logs, there, workers=2)
+    assert len(calls) >= 2 and summary.failed == []
+    assert list(folder.iterdir()) == []
+    import_paths(logs, here, workers=1)
+    assert _rows(there) == _rows(here)
