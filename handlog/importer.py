@@ -672,8 +672,8 @@ class _Waiting(Generic[_Item]):
 
 class _FilesLoad:
     """Loading tasks of whole new small files (`_tasks`): their rows stored with their
-    `imports` rows, the tasks of up to `COMMIT_RANGES` in one transaction (as a big file's
-    ranges are: measured, compiled, 20,000 PokerStars hands in 2,000 files, the commits' CPU
+    `imports` rows, the tasks of up to `LOAD_PARTS` in one transaction (held until it is
+    committed, to be stored again one by one if it is refused: measured, compiled, 20,000 PokerStars hands in 2,000 files, the commits' CPU
     40-41 us a hand with a commit a task, 22 now, DuckDB's load 14-16 -> 22-24). A file the
     worker could not read fails alone. When DuckDB refuses the rows of a task (too big for
     the memory limit, say), the transaction is rolled back and each task under way stored
@@ -735,7 +735,7 @@ class _FilesLoad:
             self._again(connection, lock)
             return
         self.waiting.add(item, ids)
-        if self.parts >= COMMIT_RANGES:
+        if self.parts >= LOAD_PARTS:
             self.commit(connection, lock)
 
     def _flush(self, connection: Any) -> None:
@@ -1020,30 +1020,44 @@ def _new_by_file(connection: Any, hands: Any) -> dict[str, int]:
     return {file: int(count) for file, count in rows}
 
 
-COMMIT_RANGES = 3
-"""A file's ranges stored in one transaction (`_FileLoad`): measured, 20,000 PokerStars
-hands in ranges of 8 MB, DuckDB's CPU a hand (load, commits, the checkpoint on closing)
-66-69 us with a commit a range, 41-42 with one every three (its write-ahead log written in
-bigger pieces, the rows of a table past a row group written to the database file once)."""
+LOAD_PARTS = 3
+"""A big file's ranges loaded together (`_FileLoad._flush`, one statement a table for all
+of them: measured, 20,000 PokerStars hands in ranges of 8 MB, DuckDB's load 17.2-17.7 us a
+hand a part at a time, 12.8-13.1 three together), and the tasks of small files stored in
+one transaction (`_FilesLoad`: measured, compiled, 20,000 PokerStars hands in 2,000 files,
+the commits' CPU 40-41 us a hand with a commit a task, 22 with one every three)."""
+
+COMMIT_HANDS = int(os.environ.get("HANDLOG_COMMIT_HANDS", 50_000))
+"""A big file's ranges are committed once they hold this many hands (and at the file's
+end): a file of fewer is one transaction. DuckDB writes the rows of a transaction that fill
+a row group (122,880) straight to the database file, and those of a smaller one to its
+write-ahead log first and to the file again at the checkpoint; the last ranges of a file are
+short (`reader.hand_ranges`), so a transaction every three ranges wrote the file's last
+fifth or so twice. Measured, 20,000 replicated hands in ranges of 8 MB, DuckDB's CPU a hand
+(load, commits, the checkpoint on closing), a commit every three ranges -> one: PokerStars
+29.7-29.9 -> 26.7-27.0 us, Merge (1,677 hands a range) 33.7-35.9 -> 23.9-25.1. (A commit a
+range cost 66-69 us.) An import killed part way keeps what was committed: the next goes on
+from there."""
 
 
 class _FileLoad:
-    """Loading one file, part by part. Its parts are stored in transactions of up to
-    `COMMIT_RANGES` parts, each with the file's `imports` row saying how far it got (bytes,
-    their SHA-256, the last hand's line): an import killed between commits leaves a file
-    that looks as if it had grown since, and the next import goes on from there. (One
-    transaction for a whole file would hold all its rows in memory: 1.3 GB for 100,000
-    hands.) The parts of a transaction are loaded together when it commits (`_flush`: one
-    statement a table for all of them; measured, 20,000 PokerStars hands in ranges of 8 MB,
-    DuckDB's load 17.2-17.7 us a hand a part at a time, 12.8-13.1 three together), or
-    earlier when a part holds a hand of one waiting (the earlier copy goes in first, as when
-    each part was loaded as it came). The counts (`totals`, `new`, ...) include the parts of
+    """Loading one file, part by part. Its parts are stored in transactions of some
+    `COMMIT_HANDS` hands (a file of fewer: one), each with the file's `imports` row saying
+    how far it got (bytes, their SHA-256, the last hand's line): an import killed between
+    commits leaves a file that looks as if it had grown since, and the next import goes on
+    from there. The parts are loaded `LOAD_PARTS` together (`_flush`: one statement a table
+    for all of them), and as the transaction commits, or earlier when a part holds a hand
+    of one waiting (the earlier copy goes in first, as when each part was loaded as it
+    came): this process holds no more than that many parts' rows (DuckDB writes a big
+    transaction's rows to the database file as they fill its row groups). The counts (`totals`, `new`, ...) include the parts of
     the transaction under way; what was committed is kept aside until the next commit
     (`_saved`), and is what they go back to when the transaction cannot be committed."""
 
     def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
         self.timings = timings
+        self.hands = 0
+        """Hands read into the transaction under way (`COMMIT_HANDS`)."""
         self.key = plan.key or file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)
@@ -1071,7 +1085,7 @@ class _FileLoad:
         on_part: Callable[[FilePlan, int, int], None] | None,
         after_commit: Callable[..., None] | None = None,
     ) -> None:
-        """Store one part, committed with the parts before it every `COMMIT_RANGES` parts
+        """Store one part, committed with the parts before it once the transaction holds `COMMIT_HANDS` hands
         and at the file's last. A part that cannot be stored (its rows too big for the
         memory limit, say) fails its file (the parts of the transaction under way with it),
         which is reported, and the import goes on with the next file; an error of the
@@ -1110,8 +1124,15 @@ class _FileLoad:
         self.unreadable += unreadable(result.tables)
         for name, value in result.counts.items():
             self.totals[name] += value
-        if job.last or self.parts >= COMMIT_RANGES:
+        self.hands += result.counts["hands"]
+        if job.last or self.hands >= COMMIT_HANDS:
             self.commit(connection, lock, after_commit)
+        elif len(self.waiting.items) >= LOAD_PARTS:
+            try:
+                self._flush(connection)
+            except BaseException as error:
+                self._refused(connection, lock, error)
+                return
         if on_part is not None and self.failure is None:
             on_part(self.plan, result.counts["hands"], job.end)
 
@@ -1131,7 +1152,7 @@ class _FileLoad:
         except BaseException as error:
             self._refused(connection, lock, error)
             return
-        self.parts = 0
+        self.parts = self.hands = 0
         self._spent("commit", clock)
         try:
             if after_commit is not None:
@@ -1160,7 +1181,7 @@ class _FileLoad:
         self.waiting.take()
         if not self.parts:
             return
-        self.parts = 0
+        self.parts = self.hands = 0
         try:
             store.rollback(connection)
         finally:

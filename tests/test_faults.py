@@ -150,6 +150,7 @@ def test_a_full_disk_part_way_is_one_line_and_keeps_what_was_committed(tmp_path,
 
     monkeypatch.setattr(store, "load", filling)
     monkeypatch.setattr(importer, "RANGE_BYTES", 3000)  # the razz file in 6 parts
+    monkeypatch.setattr(importer, "COMMIT_HANDS", 1)  # each committed alone
     db = tmp_path / "h.duckdb"
     with pytest.raises(ImportFailed, match="no space left on the disk; free some space") as failed:
         import_paths([str(RAZZ), *SAMPLES], db, workers=1)
@@ -304,8 +305,12 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _start(db: Path, files: list[Path], range_bytes: int = 200_000) -> subprocess.Popen[bytes]:
-    environment = dict(os.environ, HANDLOG_RANGE_BYTES=str(range_bytes))
+def _start(
+    db: Path, files: list[Path], range_bytes: int = 200_000, commit_hands: int = 300
+) -> subprocess.Popen[bytes]:
+    environment = dict(
+        os.environ, HANDLOG_RANGE_BYTES=str(range_bytes), HANDLOG_COMMIT_HANDS=str(commit_hands)
+    )
     return subprocess.Popen(
         [sys.executable, "-m", "handlog.cli", "import", "-q", "--workers", "2", "--db", str(db)]
         + [str(f) for f in files],
@@ -370,7 +375,8 @@ def test_ctrl_c_ends_an_import_in_one_line_with_exit_130(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        env=dict(os.environ, HANDLOG_RANGE_BYTES="40000"),  # many commits: a second or more
+        # Many commits: a second or more.
+        env=dict(os.environ, HANDLOG_RANGE_BYTES="40000", HANDLOG_COMMIT_HANDS="200"),
     )
     _wait_for_commits(process, db, 1)
     os.killpg(process.pid, signal.SIGINT)
@@ -643,7 +649,7 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
     on to the end."""
     from handlog.snapshot import reading
 
-    # Enough ranges (three to a transaction) that the import is still writing when the
+    # Enough ranges (300 hands to a transaction) that the import is still writing when the
     # first copy is read, even on a quiet machine (600 hands ended first under load).
     HANDS = 3000
 

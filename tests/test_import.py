@@ -208,11 +208,13 @@ def _big_logs(tmp_path: Path, files: int, hands: int) -> list[str]:
 
 
 def _start_import(
-    db: Path, files: list[str], range_bytes: int | None = None
+    db: Path, files: list[str], range_bytes: int | None = None, commit_hands: int | None = None
 ) -> subprocess.Popen[bytes]:
     environment = dict(os.environ)
     if range_bytes:
         environment["HANDLOG_RANGE_BYTES"] = str(range_bytes)
+    if commit_hands:
+        environment["HANDLOG_COMMIT_HANDS"] = str(commit_hands)
     command = [sys.executable, "-m", "handlog.cli", "import", "--quiet", "--workers", "1"]
     return subprocess.Popen(
         [*command, "--db", str(db), *files],
@@ -272,7 +274,8 @@ def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
-    process = _start_import(db, files, range_bytes=1 << 20)  # about 450 hands a range
+    # About 450 hands a range, a commit every 900 hands or so.
+    process = _start_import(db, files, range_bytes=1 << 20, commit_hands=900)
     _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
     connection = connect(db)
     stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
@@ -346,10 +349,11 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
 def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transaction(
     tmp_path, monkeypatch
 ):
-    """A file's ranges are stored `COMMIT_RANGES` to a transaction, loaded together when it
-    commits. When DuckDB refuses the rows of a transaction, its ranges go back with it: the
-    file fails, what it counts is what was committed (its `imports` row the same), and the
-    next import goes on from there, each hand once."""
+    """A file's ranges are committed once a transaction holds `COMMIT_HANDS` hands, and
+    loaded `LOAD_PARTS` together (and as the transaction commits). When DuckDB refuses the
+    rows of a transaction, its ranges go back with it: the file fails, what it counts is
+    what was committed (its `imports` row the same), and the next import goes on from
+    there, each hand once."""
     import duckdb as duckdb_module
 
     from handlog import importer, ingest
@@ -363,23 +367,28 @@ def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transacti
         ingest.read_part(log, job.part, 1, None).counts["hands"]
         for job in ingest.file_jobs(plan, 60_000)
     ]
-    assert len(ranges) > importer.COMMIT_RANGES + 1
+    assert importer.LOAD_PARTS == 3 and len(ranges) > 8
+    # The first transaction: four ranges (loaded three, then one as it commits); the second
+    # is refused at the load of its first three.
+    committed = sum(ranges[:4])
+    assert sum(ranges[4:7]) < committed
+    monkeypatch.setattr(importer, "COMMIT_HANDS", committed)
     real_load = store_module.load
     loads = []
 
     def refusing(connection, tables):  # type: ignore[no-untyped-def]
         loads.append(tables["hands"].num_rows)
-        if len(loads) == 2:  # the second transaction's ranges
+        if len(loads) == 3:  # the second transaction's first ranges
             raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
         return real_load(connection, tables)
 
     monkeypatch.setattr(store_module, "load", refusing)
-    summary = import_paths([log], db, workers=1)
-    assert len(loads) == 2
+    commits = []
+    summary = import_paths([log], db, workers=1, after_commit=lambda *_, **__: commits.append(1))
+    assert loads == [sum(ranges[:3]), ranges[3], sum(ranges[4:7])]
+    assert len(commits) == 1 + 1  # the first transaction, and the import's end
     ((path, reason),) = summary.failed
     assert path == log and reason.startswith("could not be stored: Out of Memory")
-    committed = sum(ranges[: importer.COMMIT_RANGES])  # the first transaction's ranges
-    assert loads == [committed, sum(ranges[importer.COMMIT_RANGES : 2 * importer.COMMIT_RANGES])]
     assert _all_counts(db)["hands"] == committed == summary.new_hands == summary.hands
     connection = duckdb.connect(str(db), read_only=True)
     row = connection.execute("SELECT hands, new_hands FROM imports").fetchall()
@@ -389,6 +398,48 @@ def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transacti
     again = import_paths([log], db, workers=1)
     assert again.failed == [] and _all_counts(db)["hands"] == 300
     assert again.new_hands == 300 - committed
+
+
+def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_path, monkeypatch):
+    """A file's ranges share one transaction up to `COMMIT_HANDS` hands (DuckDB writes the
+    rows of a big one straight to the database file, and a small one's twice): every range
+    of a 300-hand file in one commit, loaded three at a time; at 100 hands a transaction,
+    a commit per 100 hands or so."""
+    from handlog import importer, ingest
+    from handlog import store as store_module
+
+    (log,) = _big_logs(tmp_path, 1, 300)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
+    ranges = [
+        ingest.read_part(log, job.part, 1, None).counts["hands"]
+        for job in ingest.file_jobs(plan, 60_000)
+    ]
+    assert len(ranges) > 6 and max(ranges) < 100
+    real_load = store_module.load
+    loads = []
+
+    def counted(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(tables["hands"].num_rows)
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", counted)
+    commits: list[dict] = []
+    for limit, db in ((importer.COMMIT_HANDS, "one.duckdb"), (100, "many.duckdb")):
+        monkeypatch.setattr(importer, "COMMIT_HANDS", limit)
+        loads.clear()
+        commits.clear()
+        summary = import_paths(
+            [log], tmp_path / db, workers=2, after_commit=lambda *_, **k: commits.append(k)
+        )
+        assert summary.failed == [] and summary.new_hands == 300 == sum(loads)
+        assert _all_counts(tmp_path / db)["hands"] == 300
+        partial = [call for call in commits if not call]  # `final=True` is the import's end
+        if limit >= 300:  # one transaction: its ranges loaded three at a time
+            assert len(partial) == 1
+            assert loads == [sum(ranges[at : at + 3]) for at in range(0, len(ranges), 3)]
+        else:  # a commit once 100 hands are in (the ranges hold 3-29 hands each)
+            assert 3 <= len(partial) < len(ranges) / 3 and max(loads) < 100
 
 
 def test_import_cli_summary(tmp_path):
@@ -586,7 +637,7 @@ def _nine_small_files(tmp_path: Path, repeat: bool = False) -> tuple[list[str], 
 def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_its_file(
     tmp_path, monkeypatch
 ):
-    """Tasks of whole small files are stored `COMMIT_RANGES` to a transaction (one commit,
+    """Tasks of whole small files are stored `LOAD_PARTS` to a transaction (one commit,
     one summary hook, one load of their rows, for them all). When DuckDB refuses the rows of one file, the
     transaction goes back and each task is stored again alone, the refused one file by
     file: only that file fails (no `imports` row), every other is stored and counted once,
@@ -810,7 +861,7 @@ def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_cop
         if item.hand_id == hands[0].split("#", 1)[1].split(":", 1)[0]
     ][1:]
     # The copy is in the first transaction, a range after the first copy's.
-    assert 1 < sum(start <= copy for start in starts) <= importer.COMMIT_RANGES
+    assert 1 < sum(start <= copy for start in starts) <= importer.LOAD_PARTS
     found = _spy_repeats(monkeypatch)
     summary = import_paths([str(repeated)], tmp_path / "h.duckdb", workers=1)
     assert True in found
