@@ -672,13 +672,15 @@ class _Waiting(Generic[_Item]):
 
 class _FilesLoad:
     """Loading tasks of whole new small files (`_tasks`): their rows stored with their
-    `imports` rows, the tasks of up to `LOAD_PARTS` in one transaction (held until it is
-    committed, to be stored again one by one if it is refused: measured, compiled, 20,000 PokerStars hands in 2,000 files, the commits' CPU
-    40-41 us a hand with a commit a task, 22 now, DuckDB's load 14-16 -> 22-24). A file the
-    worker could not read fails alone. When DuckDB refuses the rows of a task (too big for
-    the memory limit, say), the transaction is rolled back and each task under way stored
-    again in one of its own, a task refused again file by file, so that only the file at
-    fault fails (none of them has an `imports` row: the next import reads them again). The
+    `imports` rows, loaded `LOAD_PARTS` tasks together (one statement a table), in one
+    transaction up to `COMMIT_HANDS` hands or `HELD_BYTES` of rows (the tasks are held until
+    it commits; measured, compiled, 2,000 ten-hand files of 20,000 hands, the importing
+    process's CPU a hand with a commit every three tasks -> every twelve: PokerStars 52.6 ->
+    43.3 us, Merge 55.2-55.5 -> 38.6-40.1; with a commit a task it was 40-41 us more). A
+    file the worker could not read fails alone. When DuckDB refuses the rows of a task (too
+    big for the memory limit, say), the transaction is rolled back and each task under way
+    stored again in one of its own, a task refused again file by file, so that only the file
+    at fault fails (none of them has an `imports` row: the next import reads them again). The
     files are counted, and reported (`on_file`), when their transaction is committed; an
     error of the database file itself, or Ctrl-C, is raised (`abandon` rolls back)."""
 
@@ -697,6 +699,10 @@ class _FilesLoad:
         """Tasks stored in the transaction under way (0: none under way)."""
         self.waiting: _Waiting[_FilesTask] = _Waiting()
         """The tasks of the transaction under way not loaded yet (`_flush`)."""
+        self.hands = 0
+        """Hands read into the transaction under way (`COMMIT_HANDS`)."""
+        self.held_bytes = 0
+        """The bytes of the rows of the tasks held since the last commit (`HELD_BYTES`)."""
 
     def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
         """Store a task's files in the transaction under way (begun if none is)."""
@@ -735,8 +741,17 @@ class _FilesLoad:
             self._again(connection, lock)
             return
         self.waiting.add(item, ids)
-        if self.parts >= LOAD_PARTS:
+        self.hands += len(ids)
+        self.held_bytes += _size(done.tables)
+        if self.hands >= COMMIT_HANDS or self.held_bytes >= HELD_BYTES:
             self.commit(connection, lock)
+        elif len(self.waiting.items) >= LOAD_PARTS:
+            try:
+                self._flush(connection)
+            except duckdb.Error as error:
+                if _fatal(error):
+                    raise
+                self._again(connection, lock)
 
     def _flush(self, connection: Any) -> None:
         """Load the tasks waiting, in the transaction under way, with their files' `imports`
@@ -777,7 +792,7 @@ class _FilesLoad:
                 raise
             self._again(connection, lock)
             return
-        self.parts = 0
+        self._reset()
         _spent(timings, "commit", clock)
         try:
             self._after_commit(connection)
@@ -792,18 +807,22 @@ class _FilesLoad:
         self.waiting.take()
         if not self.parts:
             return
-        self.parts = 0
+        self._reset()
         try:
             store.rollback(connection)
         finally:
             lock.pause()
+
+    def _reset(self) -> None:
+        """No transaction under way (committed, or rolled back)."""
+        self.parts = self.hands = self.held_bytes = 0
 
     def _again(self, connection: Any, lock: ImportLock) -> None:
         """The transaction under way was refused: rolled back, and each of its tasks
         stored again in a transaction of its own (a task refused again file by file)."""
         import duckdb
 
-        self.parts = 0
+        self._reset()
         self.waiting.take()
         timings = self.summary.timings
         try:
@@ -1021,11 +1040,10 @@ def _new_by_file(connection: Any, hands: Any) -> dict[str, int]:
 
 
 LOAD_PARTS = 3
-"""A big file's ranges loaded together (`_FileLoad._flush`, one statement a table for all
-of them: measured, 20,000 PokerStars hands in ranges of 8 MB, DuckDB's load 17.2-17.7 us a
-hand a part at a time, 12.8-13.1 three together), and the tasks of small files stored in
-one transaction (`_FilesLoad`: measured, compiled, 20,000 PokerStars hands in 2,000 files,
-the commits' CPU 40-41 us a hand with a commit a task, 22 with one every three)."""
+"""A big file's ranges, and the tasks of small files, loaded together (`_FileLoad._flush`,
+`_FilesLoad._flush`: one statement a table for all of them; measured, 20,000 PokerStars
+hands in ranges of 8 MB, DuckDB's load 17.2-17.7 us a hand a part at a time, 12.8-13.1
+three together)."""
 
 COMMIT_HANDS = int(os.environ.get("HANDLOG_COMMIT_HANDS", 50_000))
 """A big file's ranges are committed once they hold this many hands (and at the file's
@@ -1038,6 +1056,18 @@ fifth or so twice. Measured, 20,000 replicated hands in ranges of 8 MB, DuckDB's
 29.7-29.9 -> 26.7-27.0 us, Merge (1,677 hands a range) 33.7-35.9 -> 23.9-25.1. (A commit a
 range cost 66-69 us.) An import killed part way keeps what was committed: the next goes on
 from there."""
+
+
+HELD_BYTES = 96 << 20
+"""The tasks of small files stored in one transaction hold up to this many bytes of rows
+(`_FilesLoad` keeps them until it commits, to store them again one by one if it is refused):
+some 23,000 PokerStars hands, 28,000 of Merge's."""
+
+
+def _size(tables: dict[str, Any]) -> int:
+    """The bytes of a part's Arrow tables (Python rows, `store.Rows`, of a few hands in this
+    process: not counted)."""
+    return sum(getattr(table, "nbytes", 0) for table in tables.values())
 
 
 class _FileLoad:

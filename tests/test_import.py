@@ -683,6 +683,64 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
     assert _all_counts(db)["hands"] == 45
 
 
+def test_small_files_share_a_transaction_up_to_its_hands_or_bytes(tmp_path, monkeypatch):
+    """Tasks of small files are loaded `LOAD_PARTS` together and committed once their
+    transaction holds `COMMIT_HANDS` hands or `HELD_BYTES` of rows; a file refused in the
+    second load of a transaction fails alone, the tasks loaded before it stored again."""
+    import duckdb as duckdb_module
+
+    from handlog import importer
+    from handlog import store as store_module
+
+    (log,) = _big_logs(tmp_path, 1, 60)
+    hands = [part for part in Path(log).read_text(encoding="utf-8").split("\n\n\n") if part]
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for number in range(12):
+        text = "\n\n\n".join(hands[number * 5 : number * 5 + 5]) + "\n"
+        (folder / f"t{number:02d}.txt").write_text(text, encoding="utf-8")
+    files = sorted(str(path) for path in folder.iterdir())
+    monkeypatch.setattr(importer, "BATCH_FILES", 2)  # six tasks of two five-hand files
+    real_load = store_module.load
+    loads: list[int] = []
+    commits: list[dict] = []
+    bad: list[str] = []
+
+    def counted(connection, tables):  # type: ignore[no-untyped-def]
+        loads.append(tables["hands"].num_rows)
+        if set(bad) & set(tables["hands"].column("file").to_pylist()):
+            raise duckdb_module.OutOfMemoryException("Out of Memory Error: refused")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store_module, "load", counted)
+    for name, most_hands, most_bytes, expected_loads, expected_commits in (
+        ("one", importer.COMMIT_HANDS, importer.HELD_BYTES, [30, 30], 1),
+        ("hands", 25, importer.HELD_BYTES, [30, 30], 2),
+        ("bytes", importer.COMMIT_HANDS, 1, [10] * 6, 6),
+    ):
+        monkeypatch.setattr(importer, "COMMIT_HANDS", most_hands)
+        monkeypatch.setattr(importer, "HELD_BYTES", most_bytes)
+        loads.clear()
+        commits.clear()
+        db = tmp_path / f"{name}.duckdb"
+        summary = import_paths(files, db, workers=2, after_commit=lambda *_, **k: commits.append(k))
+        assert (summary.files, summary.new_hands, summary.failed) == (12, 60, []), name
+        assert loads == expected_loads, name
+        assert len([call for call in commits if not call]) == expected_commits, name
+        assert _all_counts(db)["hands"] == 60 and _all_counts(db)["imports"] == 12
+    monkeypatch.setattr(importer, "COMMIT_HANDS", 50_000)
+    monkeypatch.setattr(importer, "HELD_BYTES", 96 << 20)
+    bad.append(files[8])  # the fifth task's: in the transaction's second load
+    loads.clear()
+    db = tmp_path / "refused.duckdb"
+    summary = import_paths(files, db, workers=2)
+    # The second load refused: each task held stored again alone, the fifth file by file.
+    assert loads[:2] == [30, 30] and loads[2:] == [10, 10, 10, 10, 10, 5, 5, 10]
+    assert summary.failed == [(files[8], "could not be stored: Out of Memory Error: refused")]
+    assert (summary.files, summary.hands, summary.new_hands) == (12, 55, 55)
+    assert _all_counts(db)["hands"] == 55 and _all_counts(db)["imports"] == 11
+
+
 def test_file_keys_are_file_key_of_each_path(tmp_path, monkeypatch):
     """The planning's keys, each folder resolved once, are `file_key`'s: through linked
     folders and files, `..`, relative paths and archive entries."""
