@@ -728,7 +728,7 @@ def test_small_files_share_a_transaction_up_to_its_hands_or_bytes(tmp_path, monk
         assert loads == expected_loads, name
         assert len([call for call in commits if not call]) == expected_commits, name
         assert _all_counts(db)["hands"] == 60 and _all_counts(db)["imports"] == 12
-    monkeypatch.setattr(importer, "COMMIT_HANDS", 50_000)
+    monkeypatch.setattr(importer, "COMMIT_HANDS", 25_000)
     monkeypatch.setattr(importer, "HELD_BYTES", 96 << 20)
     bad.append(files[8])  # the fifth task's: in the transaction's second load
     loads.clear()
