@@ -649,13 +649,14 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
     on to the end."""
     from handlog.snapshot import reading
 
-    # Enough ranges (300 hands to a transaction) that the import is still writing when the
-    # first copy is read, even on a quiet machine (600 hands ended first under load).
+    # Enough ranges (some 18 hands each, 50 hands to a transaction: 60 commits) that the
+    # import is still writing when the first copy is read, even on a quiet machine (600
+    # hands ended first under load).
     HANDS = 3000
 
     log = _replicated(tmp_path, HANDS, "big.txt", 3)
     db = tmp_path / "h.duckdb"
-    process = _start(db, [log], range_bytes=40_000)
+    process = _start(db, [log], range_bytes=40_000, commit_hands=50)
     try:
         seen = 0
         deadline = time.monotonic() + 120
