@@ -346,6 +346,21 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     assert again.new_hands == 300 - stored
 
 
+def _ranged_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[int]]:
+    """A 300-hand file cut into ranges of 60,000 bytes for the import, and each range's
+    hands (17 ranges of 3-29 hands: the last ones shrink)."""
+    from handlog import importer, ingest
+
+    (log,) = _big_logs(tmp_path, 1, 300)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
+    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
+    ranges = [
+        ingest.read_part(log, job.part, 1, None).counts["hands"]
+        for job in ingest.file_jobs(plan, 60_000)
+    ]
+    return log, ranges
+
+
 def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transaction(
     tmp_path, monkeypatch
 ):
@@ -356,17 +371,11 @@ def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transacti
     there, each hand once."""
     import duckdb as duckdb_module
 
-    from handlog import importer, ingest
+    from handlog import importer
     from handlog import store as store_module
 
     db = tmp_path / "h.duckdb"
-    (log,) = _big_logs(tmp_path, 1, 300)
-    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
-    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
-    ranges = [
-        ingest.read_part(log, job.part, 1, None).counts["hands"]
-        for job in ingest.file_jobs(plan, 60_000)
-    ]
+    log, ranges = _ranged_log(tmp_path, monkeypatch)
     assert importer.LOAD_PARTS == 3 and len(ranges) > 8
     # The first transaction: four ranges (loaded three, then one as it commits); the second
     # is refused at the load of its first three.
@@ -405,16 +414,10 @@ def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_pa
     rows of a big one straight to the database file, and a small one's twice): every range
     of a 300-hand file in one commit, loaded three at a time; at 100 hands a transaction,
     a commit per 100 hands or so."""
-    from handlog import importer, ingest
+    from handlog import importer
     from handlog import store as store_module
 
-    (log,) = _big_logs(tmp_path, 1, 300)
-    monkeypatch.setattr(importer, "RANGE_BYTES", 60_000)
-    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
-    ranges = [
-        ingest.read_part(log, job.part, 1, None).counts["hands"]
-        for job in ingest.file_jobs(plan, 60_000)
-    ]
+    log, ranges = _ranged_log(tmp_path, monkeypatch)
     assert len(ranges) > 6 and max(ranges) < 100
     real_load = store_module.load
     loads = []
