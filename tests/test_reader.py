@@ -147,6 +147,22 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
     assert digest.hexdigest() == hashlib.sha256(data).hexdigest()
 
 
+def test_ranges_of_a_utf8_file_with_a_bom_start_at_their_header_lines(tmp_path):
+    """A UTF-8 file with a byte-order mark is cut with its lines counted as in any other
+    (its newline is not "\\n" encoded by the "utf-8-sig" codec, which puts a BOM first)."""
+    from handlog.parse.reader import hand_ranges
+
+    data = codecs.BOM_UTF8 + STUD.read_bytes()
+    target = tmp_path / "bom.txt"
+    target.write_bytes(data)
+    site = pokerstars.FORMAT
+    ranges = list(hand_ranges(target, site.header_bytes, site.header_marker, 2000))
+    assert len(ranges) > 3
+    assert [part.first_line for part in ranges] == [1] + [
+        data.count(b"\n", 0, part.start) + 1 for part in ranges[1:]
+    ]
+
+
 def _utf16(text: str, order: str, mark: bool) -> bytes:
     codec = f"utf-16-{order}"
     bom = codecs.BOM_UTF16_LE if order == "le" else codecs.BOM_UTF16_BE

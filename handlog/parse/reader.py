@@ -534,7 +534,10 @@ def hand_ranges(
         # to be matched.
         wide = encoding.startswith("utf-16")
         unit = 2 if wide else 1
-        newline = "\n".encode(encoding)
+        # Not "\n".encode(encoding) for UTF-8: the "utf-8-sig" codec of a file with a BOM
+        # would give the BOM and a newline, found nowhere after the first line (every range
+        # but the first started at line 2).
+        newline = "\n".encode(encoding) if wide else b"\n"
         if wide:
             marker = marker.decode("ascii").encode(encoding)
             header_text = _text_pattern(header)
