@@ -114,6 +114,13 @@ def _zone(name: str):  # type: ignore[no-untyped-def]
     return ZoneInfo(TIME_ZONES[name])
 
 
+def hand_source(chunk: Chunk) -> Source:
+    """Where a hand read from `chunk` stands in its file: its first and last line. The last
+    is the reader's own count (`Chunk.last_line`), made as it cut the file, when the reader
+    made the chunk: the hand's text is not counted again."""
+    return Source(chunk.file, chunk.line, chunk.last_line or chunk.line + chunk.text.count("\n"))
+
+
 def utc_time(
     year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str
 ) -> datetime | None:
@@ -909,7 +916,7 @@ class TextHandBuilder:
             structure=self.structure,
             chips_in_hundredths=self.chips_in_hundredths,
             printed=printed,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            source=hand_source(chunk),
         )
 
     def hand_of(

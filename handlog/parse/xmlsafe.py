@@ -24,7 +24,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from handlog.cards import Card
 from handlog.errors import ParseError
-from handlog.model import Action, ActionKind, Game, Hand, Site, Source, Structure
+from handlog.model import Action, ActionKind, Game, Hand, Site, Structure
 from handlog.parse.reader import Chunk, LineMark
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import Context, settler
@@ -410,11 +410,6 @@ def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Elem
     except XMLError as error:
         message = f"the hand's XML cannot be read: {error.message}"
         return hand_error(chunk, error.line, message, hand_id)
-
-
-def hand_source(chunk: Chunk) -> Source:
-    """Where a hand read from `chunk` stands in its file: its first and last line."""
-    return Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n"))
 
 
 class Cards:

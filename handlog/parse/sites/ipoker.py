@@ -64,7 +64,7 @@ from handlog.parse.stakes import (
     Shown,
     shown_stakes,
 )
-from handlog.parse.text import printed_clock
+from handlog.parse.text import hand_source, printed_clock
 from handlog.parse.xmlsafe import (
     Cards,
     Element,
@@ -74,7 +74,6 @@ from handlog.parse.xmlsafe import (
     escape,
     hand_error,
     hand_number,
-    hand_source,
     parse,
     preamble,
     print_session,
