@@ -235,9 +235,12 @@ def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
         body_lines = text.split("\n")
         for _ in range(20):
             at = rng.randrange(len(body_lines))
-            choice = rng.randrange(4)
+            choice = rng.randrange(5)
+            stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
             if choice == 0:
-                body_lines[at] = rng.choice(["*** ", "** ", "------ Summary ------", "**"])
+                body_lines[at] = stop
+            elif choice == 4:
+                body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
             elif choice == 1:
                 body_lines[at] = body_lines[at] + "\r"
             elif choice == 2 and at + 1 < len(body_lines):
@@ -262,6 +265,11 @@ def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     assert txt.lines_to_header(r"a(?:(?:(?!\d )[^\n]*\n)+)?") is None  # not a plain text
     assert txt.lines_to_header(r"a(?:(?:(?!\*\*\* )[^\n]*\n)+)?b") is None
     both = txt.lines_to_header(r"(?:a|b)(?:(?:(?!\*\*\* |-- x --)[^\n]*\n)+)?")
-    assert both is not None and both.stops == ("*** ", "-- x --")
+    assert both is not None and both.stops == ("*** ", "-- x --") and both.head is not None
     assert both.end("b\nx\n-- x --\n", 0) == 4 and both.end("a\n*** \n", 0) == 2
     assert both.end("ab\ny", 0) == 3 and both.end("c\n", 0) == -1
+    assert both.end("a*** \n", 0) == 1  # the lines start where the head ends
+    assert both.end("ax*** \n x -- x --\n-- x\n*** \n", 0) == 23
+    plain = txt.lines_to_header(r"\*\* A\ b\n(?:(?:(?!\*\*)[^\n]*\n)+)?")
+    assert plain is not None and plain.head is None and plain.head_text == "** A b\n"
+    assert plain.end("** A b\nx*\n**\n", 0) == 10 and plain.end("** A c\n", 0) == -1

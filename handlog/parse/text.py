@@ -482,35 +482,48 @@ them)."""
 
 
 class LinesToHeader:
-    """A body terminal read as its head (a regular expression) and then its lines up to the
-    next header found with `str.find`, not by the regular expression engine, which tries the
-    header's look-ahead and scans every character of every line: the terminal's match, the
-    same end (`lines_to_header` says which terminals have this form)."""
+    """A body terminal read as its head (a plain text, or else a regular expression) and
+    then its lines up to the next header, found with `str.find` of the headers' first
+    character, not by the regular expression engine, which tries the header's look-ahead on
+    every line and scans every character: the terminal's match, the same end
+    (`lines_to_header` says which terminals have this form)."""
 
-    __slots__ = ("head", "stops", "marks")
+    __slots__ = ("head", "head_text", "stops")
 
-    def __init__(self, head: re.Pattern[str], stops: tuple[str, ...]) -> None:
+    def __init__(
+        self, head: re.Pattern[str] | None, head_text: str, stops: tuple[str, ...]
+    ) -> None:
         self.head = head
+        """The head's pattern; None when it is the plain text `head_text`."""
+        self.head_text = head_text
         self.stops = stops
         """The texts a line that ends the lines starts with."""
-        self.marks = tuple("\n" + stop for stop in stops)
-        """The same after a newline: where such a line starts, within the text."""
 
     def end(self, text: str, position: int) -> int:
         """Where the terminal's match at `position` of `text` ends; -1 for none (its head
         does not match there)."""
-        found = self.head.match(text, position)
-        if found is None:
-            return -1
-        start = found.end()
+        head = self.head
+        if head is None:
+            if not text.startswith(self.head_text, position):
+                return -1
+            start = position + len(self.head_text)
+        else:
+            found = head.match(text, position)
+            if found is None:
+                return -1
+            start = found.end()
+        # The lines end where one starts with a stop (a line starts at `start`, and after
+        # each newline): each stop's first character is found by `memchr`, and where it
+        # starts a line, the whole stop is compared.
         limit = len(text)
         for stop in self.stops:
-            if text.startswith(stop, start):
-                return start
-        for mark in self.marks:
-            at = text.find(mark, start, limit)
-            if at >= 0:
-                limit = at + 1
+            first = stop[0]
+            at = text.find(first, start, limit)
+            while at >= 0:
+                if (at == start or text[at - 1] == "\n") and text.startswith(stop, at):
+                    limit = at
+                    break
+                at = text.find(first, at + 1, limit)
         # The lines taken are the whole lines (each ending with a newline) before `limit`.
         return text.rfind("\n", start, limit) + 1 or start
 
@@ -535,7 +548,10 @@ def lines_to_header(regexp: str) -> LinesToHeader | None:
         if not stop or re.fullmatch(escaped, stop) is None:
             return None
         stops.append(stop)
-    return LinesToHeader(head, tuple(stops))
+    text = grammar.literal_text(found["head"])
+    if text is None:
+        return LinesToHeader(head, "", tuple(stops))
+    return LinesToHeader(None, text, tuple(stops))
 
 
 def _one_sequence(regexp: str) -> bool:
