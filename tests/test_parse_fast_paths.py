@@ -19,7 +19,13 @@ from handlog.parse.reader import split_text
 from handlog.parse.sites import pokerstars
 from handlog.simulate import SimulationOptions, simulate_hands
 
-from .conftest import SAMPLE_LOGS, pokerstars_corpus_files, site_fixture_files
+from .conftest import (
+    SAMPLE_LOGS,
+    SHARED_CORPUS,
+    SITES,
+    pokerstars_corpus_files,
+    site_fixture_files,
+)
 
 START = ["header", "body"]
 RULES = sorted({rule for _, rule in pokerstars.SECTIONS.values()})
@@ -160,3 +166,110 @@ def test_leading_literal_is_what_every_match_starts_with() -> None:
     assert grammar.leading_literal(r"ab?c") == "a"  # b is optional: not every match has it
     assert grammar.leading_literal(r"(?i)Seat \d+") == ""  # "SEAT 1" matches too
     assert grammar.leading_literal(r"Seat(?i: \d+)") == "Seat"
+
+
+TEXT_SITES = [
+    "absolute",
+    "bovada",
+    "everleaf",
+    "fulltilt",
+    "kingsclub",
+    "ongame",
+    "partypoker",
+    "pokerstars",
+    "winamax",
+    "winning",
+    "winning2016",
+]
+
+
+def _all_site_texts() -> list[str]:
+    """Every text export the tests have (each site's fixtures, the shared corpus, the sample
+    logs), newlines made "\\n" as the reader makes them."""
+    files = sorted(SITES.glob("*/*.txt")) + sorted(SAMPLE_LOGS.glob("*.txt"))
+    if SHARED_CORPUS.is_dir():
+        files += sorted(SHARED_CORPUS.glob("*/*.txt"))
+    texts = []
+    for path in files:
+        raw = path.read_bytes()
+        encoding = "utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8"
+        text = raw.decode(encoding, errors="replace")
+        texts.append(text.replace("\r\n", "\n").replace("\r", "\n"))
+    return texts
+
+
+def _line_starts(text: str) -> Iterator[int]:
+    at = 0
+    while at >= 0:
+        yield at
+        at = text.find("\n", at) + 1 or -1
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
+    """A body terminal read as its head and its lines up to the next header
+    (`LinesToHeader`) ends where its regular expression's match ends, or finds no match
+    where it finds none: at every line of every export of every site, as they are and
+    garbled (a header's words in a line, a line's newline dropped, a carriage return left
+    in, a text that ends without a newline)."""
+    import importlib
+
+    from handlog.parse import text as txt
+
+    module = importlib.import_module(f"handlog.parse.sites.{site}")
+    syntax = module.GRAMMAR
+    sequence = syntax.body_sequence()
+    if sequence is None:
+        pytest.skip(f"{site} has no body sequence")
+    split = [
+        (pattern, to_header)
+        for (_, _, pattern), to_header in zip(sequence, syntax._to_header, strict=True)
+        if to_header is not None
+    ]
+    if site != "ongame":
+        assert len(split) >= 5  # every street's lines, at least
+    rng = random.Random(5)
+    texts = _all_site_texts()
+    garbled = []
+    for text in texts[:: max(1, len(texts) // 40)]:
+        body_lines = text.split("\n")
+        for _ in range(20):
+            at = rng.randrange(len(body_lines))
+            choice = rng.randrange(5)
+            stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
+            if choice == 0:
+                body_lines[at] = stop
+            elif choice == 4:
+                body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
+            elif choice == 1:
+                body_lines[at] = body_lines[at] + "\r"
+            elif choice == 2 and at + 1 < len(body_lines):
+                body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
+            else:
+                body_lines[at] = _garbled(body_lines[at], rng)
+        garbled.append("\n".join(body_lines))
+        garbled.append("\n".join(body_lines).rstrip("\n"))
+    matched = 0
+    for text in texts + garbled:
+        for position in _line_starts(text):
+            for pattern, to_header in split:
+                found = pattern.match(text, position)
+                assert to_header.end(text, position) == (-1 if found is None else found.end())
+                matched += found is not None
+    if site != "ongame":
+        assert matched > 20
+    # What is not in that form is matched by its regular expression.
+    assert txt.lines_to_header(r"a|b(?:(?:(?!\*\*\* )[^\n]*\n)+)?") is None
+    assert txt.lines_to_header(r"(?i)a(?:(?:(?!\*\*\* )[^\n]*\n)+)?") is None
+    assert txt.lines_to_header(r"a(?:(?:(?!\*\*\* )[^\n]*\n)+)") is None  # lines required
+    assert txt.lines_to_header(r"a(?:(?:(?!\d )[^\n]*\n)+)?") is None  # not a plain text
+    assert txt.lines_to_header(r"a(?:(?:(?!\*\*\* )[^\n]*\n)+)?b") is None
+    both = txt.lines_to_header(r"(?:a|b)(?:(?:(?!\*\*\* |-- x --)[^\n]*\n)+)?")
+    assert both is not None and both.stops == ("*** ", "-- x --") and both.head is not None
+    assert both.end("b\nx\n-- x --\n", 0) == 4 and both.end("a\n*** \n", 0) == 2
+    assert both.end("ab\ny", 0) == 3 and both.end("c\n", 0) == -1
+    assert both.end("a*** \n", 0) == 1  # the lines start where the head ends
+    assert both.end("ax*** \n x -- x --\n-- x\n*** \n", 0) == 23
+    plain = txt.lines_to_header(r"\*\* A\ b\n(?:(?:(?!\*\*)[^\n]*\n)+)?")
+    assert plain is not None and plain.head is None and plain.head_text == "** A b\n"
+    assert plain.end("** A b\nx*\n**\n", 0) == 10 and plain.end("** A c\n", 0) == -1

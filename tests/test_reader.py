@@ -7,7 +7,7 @@ import pytest
 
 from handlog.model import Hand
 from handlog.parse import parse_file
-from handlog.parse.reader import detect_encoding, expand_paths, split_hands, split_text
+from handlog.parse.reader import Chunk, detect_encoding, expand_paths, split_hands, split_text
 from handlog.parse.sites import pokerstars
 
 from .conftest import SAMPLE_LOGS
@@ -61,9 +61,66 @@ def test_split_is_the_same_for_any_block_size():
     whole = list(split_text([text], "f", pokerstars.is_header, pokerstars.HEADER_PREFIX))
     for size in (1, 7, 100, 4096):
         pieces = [text[i : i + size] for i in range(0, len(text), size)]
-        assert (
-            list(split_text(pieces, "f", pokerstars.is_header, pokerstars.HEADER_PREFIX)) == whole
-        )
+        chunks = list(split_text(pieces, "f", pokerstars.is_header, pokerstars.HEADER_PREFIX))
+        assert chunks == whole
+        assert [c.last_line for c in chunks] == [c.last_line for c in whole]
+
+
+def _hand_lines(text: str) -> list[tuple[int, int]]:
+    """Each PokerStars hand's first and last line in `text` (newlines only), found line by
+    line: from its header to the last line before the next header holding anything but
+    white space."""
+    spans: list[list[int]] = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.lstrip("\ufeff").startswith("PokerStars "):
+            spans.append([number, number])
+        elif spans and line.strip():
+            spans[-1][1] = number
+    return [(first, last) for first, last in spans]
+
+
+def _spaced_hands() -> str:
+    """The sample file's hands with blank lines, and lines of white space, around them and a
+    BOM in front: what the reader strips from a hand's text."""
+    hands = STUD.read_text(encoding="utf-8").strip().split("\n\n\n")
+    gaps = ["\n\n", "\n \n\t\n\n", "\n\n\n\n", "  \n\n"]
+    return "\ufeff\n\n" + "".join(hand + gaps[n % 4] for n, hand in enumerate(hands)) + "\n \n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
+def test_each_hand_source_spans_its_lines_whatever_the_line_ends(tmp_path, newline):
+    """A hand's `Source` runs from its header to its last line that is not blank, in a file
+    of any line ends, read whole or cut into ranges as an import cuts it; the reader's own
+    count of a chunk's lines (`Chunk.last_line`, which the parsers take for the end) is the
+    chunk's text's."""
+    from handlog.parse.reader import hand_ranges, split_range
+
+    text = _spaced_hands()
+    expected = _hand_lines(text)
+    assert len(expected) == 11 and expected[0][0] == 3
+    target = tmp_path / "hands.txt"
+    target.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    hands = [item for item in parse_file(target) if isinstance(item, Hand)]
+    assert [(h.source.line, h.source.end_line) for h in hands] == expected
+    site = pokerstars.FORMAT
+    ranged = [
+        chunk
+        for part in hand_ranges(target, site.header_bytes, site.header_marker, 2000)
+        for chunk in split_range(target, part, pokerstars.is_header, pokerstars.HEADER_PREFIX)
+    ]
+    assert [(c.line, c.last_line) for c in ranged] == expected
+    for chunk in list(split_hands(target, pokerstars.is_header, pokerstars.HEADER_PREFIX)):
+        assert chunk.last_line == chunk.line + chunk.text.count("\n")
+
+
+def test_a_chunk_made_elsewhere_has_its_lines_counted():
+    """A chunk not made by the reader (a stored hand's text, a part of a hand) has no count
+    of its lines: its hand's `Source` counts them."""
+    chunk = next(split_hands(STUD, pokerstars.is_header, pokerstars.HEADER_PREFIX))
+    hand = pokerstars.parse_hand(Chunk(chunk.file, 40, chunk.text))
+    assert isinstance(hand, Hand)
+    assert hand.source.line == 40 and hand.source.end_line == 40 + chunk.text.count("\n")
+    assert hand.source.end_line - 40 == chunk.last_line - chunk.line > 20
 
 
 def test_chunks_start_at_the_header_lines():
@@ -145,6 +202,22 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
         assert not [at for at in headers if part.start + want <= at < following.start]
     assert ranges[0].first_line == (1 if from_line <= 1 else headers[ranges[0].start])
     assert digest.hexdigest() == hashlib.sha256(data).hexdigest()
+
+
+def test_ranges_of_a_utf8_file_with_a_bom_start_at_their_header_lines(tmp_path):
+    """A UTF-8 file with a byte-order mark is cut with its lines counted as in any other
+    (its newline is not "\\n" encoded by the "utf-8-sig" codec, which puts a BOM first)."""
+    from handlog.parse.reader import hand_ranges
+
+    data = codecs.BOM_UTF8 + STUD.read_bytes()
+    target = tmp_path / "bom.txt"
+    target.write_bytes(data)
+    site = pokerstars.FORMAT
+    ranges = list(hand_ranges(target, site.header_bytes, site.header_marker, 2000))
+    assert len(ranges) > 3
+    assert [part.first_line for part in ranges] == [1] + [
+        data.count(b"\n", 0, part.start) + 1 for part in ranges[1:]
+    ]
 
 
 def _utf16(text: str, order: str, mark: bool) -> bytes:

@@ -189,3 +189,18 @@ def test_header_lines_are_found_as_a_line_by_line_test_finds_them(prefix):
                 expected.append(at)
             at += len(line) + 1
         assert list(_header_starts(text, is_header, prefix)) == expected, text
+
+
+def test_an_elements_seat_is_read_once_and_a_seat_no_table_has_is_its_lines_problem():
+    from handlog.parse import xmlsafe
+
+    seat = xmlsafe.Element("player", {"seat": "07"}, 4)
+    assert xmlsafe.element_seat(seat) == 7 == xmlsafe.element_seat(seat)
+    assert xmlsafe._SEATS["07"] == 7
+    for text in ("100", "x", "", "٣"):
+        with pytest.raises(xmlsafe.Problem) as problem:
+            xmlsafe.element_seat(xmlsafe.Element("player", {"seat": text}, 9))
+        assert problem.value.line == 9 and "is not a seat of any table" in str(problem.value)
+        assert text not in xmlsafe._SEATS
+    with pytest.raises(xmlsafe.Problem):
+        xmlsafe.element_seat(xmlsafe.Element("player", {}, 3))  # no seat at all

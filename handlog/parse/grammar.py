@@ -378,6 +378,18 @@ def leading_literal(regexp: str) -> str:
     return "".join(run)
 
 
+def literal_text(regexp: str) -> str | None:
+    """The one text `regexp` matches when it is plain characters only (escaped or not), else
+    None: a match of it is then `str.startswith`, no regular expression."""
+    from re import _constants as c  # type: ignore[attr-defined]
+    from re import _parser  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(regexp)
+    if parsed.state.flags & re.IGNORECASE or any(op is not c.LITERAL for op, _ in parsed):
+        return None
+    return "".join(chr(av) for _, av in parsed)
+
+
 @dataclass(frozen=True, slots=True)
 class LineTerminal:
     """One line terminal of a line rule, for `line_terminals`."""

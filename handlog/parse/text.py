@@ -114,6 +114,13 @@ def _zone(name: str):  # type: ignore[no-untyped-def]
     return ZoneInfo(TIME_ZONES[name])
 
 
+def hand_source(chunk: Chunk) -> Source:
+    """Where a hand read from `chunk` stands in its file: its first and last line. The last
+    is the reader's own count (`Chunk.last_line`), made as it cut the file, when the reader
+    made the chunk: the hand's text is not counted again."""
+    return Source(chunk.file, chunk.line, chunk.last_line or chunk.line + chunk.text.count("\n"))
+
+
 def utc_time(
     year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str
 ) -> datetime | None:
@@ -463,6 +470,122 @@ def _rivals(literals: list[str], optional: list[bool], index: int) -> list[int]:
     return found
 
 
+_LINES_TO_HEADER = re.compile(
+    r"(?P<head>.*)\(\?:\(\?:\(\?!(?P<stops>(?:\\[^0-9A-Za-z\n]|[^\\.^$*+?{}\[\]()|\n]|\|)+)\)"
+    r"\[\^(?:\n|\\n)\]\*(?:\n|\\n)\)\+\)\?",
+    re.DOTALL,
+)
+"""A body terminal's regular expression that ends in its lines up to the next header, if
+any, as the grammars write them (`NL LINES_TO_HEADER?`, `LINES_TO_HEADER: /(?:(?!\\*\\*\\*
+)[^\\n]*\\n)+/`): every line that starts with none of the `stops` (plain texts, `|` between
+them)."""
+
+
+class LinesToHeader:
+    """A body terminal read as its head (a plain text, or else a regular expression) and
+    then its lines up to the next header, found with `str.find` of the headers' first
+    character, not by the regular expression engine, which tries the header's look-ahead on
+    every line and scans every character: the terminal's match, the same end
+    (`lines_to_header` says which terminals have this form)."""
+
+    __slots__ = ("head", "head_text", "stops")
+
+    def __init__(
+        self, head: re.Pattern[str] | None, head_text: str, stops: tuple[str, ...]
+    ) -> None:
+        self.head = head
+        """The head's pattern; None when it is the plain text `head_text`."""
+        self.head_text = head_text
+        self.stops = stops
+        """The texts a line that ends the lines starts with."""
+
+    def end(self, text: str, position: int) -> int:
+        """Where the terminal's match at `position` of `text` ends; -1 for none (its head
+        does not match there)."""
+        head = self.head
+        if head is None:
+            if not text.startswith(self.head_text, position):
+                return -1
+            start = position + len(self.head_text)
+        else:
+            found = head.match(text, position)
+            if found is None:
+                return -1
+            start = found.end()
+        # The lines end where one starts with a stop (a line starts at `start`, and after
+        # each newline): each stop's first character is found by `memchr`, and where it
+        # starts a line, the whole stop is compared.
+        limit = len(text)
+        for stop in self.stops:
+            first = stop[0]
+            at = text.find(first, start, limit)
+            while at >= 0:
+                if (at == start or text[at - 1] == "\n") and text.startswith(stop, at):
+                    limit = at
+                    break
+                at = text.find(first, at + 1, limit)
+        # The lines taken are the whole lines (each ending with a newline) before `limit`.
+        return text.rfind("\n", start, limit) + 1 or start
+
+
+def lines_to_header(regexp: str) -> LinesToHeader | None:
+    """`regexp` (a body terminal's) as its head and its lines up to the next header, when it
+    has that form (`_LINES_TO_HEADER`), its head a sequence (no `|` outside a group: the
+    lines follow every alternative) and no flag that would change what its stops mean; else
+    None (the terminal is matched by its regular expression)."""
+    found = _LINES_TO_HEADER.fullmatch(regexp)
+    if found is None or not _one_sequence(found["head"]):
+        return None
+    try:
+        if re.compile(regexp).flags != re.UNICODE:
+            return None
+        head = re.compile(found["head"])
+    except re.error:
+        return None
+    stops = []
+    for escaped in re.split(r"(?<!\\)\|", found["stops"]):
+        stop = re.sub(r"\\(.)", r"\1", escaped)
+        if not stop or re.fullmatch(escaped, stop) is None:
+            return None
+        stops.append(stop)
+    text = grammar.literal_text(found["head"])
+    if text is None:
+        return LinesToHeader(head, "", tuple(stops))
+    return LinesToHeader(None, text, tuple(stops))
+
+
+def _one_sequence(regexp: str) -> bool:
+    """Whether `regexp`'s groups and character sets close and no `|` stands outside them."""
+    depth = 0
+    at = 0
+    end = len(regexp)
+    while at < end:
+        character = regexp[at]
+        if character == "\\":
+            at += 2
+            continue
+        if character == "[":
+            at += 1
+            if regexp.startswith("^", at):
+                at += 1
+            if regexp.startswith("]", at):
+                at += 1  # a "]" first in a set is one of its characters
+            while at < end and regexp[at] != "]":
+                at += 2 if regexp[at] == "\\" else 1
+            if at >= end:
+                return False
+        elif character == "(":
+            depth += 1
+        elif character == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+        elif character == "|" and depth == 0:
+            return False
+        at += 1
+    return depth == 0
+
+
 class SectionGrammar:
     """One text site's grammar, compiled once per process: the `header` and `body` start
     rules, the body's sections, and each line rule's terminals with their handlers."""
@@ -497,6 +620,9 @@ class SectionGrammar:
         self._sequence_known = False
         self._literals: tuple[str, ...] = ()
         """Each terminal of `_sequence`: what all its matches start with ("" if nothing)."""
+        self._to_header: tuple[LinesToHeader | None, ...] = ()
+        """Each terminal of `_sequence` that ends in its lines up to the next header, read
+        that way (`lines_to_header`); None for the others."""
         self._rivals: tuple[tuple[int, ...], ...] = ()
         """Each terminal of `_sequence`: the later ones `body_tokens` tries at the same place
         once it matches (`_rivals`)."""
@@ -568,6 +694,7 @@ class SectionGrammar:
                 )
                 literals = [grammar.leading_literal(regexps[name]) for name, _ in sequence]
                 self._literals = tuple(literals)
+                self._to_header = tuple(lines_to_header(regexps[name]) for name, _ in sequence)
                 self._rivals = tuple(
                     tuple(_rivals(literals, [optional for _, optional in sequence], index))
                     for index in range(len(sequence))
@@ -589,6 +716,7 @@ class SectionGrammar:
         # one place: `_rivals` are the later ones each must be checked against.
         literals = self._literals
         rivals = self._rivals
+        to_header = self._to_header
         tokens: list[tuple[str, str, int]] = []
         position = 0
         line = 1
@@ -596,32 +724,35 @@ class SectionGrammar:
         count = len(sequence)
         end = len(body)
         while position < end:
-            chosen = None
+            chosen = ""
+            found_end = -1
             while index < count:
                 name, optional, pattern = sequence[index]
-                found = (
-                    pattern.match(body, position)
-                    if body.startswith(literals[index], position)
-                    else None
-                )
+                if body.startswith(literals[index], position):
+                    split = to_header[index]
+                    if split is not None:
+                        found_end = split.end(body, position)
+                    else:
+                        found = pattern.match(body, position)
+                        found_end = -1 if found is None else found.end()
                 index += 1
-                if found is not None:
+                if found_end >= 0:
                     # Another allowed terminal matching here too would leave Lark to choose.
                     for later in rivals[index - 1] if optional else ():
                         if body.startswith(literals[later], position) and (
                             sequence[later][2].match(body, position) is not None
                         ):
                             return None
-                    chosen = name, found.end()
+                    chosen = name
                     break
                 if not optional:
                     return None
-            if chosen is None:
+            if found_end < 0:
                 return None
-            text = body[position : chosen[1]]
-            tokens.append((chosen[0], text, line))
+            text = body[position:found_end]
+            tokens.append((chosen, text, line))
             line += text.count("\n")
-            position = chosen[1]
+            position = found_end
         while index < count:
             if not sequence[index][1]:
                 return None
@@ -909,7 +1040,7 @@ class TextHandBuilder:
             structure=self.structure,
             chips_in_hundredths=self.chips_in_hundredths,
             printed=printed,
-            source=Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n")),
+            source=hand_source(chunk),
         )
 
     def hand_of(

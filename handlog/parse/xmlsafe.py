@@ -24,7 +24,8 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from handlog.cards import Card
 from handlog.errors import ParseError
-from handlog.model import Action, ActionKind, Game, Hand, Site, Source, Structure
+from handlog.model import Action, ActionKind, Game, Hand, Site, Structure
+from handlog.money import seat_number
 from handlog.parse.reader import Chunk, LineMark
 from handlog.parse.site import Parsed, SiteFormat
 from handlog.parse.stakes import Context, settler
@@ -412,11 +413,6 @@ def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Elem
         return hand_error(chunk, error.line, message, hand_id)
 
 
-def hand_source(chunk: Chunk) -> Source:
-    """Where a hand read from `chunk` stands in its file: its first and last line."""
-    return Source(chunk.file, chunk.line, chunk.line + chunk.text.count("\n"))
-
-
 class Cards:
     """A site's card tokens read to cards, each token once: `read` reads one (raising
     `ValueError` or `KeyError` for one that is not a card), the `hidden` ones are None."""
@@ -465,6 +461,26 @@ class Problem(ValueError):
     def __init__(self, line: int, message: str) -> None:
         super().__init__(message)
         self.line = line
+
+
+_SEATS: dict[str, int] = {}
+"""Seat numbers as printed, read (`element_seat`): a few texts, each read once."""
+
+
+def element_seat(element: Element) -> int:
+    """The element's `seat` number, a `Problem` of its line when no table has it. A seat
+    read before is looked up, not read again by `money.seat_number` (Python, not compiled:
+    a call a player a hand)."""
+    text = element.get("seat")
+    found = _SEATS.get(text)
+    if found is None:
+        try:
+            found = seat_number(text)
+        except ValueError as error:
+            raise Problem(element.line, str(error)) from None
+        if len(_SEATS) < 1000:  # seat numbers only (leading zeros too): a bounded few
+            _SEATS[text] = found
+    return found
 
 
 def unlike(chunk: Chunk, problem: Exception, site: str, hand_id: str | None) -> ParseError:

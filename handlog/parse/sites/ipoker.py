@@ -52,7 +52,6 @@ from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
     minor_units,
-    seat_number,
 )
 from handlog.parse.reader import Chunk
 from handlog.parse.site import fixed_limit_deals
@@ -64,17 +63,17 @@ from handlog.parse.stakes import (
     Shown,
     shown_stakes,
 )
-from handlog.parse.text import printed_clock
+from handlog.parse.text import hand_source, printed_clock
 from handlog.parse.xmlsafe import (
     Cards,
     Element,
     Problem,
     Tally,
     XMLError,
+    element_seat,
     escape,
     hand_error,
     hand_number,
-    hand_source,
     parse,
     preamble,
     print_session,
@@ -325,13 +324,6 @@ class _Builder:
         except ValueError as error:
             raise Problem(element.line, str(error)) from None
 
-    def seat(self, element: Element) -> int:
-        """The element's seat number, an error of its line when no table has it."""
-        try:
-            return seat_number(element.get("seat"))
-        except ValueError as error:
-            raise Problem(element.line, str(error)) from None
-
     def build(self) -> Hand:
         game, session = self.game, self.session
         general = game.find("general")
@@ -349,7 +341,7 @@ class _Builder:
                 continue  # an empty seat
             seats.append(
                 Seat(
-                    self.seat(player),
+                    element_seat(player),
                     name,
                     self.money(player, "chips"),
                     False,

@@ -60,7 +60,6 @@ from handlog.money import (
     CURRENCY_SYMBOLS,
     MoneyError,
     bounded,
-    seat_number,
     small_number,
 )
 from handlog.parse.reader import Chunk
@@ -73,17 +72,17 @@ from handlog.parse.stakes import (
     Shown,
     shown_stakes,
 )
-from handlog.parse.text import printed_clock
+from handlog.parse.text import hand_source, printed_clock
 from handlog.parse.xmlsafe import (
     Cards,
     Element,
     Problem,
     Tally,
     XMLError,
+    element_seat,
     escape,
     hand_error,
     hand_number,
-    hand_source,
     parse,
     preamble,
     print_session,
@@ -345,13 +344,6 @@ class _Builder:
         except ValueError as error:
             raise Problem(element.line, str(error)) from None
 
-    def seat(self, element: Element) -> int:
-        """The element's seat number, an error of its line when no table has it."""
-        try:
-            return seat_number(element.get("seat"))
-        except ValueError as error:
-            raise Problem(element.line, str(error)) from None
-
     def player(self, element: Element) -> str:
         seat = element.get("player")
         name = self.names.get(seat)
@@ -368,7 +360,7 @@ class _Builder:
             sitting_out = player.get("dealtin") == "false"
             seats.append(
                 Seat(
-                    self.seat(player),
+                    element_seat(player),
                     name,
                     self.money(player, "balance"),
                     sitting_out,
