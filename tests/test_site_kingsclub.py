@@ -298,6 +298,19 @@ def test_the_fast_path_leaves_the_completion_over_a_short_one_to_the_replayer():
     )
 
 
+def test_the_completion_over_a_short_one_is_printed_as_the_house_prints_it():
+    """KingsClub writes a completion over a short all-in one as a raise ("Player4 raises to
+    625"), the first completion of a street as a bet: the fixture prints back as it is."""
+    text = SHORT_COMPLETION.read_text(encoding="utf-8")
+    (hand,) = parse_file(SHORT_COMPLETION)
+    assert isinstance(hand, Hand)
+    assert kingsclub.print_hand(hand) == text.rstrip("\n")
+    assert parse_text(kingsclub.print_hand(_one(SHORT_ALL_IN_COMPLETION))) == [
+        _one(SHORT_ALL_IN_COMPLETION)
+    ]
+    assert "C raises to 40\n" in kingsclub.print_hand(_one(SHORT_ALL_IN_COMPLETION))
+
+
 def test_only_the_first_raise_of_the_completion_may_be_the_house_raise():
     """A hand written as KingsClub prints it: complete to 44, the house's raise to 77.16
     (by the bring-in, 33.16), then a raise by the bring-in again, to 110.32: later raises
