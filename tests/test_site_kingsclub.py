@@ -10,7 +10,7 @@ import pytest
 
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
-from handlog.model import ActionKind, Game, Hand, Seat, Site, Street, Structure
+from handlog.model import Action, ActionKind, Game, Hand, Seat, Site, Street, Structure
 from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse import parse_file, parse_text
 from handlog.parse.reader import Chunk, split_text
@@ -20,6 +20,7 @@ from handlog.rules.fast import replay_clean
 from handlog.rules.profiles import CASINO, POKERSTARS, RuleProfile
 from handlog.rules.replay import _Replayer, replay
 from handlog.rules.violations import Kind
+from handlog.simulate import SimulationOptions, simulate_hands
 
 from .conftest import SHARED_CORPUS, SITES
 
@@ -309,6 +310,61 @@ def test_the_completion_over_a_short_one_is_printed_as_the_house_prints_it():
         _one(SHORT_ALL_IN_COMPLETION)
     ]
     assert "C raises to 40\n" in kingsclub.print_hand(_one(SHORT_ALL_IN_COMPLETION))
+
+
+def _habit(hand: Hand) -> Action | None:
+    """The completion over an all-in completion short of the small bet, if the hand has one."""
+    completions = [a for a in hand.actions if a.kind is ActionKind.COMPLETE]
+    if len(completions) > 1 and (completions[0].to_amount or 0) < hand.small_bet:
+        return completions[1]
+    return None
+
+
+def test_simulated_kingsclub_hands_complete_and_raise_over_a_short_completion():
+    """The simulator plays the house's rule from the table: some KingsClub hands have a
+    short all-in completion and a completion over it, to the small bet, with the house's
+    raise, or with a full raise; each reads back clean under the house's rules (a hand with
+    a fault: flagged with it) and is flagged under the casino's where it raises at once; a
+    size the house does not allow there is flagged. (On main the simulator raised a full bet
+    over the short completion, which the reader takes for the completion: BET_SIZE.)"""
+    habits: list[tuple[Hand, Action]] = []
+    faulty = 0
+    for game in (Game.STUD, Game.RAZZ):
+        options = SimulationOptions(game, 1_000, 6, seed=4, fault_rate=0.3, site=Site.KINGSCLUB)
+        for simulated in simulate_hands(options):
+            hand = _one(simulated.text)
+            found = _habit(hand)
+            codes = [v.code for v in replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations]
+            if simulated.fault is not None:  # one fault, flagged, the habit or not
+                assert simulated.fault in codes, (simulated.fault, codes, simulated.text)
+                faulty += found is not None
+                continue
+            assert codes == [], (codes, simulated.text)
+            if found is not None:
+                habits.append((hand, found))
+                assert f"{found.player} raises to " in simulated.text
+    assert faulty
+    # $0.04/$0.08, bring-in $0.02: to the small bet, with the house's raise, with a full one
+    sizes = {action.to_amount for _, action in habits if action.to_amount in (4, 6, 8)}
+    assert sizes == {4, 6, 8}, sizes
+    assert all(action.all_in for _, action in habits if action.to_amount not in sizes)
+    for hand, action in habits:
+        flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
+        if action.to_amount == hand.small_bet:
+            continue  # the completion alone: the casino's rules allow it too
+        assert ("BET_SIZE", action.line) in [(v.code, v.line) for v in flagged]
+    hand, action = next((h, a) for h, a in habits if a.to_amount == 6)
+    text = kingsclub.print_hand(hand)
+    line = f"{action.player} raises to 0.06\n"
+    assert line in text
+    flagged = replay(
+        _one(text.replace(line, f"{action.player} raises to 0.07\n")),
+        kingsclub.KINGSCLUB,
+        kingsclub.TRAITS,
+    ).violations
+    assert ("BET_SIZE", action.line, "on 3rd street") in [
+        (v.code, v.line, v.message[:13]) for v in flagged
+    ]
 
 
 def test_only_the_first_raise_of_the_completion_may_be_the_house_raise():
@@ -684,7 +740,7 @@ def _simulated(game: Game, hands: int, players: int, seed: int):
 
 def test_a_simulated_hand_is_written_in_kingsclubs_forms():
     returns = community = 0
-    for simulated in _simulated(Game.RAZZ, 12, 8, 61) + _simulated(Game.STUD8, 12, 8, 7):
+    for simulated in _simulated(Game.RAZZ, 12, 8, 64) + _simulated(Game.STUD8, 12, 8, 7):
         text = simulated.text
         lines = text.splitlines()
         assert (
