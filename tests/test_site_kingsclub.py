@@ -10,13 +10,17 @@ import pytest
 
 from handlog.check import check_file
 from handlog.errors import ParseError, Skipped
-from handlog.model import ActionKind, Game, Hand, Site, Street
+from handlog.model import Action, ActionKind, Game, Hand, Seat, Site, Street, Structure
 from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse import parse_file, parse_text
 from handlog.parse.reader import Chunk, split_text
 from handlog.parse.sites import detect, kingsclub
-from handlog.rules.replay import replay
+from handlog.rules.engine import Table
+from handlog.rules.fast import replay_clean
+from handlog.rules.profiles import CASINO, POKERSTARS, RuleProfile
+from handlog.rules.replay import _Replayer, replay
 from handlog.rules.violations import Kind
+from handlog.simulate import SimulationOptions, simulate_hands
 
 from .conftest import SHARED_CORPUS, SITES
 
@@ -196,8 +200,6 @@ def test_the_house_raises_a_completion_by_the_bring_in_and_casino_rules_flag_it(
     (hand,) = parse_file(path)
     assert isinstance(hand, Hand) and hand.hand_id == hand_id
     assert replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
-    from handlog.rules.profiles import CASINO
-
     flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
     assert [(v.code, v.line, v.player) for v in flagged] == [HOUSE_RAISES[hand_id]]
     assert "may raise to" in flagged[0].message
@@ -213,8 +215,6 @@ def test_the_house_completes_and_raises_over_a_short_all_in_completion():
     (hand,) = parse_file(SHORT_COMPLETION)
     assert isinstance(hand, Hand) and hand.hand_id == "3537921"
     assert replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations == ()
-    from handlog.rules.profiles import CASINO
-
     flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
     assert [(v.code, v.line, v.player) for v in flagged] == [("BET_SIZE", 31, "Player4")]
     assert flagged[0].message == "on 3rd street Player4 may complete to 500, made it 625"
@@ -237,6 +237,133 @@ def test_a_completion_and_a_raise_at_once_are_two_bets_and_other_sizes_stay_wron
     found = replay(_read(odd), kingsclub.KINGSCLUB, kingsclub.TRAITS).violations
     assert [(v.code, v.message) for v in found if v.code == "BET_SIZE"] == [
         ("BET_SIZE", "on 3rd street Player4 may complete to 500 or 625 or 1,000, made it 700")
+    ]
+
+
+def _over_a_short_completion(profile: RuleProfile) -> Table:
+    """The table of hand 3537921 when Player4 is to act: razz at 500/1,000, antes and a
+    bring-in of 125, Player3 all-in for 225 over the bring-in (a completion short of 500)."""
+    seats = tuple(
+        Seat(number, name, stack)
+        for number, (name, stack) in enumerate(
+            {"Player1": 10_250, "Player2": 12_686, "Player3": 350, "Player4": 49_526}.items(), 1
+        )
+    )
+    table = Table(Game.RAZZ, Structure.FIXED, profile, seats, 500, 1_000, 125, bring_in=125)
+    for seat in seats:
+        table.post_ante(seat.name, 125)
+    table.next_street(Street.THIRD)
+    table.open_round()
+    table.post_bring_in("Player1", 125)
+    table.acted("Player1")
+    table.call("Player2", 125)
+    table.acted("Player2")
+    table.bet("Player3", 225, 225, table.counts_as_bet(225, 500, True))
+    table.acted("Player3")
+    return table
+
+
+def test_the_table_offers_the_house_completion_and_raise_over_a_short_completion():
+    """One implementation: the engine's `Table` (what the simulator plays and the app's
+    replayer shows as legal) knows KingsClub's completion and raise over a short all-in
+    completion; a house without it keeps its one full size there."""
+    house = _over_a_short_completion(kingsclub.KINGSCLUB)
+    options = house.options("Player4")
+    assert (options.kind, options.targets, options.least, options.most) == (
+        ActionKind.COMPLETE,
+        (500, 625, 1_000),
+        500,
+        1_000,
+    )
+    assert options.may_raise and house.kind_of(ActionKind.RAISE) is ActionKind.COMPLETE
+    for other in (POKERSTARS, CASINO):
+        options = _over_a_short_completion(other).options("Player4")
+        assert (options.kind, options.targets) == (ActionKind.RAISE, (725,)), other.name
+    # The completion and a raise at once are two bets towards the cap; later raises are
+    # full bets. The completion alone is one: the house's raise may follow it.
+    house.bet("Player4", 625, 625, house.counts_as_bet(625, 500, False))
+    assert (house.bets, house.bet_kind(), house.targets()) == (2, ActionKind.RAISE, (1_125,))
+    alone = _over_a_short_completion(kingsclub.KINGSCLUB)
+    alone.bet("Player4", 500, 500, alone.counts_as_bet(500, 500, False))
+    assert (alone.bets, alone.targets()) == (1, (625, 1_000))
+
+
+def test_the_fast_path_leaves_the_completion_over_a_short_one_to_the_replayer():
+    """`fast.replay_clean` gives up at a bet after a short all-in that did not reopen the
+    betting, this one included; `replay` then takes `_Replayer`'s verdict: clean."""
+    (hand,) = parse_file(SHORT_COMPLETION)
+    assert isinstance(hand, Hand)
+    assert replay_clean(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS) is None
+    assert replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS) == (
+        _Replayer(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).run()
+    )
+
+
+def test_the_completion_over_a_short_one_is_printed_as_the_house_prints_it():
+    """KingsClub writes a completion over a short all-in one as a raise ("Player4 raises to
+    625"), the first completion of a street as a bet: the fixture prints back as it is."""
+    text = SHORT_COMPLETION.read_text(encoding="utf-8")
+    (hand,) = parse_file(SHORT_COMPLETION)
+    assert isinstance(hand, Hand)
+    assert kingsclub.print_hand(hand) == text.rstrip("\n")
+    assert parse_text(kingsclub.print_hand(_one(SHORT_ALL_IN_COMPLETION))) == [
+        _one(SHORT_ALL_IN_COMPLETION)
+    ]
+    assert "C raises to 40\n" in kingsclub.print_hand(_one(SHORT_ALL_IN_COMPLETION))
+
+
+def _habit(hand: Hand) -> Action | None:
+    """The completion over an all-in completion short of the small bet, if the hand has one."""
+    completions = [a for a in hand.actions if a.kind is ActionKind.COMPLETE]
+    if len(completions) > 1 and (completions[0].to_amount or 0) < hand.small_bet:
+        return completions[1]
+    return None
+
+
+def test_simulated_kingsclub_hands_complete_and_raise_over_a_short_completion():
+    """The simulator plays the house's rule from the table: some KingsClub hands have a
+    short all-in completion and a completion over it, to the small bet, with the house's
+    raise, or with a full raise; each reads back clean under the house's rules (a hand with
+    a fault: flagged with it) and is flagged under the casino's where it raises at once; a
+    size the house does not allow there is flagged. (On main the simulator raised a full bet
+    over the short completion, which the reader takes for the completion: BET_SIZE.)"""
+    habits: list[tuple[Hand, Action]] = []
+    faulty = 0
+    for game in (Game.STUD, Game.RAZZ):
+        options = SimulationOptions(game, 1_000, 6, seed=4, fault_rate=0.3, site=Site.KINGSCLUB)
+        for simulated in simulate_hands(options):
+            hand = _one(simulated.text)
+            found = _habit(hand)
+            codes = [v.code for v in replay(hand, kingsclub.KINGSCLUB, kingsclub.TRAITS).violations]
+            if simulated.fault is not None:  # one fault, flagged, the habit or not
+                assert simulated.fault in codes, (simulated.fault, codes, simulated.text)
+                faulty += found is not None
+                continue
+            assert codes == [], (codes, simulated.text)
+            if found is not None:
+                habits.append((hand, found))
+                assert f"{found.player} raises to " in simulated.text
+    assert faulty
+    # $0.04/$0.08, bring-in $0.02: to the small bet, with the house's raise, with a full one
+    sizes = {action.to_amount for _, action in habits if action.to_amount in (4, 6, 8)}
+    assert sizes == {4, 6, 8}, sizes
+    assert all(action.all_in for _, action in habits if action.to_amount not in sizes)
+    for hand, action in habits:
+        flagged = replay(hand, CASINO, kingsclub.TRAITS).violations
+        if action.to_amount == hand.small_bet:
+            continue  # the completion alone: the casino's rules allow it too
+        assert ("BET_SIZE", action.line) in [(v.code, v.line) for v in flagged]
+    hand, action = next((h, a) for h, a in habits if a.to_amount == 6)
+    text = kingsclub.print_hand(hand)
+    line = f"{action.player} raises to 0.06\n"
+    assert line in text
+    flagged = replay(
+        _one(text.replace(line, f"{action.player} raises to 0.07\n")),
+        kingsclub.KINGSCLUB,
+        kingsclub.TRAITS,
+    ).violations
+    assert ("BET_SIZE", action.line, "on 3rd street") in [
+        (v.code, v.line, v.message[:13]) for v in flagged
     ]
 
 
@@ -613,7 +740,7 @@ def _simulated(game: Game, hands: int, players: int, seed: int):
 
 def test_a_simulated_hand_is_written_in_kingsclubs_forms():
     returns = community = 0
-    for simulated in _simulated(Game.RAZZ, 12, 8, 61) + _simulated(Game.STUD8, 12, 8, 7):
+    for simulated in _simulated(Game.RAZZ, 12, 8, 64) + _simulated(Game.STUD8, 12, 8, 7):
         text = simulated.text
         lines = text.splitlines()
         assert (

@@ -22,7 +22,9 @@ observers all reach through the table:
 - the completion and bet/raise sizes: `Table.bet_kind` (completion, bet or raise),
   `Table.bet_size` (the street's bet), fixed limit's `tables.fixed_sizes` (`Table.targets`;
   the open pair's double bet `tables.open_pair_round` and `Table.double_bet_allowed`, the
-  house's own first raise `RuleProfile.house_raise`); spread, pot and no limit's
+  house's own first raise `RuleProfile.house_raise`, the house's completion and raise at
+  once over a short all-in completion `Table.completes_over_short`,
+  `Table.completion_targets`, counting two bets `Table.bets_counted`); spread, pot and no limit's
   `structures.raise_range` (`Table.raise_range`), its least bet `structures.smallest_bet`
   and full step `structures.full_step`, pot limit's most `structures.pot_sized`
   (`Table.pot_sized`);
@@ -448,17 +450,70 @@ class Table:
         )
 
     def bet_kind(self) -> ActionKind:
-        """What a bet or raise is now: the completion (the first on the first street), a
-        bet (nothing to match) or a raise."""
-        if self.street == self.first_street and not self.completed:
+        """What a bet or raise is now: the completion (the first on the first street, and
+        where the house lets it follow a short all-in one, `completes_over_short`), a bet
+        (nothing to match) or a raise."""
+        if self.street == self.first_street and (not self.completed or self.completes_over_short()):
             return ActionKind.COMPLETE
         return ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
 
+    def completes_over_short(self) -> bool:
+        """Fixed limit, on the first street: the completion so far is an all-in short of the
+        small bet (made, but no full bet counted), and the house lets the next player
+        complete over it, and raise at once (`RuleProfile.raise_over_short_completion`)."""
+        return (
+            self.profile.raise_over_short_completion
+            and self.exact_sizes
+            and self.street == self.first_street
+            and self.completed
+            and self.bets == 0
+        )
+
+    def completion_targets(self) -> tuple[int, ...]:
+        """Fixed limit: the street totals a completion may go to: the small bet; over a short
+        all-in completion where the house allows it (`completes_over_short`), also the small
+        bet and a raise (`tables.fixed_sizes` of the first raise of a completion: the house's
+        own size and a full bet), which count as two bets (`bets_counted`)."""
+        small = self.small_bet
+        if not self.completes_over_short():
+            return (small,)
+        raises = fixed_sizes(
+            small, small, self.big_bet, False, False, self.profile, self.house_raise()
+        )
+        return (small, *(small + size for size in raises))
+
+    def kind_of(self, kind: ActionKind) -> ActionKind:
+        """What a completion, bet or raise that a history calls `kind` is under the house's
+        rules now: a raise over a short all-in completion, where the house completes over it
+        (`completes_over_short`), is that completion (a PHH `cbr` reads as a raise)."""
+        if kind is ActionKind.RAISE and self.completes_over_short():
+            return ActionKind.COMPLETE
+        return kind
+
+    def targets_of(self, kind: ActionKind) -> tuple[int, ...]:
+        """Fixed limit: the street totals a full completion, bet or raise (`kind`, as a
+        history calls it) may go to now."""
+        if kind is ActionKind.COMPLETE:
+            return self.completion_targets()
+        return tuple(self.current_bet + size for size in self.allowed_sizes())
+
     def targets(self) -> tuple[int, ...]:
         """Fixed limit: the street totals a full completion, bet or raise may go to now."""
-        if self.bet_kind() is ActionKind.COMPLETE:
-            return (self.small_bet,)
-        return tuple(self.current_bet + size for size in self.allowed_sizes())
+        return self.targets_of(self.bet_kind())
+
+    def bets_counted(self, total: int, counts_as_bet: bool) -> int:
+        """How many bets towards the cap a completion, bet or raise to the street total
+        `total` makes now: none when it is a short all-in that does not count
+        (`counts_as_bet` false), two when it completes over a short all-in completion and
+        raises at once (`completes_over_short`: to the least completion and raise or
+        beyond), else one."""
+        if not counts_as_bet:
+            return 0
+        if self.completes_over_short():
+            targets = self.completion_targets()
+            if len(targets) > 1 and total >= targets[1]:
+                return 2
+        return 1
 
     def least_bet(self) -> int:
         """The least a bet or completion may be (`structures.smallest_bet`)."""
@@ -740,20 +795,21 @@ class Table:
 
     def bet(self, player: str, total: int, put: int, counts_as_bet: bool) -> None:
         """A completion, bet or raise to the street total `total` (`put` chips): a full one
-        (`counts_as_bet`) counts towards the cap and reopens the betting for everyone still
-        able to act; a short all-in does neither (`short_all_in`): who acted before it faces
-        what it raised (`acted_on`, `betting_closed`)."""
+        (`counts_as_bet`) counts towards the cap (`bets_counted`: a completion and a raise
+        at once count two) and reopens the betting for everyone still able to act; a short
+        all-in does neither (`short_all_in`): who acted before it faces what it raised
+        (`acted_on`, `betting_closed`)."""
         if total - self.current_bet >= self.big_bet and self.double_bet:
             self.big_bet_made = True
         if counts_as_bet and not self.exact_sizes:
             least = self.least_bet()
             self.last_raise = total - (self.current_bet if self.current_bet >= least else 0)
+        counted = self.bets_counted(total, counts_as_bet)
         if self.street == self.first_street:
             self.completed = True
         self.pay(player, put)
         self.current_bet = max(self.current_bet, total)
-        if counts_as_bet:
-            self.bets += 1
+        self.bets += counted
         self.aggressor = player
         if counts_as_bet:
             self.pending = self.able - {player}

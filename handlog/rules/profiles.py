@@ -79,7 +79,8 @@ class RuleProfile:
     counts as the completion for the player who completes after it, who may then go on at
     once by the house's first raise (`house_raise`) or a full bet (to the small bet, the small
     bet and the house's raise, or two small bets; either of the last two is the completion
-    and a raise, two bets towards the cap). KingsClub's (hand 3537921)."""
+    and a raise, two bets towards the cap). KingsClub's (hand 3537921). The table's rule:
+    `Table.completes_over_short`, `Table.completion_targets`, `Table.bets_counted`."""
 
     def bring_in_for(self, currency: str | None, small_bet: int, big_bet: int) -> int | None:
         """The fixed bring-in at these stakes, when the profile knows it."""

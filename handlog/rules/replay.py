@@ -37,7 +37,6 @@ from handlog.rules.tables import (
     cards_needed,
     deck_runs_short,
     describe,
-    fixed_sizes,
     known_cards,
     ordinal,
     river_line,
@@ -1328,32 +1327,14 @@ class _Replayer:
         if not self.table.exact_sizes:
             self._sized_bet_or_raise(action, total, put, goes_all_in)
             return
-        sizes = self.table.allowed_sizes()
-        completes_and_raises = False
-        short_completion = self.profile.raise_over_short_completion and self._short_completion()
-        if kind is ActionKind.RAISE and short_completion:
-            kind = ActionKind.COMPLETE  # as the house reads it (a PHH `cbr` reads as a raise)
+        table = self.table
+        kind = table.kind_of(kind)
+        targets = table.targets_of(kind)
         if kind is ActionKind.COMPLETE:
-            targets: tuple[int, ...] = (self.hand.small_bet,)
             what = "complete to"
-            if short_completion:
-                small = self.hand.small_bet
-                raises = fixed_sizes(
-                    small,
-                    small,
-                    self.hand.big_bet,
-                    False,
-                    False,
-                    self.profile,
-                    self.table.house_raise(),
-                )
-                targets += tuple(small + size for size in raises)
-                completes_and_raises = total in targets[1:]
-        elif kind is ActionKind.BET and self.table.current_bet == 0:
-            targets = sizes
+        elif kind is ActionKind.BET and table.current_bet == 0:
             what = "bet"
         else:
-            targets = tuple(self.table.current_bet + size for size in sizes)
             what = "raise to"
             if kind is ActionKind.BET:
                 self._bet_facing_a_bet(action)
@@ -1370,28 +1351,20 @@ class _Replayer:
                 "BET_SIZE",
                 action.line,
                 player,
-                f"on {self.table.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
+                f"on {table.street.label} {player} may {what} {allowed}, made it {self.money(total)}",
                 allowed,
                 self.money(total),
             )
-        raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and self.table.current_bet)
+        raising = kind is ActionKind.RAISE or (kind is ActionKind.BET and table.current_bet)
         self._settle_bet(
             action,
             total,
             put,
-            raising=bool(raising) and self.table.current_bet > 0,
-            counts_as_bet=self.table.counts_as_bet(total, min(targets), goes_all_in),
+            raising=bool(raising) and table.current_bet > 0,
+            counts_as_bet=table.counts_as_bet(total, min(targets), goes_all_in),
         )
         if over is not None and total > max(targets) and not goes_all_in:
             self._bet_over(over, player, total - max(targets))
-        if completes_and_raises:
-            self.table.bets += 1  # the completion and a raise: two bets towards the cap
-
-    def _short_completion(self) -> bool:
-        """Whether the first street's bet is an all-in completion short of the small bet,
-        with no full completion yet (`RuleProfile.raise_over_short_completion`)."""
-        table = self.table
-        return table.street == table.first_street and table.bets == 0 and table.completed
 
     def _sized_bet_or_raise(self, action: Action, total: int, put: int, goes_all_in: bool) -> None:
         """A bet, completion or raise to `total` in a structure with a range of sizes (spread,
@@ -1470,7 +1443,7 @@ class _Replayer:
                 player,
                 f"{player} raises although a short all-in did not reopen the betting for them",
             )
-        new_bets = table.bets + 1 if counts_as_bet else table.bets
+        new_bets = table.bets + table.bets_counted(total, counts_as_bet)
         if counts_as_bet and not table.cap_allows(new_bets):
             self.flag(
                 "RAISE_CAP",

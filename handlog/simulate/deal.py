@@ -544,12 +544,28 @@ class Deal:
                 1.3 * strength + 0.1
             ):
                 self.raise_bet(player)
+            elif may_raise and self._completes_short(player):
+                self.raise_bet(player)  # all in: the house's completion over it may follow
+            elif may_raise and self.table.completes_over_short() and self.random() < 0.5:
+                self.raise_bet(player)  # the house's completion (and raise) over it
             else:
                 self.call(player, min(owed, self.chips(player)))
         elif may_raise and roll < self.bet_weight[player] * (0.3 + 1.2 * strength):
             self.raise_bet(player)
         else:
             self.check(player)
+
+    def _completes_short(self, player: int) -> bool:
+        """Where the house lets the next player complete and raise over an all-in completion
+        short of the small bet (`Simulator.completes_over_short`): whether `player`, who
+        would call the bring-in, has too little to complete in full (and goes all-in)."""
+        table = self.table
+        return (
+            self.sim.completes_over_short
+            and table.bet_kind() is ActionKind.COMPLETE
+            and not table.completed
+            and self.on_street(player) + self.chips(player) < self.stakes.small_bet
+        )
 
     def _strength(self, player: int) -> float:
         """A rough 0..1 strength of the player's own cards, for choosing actions (not a
@@ -601,7 +617,11 @@ class Deal:
             return
         targets = self.table.targets()
         rng = self.rng
-        if len(targets) > 1 and (prefer_big or self.table.big_bet_made or rng.random() < 0.6):
+        if not prefer_big and self.table.completes_over_short():
+            # The house's completion over a short all-in one (`Table.completes_over_short`):
+            # the completion alone, or with the house's raise or a full one at once.
+            target = rng.choice(targets)
+        elif len(targets) > 1 and (prefer_big or self.table.big_bet_made or rng.random() < 0.6):
             target = targets[-1]
         else:
             target = targets[0]

@@ -210,6 +210,13 @@ class Simulator:
         self.structure = options.structure
         self.rules = STRUCTURES[options.structure]
         self.profile = options.rules
+        self.completes_over_short = (
+            self.profile.raise_over_short_completion
+            and self.rules.exact_sizes
+            and not options.tournament
+        )
+        """The house lets a completion and a raise follow a short all-in completion: some cash
+        stacks are dealt to go all-in there (`_buy_in_stack`)."""
         stream = f"handlog-simulate/{options.game.value}/{options.seed}"
         if options.structure is not Structure.FIXED:
             stream += f"/{options.structure.value}"
@@ -304,7 +311,12 @@ class Simulator:
             return rng.randint(10 * big, 80 * big)
         roll = rng.random()
         if roll < 0.3:  # short stacks: all-ins for less, side pots
-            return rng.randint(stakes.ante + 1, 6 * big)
+            low, high = stakes.ante + 1, 6 * big
+            if roll < 0.15 and self.completes_over_short and stakes.small_bet - stakes.bring_in > 1:
+                # a stack that completes all-in short of the small bet, which the house lets
+                # the next player complete and raise at once (`Table.completes_over_short`)
+                low, high = stakes.ante + stakes.bring_in + 1, stakes.ante + stakes.small_bet - 1
+            return rng.randint(low, high)
         if roll < 0.85:
             return rng.randint(10 * big, 40 * big)
         return rng.randint(40 * big, 150 * big)

@@ -48,7 +48,7 @@ from handlog.cards import Card, cards, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.money import MoneyError, format_hundredths, hundredths
 from handlog.parse import text as txt
-from handlog.parse.printing import action_line
+from handlog.parse.printing import ActionWords, action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.text import in_deal_order, read_hand
@@ -465,6 +465,7 @@ def print_hand(hand: model.Hand) -> str:
                 elif seat.name not in folded and seat.name in dealt_in:
                     lines.append(f"Dealt to {seat.name}: [X]")
             events = [e for e in events if type(e) is not model.Dealt]
+        completed = False
         for event in events:
             if type(event) is model.Dealt:
                 lines.append(_dealt_line(event))
@@ -477,6 +478,11 @@ def print_hand(hand: model.Hand) -> str:
                     continue
                 if kind is model.ActionKind.FOLD:
                     folded.add(event.player)
+                if kind is model.ActionKind.COMPLETE and completed:
+                    # over an all-in completion short of the small bet (hand 3537921)
+                    lines.append(_action_line(event, OVER_SHORT_WORDS))
+                    continue
+                completed = completed or kind is model.ActionKind.COMPLETE
                 lines.append(_action_line(event))
     lines.append("*** SUMMARY ***")
     nets = seat_nets(hand)
@@ -529,9 +535,14 @@ ACTION_WORDS = {
 """KingsClub's action lines (`handlog.parse.printing.ActionWords`): every bet, call and
 raise by the street total it makes."""
 
+OVER_SHORT_WORDS = {**ACTION_WORDS, model.ActionKind.COMPLETE: ACTION_WORDS[model.ActionKind.RAISE]}
+"""The action lines with a completion as a raise: KingsClub's line for a completion over an
+all-in completion short of the small bet, alone or with a raise at once ("Player3 bets 225,
+and is all in", "Player4 raises to 625": hand 3537921)."""
 
-def _action_line(action: model.Action) -> str:
-    return action_line(action, ACTION_WORDS, _hundredths, ALL_IN, "KingsClub")
+
+def _action_line(action: model.Action, words: ActionWords = ACTION_WORDS) -> str:
+    return action_line(action, words, _hundredths, ALL_IN, "KingsClub")
 
 
 def _hundredths(value: int | None) -> str:
