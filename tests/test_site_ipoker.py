@@ -270,7 +270,8 @@ def test_memory_stays_flat_whatever_the_size_of_the_session(tmp_path):
 def test_kill_9_inside_a_big_session_resumes_and_stores_each_hand_once(tmp_path):
     db = tmp_path / "h.duckdb"
     path = _session(tmp_path / "big.xml", 3000)
-    process = _start_import(db, [str(path)], range_bytes=1 << 19)  # about 140 hands a range
+    # About 140 hands a range, a commit every 300 hands or so.
+    process = _start_import(db, [str(path)], range_bytes=1 << 19, commit_hands=300)
     _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
     connection = connect(db)
     stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
