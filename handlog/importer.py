@@ -120,8 +120,6 @@ def import_paths(
     summary tables up to date). `opened`: a connection to the database and the
     `ImportLock` its owner holds (a server that imports as files grow), used as they are
     and left open, their settings unchanged."""
-    import duckdb
-
     started = time.perf_counter()
     summary = ImportSummary()
     summary.timings["startup"] = time.process_time()  # the interpreter and imports so far
@@ -136,7 +134,9 @@ def import_paths(
         ingest.prepare_workers(files, profile_name)
         handoff.remove_stale()  # tables an import killed before reading them left behind
         pool = _Workers(count)
-        summary.timings["startup"] = time.process_time()  # the workers' start too
+    import duckdb  # not before: the workers, started first, never use it
+
+    summary.timings["startup"] = time.process_time()  # the workers' start and DuckDB's too
     try:
         if opened is not None:
             connection, lock = opened
