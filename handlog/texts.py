@@ -117,29 +117,24 @@ def texts_in(chunks: Iterable[Chunk], lines: Iterable[int], site: SiteFormat) ->
     wanted = sorted(set(lines))
     if not wanted:
         return {}
+    from handlog.parse.text import hand_source
+
     found: dict[int, str] = {}
     last = wanted[-1]
-    # Each chunk with the next one's first line: a hand that starts before it starts in
-    # this chunk (hands start on lines of text, which are their chunk's), without counting
-    # the chunk's lines.
-    following = iter(chunks)
-    chunk = next(following, None)
-    while chunk is not None:
+    for chunk in chunks:
         if chunk.line > last:
             break
-        after = next(following, None)
-        this, chunk = chunk, after
-        at = bisect_left(wanted, this.line)
+        at = bisect_left(wanted, chunk.line)
         if at == len(wanted):
             continue
         first = wanted[at]
-        end = after.line - 1 if after is not None else last
+        end = hand_source(chunk).end_line  # the reader's count of its lines, not a new one
         if first > end:
             continue  # no wanted hand starts in this chunk
-        if first == this.line and (at + 1 == len(wanted) or wanted[at + 1] > end):
-            found[first] = this.text  # the usual case: the chunk is the hand
+        if first == chunk.line and (at + 1 == len(wanted) or wanted[at + 1] > end):
+            found[first] = chunk.text  # the usual case: the chunk is the hand
             continue
-        for piece in _as_parsed(this, site):
+        for piece in _as_parsed(chunk, site):
             found[piece.line] = piece.text
     return {line: found[line] for line in wanted if line in found}
 
