@@ -47,15 +47,15 @@ def _write(tables: dict[str, Any]) -> tuple[str, int, list[int]] | None:
     """Write `tables` into a new file in `FOLDER`: the pickle (its buffers apart), then each
     buffer; return the file's path, the pickle's size and the buffers' sizes, or None when
     the file cannot be made or written (nothing is left behind then)."""
-    if not tables or not os.path.isdir(FOLDER):
+    if not tables:
         return None
-    buffers: list[pickle.PickleBuffer] = []
-    data = pickle.dumps(tables, protocol=5, buffer_callback=buffers.append)
     path = os.path.join(FOLDER, f"{PREFIX}{os.getppid()}-{os.getpid()}-{os.urandom(8).hex()}")
     try:
         handle = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
-    except OSError:
+    except OSError:  # no such folder (not Linux), not ours to write
         return None
+    buffers: list[pickle.PickleBuffer] = []
+    data = pickle.dumps(tables, protocol=5, buffer_callback=buffers.append)
     sizes = []
     try:
         with open(handle, "wb", buffering=0) as file:

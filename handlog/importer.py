@@ -640,25 +640,20 @@ def _hand_ids(tables: dict[str, Any]) -> list[str]:
 _Item = TypeVar("_Item")
 
 
-def _repeats(waiting: set[str], ids: list[str]) -> bool:
-    """Whether a hand of `ids` (a part's) is among the hands `waiting` to be loaded (by its
-    id: a hand of another site with the same id counts too, which only loads the waiting
-    parts sooner). A set of Python strings, not pyarrow's `is_in`: importing
-    `pyarrow.compute` costs the importing process some 25-120 ms."""
-    return bool(waiting) and not waiting.isdisjoint(ids)
-
-
 class _Waiting(Generic[_Item]):
     """The parts (or tasks) of the transaction under way not loaded yet, in order, and the
-    ids of their hands (`_repeats`)."""
+    ids of their hands (`repeats`)."""
 
     def __init__(self) -> None:
         self.items: list[_Item] = []
         self.ids: set[str] = set()
 
     def repeats(self, ids: list[str]) -> bool:
-        """Whether a hand of `ids` is in a part waiting (load those first)."""
-        return _repeats(self.ids, ids)
+        """Whether a hand of `ids` (a part's) is in a part waiting (load those first), by
+        its id: a hand of another site with the same id counts too, which only loads the
+        waiting parts sooner. A set of Python strings, not pyarrow's `is_in`: importing
+        `pyarrow.compute` costs the importing process some 25-120 ms."""
+        return bool(self.ids) and not self.ids.isdisjoint(ids)
 
     def add(self, item: _Item, ids: list[str]) -> None:
         self.items.append(item)
@@ -1083,9 +1078,10 @@ class _FileLoad:
     for all of them), and as the transaction commits, or earlier when a part holds a hand
     of one waiting (the earlier copy goes in first, as when each part was loaded as it
     came): this process holds no more than that many parts' rows (DuckDB writes a big
-    transaction's rows to the database file as they fill its row groups). The counts (`totals`, `new`, ...) include the parts of
-    the transaction under way; what was committed is kept aside until the next commit
-    (`_saved`), and is what they go back to when the transaction cannot be committed."""
+    transaction's rows to the database file as they fill its row groups). The counts
+    (`totals`, `new`, ...) include the parts of the transaction under way; what was
+    committed is kept aside until the next commit (`_saved`), and is what they go back to
+    when the transaction cannot be committed."""
 
     def __init__(self, plan: FilePlan, timings: dict[str, float]) -> None:
         self.plan = plan
@@ -1119,8 +1115,8 @@ class _FileLoad:
         on_part: Callable[[FilePlan, int, int], None] | None,
         after_commit: Callable[..., None] | None = None,
     ) -> None:
-        """Store one part, committed with the parts before it once the transaction holds `COMMIT_HANDS` hands
-        and at the file's last. A part that cannot be stored (its rows too big for the
+        """Store one part, committed with the parts before it once the transaction holds
+        `COMMIT_HANDS` hands, and at the file's last. A part that cannot be stored (its rows too big for the
         memory limit, say) fails its file (the parts of the transaction under way with it),
         which is reported, and the import goes on with the next file; an error of the
         database file itself is raised."""

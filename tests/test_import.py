@@ -881,18 +881,18 @@ def test_a_hand_a_file_repeats_is_stored_whole_as_its_first_copy_reads(tmp_path)
 
 
 def _spy_repeats(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """What each call of `importer._repeats` (a part holding a hand of a waiting part?)
-    answers during the test, in order."""
+    """What each call of `importer._Waiting.repeats` (a part holding a hand of a waiting
+    part?) answers during the test, in order."""
     from handlog import importer
 
     found: list[bool] = []
-    real = importer._repeats
+    real = importer._Waiting.repeats
 
     def spied(waiting, ids):  # type: ignore[no-untyped-def]
         found.append(real(waiting, ids))
         return found[-1]
 
-    monkeypatch.setattr(importer, "_repeats", spied)
+    monkeypatch.setattr(importer._Waiting, "repeats", spied)
     return found
 
 
@@ -900,7 +900,7 @@ def test_a_hand_repeated_in_a_later_range_of_one_transaction_keeps_its_first_cop
     tmp_path, monkeypatch
 ):
     """The ranges of a transaction are loaded together at its commit; a range holding a
-    hand of a range waiting to be loaded has the waiting ones loaded first (`_repeats`), so
+    hand of a range waiting to be loaded has the waiting ones loaded first (`_Waiting.repeats`), so
     that the first copy is what is stored, whole, and the repeat counts as a duplicate, as
     when each range was loaded as it came."""
     from handlog import importer, ingest
