@@ -686,6 +686,35 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
     assert _all_counts(db)["hands"] == 45
 
 
+def test_tasks_of_small_files_shrink_toward_the_end(monkeypatch):
+    """With workers, the tasks of small files hold `BATCH_BYTES` until the end nears, then a
+    quarter of what is left each for two workers, down to an eighth of `BATCH_BYTES`: the
+    last tasks, which run as the workers run out of work, are short. The bytes left are
+    guessed from the files not planned yet at the mean size so far. One process: every task
+    holds `BATCH_BYTES`."""
+    from handlog import importer
+    from handlog.ingest import HASHED_BY_READER, FilePlan, Job
+
+    monkeypatch.setattr(importer, "BATCH_BYTES", 8_000)
+    planned = [0]
+
+    def jobs():  # type: ignore[no-untyped-def]
+        for number in range(400):  # 40,000 bytes of 100-byte files
+            planned[0] += 1
+            plan = FilePlan(f"t{number}.txt", 100, 1)
+            yield Job(plan, None, 100, HASHED_BY_READER, last=True)
+
+    def task_bytes(workers: int) -> list[int]:
+        planned[0] = 0
+        tasks = importer._tasks(jobs(), lambda: 400 - planned[0], workers)
+        return [sum(job.end for job in task) for task in tasks]
+
+    shrinking = task_bytes(2)
+    assert shrinking[:9] == [8_000, 8_000, 6_000, 4_500, 3_400, 2_600, 1_900, 1_400, 1_100]
+    assert shrinking[9:] == [1_000, 1_000, 1_000, 100]
+    assert task_bytes(1) == [8_000] * 5
+
+
 def test_small_files_share_a_transaction_up_to_its_hands_or_bytes(tmp_path, monkeypatch):
     """Tasks of small files are loaded `LOAD_PARTS` together and committed once their
     transaction holds `COMMIT_HANDS` hands or `HELD_BYTES` of rows; a file refused in the
