@@ -171,8 +171,14 @@ def import_paths(
             # need them: the workers start on the first range at once.
             jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
             tasks = _tasks(jobs, lambda: len(files) - summary.files, pool.count if pool else 1)
-            for task, done in _run(tasks, profile_name, pool):
+            for task, done, last in _run(tasks, profile_name, pool):
                 summary.add_timings(done.timings)
+                if last and opened is None:
+                    # The commits from here on end the import: each checkpoints as it commits
+                    # (DuckDB then writes no log of it), leaving nothing for closing to do.
+                    # Measured, 20,000 PokerStars hands in one transaction: commit and close
+                    # 0.100 + 0.073 s -> 0.141-0.150 + 0.007, at the import's very end.
+                    connection.execute("SET checkpoint_threshold = '0B'")
                 if len(task) > 1:  # whole small files, a few tasks a transaction
                     files_load.add(connection, lock, task, done)
                     continue
@@ -186,6 +192,8 @@ def import_paths(
                     loading = None
             files_load.commit(connection, lock)
             if after_commit is not None:
+                if opened is None:  # the hook's transactions are logged, as before
+                    connection.execute(f"SET checkpoint_threshold = '{CHECKPOINT_BYTES}'")
                 lock.resume()
                 clock = time.process_time()
                 try:
@@ -539,9 +547,10 @@ def _died(job: Job) -> PartResult:
 
 def _run(
     tasks: Iterator[Task], profile_name: str | None, pool: _Workers | None
-) -> Iterator[tuple[Task, TaskResult]]:
-    """Every task with its result, in order, done by the worker processes of `pool`
-    (None: here); at most two tasks per worker are under way or waiting, to bound memory.
+) -> Iterator[tuple[Task, TaskResult, bool]]:
+    """Every task with its result, in order, and whether it is the last, done by the
+    worker processes of `pool` (None: here); at most two tasks per worker are under way or
+    waiting, to bound memory.
     The next task is taken from `tasks` before a result is passed on, so that the workers
     are busy while it is loaded. When a worker dies, the task first in line is run again
     alone in new workers: if it kills one again, its file fails (and is reported) — a task
@@ -556,8 +565,12 @@ def _run(
         return _read_task(_specs(task), profile_name, here=True)
 
     if pool is None:
-        for task in tasks:
-            yield task, here(task)
+        task = next(tasks, None)
+        while task is not None:
+            result = here(task)
+            following = next(tasks, None)
+            yield task, result, following is None
+            task = following
         return
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
@@ -607,7 +620,7 @@ def _run(
         following = next(tasks, None)
         if following is not None:
             pending.append((following, start(following)))
-        yield task, result
+        yield task, result, not pending
 
 
 def _specs(task: Task) -> list[tuple[str, Any, int, bool]]:

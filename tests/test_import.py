@@ -409,6 +409,37 @@ def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transacti
     assert again.new_hands == 300 - committed
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_last_commit_checkpoints_and_leaves_no_log(tmp_path, monkeypatch, workers):
+    """The commits of an import's last result checkpoint as they commit (DuckDB writes no
+    log of them, and closing has nothing left to do); the commits before are logged, and
+    the hooks after the import's end run with the import's usual threshold."""
+    from handlog import importer
+
+    log, ranges = _ranged_log(tmp_path, monkeypatch)
+    monkeypatch.setattr(importer, "COMMIT_HANDS", 100)
+    db = tmp_path / "h.duckdb"
+    wal = Path(f"{db}.wal")
+    logs: list[int] = []
+    thresholds: list[str] = []
+
+    setting = "SELECT current_setting('checkpoint_threshold')"
+
+    def hook(connection, final=False):  # type: ignore[no-untyped-def]
+        if final:
+            thresholds.append(connection.execute(setting).fetchone()[0])
+        else:
+            logs.append(wal.stat().st_size if wal.exists() else 0)
+
+    summary = import_paths([log], db, workers=workers, after_commit=hook)
+    assert summary.failed == [] and _all_counts(db)["hands"] == 300
+    assert len(logs) >= 3
+    assert all(size > 0 for size in logs[:-1]) and logs[-1] == 0
+    usual = duckdb.connect()
+    usual.execute(f"SET checkpoint_threshold = '{importer.CHECKPOINT_BYTES}'")
+    assert thresholds == [usual.execute(setting).fetchone()[0]]
+
+
 def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_path, monkeypatch):
     """A file's ranges share one transaction up to `COMMIT_HANDS` hands (DuckDB writes the
     rows of a big one straight to the database file, and a small one's twice): every range
