@@ -409,6 +409,36 @@ def test_ranges_commit_together_and_a_part_refused_takes_back_only_its_transacti
     assert again.new_hands == 300 - committed
 
 
+def test_workers_start_before_a_new_database_is_made(tmp_path, monkeypatch):
+    """Into a new database (no file imported before) the workers are given their first
+    tasks before DuckDB makes the database; into one that exists, once the `imports` rows
+    are read. The same hands either way, and the second import finds every file unchanged."""
+    from handlog import importer
+    from handlog import store as store_module
+
+    log, _ = _ranged_log(tmp_path, monkeypatch)
+    events: list[str] = []
+    real_start, real_connect = importer._start, store_module.connect
+
+    def start(*args):  # type: ignore[no-untyped-def]
+        events.append("task")
+        return real_start(*args)
+
+    def connect(*args, **kwargs):  # type: ignore[no-untyped-def]
+        events.append("connect")
+        return real_connect(*args, **kwargs)
+
+    monkeypatch.setattr(importer, "_start", start)
+    monkeypatch.setattr(store_module, "connect", connect)
+    db = tmp_path / "h.duckdb"
+    first = import_paths([log], db, workers=2)
+    assert events[0] == "task" and "connect" in events
+    assert first.failed == [] and first.new_hands == 300 == _all_counts(db)["hands"]
+    events.clear()
+    again = import_paths([log], db, workers=2)
+    assert events == ["connect"] and again.unchanged == 1 and again.new_hands == 0
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_the_last_commit_checkpoints_and_leaves_no_log(tmp_path, monkeypatch, workers):
     """The commits of an import's last result checkpoint as they commit (DuckDB writes no
