@@ -177,22 +177,25 @@ def import_paths(
                 connection.execute(f"SET checkpoint_threshold = '{CHECKPOINT_BYTES}'")
             if results is None:
                 results = _run(_planned(connection, files, summary, pool), profile_name, pool)
-            for task, done, last in results:
+            for task, done, left in results:
                 summary.add_timings(done.timings)
-                if last and opened is None:
+                if left == 0 and opened is None:
                     # The commits from here on end the import: each checkpoints as it commits
                     # (DuckDB then writes no log of it), leaving nothing for closing to do.
                     # Measured, 20,000 PokerStars hands in one transaction: commit and close
                     # 0.100 + 0.073 s -> 0.141-0.150 + 0.007, at the import's very end.
                     connection.execute("SET checkpoint_threshold = '0B'")
+                # Once the last tasks are under way each result is loaded as it comes, while
+                # the workers read the rest, not held for the next ones (`LOAD_PARTS`).
+                ending = left is not None
                 if len(task) > 1:  # whole small files, a few tasks a transaction
-                    files_load.add(connection, lock, task, done)
+                    files_load.add(connection, lock, task, done, ending)
                     continue
                 files_load.commit(connection, lock)
                 (job,), (result,) = task, done.results
                 if loading is None or loading.plan is not job.plan:
                     loading = _FileLoad(job.plan, summary.timings)
-                loading.load(connection, lock, job, result, on_part, after_commit)
+                loading.load(connection, lock, job, result, on_part, after_commit, ending)
                 if job.last:
                     loading.finish(summary, on_file)
                     loading = None
@@ -570,8 +573,9 @@ def _died(job: Job) -> PartResult:
 
 def _run(
     tasks: Iterator[Task], profile_name: str | None, pool: _Workers | None
-) -> Iterator[tuple[Task, TaskResult, bool]]:
-    """Every task with its result, in order, and whether it is the last, done by the
+) -> Iterator[tuple[Task, TaskResult, int | None]]:
+    """Every task with its result, in order, and how many tasks are left once `tasks` has
+    given its last (None before: 0 for the last), done by the
     worker processes of `pool` (None: here); at most two tasks per worker are under way or
     waiting, to bound memory: the first are handed to the workers now, as this is called
     (the import starts them before it opens a new database). The next task is taken from
@@ -592,12 +596,12 @@ def _run(
 
 def _results_here(
     tasks: Iterator[Task], profile_name: str | None
-) -> Iterator[tuple[Task, TaskResult, bool]]:
+) -> Iterator[tuple[Task, TaskResult, int | None]]:
     task = next(tasks, None)
     while task is not None:
         result = _here(task, profile_name)
         following = next(tasks, None)
-        yield task, result, following is None
+        yield task, result, 0 if following is None else None
         task = following
 
 
@@ -606,12 +610,13 @@ def _results(
     tasks: Iterator[Task],
     profile_name: str | None,
     pool: _Workers,
-) -> Iterator[tuple[Task, TaskResult, bool]]:
+) -> Iterator[tuple[Task, TaskResult, int | None]]:
     from concurrent.futures.process import BrokenProcessPool
 
     def start(task: Task) -> Future[TaskResult]:
         return _start(task, profile_name, pool)
 
+    exhausted = False
     while pending:
         task, future = pending.popleft()
         try:
@@ -635,10 +640,11 @@ def _results(
                 (waiting, start(waiting) if _lost(future) else future)
                 for waiting, future in pending
             )
-        following = next(tasks, None)
+        following = None if exhausted else next(tasks, None)
         if following is not None:
             pending.append((following, start(following)))
-        yield task, result, not pending
+        exhausted = following is None
+        yield task, result, len(pending) if exhausted else None
 
 
 def _here(task: Task, profile_name: str | None) -> TaskResult:
@@ -781,8 +787,16 @@ class _FilesLoad:
         self.held_bytes = 0
         """The bytes of the rows of the tasks held since the last commit (`HELD_BYTES`)."""
 
-    def add(self, connection: Any, lock: ImportLock, task: Task, done: TaskResult) -> None:
-        """Store a task's files in the transaction under way (begun if none is)."""
+    def add(
+        self,
+        connection: Any,
+        lock: ImportLock,
+        task: Task,
+        done: TaskResult,
+        ending: bool = False,
+    ) -> None:
+        """Store a task's files in the transaction under way (begun if none is): loaded
+        `LOAD_PARTS` tasks together, or at once when the import is `ending`."""
         import duckdb
 
         timings = self.summary.timings
@@ -822,7 +836,7 @@ class _FilesLoad:
         self.held_bytes += _size(done.tables)
         if self.hands >= COMMIT_HANDS or self.held_bytes >= HELD_BYTES:
             self.commit(connection, lock)
-        elif len(self.waiting.items) >= LOAD_PARTS:
+        elif ending or len(self.waiting.items) >= LOAD_PARTS:
             try:
                 self._flush(connection)
             except duckdb.Error as error:
@@ -1196,9 +1210,11 @@ class _FileLoad:
         result: PartResult,
         on_part: Callable[[FilePlan, int, int], None] | None,
         after_commit: Callable[..., None] | None = None,
+        ending: bool = False,
     ) -> None:
         """Store one part, committed with the parts before it once the transaction holds
-        `COMMIT_HANDS` hands, and at the file's last. A part that cannot be stored (its rows too big for the
+        `COMMIT_HANDS` hands, and at the file's last; loaded `LOAD_PARTS` together, or at
+        once when the import is `ending`. A part that cannot be stored (its rows too big for the
         memory limit, say) fails its file (the parts of the transaction under way with it),
         which is reported, and the import goes on with the next file; an error of the
         database file itself is raised."""
@@ -1239,7 +1255,7 @@ class _FileLoad:
         self.hands += result.counts["hands"]
         if job.last or self.hands >= COMMIT_HANDS:
             self.commit(connection, lock, after_commit)
-        elif len(self.waiting.items) >= LOAD_PARTS:
+        elif ending or len(self.waiting.items) >= LOAD_PARTS:
             try:
                 self._flush(connection)
             except BaseException as error:

@@ -473,13 +473,13 @@ def test_the_last_commit_checkpoints_and_leaves_no_log(tmp_path, monkeypatch, wo
 def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_path, monkeypatch):
     """A file's ranges share one transaction up to `COMMIT_HANDS` hands (DuckDB writes the
     rows of a big one straight to the database file, and a small one's twice): every range
-    of a 300-hand file in one commit, loaded three at a time; at 100 hands a transaction,
-    a commit per 100 hands or so."""
+    of a 300-hand file in one commit, loaded three at a time (each as it comes once the last
+    ones are under way); at 100 hands a transaction, a commit per 100 hands or so."""
     from handlog import importer
     from handlog import store as store_module
 
     log, ranges = _ranged_log(tmp_path, monkeypatch)
-    assert len(ranges) > 6 and max(ranges) < 100
+    assert len(ranges) > 14 and max(ranges) < 100
     real_load = store_module.load
     loads = []
 
@@ -499,9 +499,11 @@ def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_pa
         assert summary.failed == [] and summary.new_hands == 300 == sum(loads)
         assert _all_counts(tmp_path / db)["hands"] == 300
         partial = [call for call in commits if not call]  # `final=True` is the import's end
-        if limit >= 300:  # one transaction: its ranges loaded three at a time
+        if limit >= 300:  # one transaction: its ranges loaded three at a time...
             assert len(partial) == 1
-            assert loads == [sum(ranges[at : at + 3]) for at in range(0, len(ranges), 3)]
+            assert loads[:4] == [sum(ranges[at : at + 3]) for at in range(0, 12, 3)]
+            # ...until the last are under way: each loaded as it comes
+            assert loads[-3:] == ranges[-3:]
         else:  # a commit once 100 hands are in (the ranges hold 3-29 hands each)
             assert 3 <= len(partial) < len(ranges) / 3 and max(loads) < 100
 
@@ -729,8 +731,9 @@ def test_tasks_of_small_files_share_a_transaction_and_a_refused_one_fails_only_i
         return real_load(connection, tables)
 
     monkeypatch.setattr(store_module, "load", counted)
+    # In one process (with workers, the last tasks' rows are loaded as each comes).
     summary = import_paths(
-        files, tmp_path / "all.duckdb", workers=2, after_commit=lambda *_, **__: commits.append(1)
+        files, tmp_path / "all.duckdb", workers=1, after_commit=lambda *_, **__: commits.append(1)
     )
     assert (summary.files, summary.new_hands) == (9, 45)
     assert len(commits) == 1 + 1  # the one transaction's hook, then the final one
@@ -816,17 +819,22 @@ def test_small_files_share_a_transaction_up_to_its_hands_or_bytes(tmp_path, monk
         loads.clear()
         commits.clear()
         db = tmp_path / f"{name}.duckdb"
-        summary = import_paths(files, db, workers=2, after_commit=lambda *_, **k: commits.append(k))
+        summary = import_paths(files, db, workers=1, after_commit=lambda *_, **k: commits.append(k))
         assert (summary.files, summary.new_hands, summary.failed) == (12, 60, []), name
         assert loads == expected_loads, name
         assert len([call for call in commits if not call]) == expected_commits, name
         assert _all_counts(db)["hands"] == 60 and _all_counts(db)["imports"] == 12
     monkeypatch.setattr(importer, "COMMIT_HANDS", 25_000)
     monkeypatch.setattr(importer, "HELD_BYTES", 96 << 20)
+    # With workers, once the last tasks are under way (two a worker: the six handed out by
+    # the third result) each is loaded as it comes.
+    loads.clear()
+    summary = import_paths(files, tmp_path / "workers.duckdb", workers=2)
+    assert summary.new_hands == 60 and loads == [30, 10, 10, 10]
     bad.append(files[8])  # the fifth task's: in the transaction's second load
     loads.clear()
     db = tmp_path / "refused.duckdb"
-    summary = import_paths(files, db, workers=2)
+    summary = import_paths(files, db, workers=1)
     # The second load refused: each task held stored again alone, the fifth file by file.
     assert loads[:2] == [30, 30] and loads[2:] == [10, 10, 10, 10, 10, 5, 5, 10]
     assert summary.failed == [(files[8], "could not be stored: Out of Memory Error: refused")]
@@ -1039,7 +1047,8 @@ def test_a_hand_of_a_small_file_repeated_in_a_later_task_is_the_first_files(tmp_
     monkeypatch.setattr(importer, "BATCH_FILES", 3)  # three tasks of three files
     found = _spy_repeats(monkeypatch)
     db = tmp_path / "h.duckdb"
-    summary = import_paths(files, db, workers=2)
+    # In one process: with workers these few tasks are the last, each loaded as it comes.
+    summary = import_paths(files, db, workers=1)
     assert True in found
     assert (summary.files, summary.hands, summary.new_hands, summary.duplicates) == (9, 46, 45, 1)
     connection = duckdb.connect(str(db), read_only=True)
