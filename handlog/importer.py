@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -185,9 +185,10 @@ def import_paths(
                     # Measured, 20,000 PokerStars hands in one transaction: commit and close
                     # 0.100 + 0.073 s -> 0.141-0.150 + 0.007, at the import's very end.
                     connection.execute("SET checkpoint_threshold = '0B'")
-                # Once the last tasks are under way each result is loaded as it comes, while
-                # the workers read the rest, not held for the next ones (`LOAD_PARTS`).
-                ending = left is not None
+                # Once the last task is under way (fewer left than workers) the results are
+                # loaded as they come, not held for the next (`LOAD_PARTS`): what waits is
+                # loaded while the workers read the last, and the import's end loads only it.
+                ending = left is not None and left < (pool.count if pool else 1)
                 if len(task) > 1:  # whole small files, a few tasks a transaction
                     files_load.add(connection, lock, task, done, ending)
                     continue
@@ -1079,6 +1080,8 @@ def _store_files(
         new: dict[str, int] = {}
     elif added == sum(r.counts["hands"] for _, _, r in stored):  # every hand new
         new = {load.plan.path: result.counts["hands"] for load, _, result in stored}
+    elif added == hands.num_rows:  # every row new: a hand repeated in the task is its first file's
+        new = dict(Counter(hands.column("file").to_pylist()))
     else:
         new = _new_by_file(connection, hands)
     finished = datetime.now(UTC)

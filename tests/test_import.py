@@ -474,12 +474,12 @@ def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_pa
     """A file's ranges share one transaction up to `COMMIT_HANDS` hands (DuckDB writes the
     rows of a big one straight to the database file, and a small one's twice): every range
     of a 300-hand file in one commit, loaded three at a time (each as it comes once the last
-    ones are under way); at 100 hands a transaction, a commit per 100 hands or so."""
+    one is under way); at 100 hands a transaction, a commit per 100 hands or so."""
     from handlog import importer
     from handlog import store as store_module
 
     log, ranges = _ranged_log(tmp_path, monkeypatch)
-    assert len(ranges) > 14 and max(ranges) < 100
+    assert len(ranges) == 17 and max(ranges) < 100
     real_load = store_module.load
     loads = []
 
@@ -501,9 +501,9 @@ def test_a_file_of_fewer_hands_than_a_transaction_holds_is_committed_once(tmp_pa
         partial = [call for call in commits if not call]  # `final=True` is the import's end
         if limit >= 300:  # one transaction: its ranges loaded three at a time...
             assert len(partial) == 1
-            assert loads[:4] == [sum(ranges[at : at + 3]) for at in range(0, 12, 3)]
-            # ...until the last are under way: each loaded as it comes
-            assert loads[-3:] == ranges[-3:]
+            assert loads[:5] == [sum(ranges[at : at + 3]) for at in range(0, 15, 3)]
+            # ...until the last is under way: then each loaded as it comes
+            assert loads[5:] == ranges[15:]
         else:  # a commit once 100 hands are in (the ranges hold 3-29 hands each)
             assert 3 <= len(partial) < len(ranges) / 3 and max(loads) < 100
 
@@ -826,11 +826,11 @@ def test_small_files_share_a_transaction_up_to_its_hands_or_bytes(tmp_path, monk
         assert _all_counts(db)["hands"] == 60 and _all_counts(db)["imports"] == 12
     monkeypatch.setattr(importer, "COMMIT_HANDS", 25_000)
     monkeypatch.setattr(importer, "HELD_BYTES", 96 << 20)
-    # With workers, once the last tasks are under way (two a worker: the six handed out by
-    # the third result) each is loaded as it comes.
+    # With workers, once the last task is under way (the fifth result: one left, fewer than
+    # the workers) the results are loaded as they come.
     loads.clear()
     summary = import_paths(files, tmp_path / "workers.duckdb", workers=2)
-    assert summary.new_hands == 60 and loads == [30, 10, 10, 10]
+    assert summary.new_hands == 60 and loads == [30, 20, 10]
     bad.append(files[8])  # the fifth task's: in the transaction's second load
     loads.clear()
     db = tmp_path / "refused.duckdb"
