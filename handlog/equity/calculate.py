@@ -53,6 +53,10 @@ TABLE_SAMPLING_LIMIT = 12_000
 """Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
 they have at most about this many each: ranking them costs less than ranking every sample's
 hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
+PAIRED_LIMIT = 40_000
+"""Pairs of draws at most (heads-up, exact) that are compared all at once (`_count_paired`)
+rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
+of one card against two."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
@@ -205,14 +209,25 @@ def _combinations(count: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, masks
 
 
+@cache
 def _low_card_codes(lowball: Lowball) -> np.ndarray:
     """Each card's place from the lowest with the ace below the deuce (except in
     deuce-to-seven): one of the comparisons the odd chip of a low half can read."""
     ace_low = lowball is not Lowball.DEUCE_TO_SEVEN
-    return np.array(
+    codes = np.array(
         [(1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK],
         dtype=np.int64,
     )
+    codes.flags.writeable = False
+    return codes
+
+
+@cache
+def _card_codes() -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
+    """`evaluate.card_codes` made once a process, and the same codes as lists (a few cards'
+    sums are cheaper in Python than in NumPy)."""
+    keys, bits = evaluate.card_codes()
+    return keys, bits, keys.tolist(), bits.tolist()
 
 
 class _Deal:
@@ -223,7 +238,7 @@ class _Deal:
         self.spot = spot
         variant = self.variant = VARIANTS[spot.game]
         self.size = variant.cards
-        keys, bits = evaluate.card_codes()
+        keys, bits, key_list, bit_list = _card_codes()
         known = {card.index for card in spot.known_cards()}
         self.pool = np.array([index for index in range(52) if index not in known], np.int64)
         self.pool_keys = keys[self.pool]
@@ -240,8 +255,8 @@ class _Deal:
             own - sum(card is not None for card in holding.cards) for holding in spot.holdings
         ]
         self.community_draw = 1 if spot.community and spot.community_card is None else 0
-        self.fixed_keys = [int(keys[cards].sum()) for cards in self.fixed]
-        self.fixed_bits = [int(bits[cards].sum()) for cards in self.fixed]
+        self.fixed_keys = [sum([key_list[card] for card in cards]) for cards in self.fixed]
+        self.fixed_bits = [sum([bit_list[card] for card in cards]) for cards in self.fixed]
         self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
         self.low_codes = _low_card_codes(variant.lowball)
         self.rankings = 0
@@ -393,7 +408,7 @@ class _Deal:
         community = drawn.pop()[0] if self.community_draw else None
         highs: list[np.ndarray] = []
         lows: list[np.ndarray] = []
-        keys_of, bits_of = evaluate.card_codes()
+        keys_of, bits_of, _, _ = _card_codes()
         for player, columns in enumerate(drawn):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
@@ -433,7 +448,11 @@ class _Deal:
         (rows_a, masks_a, high_a, low_a), (rows_b, masks_b, high_b, low_b) = tables
         every_a = np.arange(len(rows_a))
         every_b = np.arange(len(rows_b))
-        tally.count += len(rows_a) * math.comb(len(self.pool) - rows_a.shape[1], rows_b.shape[1])
+        unknown = len(self.pool)
+        tally.count += len(rows_a) * math.comb(unknown - rows_a.shape[1], rows_b.shape[1])
+        # Few pairs of draws: every pair compared at once (a few NumPy calls, whatever the
+        # draws) costs less than sorting and searching for each size of shared set.
+        paired = len(rows_a) * len(rows_b) <= PAIRED_LIMIT
         variant = self.variant
         # (amount of each pot -> the part at stake, which hands, which draws of each player)
         parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
@@ -451,27 +470,40 @@ class _Deal:
             ]
             # A low against none: that low takes the low half, whatever the highs.
             for picks_a, picks_b, winner in ((lows_a, none_b, 0), (none_a, lows_b, 1)):
-                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, len(self.pool))[
-                    1
-                ]
+                if paired:
+                    deals = _count_paired(masks_a[picks_a], masks_b[picks_b], None, None)[1]
+                else:
+                    deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, unknown)[1]
                 self._pay_outright(tally, low_half, winner, deals, low=True)
         for part, low, picks_a, picks_b in parts:
             if not len(picks_a) or not len(picks_b):
                 continue
             strengths = (low_a, low_b) if low else (high_a, high_b)
-            first_wins, ties, second_wins = _count_apart(
-                rows_a[picks_a],
-                rows_b[picks_b],
-                strengths[0][picks_a].astype(np.int64),
-                strengths[1][picks_b].astype(np.int64),
-                len(self.pool),
-            )
+            whole = len(picks_a) == len(rows_a) and len(picks_b) == len(rows_b)
+            value_a = strengths[0] if whole else strengths[0][picks_a]
+            value_b = strengths[1] if whole else strengths[1][picks_b]
+            tied: tuple[np.ndarray, np.ndarray] | None = None
+            if paired:
+                first_wins, ties, second_wins, tied = _count_paired(
+                    masks_a if whole else masks_a[picks_a],
+                    masks_b if whole else masks_b[picks_b],
+                    value_a,
+                    value_b,
+                )
+            else:
+                first_wins, ties, second_wins = _count_apart(
+                    rows_a[picks_a],
+                    rows_b[picks_b],
+                    value_a.astype(np.int64),
+                    value_b.astype(np.int64),
+                    unknown,
+                )
             self._pay_outright(tally, part, 0, first_wins, low)
             self._pay_outright(tally, part, 1, second_wins, low)
             if ties:
-                first, second = _tied_deals(
-                    strengths[0][picks_a], strengths[1][picks_b], masks_a[picks_a], masks_b[picks_b]
-                )
+                if tied is None:
+                    tied = _tied_deals(value_a, value_b, masks_a[picks_a], masks_b[picks_b])
+                first, second = tied
                 assert len(first) == ties, (len(first), ties)
                 self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
 
@@ -560,15 +592,32 @@ class _Deal:
         """Each player's possible draws (positions in the pool, masks) and their high and low
         strengths, ranked once for all the batches of a spot."""
         if self.tables is None:
+            pool_keys, pool_bits = self.pool_keys, self.pool_bits
+            draws = [_combinations(len(self.pool), draw) for draw in self.draws]
+            # Every player's draws ranked in one call: the drawn cards' sums once per size of
+            # draw, each player's known cards added.
+            drawn: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+            keys, bits = [], []
+            for player, (rows, _) in enumerate(draws):
+                draw = rows.shape[1]
+                if draw not in drawn:
+                    drawn[draw] = (pool_keys[rows].sum(axis=1), pool_bits[rows].sum(axis=1))
+                keys.append(drawn[draw][0] + self.fixed_keys[player])
+                bits.append(drawn[draw][1] + self.fixed_bits[player])
+            high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
+            ends = np.cumsum([len(rows) for rows, _ in draws]).tolist()
             tables = []
-            for player, draw in enumerate(self.draws):
-                rows, masks = _combinations(len(self.pool), draw)
-                keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
-                bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
-                for column in range(draw):
-                    keys += self.pool_keys[rows[:, column]]
-                    bits += self.pool_bits[rows[:, column]]
-                tables.append((rows, masks, *self._rank(keys, bits)))
+            start = 0
+            for (rows, masks), end in zip(draws, ends, strict=True):
+                tables.append(
+                    (
+                        rows,
+                        masks,
+                        high[start:end] if high is not _NONE else _NONE,
+                        low[start:end] if low is not _NONE else _NONE,
+                    )
+                )
+                start = end
             self.tables = tables
         return self.tables
 
@@ -828,6 +877,31 @@ def _count_apart(
             found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
             total += (-1 if size % 2 else 1) * int(found.sum())
     return weaker, as_strong, total - weaker - as_strong
+
+
+def _count_paired(
+    masks_a: np.ndarray,
+    masks_b: np.ndarray,
+    value_a: np.ndarray | None,
+    value_b: np.ndarray | None,
+) -> tuple[int, int, int, tuple[np.ndarray, np.ndarray] | None]:
+    """`_count_apart` by comparing every pair of draws (given as bit masks of positions) at
+    once: the pairs that share no card where the first's stronger, as strong, the second's
+    stronger, and the tied pairs (numbers in each list, in the order `_tied_deals` gives
+    them: by the first's draw, then the second's). Without values every pair is tied (and
+    not listed)."""
+    apart = (masks_a[:, np.newaxis] & masks_b) == 0
+    if value_a is None or value_b is None:
+        return 0, int(np.count_nonzero(apart)), 0, None
+    difference = value_a.astype(np.int32)[:, np.newaxis] - value_b
+    stronger = int(np.count_nonzero(apart & (difference > 0)))
+    level = apart & (difference == 0)
+    ties = int(np.count_nonzero(level))
+    weaker = int(np.count_nonzero(apart)) - stronger - ties
+    if not ties:
+        return stronger, ties, weaker, None
+    first, second = np.nonzero(level)
+    return stronger, ties, weaker, (first, second)
 
 
 def _tied_deals(

@@ -1,0 +1,70 @@
+"""The exact calculator's paths for small spots against the general ones: heads-up draws
+compared pair by pair at once (`calculate._count_paired`) against the sorted count
+(`_count_apart`), on many random late spots of every game (unknown down cards, dead cards,
+side pots, uncontested and empty pots, odd chips under each odd-chip rule), giving identical
+`Equities`."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from handlog.cards import DECK, Card
+from handlog.equity import Holding, Method, Spot, calculate, equities
+from handlog.model import Game
+from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
+from handlog.rules.tables import Pot
+from handlog.rules.variants import VARIANTS
+
+_PROFILES = (
+    CASINO,
+    POKERSTARS,
+    replace(CASINO, odd_chip_tie=TieBreak.CLOCKWISE, odd_chip_to_high=False),
+)
+
+
+def _late_spots(game: Game, players: int, count: int, seed: int) -> list[Spot]:
+    """`count` random spots of `game` with one or two cards to come to each of `players`,
+    now and then, with one to come, a down card not known (drawn like the cards to come)."""
+    rng = random.Random(seed)
+    size = VARIANTS[game].cards
+    spots = []
+    for _ in range(count):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        dealt = size - rng.choice((1, 1, 2))
+        holdings = []
+        for seat in range(players):
+            cards: list[Card | None] = [deck.pop() for _ in range(dealt)]
+            if dealt == size - 1 and rng.random() < 0.15:
+                cards[rng.randrange(2 if size == 7 else 1)] = None
+            holdings.append(Holding(f"p{seat}", tuple(cards)))
+        names = tuple(h.player for h in holdings)
+        pots = [Pot(rng.randint(1, 999), names)]
+        for _ in range(rng.randint(0, 2)):
+            eligible = names[: rng.randint(1, players)]
+            pots.append(Pot(rng.choice((0, rng.randint(1, 301))), eligible))
+        dead = tuple(deck.pop() for _ in range(rng.randint(0, 8)))
+        spots.append(Spot(game, tuple(holdings), tuple(pots), dead, profile=rng.choice(_PROFILES)))
+    return spots
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_paired_heads_up_counts_are_the_sorted_counts(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spots = _late_spots(game, 2, 30, seed=list(Game).index(game))
+    paired = 0
+    for spot in spots:
+        deal = calculate._Deal(spot)
+        assert deal.heads_up_counted()
+        found = equities(spot, exact_limit=1_000_000)
+        assert found.method is Method.EXACT
+        with monkeypatch.context() as patched:
+            patched.setattr(calculate, "PAIRED_LIMIT", 0)
+            assert equities(spot, exact_limit=1_000_000) == found
+        tables = deal._draw_tables()
+        paired += len(tables[0][0]) * len(tables[1][0]) <= calculate.PAIRED_LIMIT
+    assert paired >= 15  # the spots mostly take the new path
