@@ -8,8 +8,9 @@ known cards are summed once and only the drawn ones are added. Every set of card
 could still get (a draw: a few hundred or thousand of them) is ranked once, and a deal is a
 draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
 (`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
-its cards taken off by inclusion and exclusion), each half of a hi/lo pot apart; only tied
-deals are listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
+its cards taken off by inclusion and exclusion; or, when the pairs of draws are few, every
+pair compared at once, `_count_paired`), each half of a hi/lo pot apart; only tied deals are
+listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
 (when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal

@@ -233,7 +233,7 @@ def hand_ev(
     if replay is None or may_have_all_in(replay):
         from handlog.rules.trace import trace
 
-        traced = trace(hand, profile, traits)
+        traced = trace(hand, profile, traits, all_in_only=True)
         found = all_in(traced, profile, knowledge, exact_limit)
         shares = tuple(award.shares for award in traced.awards)
         return HandEv(hand, found, ev_nets(traced.replay, found), shares)
