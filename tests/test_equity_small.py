@@ -2,21 +2,25 @@
 compared pair by pair at once (`calculate._count_paired`) against the sorted count
 (`_count_apart`), on many random late spots of every game (unknown down cards, dead cards,
 side pots, uncontested and empty pots, odd chips under each odd-chip rule), giving identical
-`Equities`."""
+`Equities`; the EV-adjusted nets summed and rounded as integers against the same in
+`Fraction`s."""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
 from handlog.cards import DECK, Card
-from handlog.equity import Holding, Method, Spot, calculate, equities
-from handlog.model import Game
+from handlog.check import hand_rules
+from handlog.equity import Holding, Method, Spot, calculate, equities, hands
+from handlog.model import Game, Structure
 from handlog.rules.profiles import CASINO, POKERSTARS, TieBreak
 from handlog.rules.tables import Pot
 from handlog.rules.variants import VARIANTS
+from handlog.simulate import SimulationOptions, simulate_hands
 
 _PROFILES = (
     CASINO,
@@ -68,3 +72,39 @@ def test_paired_heads_up_counts_are_the_sorted_counts(
         tables = deal._draw_tables()
         paired += len(tables[0][0]) * len(tables[1][0]) <= calculate.PAIRED_LIMIT
     assert paired >= 15  # the spots mostly take the new path
+
+
+def test_apportion_over_a_denominator_is_apportion() -> None:
+    rng = random.Random(3)
+    for _ in range(2_000):
+        denominator = rng.choice((1, 2, 7, 496, 1056, rng.randint(1, 10**6)))
+        values = {f"p{k}": rng.randint(-50 * denominator, 90 * denominator) for k in range(4)}
+        values = dict(list(values.items())[: rng.randint(1, 4)])
+        if rng.random() < 0.3:  # equal remainders: the ties go in the mapping's order
+            values = {
+                key: denominator * (value // denominator) + 1 for key, value in values.items()
+            }
+        fractions = {key: Fraction(value, denominator) for key, value in values.items()}
+        total = sum(fractions.values(), Fraction(0))
+        assert hands._apportion_over(values, denominator) == hands.apportion(fractions, int(total))
+
+
+@pytest.mark.parametrize("game", [Game.STUD8, Game.RAZZ, Game.STUD_HILO])
+def test_ev_nets_are_those_of_the_fractions(game: Game) -> None:
+    options = SimulationOptions(game, 400, 6, seed=9, structure=Structure.NO_LIMIT)
+    checked = 0
+    for simulated in simulate_hands(options):
+        hand = simulated.hand
+        found = hands.hand_ev(hand, *hand_rules(hand))
+        spot = found.all_in
+        if spot is None or spot.equities is None:
+            continue
+        checked += 1
+        put_in = {net.player: net.put_in for net in found.nets}
+        expected = {p: spot.equities.expected(p) for p in put_in}
+        ev = {p: expected[p] - put_in[p] for p in put_in}
+        units = hands.apportion(ev, int(sum(ev.values(), Fraction(0))))
+        assert [(n.expected, n.ev_net, n.ev_net_units) for n in found.nets] == [
+            (expected[p], ev[p], units[p]) for p in put_in
+        ]
+    assert checked > 10

@@ -175,10 +175,25 @@ def ev_nets(replay: Replay, found: AllIn | None) -> tuple[EvNet, ...]:
             chips, result = put_in.get(p, 0), net.get(p, 0)
             nets.append(EvNet(p, chips, result, Fraction(chips + result), Fraction(result), result))
         return tuple(nets)
-    expected = {p: found.equities.expected(p) for p in players}
-    ev = {p: expected[p] - put_in.get(p, 0) for p in players}
-    # Every deal pays each pot out whole, so the expectations sum to whole units.
-    units = apportion(ev, int(sum(ev.values(), Fraction(0))))
+    shares = found.equities.shares
+    deals = found.equities.deals
+    if deals <= 0 or any(deals % share.expected.denominator for share in shares):
+        expected = {p: found.equities.expected(p) for p in players}
+        ev = {p: expected[p] - put_in.get(p, 0) for p in players}
+        # Every deal pays each pot out whole, so the expectations sum to whole units.
+        units = apportion(ev, int(sum(ev.values(), Fraction(0))))
+    else:
+        # Every expectation is a whole number of chips over the deals (`Equities.deals`):
+        # summed and rounded as those numbers, without a `Fraction` until the end.
+        whole = dict.fromkeys(players, 0)
+        for share in shares:
+            if share.player in whole:
+                value = share.expected
+                whole[share.player] += value.numerator * (deals // value.denominator)
+        expected = {p: Fraction(whole[p], deals) for p in players}
+        over = {p: whole[p] - put_in.get(p, 0) * deals for p in players}
+        ev = {p: Fraction(over[p], deals) for p in players}
+        units = _apportion_over(over, deals)
     return tuple(
         EvNet(p, put_in.get(p, 0), net.get(p, 0), expected[p], ev[p], units[p]) for p in players
     )
@@ -246,8 +261,23 @@ def apportion(values: Mapping[str, Fraction], total: int) -> dict[str, int]:
     values' own sum; if it is not (a sampled figure's rounding), the difference goes to the
     largest remainders, or comes off the smallest."""
     floors = {key: math.floor(value) for key, value in values.items()}
-    left = total - sum(floors.values())
     order = sorted(values, key=lambda key: values[key] - floors[key], reverse=True)
+    return _handed_out(floors, order, total - sum(floors.values()))
+
+
+def _apportion_over(values: Mapping[str, int], denominator: int) -> dict[str, int]:
+    """`apportion` of each of `values` over `denominator` (above 0), to their sum (as
+    `ev_nets` rounds it: towards zero): the same whole numbers, from integers."""
+    floors = {key: value // denominator for key, value in values.items()}
+    order = sorted(values, key=lambda key: values[key] - floors[key] * denominator, reverse=True)
+    total = sum(values.values())
+    total = total // denominator if total >= 0 else -(-total // denominator)
+    return _handed_out(floors, order, total - sum(floors.values()))
+
+
+def _handed_out(floors: dict[str, int], order: list[str], left: int) -> dict[str, int]:
+    """`floors` with `left` units added one each in `order` (or, below 0, taken off from its
+    end), round after round."""
     result = dict(floors)
     if left >= 0:
         for index in range(left):
