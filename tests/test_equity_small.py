@@ -1,5 +1,5 @@
 """The exact calculator's paths for small spots against the general ones: heads-up draws
-compared pair by pair at once (`calculate._count_paired`) against the sorted count
+compared pair by pair at once (`calculate._Deal._count_pairs`) against the sorted count
 (`_count_apart`), on many random late spots of every game (unknown down cards, dead cards,
 side pots, uncontested and empty pots, odd chips under each odd-chip rule), giving identical
 `Equities`; the EV-adjusted nets summed and rounded as integers against the same in

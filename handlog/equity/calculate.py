@@ -9,7 +9,7 @@ could still get (a draw: a few hundred or thousand of them) is ranked once, and 
 draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
 (`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
 its cards taken off by inclusion and exclusion; or, when the pairs of draws are few, every
-pair compared at once, `_count_paired`), each half of a hi/lo pot apart; only tied deals are
+pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; only tied deals are
 listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
@@ -55,7 +55,7 @@ TABLE_SAMPLING_LIMIT = 12_000
 they have at most about this many each: ranking them costs less than ranking every sample's
 hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
 PAIRED_LIMIT = 40_000
-"""Pairs of draws at most (heads-up, exact) that are compared all at once (`_count_paired`)
+"""Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
 rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
 of one card against two."""
 FIRST_SAMPLES = 12_288
@@ -447,13 +447,13 @@ class _Deal:
         whoever's cards."""
         tables = self._draw_tables()
         (rows_a, masks_a, high_a, low_a), (rows_b, masks_b, high_b, low_b) = tables
-        every_a = np.arange(len(rows_a))
-        every_b = np.arange(len(rows_b))
         unknown = len(self.pool)
         tally.count += len(rows_a) * math.comb(unknown - rows_a.shape[1], rows_b.shape[1])
-        # Few pairs of draws: every pair compared at once (a few NumPy calls, whatever the
-        # draws) costs less than sorting and searching for each size of shared set.
-        paired = len(rows_a) * len(rows_b) <= PAIRED_LIMIT
+        if len(rows_a) * len(rows_b) <= PAIRED_LIMIT:
+            self._count_pairs(tally)
+            return
+        every_a = np.arange(len(rows_a))
+        every_b = np.arange(len(rows_b))
         variant = self.variant
         # (amount of each pot -> the part at stake, which hands, which draws of each player)
         parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
@@ -471,42 +471,82 @@ class _Deal:
             ]
             # A low against none: that low takes the low half, whatever the highs.
             for picks_a, picks_b, winner in ((lows_a, none_b, 0), (none_a, lows_b, 1)):
-                if paired:
-                    deals = _count_paired(masks_a[picks_a], masks_b[picks_b], None, None)[1]
-                else:
-                    deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, unknown)[1]
+                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, unknown)[1]
                 self._pay_outright(tally, low_half, winner, deals, low=True)
         for part, low, picks_a, picks_b in parts:
             if not len(picks_a) or not len(picks_b):
                 continue
             strengths = (low_a, low_b) if low else (high_a, high_b)
-            whole = len(picks_a) == len(rows_a) and len(picks_b) == len(rows_b)
-            value_a = strengths[0] if whole else strengths[0][picks_a]
-            value_b = strengths[1] if whole else strengths[1][picks_b]
-            tied: tuple[np.ndarray, np.ndarray] | None = None
-            if paired:
-                first_wins, ties, second_wins, tied = _count_paired(
-                    masks_a if whole else masks_a[picks_a],
-                    masks_b if whole else masks_b[picks_b],
-                    value_a,
-                    value_b,
-                )
-            else:
-                first_wins, ties, second_wins = _count_apart(
-                    rows_a[picks_a],
-                    rows_b[picks_b],
-                    value_a.astype(np.int64),
-                    value_b.astype(np.int64),
-                    unknown,
-                )
+            first_wins, ties, second_wins = _count_apart(
+                rows_a[picks_a],
+                rows_b[picks_b],
+                strengths[0][picks_a].astype(np.int64),
+                strengths[1][picks_b].astype(np.int64),
+                unknown,
+            )
             self._pay_outright(tally, part, 0, first_wins, low)
             self._pay_outright(tally, part, 1, second_wins, low)
             if ties:
-                if tied is None:
-                    tied = _tied_deals(value_a, value_b, masks_a[picks_a], masks_b[picks_b])
-                first, second = tied
+                first, second = _tied_deals(
+                    strengths[0][picks_a], strengths[1][picks_b], masks_a[picks_a], masks_b[picks_b]
+                )
                 assert len(first) == ties, (len(first), ties)
                 self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
+
+    def _count_pairs(self, tally: _Tally) -> None:
+        """`count_heads_up` when the pairs of draws are few (`PAIRED_LIMIT`): every pair
+        compared at once, as a grid of the first player's draws by the second's (a few NumPy
+        calls, whatever the draws, where sorting and searching takes a few per size of shared
+        set): which pairs share no card, and in which of them each part of the pots is at
+        stake (in hi/lo: whether either has a low). The tied pairs are listed in the order
+        `_tied_deals` gives them (by the first's draw, then the second's)."""
+        (_, masks_a, high_a, low_a), (_, masks_b, high_b, low_b) = self._draw_tables()
+        apart = (masks_a[:, np.newaxis] & masks_b) == 0
+        variant = self.variant
+        if not variant.split:
+            low = not variant.high
+            value_a, value_b = (low_a, low_b) if low else (high_a, high_b)
+            # 0 the second's stronger, 1 as strong, 2 the first's.
+            outcome = np.sign(value_a.astype(np.int32)[:, np.newaxis] - value_b) + 1
+            self._pay_pairs(tally, self._part(False, low), low, outcome, apart, 0)
+            return
+        # Which of the two has a low: 0 neither, 1 the first, 2 the second, 3 both.
+        lows = (low_a >= 0).astype(np.int32)[:, np.newaxis] + 2 * (low_b >= 0)
+        high = np.sign(high_a.astype(np.int32)[:, np.newaxis] - high_b) + 1
+        # The high outcome, 3 more where a low takes half the pot (the high the other half).
+        self._pay_pairs(tally, self._part(False, False), False, high, apart & (lows == 0), 0)
+        half = high + 3 * (lows > 0)
+        self._pay_pairs(tally, self._part(True, False), False, half, apart & (lows > 0), 3)
+        # The low outcome (a lone low takes the low half, whatever the other's cards), by
+        # who has one.
+        low_half = self._part(True, True)
+        outcome = np.sign(low_a.astype(np.int32)[:, np.newaxis] - low_b) + 1 + 3 * lows
+        counts = np.bincount(outcome[apart], minlength=12).tolist()
+        self._pay_outright(tally, low_half, 0, sum(counts[3:6]), low=True)
+        self._pay_outright(tally, low_half, 1, sum(counts[6:9]), low=True)
+        self._pay_pairs(tally, low_half, True, outcome, apart & (lows == 3), 9, counts[9:12])
+
+    def _pay_pairs(
+        self,
+        tally: _Tally,
+        part: Callable[[int], int],
+        low: bool,
+        outcome: np.ndarray,
+        at_stake: np.ndarray,
+        offset: int,
+        counts: list[int] | None = None,
+    ) -> None:
+        """Pay the pairs of draws where `part` of the pots is at stake (`at_stake`, a grid of
+        the first player's draws by the second's) by their `outcome` less `offset`: 0 the
+        second's hand stronger, 1 as strong (the tied pairs listed and paid by `_pay_ties`),
+        2 the first's (`counts`: how many of each, when known)."""
+        if counts is None:
+            counts = np.bincount(outcome[at_stake] - offset, minlength=3).tolist()
+        self._pay_outright(tally, part, 0, counts[2], low)
+        self._pay_outright(tally, part, 1, counts[0], low)
+        if counts[1]:
+            first, second = np.nonzero(at_stake & (outcome == offset + 1))
+            self._pay_ties(tally, part, low, first, second)
 
     def _part(self, low_qualifies: bool, low: bool) -> Callable[[int], int]:
         """A pot's amount -> what its best low (`low`) or its best high wins of it, when a low
@@ -878,31 +918,6 @@ def _count_apart(
             found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
             total += (-1 if size % 2 else 1) * int(found.sum())
     return weaker, as_strong, total - weaker - as_strong
-
-
-def _count_paired(
-    masks_a: np.ndarray,
-    masks_b: np.ndarray,
-    value_a: np.ndarray | None,
-    value_b: np.ndarray | None,
-) -> tuple[int, int, int, tuple[np.ndarray, np.ndarray] | None]:
-    """`_count_apart` by comparing every pair of draws (given as bit masks of positions) at
-    once: the pairs that share no card where the first's stronger, as strong, the second's
-    stronger, and the tied pairs (numbers in each list, in the order `_tied_deals` gives
-    them: by the first's draw, then the second's). Without values every pair is tied (and
-    not listed)."""
-    apart = (masks_a[:, np.newaxis] & masks_b) == 0
-    if value_a is None or value_b is None:
-        return 0, int(np.count_nonzero(apart)), 0, None
-    difference = value_a.astype(np.int32)[:, np.newaxis] - value_b
-    stronger = int(np.count_nonzero(apart & (difference > 0)))
-    level = apart & (difference == 0)
-    ties = int(np.count_nonzero(level))
-    weaker = int(np.count_nonzero(apart)) - stronger - ties
-    if not ties:
-        return stronger, ties, weaker, None
-    first, second = np.nonzero(level)
-    return stronger, ties, weaker, (first, second)
 
 
 def _tied_deals(
