@@ -2,8 +2,8 @@
 compared pair by pair at once (`calculate._Deal._count_pairs`) against the sorted count
 (`_count_apart`), on many random late spots of every game (unknown down cards, dead cards,
 side pots, uncontested and empty pots, odd chips under each odd-chip rule), giving identical
-`Equities`; the EV-adjusted nets summed and rounded as integers against the same in
-`Fraction`s."""
+`Equities`; the grid of small three-way spots against the joint enumeration; the EV-adjusted
+nets summed and rounded as integers against the same in `Fraction`s."""
 
 from __future__ import annotations
 
@@ -108,3 +108,20 @@ def test_ev_nets_are_those_of_the_fractions(game: Game) -> None:
             (expected[p], ev[p], units[p]) for p in put_in
         ]
     assert checked > 10
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_the_grid_of_small_three_way_spots_is_the_joint_enumeration(game: Game) -> None:
+    checked = 0
+    for spot in _late_spots(game, 3, 8, seed=100 + list(Game).index(game)):
+        deal = calculate._Deal(spot)
+        if deal.deals > 60_000:
+            continue
+        checked += 1
+        grid = calculate._Tally(len(spot.pots), 3)
+        deal.score(deal.every_deal(), grid)
+        joint = calculate._Tally(len(spot.pots), 3)
+        deal.score(deal.every_deal_jointly(), joint)
+        assert grid.result(spot, Method.EXACT, 0) == joint.result(spot, Method.EXACT, 0)
+        assert grid.count == deal.deals
+    assert checked >= 3

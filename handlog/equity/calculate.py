@@ -240,21 +240,20 @@ class _Deal:
         variant = self.variant = VARIANTS[spot.game]
         self.size = variant.cards
         keys, bits, key_list, bit_list = _card_codes()
-        known = {card.index for card in spot.known_cards()}
+        known = {_INDEX[card] for card in spot.known_cards()}
         self.pool = np.array([index for index in range(52) if index not in known], np.int64)
         self.pool_keys = keys[self.pool]
         self.pool_bits = bits[self.pool]
         self.players = spot.players
         self.seat = {player: index for index, player in enumerate(self.players)}
-        shared = [spot.community_card.index] if spot.community_card is not None else []
-        self.fixed = [
-            [card.index for card in holding.cards if card is not None] + shared
+        shared = [_INDEX[spot.community_card]] if spot.community_card is not None else []
+        held = [
+            [_INDEX[card] for card in holding.cards if card is not None]
             for holding in spot.holdings
         ]
+        self.fixed = [cards + shared for cards in held]
         own = spot.own_cards
-        self.draws = [
-            own - sum(card is not None for card in holding.cards) for holding in spot.holdings
-        ]
+        self.draws = [own - len(cards) for cards in held]
         self.community_draw = 1 if spot.community and spot.community_card is None else 0
         self.fixed_keys = [sum([key_list[card] for card in cards]) for cards in self.fixed]
         self.fixed_bits = [sum([bit_list[card] for card in cards]) for cards in self.fixed]
@@ -333,15 +332,17 @@ class _Deal:
         lows: list[np.ndarray] = []
         taken: np.ndarray | None = None
         valid: np.ndarray | None = None
+        # Without a community card, a player's strengths are those of their draws, every
+        # player's ranked in one call (`_draw_tables`).
+        ranked_draws = None if self.community_draw else self._draw_tables()
         for player, (rows, masks) in enumerate(subsets):
-            keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
-            bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
-            for column in range(rows.shape[1]):
-                keys += self.pool_keys[rows[:, column]]
-                bits += self.pool_bits[rows[:, column]]
             place = [1] * axes
             place[player] = len(rows)
-            if self.community_draw:
+            if ranked_draws is not None:
+                ranked = [ranked_draws[player][2], ranked_draws[player][3]]
+            else:
+                keys = self.pool_keys[rows].sum(axis=1) + self.fixed_keys[player]
+                bits = self.pool_bits[rows].sum(axis=1) + self.fixed_bits[player]
                 # Every community card beside each set (one the player holds is never dealt:
                 # the grid's `valid` leaves those cells out).
                 free = ((masks[:, np.newaxis] >> np.arange(unknown)) & 1) == 0
@@ -349,8 +350,6 @@ class _Deal:
                 bits = (bits[:, np.newaxis] + self.pool_bits)[free]
                 place[-1] = unknown
                 ranked = [_spread(values, free) for values in self._rank(keys, bits)]
-            else:
-                ranked = list(self._rank(keys, bits))
             highs.append(ranked[0].reshape(place) if ranked[0] is not _NONE else _NONE)
             lows.append(ranked[1].reshape(place) if ranked[1] is not _NONE else _NONE)
             if len(rows) > 1:
@@ -517,14 +516,14 @@ class _Deal:
         self._pay_pairs(tally, self._part(False, False), False, high, apart & (lows == 0), 0)
         half = high + 3 * (lows > 0)
         self._pay_pairs(tally, self._part(True, False), False, half, apart & (lows > 0), 3)
-        # The low outcome (a lone low takes the low half, whatever the other's cards), by
-        # who has one.
+        # The low outcome, by who has one: a lone low takes the low half whatever the other's
+        # cards, paid with the low half's outright wins.
         low_half = self._part(True, True)
         outcome = np.sign(low_a.astype(np.int32)[:, np.newaxis] - low_b) + 1 + 3 * lows
         counts = np.bincount(outcome[apart], minlength=12).tolist()
-        self._pay_outright(tally, low_half, 0, sum(counts[3:6]), low=True)
-        self._pay_outright(tally, low_half, 1, sum(counts[6:9]), low=True)
-        self._pay_pairs(tally, low_half, True, outcome, apart & (lows == 3), 9, counts[9:12])
+        alone_a, alone_b = sum(counts[3:6]), sum(counts[6:9])
+        counts = [counts[9] + alone_b, counts[10], counts[11] + alone_a]
+        self._pay_pairs(tally, low_half, True, outcome, apart & (lows == 3), 9, counts)
 
     def _pay_pairs(
         self,
@@ -646,10 +645,10 @@ class _Deal:
                 keys.append(drawn[draw][0] + self.fixed_keys[player])
                 bits.append(drawn[draw][1] + self.fixed_bits[player])
             high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
-            ends = np.cumsum([len(rows) for rows, _ in draws]).tolist()
             tables = []
             start = 0
-            for (rows, masks), end in zip(draws, ends, strict=True):
+            for rows, masks in draws:
+                end = start + len(rows)
                 tables.append(
                     (
                         rows,
@@ -948,6 +947,9 @@ def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
         ids[:, index] += base**size  # sets of different sizes never share a number
     return ids
 
+
+_INDEX = {card: card.index for card in DECK}
+"""Each card's `Card.index` (a look-up by identity, cheaper than the property)."""
 
 _CODE_BITS = 6
 """Bits that hold a `Card.index` or a `_low_card_codes` value (all below 64)."""

@@ -23,9 +23,11 @@ from handlog.rules.traits import SiteTraits
 
 if TYPE_CHECKING:  # the calculator (and NumPy) and the trace: imported when a hand is traced
     from handlog.equity.calculate import Equities
-    from handlog.rules.trace import CardSlot, HandTrace, Step
+    from handlog.rules.trace import HandTrace, Step
 
 _SEAT_NUMBER = attrgetter("number")
+_STREETS = {int(street): street for street in Street}
+"""Each street by its number (a look-up, cheaper than calling `Street`)."""
 
 
 class Knowledge(StrEnum):
@@ -96,19 +98,30 @@ def spot_at(
     after rake). `profile` is the one the trace was made under (its odd-chip rule splits the
     pots; its burns count towards the community card)."""
     hand = t.hand
-    live = [seat for seat in step.seats if seat.status in ("in", "all-in")]
-    folded = [seat for seat in step.seats if seat.status == "folded"]
-
-    def shown(slots: tuple[CardSlot, ...]) -> tuple[Card | None, ...]:
-        if knowledge is Knowledge.SHOWN:
-            return tuple(slot.card for slot in slots)
-        return tuple(slot.card if slot.face_up else None for slot in slots)
-
-    dead = tuple(card for seat in folded for card in shown(seat.cards) if card is not None)
+    table_only = knowledge is not Knowledge.SHOWN
+    live: list[Holding] = []
+    dead: list[Card] = []
+    dealt_in: list[str] = []
+    folded_on: dict[str, Street] = {}
+    for seat in step.seats:
+        status = seat.status
+        if status == "out":
+            continue
+        dealt_in.append(seat.player)
+        if status == "folded":
+            # A player who folded took as many cards as the street they folded on deals (its
+            # number).
+            folded_on[seat.player] = _STREETS[max(len(seat.cards), 2)]
+            for slot in seat.cards:
+                if slot.card is not None and (slot.face_up or not table_only):
+                    dead.append(slot.card)
+        elif table_only:
+            live.append(
+                Holding(seat.player, tuple([s.card if s.face_up else None for s in seat.cards]))
+            )
+        else:
+            live.append(Holding(seat.player, tuple([s.card for s in seat.cards])))
     last = tables.LAST_STREET[hand.game]
-    dealt_in = [seat.player for seat in step.seats if seat.status != "out"]
-    # A player who folded took as many cards as the street they folded on deals (its number).
-    folded_on = {seat.player: Street(max(len(seat.cards), 2)) for seat in folded}
     # Every street to the last is dealt after an all-in: the burns are one a street.
     burns = len(range(FIRST_STREET[hand.game], last + 1)) if profile.burns else 0
     size = tables.CARDS_PER_PLAYER[hand.game]
@@ -118,9 +131,9 @@ def spot_at(
         pots = tuple(Pot(award.after_rake, award.pot.eligible) for award in t.awards)
     return Spot(
         hand.game,
-        tuple(Holding(seat.player, shown(seat.cards)) for seat in live),
+        tuple(live),
         pots,
-        dead,
+        tuple(dead),
         community,
         community_card,
         profile,
