@@ -370,12 +370,14 @@ class _Deal:
         flat_valid = None if valid is None else np.broadcast_to(valid, shape).ravel()
         count = math.prod(shape) if flat_valid is None else int(np.count_nonzero(flat_valid))
 
+        dealt = [pool[rows] for rows, _ in subsets]  # each player's draws as cards
+
         def hands(cells: np.ndarray) -> np.ndarray:
             where = np.unravel_index(cells, shape)
             result = np.empty((len(cells), players, self.size), dtype=np.int64)
             for player, fixed in enumerate(self.fixed):
                 result[:, player, : len(fixed)] = fixed
-                drawn = pool[subsets[player][0][where[player]]]
+                drawn = dealt[player][where[player]]
                 result[:, player, len(fixed) : len(fixed) + drawn.shape[1]] = drawn
                 if self.community_draw:
                     result[:, player, -1] = pool[where[-1]]
