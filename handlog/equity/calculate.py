@@ -638,15 +638,24 @@ class _Deal:
             draws = [_combinations(len(self.pool), draw) for draw in self.draws]
             # Every player's draws ranked in one call: the drawn cards' sums once per size of
             # draw, each player's known cards added.
-            drawn: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-            keys, bits = [], []
-            for player, (rows, _) in enumerate(draws):
-                draw = rows.shape[1]
-                if draw not in drawn:
-                    drawn[draw] = (pool_keys[rows].sum(axis=1), pool_bits[rows].sum(axis=1))
-                keys.append(drawn[draw][0] + self.fixed_keys[player])
-                bits.append(drawn[draw][1] + self.fixed_bits[player])
-            high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
+            if len(set(self.draws)) == 1:
+                # The same draws for all (the usual case): one sum per card set, each
+                # player's known cards added to all of them at once.
+                rows = draws[0][0]
+                drawn_keys = pool_keys if rows.shape[1] == 1 else pool_keys[rows].sum(axis=1)
+                drawn_bits = pool_bits if rows.shape[1] == 1 else pool_bits[rows].sum(axis=1)
+                fixed = np.array([self.fixed_keys, self.fixed_bits], dtype=np.int64)
+                high, low = self._rank(
+                    (fixed[0][:, np.newaxis] + drawn_keys).ravel(),
+                    (fixed[1][:, np.newaxis] + drawn_bits).ravel(),
+                )
+            else:
+                keys = []
+                bits = []
+                for player, (rows, _) in enumerate(draws):
+                    keys.append(pool_keys[rows].sum(axis=1) + self.fixed_keys[player])
+                    bits.append(pool_bits[rows].sum(axis=1) + self.fixed_bits[player])
+                high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
             tables = []
             start = 0
             for rows, masks in draws:
