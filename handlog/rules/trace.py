@@ -414,6 +414,8 @@ def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandT
     last_event = len(hand.events) - 1
     at = [-1]
     """The index of the record at which betting closed, once it has."""
+    seen = [-1, 0, 0, 0]
+    """As `trace`'s: `Table.moves` when the table was last counted, and its counts then."""
     empty: dict[str, int] = {}
     nobody: dict[str, str] = {}
 
@@ -423,12 +425,15 @@ def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandT
         index = len(raws)
         closed = False
         in_hand = 0
-        if at[0] < 0 and first_street <= street < last_street:
-            in_hand, able, owes = _counts(table)
-            closed = in_hand >= 2 and able <= 1 and not owes
+        looking = at[0] < 0 and first_street <= street < last_street
+        if looking or index >= last_event:
+            moves = table.moves
+            if moves != seen[0]:
+                counted, able, owes = _counts(table)
+                seen[0], seen[1], seen[2], seen[3] = moves, counted, able, 1 if owes else 0
+            in_hand = seen[1]
+            closed = looking and in_hand >= 2 and seen[2] <= 1 and seen[3] == 0
         if closed or index >= last_event:
-            if not closed:
-                in_hand = _counts(table)[0]
             betting = first_street <= street <= last_street
             raws.append(_raw(table, event, betting and in_hand > 1, _copies(table), closed))
             if closed:
