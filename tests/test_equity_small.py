@@ -11,6 +11,7 @@ import random
 from dataclasses import replace
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from handlog.cards import DECK, Card
@@ -125,3 +126,24 @@ def test_the_grid_of_small_three_way_spots_is_the_joint_enumeration(game: Game) 
         assert grid.result(spot, Method.EXACT, 0) == joint.result(spot, Method.EXACT, 0)
         assert grid.count == deal.deals
     assert checked >= 3
+
+
+def test_the_sorted_count_is_the_count_of_every_pair() -> None:
+    rng = np.random.default_rng(4)
+    for unknown, draw_a, draw_b in ((12, 2, 2), (14, 3, 2), (10, 1, 3), (9, 3, 3), (8, 0, 2)):
+        rows_a, masks_a = calculate._combinations(unknown, draw_a)
+        rows_b, masks_b = calculate._combinations(unknown, draw_b)
+        picks_a = np.flatnonzero(rng.random(len(rows_a)) < 0.7)
+        picks_b = np.flatnonzero(rng.random(len(rows_b)) < 0.7)
+        value_a = rng.integers(0, 9, len(picks_a))
+        value_b = rng.integers(0, 9, len(picks_b))
+        found = calculate._count_apart(rows_a[picks_a], rows_b[picks_b], value_a, value_b, unknown)
+        apart = (masks_a[picks_a][:, np.newaxis] & masks_b[picks_b]) == 0
+        difference = value_a[:, np.newaxis] - value_b
+        assert found == (
+            int(np.count_nonzero(apart & (difference > 0))),
+            int(np.count_nonzero(apart & (difference == 0))),
+            int(np.count_nonzero(apart & (difference < 0))),
+        )
+        unvalued = calculate._count_apart(rows_a[picks_a], rows_b[picks_b], None, None, unknown)
+        assert unvalued == (0, int(np.count_nonzero(apart)), 0)

@@ -909,24 +909,20 @@ def _count_apart(
     span = np.int64(1 << 14)  # above every strength: a set's number and a strength in one key
     weaker = 0
     as_strong = 0
+    total = 0
     for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-        # The second player's draws holding each `size` cards of the first's draw.
+        # The second player's draws holding each `size` cards of the first's draw: where
+        # they start among the sorted keys, where those weaker end, those as strong end, and
+        # where they all end (every pair, by the same inclusion and exclusion).
         keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
         ids = _set_ids(rows_a, size, unknown) * span
-        start = np.searchsorted(keys, ids)
-        below = np.searchsorted(keys, ids + value_a[:, None]) - start
-        through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
+        strength = ids + value_a[:, None]
+        found = np.searchsorted(keys, np.stack([ids, strength, strength + 1, ids + span]))
+        start, below, through, end = found.reshape(4, -1).sum(axis=1).tolist()
         sign = -1 if size % 2 else 1
-        weaker += sign * int(below.sum())
-        as_strong += sign * int((through - below).sum())
-    total = 0
-    if len(rows_a) and len(rows_b):
-        # Pairs apart: the same inclusion and exclusion without strengths.
-        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-            ids_b = np.sort(_set_ids(rows_b, size, unknown).ravel())
-            ids_a = _set_ids(rows_a, size, unknown)
-            found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
-            total += (-1 if size % 2 else 1) * int(found.sum())
+        weaker += sign * (below - start)
+        as_strong += sign * (through - below)
+        total += sign * (end - start)
     return weaker, as_strong, total - weaker - as_strong
 
 
