@@ -906,23 +906,29 @@ def _count_apart(
     if value_a is None or value_b is None:
         value_a = np.zeros(len(rows_a), dtype=np.int64)
         value_b = np.zeros(len(rows_b), dtype=np.int64)
+    if not len(rows_a) or not len(rows_b):
+        return 0, 0, 0
     span = np.int64(1 << 14)  # above every strength: a set's number and a strength in one key
     weaker = 0
     as_strong = 0
     total = 0
     for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-        # The second player's draws holding each `size` cards of the first's draw: where
-        # they start among the sorted keys, where those weaker end, those as strong end, and
-        # where they all end (every pair, by the same inclusion and exclusion).
-        keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
-        ids = _set_ids(rows_a, size, unknown) * span
-        strength = ids + value_a[:, None]
-        found = np.searchsorted(keys, np.stack([ids, strength, strength + 1, ids + span]))
-        start, below, through, end = found.reshape(4, -1).sum(axis=1).tolist()
+        # The second player's draws holding each `size` cards of the first's draw: how many
+        # (every pair, by the same inclusion and exclusion), where they start among the
+        # keys sorted by set then strength, and where those weaker and as strong end.
+        sets_b = _set_ids(rows_b, size, unknown)
+        sets_a = _set_ids(rows_a, size, unknown)
+        keys = np.sort((sets_b * span + value_b[:, None]).ravel())
+        held = np.bincount(sets_b.ravel(), minlength=int(sets_a.max()) + 1)
+        starts = np.cumsum(held) - held
+        strength = sets_a * span + value_a[:, None]
+        found = np.searchsorted(keys, np.stack([strength, strength + 1]))
+        below, through = found.reshape(2, -1).sum(axis=1).tolist()
+        start = int(starts[sets_a].sum())
         sign = -1 if size % 2 else 1
         weaker += sign * (below - start)
         as_strong += sign * (through - below)
-        total += sign * (end - start)
+        total += sign * int(held[sets_a].sum())
     return weaker, as_strong, total - weaker - as_strong
 
 
