@@ -257,3 +257,48 @@ def test_a_hand_written_hand_step_by_step() -> None:
     assert t.awards[0].shares == {"Hero": 20} and t.awards[1].shares == {"Hero": 20}
     assert "straight flush" in t.awards[0].reason
     assert end["Hero"].collected == 40 and t.steps[-1].pot == 1
+
+
+def _all_in_only_matches(hand: Hand) -> bool:
+    """Whether the trace made for a hand's all-in (`all_in_only`) holds what the whole trace
+    holds of it: the all-in step alone (the same record, its index and violations included),
+    the replay, the final cards, the awards' pots and shares (not their words), the unplaced
+    violations; and no flag states. True when the hand has an all-in step."""
+    profile, traits = hand_rules(hand)
+    whole = trace(hand, profile, traits)
+    cut = trace(hand, profile, traits, all_in_only=True)
+    step = whole.all_in_step()
+    assert cut.steps == ((step,) if step is not None else ())
+    assert cut.all_in_step() == step
+    assert cut.replay == whole.replay
+    assert cut.final_cards == whole.final_cards
+    assert [(a.pot, a.after_rake, a.shares) for a in cut.awards] == [
+        (a.pot, a.after_rake, a.shares) for a in whole.awards
+    ]
+    assert all(a.reason == "" for a in cut.awards)
+    assert cut.unplaced == whole.unplaced
+    assert cut.flagged == ()
+    return step is not None
+
+
+@pytest.mark.parametrize(
+    ("game", "structure", "faults"),
+    [
+        (Game.STUD8, Structure.NO_LIMIT, 0.0),
+        (Game.RAZZ, Structure.POT_LIMIT, 0.2),
+        (Game.STUD5, Structure.NO_LIMIT, 0.0),
+        (Game.STUD, Structure.NO_LIMIT, 0.2),
+    ],
+)
+def test_the_all_in_trace_is_the_whole_traces_all_in(
+    game: Game, structure: Structure, faults: float
+) -> None:
+    options = SimulationOptions(
+        game, 120, 8, seed=5, tournament=True, structure=structure, fault_rate=faults
+    )
+    found = sum(_all_in_only_matches(simulated.hand) for simulated in simulate_hands(options))
+    assert found > 5
+
+
+def test_the_all_in_trace_of_every_site_fixture() -> None:
+    assert sum(_all_in_only_matches(hand) for hand in _site_hands()) > 0

@@ -14,8 +14,9 @@ every way equally likely.
 *The calculator* (`equities`): each player's expected chips from each pot, over every way the
 rest of the deck could be dealt. Exact when at most `EXACT_LIMIT` (700,000) deals are left —
 every heads-up spot of the 7-card games from 5th street on, three or four players on 6th:
-heads-up the deals are counted (sorting and inclusion-exclusion over shared cards; only the
-tied ones listed), with more players enumerated as a broadcast grid of each player's possible
+heads-up the deals are counted (every pair of the two players' draws compared at once when
+there are few, else sorting and inclusion-exclusion over shared cards; only the tied ones
+listed), with more players enumerated as a broadcast grid of each player's possible
 draws (or jointly, on small decks); otherwise sampled, seeded by a digest of the spot (the
 same figures every run), until every equity's 95% interval is within ±0.5 percentage point
 (`Share.error`, never below 3/n), from each player's ranked draws when they are few, else by
@@ -37,7 +38,8 @@ EV-adjusted net uses; a hand where a live player's cards of that moment are neve
 no equities), the hero's own cards, folded or not — and TABLE, only what lay face up. `hand_ev` traces only
 the hands whose replay allows an all-in with cards to come (two players or more to the end,
 one of them all-in, at most one player acting on the last street: `may_have_all_in`), a few
-percent of hands.
+percent of hands, and with a trace cut to what the equities read (`trace(..., all_in_only=True)`:
+the all-in step alone, the awards without their words).
 `street_equities` gives each street's equities for the streets on which every player still
 in has all their cards shown by the end (for `show`), and `step_equities` the equities
 beside each step of a trace (a street's until the all-in, the all-in's from there: for the

@@ -8,8 +8,9 @@ known cards are summed once and only the drawn ones are added. Every set of card
 could still get (a draw: a few hundred or thousand of them) is ranked once, and a deal is a
 draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
 (`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
-its cards taken off by inclusion and exclusion), each half of a hi/lo pot apart; only tied
-deals are listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
+its cards taken off by inclusion and exclusion; or, when the pairs of draws are few, every
+pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; only tied deals are
+listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
 (when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
@@ -53,6 +54,10 @@ TABLE_SAMPLING_LIMIT = 12_000
 """Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
 they have at most about this many each: ranking them costs less than ranking every sample's
 hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
+PAIRED_LIMIT = 40_000
+"""Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
+rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
+of one card against two."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
@@ -205,14 +210,25 @@ def _combinations(count: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     return rows, masks
 
 
+@cache
 def _low_card_codes(lowball: Lowball) -> np.ndarray:
     """Each card's place from the lowest with the ace below the deuce (except in
     deuce-to-seven): one of the comparisons the odd chip of a low half can read."""
     ace_low = lowball is not Lowball.DEUCE_TO_SEVEN
-    return np.array(
+    codes = np.array(
         [(1 if ace_low and card.rank == 14 else card.rank) * 4 + card.suit for card in DECK],
         dtype=np.int64,
     )
+    codes.flags.writeable = False
+    return codes
+
+
+@cache
+def _card_codes() -> tuple[np.ndarray, np.ndarray, list[int], list[int]]:
+    """`evaluate.card_codes` made once a process, and the same codes as lists (a few cards'
+    sums are cheaper in Python than in NumPy)."""
+    keys, bits = evaluate.card_codes()
+    return keys, bits, keys.tolist(), bits.tolist()
 
 
 class _Deal:
@@ -223,25 +239,24 @@ class _Deal:
         self.spot = spot
         variant = self.variant = VARIANTS[spot.game]
         self.size = variant.cards
-        keys, bits = evaluate.card_codes()
-        known = {card.index for card in spot.known_cards()}
+        keys, bits, key_list, bit_list = _card_codes()
+        known = {_INDEX[card] for card in spot.known_cards()}
         self.pool = np.array([index for index in range(52) if index not in known], np.int64)
         self.pool_keys = keys[self.pool]
         self.pool_bits = bits[self.pool]
         self.players = spot.players
         self.seat = {player: index for index, player in enumerate(self.players)}
-        shared = [spot.community_card.index] if spot.community_card is not None else []
-        self.fixed = [
-            [card.index for card in holding.cards if card is not None] + shared
+        shared = [_INDEX[spot.community_card]] if spot.community_card is not None else []
+        held = [
+            [_INDEX[card] for card in holding.cards if card is not None]
             for holding in spot.holdings
         ]
+        self.fixed = [cards + shared for cards in held]
         own = spot.own_cards
-        self.draws = [
-            own - sum(card is not None for card in holding.cards) for holding in spot.holdings
-        ]
+        self.draws = [own - len(cards) for cards in held]
         self.community_draw = 1 if spot.community and spot.community_card is None else 0
-        self.fixed_keys = [int(keys[cards].sum()) for cards in self.fixed]
-        self.fixed_bits = [int(bits[cards].sum()) for cards in self.fixed]
+        self.fixed_keys = [sum([key_list[card] for card in cards]) for cards in self.fixed]
+        self.fixed_bits = [sum([bit_list[card] for card in cards]) for cards in self.fixed]
         self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
         self.low_codes = _low_card_codes(variant.lowball)
         self.rankings = 0
@@ -317,15 +332,17 @@ class _Deal:
         lows: list[np.ndarray] = []
         taken: np.ndarray | None = None
         valid: np.ndarray | None = None
+        # Without a community card, a player's strengths are those of their draws, every
+        # player's ranked in one call (`_draw_tables`).
+        ranked_draws = None if self.community_draw else self._draw_tables()
         for player, (rows, masks) in enumerate(subsets):
-            keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
-            bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
-            for column in range(rows.shape[1]):
-                keys += self.pool_keys[rows[:, column]]
-                bits += self.pool_bits[rows[:, column]]
             place = [1] * axes
             place[player] = len(rows)
-            if self.community_draw:
+            if ranked_draws is not None:
+                ranked = [ranked_draws[player][2], ranked_draws[player][3]]
+            else:
+                keys = self.pool_keys[rows].sum(axis=1) + self.fixed_keys[player]
+                bits = self.pool_bits[rows].sum(axis=1) + self.fixed_bits[player]
                 # Every community card beside each set (one the player holds is never dealt:
                 # the grid's `valid` leaves those cells out).
                 free = ((masks[:, np.newaxis] >> np.arange(unknown)) & 1) == 0
@@ -333,8 +350,6 @@ class _Deal:
                 bits = (bits[:, np.newaxis] + self.pool_bits)[free]
                 place[-1] = unknown
                 ranked = [_spread(values, free) for values in self._rank(keys, bits)]
-            else:
-                ranked = list(self._rank(keys, bits))
             highs.append(ranked[0].reshape(place) if ranked[0] is not _NONE else _NONE)
             lows.append(ranked[1].reshape(place) if ranked[1] is not _NONE else _NONE)
             if len(rows) > 1:
@@ -355,12 +370,14 @@ class _Deal:
         flat_valid = None if valid is None else np.broadcast_to(valid, shape).ravel()
         count = math.prod(shape) if flat_valid is None else int(np.count_nonzero(flat_valid))
 
+        dealt = [pool[rows] for rows, _ in subsets]  # each player's draws as cards
+
         def hands(cells: np.ndarray) -> np.ndarray:
             where = np.unravel_index(cells, shape)
             result = np.empty((len(cells), players, self.size), dtype=np.int64)
             for player, fixed in enumerate(self.fixed):
                 result[:, player, : len(fixed)] = fixed
-                drawn = pool[subsets[player][0][where[player]]]
+                drawn = dealt[player][where[player]]
                 result[:, player, len(fixed) : len(fixed) + drawn.shape[1]] = drawn
                 if self.community_draw:
                     result[:, player, -1] = pool[where[-1]]
@@ -393,7 +410,7 @@ class _Deal:
         community = drawn.pop()[0] if self.community_draw else None
         highs: list[np.ndarray] = []
         lows: list[np.ndarray] = []
-        keys_of, bits_of = evaluate.card_codes()
+        keys_of, bits_of, _, _ = _card_codes()
         for player, columns in enumerate(drawn):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
@@ -431,9 +448,13 @@ class _Deal:
         whoever's cards."""
         tables = self._draw_tables()
         (rows_a, masks_a, high_a, low_a), (rows_b, masks_b, high_b, low_b) = tables
+        unknown = len(self.pool)
+        tally.count += len(rows_a) * math.comb(unknown - rows_a.shape[1], rows_b.shape[1])
+        if len(rows_a) * len(rows_b) <= PAIRED_LIMIT:
+            self._count_pairs(tally)
+            return
         every_a = np.arange(len(rows_a))
         every_b = np.arange(len(rows_b))
-        tally.count += len(rows_a) * math.comb(len(self.pool) - rows_a.shape[1], rows_b.shape[1])
         variant = self.variant
         # (amount of each pot -> the part at stake, which hands, which draws of each player)
         parts: list[tuple[Callable[[int], int], bool, np.ndarray, np.ndarray]] = []
@@ -451,9 +472,7 @@ class _Deal:
             ]
             # A low against none: that low takes the low half, whatever the highs.
             for picks_a, picks_b, winner in ((lows_a, none_b, 0), (none_a, lows_b, 1)):
-                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, len(self.pool))[
-                    1
-                ]
+                deals = _count_apart(rows_a[picks_a], rows_b[picks_b], None, None, unknown)[1]
                 self._pay_outright(tally, low_half, winner, deals, low=True)
         for part, low, picks_a, picks_b in parts:
             if not len(picks_a) or not len(picks_b):
@@ -464,7 +483,7 @@ class _Deal:
                 rows_b[picks_b],
                 strengths[0][picks_a].astype(np.int64),
                 strengths[1][picks_b].astype(np.int64),
-                len(self.pool),
+                unknown,
             )
             self._pay_outright(tally, part, 0, first_wins, low)
             self._pay_outright(tally, part, 1, second_wins, low)
@@ -474,6 +493,61 @@ class _Deal:
                 )
                 assert len(first) == ties, (len(first), ties)
                 self._pay_ties(tally, part, low, picks_a[first], picks_b[second])
+
+    def _count_pairs(self, tally: _Tally) -> None:
+        """`count_heads_up` when the pairs of draws are few (`PAIRED_LIMIT`): every pair
+        compared at once, as a grid of the first player's draws by the second's (a few NumPy
+        calls, whatever the draws, where sorting and searching takes a few per size of shared
+        set): which pairs share no card, and in which of them each part of the pots is at
+        stake (in hi/lo: whether either has a low). The tied pairs are listed in the order
+        `_tied_deals` gives them (by the first's draw, then the second's)."""
+        (_, masks_a, high_a, low_a), (_, masks_b, high_b, low_b) = self._draw_tables()
+        apart = (masks_a[:, np.newaxis] & masks_b) == 0
+        variant = self.variant
+        if not variant.split:
+            low = not variant.high
+            value_a, value_b = (low_a, low_b) if low else (high_a, high_b)
+            # 0 the second's stronger, 1 as strong, 2 the first's.
+            outcome = np.sign(value_a.astype(np.int32)[:, np.newaxis] - value_b) + 1
+            self._pay_pairs(tally, self._part(False, low), low, outcome, apart, 0)
+            return
+        # Which of the two has a low: 0 neither, 1 the first, 2 the second, 3 both.
+        lows = (low_a >= 0).astype(np.int32)[:, np.newaxis] + 2 * (low_b >= 0)
+        high = np.sign(high_a.astype(np.int32)[:, np.newaxis] - high_b) + 1
+        # The high outcome, 3 more where a low takes half the pot (the high the other half).
+        self._pay_pairs(tally, self._part(False, False), False, high, apart & (lows == 0), 0)
+        half = high + 3 * (lows > 0)
+        self._pay_pairs(tally, self._part(True, False), False, half, apart & (lows > 0), 3)
+        # The low outcome, by who has one: a lone low takes the low half whatever the other's
+        # cards, paid with the low half's outright wins.
+        low_half = self._part(True, True)
+        outcome = np.sign(low_a.astype(np.int32)[:, np.newaxis] - low_b) + 1 + 3 * lows
+        counts = np.bincount(outcome[apart], minlength=12).tolist()
+        alone_a, alone_b = sum(counts[3:6]), sum(counts[6:9])
+        counts = [counts[9] + alone_b, counts[10], counts[11] + alone_a]
+        self._pay_pairs(tally, low_half, True, outcome, apart & (lows == 3), 9, counts)
+
+    def _pay_pairs(
+        self,
+        tally: _Tally,
+        part: Callable[[int], int],
+        low: bool,
+        outcome: np.ndarray,
+        at_stake: np.ndarray,
+        offset: int,
+        counts: list[int] | None = None,
+    ) -> None:
+        """Pay the pairs of draws where `part` of the pots is at stake (`at_stake`, a grid of
+        the first player's draws by the second's) by their `outcome` less `offset`: 0 the
+        second's hand stronger, 1 as strong (the tied pairs listed and paid by `_pay_ties`),
+        2 the first's (`counts`: how many of each, when known)."""
+        if counts is None:
+            counts = np.bincount(outcome[at_stake] - offset, minlength=3).tolist()
+        self._pay_outright(tally, part, 0, counts[2], low)
+        self._pay_outright(tally, part, 1, counts[0], low)
+        if counts[1]:
+            first, second = np.nonzero(at_stake & (outcome == offset + 1))
+            self._pay_ties(tally, part, low, first, second)
 
     def _part(self, low_qualifies: bool, low: bool) -> Callable[[int], int]:
         """A pot's amount -> what its best low (`low`) or its best high wins of it, when a low
@@ -560,15 +634,41 @@ class _Deal:
         """Each player's possible draws (positions in the pool, masks) and their high and low
         strengths, ranked once for all the batches of a spot."""
         if self.tables is None:
+            pool_keys, pool_bits = self.pool_keys, self.pool_bits
+            draws = [_combinations(len(self.pool), draw) for draw in self.draws]
+            # Every player's draws ranked in one call: the drawn cards' sums once per size of
+            # draw, each player's known cards added.
+            if len(set(self.draws)) == 1:
+                # The same draws for all (the usual case): one sum per card set, each
+                # player's known cards added to all of them at once.
+                rows = draws[0][0]
+                drawn_keys = pool_keys if rows.shape[1] == 1 else pool_keys[rows].sum(axis=1)
+                drawn_bits = pool_bits if rows.shape[1] == 1 else pool_bits[rows].sum(axis=1)
+                fixed = np.array([self.fixed_keys, self.fixed_bits], dtype=np.int64)
+                high, low = self._rank(
+                    (fixed[0][:, np.newaxis] + drawn_keys).ravel(),
+                    (fixed[1][:, np.newaxis] + drawn_bits).ravel(),
+                )
+            else:
+                keys = []
+                bits = []
+                for player, (rows, _) in enumerate(draws):
+                    keys.append(pool_keys[rows].sum(axis=1) + self.fixed_keys[player])
+                    bits.append(pool_bits[rows].sum(axis=1) + self.fixed_bits[player])
+                high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
             tables = []
-            for player, draw in enumerate(self.draws):
-                rows, masks = _combinations(len(self.pool), draw)
-                keys = np.full(len(rows), self.fixed_keys[player], dtype=np.int64)
-                bits = np.full(len(rows), self.fixed_bits[player], dtype=np.int64)
-                for column in range(draw):
-                    keys += self.pool_keys[rows[:, column]]
-                    bits += self.pool_bits[rows[:, column]]
-                tables.append((rows, masks, *self._rank(keys, bits)))
+            start = 0
+            for rows, masks in draws:
+                end = start + len(rows)
+                tables.append(
+                    (
+                        rows,
+                        masks,
+                        high[start:end] if high is not _NONE else _NONE,
+                        low[start:end] if low is not _NONE else _NONE,
+                    )
+                )
+                start = end
             self.tables = tables
         return self.tables
 
@@ -806,27 +906,29 @@ def _count_apart(
     if value_a is None or value_b is None:
         value_a = np.zeros(len(rows_a), dtype=np.int64)
         value_b = np.zeros(len(rows_b), dtype=np.int64)
+    if not len(rows_a) or not len(rows_b):
+        return 0, 0, 0
     span = np.int64(1 << 14)  # above every strength: a set's number and a strength in one key
     weaker = 0
     as_strong = 0
-    for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-        # The second player's draws holding each `size` cards of the first's draw.
-        keys = np.sort((_set_ids(rows_b, size, unknown) * span + value_b[:, None]).ravel())
-        ids = _set_ids(rows_a, size, unknown) * span
-        start = np.searchsorted(keys, ids)
-        below = np.searchsorted(keys, ids + value_a[:, None]) - start
-        through = np.searchsorted(keys, ids + value_a[:, None], side="right") - start
-        sign = -1 if size % 2 else 1
-        weaker += sign * int(below.sum())
-        as_strong += sign * int((through - below).sum())
     total = 0
-    if len(rows_a) and len(rows_b):
-        # Pairs apart: the same inclusion and exclusion without strengths.
-        for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
-            ids_b = np.sort(_set_ids(rows_b, size, unknown).ravel())
-            ids_a = _set_ids(rows_a, size, unknown)
-            found = np.searchsorted(ids_b, ids_a, side="right") - np.searchsorted(ids_b, ids_a)
-            total += (-1 if size % 2 else 1) * int(found.sum())
+    for size in range(min(rows_a.shape[1], rows_b.shape[1]) + 1):
+        # The second player's draws holding each `size` cards of the first's draw: how many
+        # (every pair, by the same inclusion and exclusion), where they start among the
+        # keys sorted by set then strength, and where those weaker and as strong end.
+        sets_b = _set_ids(rows_b, size, unknown)
+        sets_a = _set_ids(rows_a, size, unknown)
+        keys = np.sort((sets_b * span + value_b[:, None]).ravel())
+        held = np.bincount(sets_b.ravel(), minlength=int(sets_a.max()) + 1)
+        starts = np.cumsum(held) - held
+        strength = sets_a * span + value_a[:, None]
+        found = np.searchsorted(keys, np.stack([strength, strength + 1]))
+        below, through = found.reshape(2, -1).sum(axis=1).tolist()
+        start = int(starts[sets_a].sum())
+        sign = -1 if size % 2 else 1
+        weaker += sign * (below - start)
+        as_strong += sign * (through - below)
+        total += sign * int(held[sets_a].sum())
     return weaker, as_strong, total - weaker - as_strong
 
 
@@ -858,6 +960,9 @@ def _set_ids(rows: np.ndarray, size: int, base: int) -> np.ndarray:
         ids[:, index] += base**size  # sets of different sizes never share a number
     return ids
 
+
+_INDEX = {card: card.index for card in DECK}
+"""Each card's `Card.index` (a look-up by identity, cheaper than the property)."""
 
 _CODE_BITS = 6
 """Bits that hold a `Card.index` or a `_low_card_codes` value (all below 64)."""

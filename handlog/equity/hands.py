@@ -23,9 +23,11 @@ from handlog.rules.traits import SiteTraits
 
 if TYPE_CHECKING:  # the calculator (and NumPy) and the trace: imported when a hand is traced
     from handlog.equity.calculate import Equities
-    from handlog.rules.trace import CardSlot, HandTrace, Step
+    from handlog.rules.trace import HandTrace, Step
 
 _SEAT_NUMBER = attrgetter("number")
+_STREETS = {int(street): street for street in Street}
+"""Each street by its number (a look-up, cheaper than calling `Street`)."""
 
 
 class Knowledge(StrEnum):
@@ -96,19 +98,30 @@ def spot_at(
     after rake). `profile` is the one the trace was made under (its odd-chip rule splits the
     pots; its burns count towards the community card)."""
     hand = t.hand
-    live = [seat for seat in step.seats if seat.status in ("in", "all-in")]
-    folded = [seat for seat in step.seats if seat.status == "folded"]
-
-    def shown(slots: tuple[CardSlot, ...]) -> tuple[Card | None, ...]:
-        if knowledge is Knowledge.SHOWN:
-            return tuple(slot.card for slot in slots)
-        return tuple(slot.card if slot.face_up else None for slot in slots)
-
-    dead = tuple(card for seat in folded for card in shown(seat.cards) if card is not None)
+    table_only = knowledge is not Knowledge.SHOWN
+    live: list[Holding] = []
+    dead: list[Card] = []
+    dealt_in: list[str] = []
+    folded_on: dict[str, Street] = {}
+    for seat in step.seats:
+        status = seat.status
+        if status == "out":
+            continue
+        dealt_in.append(seat.player)
+        if status == "folded":
+            # A player who folded took as many cards as the street they folded on deals (its
+            # number).
+            folded_on[seat.player] = _STREETS[max(len(seat.cards), 2)]
+            for slot in seat.cards:
+                if slot.card is not None and (slot.face_up or not table_only):
+                    dead.append(slot.card)
+        elif table_only:
+            live.append(
+                Holding(seat.player, tuple([s.card if s.face_up else None for s in seat.cards]))
+            )
+        else:
+            live.append(Holding(seat.player, tuple([s.card for s in seat.cards])))
     last = tables.LAST_STREET[hand.game]
-    dealt_in = [seat.player for seat in step.seats if seat.status != "out"]
-    # A player who folded took as many cards as the street they folded on deals (its number).
-    folded_on = {seat.player: Street(max(len(seat.cards), 2)) for seat in folded}
     # Every street to the last is dealt after an all-in: the burns are one a street.
     burns = len(range(FIRST_STREET[hand.game], last + 1)) if profile.burns else 0
     size = tables.CARDS_PER_PLAYER[hand.game]
@@ -118,9 +131,9 @@ def spot_at(
         pots = tuple(Pot(award.after_rake, award.pot.eligible) for award in t.awards)
     return Spot(
         hand.game,
-        tuple(Holding(seat.player, shown(seat.cards)) for seat in live),
+        tuple(live),
         pots,
-        dead,
+        tuple(dead),
         community,
         community_card,
         profile,
@@ -175,10 +188,25 @@ def ev_nets(replay: Replay, found: AllIn | None) -> tuple[EvNet, ...]:
             chips, result = put_in.get(p, 0), net.get(p, 0)
             nets.append(EvNet(p, chips, result, Fraction(chips + result), Fraction(result), result))
         return tuple(nets)
-    expected = {p: found.equities.expected(p) for p in players}
-    ev = {p: expected[p] - put_in.get(p, 0) for p in players}
-    # Every deal pays each pot out whole, so the expectations sum to whole units.
-    units = apportion(ev, int(sum(ev.values(), Fraction(0))))
+    shares = found.equities.shares
+    deals = found.equities.deals
+    if deals <= 0 or any(deals % share.expected.denominator for share in shares):
+        expected = {p: found.equities.expected(p) for p in players}
+        ev = {p: expected[p] - put_in.get(p, 0) for p in players}
+        # Every deal pays each pot out whole, so the expectations sum to whole units.
+        units = apportion(ev, int(sum(ev.values(), Fraction(0))))
+    else:
+        # Every expectation is a whole number of chips over the deals (`Equities.deals`):
+        # summed and rounded as those numbers, without a `Fraction` until the end.
+        whole = dict.fromkeys(players, 0)
+        for share in shares:
+            if share.player in whole:
+                value = share.expected
+                whole[share.player] += value.numerator * (deals // value.denominator)
+        expected = {p: Fraction(whole[p], deals) for p in players}
+        over = {p: whole[p] - put_in.get(p, 0) * deals for p in players}
+        ev = {p: Fraction(over[p], deals) for p in players}
+        units = _apportion_over(over, deals)
     return tuple(
         EvNet(p, put_in.get(p, 0), net.get(p, 0), expected[p], ev[p], units[p]) for p in players
     )
@@ -233,7 +261,7 @@ def hand_ev(
     if replay is None or may_have_all_in(replay):
         from handlog.rules.trace import trace
 
-        traced = trace(hand, profile, traits)
+        traced = trace(hand, profile, traits, all_in_only=True)
         found = all_in(traced, profile, knowledge, exact_limit)
         shares = tuple(award.shares for award in traced.awards)
         return HandEv(hand, found, ev_nets(traced.replay, found), shares)
@@ -246,8 +274,23 @@ def apportion(values: Mapping[str, Fraction], total: int) -> dict[str, int]:
     values' own sum; if it is not (a sampled figure's rounding), the difference goes to the
     largest remainders, or comes off the smallest."""
     floors = {key: math.floor(value) for key, value in values.items()}
-    left = total - sum(floors.values())
     order = sorted(values, key=lambda key: values[key] - floors[key], reverse=True)
+    return _handed_out(floors, order, total - sum(floors.values()))
+
+
+def _apportion_over(values: Mapping[str, int], denominator: int) -> dict[str, int]:
+    """`apportion` of each of `values` over `denominator` (above 0), to their sum (as
+    `ev_nets` rounds it: towards zero): the same whole numbers, from integers."""
+    floors = {key: value // denominator for key, value in values.items()}
+    order = sorted(values, key=lambda key: values[key] - floors[key] * denominator, reverse=True)
+    total = sum(values.values())
+    total = total // denominator if total >= 0 else -(-total // denominator)
+    return _handed_out(floors, order, total - sum(floors.values()))
+
+
+def _handed_out(floors: dict[str, int], order: list[str], left: int) -> dict[str, int]:
+    """`floors` with `left` units added one each in `order` (or, below 0, taken off from its
+    end), round after round."""
     result = dict(floors)
     if left >= 0:
         for index in range(left):

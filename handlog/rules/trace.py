@@ -7,7 +7,9 @@ all-in, folded or was never dealt in, the cards dealt to it so far, whose turn i
 they owe, the pot, and the violations the event raised; and, for each violation, the table
 when it was flagged. The replayer page, `handlog show`, the evidence of a flagged hand and the
 all-in equities read this instead of replaying a hand another way: the rules live in the
-engine only.
+engine only. The equities of an import's hands read only the step at which betting closed with
+cards to come, the final cards and the awards: `trace(..., all_in_only=True)` copies the table
+only where that step can be and builds that step alone.
 
 Cards are given as the whole history knows them by its end (the hero's down cards, the cards
 shown at showdown or in the summary), at the positions they were dealt: a replayer shows an
@@ -320,10 +322,17 @@ class _Raw:
         self.line = line
 
 
-def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
+def trace(
+    hand: Hand, profile: RuleProfile, traits: SiteTraits, all_in_only: bool = False
+) -> HandTrace:
     """Replay `hand` once under `profile` and `traits` (a hand's own are its site's:
     `handlog.check.hand_rules`) and record the table after each event, and when each
-    violation was flagged."""
+    violation was flagged. With `all_in_only`, only what a hand's all-in equities read
+    (`handlog.equity.hands.hand_ev`): `steps` holds the step after which betting closed
+    with cards to come alone (as the whole trace has it, `index` included), or none; no
+    `flagged` states; the awards' `reason`s are left empty."""
+    if all_in_only:
+        return _all_in_trace(hand, profile, traits)
     raws: list[_Raw] = []
     seen = [-1, 0, 0, 0]
     """`Table.moves` when the last copies of the seats were made, and the players then still
@@ -336,7 +345,6 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
         table = r.table
         street = table.street
         betting = first_street <= street <= last_street
-        street_put, current_bet = table.street_put, table.current_bet
         moves = table.moves
         if raws and moves == seen[0]:
             # No seat changed since the last event (a card dealt, a check, a note): its
@@ -346,50 +354,18 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
             collected, status = before.collected, before.status
             in_hand, able, owes = seen[1], seen[2], seen[3] == 1
         else:
-            folded, can_act, all_in = table.folded, table.able, table.all_in
-            # The players still in (`Table.in_hand`), those of them who can act, and whether
-            # any of those owes chips: counted, not listed.
-            in_hand = able = 0
-            owes = False
-            for p in table.dealt_in:
-                if p in folded:
-                    continue
-                in_hand += 1
-                if p in can_act:
-                    able += 1
-                    if street_put[p] < current_bet:
-                        owes = True
+            in_hand, able, owes = _counts(table)
             seen[0], seen[1], seen[2], seen[3] = moves, in_hand, able, 1 if owes else 0
-            stack, put_in, put_now = dict(table.stack), dict(table.put_in), dict(street_put)
-            collected = {p: v for p, v in table.collected.items() if v}
-            # Each seated player's `Table.status`, read from the table's sets.
-            dealt = table.dealt_set
-            status = {}
-            for p in table.order:
-                if p not in dealt:
-                    status[p] = "out"
-                elif p in folded:
-                    status[p] = "folded"
-                elif p in all_in:
-                    status[p] = "all-in"
-                else:
-                    status[p] = "in"
-        to_act = table.turn() if event is not None and betting and in_hand > 1 else None
+            stack, put_in, put_now, collected, status = _copies(table)
         closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
         raws.append(
-            _Raw(
+            _raw(
+                table,
                 event,
-                street,
-                stack,
-                put_in,
-                put_now,
-                collected,
-                to_act,
-                max(0, table.owed(to_act)) if to_act is not None else 0,
-                status,
-                current_bet,
+                betting and in_hand > 1,
+                (stack, put_in, put_now, collected, status),
                 closed,
             )
         )
@@ -424,6 +400,133 @@ def trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
                 result.violations, flagged, strict=True
             )
         ),
+    )
+
+
+def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandTrace:
+    """`trace(..., all_in_only=True)`: the table copied only where the trace's first step
+    with betting closed could be (on a betting street before the last) and is, and after the
+    hand's last line (where the replay may still return a bet or pay pots: steps of their
+    own); every other event's record holds the event alone."""
+    raws: list[_Raw] = []
+    last_street = tables.LAST_STREET[hand.game]
+    first_street = FIRST_STREET[hand.game]
+    last_event = len(hand.events) - 1
+    at = [-1]
+    """The index of the record at which betting closed, once it has."""
+    seen = [-1, 0, 0, 0]
+    """As `trace`'s: `Table.moves` when the table was last counted, and its counts then."""
+    empty: dict[str, int] = {}
+    nobody: dict[str, str] = {}
+
+    def observe(r: _Replayer, event: Event | None) -> None:
+        table = r.table
+        street = table.street
+        index = len(raws)
+        closed = False
+        in_hand = 0
+        looking = at[0] < 0 and first_street <= street < last_street
+        if looking or index >= last_event:
+            moves = table.moves
+            if moves != seen[0]:
+                counted, able, owes = _counts(table)
+                seen[0], seen[1], seen[2], seen[3] = moves, counted, able, 1 if owes else 0
+            in_hand = seen[1]
+            closed = looking and in_hand >= 2 and seen[2] <= 1 and seen[3] == 0
+        if closed or index >= last_event:
+            betting = first_street <= street <= last_street
+            raws.append(_raw(table, event, betting and in_hand > 1, _copies(table), closed))
+            if closed:
+                at[0] = index
+        else:
+            raws.append(_Raw(event, street, empty, empty, empty, empty, None, 0, nobody, 0, False))
+
+    replayer = _Replayer(hand, profile, traits)
+    replayer.step_observer = observe
+    result = replayer.run()
+    if at[0] < 0:
+        _after_the_last_line(raws, replayer, observe)
+    final = _final_cards(hand, replayer)
+    violations = result.violations
+    steps = _steps(hand, raws, final, violations, at[0]) if at[0] >= 0 else ()
+    unplaced: tuple[Violation, ...] = ()
+    if violations:
+        lines = {event.line for event in hand.events}
+        unplaced = tuple(v for v in violations if v.line not in lines)
+    return HandTrace(
+        hand,
+        result,
+        steps,
+        final,
+        _awards(hand, profile, replayer, result, words=False),
+        unplaced,
+        profile,
+        traits,
+    )
+
+
+def _counts(table: Table) -> tuple[int, int, bool]:
+    """The players still in (`Table.in_hand`), those of them who can act, and whether any of
+    those owes chips: counted, not listed."""
+    folded, can_act = table.folded, table.able
+    street_put, current_bet = table.street_put, table.current_bet
+    in_hand = able = 0
+    owes = False
+    for p in table.dealt_in:
+        if p in folded:
+            continue
+        in_hand += 1
+        if p in can_act:
+            able += 1
+            if street_put[p] < current_bet:
+                owes = True
+    return in_hand, able, owes
+
+
+def _copies(
+    table: Table,
+) -> tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], dict[str, str]]:
+    """Copies of the table's stacks, chips put in, put in on this street, collected (those
+    above 0), and each seated player's `Table.status`, read from the table's sets."""
+    folded, all_in, dealt = table.folded, table.all_in, table.dealt_set
+    status = {}
+    for p in table.order:
+        if p not in dealt:
+            status[p] = "out"
+        elif p in folded:
+            status[p] = "folded"
+        elif p in all_in:
+            status[p] = "all-in"
+        else:
+            status[p] = "in"
+    collected = {p: v for p, v in table.collected.items() if v}
+    return dict(table.stack), dict(table.put_in), dict(table.street_put), collected, status
+
+
+def _raw(
+    table: Table,
+    event: Event | None,
+    contested: bool,
+    copies: tuple[dict[str, int], dict[str, int], dict[str, int], dict[str, int], dict[str, str]],
+    closed: bool,
+) -> _Raw:
+    """What the observer records after `event`: the table's copies (`_copies`), whose turn it
+    is on a betting street with two players or more in (`contested`), and whether betting is
+    closed with cards to come."""
+    to_act = table.turn() if event is not None and contested else None
+    stack, put_in, put_now, collected, status = copies
+    return _Raw(
+        event,
+        table.street,
+        stack,
+        put_in,
+        put_now,
+        collected,
+        to_act,
+        max(0, table.owed(to_act)) if to_act is not None else 0,
+        status,
+        table.current_bet,
+        closed,
     )
 
 
@@ -587,7 +690,11 @@ def _steps(
     raws: list[_Raw],
     final: dict[str, tuple[CardSlot, ...]],
     violations: tuple[Violation, ...],
+    only: int = -1,
 ) -> tuple[Step, ...]:
+    """A step for each raw record; with `only` (0 or more), the step of that record alone
+    (the records before it read only for their events: who folded when, the lines whose
+    violations went to an earlier step)."""
     game = hand.game
     size = len(FACE_UP[game])
     first = int(FIRST_STREET[game])
@@ -622,6 +729,8 @@ def _steps(
         dealt = int(raw.street)
         if kind == "fold" and player is not None:
             fold_street.setdefault(player, dealt)
+        if only >= 0 and index != only:
+            continue
         betting_street = (dealt if dealt > first else first) if dealt <= last else last
         dealing = dealt >= first
         if (
@@ -726,12 +835,22 @@ def _describe_event(event: Event) -> tuple[int, Street, str, str | None, int | N
     return event.line, event.street, "note", event.player, None
 
 
-def _awards(hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay) -> tuple[PotAward, ...]:
+def _awards(
+    hand: Hand, profile: RuleProfile, r: _Replayer, result: Replay, words: bool = True
+) -> tuple[PotAward, ...]:
+    """Each pot as the rules award it; without `words`, every reason left empty (describing
+    the hands costs more than ranking them)."""
     pots = list(result.pots)
     if not pots:
         return ()
     awards = Awards(hand, profile, pots, r.table.seat_index, tables.known_cards(r.shows, hand))
     distributable = awards.distributable()
+    if not words:
+        awards.expected(distributable)
+        return tuple(
+            PotAward(pot, amount, shares, "")
+            for pot, amount, shares in zip(pots, distributable, awards.shares, strict=True)
+        )
     return tuple(
         PotAward(pot, amount, shares, reason)
         for pot, amount, (shares, reason) in zip(
