@@ -12,7 +12,10 @@ its cards taken off by inclusion and exclusion), each half of a hi/lo pot apart;
 deals are listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
-(when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
+(when the draws are few); or each player's cards to come drawn as pairs of unknown cards at
+random, several pairs read from one random integer, deals sharing a card thrown away (when
+enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per deal. Each way deals
+the rest as a shuffled deck would, every deal as likely as any other. However found, a deal
 comes down to who wins each pot or half — the winners' seats as a small integer, counted with
 `bincount` — and each distinct outcome is paid by the replay's own division (`tables.award`:
 the parts of the pot, `tables.pot_parts`, shared among ties by `tables.divide`) on one
@@ -53,10 +56,25 @@ TABLE_SAMPLING_LIMIT = 12_000
 """Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
 they have at most about this many each: ranking them costs less than ranking every sample's
 hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
+UNITS_ACCEPTED = 0.3
+"""Sample from pairs of cards drawn at random (`_Deal._sample_units`) when at least this share
+of the tries deal no card twice (heads-up on 3rd street about 0.55; three players 0.19, where
+shuffling costs less); else shuffle."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
+
+
+HEAP_ARRAYS = 1 << 22
+"""Bytes of the NumPy array made and dropped once when this module is imported, so that the
+arrays of a batch (a few hundred KB each) come from the C heap: glibc's malloc maps every
+block above its threshold (128 KiB at first) afresh and unmaps it when freed, so each of a
+batch's temporary arrays would cost a page fault per 4 KiB written, more than the work on it
+(a sampled spot took twice as long). Freeing a mapped block raises the threshold to its size
+(mallopt(3): the threshold is dynamic), for the life of the process; other allocators are not
+affected."""
+np.empty(HEAP_ARRAYS, dtype=np.uint8)
 
 
 class Method(StrEnum):
@@ -245,9 +263,11 @@ class _Deal:
         self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
         self.low_codes = _low_card_codes(variant.lowball)
         self.rankings = 0
+        """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
         """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
-        """Hands ranked so far (a hand ranked high and low counts twice)."""
+        self.units: _Units | None = None
+        """The deal cut into pairs of cards, for sampling from them (`_units`)."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -546,7 +566,9 @@ class _Deal:
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
         """`count` random deals of the rest, each as likely as any other: from each player's
-        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else by shuffling."""
+        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else from pairs of
+        cards drawn at random when enough tries deal no card twice (`UNITS_ACCEPTED`), else
+        by shuffling."""
         unknown = len(self.pool)
         if (
             not self.community_draw
@@ -554,7 +576,55 @@ class _Deal:
             and self.deals * 4 >= self.grid  # most tries keep their draws apart
         ):
             return self._sample_tables(generator, count)
+        if self._units().accepted >= UNITS_ACCEPTED:
+            return self._sample_units(generator, count)
         return self._sample_shuffled(generator, count)
+
+    def _units(self) -> _Units:
+        """The deal cut into units (`_Units`), made once for all the batches of a spot."""
+        if self.units is None:
+            self.units = _Units(self)
+        return self.units
+
+    def _sample_units(self, generator: np.random.Generator, count: int) -> _Batch:
+        """`count` random deals: every unit (`_Units`) of a deal drawn at random among all
+        the sets of its size, the tries that deal a card twice thrown away.
+
+        Why every deal is as likely as any other: the picks of a try are independent and
+        uniform (`_Units.draw`), so every sequence of unit sets is as likely; those kept are
+        the sequences of disjoint sets, still all alike. A deal (each player's cards and the
+        community card) is kept from as many sequences as any other: the ways to cut each
+        player's cards into its units, the same number for every set of that size. So the
+        deals kept are uniform over the deals of the rest, as a shuffle's first cards are."""
+        units = self._units()
+        picks, own_bits = units.sample(generator, count)
+        highs: list[np.ndarray] = []
+        lows: list[np.ndarray] = []
+        for player, bits in enumerate(own_bits):
+            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
+            for unit in units.of_player[player]:
+                keys += units.keys[unit].take(picks[unit], mode="clip")
+            bits += self.fixed_bits[player]
+            if units.community is not None:
+                bits += units.bits[units.community].take(picks[units.community], mode="clip")
+            high, low = self._rank(keys, bits)
+            highs.append(high)
+            lows.append(low)
+        pool = self.pool
+
+        def hands(chosen: np.ndarray) -> np.ndarray:
+            result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
+            for player, fixed in enumerate(self.fixed):
+                result[:, player, : len(fixed)] = fixed
+                place = len(fixed)
+                for unit in units.of_player[player]:
+                    size = units.sizes[unit]
+                    rows = units.rows[unit][picks[unit][chosen]]
+                    result[:, player, place : place + size] = pool[rows]
+                    place += size
+            return result
+
+        return self._batch((count,), count, highs, lows, None, hands)
 
     def _draw_tables(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Each player's possible draws (positions in the pool, masks) and their high and low
@@ -767,6 +837,147 @@ class _Deal:
         if not self.variant.high:
             high, low = [], high
         return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
+
+
+class _Units:
+    """A spot's deal cut into units for sampling: each player's cards to come as pairs, and a
+    single card when their count is odd; the community card to come a single too. For each
+    size, every set of that many of the unknown cards (positions in the pool) with its cards'
+    summed `card_codes`."""
+
+    def __init__(self, deal: _Deal) -> None:
+        unknown = len(deal.pool)
+        tables: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for size in (1, 2):
+            rows, _ = _combinations(unknown, size)
+            keys = deal.pool_keys[rows].sum(axis=1)
+            bits = deal.pool_bits[rows].sum(axis=1)
+            tables[size] = (rows, keys, bits)
+        self.sizes: list[int] = []
+        """Cards in each unit."""
+        self.of_player: list[list[int]] = []
+        """The units of each player (the community card's among them, in every player's)."""
+        for draw in deal.draws:
+            sizes = [2] * (draw // 2) + [1] * (draw % 2)
+            self.of_player.append(list(range(len(self.sizes), len(self.sizes) + len(sizes))))
+            self.sizes.extend(sizes)
+        self.own = [list(units) for units in self.of_player]
+        """The units of each player without the community card's."""
+        self.community: int | None = None
+        """The community card's unit, if one is to come."""
+        if deal.community_draw:
+            self.community = len(self.sizes)
+            for units in self.of_player:
+                units.append(self.community)
+            self.sizes.append(1)
+        self.rows = [tables[size][0] for size in self.sizes]
+        self.keys = [tables[size][1] for size in self.sizes]
+        self.bits = [tables[size][2] for size in self.sizes]
+        self.cards = sum(self.sizes)
+        choices = [len(rows) for rows in self.rows]
+        # Units drawn together from one integer each, as many as stay below 2**62.
+        self.groups: list[tuple[int, list[int]]] = []
+        for unit, choice in enumerate(choices):
+            if self.groups and self.groups[-1][0] * choice < 1 << 62:
+                product, members = self.groups[-1]
+                self.groups[-1] = (product * choice, members + [unit])
+            else:
+                self.groups.append((choice, [unit]))
+        # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
+        # ordered draws of all the cards, each unit's own order not told) over all sequences.
+        apart = math.perm(unknown, self.cards) // math.prod(
+            math.factorial(size) for size in self.sizes
+        )
+        self.accepted = apart / math.prod(choices)
+        self.scratch: dict[tuple[str, type], np.ndarray] = {}
+        """Work arrays of `_CHUNK` values, by name and type (`_scratch`)."""
+
+    def _scratch(self, name: str, size: int, dtype: type = np.int64) -> np.ndarray:
+        """The first `size` values of a named work array, made once for the spot: the
+        chunks of tries are worked in the same memory."""
+        found = self.scratch.get((name, dtype))
+        if found is None:
+            found = self.scratch[(name, dtype)] = np.empty(_CHUNK, dtype=dtype)
+        return found[:size]
+
+    def sample(
+        self, generator: np.random.Generator, count: int
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The set numbers per unit of `count` deals, tries (`draw`) that deal no card twice
+        in the order drawn; and per player the bits (`evaluate.card_codes`) of the cards of
+        their own units summed. The tries go by chunks of at most `_CHUNK`, worked in the
+        same scratch arrays (`_scratch`)."""
+        picks = [np.empty(count, dtype=np.int64) for _ in self.sizes]
+        own_bits = [np.zeros(count, dtype=np.int64) for _ in self.of_player]
+        owners = [(player, units) for player, units in enumerate(self.own) if units]
+        popcount = _POPCOUNT
+        filled = 0
+        while filled < count:
+            tries = min(_CHUNK, int((count - filled) / self.accepted * 1.05) + 64)
+            drawn = self.draw(generator, tries)
+            # The bits of every card summed: as many bits set as cards exactly when no card
+            # is there twice (each unit's own cards are distinct; a card twice carries into
+            # another bit, two into one). Without NumPy's popcount: the sum is their "or".
+            total = self._scratch("total", tries)
+            total.fill(0)
+            either = None if popcount is not None else np.zeros(tries, dtype=np.int64)
+            bits = self._scratch("bits", tries)
+            sums: list[np.ndarray] = []
+            for player, units in owners:
+                summed = self._scratch(f"bits{player}", tries)
+                self.bits[units[0]].take(drawn[units[0]], out=summed, mode="clip")
+                if either is not None:
+                    either |= summed
+                for unit in units[1:]:
+                    self.bits[unit].take(drawn[unit], out=bits, mode="clip")
+                    summed += bits
+                    if either is not None:
+                        either |= bits
+                total += summed
+                sums.append(summed)
+            if self.community is not None:
+                self.bits[self.community].take(drawn[self.community], out=bits, mode="clip")
+                total += bits
+                if either is not None:
+                    either |= bits
+            apart = popcount(total) == self.cards if popcount is not None else total == either
+            kept = np.flatnonzero(apart)[: count - filled]
+            rows = slice(filled, filled + len(kept))
+            for column, pick in zip(picks, drawn, strict=True):
+                pick.take(kept, out=column[rows], mode="clip")
+            for (player, _), summed in zip(owners, sums, strict=True):
+                summed.take(kept, out=own_bits[player][rows], mode="clip")
+            filled += len(kept)
+        return picks, own_bits
+
+    def draw(self, generator: np.random.Generator, tries: int) -> list[np.ndarray]:
+        """Per unit, `tries` set numbers drawn independently and uniformly: one integer per
+        group of units, uniform below the product of their choices (`generator.integers` is
+        unbiased), read as digits in mixed radix, each digit uniform and independent of the
+        others. In scratch arrays, good until the next draw."""
+        picks: list[np.ndarray] = []
+        for product, members in self.groups:
+            number = generator.integers(0, product, size=tries)
+            other = self._scratch("rest", tries)
+            for unit in members[:-1]:
+                choice = len(self.rows[unit])
+                pick = self._scratch(f"pick{unit}", tries)
+                np.floor_divide(number, choice, out=other)
+                np.multiply(other, choice, out=pick)
+                np.subtract(number, pick, out=pick)
+                picks.append(pick)
+                number, other = other, number
+            last = self._scratch(f"pick{members[-1]}", tries)
+            np.copyto(last, number)
+            picks.append(last)
+        return picks
+
+
+_POPCOUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
+"""NumPy's popcount (NumPy 2), None before."""
+
+_CHUNK = 32_768
+"""Tries drawn at most at once by `_Units.sample`."""
 
 
 def _partial_shuffles(
