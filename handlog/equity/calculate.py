@@ -874,15 +874,8 @@ class _Units:
         self.keys = [tables[size][1] for size in self.sizes]
         self.bits = [tables[size][2] for size in self.sizes]
         self.cards = sum(self.sizes)
-        choices = [len(rows) for rows in self.rows]
-        # Units drawn together from one integer each, as many as stay below 2**62.
-        self.groups: list[tuple[int, list[int]]] = []
-        for unit, choice in enumerate(choices):
-            if self.groups and self.groups[-1][0] * choice < 1 << 62:
-                product, members = self.groups[-1]
-                self.groups[-1] = (product * choice, members + [unit])
-            else:
-                self.groups.append((choice, [unit]))
+        choices = self.choices = [len(rows) for rows in self.rows]
+        self.groups = _radix_groups(choices)
         # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
         # ordered draws of all the cards, each unit's own order not told) over all sequences.
         apart = math.perm(unknown, self.cards) // math.prod(
@@ -951,26 +944,51 @@ class _Units:
         return picks, own_bits
 
     def draw(self, generator: np.random.Generator, tries: int) -> list[np.ndarray]:
-        """Per unit, `tries` set numbers drawn independently and uniformly: one integer per
-        group of units, uniform below the product of their choices (`generator.integers` is
-        unbiased), read as digits in mixed radix, each digit uniform and independent of the
-        others. In scratch arrays, good until the next draw."""
-        picks: list[np.ndarray] = []
-        for product, members in self.groups:
-            number = generator.integers(0, product, size=tries)
-            other = self._scratch("rest", tries)
-            for unit in members[:-1]:
-                choice = len(self.rows[unit])
-                pick = self._scratch(f"pick{unit}", tries)
-                np.floor_divide(number, choice, out=other)
-                np.multiply(other, choice, out=pick)
-                np.subtract(number, pick, out=pick)
-                picks.append(pick)
-                number, other = other, number
-            last = self._scratch(f"pick{members[-1]}", tries)
-            np.copyto(last, number)
-            picks.append(last)
+        """Per unit, `tries` set numbers drawn independently and uniformly (`_digits`), in
+        scratch arrays good until the next draw."""
+        picks = [self._scratch(f"pick{unit}", tries) for unit in range(len(self.sizes))]
+        _digits(generator, picks, self._scratch("rest", tries), self.choices, self.groups)
         return picks
+
+
+def _radix_groups(choices: list[int]) -> list[tuple[int, list[int]]]:
+    """Consecutive digits of `choices` values each, grouped so that each group's number of
+    values (the product of its choices) stays below 2**62: (that product, the digits)."""
+    groups: list[tuple[int, list[int]]] = []
+    for digit, choice in enumerate(choices):
+        if groups and groups[-1][0] * choice < 1 << 62:
+            product, members = groups[-1]
+            groups[-1] = (product * choice, members + [digit])
+        else:
+            groups.append((choice, [digit]))
+    return groups
+
+
+def _digits(
+    generator: np.random.Generator,
+    digits: list[np.ndarray],
+    rest: np.ndarray,
+    choices: list[int],
+    groups: list[tuple[int, list[int]]],
+) -> None:
+    """Fill each of `digits` (as long as `rest`, a work array) with values drawn uniformly
+    below its choice, all independent: one integer per group (`_radix_groups`) uniform below
+    the group's product (`generator.integers` is unbiased), read as digits in mixed radix, the
+    first digit lowest. Each number below the product is one sequence of digits and back, so
+    the digits are uniform and independent; one random integer and a division per digit cost
+    less than a random integer per digit."""
+    count = len(rest)
+    for product, members in groups:
+        number = generator.integers(0, product, size=count)
+        other = rest
+        for digit in members[:-1]:
+            choice = choices[digit]
+            found = digits[digit]
+            np.floor_divide(number, choice, out=other)
+            np.multiply(other, choice, out=found)
+            np.subtract(number, found, out=found)
+            number, other = other, number
+        np.copyto(digits[members[-1]], number)
 
 
 _POPCOUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
@@ -985,17 +1003,19 @@ def _partial_shuffles(
 ) -> np.ndarray:
     """The first `drawn` places of `count` partial Fisher-Yates shuffles of range(`unknown`):
     at place p of every row, the card there is swapped with the one at a random place from p
-    on (`generator.integers(p, unknown, size=count)`, place by place: the draws that seed a
-    spot's samples), as (drawn, count) positions in the pool. The rows are laid end to end
-    (flat indices are far cheaper than pairs of them) and each place's cards are taken out as
-    one contiguous column."""
+    on (p plus a digit below `unknown` - p, the digits of every place drawn at once by
+    `_digits`: the draws that seed a spot's samples), as (drawn, count) positions in the pool.
+    The rows are laid end to end (flat indices are far cheaper than pairs of them) and each
+    place's cards are taken out as one contiguous column."""
     rows = np.tile(np.arange(unknown, dtype=np.int8), (count, 1))
     flat = rows.reshape(-1)
     starts = np.arange(0, count * unknown, unknown)
+    choices = [unknown - place for place in range(drawn)]
+    others = [np.empty(count, dtype=np.int64) for _ in choices]
+    _digits(generator, others, np.empty(count, dtype=np.int64), choices, _radix_groups(choices))
     cards = np.empty((drawn, count), dtype=np.int8)
-    for place in range(drawn):
-        other = generator.integers(place, unknown, size=count)
-        other += starts
+    for place, other in enumerate(others):
+        other += starts + place
         cards[place] = flat[other]
         if place + 1 < drawn:  # the last place's swap is never read
             flat[other] = rows[:, place]
