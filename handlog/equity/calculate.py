@@ -302,6 +302,23 @@ class _Deal:
         )
         return high, low
 
+    def _rank_players(
+        self, sums: list[tuple[np.ndarray, np.ndarray]]
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each player's hands, given as their code sums (keys, bits), ranked (`_rank`): the
+        players' high strengths and their low ones."""
+        ranked = [self._rank(keys, bits) for keys, bits in sums]
+        return [high for high, _ in ranked], [low for _, low in ranked]
+
+    def _hands(self, count: int, drawn: Callable[[int], np.ndarray]) -> np.ndarray:
+        """(`count`, players, hand size) `Card.index` values: each player's known cards, then
+        the (`count`, cards) `drawn(player)` gives (the community card last)."""
+        result = np.empty((count, len(self.players), self.size), dtype=np.int64)
+        for player, fixed in enumerate(self.fixed):
+            result[:, player, : len(fixed)] = fixed
+            result[:, player, len(fixed) :] = drawn(player)
+        return result
+
     # -- every deal --------------------------------------------------------------------------
 
     def _batch(
@@ -598,8 +615,7 @@ class _Deal:
         deals kept are uniform over the deals of the rest, as a shuffle's first cards are."""
         units = self._units()
         picks, own_bits = units.sample(generator, count)
-        highs: list[np.ndarray] = []
-        lows: list[np.ndarray] = []
+        sums = []
         for player, bits in enumerate(own_bits):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             for unit in units.of_player[player]:
@@ -607,22 +623,21 @@ class _Deal:
             bits += self.fixed_bits[player]
             if units.community is not None:
                 bits += units.bits[units.community].take(picks[units.community], mode="clip")
-            high, low = self._rank(keys, bits)
-            highs.append(high)
-            lows.append(low)
+            sums.append((keys, bits))
+        highs, lows = self._rank_players(sums)
         pool = self.pool
 
         def hands(chosen: np.ndarray) -> np.ndarray:
-            result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
-            for player, fixed in enumerate(self.fixed):
-                result[:, player, : len(fixed)] = fixed
-                place = len(fixed)
-                for unit in units.of_player[player]:
-                    size = units.sizes[unit]
-                    rows = units.rows[unit][picks[unit][chosen]]
-                    result[:, player, place : place + size] = pool[rows]
-                    place += size
-            return result
+            def drawn(player: int) -> np.ndarray:
+                return np.hstack(
+                    [
+                        pool[units.rows[unit][picks[unit][chosen]]]
+                        for unit in units.of_player[player]
+                    ]
+                    or [np.empty((len(chosen), 0), dtype=np.int64)]
+                )
+
+            return self._hands(len(chosen), drawn)
 
         return self._batch((count,), count, highs, lows, None, hands)
 
@@ -695,27 +710,22 @@ class _Deal:
             + ([drawn_total - 1] if self.community_draw else [])
             for player in range(len(self.players))
         ]
-        highs: list[np.ndarray] = []
-        lows: list[np.ndarray] = []
         pool_keys, pool_bits = self.pool_keys, self.pool_bits
+        sums = []
         for player, mine in enumerate(columns):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
             for column in mine:
                 keys += pool_keys.take(cards[column])
                 bits += pool_bits.take(cards[column])
-            high, low = self._rank(keys, bits)
-            highs.append(high)
-            lows.append(low)
+            sums.append((keys, bits))
+        highs, lows = self._rank_players(sums)
         pool = self.pool
 
         def hands(chosen: np.ndarray) -> np.ndarray:
-            result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
-            for player, fixed in enumerate(self.fixed):
-                result[:, player, : len(fixed)] = fixed
-                for offset, column in enumerate(columns[player]):
-                    result[:, player, len(fixed) + offset] = pool[cards[column][chosen]]
-            return result
+            return self._hands(
+                len(chosen), lambda player: pool[cards[columns[player]][:, chosen].T]
+            )
 
         return self._batch((count,), count, highs, lows, None, hands)
 
