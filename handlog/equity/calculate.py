@@ -617,11 +617,15 @@ class _Deal:
         picks, own_bits = units.sample(generator, count)
         sums = []
         for player, bits in enumerate(own_bits):
-            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-            for unit in units.of_player[player]:
+            own = units.own[player]
+            if own:  # the known cards' codes are in the first unit's (`_Units.keys`)
+                keys = units.keys[own[0]].take(picks[own[0]], mode="clip")
+            else:
+                keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
+            for unit in own[1:]:
                 keys += units.keys[unit].take(picks[unit], mode="clip")
-            bits += self.fixed_bits[player]
             if units.community is not None:
+                keys += units.keys[units.community].take(picks[units.community], mode="clip")
                 bits += units.bits[units.community].take(picks[units.community], mode="clip")
             sums.append((keys, bits))
         highs, lows = self._rank_players(sums)
@@ -883,7 +887,19 @@ class _Units:
         self.rows = [tables[size][0] for size in self.sizes]
         self.keys = [tables[size][1] for size in self.sizes]
         self.bits = [tables[size][2] for size in self.sizes]
+        """Each unit's sets' summed codes, a player's known cards' added to their first unit's
+        (so that a player's sum over their own units is their hand's but for the community
+        card)."""
         self.cards = sum(self.sizes)
+        self.bits_set = self.cards
+        """Bits set in the sum of the bits of every unit of a deal dealing no card twice: the
+        cards drawn and those known to the players with units of their own."""
+        for player, units in enumerate(self.own):
+            if units:
+                self.keys[units[0]] = self.keys[units[0]] + deal.fixed_keys[player]
+                self.bits[units[0]] = self.bits[units[0]] + deal.fixed_bits[player]
+                self.bits_set += int(deal.fixed_bits[player]).bit_count()
+        self.fixed_bits = deal.fixed_bits
         choices = self.choices = [len(rows) for rows in self.rows]
         self.groups = _radix_groups(choices)
         # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
@@ -907,20 +923,24 @@ class _Units:
         self, generator: np.random.Generator, count: int
     ) -> tuple[list[np.ndarray], list[np.ndarray]]:
         """The set numbers per unit of `count` deals, tries (`draw`) that deal no card twice
-        in the order drawn; and per player the bits (`evaluate.card_codes`) of the cards of
-        their own units summed. The tries go by chunks of at most `_CHUNK`, worked in the
-        same scratch arrays (`_scratch`)."""
+        in the order drawn; and per player the bits (`evaluate.card_codes`) of their known
+        cards and those of their own units summed. The tries go by chunks of at most `_CHUNK`,
+        worked in the same scratch arrays (`_scratch`)."""
         picks = [np.empty(count, dtype=np.int64) for _ in self.sizes]
-        own_bits = [np.zeros(count, dtype=np.int64) for _ in self.of_player]
+        own_bits = [
+            np.empty(count, dtype=np.int64) if units else np.full(count, fixed, dtype=np.int64)
+            for units, fixed in zip(self.own, self.fixed_bits, strict=True)
+        ]
         owners = [(player, units) for player, units in enumerate(self.own) if units]
         popcount = _POPCOUNT
         filled = 0
         while filled < count:
             tries = min(_CHUNK, int((count - filled) / self.accepted * 1.05) + 64)
             drawn = self.draw(generator, tries)
-            # The bits of every card summed: as many bits set as cards exactly when no card
-            # is there twice (each unit's own cards are distinct; a card twice carries into
-            # another bit, two into one). Without NumPy's popcount: the sum is their "or".
+            # The bits of every card summed: as many bits set as cards (`bits_set`) exactly
+            # when no card is there twice (each unit's own cards are distinct and none known;
+            # a card twice carries into another bit, two into one). Without NumPy's popcount:
+            # the sum is their "or".
             total = self._scratch("total", tries)
             total.fill(0)
             either = None if popcount is not None else np.zeros(tries, dtype=np.int64)
@@ -943,7 +963,7 @@ class _Units:
                 total += bits
                 if either is not None:
                     either |= bits
-            apart = popcount(total) == self.cards if popcount is not None else total == either
+            apart = popcount(total) == self.bits_set if popcount is not None else total == either
             kept = np.flatnonzero(apart)[: count - filled]
             rows = slice(filled, filled + len(kept))
             for column, pick in zip(picks, drawn, strict=True):
