@@ -749,13 +749,8 @@ class _Deal:
                     tally.add(index, {}, whole, batch.count)
                 continue
             codes, void = self._outcomes(batch, eligible)
-            counts = np.bincount(codes, minlength=void + 1)[:void]
-            # A deal with each outcome, to show the division the winners' cards (any one will
-            # do: where their cards could change the division, the deals are grouped by them).
-            example = np.zeros(void + 1, dtype=np.int64)
-            example[codes] = np.arange(len(codes))
             width = len(eligible)
-            for code in np.flatnonzero(counts).tolist():
+            for code, deals, example in _each_outcome(codes, void):
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
                 if self._reads_cards(pot.amount, high, low):
@@ -766,9 +761,9 @@ class _Deal:
                         won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    hand = batch.hands(example[code : code + 1])[0]
+                    hand = batch.hands(np.array([example]))[0]
                     won_high, won_low = self._award(pot.amount, high, low, hand)
-                    tally.add(index, won_high, won_low, int(counts[code]))
+                    tally.add(index, won_high, won_low, deals)
 
     def _by_odd_chip_cards(self, hands: np.ndarray) -> list[tuple[int, int]]:
         """Deals (rows of (deals, players, cards) `Card.index` values) grouped by what
@@ -979,6 +974,32 @@ class _Units:
         picks = [self._scratch(f"pick{unit}", tries) for unit in range(len(self.sizes))]
         _digits(generator, picks, self._scratch("rest", tries), self.choices, self.groups)
         return picks
+
+
+def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
+    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it, one
+    of them, to show the division the winners' cards: any one will do, for where their cards
+    could change the division the deals are grouped by them). With few possible outcomes each
+    is found by a comparison, cheaper than `bincount` (which copies the codes to full
+    integers) and a scatter of every deal's number."""
+    if void <= _FEW_OUTCOMES:
+        found = []
+        for code in range(void):
+            same = codes == code
+            deals = int(np.count_nonzero(same))
+            if deals:
+                found.append((code, deals, int(same.argmax())))
+        return found
+    counts = np.bincount(codes, minlength=void + 1)[:void]
+    example = np.zeros(void + 1, dtype=np.int64)
+    example[codes] = np.arange(len(codes))
+    return [
+        (code, int(counts[code]), int(example[code])) for code in np.flatnonzero(counts).tolist()
+    ]
+
+
+_FEW_OUTCOMES = 8
+"""Outcomes at most that `_each_outcome` finds one by one (heads-up high or low: 3)."""
 
 
 def _radix_groups(choices: list[int]) -> list[tuple[int, list[int]]]:
