@@ -14,13 +14,13 @@ draws (the cells where two draws share a card left out), or, on small decks, enu
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
 (when the draws are few); or each player's cards to come drawn as pairs of unknown cards at
 random, several pairs read from one random integer, deals sharing a card thrown away (when
-enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per deal. Each way deals
-the rest as a shuffled deck would, every deal as likely as any other. However found, a deal
-comes down to who wins each pot or half — the winners' seats as a small integer, counted with
-`bincount` — and each distinct outcome is paid by the replay's own division (`tables.award`:
-the parts of the pot, `tables.pot_parts`, shared among ties by `tables.divide`) on one
-representative deal: the tie splits and the house's odd chip are the replay's rules, not a
-second copy of them. Where an odd chip is left over among tied hands and the house gives it by
+enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per
+deal. Each way deals the rest as a shuffled deck would, every deal as likely as any other.
+However found, a deal comes down to who wins each pot or half — the winners' seats as a small
+integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
+division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
+`tables.divide`) on one representative deal: the tie splits and the house's odd chip are the
+replay's rules, not a second copy of them. Where an odd chip is left over among tied hands and the house gives it by
 the cards (`tables.award_reads_cards`), the deals are grouped further by how the tied players'
 highest and lowest cards compare, which is all `divide` reads of them.
 """
