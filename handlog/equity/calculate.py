@@ -20,9 +20,9 @@ However found, a deal comes down to who wins each pot or half — the winners' s
 integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
 division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
 `tables.divide`) on one representative deal: the tie splits and the house's odd chip are the
-replay's rules, not a second copy of them. Where an odd chip is left over among tied hands and the house gives it by
-the cards (`tables.award_reads_cards`), the deals are grouped further by how the tied players'
-highest and lowest cards compare, which is all `divide` reads of them.
+replay's rules, not a second copy of them. Where an odd chip is left over among tied hands and
+the house gives it by the cards (`tables.award_reads_cards`), the deals are grouped further by
+how the tied players' highest and lowest cards compare, which is all `divide` reads of them.
 """
 
 from __future__ import annotations
