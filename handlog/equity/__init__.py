@@ -19,8 +19,10 @@ there are few, else sorting and inclusion-exclusion over shared cards; only the 
 listed), with more players enumerated as a broadcast grid of each player's possible
 draws (or jointly, on small decks); otherwise sampled, seeded by a digest of the spot (the
 same figures every run), until every equity's 95% interval is within ±0.5 percentage point
-(`Share.error`, never below 3/n), from each player's ranked draws when they are few, else by
-shuffling. Hands are ranked by the table-driven evaluator from two sums of per-card codes
+(`Share.error`, never below 3/n), from each player's ranked draws when they are few, else
+from pairs of unknown cards drawn at random (tries dealing a card twice thrown away) when
+most tries keep their cards apart (heads-up), else by shuffling: every deal as likely as any
+other, as from a shuffled deck. Hands are ranked by the table-driven evaluator from two sums of per-card codes
 (`evaluate.card_codes`): a player's known cards are summed once and only the drawn ones are
 added. A deal comes down to who wins each pot or half; each distinct outcome is paid by the
 replay's own division (`tables.award`: `tables.pot_parts`, `tables.divide`) on one

@@ -13,14 +13,17 @@ pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; on
 listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
-(when the draws are few), or a partial shuffle of the unknown cards per deal. Either way a deal
-comes down to who wins each pot or half — the winners' seats as a small integer, counted with
-`bincount` — and each distinct outcome is paid by the replay's own division (`tables.award`:
-the parts of the pot, `tables.pot_parts`, shared among ties by `tables.divide`) on one
-representative deal: the tie splits and the house's odd chip are the replay's rules, not a
-second copy of them. Where an odd chip is left over among tied hands and the house gives it by
-the cards (`tables.award_reads_cards`), the deals are grouped further by how the tied players'
-highest and lowest cards compare, which is all `divide` reads of them.
+(when the draws are few); or each player's cards to come drawn as pairs of unknown cards at
+random, several pairs read from one random integer, deals sharing a card thrown away (when
+enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per
+deal. Each way deals the rest as a shuffled deck would, every deal as likely as any other.
+However found, a deal comes down to who wins each pot or half — the winners' seats as a small
+integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
+division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
+`tables.divide`) on one representative deal: the tie splits and the house's odd chip are the
+replay's rules, not a second copy of them. Where an odd chip is left over among tied hands and
+the house gives it by the cards (`tables.award_reads_cards`), the deals are grouped further by
+how the tied players' highest and lowest cards compare, which is all `divide` reads of them.
 """
 
 from __future__ import annotations
@@ -58,10 +61,25 @@ PAIRED_LIMIT = 40_000
 """Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
 rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
 of one card against two."""
+UNITS_ACCEPTED = 0.3
+"""Sample from pairs of cards drawn at random (`_Deal._sample_units`) when at least this share
+of the tries deal no card twice (heads-up on 3rd street about 0.55; three players 0.19, where
+shuffling costs less); else shuffle."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
+
+
+HEAP_ARRAYS = 1 << 22
+"""Bytes of the NumPy array made and dropped once when this module is imported, so that the
+arrays of a batch (a few hundred KB each) come from the C heap: glibc's malloc maps every
+block above its threshold (128 KiB at first) afresh and unmaps it when freed, so each of a
+batch's temporary arrays would cost a page fault per 4 KiB written, more than the work on it
+(a sampled spot took twice as long). Freeing a mapped block raises the threshold to its size
+(mallopt(3): the threshold is dynamic), for the life of the process; other allocators are not
+affected."""
+np.empty(HEAP_ARRAYS, dtype=np.uint8)
 
 
 class Method(StrEnum):
@@ -260,9 +278,11 @@ class _Deal:
         self.eligible = [[self.seat[p] for p in pot.eligible] for pot in spot.pots]
         self.low_codes = _low_card_codes(variant.lowball)
         self.rankings = 0
+        """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
         """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
-        """Hands ranked so far (a hand ranked high and low counts twice)."""
+        self.units: _Units | None = None
+        """The deal cut into pairs of cards, for sampling from them (`_units`)."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -296,6 +316,23 @@ class _Deal:
             else _NONE
         )
         return high, low
+
+    def _rank_players(
+        self, sums: list[tuple[np.ndarray, np.ndarray]]
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Each player's hands, given as their code sums (keys, bits), ranked (`_rank`): the
+        players' high strengths and their low ones."""
+        ranked = [self._rank(keys, bits) for keys, bits in sums]
+        return [high for high, _ in ranked], [low for _, low in ranked]
+
+    def _hands(self, count: int, drawn: Callable[[int], np.ndarray]) -> np.ndarray:
+        """(`count`, players, hand size) `Card.index` values: each player's known cards, then
+        the (`count`, cards) `drawn(player)` gives (the community card last)."""
+        result = np.empty((count, len(self.players), self.size), dtype=np.int64)
+        for player, fixed in enumerate(self.fixed):
+            result[:, player, : len(fixed)] = fixed
+            result[:, player, len(fixed) :] = drawn(player)
+        return result
 
     # -- every deal --------------------------------------------------------------------------
 
@@ -620,7 +657,9 @@ class _Deal:
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
         """`count` random deals of the rest, each as likely as any other: from each player's
-        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else by shuffling."""
+        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else from pairs of
+        cards drawn at random when enough tries deal no card twice (`UNITS_ACCEPTED`), else
+        by shuffling."""
         unknown = len(self.pool)
         if (
             not self.community_draw
@@ -628,7 +667,57 @@ class _Deal:
             and self.deals * 4 >= self.grid  # most tries keep their draws apart
         ):
             return self._sample_tables(generator, count)
+        if self._units().accepted >= UNITS_ACCEPTED:
+            return self._sample_units(generator, count)
         return self._sample_shuffled(generator, count)
+
+    def _units(self) -> _Units:
+        """The deal cut into units (`_Units`), made once for all the batches of a spot."""
+        if self.units is None:
+            self.units = _Units(self)
+        return self.units
+
+    def _sample_units(self, generator: np.random.Generator, count: int) -> _Batch:
+        """`count` random deals: every unit (`_Units`) of a deal drawn at random among all
+        the sets of its size, the tries that deal a card twice thrown away.
+
+        Why every deal is as likely as any other: the picks of a try are independent and
+        uniform (`_Units.draw`), so every sequence of unit sets is as likely; those kept are
+        the sequences of disjoint sets, still all alike. A deal (each player's cards and the
+        community card) is kept from as many sequences as any other: the ways to cut each
+        player's cards into its units, the same number for every set of that size. So the
+        deals kept are uniform over the deals of the rest, as a shuffle's first cards are."""
+        units = self._units()
+        picks, own_bits = units.sample(generator, count)
+        sums = []
+        for player, bits in enumerate(own_bits):
+            own = units.own[player]
+            if own:  # the known cards' codes are in the first unit's (`_Units.keys`)
+                keys = units.keys[own[0]].take(picks[own[0]], mode="clip")
+            else:
+                keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
+            for unit in own[1:]:
+                keys += units.keys[unit].take(picks[unit], mode="clip")
+            if units.community is not None:
+                keys += units.keys[units.community].take(picks[units.community], mode="clip")
+                bits += units.bits[units.community].take(picks[units.community], mode="clip")
+            sums.append((keys, bits))
+        highs, lows = self._rank_players(sums)
+        pool = self.pool
+
+        def hands(chosen: np.ndarray) -> np.ndarray:
+            def drawn(player: int) -> np.ndarray:
+                return np.hstack(
+                    [
+                        pool[units.rows[unit][picks[unit][chosen]]]
+                        for unit in units.of_player[player]
+                    ]
+                    or [np.empty((len(chosen), 0), dtype=np.int64)]
+                )
+
+            return self._hands(len(chosen), drawn)
+
+        return self._batch((count,), count, highs, lows, None, hands)
 
     def _draw_tables(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Each player's possible draws (positions in the pool, masks) and their high and low
@@ -725,27 +814,22 @@ class _Deal:
             + ([drawn_total - 1] if self.community_draw else [])
             for player in range(len(self.players))
         ]
-        highs: list[np.ndarray] = []
-        lows: list[np.ndarray] = []
         pool_keys, pool_bits = self.pool_keys, self.pool_bits
+        sums = []
         for player, mine in enumerate(columns):
             keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
             bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
             for column in mine:
                 keys += pool_keys.take(cards[column])
                 bits += pool_bits.take(cards[column])
-            high, low = self._rank(keys, bits)
-            highs.append(high)
-            lows.append(low)
+            sums.append((keys, bits))
+        highs, lows = self._rank_players(sums)
         pool = self.pool
 
         def hands(chosen: np.ndarray) -> np.ndarray:
-            result = np.empty((len(chosen), len(self.players), self.size), dtype=np.int64)
-            for player, fixed in enumerate(self.fixed):
-                result[:, player, : len(fixed)] = fixed
-                for offset, column in enumerate(columns[player]):
-                    result[:, player, len(fixed) + offset] = pool[cards[column][chosen]]
-            return result
+            return self._hands(
+                len(chosen), lambda player: pool[cards[columns[player]][:, chosen].T]
+            )
 
         return self._batch((count,), count, highs, lows, None, hands)
 
@@ -765,13 +849,8 @@ class _Deal:
                     tally.add(index, {}, whole, batch.count)
                 continue
             codes, void = self._outcomes(batch, eligible)
-            counts = np.bincount(codes, minlength=void + 1)[:void]
-            # A deal with each outcome, to show the division the winners' cards (any one will
-            # do: where their cards could change the division, the deals are grouped by them).
-            example = np.zeros(void + 1, dtype=np.int64)
-            example[codes] = np.arange(len(codes))
             width = len(eligible)
-            for code in np.flatnonzero(counts).tolist():
+            for code, deals, example in _each_outcome(codes, void):
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
                 if self._reads_cards(pot.amount, high, low):
@@ -782,9 +861,9 @@ class _Deal:
                         won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    hand = batch.hands(example[code : code + 1])[0]
+                    hand = batch.hands(np.array([example]))[0]
                     won_high, won_low = self._award(pot.amount, high, low, hand)
-                    tally.add(index, won_high, won_low, int(counts[code]))
+                    tally.add(index, won_high, won_low, deals)
 
     def _by_odd_chip_cards(self, hands: np.ndarray) -> list[tuple[int, int]]:
         """Deals (rows of (deals, players, cards) `Card.index` values) grouped by what
@@ -869,22 +948,225 @@ class _Deal:
         return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
 
 
+class _Units:
+    """A spot's deal cut into units for sampling: each player's cards to come as pairs, and a
+    single card when their count is odd; the community card to come a single too. For each
+    size, every set of that many of the unknown cards (positions in the pool) with its cards'
+    summed `card_codes`."""
+
+    def __init__(self, deal: _Deal) -> None:
+        unknown = len(deal.pool)
+        tables: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for size in (1, 2):
+            rows, _ = _combinations(unknown, size)
+            keys = deal.pool_keys[rows].sum(axis=1)
+            bits = deal.pool_bits[rows].sum(axis=1)
+            tables[size] = (rows, keys, bits)
+        self.sizes: list[int] = []
+        """Cards in each unit."""
+        self.of_player: list[list[int]] = []
+        """The units of each player (the community card's among them, in every player's)."""
+        for draw in deal.draws:
+            sizes = [2] * (draw // 2) + [1] * (draw % 2)
+            self.of_player.append(list(range(len(self.sizes), len(self.sizes) + len(sizes))))
+            self.sizes.extend(sizes)
+        self.own = [list(units) for units in self.of_player]
+        """The units of each player without the community card's."""
+        self.community: int | None = None
+        """The community card's unit, if one is to come."""
+        if deal.community_draw:
+            self.community = len(self.sizes)
+            for units in self.of_player:
+                units.append(self.community)
+            self.sizes.append(1)
+        self.rows = [tables[size][0] for size in self.sizes]
+        self.keys = [tables[size][1] for size in self.sizes]
+        self.bits = [tables[size][2] for size in self.sizes]
+        """Each unit's sets' summed codes, a player's known cards' added to their first unit's
+        (so that a player's sum over their own units is their hand's but for the community
+        card)."""
+        self.cards = sum(self.sizes)
+        self.bits_set = self.cards
+        """Bits set in the sum of the bits of every unit of a deal dealing no card twice: the
+        cards drawn and those known to the players with units of their own."""
+        for player, units in enumerate(self.own):
+            if units:
+                self.keys[units[0]] = self.keys[units[0]] + deal.fixed_keys[player]
+                self.bits[units[0]] = self.bits[units[0]] + deal.fixed_bits[player]
+                self.bits_set += int(deal.fixed_bits[player]).bit_count()
+        self.fixed_bits = deal.fixed_bits
+        choices = self.choices = [len(rows) for rows in self.rows]
+        self.groups = _radix_groups(choices)
+        # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
+        # ordered draws of all the cards, each unit's own order not told) over all sequences.
+        apart = math.perm(unknown, self.cards) // math.prod(
+            math.factorial(size) for size in self.sizes
+        )
+        self.accepted = apart / math.prod(choices)
+        self.scratch: dict[tuple[str, type], np.ndarray] = {}
+        """Work arrays of `_CHUNK` values, by name and type (`_scratch`)."""
+
+    def _scratch(self, name: str, size: int, dtype: type = np.int64) -> np.ndarray:
+        """The first `size` values of a named work array, made once for the spot: the
+        chunks of tries are worked in the same memory."""
+        found = self.scratch.get((name, dtype))
+        if found is None:
+            found = self.scratch[(name, dtype)] = np.empty(_CHUNK, dtype=dtype)
+        return found[:size]
+
+    def sample(
+        self, generator: np.random.Generator, count: int
+    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """The set numbers per unit of `count` deals, tries (`draw`) that deal no card twice
+        in the order drawn; and per player the bits (`evaluate.card_codes`) of their known
+        cards and those of their own units summed. The tries go by chunks of at most `_CHUNK`,
+        worked in the same scratch arrays (`_scratch`)."""
+        picks = [np.empty(count, dtype=np.int64) for _ in self.sizes]
+        own_bits = [
+            np.empty(count, dtype=np.int64) if units else np.full(count, fixed, dtype=np.int64)
+            for units, fixed in zip(self.own, self.fixed_bits, strict=True)
+        ]
+        owners = [(player, units) for player, units in enumerate(self.own) if units]
+        popcount = _POPCOUNT
+        filled = 0
+        while filled < count:
+            tries = min(_CHUNK, int((count - filled) / self.accepted * 1.05) + 64)
+            drawn = self.draw(generator, tries)
+            # The bits of every card summed: as many bits set as cards (`bits_set`) exactly
+            # when no card is there twice (each unit's own cards are distinct and none known;
+            # a card twice carries into another bit, two into one). Without NumPy's popcount:
+            # the sum is their "or".
+            total = self._scratch("total", tries)
+            total.fill(0)
+            either = None if popcount is not None else np.zeros(tries, dtype=np.int64)
+            bits = self._scratch("bits", tries)
+            sums: list[np.ndarray] = []
+            for player, units in owners:
+                summed = self._scratch(f"bits{player}", tries)
+                self.bits[units[0]].take(drawn[units[0]], out=summed, mode="clip")
+                if either is not None:
+                    either |= summed
+                for unit in units[1:]:
+                    self.bits[unit].take(drawn[unit], out=bits, mode="clip")
+                    summed += bits
+                    if either is not None:
+                        either |= bits
+                total += summed
+                sums.append(summed)
+            if self.community is not None:
+                self.bits[self.community].take(drawn[self.community], out=bits, mode="clip")
+                total += bits
+                if either is not None:
+                    either |= bits
+            apart = popcount(total) == self.bits_set if popcount is not None else total == either
+            kept = np.flatnonzero(apart)[: count - filled]
+            rows = slice(filled, filled + len(kept))
+            for column, pick in zip(picks, drawn, strict=True):
+                pick.take(kept, out=column[rows], mode="clip")
+            for (player, _), summed in zip(owners, sums, strict=True):
+                summed.take(kept, out=own_bits[player][rows], mode="clip")
+            filled += len(kept)
+        return picks, own_bits
+
+    def draw(self, generator: np.random.Generator, tries: int) -> list[np.ndarray]:
+        """Per unit, `tries` set numbers drawn independently and uniformly (`_digits`), in
+        scratch arrays good until the next draw."""
+        picks = [self._scratch(f"pick{unit}", tries) for unit in range(len(self.sizes))]
+        _digits(generator, picks, self._scratch("rest", tries), self.choices, self.groups)
+        return picks
+
+
+def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
+    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it, one
+    of them, to show the division the winners' cards: any one will do, for where their cards
+    could change the division the deals are grouped by them). With few possible outcomes each
+    is found by a comparison, cheaper than `bincount` (which copies the codes to full
+    integers) and a scatter of every deal's number."""
+    if void <= _FEW_OUTCOMES:
+        found = []
+        for code in range(void):
+            same = codes == code
+            deals = int(np.count_nonzero(same))
+            if deals:
+                found.append((code, deals, int(same.argmax())))
+        return found
+    counts = np.bincount(codes, minlength=void + 1)[:void]
+    example = np.zeros(void + 1, dtype=np.int64)
+    example[codes] = np.arange(len(codes))
+    return [
+        (code, int(counts[code]), int(example[code])) for code in np.flatnonzero(counts).tolist()
+    ]
+
+
+_FEW_OUTCOMES = 8
+"""Outcomes at most that `_each_outcome` finds one by one (heads-up high or low: 3)."""
+
+
+def _radix_groups(choices: list[int]) -> list[tuple[int, list[int]]]:
+    """Consecutive digits of `choices` values each, grouped so that each group's number of
+    values (the product of its choices) stays below 2**62: (that product, the digits)."""
+    groups: list[tuple[int, list[int]]] = []
+    for digit, choice in enumerate(choices):
+        if groups and groups[-1][0] * choice < 1 << 62:
+            product, members = groups[-1]
+            groups[-1] = (product * choice, members + [digit])
+        else:
+            groups.append((choice, [digit]))
+    return groups
+
+
+def _digits(
+    generator: np.random.Generator,
+    digits: list[np.ndarray],
+    rest: np.ndarray,
+    choices: list[int],
+    groups: list[tuple[int, list[int]]],
+) -> None:
+    """Fill each of `digits` (as long as `rest`, a work array) with values drawn uniformly
+    below its choice, all independent: one integer per group (`_radix_groups`) uniform below
+    the group's product (`generator.integers` is unbiased), read as digits in mixed radix, the
+    first digit lowest. Each number below the product is one sequence of digits and back, so
+    the digits are uniform and independent; one random integer and a division per digit cost
+    less than a random integer per digit."""
+    count = len(rest)
+    for product, members in groups:
+        number = generator.integers(0, product, size=count)
+        other = rest
+        for digit in members[:-1]:
+            choice = choices[digit]
+            found = digits[digit]
+            np.floor_divide(number, choice, out=other)
+            np.multiply(other, choice, out=found)
+            np.subtract(number, found, out=found)
+            number, other = other, number
+        np.copyto(digits[members[-1]], number)
+
+
+_POPCOUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
+"""NumPy's popcount (NumPy 2), None before."""
+
+_CHUNK = 32_768
+"""Tries drawn at most at once by `_Units.sample`."""
+
+
 def _partial_shuffles(
     generator: np.random.Generator, count: int, unknown: int, drawn: int
 ) -> np.ndarray:
     """The first `drawn` places of `count` partial Fisher-Yates shuffles of range(`unknown`):
     at place p of every row, the card there is swapped with the one at a random place from p
-    on (`generator.integers(p, unknown, size=count)`, place by place: the draws that seed a
-    spot's samples), as (drawn, count) positions in the pool. The rows are laid end to end
-    (flat indices are far cheaper than pairs of them) and each place's cards are taken out as
-    one contiguous column."""
+    on (p plus a digit below `unknown` - p, the digits of every place drawn at once by
+    `_digits`: the draws that seed a spot's samples), as (drawn, count) positions in the pool.
+    The rows are laid end to end (flat indices are far cheaper than pairs of them) and each
+    place's cards are taken out as one contiguous column."""
     rows = np.tile(np.arange(unknown, dtype=np.int8), (count, 1))
     flat = rows.reshape(-1)
     starts = np.arange(0, count * unknown, unknown)
+    choices = [unknown - place for place in range(drawn)]
+    others = [np.empty(count, dtype=np.int64) for _ in choices]
+    _digits(generator, others, np.empty(count, dtype=np.int64), choices, _radix_groups(choices))
     cards = np.empty((drawn, count), dtype=np.int8)
-    for place in range(drawn):
-        other = generator.integers(place, unknown, size=count)
-        other += starts
+    for place, other in enumerate(others):
+        other += starts + place
         cards[place] = flat[other]
         if place + 1 < drawn:  # the last place's swap is never read
             flat[other] = rows[:, place]
