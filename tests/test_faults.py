@@ -649,10 +649,10 @@ def test_a_report_runs_while_an_import_writes_the_database(tmp_path):
     on to the end."""
     from handlog.snapshot import reading
 
-    # Enough ranges (some 18 hands each, 50 hands to a transaction: 60 commits) that the
+    # Enough ranges (some 18 hands each, 50 hands to a transaction: 120 commits) that the
     # import is still writing when the first copy is read, even on a quiet machine (600
-    # hands ended first under load).
-    HANDS = 3000
+    # hands ended first under load, and 3,000 once in the full suite).
+    HANDS = 6000
 
     log = _replicated(tmp_path, HANDS, "big.txt", 3)
     db = tmp_path / "h.duckdb"
