@@ -135,6 +135,7 @@ def import_paths(
         handoff.remove_stale()  # tables an import killed before reading them left behind
         pool = _Workers(count)
     summary.timings["startup"] = time.process_time()  # and the workers' start
+    running = pool.count if pool is not None else 1  # processes reading the files
     results = None
     try:
         if opened is not None:
@@ -146,7 +147,7 @@ def import_paths(
                     # No file was imported into a database not made yet: the workers start
                     # on the first files now, not once DuckDB is loaded and the database
                     # made (measured, 20,000 PokerStars hands: some 60 ms sooner).
-                    results = _run(_planned(None, files, summary, pool), profile_name, pool)
+                    results = _run(_planned(None, files, summary, running), profile_name, pool)
                 clock = time.process_time()
                 connection = store.connect(db_path)  # DuckDB loaded: the workers never use it
                 summary.timings["startup"] += time.process_time() - clock
@@ -176,7 +177,8 @@ def import_paths(
                 # meanwhile: a killed import loses none of them (DuckDB replays the log).
                 connection.execute(f"SET checkpoint_threshold = '{CHECKPOINT_BYTES}'")
             if results is None:
-                results = _run(_planned(connection, files, summary, pool), profile_name, pool)
+                tasks = _planned(connection, files, summary, running)
+                results = _run(tasks, profile_name, pool)
             for task, done, left in results:
                 summary.add_timings(done.timings)
                 if left == 0 and opened is None:
@@ -188,7 +190,7 @@ def import_paths(
                 # Once the last task is under way (fewer left than workers) the results are
                 # loaded as they come, not held for the next (`LOAD_PARTS`): what waits is
                 # loaded while the workers read the last, and the import's end loads only it.
-                ending = left is not None and left < (pool.count if pool else 1)
+                ending = left is not None and left < running
                 if len(task) > 1:  # whole small files, a few tasks a transaction
                     files_load.add(connection, lock, task, done, ending)
                     continue
@@ -384,12 +386,12 @@ def _die_with_parent() -> bool:
 
 
 def _planned(
-    connection: Any, files: list[str], summary: ImportSummary, pool: _Workers | None
+    connection: Any, files: list[str], summary: ImportSummary, workers: int
 ) -> Iterator[Task]:
     """The tasks of an import: files are planned, and cut into ranges, one range at a time
-    as the workers need them (`_jobs`), so that they start on the first range at once."""
+    as the `workers` need them (`_jobs`), so that they start on the first range at once."""
     jobs = _timed(_jobs(connection, files, summary), summary.timings, "plan")
-    return _tasks(jobs, lambda: len(files) - summary.files, pool.count if pool else 1)
+    return _tasks(jobs, lambda: len(files) - summary.files, workers)
 
 
 def _new_database(path: Path, lock: ImportLock) -> bool:
