@@ -518,9 +518,7 @@ class TaskResult:
     timings: dict[str, float]
 
 
-def _tasks(
-    jobs: Iterator[Job], files_left: Callable[[], int] = lambda: 0, workers: int = 1
-) -> Iterator[Task]:
+def _tasks(jobs: Iterator[Job], files_left: Callable[[], int], workers: int) -> Iterator[Task]:
     """`jobs` as tasks: whole small files (`Job.whole`) gathered, in order, up to
     `BATCH_BYTES` and `BATCH_FILES`, less toward the end of the import for `workers` (the
     bytes left guessed from `files_left()`, the files not planned yet, at the small files'
@@ -796,7 +794,7 @@ class _FilesLoad:
         lock: ImportLock,
         task: Task,
         done: TaskResult,
-        ending: bool = False,
+        ending: bool,
     ) -> None:
         """Store a task's files in the transaction under way (begun if none is): loaded
         `LOAD_PARTS` tasks together, or at once when the import is `ending`."""
@@ -1214,14 +1212,14 @@ class _FileLoad:
         job: Job,
         result: PartResult,
         on_part: Callable[[FilePlan, int, int], None] | None,
-        after_commit: Callable[..., None] | None = None,
-        ending: bool = False,
+        after_commit: Callable[..., None] | None,
+        ending: bool,
     ) -> None:
         """Store one part, committed with the parts before it once the transaction holds
         `COMMIT_HANDS` hands, and at the file's last; loaded `LOAD_PARTS` together, or at
-        once when the import is `ending`. A part that cannot be stored (its rows too big for the
-        memory limit, say) fails its file (the parts of the transaction under way with it),
-        which is reported, and the import goes on with the next file; an error of the
+        once when the import is `ending`. A part that cannot be stored (its rows too big for
+        the memory limit, say) fails its file (the parts of the transaction under way with
+        it), which is reported, and the import goes on with the next file; an error of the
         database file itself is raised."""
 
         first, self.first = self.first, False
