@@ -24,7 +24,7 @@ import os
 import time
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from handlog import store
@@ -183,7 +183,10 @@ def file_jobs(plan: FilePlan, range_bytes: int | None = None) -> Iterator[Job]:
         yield Job(plan, None, plan.size, file_hash(path), last=True)
         return
     digest = hashlib.sha256()
-    held = None  # a range is passed on once the next one shows it is not the last
+    # Each range is passed on as it is cut: the reader knows the last one (it ends where the
+    # file did), so that no range waits for the next to be cut (the first task of a big
+    # file was handed out once two ranges had been read and hashed).
+    found = False
     for part in hand_ranges(
         path,
         site.header_bytes,
@@ -192,13 +195,10 @@ def file_jobs(plan: FilePlan, range_bytes: int | None = None) -> Iterator[Job]:
         plan.start_line,
         digest,
     ):
-        if held is not None:
-            yield held
-        held = Job(plan, part, part.end, digest.copy().hexdigest(), last=False)
-    if held is None:  # no hand header from the start line on: the file streamed whole
+        found = True
+        yield Job(plan, part, part.end, digest.copy().hexdigest(), last=part.last)
+    if not found:  # no hand header from the start line on: the file streamed whole
         yield Job(plan, None, plan.size, digest.hexdigest(), last=True)
-    else:
-        yield replace(held, last=True)
 
 
 # -- reading a part ----------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import signal
@@ -344,6 +345,37 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     assert again.failed == []
     assert _all_counts(db)["hands"] == 300
     assert again.new_hands == 300 - stored
+
+
+def test_a_big_files_first_range_is_handed_out_as_soon_as_it_is_cut(tmp_path):
+    """A file's parts come out one by one as the reader cuts them, the last marked last: the
+    first is not held until the second has been read and hashed (the workers waited for
+    it), and a file growing meanwhile ends with the range that ends where it did."""
+    from handlog import ingest
+
+    (log,) = _big_logs(tmp_path, 1, 120)
+    cut = []
+    original = ingest.hand_ranges
+
+    def counted(*arguments):
+        for part in original(*arguments):
+            cut.append(part)
+            yield part
+
+    plan = ingest.FilePlan(log, os.path.getsize(log), 1)
+    ingest.hand_ranges = counted
+    try:
+        jobs = ingest.file_jobs(plan, 20_000)
+        first = next(jobs)
+        assert len(cut) == 1 and first.part == cut[0] and not first.last
+        with open(log, "ab") as grown:  # appended after the cutting began: not this import's
+            grown.write(Path(log).read_bytes()[: first.part.end])
+        rest = list(jobs)
+    finally:
+        ingest.hand_ranges = original
+    assert len(rest) > 2 and [job.last for job in rest] == [False] * (len(rest) - 1) + [True]
+    assert rest[-1].end == plan.size and rest[-1].part.end == plan.size
+    assert rest[-1].sha256 == hashlib.sha256(Path(log).read_bytes()[: plan.size]).hexdigest()
 
 
 def _ranged_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[int]]:

@@ -162,8 +162,8 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
 ):
     """Ranges follow each other from the hand at `from_line` to the end of the file; each
     starts at a header (with its line number) and ends at the first header at least the
-    wanted size on (shrinking at the end of a big file), and the digest has seen exactly the
-    bytes up to its end when it comes out. Small blocks put headers across block ends."""
+    wanted size on (shrinking at the end of a big file), the last one alone marked so, and
+    the digest has seen exactly the bytes up to its end when it comes out. Small blocks put headers across block ends."""
     import hashlib
     import re
 
@@ -194,6 +194,7 @@ def test_hand_ranges_cut_at_headers_and_hash_each_prefix(
         return
     assert ranges[0].start == (0 if from_line <= 1 else min(later))
     assert ranges[-1].end == len(data)
+    assert [part.last for part in ranges] == [False] * (len(ranges) - 1) + [True]
     for part, following in itertools.pairwise(ranges):
         assert part.end == following.start
         assert headers[following.start] == following.first_line

@@ -482,6 +482,8 @@ class ByteRange:
     start: int
     end: int
     first_line: int
+    last: bool = field(default=False, compare=False)
+    """The file's last range (it ends where the file did when `hand_ranges` began)."""
 
 
 def cuttable(path: str | os.PathLike[str]) -> bool:
@@ -602,7 +604,7 @@ def hand_ranges(
             if not block:
                 break
     if begin >= 0:
-        yield ByteRange(begin, total, begin_line)
+        yield ByteRange(begin, total, begin_line, last=True)
 
 
 def _search_from(begin: int, want: int, offset: int, least: int, unit: int) -> int:
