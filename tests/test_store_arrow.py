@@ -44,6 +44,41 @@ def test_every_batch_table_has_the_types_the_database_declares(tmp_path):
             assert schema.field(column).type == _DUCKDB_TO_ARROW[declared[column]], (name, column)
 
 
+def test_compressed_bytes_are_stored_as_they_are(tmp_path):
+    """The hands' text blocks (zstd) and the evidence's texts (zlib) are not compressed again
+    by DuckDB (whose compression, tried on them at every checkpoint, gains nothing): in a new
+    database every stored segment of those columns is uncompressed, and the hands' texts of an
+    import read back whole."""
+    import zlib
+
+    from handlog.importer import import_paths
+    from handlog.texts import load_texts
+
+    db = tmp_path / "h.duckdb"
+    logs = sorted(str(path) for path in (ROOT / "sample_logs").iterdir() if path.is_file())
+    assert import_paths(logs, db, workers=1).hands > 0
+    connection = store.connect(db)
+    packed = [zlib.compress(os.urandom(3_000)) for _ in range(2_000)]
+    connection.execute(
+        "INSERT INTO text_blocks (block, data) SELECT range, $1[range + 1] FROM range(2000)",
+        [packed],
+    )
+    connection.execute(
+        "INSERT INTO hand_evidence (site, hand_id, text) SELECT 's', 'h', unnest($1)", [packed]
+    )
+    connection.execute("CHECKPOINT")
+    for table, column in (("text_blocks", "data"), ("hand_evidence", "text")):
+        found = connection.execute(
+            f"SELECT DISTINCT compression FROM pragma_storage_info('{table}') "
+            "WHERE column_name = ? AND segment_type = 'BLOB'",
+            [column],
+        ).fetchall()
+        assert found == [("Uncompressed",)], (table, found)
+    keys = connection.execute("SELECT site, hand_id FROM hands").fetchall()
+    texts = load_texts(connection, keys)
+    assert len(texts) == len(keys)
+
+
 def test_a_column_without_a_value_keeps_its_type_and_the_rows_their_values(tmp_path):
     batch = store.Batch()
     path = ROOT / "sample_logs"
