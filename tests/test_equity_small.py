@@ -75,6 +75,25 @@ def test_paired_heads_up_counts_are_the_sorted_counts(
     assert paired >= 15  # the spots mostly take the new path
 
 
+@pytest.mark.parametrize("game", list(Game))
+def test_heads_up_counts_are_every_deal_scored(game: Game) -> None:
+    """The heads-up count (pairs of draws, or sorted) gives what scoring every deal gives,
+    each pot's high and low parts included: a pot one player alone is in is won high (low in
+    the low games) whatever part of it a deal is counted for."""
+    checked = 0
+    for spot in _late_spots(game, 2, 20, seed=200 + list(Game).index(game)):
+        deal = calculate._Deal(spot)
+        if deal.deals > 60_000:
+            continue
+        checked += 1
+        counted = calculate._Tally(len(spot.pots), 2)
+        deal.count_heads_up(counted)
+        scored = calculate._Tally(len(spot.pots), 2)
+        deal.score(deal.every_deal(), scored)
+        assert counted.result(spot, Method.EXACT, 0) == scored.result(spot, Method.EXACT, 0)
+    assert checked >= 10
+
+
 def test_apportion_over_a_denominator_is_apportion() -> None:
     rng = random.Random(3)
     for _ in range(2_000):

@@ -108,7 +108,7 @@ class Share:
     samples when sampled), the odd chips where the house's rule sends them."""
     high: Fraction
     """The part of `expected` won by the high hand (all of it in high-only games; the high half
-    of a hi/lo pot, or the whole pot when no low qualifies)."""
+    of a hi/lo pot, or the whole pot when no low qualifies or the player alone is in it)."""
     low: Fraction
     """The part won by the low hand (all of it in the razz games)."""
     error: float
@@ -607,11 +607,20 @@ class _Deal:
             eligible = self.eligible[index]
             taker = winner if winner in eligible else eligible[0]
             won = divide(part(pot.amount), [self.players[taker]], {}, low, self.spot.profile)
-            chips = won[self.players[taker]]
-            if low or (not self.variant.high):
-                tally.add(index, {}, {taker: chips}, deals)
-            else:
-                tally.add(index, {taker: chips}, {}, deals)
+            self._add(tally, index, {taker: won[self.players[taker]]}, low, deals)
+
+    def _add(
+        self, tally: _Tally, index: int, shares: dict[int, int], low: bool, deals: int
+    ) -> None:
+        """Add `shares` of pot `index`, won by the low hand (`low`) or the high, in `deals`
+        deals to `tally`. A pot one player alone is in is won high (low in the low games),
+        whatever part of it a deal is counted for, as `score` and the replay have it."""
+        if len(self.eligible[index]) == 1:
+            low = not self.variant.high
+        if low or not self.variant.high:
+            tally.add(index, {}, shares, deals)
+        else:
+            tally.add(index, shares, {}, deals)
 
     def _pay_ties(
         self,
@@ -648,10 +657,7 @@ class _Deal:
                 cards = {names[p]: tuple(DECK[c] for c in hands[row, p].tolist()) for p in eligible}
                 won = divide(amount, winners, cards, low, profile, self.seat.__getitem__, lowball)
                 shares = {self.seat[name]: chips for name, chips in won.items()}
-                if low or not self.variant.high:
-                    tally.add(index, {}, shares, deals)
-                else:
-                    tally.add(index, shares, {}, deals)
+                self._add(tally, index, shares, low, deals)
 
     # -- a sample ------------------------------------------------------------------------------
 
