@@ -436,6 +436,10 @@ class Joint:
         self.newlines = text.count("\n")
         self.marks = text.count("<") + text.count(">") + text.count("\t") + self.newlines
         """The `<`, `>`, tabs and newlines in it."""
+        self.after = ""
+        self.next: Joint | None = None
+        """The text of the joint that came after this one last time, and its `Joint`: mostly
+        the next one, told by a comparison (no hash of the fresh piece, no lookup)."""
 
 
 _KEY_JOINT = re.compile(rf" +({_NAME}) *= *")
@@ -488,6 +492,8 @@ def _joint(text: str) -> Joint | None:
     return joint
 
 
+_START: Final = Joint("")
+"""Before a hand's first joint (its `next` the first joint of the hand before)."""
 _MARKS = bytes(sorted({*range(128)} - {*range(32), 127, ord("<"), ord(">"), ord("&")}))
 """What `_scan_joints` deletes from a hand's bytes to keep the ones a value may not hold: the
 ASCII controls, `<`, `>` and `&`."""
@@ -510,10 +516,17 @@ def _scan_joints(text: str) -> Element | None:
     values = 0
     line = 1
     marks = 0
+    before = _START
     for at in range(0, count, 2):
-        joint = _joint(parts[at])
-        if joint is None:
-            return None
+        piece = parts[at]
+        joint = before.next
+        if joint is None or before.after != piece:
+            joint = _joint(piece)
+            if joint is None:
+                return None
+            before.after = piece
+            before.next = joint
+        before = joint
         marks += joint.marks
         key = joint.key
         if key is not None:
