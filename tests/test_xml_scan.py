@@ -132,6 +132,22 @@ def test_read_hand_reads_a_plain_merge_hand_without_expat(monkeypatch) -> None: 
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        '<game id="1">\n<game a="2">\n</game>\n</game>',  # ends at the inner `</game>`
+        '<game id="1">\n<x a="2">\n<game b="3">\n</game>\n</x>\n</game>',
+        '<game id="1">\n</game>\n<x a="2"/>\n</game>',  # after its end
+        '<game id="1">\n<x a="2"/>\n</game>',
+    ],
+)
+def test_a_chunk_ending_with_its_end_tag_is_read_up_to_its_first_as_expat_reads_it(
+    text: str,
+) -> None:
+    chunk = Chunk("hand.xml", 3, text)
+    assert _outcome(read_hand(chunk, "7", keep_text=False)) == _outcome(_expat_read(chunk))
+
+
+@pytest.mark.parametrize(
     ("text", "why"),
     [
         ('<game a="1 &amp; 2">\n</game>', "a reference"),

@@ -504,13 +504,18 @@ def _scan_joints(text: str) -> Element | None:
     double quotes once, every other piece a value, each piece between two values a `Joint`.
     The joints say where each tag starts and ends and each line; the values hold no `<`,
     `>`, `&`, tab, newline or control character when the hand holds no more of them than
-    its joints do. None when the hand is not so plain (`_scan_lines` then tries it)."""
+    its joints do. None when the hand is not so plain (`_scan_lines` then tries it), and
+    when an element named as the top-level one is closed inside it: so that `read_hand` can
+    read a chunk that ends with its hand's end tag whole, without a search for where its
+    first such tag is."""
     parts = text.split('"')
     count = len(parts)
     if count % 2 == 0 or count == 1:
         return None  # a quote not closed; no attribute (no joint starts a tag)
     stack: list[Element] = []
     root: Element | None = None
+    top = ""
+    """The top-level element's tag."""
     element: Element | None = None
     attrib: dict[str, str] = {}
     values = 0
@@ -545,8 +550,8 @@ def _scan_joints(text: str) -> Element | None:
             return None
         for kind, name, offset in joint.lines:
             if kind == CLOSE:
-                if not stack or stack.pop().tag != name:
-                    return None
+                if not stack or stack.pop().tag != name or (stack and name == top):
+                    return None  # unbalanced; the top's name closed inside it (`read_hand`)
                 continue
             if root is not None and not stack:
                 return None  # after the top-level element
@@ -555,6 +560,7 @@ def _scan_joints(text: str) -> Element | None:
                 stack[-1].adopt(opened)
             else:
                 root = opened
+                top = name
             if kind == OPEN:
                 stack.append(opened)
         line += joint.newlines
@@ -572,6 +578,7 @@ def _scan_joints(text: str) -> Element | None:
             stack[-1].adopt(element)
         else:
             root = element
+            top = tag
     if element is not None or stack:
         return None
     if len(text.encode("ascii").translate(None, _MARKS)) != marks:
@@ -582,11 +589,20 @@ def _scan_joints(text: str) -> Element | None:
 def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Element | ParseError:
     """The `<game>` element of a hand's chunk, or the hand's one error. Without its text kept,
     a plain hand (as Merge writes them) is read by `scan_plain`, anything else by expat."""
-    text = hand_element(chunk.text)
+    text = chunk.text
     if not keep_text:
+        if text.startswith("<game ") and text.endswith("</game>") and text.isascii():
+            # The chunk is its hand's element when the `</game>` it ends with is its first:
+            # when `_scan_joints` reads it (it finds no other, and declines a `game` in it).
+            whole = _scan_joints(text)
+            if whole is not None:
+                return whole
+        text = hand_element(text)
         plain = scan_plain(text)
         if plain is not None:
             return plain
+    else:
+        text = hand_element(text)
     try:
         return parse(text, keep_text=keep_text)[0]
     except XMLError as error:
