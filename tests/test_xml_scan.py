@@ -108,6 +108,15 @@ def test_every_merge_hand_is_plain_and_scanned_to_expat_s_tree() -> None:
         assert dump(scanned) == expat_tree(text), (chunk.file, chunk.line)
 
 
+def test_every_merge_hand_is_read_by_the_joints_of_its_double_quotes() -> None:
+    """The whole-hand scanner (`_scan_joints`), not the line scanner, reads every Merge hand."""
+    for chunk in merge_chunks():
+        text = hand_element(chunk.text)
+        scanned = xmlsafe._scan_joints(text)
+        assert scanned is not None, (chunk.file, chunk.line)
+        assert dump(scanned) == expat_tree(text), (chunk.file, chunk.line)
+
+
 def test_read_hand_reads_a_plain_merge_hand_without_expat(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     chunk = next(chunk for chunk in merge_chunks() if "tests/sites/merge" in chunk.file)
     expected = expat_tree(hand_element(chunk.text))
@@ -120,6 +129,22 @@ def test_read_hand_reads_a_plain_merge_hand_without_expat(monkeypatch) -> None: 
     read = read_hand(chunk, None, keep_text=False)
     assert isinstance(read, Element) and read.inner
     assert dump(read) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<game id="1">\n<game a="2">\n</game>\n</game>',  # ends at the inner `</game>`
+        '<game id="1">\n<x a="2">\n<game b="3">\n</game>\n</x>\n</game>',
+        '<game id="1">\n</game>\n<x a="2"/>\n</game>',  # after its end
+        '<game id="1">\n<x a="2"/>\n</game>',
+    ],
+)
+def test_a_chunk_ending_with_its_end_tag_is_read_up_to_its_first_as_expat_reads_it(
+    text: str,
+) -> None:
+    chunk = Chunk("hand.xml", 3, text)
+    assert _outcome(read_hand(chunk, "7", keep_text=False)) == _outcome(_expat_read(chunk))
 
 
 @pytest.mark.parametrize(
@@ -226,7 +251,7 @@ def _outcome(read: Element | ParseError) -> object:
 def test_a_mutant_is_declined_or_scanned_to_expat_s_tree_and_read_hand_reads_it_as_expat() -> None:
     rng = random.Random(f"xml-scan-{SEED}")
     chunks = merge_chunks()
-    scanned = declined = 0
+    scanned = declined = joints = 0
     for n in range(MUTANTS):
         chunk = chunks[n % len(chunks)]
         mutant = Chunk(chunk.file, chunk.line, mutate(chunk.text, rng))
@@ -237,9 +262,17 @@ def test_a_mutant_is_declined_or_scanned_to_expat_s_tree_and_read_hand_reads_it_
         else:
             scanned += 1
             assert dump(tree) == expat_tree(text), (n, text)
+        # each of its two scanners on its own: declines, or reads expat's tree
+        lines = xmlsafe._scan_lines(text)
+        assert lines is None or dump(lines) == expat_tree(text), (n, text)
+        joined = xmlsafe._scan_joints(text) if text.isascii() else None
+        if joined is not None:
+            assert dump(joined) == expat_tree(text), (n, text)
+            joints += 1
         try:
             expected = _outcome(_expat_read(mutant))
         except (IndexError, UnicodeError):
             continue  # what expat alone does not read either (no element; a lone surrogate)
         assert _outcome(read_hand(mutant, "7", keep_text=False)) == expected, (n, text)
     assert scanned and declined  # both sides of the scanner tried
+    assert joints  # and the whole-hand scanner's

@@ -301,8 +301,19 @@ def scan_plain(text: str) -> Element | None:
     attribute twice, tags balanced, one top-level element. None for anything else: `parse`
     then reads it, and says what is wrong with it.
 
-    A tag is cut at its double quotes, every other piece a value; the pieces between them,
-    the same in every hand of a file, are looked up in `_HEADS`, `_KEYS` and `_ENDS`."""
+    An ASCII hand whose values are all in double quotes (as Merge writes them) is read by
+    `_scan_joints`; any other, or one it declines, a line at a time by `_scan_lines`."""
+    if text.isascii():
+        found = _scan_joints(text)
+        if found is not None:
+            return found
+    return _scan_lines(text)
+
+
+def _scan_lines(text: str) -> Element | None:
+    """`scan_plain` a line at a time: a tag is cut at its double quotes, every other piece a
+    value; the pieces between them, the same in every hand of a file, are looked up in
+    `_HEADS`, `_KEYS` and `_ENDS`."""
     if "&" in text or "\r" in text or "xmlns" in text:
         return None
     ascii = text.isascii()  # (known without a look at the text)
@@ -398,14 +409,200 @@ def _any_start_tag(tag: str) -> tuple[str, dict[str, str], bool] | None:
     return (found.group(1), attrib, found.group(3) == "/")
 
 
+OPEN: Final = 0
+"""A `Joint`'s line that opens an element without attributes (`<players>`)."""
+EMPTY: Final = 1
+"""… that is an empty element without attributes (`<round/>`)."""
+CLOSE: Final = 2
+"""… that closes one (`</round>`)."""
+
+
+class Joint:
+    """What lies between two attribute values of a plain hand (or before the first, or after
+    the last), read once: another attribute's name (`key`), or the end of a tag (`ends`), the
+    whole lines after it (`lines`: blank, or a tag without attributes) and the start of the
+    next tag (`tag` and its first attribute `first`), and the `<`, `>`, tabs and newlines in
+    it (all a plain hand may hold of them outside its values)."""
+
+    def __init__(self, text: str) -> None:
+        self.key: str | None = None
+        self.ends = -1
+        """-1 when no tag ends in it, 0 when one does with `>`, 1 with `/>`."""
+        self.lines: list[tuple[int, str, int]] = []
+        """Each line's tag without attributes: its kind (`OPEN`, `EMPTY`, `CLOSE`), its name
+        and its line counted from the joint's first."""
+        self.tag: str | None = None
+        self.first = ""
+        self.newlines = text.count("\n")
+        self.marks = text.count("<") + text.count(">") + text.count("\t") + self.newlines
+        """The `<`, `>`, tabs and newlines in it."""
+        self.after = ""
+        self.next: Joint | None = None
+        """The text of the joint that came after this one last time, and its `Joint`: mostly
+        the next one, told by a comparison (no hash of the fresh piece, no lookup)."""
+
+
+_KEY_JOINT = re.compile(rf" +({_NAME}) *= *")
+_TAG_END = re.compile(r" *(/?)>[ \t]*")
+_TAG_LINE = re.compile(rf"[ \t]*(?:<(/?)({_NAME}) *(/?)>)?[ \t]*")
+_TAG_HEAD = re.compile(rf"[ \t]*<({_NAME}) +({_NAME}) *= *")
+_JOINTS: Final[dict[str, Joint]] = {}
+"""The joints read so far (a file's hands repeat a hundred or so)."""
+
+
+def _joint(text: str) -> Joint | None:
+    """The `Joint` of a piece of a hand between two double quotes, None when not plain."""
+    found = _JOINTS.get(text)
+    if found is not None:
+        return found
+    joint = Joint(text)
+    key = _KEY_JOINT.fullmatch(text)
+    if key is not None:
+        joint.key = key.group(1)
+        if joint.key.startswith("xmlns"):
+            return None
+    else:
+        lines = text.split("\n")
+        start = 0
+        ends = _TAG_END.fullmatch(lines[0])
+        if ends is not None:
+            joint.ends = 1 if ends.group(1) == "/" else 0
+            start = 1
+        last = len(lines) - 1
+        for number in range(start, last + 1):
+            line = lines[number]
+            head = _TAG_HEAD.fullmatch(line) if number == last else None
+            if head is not None:
+                joint.tag = head.group(1)
+                joint.first = head.group(2)
+                if joint.tag.startswith("xmlns") or joint.first.startswith("xmlns"):
+                    return None
+                continue
+            tag = _TAG_LINE.fullmatch(line)
+            if tag is None or (tag.group(1) and tag.group(3)):
+                return None  # not a line of a plain hand, or `</x/>`
+            name = tag.group(2)
+            if name:
+                if name.startswith("xmlns"):
+                    return None
+                kind = CLOSE if tag.group(1) else EMPTY if tag.group(3) else OPEN
+                joint.lines.append((kind, name, number))
+    if len(_JOINTS) < 4 * _KNOWN:
+        _JOINTS[text] = joint
+    return joint
+
+
+_START: Final = Joint("")
+"""Before a hand's first joint (its `next` the first joint of the hand before)."""
+_MARKS = bytes(sorted({*range(128)} - {*range(32), 127, ord("<"), ord(">"), ord("&")}))
+"""What `_scan_joints` deletes from a hand's bytes to keep the ones a value may not hold: the
+ASCII controls, `<`, `>` and `&`."""
+
+
+def _scan_joints(text: str) -> Element | None:
+    """`scan_plain` of an ASCII hand whose values are in double quotes: the text cut at its
+    double quotes once, every other piece a value, each piece between two values a `Joint`.
+    The joints say where each tag starts and ends and each line; the values hold no `<`,
+    `>`, `&`, tab, newline or control character when the hand holds no more of them than
+    its joints do. None when the hand is not so plain (`_scan_lines` then tries it), and
+    when an element named as the top-level one is closed inside it: so that `read_hand` can
+    read a chunk that ends with its hand's end tag whole, without a search for where its
+    first such tag is."""
+    parts = text.split('"')
+    count = len(parts)
+    if count % 2 == 0 or count == 1:
+        return None  # a quote not closed; no attribute (no joint starts a tag)
+    stack: list[Element] = []
+    root: Element | None = None
+    top = ""
+    """The top-level element's tag."""
+    element: Element | None = None
+    attrib: dict[str, str] = {}
+    values = 0
+    line = 1
+    marks = 0
+    before = _START
+    for at in range(0, count, 2):
+        piece = parts[at]
+        joint = before.next
+        if joint is None or before.after != piece:
+            joint = _joint(piece)
+            if joint is None:
+                return None
+            before.after = piece
+            before.next = joint
+        before = joint
+        marks += joint.marks
+        key = joint.key
+        if key is not None:
+            if element is None or at == count - 1:
+                return None
+            attrib[key] = parts[at + 1]
+            values += 1
+            continue
+        if element is not None:
+            if joint.ends < 0 or len(attrib) != values:
+                return None  # a tag not ended; an attribute twice
+            if not joint.ends:
+                stack.append(element)
+            element = None
+        elif at or joint.ends >= 0:
+            return None
+        for kind, name, offset in joint.lines:
+            if kind == CLOSE:
+                if not stack or stack.pop().tag != name or (stack and name == top):
+                    return None  # unbalanced; the top's name closed inside it (`read_hand`)
+                continue
+            if root is not None and not stack:
+                return None  # after the top-level element
+            opened = Element(name, {}, line + offset)
+            if stack:
+                stack[-1].adopt(opened)
+            else:
+                root = opened
+                top = name
+            if kind == OPEN:
+                stack.append(opened)
+        line += joint.newlines
+        tag = joint.tag
+        if tag is None:
+            if at != count - 1:
+                return None
+            continue
+        if at == count - 1 or (root is not None and not stack):
+            return None
+        attrib = {joint.first: parts[at + 1]}
+        values = 1
+        element = Element(tag, attrib, line)
+        if stack:
+            stack[-1].adopt(element)
+        else:
+            root = element
+            top = tag
+    if element is not None or stack:
+        return None
+    if len(text.encode("ascii").translate(None, _MARKS)) != marks:
+        return None  # `<`, `>`, `&`, a tab, a newline or a control character in a value
+    return root
+
+
 def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Element | ParseError:
     """The `<game>` element of a hand's chunk, or the hand's one error. Without its text kept,
     a plain hand (as Merge writes them) is read by `scan_plain`, anything else by expat."""
-    text = hand_element(chunk.text)
+    text = chunk.text
     if not keep_text:
+        if text.startswith("<game ") and text.endswith("</game>") and text.isascii():
+            # The chunk is its hand's element when the `</game>` it ends with is its first:
+            # when `_scan_joints` reads it (it finds no other, and declines a `game` in it).
+            whole = _scan_joints(text)
+            if whole is not None:
+                return whole
+        text = hand_element(text)
         plain = scan_plain(text)
         if plain is not None:
             return plain
+    else:
+        text = hand_element(text)
     try:
         return parse(text, keep_text=keep_text)[0]
     except XMLError as error:

@@ -308,6 +308,8 @@ class _Builder:
         self, chunk: Chunk, description: Description, game: Element, kind: Game, mixed: bool
     ) -> None:
         self.chunk = chunk
+        self.before = chunk.line - 1
+        """The line before the hand's first: a line of the hand is `before` on in its file."""
         self.description = description
         self.root = game
         self.game = game.attrib
@@ -334,7 +336,7 @@ class _Builder:
         """The card dealt face up to all on 7th street (`<cards type="COMMUNITY">`)."""
 
     def at(self, line: int) -> int:
-        return self.chunk.line + line - 1
+        return self.before + line
 
     def money(self, element: Element, attribute: str = "amount") -> int:
         """The element's `amount` (a player's `balance`), an error of its line when it is
