@@ -908,6 +908,15 @@ def _append_row(table: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
         items.append(value)
 
 
+def _append_values(columns: tuple[list[Any], ...], row: tuple[Any, ...]) -> None:
+    """`_append_row` into a table's lists in column order (`Batch.hands`): compiled, an
+    indexed loop, with no iterators to step through together."""
+    if len(row) != len(columns):
+        raise ValueError(f"a row of {len(row)} values for {len(columns)} columns")
+    for index in range(len(columns)):
+        columns[index].append(row[index])
+
+
 def add_checked(batch: Batch, checked: CheckedHand) -> None:
     """Add one checked hand's rows (or its parse error, or its skip) to `batch`."""
     if checked.error is not None:
@@ -974,8 +983,8 @@ def add_checked(batch: Batch, checked: CheckedHand) -> None:
         p_ev_net.append(chips)  # the net until an all-in says otherwise (`add_ev`)
     batch.seat_counts.append(len(seats))
 
-    _append_row(
-        tables["hands"],
+    _append_values(
+        batch.hands,
         (
             site,
             hand_id,
