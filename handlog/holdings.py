@@ -68,9 +68,9 @@ class Holdings:
     """What a hand's events say of its players, gathered in one pass (`holdings`): each
     player's cards by deal position (`slots`: None for a card never seen; `card_slots`),
     who was dealt in, whose face-down cards the dealing lines show and the hero
-    (`seat_roles`), who showed cards by a show action (`showed`), and the hand's actions
-    in order (`actions`). The import builds every hand's rows from it: one pass over the
-    events where four took turns (rows 28 -> 22 us a hand, compiled)."""
+    (`seat_roles`), who showed cards (`showed`: by a show action or in the summary), and
+    the hand's actions in order (`actions`). The import builds every hand's rows from it:
+    one pass over the events where four took turns (rows 28 -> 22 us a hand, compiled)."""
 
     def __init__(
         self,
@@ -151,6 +151,8 @@ def holdings(hand: Hand) -> Holdings:
                     if 0 <= position < size and row[position] is None:
                         row[position] = card
     for result in hand.results:
+        if result.showed:
+            showed.add(result.player)
         cards = result.showed or result.mucked
         row = slots.get(result.player)
         if cards and row is not None:
