@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -125,13 +125,32 @@ def utc_time(
     year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str
 ) -> datetime | None:
     """A site's local clock reading as UTC; None for an unknown zone or an impossible date."""
-    if zone not in TIME_ZONES:
-        return None
+    # The zone's offset is looked up once per local hour (hands a few seconds apart share
+    # it): an hour whose first and last second have one offset has it throughout (the
+    # zones change their offsets on the hour; an hour that does not is read second by
+    # second). A reading in the hour a clock goes back is its first (fold 0) either way.
+    key = (year, month, day, hour, zone)
+    offset = _HOUR_OFFSETS.get(key)
     try:
-        local = datetime(year, month, day, hour, minute, second, tzinfo=_zone(zone))
+        if offset is None:
+            if zone not in TIME_ZONES:
+                return None
+            tz = _zone(zone)
+            local = datetime(year, month, day, hour, minute, second, tzinfo=tz)
+            first = datetime(year, month, day, hour, 0, 0, tzinfo=tz).utcoffset()
+            if first is None or first != local.replace(minute=59, second=59).utcoffset():
+                return local.astimezone(UTC)
+            if len(_HOUR_OFFSETS) > 100_000:
+                _HOUR_OFFSETS.clear()
+            _HOUR_OFFSETS[key] = offset = first
+        return datetime(year, month, day, hour, minute, second, tzinfo=UTC) - offset
     except (ValueError, OverflowError):
         return None
-    return local.astimezone(UTC)
+
+
+_HOUR_OFFSETS: dict[tuple[int, int, int, int, str], timedelta] = {}
+"""`utc_time`'s offset of each local hour of a zone read so far (year, month, day, hour,
+zone)."""
 
 
 def clock_time(found: re.Match[str], zone: str) -> datetime | None:
@@ -528,6 +547,81 @@ class LinesToHeader:
         return text.rfind("\n", start, limit) + 1 or start
 
 
+class RepeatedLines(LinesToHeader):
+    """A body terminal that is a run of whole lines (`grammar.repeated_lines`: `X (X |
+    NOTE)*`, `X+`), each after the first one of the terminals of its section's line rule,
+    cut line by line: the first line must match one of `first`, and each line after it is
+    looked up in the rule's memo of lines (`SectionGrammar.line_rules`), or classified (and
+    remembered) as `TextHandBuilder.lines` does; the run ends at the first line none of the
+    rule's terminals matches. The regular expression of such a terminal tries each
+    alternative on each line in turn, backtracking over every `[^\\n]+` of them: the same
+    match, as every terminal matches one whole line."""
+
+    __slots__ = ("rule", "first", "terminals", "known", "cut")
+
+    def __init__(
+        self,
+        rule: str,
+        first: tuple[re.Pattern[str], ...],
+        terminals: tuple[tuple[str, bool, re.Pattern[str], Any], ...],
+        known: dict[str, Any],
+    ) -> None:
+        super().__init__(None, "", ())
+        self.rule = rule
+        """The line rule of the terminal's section."""
+        self.first = first
+        """The patterns of the terminals the first line may be."""
+        self.terminals = terminals
+        """The line rule's terminals, as `SectionGrammar.line_rules` gives them."""
+        self.known = known
+        """The line rule's memo: each line's handler, for lines its terminals match."""
+        self.cut: list[str] = []
+        """The lines (without their newlines) of the last match `end` found."""
+
+    def end(self, text: str, position: int) -> int:
+        newline = text.find("\n", position)
+        if newline < 0:
+            return -1
+        for pattern in self.first:
+            if pattern.match(text, position) is not None:
+                break
+        else:
+            return -1
+        known = self.known
+        terminals = self.terminals
+        cut = [text[position:newline]]
+        at = newline + 1
+        while True:
+            newline = text.find("\n", at)
+            if newline < 0:
+                break
+            current = text[at:newline]
+            if known.get(current) is None and classify(terminals, known, current) is None:
+                break
+            cut.append(current)
+            at = newline + 1
+        self.cut = cut
+        return at
+
+
+def classify(
+    terminals: tuple[tuple[str, bool, re.Pattern[str], Any], ...], known: dict[str, Any], line: str
+) -> Any:
+    """The handler of the first of a line rule's `terminals` that matches `line` (without
+    its newline), remembered in the rule's memo `known`; None when none matches. Each is
+    tried only on a line that holds its literal."""
+    whole = line + "\n"
+    for literal, prefix, pattern, found in terminals:
+        if (line.startswith(literal) if prefix else literal in line) and (
+            pattern.match(whole) is not None
+        ):
+            if len(known) > 50_000:
+                known.clear()
+            known[line] = found
+            return found
+    return None
+
+
 def lines_to_header(regexp: str) -> LinesToHeader | None:
     """`regexp` (a body terminal's) as its head and its lines up to the next header, when it
     has that form (`_LINES_TO_HEADER`), its head a sequence (no `|` outside a group: the
@@ -626,6 +720,10 @@ class SectionGrammar:
         self._rivals: tuple[tuple[int, ...], ...] = ()
         """Each terminal of `_sequence`: the later ones `body_tokens` tries at the same place
         once it matches (`_rivals`)."""
+        self.cuts: dict[str, tuple[str, list[str]]] = {}
+        """For each line rule, the last token `body_tokens` cut line by line (`RepeatedLines`)
+        and its lines: `TextHandBuilder.lines` reads that token's lines from here, the
+        strings already split and hashed, not splitting its text again."""
 
     def header_error(self, header: str) -> LineError:
         """The error for a hand header (line 1) not in a form the site writes."""
@@ -694,13 +792,34 @@ class SectionGrammar:
                 )
                 literals = [grammar.leading_literal(regexps[name]) for name, _ in sequence]
                 self._literals = tuple(literals)
-                self._to_header = tuple(lines_to_header(regexps[name]) for name, _ in sequence)
+                self._to_header = tuple(
+                    self.repeated_lines(name) or lines_to_header(regexps[name])
+                    for name, _ in sequence
+                )
                 self._rivals = tuple(
                     tuple(_rivals(literals, [optional for _, optional in sequence], index))
                     for index in range(len(sequence))
                 )
             self._sequence_known = True
         return self._sequence
+
+    def repeated_lines(self, terminal: str) -> RepeatedLines | None:
+        """`terminal` cut line by line (`RepeatedLines`) when the grammar writes it as a run
+        of lines (`grammar.repeated_lines`) whose lines after the first are exactly those
+        its section's line rule allows; else None."""
+        section = self.sections.get(terminal)
+        found = grammar.repeated_lines(self.name, terminal)
+        if section is None or found is None:
+            return None
+        first, rest = found
+        rule = section[1]
+        if set(rest) != set(grammar.rule_terminals(self.name, rule)):
+            return None
+        terminals, known = self.line_rules()[rule]
+        regexps = grammar.terminal_regexps(self.name, ["header", "body"], first)
+        return RepeatedLines(
+            rule, tuple(re.compile(regexps[name]) for name in first), terminals, known
+        )
 
     def body_tokens(self, body: str) -> list[tuple[str, str, int]] | None:
         """The tokens (type, text, line) Lark's lexer makes of `body`, found without Lark: at
@@ -726,6 +845,7 @@ class SectionGrammar:
         while position < end:
             chosen = ""
             found_end = -1
+            split: LinesToHeader | None = None
             while index < count:
                 name, optional, pattern = sequence[index]
                 if body.startswith(literals[index], position):
@@ -751,7 +871,11 @@ class SectionGrammar:
                 return None
             text = body[position:found_end]
             tokens.append((chosen, text, line))
-            line += text.count("\n")
+            if isinstance(split, RepeatedLines):
+                self.cuts[split.rule] = (text, split.cut)
+                line += len(split.cut)
+            else:
+                line += text.count("\n")
             position = found_end
         while index < count:
             if not sequence[index][1]:
@@ -1279,22 +1403,19 @@ class TextHandBuilder:
         # repeat (actions, antes, summary seats), so the answer is remembered.
         if position >= len(text):
             return
-        terminals, known = self.syntax.line_rules()[rule]
-        for current in text[position:-1].split("\n"):
+        syntax = self.syntax
+        terminals, known = syntax.line_rules()[rule]
+        cut = syntax.cuts.get(rule)
+        if cut is not None and cut[0] is text and position == 0:
+            found = cut[1]  # the token `body_tokens` cut line by line
+        else:
+            found = text[position:-1].split("\n")
+        for current in found:
             handler = known.get(current)
             if handler is None:
-                whole = current + "\n"
-                for literal, prefix, pattern, found in terminals:
-                    if (current.startswith(literal) if prefix else literal in current) and (
-                        pattern.match(whole) is not None
-                    ):
-                        handler = found
-                        break
-                else:
+                handler = classify(terminals, known, current)
+                if handler is None:
                     raise self.unknown_line(rule, current, line)
-                if len(known) > 50_000:
-                    known.clear()
-                known[current] = handler
             try:
                 handler(self, current, line)
             except (ValueError, KeyError, IndexError) as error:
