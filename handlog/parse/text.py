@@ -83,6 +83,30 @@ LineHandler = Callable[[Any, str, int], None]
 """A line handler: (builder, the line's text, its 1-based line number in the file)."""
 
 
+def starts_at(text: str, prefix: str, at: int) -> bool:
+    """`text.startswith(prefix, at)`, for `at` >= 0, by a bounded `str.find`: mypyc calls
+    that natively, where `startswith` with a start is a generic method call whose arguments
+    are parsed on each call (several times the cost, in the hottest loops)."""
+    return text.find(prefix, at, at + len(prefix)) == at
+
+
+def index_of(text: str, part: str, start: int = 0) -> int:
+    """`text.index(part, start)` (a `ValueError` when `part` is not there), by `str.find`,
+    which mypyc calls natively (see `starts_at`)."""
+    at = text.find(part, start)
+    if at < 0:
+        raise ValueError(f"{part!r} is not in the line")
+    return at
+
+
+def rindex_of(text: str, part: str) -> int:
+    """`text.rindex(part)`, by `str.rfind` (see `index_of`)."""
+    at = text.rfind(part)
+    if at < 0:
+        raise ValueError(f"{part!r} is not in the line")
+    return at
+
+
 def note_handlers(notes: Mapping[str, object]) -> dict[str, LineHandler]:
     """A handler for each table-noise terminal of `notes` (the terminal's name → what the
     site's builder needs to know of it: its `NoteKind`, say), each calling the builder's
@@ -523,7 +547,7 @@ class LinesToHeader:
         does not match there)."""
         head = self.head
         if head is None:
-            if not text.startswith(self.head_text, position):
+            if not starts_at(text, self.head_text, position):
                 return -1
             start = position + len(self.head_text)
         else:
@@ -539,7 +563,7 @@ class LinesToHeader:
             first = stop[0]
             at = text.find(first, start, limit)
             while at >= 0:
-                if (at == start or text[at - 1] == "\n") and text.startswith(stop, at):
+                if (at == start or text[at - 1] == "\n") and starts_at(text, stop, at):
                     limit = at
                     break
                 at = text.find(first, at + 1, limit)
@@ -848,7 +872,7 @@ class SectionGrammar:
             split: LinesToHeader | None = None
             while index < count:
                 name, optional, pattern = sequence[index]
-                if body.startswith(literals[index], position):
+                if starts_at(body, literals[index], position):
                     split = to_header[index]
                     if split is not None:
                         found_end = split.end(body, position)
@@ -859,7 +883,7 @@ class SectionGrammar:
                 if found_end >= 0:
                     # Another allowed terminal matching here too would leave Lark to choose.
                     for later in rivals[index - 1] if optional else ():
-                        if body.startswith(literals[later], position) and (
+                        if starts_at(body, literals[later], position) and (
                             sequence[later][2].match(body, position) is not None
                         ):
                             return None
@@ -1060,6 +1084,10 @@ class TextHandBuilder:
         seat's own `name` string, so that the replay's dictionaries and comparisons find it
         by identity rather than comparing characters."""
         self.names_longest_first: list[str] = []
+        self.unspaced_names: dict[str, str] = {}
+        """The names of `names_longest_first` by themselves when none of them holds a space
+        (else empty): a name followed by a space is then the text up to the first space
+        (`player_prefix`)."""
         self.events: list[Event] = []
         self.street = Street.ANTES
         self.street_put: dict[str, int] = {}
@@ -1274,7 +1302,7 @@ class TextHandBuilder:
     def add_show(self, player: str, rest: str, line: int) -> None:
         """A show line's record: `rest` is the text after its opening bracket, the cards and
         an optional description ("Kd 7s 7c]" or "Kd 7s 7c] (a pair of Sevens)")."""
-        close = rest.index("]")
+        close = index_of(rest, "]")
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
             Action(
@@ -1294,19 +1322,19 @@ class TextHandBuilder:
         `separator`), the name (up to the last " ("), the stack's text (from there to
         `after` characters before the end: 1, the ")") and whether the line ends in
         `sitting_out` (a site's " is sitting out", taken off first)."""
-        cut = text.index(separator)
+        cut = index_of(text, separator)
         number = int(text[5:cut])
         rest = text[cut + len(separator) :]
         out = bool(sitting_out) and rest.endswith(sitting_out)
         if out:
             rest = rest[: -len(sitting_out)]
-        open_paren = rest.rindex(" (")
+        open_paren = rindex_of(rest, " (")
         return number, rest[:open_paren], rest[open_paren + 2 : len(rest) - after], out
 
     def returned_to(self, text: str, line: int, start: int, marker: str) -> tuple[str, str]:
         """The player a "… returned to NAME" line names (after `marker`) and the text of
         the amount given back (from `start` to `marker`)."""
-        at = text.index(marker)
+        at = index_of(text, marker)
         return self.player(text[at + len(marker) :], line, text), text[start:at]
 
     def add_returned(self, player: str, amount: int, line: int) -> None:
@@ -1347,7 +1375,7 @@ class TextHandBuilder:
         won: int | None = None
         lost = False
         if parens and outcome.startswith("won ("):
-            paren = outcome.index(")")
+            paren = index_of(outcome, ")")
             won = minor_units(outcome[5:paren])
             outcome = outcome[paren + 1 :]
         elif not parens and outcome.startswith("won "):
@@ -1483,6 +1511,8 @@ class TextHandBuilder:
         """Call when the seat list is complete."""
         # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
         self.names_longest_first = sorted(self.seated, key=len, reverse=True)
+        if not any(" " in name for name in self.names_longest_first):
+            self.unspaced_names = {name: name for name in self.names_longest_first}
 
     def dealt_brackets(self, text: str, start: int, line: int) -> tuple[str, list[str]]:
         """A dealing line's player (the name at `text[start:]`, as the seat list names
@@ -1508,14 +1538,14 @@ class TextHandBuilder:
         "Seat N: " and the marker or, for a name with the marker's words in it, the longest
         seated name the marker follows. A name not in the seat list, or a seat that is not
         the player's, is an error."""
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         start = colon + 2
         at = text.find(marker, start)
         seat = self.seated.get(text[start:at]) if at >= 0 else None
         if seat is None:
             for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
+                if starts_at(text, candidate + marker, start):
                     seat, at = self.seated[candidate], start + len(candidate)
                     break
         named = text[start:at] if at >= 0 else text[start:]
@@ -1574,8 +1604,15 @@ class TextHandBuilder:
 
     def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""
+        unspaced = self.unspaced_names
+        if unspaced and follow[:1] == " ":
+            # No name holds a space: only the text up to the first space can be one.
+            space = text.find(" ", start)
+            found = unspaced.get(text[start:space]) if space >= 0 else None
+            if found is not None and starts_at(text, follow, space):
+                return found
         for name in self.names_longest_first:
-            if text.startswith(name, start) and text.startswith(follow, start + len(name)):
+            if starts_at(text, name, start) and starts_at(text, follow, start + len(name)):
                 return name
         raise LineError(
             self.relative(line), "the player named here is not in the seat list of this hand", text

@@ -39,7 +39,7 @@ from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import clock_time, in_deal_order, read_hand, street_named
+from handlog.parse.text import clock_time, in_deal_order, index_of, read_hand, street_named
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -354,7 +354,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _shows(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Shows [", line)
-        close = rest.index("]")
+        close = index_of(rest, "]")
         shown = self._in_deal_order(name, self._cards(rest[:close]))
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
@@ -395,7 +395,7 @@ class _HandBuilder(txt.TextHandBuilder):
         self.rake = minor_units(found["rake"]) if found["rake"] else 0
 
     def _seat_result(self, text: str, line: int) -> None:
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         name = self.player_prefix(text, colon + 2, " ", line)
         seat = self.seated[name]
@@ -420,7 +420,7 @@ class _HandBuilder(txt.TextHandBuilder):
         shown: tuple[Card, ...] = ()
         bracket = rest.find("[")
         if bracket >= 0:
-            close = rest.index("]", bracket)
+            close = index_of(rest, "]", bracket)
             inside = rest[bracket + 1 : close].partition(" - ")[0]
             shown = self._in_deal_order(name, self._cards(inside))
         self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]

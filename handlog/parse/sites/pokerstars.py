@@ -30,7 +30,14 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import amount_all_in, read_hand, street_named, utc_time
+from handlog.parse.text import (
+    amount_all_in,
+    index_of,
+    read_hand,
+    rindex_of,
+    street_named,
+    utc_time,
+)
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
 
@@ -347,7 +354,7 @@ class _HandBuilder(txt.TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         rest = text[colon + 2 :]
         sitting_out = False
@@ -355,7 +362,7 @@ class _HandBuilder(txt.TextHandBuilder):
             rest, sitting_out = rest[:-15], True
         elif rest.endswith(" out of hand"):
             rest, sitting_out = rest[:-12], True
-        open_paren = rest.rindex(" (")
+        open_paren = rindex_of(rest, " (")
         name = rest[:open_paren]
         stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
         self.add_seat(model.Seat(number, name, minor_units(stack_text), sitting_out, line), text)
@@ -530,7 +537,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")
-        close = rest.index("]")
+        close = index_of(rest, "]")
         shown = cards(rest[8:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line)
 

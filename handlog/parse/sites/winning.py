@@ -34,7 +34,15 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import amount_all_in, level_number, read_hand, street_named, utc_time
+from handlog.parse.text import (
+    amount_all_in,
+    index_of,
+    level_number,
+    read_hand,
+    starts_at,
+    street_named,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 
@@ -275,7 +283,7 @@ class _HandBuilder(txt.TextHandBuilder):
                 line += 1
             elif street is not model.Street.SHOWDOWN:
                 self.streets.append(street)
-                if street is model.Street.SEVENTH and text.startswith(" [", 18):
+                if street is model.Street.SEVENTH and starts_at(text, " [", 18):
                     self.community_card = cards(text[20:22])[0]
             else:
                 self.running_main = None
@@ -403,7 +411,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " showed [")
-        close = rest.index("]")
+        close = index_of(rest, "]")
         shown = cards(rest[:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
