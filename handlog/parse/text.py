@@ -581,12 +581,13 @@ class RepeatedLines(LinesToHeader):
     alternative on each line in turn, backtracking over every `[^\\n]+` of them: the same
     match, as every terminal matches one whole line."""
 
-    __slots__ = ("rule", "first", "terminals", "known", "cut")
+    __slots__ = ("rule", "first", "first_handler", "terminals", "known", "ends", "cut")
 
     def __init__(
         self,
         rule: str,
         first: tuple[re.Pattern[str], ...],
+        first_handler: object,
         terminals: tuple[tuple[str, bool, re.Pattern[str], Any], ...],
         known: dict[str, Any],
     ) -> None:
@@ -594,11 +595,19 @@ class RepeatedLines(LinesToHeader):
         self.rule = rule
         """The line rule of the terminal's section."""
         self.first = first
-        """The patterns of the terminals the first line may be."""
+        """The patterns of the terminals the first line may be (each one of the rule's)."""
+        self.first_handler = first_handler
+        """The handler of the one terminal the first line may be, when no other terminal of
+        the rule has it (else None): a first line the memo gives it matches that terminal,
+        and needs no regular expression."""
         self.terminals = terminals
         """The line rule's terminals, as `SectionGrammar.line_rules` gives them."""
         self.known = known
         """The line rule's memo: each line's handler, for lines its terminals match."""
+        self.ends: dict[str, bool] = {}
+        """Lines none of the rule's terminals matches, met where a run ends: a run ends at
+        the same lines hand after hand (the first ante after the seats, a street's
+        header), which are not tried against every terminal again."""
         self.cut: list[str] = []
         """The lines (without their newlines) of the last match `end` found."""
 
@@ -606,26 +615,43 @@ class RepeatedLines(LinesToHeader):
         newline = text.find("\n", position)
         if newline < 0:
             return -1
-        for pattern in self.first:
-            if pattern.match(text, position) is not None:
-                break
-        else:
-            return -1
         known = self.known
-        terminals = self.terminals
-        cut = [text[position:newline]]
+        ends = self.ends
+        current = text[position:newline]
+        handler = known.get(current)
+        if handler is None and current not in ends:
+            handler = self.classify(current)
+        if handler is None:
+            return -1  # none of the rule's terminals matches it, nor any of `first`
+        if handler is not self.first_handler:
+            for pattern in self.first:
+                if pattern.match(text, position) is not None:
+                    break
+            else:
+                return -1
+        cut = [current]
         at = newline + 1
         while True:
             newline = text.find("\n", at)
             if newline < 0:
                 break
             current = text[at:newline]
-            if known.get(current) is None and classify(terminals, known, current) is None:
+            if known.get(current) is None and (current in ends or self.classify(current) is None):
                 break
             cut.append(current)
             at = newline + 1
         self.cut = cut
         return at
+
+    def classify(self, line: str) -> Any:
+        """`classify` of the rule's terminals, remembering a line none of them matches."""
+        handler = classify(self.terminals, self.known, line)
+        if handler is None:
+            ends = self.ends
+            if len(ends) > 10_000:
+                ends.clear()
+            ends[line] = True
+        return handler
 
 
 def classify(
@@ -837,12 +863,23 @@ class SectionGrammar:
             return None
         first, rest = found
         rule = section[1]
-        if set(rest) != set(grammar.rule_terminals(self.name, rule)):
+        names = grammar.rule_terminals(self.name, rule)
+        if set(rest) != set(names) or not set(first) <= set(rest):
             return None
         terminals, known = self.line_rules()[rule]
         regexps = grammar.terminal_regexps(self.name, ["header", "body"], first)
+        handlers = [handler for _, _, _, handler in terminals]
+        first_handler = None
+        if len(first) == 1:
+            handler = handlers[names.index(first[0])]
+            if sum(other is handler for other in handlers) == 1:
+                first_handler = handler
         return RepeatedLines(
-            rule, tuple(re.compile(regexps[name]) for name in first), terminals, known
+            rule,
+            tuple(re.compile(regexps[name]) for name in first),
+            first_handler,
+            terminals,
+            known,
         )
 
     def body_tokens(self, body: str) -> list[tuple[str, str, int]] | None:
