@@ -411,7 +411,9 @@ class _HandBuilder(txt.TextHandBuilder):
             self.results.append(model.SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None
-        found = _WON_TOTAL.match(rest)
+        # Each pattern is tried only on a line holding its literal (a call of a pattern
+        # costs more than the search).
+        found = _WON_TOTAL.match(rest) if rest.startswith("won Total (") else None
         if found is not None:
             won = minor_units(found["won"])
             rest = rest[found.end() :]
@@ -423,7 +425,8 @@ class _HandBuilder(txt.TextHandBuilder):
             close = index_of(rest, "]", bracket)
             inside = rest[bracket + 1 : close].partition(" - ")[0]
             shown = self._in_deal_order(name, self._cards(inside))
-        self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]
+        halves = _HALF.findall(rest) if ":(" in rest else []
+        self.halves[name] = ["high" if half == "HI" else "low" for half, _ in halves]
         self.results.append(
             model.SeatResult(
                 number,

@@ -61,10 +61,18 @@ _HEADER_SPLIT = re.compile(
 )
 
 
+_HEADER_SHAPE = re.compile(
+    r"(?:Game )?Hand #\d+ - .+ ?- \d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}$"
+)
+"""The lines `_HEADER_SPLIT` matches, without its groups: the game's words taken whole, then
+given back from the end to the clock (what a split's lazy game tries at every character
+from the start: twice the time, for every header the reader meets)."""
+
+
 def is_header(line: str) -> bool:
     """Whether `line` starts a Winning / ACR hand of the 2019+ format (cash or tournament)."""
     return (line.startswith("Hand #") or line.startswith("Game Hand #")) and (
-        _HEADER_SPLIT.match(line) is not None
+        _HEADER_SHAPE.match(line) is not None
     )
 
 
