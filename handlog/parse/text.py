@@ -344,6 +344,36 @@ ALL_IN = (" and is all-in",)
 """What PokerStars-like sites print after an amount that puts a player all in."""
 
 
+MEMO_SIZE = 1 << 17
+"""The most entries each of this module's memos of texts keeps (emptied when full)."""
+_CARDS: dict[str, tuple[Card, ...]] = {}
+_UNITS: dict[str, int] = {}
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    """`cards.cards(text)`, remembered here: a compiled caller reaches this dictionary by a
+    native call, where `cards`' own `lru_cache` costs a Python-level call (a dealing line
+    reads two card groups, some 25 lines a hand)."""
+    found = _CARDS.get(text)
+    if found is None:
+        found = cards(text)
+        if len(_CARDS) >= MEMO_SIZE:
+            _CARDS.clear()
+        _CARDS[text] = found
+    return found
+
+
+def units(text: str) -> int:
+    """`money.minor_units(text)`, remembered here (see `cards_of`)."""
+    found = _UNITS.get(text)
+    if found is None:
+        found = minor_units(text)
+        if len(_UNITS) >= MEMO_SIZE:
+            _UNITS.clear()
+        _UNITS[text] = found
+    return found
+
+
 @lru_cache(maxsize=1 << 17)
 def amount_all_in(text: str, markers: tuple[str, ...] = ALL_IN) -> tuple[int, bool]:
     """An amount as printed, with or without one of the all-in `markers` after it ("$0.04
