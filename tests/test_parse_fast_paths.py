@@ -9,7 +9,8 @@ fixtures and simulated hands, and on garbled copies of those lines."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -205,6 +206,61 @@ def _line_starts(text: str) -> Iterator[int]:
         at = text.find("\n", at) + 1 or -1
 
 
+def _cutters(site: str) -> list[tuple[Any, Any]]:
+    """A site's body terminals that `body_tokens` cuts without their regular expressions
+    (`LinesToHeader`, `RepeatedLines`), each with its regular expression."""
+    import importlib
+
+    syntax = importlib.import_module(f"handlog.parse.sites.{site}").GRAMMAR
+    sequence = syntax.body_sequence()
+    if sequence is None:
+        pytest.skip(f"{site} has no body sequence")
+    return [
+        (pattern, cut)
+        for (_, _, pattern), cut in zip(sequence, syntax._to_header, strict=True)
+        if cut is not None
+    ]
+
+
+def _damage_line(body_lines: list[str], at: int, choice: int, rng: random.Random) -> None:
+    """Damage an export's line `at` as a reader may meet it: a carriage return left in
+    (`choice` 1), the next line joined to it (2), or its text garbled."""
+    if choice == 1:
+        body_lines[at] = body_lines[at] + "\r"
+    elif choice == 2 and at + 1 < len(body_lines):
+        body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
+    else:
+        body_lines[at] = _garbled(body_lines[at], rng)
+
+
+def _damaged(
+    texts: list[str], rounds: int, rng: random.Random, damage: Callable[[list[str], int], None]
+) -> list[str]:
+    """Copies of some of `texts`, each `damage`d at `rounds` lines, with and without their
+    last newline."""
+    damaged = []
+    for text in texts[:: max(1, len(texts) // 40)]:
+        body_lines = text.split("\n")
+        for _ in range(rounds):
+            damage(body_lines, rng.randrange(len(body_lines)))
+        damaged.append("\n".join(body_lines))
+        damaged.append("\n".join(body_lines).rstrip("\n"))
+    return damaged
+
+
+def _ends_agree(texts: list[str], pairs: list[tuple[Any, Any]]) -> int:
+    """Check at every line of `texts` that each pair's cutter (`.end`) ends where its
+    regular expression's match does (-1 for none); how many matched."""
+    matched = 0
+    for text in texts:
+        for position in _line_starts(text):
+            for pattern, cut in pairs:
+                found = pattern.match(text, position)
+                assert cut.end(text, position) == (-1 if found is None else found.end())
+                matched += found is not None
+    return matched
+
+
 @pytest.mark.parametrize("site", TEXT_SITES)
 def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     """A body terminal read as its head and its lines up to the next header
@@ -212,50 +268,25 @@ def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     where it finds none: at every line of every export of every site, as they are and
     garbled (a header's words in a line, a line's newline dropped, a carriage return left
     in, a text that ends without a newline)."""
-    import importlib
-
     from handlog.parse import text as txt
 
-    module = importlib.import_module(f"handlog.parse.sites.{site}")
-    syntax = module.GRAMMAR
-    sequence = syntax.body_sequence()
-    if sequence is None:
-        pytest.skip(f"{site} has no body sequence")
-    split = [
-        (pattern, to_header)
-        for (_, _, pattern), to_header in zip(sequence, syntax._to_header, strict=True)
-        if to_header is not None
-    ]
+    split = _cutters(site)
     if site != "ongame":
         assert len(split) >= 5  # every street's lines, at least
     rng = random.Random(5)
+
+    def damage(body_lines: list[str], at: int) -> None:
+        choice = rng.randrange(5)
+        stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
+        if choice == 0:
+            body_lines[at] = stop
+        elif choice == 4:
+            body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
+        else:
+            _damage_line(body_lines, at, choice, rng)
+
     texts = _all_site_texts()
-    garbled = []
-    for text in texts[:: max(1, len(texts) // 40)]:
-        body_lines = text.split("\n")
-        for _ in range(20):
-            at = rng.randrange(len(body_lines))
-            choice = rng.randrange(5)
-            stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
-            if choice == 0:
-                body_lines[at] = stop
-            elif choice == 4:
-                body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
-            elif choice == 1:
-                body_lines[at] = body_lines[at] + "\r"
-            elif choice == 2 and at + 1 < len(body_lines):
-                body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
-            else:
-                body_lines[at] = _garbled(body_lines[at], rng)
-        garbled.append("\n".join(body_lines))
-        garbled.append("\n".join(body_lines).rstrip("\n"))
-    matched = 0
-    for text in texts + garbled:
-        for position in _line_starts(text):
-            for pattern, to_header in split:
-                found = pattern.match(text, position)
-                assert to_header.end(text, position) == (-1 if found is None else found.end())
-                matched += found is not None
+    matched = _ends_agree(texts + _damaged(texts, 20, rng, damage), split)
     if site != "ongame":
         assert matched > 20
     # What is not in that form is matched by its regular expression.
@@ -283,52 +314,31 @@ def test_repeated_lines_end_where_the_terminals_match(site: str) -> None:
     site, as they are and garbled (lines swapped with other lines of the export, so that
     notes, antes and seats stand among each other; a line's text garbled; a carriage return
     left in; lines joined; a text that ends without a newline)."""
-    import importlib
-
     from handlog.parse import text as txt
 
-    module = importlib.import_module(f"handlog.parse.sites.{site}")
-    syntax = module.GRAMMAR
-    sequence = syntax.body_sequence()
-    if sequence is None:
-        pytest.skip(f"{site} has no body sequence")
-    runs = [
-        (pattern, cut)
-        for (_, _, pattern), cut in zip(sequence, syntax._to_header, strict=True)
-        if isinstance(cut, txt.RepeatedLines)
-    ]
+    runs = [(pattern, cut) for pattern, cut in _cutters(site) if isinstance(cut, txt.RepeatedLines)]
     assert runs  # the seat lines, at least
     rng = random.Random(7)
+
+    def damage(body_lines: list[str], at: int) -> None:
+        choice = rng.randrange(5)
+        if choice < 3:
+            _damage_line(body_lines, at, choice, rng)
+            return
+        other = rng.randrange(len(body_lines))  # a line of the export moved or copied here
+        if choice == 3:
+            body_lines[at], body_lines[other] = body_lines[other], body_lines[at]
+        else:
+            body_lines.insert(at, body_lines[other])
+
     texts = _all_site_texts()
-    garbled = []
-    for text in texts[:: max(1, len(texts) // 40)]:
-        body_lines = text.split("\n")
-        for _ in range(30):
-            at = rng.randrange(len(body_lines))
-            other = rng.randrange(len(body_lines))
-            choice = rng.randrange(5)
-            if choice == 0:
-                body_lines[at], body_lines[other] = body_lines[other], body_lines[at]
-            elif choice == 1:
-                body_lines.insert(at, body_lines[other])
-            elif choice == 2:
-                body_lines[at] = body_lines[at] + "\r"
-            elif choice == 3 and at + 1 < len(body_lines):
-                body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
-            else:
-                body_lines[at] = _garbled(body_lines[at], rng)
-        garbled.append("\n".join(body_lines))
-        garbled.append("\n".join(body_lines).rstrip("\n"))
-    matched = 0
-    for text in texts + garbled:
+    matched = _ends_agree(texts + _damaged(texts, 30, rng, damage), runs)
+    for text in texts:
         for position in _line_starts(text):
             for pattern, cut in runs:
-                found = pattern.match(text, position)
-                end = cut.end(text, position)
-                assert end == (-1 if found is None else found.end())
-                if found is not None:
+                if pattern.match(text, position) is not None:
+                    end = cut.end(text, position)
                     assert cut.cut == text[position : end - 1].split("\n")
-                    matched += 1
     assert matched > 20
 
 

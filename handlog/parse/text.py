@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from handlog import records
 from handlog.cards import Card, CardError, cards
@@ -354,23 +354,26 @@ def cards_of(text: str) -> tuple[Card, ...]:
     """`cards.cards(text)`, remembered here: a compiled caller reaches this dictionary by a
     native call, where `cards`' own `lru_cache` costs a Python-level call (a dealing line
     reads two card groups, some 25 lines a hand)."""
-    found = _CARDS.get(text)
-    if found is None:
-        found = cards(text)
-        if len(_CARDS) >= MEMO_SIZE:
-            _CARDS.clear()
-        _CARDS[text] = found
-    return found
+    return _remembered(_CARDS, text, cards)
 
 
 def units(text: str) -> int:
     """`money.minor_units(text)`, remembered here (see `cards_of`)."""
-    found = _UNITS.get(text)
+    return _remembered(_UNITS, text, minor_units)
+
+
+_T = TypeVar("_T")
+
+
+def _remembered(memo: dict[str, _T], text: str, derive: Callable[[str], _T]) -> _T:
+    """`derive(text)`, kept in `memo` (emptied when it holds `MEMO_SIZE`); what raises is
+    not kept."""
+    found = memo.get(text)
     if found is None:
-        found = minor_units(text)
-        if len(_UNITS) >= MEMO_SIZE:
-            _UNITS.clear()
-        _UNITS[text] = found
+        found = derive(text)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[text] = found
     return found
 
 
