@@ -9,7 +9,8 @@ fixtures and simulated hands, and on garbled copies of those lines."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -205,6 +206,61 @@ def _line_starts(text: str) -> Iterator[int]:
         at = text.find("\n", at) + 1 or -1
 
 
+def _cutters(site: str) -> list[tuple[Any, Any]]:
+    """A site's body terminals that `body_tokens` cuts without their regular expressions
+    (`LinesToHeader`, `RepeatedLines`), each with its regular expression."""
+    import importlib
+
+    syntax = importlib.import_module(f"handlog.parse.sites.{site}").GRAMMAR
+    sequence = syntax.body_sequence()
+    if sequence is None:
+        pytest.skip(f"{site} has no body sequence")
+    return [
+        (pattern, cut)
+        for (_, _, pattern), cut in zip(sequence, syntax._to_header, strict=True)
+        if cut is not None
+    ]
+
+
+def _damage_line(body_lines: list[str], at: int, choice: int, rng: random.Random) -> None:
+    """Damage an export's line `at` as a reader may meet it: a carriage return left in
+    (`choice` 1), the next line joined to it (2), or its text garbled."""
+    if choice == 1:
+        body_lines[at] = body_lines[at] + "\r"
+    elif choice == 2 and at + 1 < len(body_lines):
+        body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
+    else:
+        body_lines[at] = _garbled(body_lines[at], rng)
+
+
+def _damaged(
+    texts: list[str], rounds: int, rng: random.Random, damage: Callable[[list[str], int], None]
+) -> list[str]:
+    """Copies of some of `texts`, each `damage`d at `rounds` lines, with and without their
+    last newline."""
+    damaged = []
+    for text in texts[:: max(1, len(texts) // 40)]:
+        body_lines = text.split("\n")
+        for _ in range(rounds):
+            damage(body_lines, rng.randrange(len(body_lines)))
+        damaged.append("\n".join(body_lines))
+        damaged.append("\n".join(body_lines).rstrip("\n"))
+    return damaged
+
+
+def _ends_agree(texts: list[str], pairs: list[tuple[Any, Any]]) -> int:
+    """Check at every line of `texts` that each pair's cutter (`.end`) ends where its
+    regular expression's match does (-1 for none); how many matched."""
+    matched = 0
+    for text in texts:
+        for position in _line_starts(text):
+            for pattern, cut in pairs:
+                found = pattern.match(text, position)
+                assert cut.end(text, position) == (-1 if found is None else found.end())
+                matched += found is not None
+    return matched
+
+
 @pytest.mark.parametrize("site", TEXT_SITES)
 def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     """A body terminal read as its head and its lines up to the next header
@@ -212,50 +268,25 @@ def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     where it finds none: at every line of every export of every site, as they are and
     garbled (a header's words in a line, a line's newline dropped, a carriage return left
     in, a text that ends without a newline)."""
-    import importlib
-
     from handlog.parse import text as txt
 
-    module = importlib.import_module(f"handlog.parse.sites.{site}")
-    syntax = module.GRAMMAR
-    sequence = syntax.body_sequence()
-    if sequence is None:
-        pytest.skip(f"{site} has no body sequence")
-    split = [
-        (pattern, to_header)
-        for (_, _, pattern), to_header in zip(sequence, syntax._to_header, strict=True)
-        if to_header is not None
-    ]
+    split = _cutters(site)
     if site != "ongame":
         assert len(split) >= 5  # every street's lines, at least
     rng = random.Random(5)
+
+    def damage(body_lines: list[str], at: int) -> None:
+        choice = rng.randrange(5)
+        stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
+        if choice == 0:
+            body_lines[at] = stop
+        elif choice == 4:
+            body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
+        else:
+            _damage_line(body_lines, at, choice, rng)
+
     texts = _all_site_texts()
-    garbled = []
-    for text in texts[:: max(1, len(texts) // 40)]:
-        body_lines = text.split("\n")
-        for _ in range(20):
-            at = rng.randrange(len(body_lines))
-            choice = rng.randrange(5)
-            stop = rng.choice(["*** ", "** ", "------ Summary ------", "**", "*", "-"])
-            if choice == 0:
-                body_lines[at] = stop
-            elif choice == 4:
-                body_lines[at] = body_lines[at][:3] + stop + body_lines[at][3:]
-            elif choice == 1:
-                body_lines[at] = body_lines[at] + "\r"
-            elif choice == 2 and at + 1 < len(body_lines):
-                body_lines[at : at + 2] = [body_lines[at] + body_lines[at + 1]]
-            else:
-                body_lines[at] = _garbled(body_lines[at], rng)
-        garbled.append("\n".join(body_lines))
-        garbled.append("\n".join(body_lines).rstrip("\n"))
-    matched = 0
-    for text in texts + garbled:
-        for position in _line_starts(text):
-            for pattern, to_header in split:
-                found = pattern.match(text, position)
-                assert to_header.end(text, position) == (-1 if found is None else found.end())
-                matched += found is not None
+    matched = _ends_agree(texts + _damaged(texts, 20, rng, damage), split)
     if site != "ongame":
         assert matched > 20
     # What is not in that form is matched by its regular expression.
@@ -273,3 +304,109 @@ def test_lines_to_header_end_where_the_terminals_match(site: str) -> None:
     plain = txt.lines_to_header(r"\*\* A\ b\n(?:(?:(?!\*\*)[^\n]*\n)+)?")
     assert plain is not None and plain.head is None and plain.head_text == "** A b\n"
     assert plain.end("** A b\nx*\n**\n", 0) == 10 and plain.end("** A c\n", 0) == -1
+
+
+@pytest.mark.parametrize("site", TEXT_SITES)
+def test_repeated_lines_end_where_the_terminals_match(site: str) -> None:
+    """A body terminal written as a run of lines (`X (X | NOTE)*`, `X+`) and cut line by
+    line with its line rule's memo (`RepeatedLines`) ends where its regular expression's
+    match ends, or finds none where it finds none: at every line of every export of every
+    site, as they are and garbled (lines swapped with other lines of the export, so that
+    notes, antes and seats stand among each other; a line's text garbled; a carriage return
+    left in; lines joined; a text that ends without a newline)."""
+    from handlog.parse import text as txt
+
+    runs = [(pattern, cut) for pattern, cut in _cutters(site) if isinstance(cut, txt.RepeatedLines)]
+    assert runs  # the seat lines, at least
+    rng = random.Random(7)
+
+    def damage(body_lines: list[str], at: int) -> None:
+        choice = rng.randrange(5)
+        if choice < 3:
+            _damage_line(body_lines, at, choice, rng)
+            return
+        other = rng.randrange(len(body_lines))  # a line of the export moved or copied here
+        if choice == 3:
+            body_lines[at], body_lines[other] = body_lines[other], body_lines[at]
+        else:
+            body_lines.insert(at, body_lines[other])
+
+    texts = _all_site_texts()
+    matched = _ends_agree(texts + _damaged(texts, 30, rng, damage), runs)
+    for text in texts:
+        for position in _line_starts(text):
+            for pattern, cut in runs:
+                if pattern.match(text, position) is not None:
+                    end = cut.end(text, position)
+                    assert cut.cut == text[position : end - 1].split("\n")
+    assert matched > 20
+
+
+def test_repeated_lines_are_read_from_the_grammar() -> None:
+    """Which body terminals are runs of lines, and of which terminals, is read from the
+    grammar's text: the names of an alternation (`NOTE: CHAT | JOINS …`) stand for theirs,
+    and a terminal of any other form is none."""
+    first, rest = grammar.repeated_lines("pokerstars", "SEAT_LINES") or ([], [])
+    assert first == ["SEAT"]
+    assert rest[:3] == ["SEAT", "CHAT", "JOINS"] and "TOURNAMENT_EVENT" in rest
+    assert grammar.repeated_lines("absolute", "ANTE_LINES") == (["ANTE"], ["ANTE"])
+    first, rest = grammar.repeated_lines("bovada", "ANTE_LINES") or ([], [])
+    assert first == ["ANTE", "ALL_IN"] and "SITS_OUT" in rest
+    assert grammar.repeated_lines("fulltilt", "ANTE_LINES") is None  # NOTE* ANTE (...)*
+    assert grammar.repeated_lines("pokerstars", "THIRD_STREET") is None
+    assert grammar.repeated_lines("pokerstars", "NO_SUCH_TERMINAL") is None
+
+
+def test_string_helpers_are_the_string_methods() -> None:
+    """`starts_at`, `index_of` and `rindex_of` (str.find, which mypyc calls natively) give
+    what `startswith` with a start, `index` and `rindex` give, errors included."""
+    from handlog.parse import text as txt
+
+    texts = ["", "a", "ab", "Seat 1: ab (10)", "a: b: c", "[x] [y]"]
+    parts = ["", "a", "b", ": ", " (", "]", "zz", "Seat 1: ab (10) and more"]
+    for text in texts:
+        for part in parts:
+            for at in range(len(text) + 3):
+                assert txt.starts_at(text, part, at) == text.startswith(part, at)
+                try:
+                    expected: int | None = text.index(part, at)
+                except ValueError:
+                    expected = None
+                if expected is None:
+                    with pytest.raises(ValueError):
+                        txt.index_of(text, part, at)
+                else:
+                    assert txt.index_of(text, part, at) == expected
+            if part in text:
+                assert txt.rindex_of(text, part) == text.rindex(part)
+            else:
+                with pytest.raises(ValueError):
+                    txt.rindex_of(text, part)
+
+
+def test_utc_time_by_the_hour_is_the_zones_own() -> None:
+    """`utc_time`, which looks a zone's offset up once per local hour, gives what the zone
+    gives for every reading: every zone the sites print, every quarter hour and a few odd
+    seconds of the days its clocks change (spring and autumn, both hemispheres), and days
+    that are none."""
+    from datetime import UTC, datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from handlog.parse import text as txt
+
+    days = [(2009, 3, 8), (2009, 11, 1), (2021, 3, 28), (2021, 10, 31), (2021, 4, 4), (2021, 9, 26)]
+    days += [(2019, 10, 6), (2024, 2, 29)]
+    for zone, name in txt.TIME_ZONES.items():
+        for year, month, day in days:
+            start = datetime(year, month, day)
+            for step in range(0, 4 * 48):
+                local = start + timedelta(minutes=15 * step - 12 * 60)
+                for second in (0, 59):
+                    local = local.replace(second=second)
+                    expected = local.replace(tzinfo=ZoneInfo(name)).astimezone(UTC)
+                    found = txt.utc_time(*local.timetuple()[:6], zone)
+                    assert found == expected and found is not None
+                    assert found.tzinfo is UTC and found.fold == 0
+    assert txt.utc_time(2023, 2, 29, 10, 0, 0, "ET") is None
+    assert txt.utc_time(2023, 2, 28, 10, 0, 0, "XYZ") is None
+    assert txt.utc_time(9999, 12, 31, 23, 0, 0, "ET") is None  # past the last UTC moment

@@ -455,3 +455,68 @@ def _terminal_sequence(name: str, rule: str) -> list[tuple[str, bool]] | None:
             return None
         found.append((symbol.name, optional))
     return found
+
+
+_DEFINITION = re.compile(r"(?P<name>[A-Z_][A-Z0-9_]*)(?:\.-?\d+)?:(?P<body>.*)")
+_NAMES = r"[A-Z_][A-Z0-9_]*(?: \| [A-Z_][A-Z0-9_]*)*"
+_REPEATED = re.compile(
+    rf"(?:(?P<one>[A-Z_][A-Z0-9_]*)|\((?P<first>{_NAMES})\))"
+    rf"(?: \((?P<rest>{_NAMES})\)\*|(?P<plus>\+))"
+)
+"""A terminal that is a run of lines as the grammars write one: `X+`, `X (X | NOTE)*` or
+`(X | Y) (X | Y | NOTE)*`."""
+
+
+def _terminal_texts(name: str) -> dict[str, str]:
+    """Each terminal defined in `grammars/<name>.lark` itself, by name: its definition's
+    text (continued on the lines that start with "|"), spaces made single."""
+    found: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in (GRAMMAR_DIR / f"{name}.lark").read_text(encoding="utf-8").splitlines():
+        definition = _DEFINITION.match(line)
+        if definition is not None:
+            current = found.setdefault(definition["name"], [])
+            current.append(definition["body"])
+        elif current is not None and line[:1].isspace() and line.strip().startswith("|"):
+            current.append(line)
+        else:
+            current = None
+    return {terminal: " ".join(" ".join(parts).split()) for terminal, parts in found.items()}
+
+
+def repeated_lines(name: str, terminal: str) -> tuple[list[str], list[str]] | None:
+    """For a body terminal written as a run of lines (`_REPEATED`: `X+`, `X (X | NOTE)*`):
+    the terminals its first line may be and those each line after it may be, every name
+    that the grammar defines as an alternation of names (`NOTE: CHAT | JOINS`) replaced by
+    those; None for a terminal of any other form."""
+    facts = _facts(name)
+    known = facts.get("repeats", terminal)
+    if known is None:
+        found = _repeated_lines(name, terminal)
+        facts.put("repeats", terminal, False if found is None else [list(part) for part in found])
+        return found
+    return None if known is False else (list(known[0]), list(known[1]))
+
+
+def _repeated_lines(name: str, terminal: str) -> tuple[list[str], list[str]] | None:
+    texts = _terminal_texts(name)
+    if terminal not in texts:
+        return None
+    found = _REPEATED.fullmatch(texts[terminal])
+    if found is None:
+        return None
+
+    def expand(names: str, seen: tuple[str, ...] = ()) -> list[str]:
+        result: list[str] = []
+        for each in names.split(" | "):
+            text = texts.get(each, "")
+            if re.fullmatch(_NAMES, text) and " | " in text and each not in seen:
+                parts = expand(text, (*seen, each))
+            else:
+                parts = [each]
+            result += [part for part in parts if part not in result]
+        return result
+
+    first = expand(found["one"] or found["first"])
+    rest = first if found["plus"] else expand(found["rest"])
+    return first, rest

@@ -16,9 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from handlog import records
 from handlog.cards import Card, CardError, cards
@@ -83,6 +83,30 @@ LineHandler = Callable[[Any, str, int], None]
 """A line handler: (builder, the line's text, its 1-based line number in the file)."""
 
 
+def starts_at(text: str, prefix: str, at: int) -> bool:
+    """`text.startswith(prefix, at)`, for `at` >= 0, by a bounded `str.find`: mypyc calls
+    that natively, where `startswith` with a start is a generic method call whose arguments
+    are parsed on each call (several times the cost, in the hottest loops)."""
+    return text.find(prefix, at, at + len(prefix)) == at
+
+
+def index_of(text: str, part: str, start: int = 0) -> int:
+    """`text.index(part, start)` (a `ValueError` when `part` is not there), by `str.find`,
+    which mypyc calls natively (see `starts_at`)."""
+    at = text.find(part, start)
+    if at < 0:
+        raise ValueError(f"{part!r} is not in the line")
+    return at
+
+
+def rindex_of(text: str, part: str) -> int:
+    """`text.rindex(part)`, by `str.rfind` (see `index_of`)."""
+    at = text.rfind(part)
+    if at < 0:
+        raise ValueError(f"{part!r} is not in the line")
+    return at
+
+
 def note_handlers(notes: Mapping[str, object]) -> dict[str, LineHandler]:
     """A handler for each table-noise terminal of `notes` (the terminal's name → what the
     site's builder needs to know of it: its `NoteKind`, say), each calling the builder's
@@ -125,13 +149,32 @@ def utc_time(
     year: int, month: int, day: int, hour: int, minute: int, second: int, zone: str
 ) -> datetime | None:
     """A site's local clock reading as UTC; None for an unknown zone or an impossible date."""
-    if zone not in TIME_ZONES:
-        return None
+    # The zone's offset is looked up once per local hour (hands a few seconds apart share
+    # it): an hour whose first and last second have one offset has it throughout (the
+    # zones change their offsets on the hour; an hour that does not is read second by
+    # second). A reading in the hour a clock goes back is its first (fold 0) either way.
+    key = (year, month, day, hour, zone)
+    offset = _HOUR_OFFSETS.get(key)
     try:
-        local = datetime(year, month, day, hour, minute, second, tzinfo=_zone(zone))
+        if offset is None:
+            if zone not in TIME_ZONES:
+                return None
+            tz = _zone(zone)
+            local = datetime(year, month, day, hour, minute, second, tzinfo=tz)
+            first = datetime(year, month, day, hour, 0, 0, tzinfo=tz).utcoffset()
+            if first is None or first != local.replace(minute=59, second=59).utcoffset():
+                return local.astimezone(UTC)
+            if len(_HOUR_OFFSETS) > 100_000:
+                _HOUR_OFFSETS.clear()
+            _HOUR_OFFSETS[key] = offset = first
+        return datetime(year, month, day, hour, minute, second, tzinfo=UTC) - offset
     except (ValueError, OverflowError):
         return None
-    return local.astimezone(UTC)
+
+
+_HOUR_OFFSETS: dict[tuple[int, int, int, int, str], timedelta] = {}
+"""`utc_time`'s offset of each local hour of a zone read so far (year, month, day, hour,
+zone)."""
 
 
 def clock_time(found: re.Match[str], zone: str) -> datetime | None:
@@ -299,6 +342,39 @@ def total_pot_patterns(side_pot: str, end: str = "") -> tuple[re.Pattern[str], r
 
 ALL_IN = (" and is all-in",)
 """What PokerStars-like sites print after an amount that puts a player all in."""
+
+
+MEMO_SIZE = 1 << 17
+"""The most entries each of this module's memos of texts keeps (emptied when full)."""
+_CARDS: dict[str, tuple[Card, ...]] = {}
+_UNITS: dict[str, int] = {}
+
+
+def cards_of(text: str) -> tuple[Card, ...]:
+    """`cards.cards(text)`, remembered here: a compiled caller reaches this dictionary by a
+    native call, where `cards`' own `lru_cache` costs a Python-level call (a dealing line
+    reads two card groups, some 25 lines a hand)."""
+    return _remembered(_CARDS, text, cards)
+
+
+def units(text: str) -> int:
+    """`money.minor_units(text)`, remembered here (see `cards_of`)."""
+    return _remembered(_UNITS, text, minor_units)
+
+
+_T = TypeVar("_T")
+
+
+def _remembered(memo: dict[str, _T], text: str, derive: Callable[[str], _T]) -> _T:
+    """`derive(text)`, kept in `memo` (emptied when it holds `MEMO_SIZE`); what raises is
+    not kept."""
+    found = memo.get(text)
+    if found is None:
+        found = derive(text)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[text] = found
+    return found
 
 
 @lru_cache(maxsize=1 << 17)
@@ -504,7 +580,7 @@ class LinesToHeader:
         does not match there)."""
         head = self.head
         if head is None:
-            if not text.startswith(self.head_text, position):
+            if not starts_at(text, self.head_text, position):
                 return -1
             start = position + len(self.head_text)
         else:
@@ -520,12 +596,113 @@ class LinesToHeader:
             first = stop[0]
             at = text.find(first, start, limit)
             while at >= 0:
-                if (at == start or text[at - 1] == "\n") and text.startswith(stop, at):
+                if (at == start or text[at - 1] == "\n") and starts_at(text, stop, at):
                     limit = at
                     break
                 at = text.find(first, at + 1, limit)
         # The lines taken are the whole lines (each ending with a newline) before `limit`.
         return text.rfind("\n", start, limit) + 1 or start
+
+
+class RepeatedLines(LinesToHeader):
+    """A body terminal that is a run of whole lines (`grammar.repeated_lines`: `X (X |
+    NOTE)*`, `X+`), each after the first one of the terminals of its section's line rule,
+    cut line by line: the first line must match one of `first`, and each line after it is
+    looked up in the rule's memo of lines (`SectionGrammar.line_rules`), or classified (and
+    remembered) as `TextHandBuilder.lines` does; the run ends at the first line none of the
+    rule's terminals matches. The regular expression of such a terminal tries each
+    alternative on each line in turn, backtracking over every `[^\\n]+` of them: the same
+    match, as every terminal matches one whole line."""
+
+    __slots__ = ("rule", "first", "first_handler", "terminals", "known", "ends", "cut")
+
+    def __init__(
+        self,
+        rule: str,
+        first: tuple[re.Pattern[str], ...],
+        first_handler: object,
+        terminals: tuple[tuple[str, bool, re.Pattern[str], Any], ...],
+        known: dict[str, Any],
+    ) -> None:
+        super().__init__(None, "", ())
+        self.rule = rule
+        """The line rule of the terminal's section."""
+        self.first = first
+        """The patterns of the terminals the first line may be (each one of the rule's)."""
+        self.first_handler = first_handler
+        """The handler of the one terminal the first line may be, when no other terminal of
+        the rule has it (else None): a first line the memo gives it matches that terminal,
+        and needs no regular expression."""
+        self.terminals = terminals
+        """The line rule's terminals, as `SectionGrammar.line_rules` gives them."""
+        self.known = known
+        """The line rule's memo: each line's handler, for lines its terminals match."""
+        self.ends: dict[str, bool] = {}
+        """Lines none of the rule's terminals matches, met where a run ends: a run ends at
+        the same lines hand after hand (the first ante after the seats, a street's
+        header), which are not tried against every terminal again."""
+        self.cut: list[str] = []
+        """The lines (without their newlines) of the last match `end` found."""
+
+    def end(self, text: str, position: int) -> int:
+        newline = text.find("\n", position)
+        if newline < 0:
+            return -1
+        known = self.known
+        ends = self.ends
+        current = text[position:newline]
+        handler = known.get(current)
+        if handler is None and current not in ends:
+            handler = self.classify(current)
+        if handler is None:
+            return -1  # none of the rule's terminals matches it, nor any of `first`
+        if handler is not self.first_handler:
+            for pattern in self.first:
+                if pattern.match(text, position) is not None:
+                    break
+            else:
+                return -1
+        cut = [current]
+        at = newline + 1
+        while True:
+            newline = text.find("\n", at)
+            if newline < 0:
+                break
+            current = text[at:newline]
+            if known.get(current) is None and (current in ends or self.classify(current) is None):
+                break
+            cut.append(current)
+            at = newline + 1
+        self.cut = cut
+        return at
+
+    def classify(self, line: str) -> Any:
+        """`classify` of the rule's terminals, remembering a line none of them matches."""
+        handler = classify(self.terminals, self.known, line)
+        if handler is None:
+            ends = self.ends
+            if len(ends) > 10_000:
+                ends.clear()
+            ends[line] = True
+        return handler
+
+
+def classify(
+    terminals: tuple[tuple[str, bool, re.Pattern[str], Any], ...], known: dict[str, Any], line: str
+) -> Any:
+    """The handler of the first of a line rule's `terminals` that matches `line` (without
+    its newline), remembered in the rule's memo `known`; None when none matches. Each is
+    tried only on a line that holds its literal."""
+    whole = line + "\n"
+    for literal, prefix, pattern, found in terminals:
+        if (line.startswith(literal) if prefix else literal in line) and (
+            pattern.match(whole) is not None
+        ):
+            if len(known) > 50_000:
+                known.clear()
+            known[line] = found
+            return found
+    return None
 
 
 def lines_to_header(regexp: str) -> LinesToHeader | None:
@@ -626,6 +803,10 @@ class SectionGrammar:
         self._rivals: tuple[tuple[int, ...], ...] = ()
         """Each terminal of `_sequence`: the later ones `body_tokens` tries at the same place
         once it matches (`_rivals`)."""
+        self.cuts: dict[str, tuple[str, list[str]]] = {}
+        """For each line rule, the last token `body_tokens` cut line by line (`RepeatedLines`)
+        and its lines: `TextHandBuilder.lines` reads that token's lines from here, the
+        strings already split and hashed, not splitting its text again."""
 
     def header_error(self, header: str) -> LineError:
         """The error for a hand header (line 1) not in a form the site writes."""
@@ -694,13 +875,45 @@ class SectionGrammar:
                 )
                 literals = [grammar.leading_literal(regexps[name]) for name, _ in sequence]
                 self._literals = tuple(literals)
-                self._to_header = tuple(lines_to_header(regexps[name]) for name, _ in sequence)
+                self._to_header = tuple(
+                    self.repeated_lines(name) or lines_to_header(regexps[name])
+                    for name, _ in sequence
+                )
                 self._rivals = tuple(
                     tuple(_rivals(literals, [optional for _, optional in sequence], index))
                     for index in range(len(sequence))
                 )
             self._sequence_known = True
         return self._sequence
+
+    def repeated_lines(self, terminal: str) -> RepeatedLines | None:
+        """`terminal` cut line by line (`RepeatedLines`) when the grammar writes it as a run
+        of lines (`grammar.repeated_lines`) whose lines after the first are exactly those
+        its section's line rule allows; else None."""
+        section = self.sections.get(terminal)
+        found = grammar.repeated_lines(self.name, terminal)
+        if section is None or found is None:
+            return None
+        first, rest = found
+        rule = section[1]
+        names = grammar.rule_terminals(self.name, rule)
+        if set(rest) != set(names) or not set(first) <= set(rest):
+            return None
+        terminals, known = self.line_rules()[rule]
+        regexps = grammar.terminal_regexps(self.name, ["header", "body"], first)
+        handlers = [handler for _, _, _, handler in terminals]
+        first_handler = None
+        if len(first) == 1:
+            handler = handlers[names.index(first[0])]
+            if sum(other is handler for other in handlers) == 1:
+                first_handler = handler
+        return RepeatedLines(
+            rule,
+            tuple(re.compile(regexps[name]) for name in first),
+            first_handler,
+            terminals,
+            known,
+        )
 
     def body_tokens(self, body: str) -> list[tuple[str, str, int]] | None:
         """The tokens (type, text, line) Lark's lexer makes of `body`, found without Lark: at
@@ -726,9 +939,10 @@ class SectionGrammar:
         while position < end:
             chosen = ""
             found_end = -1
+            split: LinesToHeader | None = None
             while index < count:
                 name, optional, pattern = sequence[index]
-                if body.startswith(literals[index], position):
+                if starts_at(body, literals[index], position):
                     split = to_header[index]
                     if split is not None:
                         found_end = split.end(body, position)
@@ -739,7 +953,7 @@ class SectionGrammar:
                 if found_end >= 0:
                     # Another allowed terminal matching here too would leave Lark to choose.
                     for later in rivals[index - 1] if optional else ():
-                        if body.startswith(literals[later], position) and (
+                        if starts_at(body, literals[later], position) and (
                             sequence[later][2].match(body, position) is not None
                         ):
                             return None
@@ -751,7 +965,11 @@ class SectionGrammar:
                 return None
             text = body[position:found_end]
             tokens.append((chosen, text, line))
-            line += text.count("\n")
+            if isinstance(split, RepeatedLines):
+                self.cuts[split.rule] = (text, split.cut)
+                line += len(split.cut)
+            else:
+                line += text.count("\n")
             position = found_end
         while index < count:
             if not sequence[index][1]:
@@ -936,6 +1154,10 @@ class TextHandBuilder:
         seat's own `name` string, so that the replay's dictionaries and comparisons find it
         by identity rather than comparing characters."""
         self.names_longest_first: list[str] = []
+        self.unspaced_names: dict[str, str] = {}
+        """The names of `names_longest_first` by themselves when none of them holds a space
+        (else empty): a name followed by a space is then the text up to the first space
+        (`player_prefix`)."""
         self.events: list[Event] = []
         self.street = Street.ANTES
         self.street_put: dict[str, int] = {}
@@ -1150,7 +1372,7 @@ class TextHandBuilder:
     def add_show(self, player: str, rest: str, line: int) -> None:
         """A show line's record: `rest` is the text after its opening bracket, the cards and
         an optional description ("Kd 7s 7c]" or "Kd 7s 7c] (a pair of Sevens)")."""
-        close = rest.index("]")
+        close = index_of(rest, "]")
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
             Action(
@@ -1170,19 +1392,19 @@ class TextHandBuilder:
         `separator`), the name (up to the last " ("), the stack's text (from there to
         `after` characters before the end: 1, the ")") and whether the line ends in
         `sitting_out` (a site's " is sitting out", taken off first)."""
-        cut = text.index(separator)
+        cut = index_of(text, separator)
         number = int(text[5:cut])
         rest = text[cut + len(separator) :]
         out = bool(sitting_out) and rest.endswith(sitting_out)
         if out:
             rest = rest[: -len(sitting_out)]
-        open_paren = rest.rindex(" (")
+        open_paren = rindex_of(rest, " (")
         return number, rest[:open_paren], rest[open_paren + 2 : len(rest) - after], out
 
     def returned_to(self, text: str, line: int, start: int, marker: str) -> tuple[str, str]:
         """The player a "… returned to NAME" line names (after `marker`) and the text of
         the amount given back (from `start` to `marker`)."""
-        at = text.index(marker)
+        at = index_of(text, marker)
         return self.player(text[at + len(marker) :], line, text), text[start:at]
 
     def add_returned(self, player: str, amount: int, line: int) -> None:
@@ -1223,7 +1445,7 @@ class TextHandBuilder:
         won: int | None = None
         lost = False
         if parens and outcome.startswith("won ("):
-            paren = outcome.index(")")
+            paren = index_of(outcome, ")")
             won = minor_units(outcome[5:paren])
             outcome = outcome[paren + 1 :]
         elif not parens and outcome.startswith("won "):
@@ -1279,22 +1501,19 @@ class TextHandBuilder:
         # repeat (actions, antes, summary seats), so the answer is remembered.
         if position >= len(text):
             return
-        terminals, known = self.syntax.line_rules()[rule]
-        for current in text[position:-1].split("\n"):
+        syntax = self.syntax
+        terminals, known = syntax.line_rules()[rule]
+        cut = syntax.cuts.get(rule)
+        if cut is not None and cut[0] is text and position == 0:
+            found = cut[1]  # the token `body_tokens` cut line by line
+        else:
+            found = text[position:-1].split("\n")
+        for current in found:
             handler = known.get(current)
             if handler is None:
-                whole = current + "\n"
-                for literal, prefix, pattern, found in terminals:
-                    if (current.startswith(literal) if prefix else literal in current) and (
-                        pattern.match(whole) is not None
-                    ):
-                        handler = found
-                        break
-                else:
+                handler = classify(terminals, known, current)
+                if handler is None:
                     raise self.unknown_line(rule, current, line)
-                if len(known) > 50_000:
-                    known.clear()
-                known[current] = handler
             try:
                 handler(self, current, line)
             except (ValueError, KeyError, IndexError) as error:
@@ -1362,6 +1581,8 @@ class TextHandBuilder:
         """Call when the seat list is complete."""
         # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
         self.names_longest_first = sorted(self.seated, key=len, reverse=True)
+        if not any(" " in name for name in self.names_longest_first):
+            self.unspaced_names = {name: name for name in self.names_longest_first}
 
     def dealt_brackets(self, text: str, start: int, line: int) -> tuple[str, list[str]]:
         """A dealing line's player (the name at `text[start:]`, as the seat list names
@@ -1387,14 +1608,14 @@ class TextHandBuilder:
         "Seat N: " and the marker or, for a name with the marker's words in it, the longest
         seated name the marker follows. A name not in the seat list, or a seat that is not
         the player's, is an error."""
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         start = colon + 2
         at = text.find(marker, start)
         seat = self.seated.get(text[start:at]) if at >= 0 else None
         if seat is None:
             for candidate in self.names_longest_first:
-                if text.startswith(candidate + marker, start):
+                if starts_at(text, candidate + marker, start):
                     seat, at = self.seated[candidate], start + len(candidate)
                     break
         named = text[start:at] if at >= 0 else text[start:]
@@ -1453,8 +1674,15 @@ class TextHandBuilder:
 
     def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""
+        unspaced = self.unspaced_names
+        if unspaced and follow[:1] == " ":
+            # No name holds a space: only the text up to the first space can be one.
+            space = text.find(" ", start)
+            found = unspaced.get(text[start:space]) if space >= 0 else None
+            if found is not None and starts_at(text, follow, space):
+                return found
         for name in self.names_longest_first:
-            if text.startswith(name, start) and text.startswith(follow, start + len(name)):
+            if starts_at(text, name, start) and starts_at(text, follow, start + len(name)):
                 return name
         raise LineError(
             self.relative(line), "the player named here is not in the seat list of this hand", text

@@ -23,13 +23,12 @@ import re
 from functools import lru_cache
 
 from handlog import model
-from handlog.cards import Card, card, cards
+from handlog.cards import Card, card
 from handlog.errors import ParseError, Skipped
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
     format_amount,
-    minor_units,
     money_writer,
     small_number,
 )
@@ -39,7 +38,15 @@ from handlog.parse.printing import action_line
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
 from handlog.parse.sites.community import community_card, river_players, without_river_deals
-from handlog.parse.text import clock_time, in_deal_order, read_hand, street_named
+from handlog.parse.text import (
+    cards_of,
+    clock_time,
+    in_deal_order,
+    index_of,
+    read_hand,
+    street_named,
+    units,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits, UncalledBets
 
@@ -149,8 +156,8 @@ def _read_game(key: str) -> txt.GameInfo | None:
     return txt.GameInfo(
         game_name=f"{name} {limit}",
         game=GAMES.get(name) if limit in ("Normal", "NORMAL") and big_text else None,
-        small_bet=minor_units(small_text),
-        big_bet=minor_units(big_text) if big_text else 0,
+        small_bet=units(small_text),
+        big_bet=units(big_text) if big_text else 0,
         currency=CURRENCY_SYMBOLS.get(small_text[:1]),
         tournament_id=tourney[11:-1] if tourney else None,
     )
@@ -262,17 +269,17 @@ class _HandBuilder(txt.TextHandBuilder):
         self.put_chips(kind, player, line, None, total, all_in, raise_by)
 
     def _cards(self, text: str) -> tuple[Card, ...]:
-        return cards(text)  # "10d" is read as a ten
+        return cards_of(text)  # "10d" is read as a ten
 
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, _ = self.seat_parts(text, after=10, separator=" - ")
-        self.add_seat(model.Seat(number, name, minor_units(stack), False, line), text)
+        self.add_seat(model.Seat(number, name, units(stack), False, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Ante ", line)
-        amount = minor_units(rest)
+        amount = units(rest)
         self.add_ante(name, amount, False, line)
 
     def _pocket(self, text: str, line: int) -> None:
@@ -303,7 +310,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _bring_in(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Bring-In ", line)
-        amount = minor_units(rest.rstrip("."))
+        amount = units(rest.rstrip("."))
         self.bring_in = amount
         self.street_put[name] = amount
         if amount > self.current_bet:  # the bet the next player faces
@@ -314,19 +321,19 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _bets(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Bets ", line)
-        total = self.street_put.get(name, 0) + minor_units(rest)
+        total = self.street_put.get(name, 0) + units(rest)
         self._put(self.completion_or(model.ActionKind.BET), name, line, total)
 
     def _calls(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Calls ", line)
-        total = self.street_put.get(name, 0) + minor_units(rest)
+        total = self.street_put.get(name, 0) + units(rest)
         self._put(model.ActionKind.CALL, name, line, total)
 
     def _raise(self, name: str, rest: str, line: int, all_in: bool) -> None:
         # "Raises X" or "Raises X to Y": X the raise over the bet faced, Y the street total.
         by_text, _, total_text = rest.partition(" to ")
-        raise_by = minor_units(by_text)
-        total = minor_units(total_text) if total_text else self.current_bet + raise_by
+        raise_by = units(by_text)
+        total = units(total_text) if total_text else self.current_bet + raise_by
         self._put(self.completion_or(model.ActionKind.RAISE), name, line, total, all_in, raise_by)
 
     def _raises(self, text: str, line: int) -> None:
@@ -341,7 +348,7 @@ class _HandBuilder(txt.TextHandBuilder):
         # "All-In X": X the player's last chips; a bet or raise when they take the player
         # past the bet faced, else a call for less.
         name, rest = self.named(text, " - All-In ", line)
-        total = self.street_put.get(name, 0) + minor_units(rest)
+        total = self.street_put.get(name, 0) + units(rest)
         self._put(self.all_in_kind(total), name, line, total, True)
 
     def _checks(self, text: str, line: int) -> None:
@@ -354,7 +361,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _shows(self, text: str, line: int) -> None:
         name, rest = self.named(text, " - Shows [", line)
-        close = rest.index("]")
+        close = index_of(rest, "]")
         shown = self._in_deal_order(name, self._cards(rest[:close]))
         description = rest[close + 3 : -1] if len(rest) > close + 1 else None
         self.events.append(
@@ -381,7 +388,7 @@ class _HandBuilder(txt.TextHandBuilder):
                 self.street,
                 name,
                 model.ActionKind.COLLECT,
-                minor_units(amount_text),
+                units(amount_text),
                 pot=pot,
                 line=line,
             )
@@ -391,11 +398,11 @@ class _HandBuilder(txt.TextHandBuilder):
         found = _TOTAL_POT.match(text)
         if found is None:
             raise txt.LineError(self.relative(line), "the 'Total Pot' line cannot be read", text)
-        self.total_pot = minor_units(found["total"])
-        self.rake = minor_units(found["rake"]) if found["rake"] else 0
+        self.total_pot = units(found["total"])
+        self.rake = units(found["rake"]) if found["rake"] else 0
 
     def _seat_result(self, text: str, line: int) -> None:
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         name = self.player_prefix(text, colon + 2, " ", line)
         seat = self.seated[name]
@@ -411,19 +418,22 @@ class _HandBuilder(txt.TextHandBuilder):
             self.results.append(model.SeatResult(number, name, folded_on=folded_on, line=line))
             return
         won = None
-        found = _WON_TOTAL.match(rest)
+        # Each pattern is tried only on a line holding its literal (a call of a pattern
+        # costs more than the search).
+        found = _WON_TOTAL.match(rest) if rest.startswith("won Total (") else None
         if found is not None:
-            won = minor_units(found["won"])
+            won = units(found["won"])
             rest = rest[found.end() :]
         # "HI:with One pair, aces [3d 5d … - P:As,…] LO:($0.19) […]": the cards are the first
         # bracket's, before " - " (the best five follow it); the rest is kept as printed.
         shown: tuple[Card, ...] = ()
         bracket = rest.find("[")
         if bracket >= 0:
-            close = rest.index("]", bracket)
+            close = index_of(rest, "]", bracket)
             inside = rest[bracket + 1 : close].partition(" - ")[0]
             shown = self._in_deal_order(name, self._cards(inside))
-        self.halves[name] = ["high" if half == "HI" else "low" for half, _ in _HALF.findall(rest)]
+        halves = _HALF.findall(rest) if ":(" in rest else []
+        self.halves[name] = ["high" if half == "HI" else "low" for half, _ in halves]
         self.results.append(
             model.SeatResult(
                 number,
@@ -442,12 +452,20 @@ GRAMMAR = txt.SectionGrammar(
 )
 
 
-@lru_cache(maxsize=100_000)
 def _pocket_cards(text: str) -> tuple[Card | None, ...]:
     """The cards of a Pocket bracket by deal position, None for "H"; memoised (the same
-    brackets repeat from hand to hand)."""
-    row = tuple(None if token == "H" else card(token) for token in text.split(" "))
+    brackets repeat from hand to hand) in a dictionary, which a compiled caller reaches
+    without the Python-level call of an `lru_cache`."""
+    row = _POCKETS.get(text)
+    if row is None:
+        row = tuple([None if token == "H" else card(token) for token in text.split(" ")])
+        if len(_POCKETS) >= 100_000:
+            _POCKETS.clear()
+        _POCKETS[text] = row
     return row
+
+
+_POCKETS: dict[str, tuple[Card | None, ...]] = {}
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,12 +17,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog import model
-from handlog.cards import Card, cards, format_cards
+from handlog.cards import Card, format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
-    minor_units,
     money_writer,
     small_number,
 )
@@ -30,7 +29,16 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat
-from handlog.parse.text import amount_all_in, read_hand, street_named, utc_time
+from handlog.parse.text import (
+    amount_all_in,
+    cards_of,
+    index_of,
+    read_hand,
+    rindex_of,
+    street_named,
+    units,
+    utc_time,
+)
 from handlog.rules.profiles import POKERSTARS
 from handlog.rules.traits import PRINTS_EVERYTHING
 
@@ -191,7 +199,7 @@ def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
                 game_name = names[0]
             stakes = child.children[-1]
             small_text, big_text = str(stakes.children[0]), str(stakes.children[1])
-            small, big = minor_units(small_text), minor_units(big_text)
+            small, big = units(small_text), units(big_text)
             if len(stakes.children) > 2:
                 currency = str(stakes.children[2])
             elif small_text[0] in CURRENCY_SYMBOLS:
@@ -207,7 +215,7 @@ def _game_info_from_tree(tree: Tree) -> txt.GameInfo:
                 game_name = names[0]
             level = parts[-1]
             level_tokens = [str(t) for t in level.children]
-            small, big = minor_units(level_tokens[-2]), minor_units(level_tokens[-1])
+            small, big = units(level_tokens[-2]), units(level_tokens[-1])
             level_text = ", ".join(level_tokens[:-2])
     return txt.GameInfo(
         game_name=game_name,
@@ -336,7 +344,7 @@ class _HandBuilder(txt.TextHandBuilder):
             else:
                 self.streets.append(street)
                 if street is model.Street.SEVENTH and text[13:15] == " [":
-                    self.community_card = cards(text[15:17])[0]
+                    self.community_card = cards_of(text[15:17])[0]
             line += 1
         self.lines(rule, text, start, line)
         if kind == "SEAT_LINES":
@@ -347,7 +355,7 @@ class _HandBuilder(txt.TextHandBuilder):
     # -- line handlers -------------------------------------------------------------------
 
     def _seat(self, text: str, line: int) -> None:
-        colon = text.index(": ")
+        colon = index_of(text, ": ")
         number = int(text[5:colon])
         rest = text[colon + 2 :]
         sitting_out = False
@@ -355,10 +363,10 @@ class _HandBuilder(txt.TextHandBuilder):
             rest, sitting_out = rest[:-15], True
         elif rest.endswith(" out of hand"):
             rest, sitting_out = rest[:-12], True
-        open_paren = rest.rindex(" (")
+        open_paren = rindex_of(rest, " (")
         name = rest[:open_paren]
         stack_text = rest[open_paren + 2 : -1].split(" in chips", 1)[0]
-        self.add_seat(model.Seat(number, name, minor_units(stack_text), sitting_out, line), text)
+        self.add_seat(model.Seat(number, name, units(stack_text), sitting_out, line), text)
 
     def _add(
         self,
@@ -415,8 +423,8 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)
-        previous = cards(groups[0]) if len(groups) == 2 else ()
-        self.deal(name, previous, cards(groups[-1]), line)
+        previous = cards_of(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards_of(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, _, rest = text.rpartition(": brings in for ")
@@ -441,7 +449,7 @@ class _HandBuilder(txt.TextHandBuilder):
             0,
             all_in,
             to_amount,
-            minor_units(increment),
+            units(increment),
         )
 
     def _calls(self, text: str, line: int) -> None:
@@ -459,7 +467,7 @@ class _HandBuilder(txt.TextHandBuilder):
         """A fold or a muck, with the cards it shows when the line ends with them
         ("Alice: folds [Ah 2c]", "Bob: mucks hand [7s 7d]")."""
         name, _, rest = text.rpartition(marker)
-        self._add(kind, name, text, line, None, None, False, cards(rest[2:-1]) if rest else ())
+        self._add(kind, name, text, line, None, None, False, cards_of(rest[2:-1]) if rest else ())
 
     def _collected(self, text: str, line: int) -> None:
         name = self.player_prefix(text, 0, " collected ", line)
@@ -469,7 +477,7 @@ class _HandBuilder(txt.TextHandBuilder):
                 self.street,
                 name,
                 model.ActionKind.COLLECT,
-                minor_units(amount_text),
+                units(amount_text),
                 pot=pot_index(pot),
                 line=line,
             )
@@ -530,13 +538,13 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " showed [")
-        close = rest.index("]")
-        shown = cards(rest[8:close])
+        close = index_of(rest, "]")
+        shown = cards_of(rest[8:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self._summary_seat(text, line, " mucked")
-        mucked = cards(rest[8:-1]) if len(rest) > 6 else ()
+        mucked = cards_of(rest[8:-1]) if len(rest) > 6 else ()
         self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_collected(self, text: str, line: int) -> None:
@@ -545,7 +553,7 @@ class _HandBuilder(txt.TextHandBuilder):
             model.SeatResult(
                 number,
                 name,
-                won=minor_units(rest[11:-1]),
+                won=units(rest[11:-1]),
                 collected_without_showdown=True,
                 line=line,
             )

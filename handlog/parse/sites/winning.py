@@ -21,12 +21,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from handlog import model
-from handlog.cards import cards, format_cards
+from handlog.cards import format_cards
 from handlog.errors import ParseError, Skipped
 from handlog.money import (
     CURRENCY_SYMBOLS,
     currency_sign,
-    minor_units,
     money_writer,
     small_number,
 )
@@ -34,7 +33,17 @@ from handlog.parse import printing
 from handlog.parse import text as txt
 from handlog.parse.reader import Chunk
 from handlog.parse.site import SiteFormat, fixed_limit_deals
-from handlog.parse.text import amount_all_in, level_number, read_hand, street_named, utc_time
+from handlog.parse.text import (
+    amount_all_in,
+    cards_of,
+    index_of,
+    level_number,
+    read_hand,
+    starts_at,
+    street_named,
+    units,
+    utc_time,
+)
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
 
@@ -53,10 +62,18 @@ _HEADER_SPLIT = re.compile(
 )
 
 
+_HEADER_SHAPE = re.compile(
+    r"(?:Game )?Hand #\d+ - .+ ?- \d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}$"
+)
+"""The lines `_HEADER_SPLIT` matches, without its groups: the game's words taken whole, then
+given back from the end to the clock (what a split's lazy game tries at every character
+from the start: twice the time, for every header the reader meets)."""
+
+
 def is_header(line: str) -> bool:
     """Whether `line` starts a Winning / ACR hand of the 2019+ format (cash or tournament)."""
     return (line.startswith("Hand #") or line.startswith("Game Hand #")) and (
-        _HEADER_SPLIT.match(line) is not None
+        _HEADER_SHAPE.match(line) is not None
     )
 
 
@@ -164,8 +181,8 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> txt.GameInfo:
         return txt.GameInfo(
             game_name=game_name,
             game=game,
-            small_bet=minor_units(small_text),
-            big_bet=minor_units(big_text),
+            small_bet=units(small_text),
+            big_bet=units(big_text),
             currency=None,
             tournament_id=tournament[-1] if tournament else None,
             tournament_level=level,
@@ -175,8 +192,8 @@ def _game_info_from_tree(tree: Tree, game_name: str) -> txt.GameInfo:
     return txt.GameInfo(
         game_name=game_name,
         game=game,
-        small_bet=minor_units(small_text),
-        big_bet=minor_units(big_text),
+        small_bet=units(small_text),
+        big_bet=units(big_text),
         currency=CURRENCY_SYMBOLS.get(small_text[:1]),
     )
 
@@ -275,8 +292,8 @@ class _HandBuilder(txt.TextHandBuilder):
                 line += 1
             elif street is not model.Street.SHOWDOWN:
                 self.streets.append(street)
-                if street is model.Street.SEVENTH and text.startswith(" [", 18):
-                    self.community_card = cards(text[20:22])[0]
+                if street is model.Street.SEVENTH and starts_at(text, " [", 18):
+                    self.community_card = cards_of(text[20:22])[0]
             else:
                 self.running_main = None
                 self.running_sides = []
@@ -304,7 +321,7 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat(self, text: str, line: int) -> None:
         number, name, stack, sitting_out = self.seat_parts(text, " is sitting out")
-        self.add_seat(model.Seat(number, name, minor_units(stack), sitting_out, line), text)
+        self.add_seat(model.Seat(number, name, units(stack), sitting_out, line), text)
 
     def _ante(self, text: str, line: int) -> None:
         name, rest = self.named(text, " posts ante ", line)
@@ -312,17 +329,17 @@ class _HandBuilder(txt.TextHandBuilder):
         self.add_ante(name, amount, all_in, line)
 
     def _pot_running(self, text: str, line: int) -> None:
-        self.running_main = minor_units(text[9 : text.index(" | ")])
+        self.running_main = units(text[9 : text.index(" | ")])
 
     def _side_pot_running(self, text: str, line: int) -> None:
-        self.running_sides.append(minor_units(text[text.index(") ") + 2 : text.index(" | ")]))
+        self.running_sides.append(units(text[text.index(") ") + 2 : text.index(" | ")]))
 
     def _dealt(self, text: str, line: int) -> None:
         name, groups = self.dealt_brackets(text, 9, line)
         if len(groups) > 2:
             raise txt.LineError(self.relative(line), "more than two groups of cards", text)
-        previous = cards(groups[0]) if len(groups) == 2 else ()
-        self.deal(name, previous, cards(groups[-1]), line)
+        previous = cards_of(groups[0]) if len(groups) == 2 else ()
+        self.deal(name, previous, cards_of(groups[-1]), line)
 
     def _brings_in(self, text: str, line: int) -> None:
         name, rest = self.named(text, " brings in ", line)
@@ -341,7 +358,7 @@ class _HandBuilder(txt.TextHandBuilder):
         name, rest = self.named(text, " raises ", line)
         added, _, total_text = rest.partition(" to ")
         total, all_in = amount_all_in(total_text)
-        chips = minor_units(added)
+        chips = units(added)
         self._put(self.completion_or(model.ActionKind.RAISE), name, line, chips, all_in, total)
 
     def _calls(self, text: str, line: int) -> None:
@@ -359,7 +376,7 @@ class _HandBuilder(txt.TextHandBuilder):
                 self.street,
                 name,
                 model.ActionKind.COLLECT,
-                minor_units(amount_text),
+                units(amount_text),
                 pot=pot_index(pot),
                 line=line,
             )
@@ -368,7 +385,7 @@ class _HandBuilder(txt.TextHandBuilder):
     def _mucks(self, text: str, line: int) -> None:
         name, rest = self.named(text, " mucks", line)
         rest = rest.removeprefix(" hand")
-        shown = cards(rest[2:-1]) if rest else ()
+        shown = cards_of(rest[2:-1]) if rest else ()
         self.events.append(
             model.Action(self.street, name, model.ActionKind.MUCK, cards=shown, line=line)
         )
@@ -385,10 +402,10 @@ class _HandBuilder(txt.TextHandBuilder):
         found = _TOTAL_POT.match(text)
         if found is None:
             raise txt.LineError(self.relative(line), "the 'Total pot' line cannot be read", text)
-        self.total_pot = minor_units(found["total"])
+        self.total_pot = units(found["total"])
         # The jackpot fee is kept by the house as the rake is: both are what the pot lost.
-        rake = minor_units(found["rake"]) if found["rake"] else 0
-        self.rake = rake + (minor_units(found["fee"]) if found["fee"] else 0)
+        rake = units(found["rake"]) if found["rake"] else 0
+        self.rake = rake + (units(found["fee"]) if found["fee"] else 0)
 
     def _seat_folded(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " folded on the ")
@@ -403,18 +420,18 @@ class _HandBuilder(txt.TextHandBuilder):
 
     def _seat_showed(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " showed [")
-        close = rest.index("]")
-        shown = cards(rest[:close])
+        close = index_of(rest, "]")
+        shown = cards_of(rest[:close])
         self.add_showed(number, name, shown, rest[close + 6 :], line, parens=False)
 
     def _seat_mucked(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " mucked")
-        mucked = cards(rest[2:-1]) if rest else ()
+        mucked = cards_of(rest[2:-1]) if rest else ()
         self.results.append(model.SeatResult(number, name, mucked=mucked, line=line))
 
     def _seat_not_shown(self, text: str, line: int) -> None:
         number, name, rest = self.summary_rest(text, line, " did not show and won ")
-        won = minor_units(rest)
+        won = units(rest)
         self.results.append(
             model.SeatResult(number, name, won=won, collected_without_showdown=True, line=line)
         )
