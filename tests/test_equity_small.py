@@ -80,18 +80,22 @@ def test_heads_up_counts_are_every_deal_scored(game: Game) -> None:
     """The heads-up count (pairs of draws, or sorted) gives what scoring every deal gives,
     each pot's high and low parts included: a pot one player alone is in is won high (low in
     the low games) whatever part of it a deal is counted for."""
-    checked = 0
-    for spot in _late_spots(game, 2, 20, seed=200 + list(Game).index(game)):
-        deal = calculate._Deal(spot)
-        if deal.deals > 60_000:
-            continue
-        checked += 1
+    spots = _enumerable(game, 2, 20, seed=200 + list(Game).index(game))
+    for spot, deal in spots:
         counted = calculate._Tally(len(spot.pots), 2)
         deal.count_heads_up(counted)
         scored = calculate._Tally(len(spot.pots), 2)
         deal.score(deal.every_deal(), scored)
         assert counted.result(spot, Method.EXACT, 0) == scored.result(spot, Method.EXACT, 0)
-    assert checked >= 10
+    assert len(spots) >= 10
+
+
+def _enumerable(
+    game: Game, players: int, count: int, seed: int
+) -> list[tuple[Spot, calculate._Deal]]:
+    """The `_late_spots` whose deals are few enough to score one by one, with their deal."""
+    deals = [(spot, calculate._Deal(spot)) for spot in _late_spots(game, players, count, seed)]
+    return [(spot, deal) for spot, deal in deals if deal.deals <= 60_000]
 
 
 def test_apportion_over_a_denominator_is_apportion() -> None:
@@ -132,19 +136,15 @@ def test_ev_nets_are_those_of_the_fractions(game: Game) -> None:
 
 @pytest.mark.parametrize("game", list(Game))
 def test_the_grid_of_small_three_way_spots_is_the_joint_enumeration(game: Game) -> None:
-    checked = 0
-    for spot in _late_spots(game, 3, 8, seed=100 + list(Game).index(game)):
-        deal = calculate._Deal(spot)
-        if deal.deals > 60_000:
-            continue
-        checked += 1
+    spots = _enumerable(game, 3, 8, seed=100 + list(Game).index(game))
+    for spot, deal in spots:
         grid = calculate._Tally(len(spot.pots), 3)
         deal.score(deal.every_deal(), grid)
         joint = calculate._Tally(len(spot.pots), 3)
         deal.score(deal.every_deal_jointly(), joint)
         assert grid.result(spot, Method.EXACT, 0) == joint.result(spot, Method.EXACT, 0)
         assert grid.count == deal.deals
-    assert checked >= 3
+    assert len(spots) >= 3
 
 
 def test_the_sorted_count_is_the_count_of_every_pair() -> None:
