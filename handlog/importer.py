@@ -129,6 +129,8 @@ def import_paths(
     # The workers are forked before the database is opened, so that they hold none of its
     # files (a worker forked later would keep the database and its write-ahead log open).
     pool = None
+    if opened is None:
+        _keep_freed_memory()  # this process's, and the workers' it forks
     if count > 1 and files and opened is None:
         ingest.arrow_without_pandas()  # before the workers fork: theirs is settled too
         ingest.prepare_workers(files, profile_name)
@@ -383,6 +385,36 @@ def _die_with_parent() -> bool:
         return libc.prctl(set_death_signal, int(signal.SIGKILL), 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
+
+
+HEAP_KEPT_BYTES = 256 << 20
+"""The memory an import's processes keep for their next allocations once freed
+(`_keep_freed_memory`)."""
+
+
+def _keep_freed_memory() -> bool:
+    """In an import's processes (set before the workers fork: theirs too), have glibc's
+    malloc serve blocks of up to `HEAP_KEPT_BYTES` from its heap and keep up to that much
+    freed memory there, rather than map each big block (a range's text, a column's list of
+    hundreds of thousands of values) from the kernel, fault its pages in, and unmap it when
+    freed, range after range (mallopt(3): M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). Measured,
+    20,000 PokerStars hands: some 90,000 page faults -> 80,000, 0.39-0.43 s of system time
+    -> 0.22-0.33, 1.81-1.85 s wall -> 1.71-1.76. False (nothing done) where the C library
+    has no `mallopt` or refuses (not glibc; musl's does nothing)."""
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):
+        return False
+    trim_threshold, mmap_threshold = -1, -3  # <malloc.h>
+    return bool(
+        mallopt(mmap_threshold, HEAP_KEPT_BYTES) and mallopt(trim_threshold, HEAP_KEPT_BYTES)
+    )
 
 
 def _planned(

@@ -347,6 +347,36 @@ def test_a_read_error_part_way_keeps_the_ranges_before_it(tmp_path, monkeypatch)
     assert again.new_hands == 300 - stored
 
 
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not os.confstr("CS_GNU_LIBC_VERSION"),
+    reason="glibc's malloc only",
+)
+@pytest.mark.parametrize("kept", [False, True])
+def test_an_imports_processes_keep_freed_memory_for_their_next_blocks(kept):
+    """An import's processes keep big freed blocks in malloc's heap for the next (a range's
+    text, a column's list), where glibc would map each from the kernel and unmap it when
+    freed: 64 MB allocated and freed stays resident, as it would not otherwise."""
+    script = f"""
+import os
+from handlog import importer
+assert importer._keep_freed_memory() if {kept} else True
+def resident():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+before = resident()
+block = bytearray(64 << 20)
+block[::4096] = b"x" * len(block[::4096])
+del block
+print(resident() - before)
+"""
+    kept_bytes = int(
+        subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    assert (kept_bytes > 48 << 20) is kept
+
+
 def test_a_big_files_first_range_is_handed_out_as_soon_as_it_is_cut(tmp_path):
     """A file's parts come out one by one as the reader cuts them, the last marked last: the
     first is not held until the second has been read and hashed (the workers waited for
