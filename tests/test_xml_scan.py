@@ -117,6 +117,29 @@ def test_every_merge_hand_is_read_by_the_joints_of_its_double_quotes() -> None:
         assert dump(scanned) == expat_tree(text), (chunk.file, chunk.line)
 
 
+@pytest.mark.parametrize("where", ["before a key", "after a tag", "alone on a line"])
+def test_long_white_space_in_a_joint_is_read_in_time_linear_in_it(where: str) -> None:
+    """Tabs and spaces between a hand's values, however many, are read (or refused) as expat
+    reads them, in time that grows with them, not with their square: a fuzzed export with
+    64,000 tabs before a key took 18 s of CPU to refuse (a pattern with white space on both
+    sides of an optional tag tried every split of it)."""
+    import time
+
+    chunk = next(iter(merge_chunks()))
+    text = hand_element(chunk.text)
+    white = "\t \t" * 20_000
+    at = {
+        "before a key": text.index(" ", text.index('="') + 2),
+        "after a tag": text.index(">") + 1,
+        "alone on a line": text.index("\n") + 1,
+    }[where]
+    mutant = text[:at] + white + ("\n" if where == "alone on a line" else "") + text[at:]
+    started = time.process_time()
+    for scanned in (xmlsafe._scan_joints(mutant), scan_plain(mutant)):
+        assert scanned is None or dump(scanned) == expat_tree(mutant)
+    assert time.process_time() - started < 2.0  # ~18 s each with the quadratic pattern
+
+
 def test_read_hand_reads_a_plain_merge_hand_without_expat(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     chunk = next(chunk for chunk in merge_chunks() if "tests/sites/merge" in chunk.file)
     expected = expat_tree(hand_element(chunk.text))
