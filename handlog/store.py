@@ -911,13 +911,14 @@ def _cards_text(row: list[Card | None] | None) -> str | None:
 
 
 def _append_row(table: dict[str, list[Any]], row: tuple[Any, ...]) -> None:
-    for items, value in zip(table.values(), row, strict=True):
-        items.append(value)
+    """`row` added to a table of `Batch.columns` (a row of a rarer table: an error, a skip,
+    a violation)."""
+    _append_values(tuple(table.values()), row)
 
 
 def _append_values(columns: tuple[list[Any], ...], row: tuple[Any, ...]) -> None:
-    """`_append_row` into a table's lists in column order (`Batch.hands`): compiled, an
-    indexed loop, with no iterators to step through together."""
+    """`row` added to a table's lists in column order (`Batch.hands`): compiled, an indexed
+    loop, with no iterators to step through together."""
     if len(row) != len(columns):
         raise ValueError(f"a row of {len(row)} values for {len(columns)} columns")
     for index in range(len(columns)):

@@ -1154,10 +1154,9 @@ class TextHandBuilder:
         seat's own `name` string, so that the replay's dictionaries and comparisons find it
         by identity rather than comparing characters."""
         self.names_longest_first: list[str] = []
-        self.unspaced_names: dict[str, str] = {}
-        """The names of `names_longest_first` by themselves when none of them holds a space
-        (else empty): a name followed by a space is then the text up to the first space
-        (`player_prefix`)."""
+        self.names_unspaced = False
+        """No seated name holds a space: a name followed by a space is then the text up to
+        the first space (`player_prefix`)."""
         self.events: list[Event] = []
         self.street = Street.ANTES
         self.street_put: dict[str, int] = {}
@@ -1581,8 +1580,7 @@ class TextHandBuilder:
         """Call when the seat list is complete."""
         # Longest first, so that "PC [Mittel]" is tried before a player named "PC".
         self.names_longest_first = sorted(self.seated, key=len, reverse=True)
-        if not any(" " in name for name in self.names_longest_first):
-            self.unspaced_names = {name: name for name in self.names_longest_first}
+        self.names_unspaced = not any(" " in name for name in self.names_longest_first)
 
     def dealt_brackets(self, text: str, start: int, line: int) -> tuple[str, list[str]]:
         """A dealing line's player (the name at `text[start:]`, as the seat list names
@@ -1674,13 +1672,12 @@ class TextHandBuilder:
 
     def player_prefix(self, text: str, start: int, follow: str, line: int) -> str:
         """The seated player whose name stands at `text[start:]`, followed by `follow`."""
-        unspaced = self.unspaced_names
-        if unspaced and follow[:1] == " ":
+        if self.names_unspaced and follow[:1] == " ":
             # No name holds a space: only the text up to the first space can be one.
             space = text.find(" ", start)
-            found = unspaced.get(text[start:space]) if space >= 0 else None
-            if found is not None and starts_at(text, follow, space):
-                return found
+            seat = self.seated.get(text[start:space]) if space >= 0 else None
+            if seat is not None and starts_at(text, follow, space):
+                return seat.name
         for name in self.names_longest_first:
             if starts_at(text, name, start) and starts_at(text, follow, start + len(name)):
                 return name

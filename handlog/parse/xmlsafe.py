@@ -594,14 +594,17 @@ def read_hand(chunk: Chunk, hand_id: str | None, keep_text: bool = True) -> Elem
     a plain hand (as Merge writes them) is read by `scan_plain`, anything else by expat."""
     text = chunk.text
     if not keep_text:
-        if text.startswith("<game ") and text.endswith("</game>") and text.isascii():
+        tried = text.startswith("<game ") and text.endswith("</game>") and text.isascii()
+        if tried:
             # The chunk is its hand's element when the `</game>` it ends with is its first:
             # when `_scan_joints` reads it (it finds no other, and declines a `game` in it).
             whole = _scan_joints(text)
             if whole is not None:
                 return whole
-        text = hand_element(text)
-        plain = scan_plain(text)
+        element = hand_element(text)
+        # What `_scan_joints` declined whole is not scanned by it again.
+        plain = _scan_lines(element) if tried and element == text else scan_plain(element)
+        text = element
         if plain is not None:
             return plain
     else:

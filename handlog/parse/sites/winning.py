@@ -56,16 +56,16 @@ HEADER_BYTES = re.compile(rb"\nHand #\d+ - ")
 """A newline and the start of a hand header, for cutting files into ranges of whole hands."""
 TOURNAMENT_HEADER_PREFIX = "Game Hand #"
 TOURNAMENT_HEADER_BYTES = re.compile(rb"\nGame Hand #\d+ - ")
+_CLOCK = r"(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5})"
+"""A header's clock (its date, time and zone)."""
 _HEADER_SPLIT = re.compile(
     r"(?P<start>(?:Game )?Hand #)(?P<number>\d+) - (?P<game>.+?)(?P<separator> ?- )"
-    r"(?P<clock>(\d{4})/(\d{1,2})/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2}) ([A-Z]{2,5}))$"
+    rf"(?P<clock>{_CLOCK})$"
 )
 
 
-_HEADER_SHAPE = re.compile(
-    r"(?:Game )?Hand #\d+ - .+ ?- \d{4}/\d{1,2}/\d{1,2} \d{1,2}:\d{2}:\d{2} [A-Z]{2,5}$"
-)
-"""The lines `_HEADER_SPLIT` matches, without its groups: the game's words taken whole, then
+_HEADER_SHAPE = re.compile(rf"(?:Game )?Hand #\d+ - .+ ?- {_CLOCK}$")
+"""The lines `_HEADER_SPLIT` matches, told apart only: the game's words taken whole, then
 given back from the end to the clock (what a split's lazy game tries at every character
 from the start: twice the time, for every header the reader meets)."""
 
