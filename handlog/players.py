@@ -18,7 +18,9 @@ in a hand only if it was dealt in.
 * **Hero** (`seat_roles`): the account that exported a file, whose face-down cards its
   dealing lines show (`hand_players.hole_shown`); a hand's hero (`hands.hero`) where only
   one player's are shown, a file's (`heroes`) the account shown in most of its hands (some
-  exports show every player's at times: Bovada's, iPoker's at a showdown).
+  exports show other players' at times: iPoker's at a showdown), or the player a site's
+  hands name as theirs (`SiteTraits.hero_name`: Bovada's "[ME]", whose dealing lines show
+  every player's cards).
 
 These are library functions over a DuckDB connection to the store: the CLI (`handlog
 alias`, `report --player`) and the local app call the same ones.
@@ -337,18 +339,56 @@ def identities(connection: duckdb.DuckDBPyConnection) -> Identities:
 HEROES_SQL = """
     SELECT h.file, p.site, p.player AS hero, count(*) AS hands
     FROM hand_players p JOIN hands h USING (site, hand_id)
-    WHERE p.hole_shown
+    WHERE {counts}
     GROUP BY h.file, p.site, p.player
     QUALIFY row_number() OVER (PARTITION BY h.file ORDER BY count(*) DESC, p.site, p.player) = 1
 """
 """Each file's hero: the account whose face-down cards its hands' dealing lines show most
-often (the account that exported it plays every hand of it; others are shown at times)."""
+often (the account that exported it plays every hand of it; others are shown at times), or
+at a site whose hands name their hero (`SiteTraits.hero_name`) that player (`heroes_sql`
+fills in `counts`)."""
+
+
+def named_heroes(connection: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """The sites of the database's hands that name the player who exported them
+    (`SiteTraits.hero_name`: Bovada's "[ME]"), each with that player's name."""
+    from handlog.parse.sites import format_for  # only the sites stored: their modules alone
+
+    named = {}
+    for (value,) in connection.execute("SELECT DISTINCT site FROM hands ORDER BY site").fetchall():
+        try:
+            found = format_for(Site(value))
+        except ValueError:  # a site this handlog does not know (a newer one's database)
+            continue
+        if found is not None and found.traits.hero_name is not None:
+            named[value] = found.traits.hero_name
+    return named
+
+
+def heroes_sql(connection: duckdb.DuckDBPyConnection) -> str:
+    """`HEROES_SQL` for the database's sites: where a site names its hero, the hands of a
+    file count for that player alone, seated in them (its dealing lines show every
+    player's down cards, Bovada's: the player shown most would be anyone), its down cards
+    shown or not (a hand it sat out is its file's too)."""
+    named = named_heroes(connection)
+    if not named:
+        return HEROES_SQL.format(counts="p.hole_shown")
+    cases = " ".join(
+        f"WHEN {_literal(site)} THEN p.player = {_literal(name)}" for site, name in named.items()
+    )
+    return HEROES_SQL.format(counts=f"CASE p.site {cases} ELSE p.hole_shown END")
+
+
+def _literal(text: str) -> str:
+    """`text` as an SQL string literal."""
+    return "'" + text.replace("'", "''") + "'"
 
 
 def heroes(connection: duckdb.DuckDBPyConnection) -> list[tuple[str, Account, int]]:
-    """Each file's hero (`HEROES_SQL`): (file, account, hands whose dealing shows its down
-    cards), by file; files whose hands show nobody's are left out."""
-    rows = connection.execute(f"{HEROES_SQL} ORDER BY file").fetchall()
+    """Each file's hero (`heroes_sql`): (file, account, hands that show it so: its down
+    cards, or at a site that names its hero, the hands it is seated in), by file; files
+    whose hands show nobody's are left out."""
+    rows = connection.execute(f"{heroes_sql(connection)} ORDER BY file").fetchall()
     return [(file, Account(site, hero), int(hands)) for file, site, hero, hands in rows]
 
 

@@ -35,7 +35,11 @@ from handlog.players import (
 from handlog.report import build
 from handlog.report.data import Filters
 
-from .conftest import SAMPLE_LOGS
+from .conftest import SAMPLE_LOGS, SHARED_CORPUS
+
+needs_corpus = pytest.mark.skipif(
+    not (SHARED_CORPUS / "Bovada").is_dir(), reason="../shared/corpus/Bovada is not here"
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "players"
 runner = CliRunner()
@@ -111,8 +115,9 @@ def test_no_statistic_or_count_takes_the_seat_that_sat_out(sit_out_db, tmp_path)
 
 
 def test_the_hero_of_each_file(sit_out_db):
-    """A file's hero: the account whose down cards its hands' dealing shows most often
-    (Bovada shows everyone's: the player shown most)."""
+    """A file's hero: the account whose down cards its hands' dealing shows most often; at
+    Bovada, which shows everyone's, the seat it marks as the exporter's ("[ME]"), also in a
+    hand it sat out (no cards of its shown)."""
     connection = duckdb.connect(str(sit_out_db), read_only=True)
     try:
         found = {Path(file).name: account for file, account, _ in heroes(connection)}
@@ -121,7 +126,30 @@ def test_the_hero_of_each_file(sit_out_db):
     for name, (site, _, hero, _) in SIT_OUTS.items():
         if hero is not None:
             assert found[name] == Account(site, hero)
-    assert found["bovada-seat-sit-out.txt"].site == "bovada"
+    assert found["bovada-seat-sit-out.txt"] == Account("bovada", "[ME]")
+
+
+@needs_corpus
+def test_every_bovada_file_s_hero_is_the_seat_it_marks(tmp_path):
+    """Every corpus Bovada file's hero is "[ME]" (the seat its hands mark), not the seat
+    shown most (every seat's cards are), in `heroes` and in the report's files table; the
+    other sites' files keep the player whose down cards they show."""
+    from handlog.parse.reader import expand_paths
+
+    db = tmp_path / "h.duckdb"
+    import_paths(expand_paths([str(SHARED_CORPUS)])[0], db, None, 1)
+    connection = duckdb.connect(str(db), read_only=True)
+    try:
+        found = heroes(connection)
+    finally:
+        connection.close()
+    bovada = {file: account for file, account, _ in found if account.site == "bovada"}
+    assert len(bovada) == len(list((SHARED_CORPUS / "Bovada").glob("*.txt"))) == 3
+    assert set(bovada.values()) == {Account("bovada", "[ME]")}
+    assert Account("pokerstars", "Hero") in {account for _, account, _ in found}
+    build(db, tmp_path / "report", Filters(), "json")
+    files = json.loads((tmp_path / "report" / "report.json").read_text())["tables"]["files"]
+    assert {row["hero"] for row in files if "/Bovada/" in row["file"]} == {"[ME]"}
 
 
 def test_accounts_are_written_site_colon_name():

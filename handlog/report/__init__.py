@@ -142,7 +142,8 @@ DEFINITIONS = {
     "its reason under 'Hands that could not be read'",
     "skipped": "hands of games that are not stud (hold'em, Omaha ...) left out, by name",
     "flagged": "hands the replay flagged (illegal play or a mis-split pot)",
-    "hero": "the account whose down cards the file's hands show (the one who exported it)",
+    "hero": "the account that exported the file: whose down cards its hands show, or the seat "
+    "its site marks as the exporter's (Bovada's [ME])",
     "flags": "violations found",
     "code": "the violation's code (README: What the replay checks)",
     "kind": "illegal: an action the rules forbid; mis-split: a pot paid otherwise than the "
@@ -232,7 +233,7 @@ class _Asked:
     people: pl.DataFrame | None
     heroes: list[scaled.Identity]
     file_heroes: pl.DataFrame = field(default_factory=pl.DataFrame)
-    """Each file's hero (`players.HEROES_SQL`: file, site, hero, hands)."""
+    """Each file's hero (`players.heroes_sql`: file, site, hero, hands)."""
 
     @property
     def accounts(self) -> list[tuple[str, str]]:
@@ -339,9 +340,9 @@ def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-u
             raise ReportError(f"no {filters.game!r} hands in the database (games: {known})")
     found = identities(connection)
     people = pl.DataFrame(found.arrow()) if found.people else None
-    from handlog.players import HEROES_SQL
+    from handlog.players import heroes_sql
 
-    file_heroes = connection.sql(HEROES_SQL).pl()
+    file_heroes = connection.sql(heroes_sql(connection)).pl()
     heroes: list[scaled.Identity] = []
     by_hands = file_heroes.group_by("site", "hero").agg(pl.col("hands").sum())
     for site, hero, _ in by_hands.sort(
@@ -355,7 +356,7 @@ def _check_filters(connection, filters: Filters) -> _Asked:  # type: ignore[no-u
 
 def _files(connection, heroes: pl.DataFrame) -> pl.DataFrame:  # type: ignore[no-untyped-def]
     """Per file: hands stored from it (and flagged), unparsed, skipped, and its hero
-    (`heroes`: the account whose down cards its hands show, `players.HEROES_SQL`), for every
+    (`heroes`: the account whose down cards its hands show, `players.heroes_sql`), for every
     file imported (whatever the filters)."""
     files = connection.sql("""
         WITH stored AS (

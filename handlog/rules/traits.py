@@ -51,6 +51,12 @@ class SiteTraits:
     """Whether every hand says what each player collected. PHH leaves the pushing of chips
     to the reader: a hand that says nothing of its pots is paid by the rules (there is no
     split to judge); one that does say (finishing stacks) is checked like any other."""
+    hero_name: str | None = None
+    """The name the site's hands give the player who exported them, where the site marks
+    that player's seat (Bovada: "Seat+3 [ME]", read as "[ME]" in every hand): that player is
+    a file's hero (`players.heroes`), whoever else's down cards the dealing lines show
+    (Bovada's show every player's). None: the hero is told by the cards alone, the player
+    whose down cards the dealing lines show."""
 
 
 PRINTS_EVERYTHING = SiteTraits()

@@ -135,6 +135,9 @@ TRAITS = SiteTraits(
     # (Total Pot($0.59) | Rake ($0.02): 0.57 collected).
     # "One pair", "High Card", "Straight": not the wording `replay.describe` writes.
     describes_hands=False,
+    # Every dealing line shows the player's cards ("Seat+1 : Card dealt to a spot [7h 8c
+    # Jc]"); the exporting player's seat alone is marked ("Seat+3 [ME]": HERO).
+    hero_name=HERO,
 )
 
 
