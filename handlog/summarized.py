@@ -43,3 +43,12 @@ def summarized(connection: duckdb.DuckDBPyConnection) -> bool:
     except duckdb.CatalogException:
         return False
     return max_rowid(connection, "hands") <= mark
+
+
+def remake(connection: duckdb.DuckDBPyConnection) -> None:
+    """Have a served database's summary tables made again from the hands at their next
+    catch-up (`handlog.summary`: another version is rebuilt), when stored rows they hold
+    figures of have changed (`handlog ev` computing the all-in EV of hands summarized
+    before); nothing for a database never served."""
+    if has_summary(connection):
+        connection.execute("UPDATE serve_meta SET value = 'remake' WHERE key = 'version'")

@@ -126,6 +126,11 @@ def test_overview_charts_filters_and_sorting(site):  # type: ignore[no-untyped-d
     ActionChains(driver).move_to_element(charts[0]).perform()
     tip = driver.find_element(By.CSS_SELECTOR, "figure.chart .tip")
     assert _wait(lambda: tip.is_displayed()) and "net won:" in tip.text
+    # Beside the net, the all-in EV-adjusted net (the trackers' "all-in adjusted" line).
+    legends = [
+        legend.text for legend in driver.find_elements(By.CSS_SELECTOR, "figure.chart .legend")
+    ]
+    assert any("all-in EV" in legend and "net won" in legend for legend in legends)
     # The hostile name is text in the tables and the charts' captions.
     names = {cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#players td.player")}
     assert SCRIPT_NAME in names

@@ -244,3 +244,88 @@ def test_handlog_import_keeps_the_summary_of_a_served_database_only(tmp_path):  
                 0
             ]
         )
+
+
+@pytest.fixture(scope="module")
+def all_ins(tmp_path_factory):  # type: ignore[no-untyped-def]
+    """Simulated tournament hands (short stacks: all-ins with cards to come), imported with
+    their all-in EV and summarized."""
+    from typer.testing import CliRunner
+
+    from handlog.cli import app
+
+    folder = tmp_path_factory.mktemp("ev")
+    path = folder / "stud.txt"
+    arguments = ["simulate", "--game", "stud", "--hands", "300", "--seed", "11", "--tournament"]
+    result = CliRunner().invoke(app, [*arguments, "--out", str(path)])
+    assert result.exit_code == 0, result.output
+    db = folder / "ev.duckdb"
+    import_paths([str(path)], db, None, 1)
+    return db
+
+
+def _ev_by_player(connection: duckdb.DuckDBPyConnection) -> dict[str, float]:
+    """The report's EV-adjusted net in big bets per player, summed over every hand."""
+    rows = compute.player_hands(load(connection, Filters()))
+    return {
+        str(player): float(total)
+        for player, total in rows.group_by("player").agg(pl.col("bb_ev").sum()).iter_rows()
+    }
+
+
+def test_the_ev_line_is_the_report_s(all_ins, tmp_path):  # type: ignore[no-untyped-def]
+    """The summary's all-in EV-adjusted net in big bets (`ev_bb`, the serve chart's EV
+    line) is the report's, player by player, by day and over hands; it differs from the net
+    where all-ins were (else the line would only copy the net)."""
+    connection = _built(all_ins, tmp_path / "ev.duckdb", 100_000)
+    expected = _ev_by_player(connection)
+    assert connection.sql("SELECT count(*) FROM equities").fetchall()[0][0] > 0
+    summed = dict(
+        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+    )
+    assert summed.keys() == expected.keys()
+    for player, total in expected.items():
+        assert summed[player] == pytest.approx(total, abs=1e-6)
+    net = dict(
+        connection.sql("SELECT player, sum(bb_sum) FROM serve_sums GROUP BY player").fetchall()
+    )
+    assert any(abs(net[player] - summed[player]) > 0.5 for player in summed)
+    players = [("pokerstars", player) for player in sorted(expected)[:3]]
+    with connection.cursor() as cursor:
+        queries.register_people(cursor)
+        lines = queries.over_hands(cursor, queries.Filters(), players)
+        days = queries.by_day(cursor, queries.Filters(), players)
+    for (_, player), (label, line) in zip(players, sorted(lines.items()), strict=True):
+        assert label.startswith(player)
+        assert line["points"][-1][3] == pytest.approx(expected[player], abs=1e-2)
+        assert days[label][-1][4] == pytest.approx(expected[player], abs=1e-2)
+    connection.close()
+
+
+def test_handlog_ev_has_the_summary_made_again(all_ins, tmp_path):  # type: ignore[no-untyped-def]
+    """EV computed by `handlog ev` after the summary was made (a database imported before
+    schema 9, then served): the summary is made again with the new EV nets, not left with
+    the nets it held."""
+    from handlog.equity.stored import compute_stored
+
+    connection = _built(all_ins, tmp_path / "later.duckdb", 100_000)
+    expected = _ev_by_player(connection)
+    # As an older handlog stored them: no EV computed (ev_net NULL, the net meanwhile).
+    connection.execute("UPDATE hand_players SET ev_net = NULL")
+    connection.execute("UPDATE hands SET ev_all_in = NULL")
+    connection.execute("DELETE FROM equities")
+    connection.execute("UPDATE serve_meta SET value = '0' WHERE key = 'version'")
+    assert summary.catch_up(connection) > 0  # summarized with the nets alone
+    flat = dict(
+        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+    )
+    assert any(abs(flat[player] - expected[player]) > 0.5 for player in expected)
+    assert compute_stored(connection).hands > 0
+    assert summary.catch_up(connection) > 0  # made again from the hands
+    summed = dict(
+        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+    )
+    for player, total in expected.items():
+        assert summed[player] == pytest.approx(total, abs=1e-6)
+    assert summary.catch_up(connection) == 0
+    connection.close()

@@ -199,6 +199,10 @@ def compute_stored(
         done += len(keys)
         if on_chunk is not None:
             on_chunk(done, total)
+    if summary.hands:
+        from handlog.summarized import remake
+
+        remake(connection)  # the server's summaries hold these hands' EV nets as they were
     summary.seconds = time.perf_counter() - started
     return summary
 

@@ -554,8 +554,8 @@ def by_day(
     connection: duckdb.DuckDBPyConnection, filters: Filters, players: list[tuple[str, str]]
 ) -> dict[str, Any]:
     """Per chosen player (`WHO`'s who_site, who) and UTC day: net won in big bets, in all
-    and at showdown (cumulative, as the report's chart adds them up), and hands; keyed
-    "name (site)"."""
+    and at showdown (cumulative, as the report's chart adds them up), hands, and the
+    all-in EV-adjusted net in big bets (cumulative); keyed "name (site)"."""
     if not players:
         return {}
     focus, labels = _focus(connection, players)
@@ -566,7 +566,7 @@ def by_day(
         rows = connection.execute(
             f"""
             SELECT f.label, s.day, sum(s.hands) AS hands, sum(s.bb_sum) AS bb,
-                sum(s.sd_bb) AS sd_bb
+                sum(s.sd_bb) AS sd_bb, sum(s.ev_bb) AS ev_bb
             FROM serve_sums s JOIN serve_focus f USING (site, player) {where.sql()}
             GROUP BY ALL ORDER BY f.label, s.day
             """,
@@ -574,14 +574,17 @@ def by_day(
         ).fetchall()
     finally:
         connection.unregister("serve_focus")
-    totals: dict[str, tuple[float, float]] = {}
-    for key, day, hands, bb, sd_bb in rows:
-        total, showdown = totals.get(key, (0.0, 0.0))
+    totals: dict[str, tuple[float, float, float]] = {}
+    for key, day, hands, bb, sd_bb, ev_bb in rows:
+        total, showdown, ev = totals.get(key, (0.0, 0.0, 0.0))
         total += bb or 0.0
         showdown += sd_bb or 0.0
-        totals[key] = (total, showdown)
+        ev += ev_bb or 0.0
+        totals[key] = (total, showdown, ev)
         if day is not None:
-            series[key].append([day.isoformat(), round(total, 3), round(showdown, 3), int(hands)])
+            series[key].append(
+                [day.isoformat(), round(total, 3), round(showdown, 3), int(hands), round(ev, 3)]
+            )
     return series
 
 
@@ -589,7 +592,8 @@ def over_hands(
     connection: duckdb.DuckDBPyConnection, filters: Filters, players: list[tuple[str, str]]
 ) -> dict[str, dict[str, Any]]:
     """Each chosen player's cumulative net won in big bets over their hands in play order,
-    in all and at showdown (the report's cumulative chart), at about `CHART_POINTS`
+    in all, at showdown and all-in EV-adjusted (the report's cumulative chart: each point
+    [hands, net, at showdown, EV-adjusted net]), at about `CHART_POINTS`
     points, keyed "name (site)": the hands are added up in fine time buckets of each
     player's own span (a hash aggregate over one pass of the rows; sorting a million rows
     for a line of 1,500 points took seconds), the running totals kept at every
@@ -621,17 +625,19 @@ def over_hands(
             WITH buckets AS (
                 SELECT f.label, floor(epoch(s.start_utc) / f.width) AS bucket,
                     count(*) AS hands, sum(coalesce(s.bb, 0)) AS total,
-                    sum(CASE WHEN s.showdown THEN coalesce(s.bb, 0) ELSE 0 END) AS showdown
+                    sum(CASE WHEN s.showdown THEN coalesce(s.bb, 0) ELSE 0 END) AS showdown,
+                    sum(coalesce(s.bb_ev, 0)) AS ev
                 FROM serve_rows s JOIN serve_focus f USING (site, player) {where.sql()}
                 GROUP BY ALL
             ), running AS (
                 SELECT label, bucket, sum(hands) OVER w AS hands, sum(total) OVER w AS total,
-                    sum(showdown) OVER w AS showdown, sum(hands) OVER (PARTITION BY label) AS n
+                    sum(showdown) OVER w AS showdown, sum(ev) OVER w AS ev,
+                    sum(hands) OVER (PARTITION BY label) AS n
                 FROM buckets
                 WINDOW w AS (PARTITION BY label ORDER BY bucket NULLS LAST
                     ROWS UNBOUNDED PRECEDING)
             )
-            SELECT label, hands, total, showdown FROM running
+            SELECT label, hands, total, showdown, ev FROM running
             QUALIFY row_number() OVER (
                 PARTITION BY label, floor((hands - 1) * {CHART_POINTS} / n)
                 ORDER BY bucket DESC NULLS FIRST) = 1
@@ -642,9 +648,9 @@ def over_hands(
     finally:
         connection.unregister("serve_focus")
     series: dict[str, dict[str, Any]] = {label: {"hands": 0, "points": []} for label in labels}
-    for label, hands, total, showdown in rows:
+    for label, hands, total, showdown, ev in rows:
         line = series[label]
-        line["points"].append([int(hands), round(total, 3), round(showdown, 3)])
+        line["points"].append([int(hands), round(total, 3), round(showdown, 3), round(ev, 3)])
         line["hands"] = int(hands)
     return series
 

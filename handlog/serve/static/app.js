@@ -318,6 +318,7 @@
               yLabel: "net won (big bets)",
               series: [
                 { name: "net won", points: points.map((p) => [p[0], p[1]]), colour: COLOURS[0] },
+                { name: "all-in EV", points: points.map((p) => [p[0], p[4]]), colour: COLOURS[4] },
                 { name: "at showdown", points: points.map((p) => [p[0], p[2]]), colour: COLOURS[1] },
                 { name: "without showdown", points: points.map((p) => [p[0], p[1] - p[2]]), colour: COLOURS[2] },
               ],
@@ -330,6 +331,7 @@
               yLabel: "net won (big bets)",
               series: [
                 { name: "net won", points: points.map((p) => [p[0], p[1]]), colour: COLOURS[0] },
+                { name: "all-in EV", points: points.map((p) => [p[0], p[3]]), colour: COLOURS[4] },
                 { name: "at showdown", points: points.map((p) => [p[0], p[2]]), colour: COLOURS[1] },
                 { name: "without showdown", points: points.map((p) => [p[0], p[1] - p[2]]), colour: COLOURS[2] },
               ],
