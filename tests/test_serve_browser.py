@@ -131,6 +131,10 @@ def test_overview_charts_filters_and_sorting(site):  # type: ignore[no-untyped-d
         legend.text for legend in driver.find_elements(By.CSS_SELECTOR, "figure.chart .legend")
     ]
     assert any("all-in EV" in legend and "net won" in legend for legend in legends)
+    figure = driver.find_element(By.CSS_SELECTOR, "figure.chart[data-chart=cumulative]")
+    figure.find_element(By.CSS_SELECTOR, ".switch button[data-x=time]").click()
+    assert _wait(lambda: "all-in EV" in figure.find_element(By.CSS_SELECTOR, ".legend").text)
+    assert figure.find_elements(By.CSS_SELECTOR, "path.line")
     # The hostile name is text in the tables and the charts' captions.
     names = {cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#players td.player")}
     assert SCRIPT_NAME in names

@@ -97,6 +97,8 @@
   const HEIGHT = 260;
   const PAD = { left: 58, right: 14, top: 12, bottom: 34 };
 
+  const DAY = 86400000; // ms
+
   function ticks(low, high, count) {
     if (!(high > low)) return [low];
     const span = high - low;
@@ -122,7 +124,9 @@
       full[0] = Math.min(full[0], xs(p));
       full[1] = Math.max(full[1], xs(p));
     }
-    if (full[0] === full[1]) full = [full[0] - 1, full[1] + 1];
+    // One x only (a player of one day, or of one hand): a day (or a hand) either side.
+    const pad = isTime ? DAY : 1;
+    if (full[0] === full[1]) full = [full[0] - pad, full[1] + pad];
     let view = full.slice();
     const svg = el("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "svgchart", role: "img" }, plot);
     const tip = html("div", "tip");
@@ -157,19 +161,31 @@
         el("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(t), y2: y(t), class: t === 0 ? "zero" : "grid" }, svg);
         el("text", { x: PAD.left - 6, y: y(t) + 4, class: "tick", "text-anchor": "end" }, svg).textContent = format(t, Math.abs(t) < 10 && t % 1 ? 1 : 0);
       }
-      const xticks = isTime ? ticks(view[0], view[1], 5) : ticks(view[0], view[1], 6);
+      // Days at their midnight (UTC), the dates the points are.
+      const xticks = isTime
+        ? ticks(view[0] / DAY, view[1] / DAY, 5).filter((d) => Number.isInteger(d)).map((d) => d * DAY)
+        : ticks(view[0], view[1], 6);
+      let shown = null;
       for (const t of xticks) {
         if (t < view[0] || t > view[1]) continue;
-        el("line", { x1: x(t), x2: x(t), y1: HEIGHT - PAD.bottom, y2: HEIGHT - PAD.bottom + 4, class: "axis" }, svg);
         const label = isTime ? new Date(t).toISOString().slice(0, 10) : format(t, 0);
-        el("text", { x: x(t), y: HEIGHT - PAD.bottom + 16, class: "tick", "text-anchor": "middle" }, svg).textContent = label;
+        if (label === shown) continue; // ticks closer than a day: each day named once
+        shown = label;
+        el("line", { x1: x(t), x2: x(t), y1: HEIGHT - PAD.bottom, y2: HEIGHT - PAD.bottom + 4, class: "axis" }, svg);
+        const edge = x(t) > WIDTH - PAD.right - 30 ? "end" : "middle"; // the last one inside
+        el("text", { x: x(t), y: HEIGHT - PAD.bottom + 16, class: "tick", "text-anchor": edge }, svg).textContent = label;
       }
       el("text", { x: (WIDTH + PAD.left) / 2, y: HEIGHT - 4, class: "label", "text-anchor": "middle" }, svg).textContent = options.xLabel;
       el("text", { x: 12, y: (HEIGHT - PAD.bottom) / 2, class: "label", "text-anchor": "middle", transform: `rotate(-90 12 ${(HEIGHT - PAD.bottom) / 2})` }, svg).textContent = options.yLabel;
       inView.forEach((points, i) => {
         if (!points.length) return;
+        const colour = series[i].colour || COLOURS[i % COLOURS.length];
         const d = points.map((p, j) => `${j ? "L" : "M"}${x(xs(p)).toFixed(1)},${y(p[1]).toFixed(1)}`).join("");
-        el("path", { d: d, class: "line", stroke: series[i].colour || COLOURS[i % COLOURS.length], "stroke-width": i === 0 ? 2 : 1.4 }, svg);
+        el("path", { d: d, class: "line", stroke: colour, "stroke-width": i === 0 ? 2 : 1.4 }, svg);
+        if (points.length === 1) {
+          // A line of one point draws nothing: a dot instead.
+          el("circle", { cx: x(xs(points[0])).toFixed(1), cy: y(points[0][1]).toFixed(1), r: 3.5, fill: colour, class: "dot" }, svg);
+        }
       });
       const cursor = el("line", { y1: PAD.top, y2: HEIGHT - PAD.bottom, class: "cursor", visibility: "hidden" }, svg);
       const band = el("rect", { y: PAD.top, height: HEIGHT - PAD.top - PAD.bottom, class: "band", visibility: "hidden" }, svg);
