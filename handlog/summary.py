@@ -13,8 +13,9 @@ layer). Three tables, all derived, never read by anything but `handlog.serve`:
 
 * `serve_rows`: one row per player dealt in per hand, the hand's columns beside (the
   filters' columns) and what the report computes of each: big bets (`bb`), bring-ins
-  (`bi`), the all-in EV-adjusted net and its big bets (`ev_net`, `bb_ev`), the hand's
-  length (`seconds`), its session, and whether the player went to showdown
+  (`bi`), the all-in EV-adjusted net, its big bets and bring-ins and whether the player was
+  in a pot at an all-in (`ev_net`, `bb_ev`, `bi_ev`, `all_in`), the hand's length
+  (`seconds`), its session, and whether the player went to showdown
   (`compute.hand_flags`, as the report's cumulative chart reads it);
 * `serve_sums`: `compute.winrate_moments` of those rows by player (site and name), game,
   structure, unit, stakes, table and UTC day, with the showdown part of the net: sums,
@@ -52,7 +53,14 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from handlog.report import compute
-from handlog.report.data import _STREET_NUMBER, BETTING_KINDS, EV_NET, UNIT_SQL, Frames
+from handlog.report.data import (
+    _STREET_NUMBER,
+    BETTING_KINDS,
+    EV_COLUMNS,
+    EV_JOIN,
+    UNIT_SQL,
+    Frames,
+)
 from handlog.report.data import DEALT_IN as DEALT
 from handlog.summarized import max_rowid as _max_rowid
 from handlog.summarized import meta_int as _meta_int
@@ -89,6 +97,8 @@ ROW_COLUMNS = {
     "bi": "DOUBLE",
     "ev_net": "BIGINT",
     "bb_ev": "DOUBLE",
+    "bi_ev": "DOUBLE",
+    "all_in": "BOOLEAN",
     "showdown": "BOOLEAN",
     "session": "BIGINT",
     "session_first": "TIMESTAMP",
@@ -126,12 +136,12 @@ SESSION_KEYS = (
 table changes game, a tournament's stakes rise), so that a page of sessions keeps the
 parts its filters keep and adds them up by session."""
 
-CHART_SUMS = ("sd_hands", "sd_net", "sd_bb", "ev_bb")
+CHART_SUMS = ("sd_hands", "sd_net", "sd_bb")
 """Of the hands that went to showdown: how many, their net and their big bets (the
-report's cumulative chart splits the net so); and of every hand the all-in EV-adjusted net
-in big bets (`ev_bb`: the report's EV line, `hand_players.ev_net`, the net itself where a
-hand's EV is not computed yet). A database whose EV `handlog ev` computes after it was
-summarized is summarized again (`equity.stored.compute_stored` marks it so)."""
+report's cumulative chart splits the net so). The all-in EV-adjusted net is among the
+moments (`compute.EV_MOMENTS`: `hand_players.ev_net`, the net itself where a hand's EV is
+not computed yet); a database whose EV `handlog ev` computes after it was summarized is
+summarized again (`equity.stored.compute_stored` marks it so)."""
 
 _MOMENT_TYPES = {
     "hands": "BIGINT",
@@ -144,6 +154,11 @@ _MOMENT_TYPES = {
     "bi_sum": "DOUBLE",
     "seconds": "DOUBLE",
     "alone": "BIGINT",
+    "ev_net": "BIGINT",
+    "ev_bb_sum": "DOUBLE",
+    "ev_bb_sq": "DOUBLE",
+    "ev_bi_sum": "DOUBLE",
+    "all_ins": "BIGINT",
 }
 _SIGNED = (*_MOMENT_TYPES, *CHART_SUMS)
 """The columns of a change that take the opposite sign when rows are taken out."""
@@ -163,8 +178,7 @@ SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS serve_meta (key VARCHAR PRIMARY KEY, value VARCHAR);
 CREATE TABLE IF NOT EXISTS serve_rows ({_columns(ROW_COLUMNS)});
 CREATE TABLE IF NOT EXISTS serve_sums ({_columns(_KEY_TYPES)}, {_columns(_MOMENT_TYPES)},
-    first TIMESTAMP, last TIMESTAMP, sd_hands BIGINT, sd_net BIGINT, sd_bb DOUBLE,
-    ev_bb DOUBLE);
+    first TIMESTAMP, last TIMESTAMP, sd_hands BIGINT, sd_net BIGINT, sd_bb DOUBLE);
 CREATE TABLE IF NOT EXISTS serve_sessions (session BIGINT, player VARCHAR, site VARCHAR,
     table_key VARCHAR, table_name VARCHAR, game VARCHAR, small_bet BIGINT, big_bet BIGINT,
     unit VARCHAR, structure VARCHAR, {_columns(_MOMENT_TYPES)}, first TIMESTAMP,
@@ -363,8 +377,8 @@ def _summarize(
                 connection,
                 f"""
                 SELECT n.hk, p.player, p.net, p.rake_share, p.collected, p.cards, p.won_high,
-                    p.won_low, {EV_NET}
-                FROM hand_players p JOIN serve_new_hands n USING (site, hand_id)
+                    p.won_low, {EV_COLUMNS}
+                FROM hand_players p JOIN serve_new_hands n USING (site, hand_id) {EV_JOIN}
                 WHERE p.rowid > $mark AND {DEALT}
                 """,
                 {"mark": marks["hand_players"]},
@@ -477,7 +491,15 @@ def _new_rows(
     )
     columns = [c for c in hands.columns if c not in players.columns]
     new_rows = compute.with_hand_columns(hands, players.sort("hk"), columns).select(
-        "site", "hand_id", "player", "net", "rake_share", "ev_net", "showdown", *columns[2:]
+        "site",
+        "hand_id",
+        "player",
+        "net",
+        "rake_share",
+        "ev_net",
+        "all_in",
+        "showdown",
+        *columns[2:],
     )
     # The statistics by the summary's keys: the hand's columns of them beside each row.
     keys = list(SUM_KEYS)
@@ -557,7 +579,7 @@ def _store_rows(connection: duckdb.DuckDBPyConnection, new_rows: pl.DataFrame) -
     _insert(connection, "serve_sessions", _session_sums(rows))
 
 
-_DERIVED = ("day", "bb", "bi", "bb_ev", "session", "session_first", "seconds")
+_DERIVED = ("day", "bb", "bi", "bb_ev", "bi_ev", "session", "session_first", "seconds")
 """The columns of `serve_rows` computed from the others (again, when a session changes)."""
 
 
@@ -588,7 +610,7 @@ def _with_sessions(connection: duckdb.DuckDBPyConnection, rows: pl.DataFrame) ->
         # median applied when a page reads the sums (`queries.ALONE_SECONDS`).
         seconds=pl.when(pl.len().over("session") > 1).then(pl.col("seconds")),
     )
-    extra = keyed.select("hk", "player", "hand_id", "showdown", "flagged")
+    extra = keyed.select("hk", "player", "hand_id", "showdown", "flagged", "all_in")
     return computed.join(extra, on=["hk", "player"], how="left").drop("hk")
 
 
@@ -597,8 +619,7 @@ _EMPTY = (pl.DataFrame(), pl.DataFrame())
 
 def _sums(rows: pl.DataFrame, sign: int) -> pl.DataFrame:
     """`compute.winrate_moments` of `rows` by `SUM_KEYS`, with the showdown part of the
-    net and the EV-adjusted net in big bets (`CHART_SUMS`), times `sign` (-1: rows taken
-    out)."""
+    net (`CHART_SUMS`), times `sign` (-1: rows taken out)."""
     by = list(SUM_KEYS)
     moments = _moments(rows, by)
     showdown = (
@@ -610,13 +631,8 @@ def _sums(rows: pl.DataFrame, sign: int) -> pl.DataFrame:
             sd_bb=pl.col("bb").sum().cast(pl.Float64),
         )
     )
-    ev = rows.group_by(by).agg(ev_bb=pl.col("bb_ev").sum().cast(pl.Float64))
-    sums = (
-        moments.join(showdown, on=by, how="left", nulls_equal=True)
-        .join(ev, on=by, how="left", nulls_equal=True)
-        .with_columns(
-            pl.col("sd_hands", "sd_net").fill_null(0), pl.col("sd_bb", "ev_bb").fill_null(0.0)
-        )
+    sums = moments.join(showdown, on=by, how="left", nulls_equal=True).with_columns(
+        pl.col("sd_hands", "sd_net").fill_null(0), pl.col("sd_bb").fill_null(0.0)
     )
     if sign < 0:
         sums = sums.with_columns(pl.col(_SIGNED) * -1)

@@ -138,6 +138,9 @@ def test_overview_charts_filters_and_sorting(site):  # type: ignore[no-untyped-d
     # The hostile name is text in the tables and the charts' captions.
     names = {cell.text for cell in driver.find_elements(By.CSS_SELECTOR, "#players td.player")}
     assert SCRIPT_NAME in names
+    headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#players th")]
+    for name in ("EV net", "luck", "all-ins", "EV BB/100"):  # the all-in EV figures
+        assert any(header.startswith(name) for header in headers), (name, headers)
     assert not driver.find_elements(By.CSS_SELECTOR, "main script:not([type])")
     driver.save_screenshot(str(SCREENSHOTS / "overview.png"))
     _no_errors(driver)

@@ -25,12 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_moments_give_the_win_rate_sums() -> None:
+    """Every figure of `winrate_sums`, the all-in EV ones too, from sums of parts."""
     generator = random.Random(5)
     rows = []
     start = dt.datetime(2024, 1, 1)
     for index in range(400):
         structure = generator.choice(["fixed", "pot"])
         net = generator.randint(-300, 300)
+        all_in = generator.random() < 0.2
+        ev_net = net + generator.randint(-100, 100) if all_in else net
+        priced = generator.random() > 0.1
         rows.append(
             {
                 "player": generator.choice("ABC"),
@@ -39,7 +43,11 @@ def test_moments_give_the_win_rate_sums() -> None:
                 "net": net,
                 "rake_share": generator.randint(0, 3),
                 "bb": net / 8 if structure == "fixed" else None,
-                "bi": net / 2 if generator.random() > 0.1 else None,
+                "bi": net / 2 if priced else None,
+                "ev_net": ev_net,
+                "bb_ev": ev_net / 8 if structure == "fixed" else None,
+                "bi_ev": ev_net / 2 if priced else None,
+                "all_in": all_in,
                 "seconds": generator.choice([None, 30.0, 45.5]),
                 "start_utc": start + dt.timedelta(minutes=index),
             }
@@ -54,12 +62,13 @@ def test_moments_give_the_win_rate_sums() -> None:
         pl.concat(parts)
         .group_by(keys)
         .agg(
-            pl.col(*compute.MOMENTS).sum(),
+            pl.col(*compute.MOMENTS, *compute.EV_MOMENTS).sum(),
             pl.col("first").min(),
             pl.col("last").max(),
         )
     )
     found = compute.sums_from_moments(added).select(expected.columns).sort(keys)
+    assert {"ev_bb_per_100", "ev_sd_bb", "ev_bi_per_100", "all_ins"} <= set(expected.columns)
     assert_frame_equal(found, expected, check_dtypes=False, rel_tol=1e-9, abs_tol=1e-9)
 
 
@@ -274,14 +283,14 @@ def _ev_by_player(connection: duckdb.DuckDBPyConnection) -> dict[str, float]:
 
 
 def test_the_ev_line_is_the_report_s(all_ins, tmp_path):  # type: ignore[no-untyped-def]
-    """The summary's all-in EV-adjusted net in big bets (`ev_bb`, the serve chart's EV
+    """The summary's all-in EV-adjusted net in big bets (`ev_bb_sum`, the serve chart's EV
     line) is the report's, player by player, by day and over hands; it differs from the net
     where all-ins were (else the line would only copy the net)."""
     connection = _built(all_ins, tmp_path / "ev.duckdb", 100_000)
     expected = _ev_by_player(connection)
     assert connection.sql("SELECT count(*) FROM equities").fetchall()[0][0] > 0
     summed = dict(
-        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+        connection.sql("SELECT player, sum(ev_bb_sum) FROM serve_sums GROUP BY player").fetchall()
     )
     assert summed.keys() == expected.keys()
     for player, total in expected.items():
@@ -299,6 +308,35 @@ def test_the_ev_line_is_the_report_s(all_ins, tmp_path):  # type: ignore[no-unty
         assert label.startswith(player)
         assert line["points"][-1][3] == pytest.approx(expected[player], abs=1e-2)
         assert days[label][-1][4] == pytest.approx(expected[player], abs=1e-2)
+    # The win-rate tables' EV figures (EV net, luck, all-ins, EV BB/100 and its interval)
+    # are the report's, group by group, and each session's too.
+    rows = compute.player_hands(load(connection, Filters()))
+    report = compute.winrates(rows, ["site", "player"])
+    with connection.cursor() as cursor:
+        queries.register_people(cursor)
+        mine = queries.winrates(cursor, queries.Filters(), ["site", "player"])
+    figures = ["ev_net", "luck", "all_ins", "ev_bb_per_100", "ev_ci_low", "ev_ci_high"]
+    keys = ["site", "player", "unit", "structure"]
+    assert report.filter(pl.col("all_ins") > 0).height
+    assert_frame_equal(
+        mine.select(*keys, *figures).sort(keys),
+        report.select(*keys, *figures).with_columns(pl.col("player").cast(pl.String)).sort(keys),
+        check_dtypes=False,
+        rel_tol=1e-9,
+        abs_tol=1e-6,
+    )
+    with connection.cursor() as cursor:
+        queries.register_people(cursor)
+        page = queries.sessions(cursor, queries.Filters(), sort="luck")["rows"]
+    assert page.height and {"ev_net", "luck"} <= set(page.columns)
+    report_sessions = compute.sessions(rows)
+    by_session = {
+        (str(r["player"]), r["first"]): r["ev_net"] for r in report_sessions.iter_rows(named=True)
+    }
+    for row in page.iter_rows(named=True):
+        assert row["ev_net"] == by_session[str(row["player"]), row["first"]]
+    lucks = [row["luck"] for row in page.iter_rows(named=True)]
+    assert lucks == sorted(lucks, reverse=True)
     connection.close()
 
 
@@ -317,13 +355,13 @@ def test_handlog_ev_has_the_summary_made_again(all_ins, tmp_path):  # type: igno
     connection.execute("UPDATE serve_meta SET value = '0' WHERE key = 'version'")
     assert summary.catch_up(connection) > 0  # summarized with the nets alone
     flat = dict(
-        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+        connection.sql("SELECT player, sum(ev_bb_sum) FROM serve_sums GROUP BY player").fetchall()
     )
     assert any(abs(flat[player] - expected[player]) > 0.5 for player in expected)
     assert compute_stored(connection).hands > 0
     assert summary.catch_up(connection) > 0  # made again from the hands
     summed = dict(
-        connection.sql("SELECT player, sum(ev_bb) FROM serve_sums GROUP BY player").fetchall()
+        connection.sql("SELECT player, sum(ev_bb_sum) FROM serve_sums GROUP BY player").fetchall()
     )
     for player, total in expected.items():
         assert summed[player] == pytest.approx(total, abs=1e-6)

@@ -257,6 +257,9 @@ def winrate_sums(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
 
 MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum", "seconds")
 """The sums behind `winrate_sums` (`winrate_moments`): they add up over any sets of rows."""
+EV_MOMENTS = ("ev_net", "ev_bb_sum", "ev_bb_sq", "ev_bi_sum", "all_ins")
+"""The sums behind `winrate_sums`' all-in EV figures, of rows with `ev_net` (and `all_in`):
+an EV big bet or bring-in is known exactly where its real one is (`bb_n`, `bi_n`)."""
 
 
 def winrate_moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
@@ -266,7 +269,18 @@ def winrate_moments(rows: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     `sums_from_moments` turns any total of them into `winrate_sums`' columns."""
     keys = [*by, *(key for key in WINRATE_KEYS if key not in by)]
     bb, bi = pl.col("bb"), pl.col("bi")
+    ev = []
+    if "ev_net" in rows.columns:  # `EV_MOMENTS`
+        bb_ev = pl.col("bb_ev")
+        ev = [
+            pl.col("ev_net").sum().cast(pl.Int64).alias("ev_net"),
+            bb_ev.sum().cast(pl.Float64).alias("ev_bb_sum"),
+            (bb_ev * bb_ev).sum().cast(pl.Float64).alias("ev_bb_sq"),
+            pl.col("bi_ev").sum().cast(pl.Float64).alias("ev_bi_sum"),
+            pl.col("all_in").sum().cast(pl.Int64).alias("all_ins"),
+        ]
     return rows.group_by(keys).agg(
+        *ev,
         hands=pl.len().cast(pl.Int64),
         net=pl.col("net").sum().cast(pl.Int64),
         rake=pl.col("rake_share").sum().cast(pl.Int64),
@@ -287,12 +301,36 @@ def sums_from_moments(moments: pl.DataFrame) -> pl.DataFrame:
     (tests/test_serve_summary.py)."""
     c = pl.col
     bb_n = c("bb_n").cast(pl.Float64)
-    variance = (c("bb_sq") - c("bb_sum") * c("bb_sum") / bb_n) / (bb_n - 1)
+
+    def sd(total: str, squares: str) -> pl.Expr:
+        variance = (c(squares) - c(total) * c(total) / bb_n) / (bb_n - 1)
+        return pl.when(c("bb_n") > 1).then(pl.max_horizontal(variance, pl.lit(0.0)).sqrt())
+
+    ev = []
+    if "ev_bb_sum" in moments.columns:  # `EV_MOMENTS`: `winrate_sums`' EV figures
+        ev = [
+            pl.when(c("bb_n") > 0).then(c("ev_bb_sum") / bb_n * 100).alias("ev_bb_per_100"),
+            sd("ev_bb_sum", "ev_bb_sq").alias("ev_sd_bb"),
+            pl.when(c("bi_n") > 0)
+            .then(c("ev_bi_sum") / c("bi_n").cast(pl.Float64) * 100)
+            .alias("ev_bi_per_100"),
+        ]
     return moments.with_columns(
+        *ev,
         bb_per_100=pl.when(c("bb_n") > 0).then(c("bb_sum") / bb_n * 100),
-        sd_bb=pl.when(c("bb_n") > 1).then(pl.max_horizontal(variance, pl.lit(0.0)).sqrt()),
+        sd_bb=sd("bb_sum", "bb_sq"),
         bi_per_100=pl.when(c("bi_n") > 0).then(c("bi_sum") / c("bi_n").cast(pl.Float64) * 100),
-    ).drop("bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
+    ).drop(
+        "bb_n",
+        "bb_sum",
+        "bb_sq",
+        "bi_n",
+        "bi_sum",
+        "ev_bb_sum",
+        "ev_bb_sq",
+        "ev_bi_sum",
+        strict=False,
+    )
 
 
 def winrate_figures(sums: pl.DataFrame, by: list[str]) -> pl.DataFrame:

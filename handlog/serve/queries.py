@@ -381,23 +381,12 @@ median, which moves as hands arrive, is applied when a page reads the sums."""
 SECONDS_SQL = "(seconds + alone * alone_seconds)"
 """A group's seconds, the player's `ALONE_SECONDS` joined to it."""
 
-_MOMENTS = ("hands", "net", "rake", "bb_n", "bb_sum", "bb_sq", "bi_n", "bi_sum")
-_SUMMED = ", ".join(
-    f"sum({name}) AS {name}"
-    for name in (
-        "hands",
-        "net",
-        "rake",
-        "bb_n",
-        "bb_sum",
-        "bb_sq",
-        "bi_n",
-        "bi_sum",
-        "sd_hands",
-        "sd_net",
-        "sd_bb",
-    )
+_MOMENTS = (
+    *(name for name in compute.MOMENTS if name != "seconds"),  # seconds: `SECONDS_SQL`
+    *compute.EV_MOMENTS,
 )
+"""The sums a session's parts add up (`compute.MOMENTS` and `compute.EV_MOMENTS`)."""
+_SUMMED = ", ".join(f"sum({name}) AS {name}" for name in (*_MOMENTS, "sd_hands", "sd_net", "sd_bb"))
 
 
 def winrates(
@@ -444,6 +433,8 @@ def winrates(
             "bi_n",
             "sd_hands",
             "sd_net",
+            "ev_net",
+            "all_ins",
         )
     )
     kept = ["player_key"] if "player" in by else []
@@ -566,7 +557,7 @@ def by_day(
         rows = connection.execute(
             f"""
             SELECT f.label, s.day, sum(s.hands) AS hands, sum(s.bb_sum) AS bb,
-                sum(s.sd_bb) AS sd_bb, sum(s.ev_bb) AS ev_bb
+                sum(s.sd_bb) AS sd_bb, sum(s.ev_bb_sum) AS ev_bb
             FROM serve_sums s JOIN serve_focus f USING (site, player) {where.sql()}
             GROUP BY ALL ORDER BY f.label, s.day
             """,
@@ -1024,7 +1015,7 @@ def _with_consequences(connection: duckdb.DuckDBPyConnection, faults: pl.DataFra
 
 # -- sessions ------------------------------------------------------------------------------
 
-SESSION_SORTS = ("first", "hands", "net", "hours", "per_hour", "bb_per_100", "player")
+SESSION_SORTS = ("first", "hands", "net", "luck", "hours", "per_hour", "bb_per_100", "player")
 
 
 def sessions(
@@ -1069,6 +1060,7 @@ def sessions(
     order = {
         "per_hour": "(net / nullif(seconds, 0))",
         "bb_per_100": "(bb_sum / nullif(bb_n, 0))",
+        "luck": "(net - ev_net)",
         "hours": "seconds",
     }.get(column, column)
     direction = "DESC" if descending else "ASC"
@@ -1089,7 +1081,8 @@ def sessions(
         count = int(found.fetchall()[0][0])
     moments = moments.drop("_count")
     moments = moments.with_columns(
-        pl.col(name).cast(pl.Int64) for name in ("hands", "net", "rake", "bb_n", "bi_n")
+        pl.col(name).cast(pl.Int64)
+        for name in ("hands", "net", "rake", "bb_n", "bi_n", "ev_net", "all_ins")
     )
     keys = ["session", "player", "player_key", "site", "table_key", "table_name"]
     figures = compute.winrate_figures(compute.sums_from_moments(moments), keys)
