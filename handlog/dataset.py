@@ -163,13 +163,14 @@ def part_task(
     url: str,
     name: str,
     path: str,
-    part: tuple[int, int, int] | None,
+    part: tuple[int, int, int, int, int] | None,
     start_line: int,
     profile_name: str | None,
     meta: dict[str, Any],
 ) -> dict[str, Any]:
-    """On a worker: one range of one file (`part`: start, end, first line; None: the whole
-    file from `start_line`), parsed, replayed and written as the part `name` (see the
+    """On a worker: one range of one file (`part`: start, end, first line, and where its
+    context begins and on which line, `ByteRange.context`; None: the whole file from
+    `start_line`), parsed, replayed and written as the part `name` (see the
     module doc). Returns the part's marker: its counts and the tables written. A part
     already written (its marker there) is not done again."""
     import pyarrow as pa
@@ -183,7 +184,10 @@ def part_task(
         done = _read_json(fs, marker)
         done["before"] = True
         return dict(done)
-    byte_range = ByteRange(*part) if part is not None else None
+    byte_range = None
+    if part is not None:
+        start, end, first_line, context, context_line = part
+        byte_range = ByteRange(start, end, first_line, context=context, context_line=context_line)
     result = read_part(path, byte_range, start_line, profile_name)
     if result.error is not None:
         return {"name": name, "error": result.error}
@@ -217,8 +221,8 @@ def _write_parquet(table: Any, handle: Any) -> None:
 def plan_task(url: str, path: str) -> dict[str, Any]:
     """On a worker: what to read of one file (see `importer._plan`, with the file's
     manifest in place of the store's `imports` row): {"unchanged": True}, or its parts
-    (start, end, first line or None for the whole file; the SHA-256 up to the end), or an
-    error."""
+    (start, end, first line, context and its line, `part_task`'s, or None for the whole
+    file; the SHA-256 up to the end), or an error."""
     from handlog.ingest import FilePlan, file_hash, file_jobs, file_key, file_size
 
     fs, root = Dataset(url).filesystem()
@@ -237,8 +241,11 @@ def plan_task(url: str, path: str) -> dict[str, Any]:
         plan = FilePlan(path, size, start_line)
         jobs = []
         for job in file_jobs(plan):
-            part = None if job.part is None else (job.part.start, job.part.end, job.part.first_line)
-            jobs.append((part, job.end, job.sha256))
+            part = job.part
+            where = None
+            if part is not None:
+                where = (part.start, part.end, part.first_line, part.context, part.context_line)
+            jobs.append((where, job.end, job.sha256))
     except OSError as error:
         return {"error": f"cannot read: {error.strerror or error}", "key": key}
     return {

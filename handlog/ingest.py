@@ -194,6 +194,7 @@ def file_jobs(plan: FilePlan, range_bytes: int | None = None) -> Iterator[Job]:
         range_bytes or RANGE_BYTES,
         plan.start_line,
         digest,
+        None if site.context_marker is None else site.context_marker.encode("ascii"),
     ):
         found = True
         yield Job(plan, part, part.end, digest.copy().hexdigest(), last=part.last)

@@ -18,6 +18,7 @@ from handlog.parse.reader import (
     Chunk,
     open_binary,
     open_text,
+    range_encoding,
     split_hands,
     split_range,
     split_text,
@@ -211,7 +212,7 @@ def parse_range(
     context = None
     if site.file_context is not None:
         try:
-            context = file_context(path, site)
+            context = file_context(path, site, part=part)
         except OSError as error:
             context = ParseError(str(path), 0, f"cannot read the file: {error.strerror or error}")
         if isinstance(context, ParseError):
@@ -241,7 +242,76 @@ def _keeping(chunks: Iterator[Chunk], seen: list[Chunk]) -> Iterator[Chunk]:
 
 def _parse_all(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
     """Each chunk's hands (see `parse_chunks`), settled by the format when its hands learn
-    from each other (`SiteFormat.settle`)."""
+    from each other (`SiteFormat.settle`). Where a format's context begins again after a
+    hand (`SiteFormat.context_marker`: two exports joined in one file), the hands from there
+    on are read, and settled, with the context read from there; a context that cannot be
+    read is one error, and its hands are not read (as a file's whose head cannot be)."""
+    if site.context_marker is None:
+        yield from _parse_stretch(chunks, site, context)
+        return
+    for stretch, found in _stretches(chunks, site, context):
+        if isinstance(found, ParseError):
+            yield replace(found, site=site.site.value)
+            for _ in stretch:  # its hands are not read: the error names their header
+                pass
+        else:
+            yield from _parse_stretch(stretch, site, found)
+
+
+def _stretches(
+    chunks: Iterator[Chunk], site: SiteFormat, context: object
+) -> Iterator[tuple[Iterator[Chunk], object]]:
+    """The chunks in stretches of one context each, with it (`_parse_all`): a stretch ends
+    after the hand whose text a context marker follows (the next context is read from the
+    last marker to the end of the chunk), or before a hand whose first line holds one (its
+    context begins on its own line). Each stretch is to be read through before the next is
+    asked for."""
+    marker = site.context_marker
+    assert marker is not None and site.file_context is not None
+    chunks = iter(chunks)
+    held: list[Chunk] = []  # a hand whose first line begins a context: the next stretch's
+    while True:
+        ending: list[tuple[Chunk, int]] = []  # where the next context begins
+        yield _stretch(chunks, held, ending, marker), context
+        if not ending:
+            return
+        chunk, at = ending[0]
+        # The lines before the marker kept as blank lines: the context's lines, in its
+        # errors, are the file's.
+        lines = chunk.line - 1 + chunk.text.count("\n", 0, at)
+        context = site.file_context("\n" * lines + chunk.text[at:], chunk.file)
+
+
+def _stretch(
+    chunks: Iterator[Chunk], held: list[Chunk], ending: list[tuple[Chunk, int]], marker: str
+) -> Iterator[Chunk]:
+    """The next stretch of `_stretches`: from the hand `held` (if any) on, the chunks up to
+    where a context marker stands, which goes into `ending` (with the hand if it is on its
+    first line: into `held` too, for the next stretch)."""
+    while True:
+        resumed = bool(held)
+        chunk = held.pop() if held else next(chunks, None)
+        if chunk is None:
+            return
+        text = chunk.text
+        line_end = text.find("\n")
+        if line_end < 0:
+            line_end = len(text)
+        if not resumed:
+            first = text.find(marker, 0, line_end)
+            if first >= 0:  # its own context begins on its first line, before its hand
+                held.append(chunk)
+                ending.append((chunk, first))
+                return
+        later = text.rfind(marker, line_end)
+        yield chunk
+        if later >= 0:  # a context begins after its hand: the next hands'
+            ending.append((chunk, later))
+            return
+
+
+def _parse_stretch(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
+    """`_parse_all` of chunks of one context."""
     if site.settle is None:
         for chunk in chunks:
             yield from parse_chunks(chunk, site, context)
@@ -272,14 +342,36 @@ def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     )
 
 
-def file_context(path: str | os.PathLike[str], site: SiteFormat, text: str | None = None) -> object:
+def file_context(
+    path: str | os.PathLike[str],
+    site: SiteFormat,
+    text: str | None = None,
+    part: ByteRange | None = None,
+) -> object:
     """The file's context for a format that reads one (`SiteFormat.file_context`), else None;
-    `text`: the file's text, when it has been read already."""
+    `text`: the file's text, when it has been read already. `part`: a range whose hands are
+    read with a context that is not the file's first (`ByteRange.context`): that one."""
     if site.file_context is None:
         return None
+    if part is not None and part.context:
+        return _context_at(path, site, part.context, part.context_line)
     with text_stream(path, text) as stream:
         head = _head(stream, site)
     return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
+
+
+def _context_at(path: str | os.PathLike[str], site: SiteFormat, at: int, line: int) -> object:
+    """`file_context` of the text from byte `at` of a file (where a context marker stands,
+    on `line`), its lines numbered as the file's (those before kept blank)."""
+    assert site.file_context is not None
+    with open(path, "rb") as handle:
+        encoding = range_encoding(handle.read(4))
+        handle.seek(at)
+        codec = "utf-8" if encoding.startswith("utf-8") else encoding
+        with io.TextIOWrapper(handle, encoding=codec, errors="handlog-cp1252") as stream:
+            head = _head(stream, site)
+    head = head.replace("\r\n", "\n").replace("\r", "\n")
+    return site.file_context("\n" * (line - 1) + head, str(path))
 
 
 def _head(text: io.TextIOBase, site: SiteFormat) -> str:

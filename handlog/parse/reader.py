@@ -5,6 +5,7 @@ size of the file."""
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import errno
 import glob
@@ -14,7 +15,7 @@ import re
 import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress, count
 from pathlib import Path
 from typing import IO, Any
@@ -484,6 +485,12 @@ class ByteRange:
     first_line: int
     last: bool = field(default=False, compare=False)
     """The file's last range (it ends where the file did when `hand_ranges` began)."""
+    context: int = field(default=0, compare=False)
+    """Where the file context its hands are read with begins (`SiteFormat.context_marker`),
+    when it is not the file's first (two exports joined in one file): the offset of the
+    last marker before the range; 0: the file's head."""
+    context_line: int = field(default=1, compare=False)
+    """The line `context` stands on."""
 
 
 def cuttable(path: str | os.PathLike[str]) -> bool:
@@ -523,6 +530,7 @@ def hand_ranges(
     size: int,
     from_line: int = 1,
     digest: Any = None,
+    context_marker: bytes | None = None,
 ) -> Iterator[ByteRange]:
     """Cut a `cuttable` file into ranges of whole hands, from the hand at line `from_line` on,
     as they are found (reading the bytes once, in blocks, without decoding them). A range
@@ -534,8 +542,10 @@ def hand_ranges(
     the headers where a range may end are matched; newlines are counted for the line
     numbers. `digest` (a hashlib object), when given, has been fed exactly the bytes up to
     each range's end when the range comes out, and the whole file when the last has.
-    Nothing comes out when no header starts a hand at or after `from_line` (and the file
-    does not start at line 1 then)."""
+    `context_marker` (`SiteFormat.context_marker`): each range's `context` is where the
+    last one before it stands, when that is not the file's first. Nothing comes out when no
+    header starts a hand at or after `from_line` (and the file does not start at line 1
+    then)."""
     with open(path, "rb") as handle:
         encoding = range_encoding(handle.read(4))
         handle.seek(0)
@@ -551,6 +561,10 @@ def hand_ranges(
         if wide:
             marker = marker.decode("ascii").encode(encoding)
             header_text = _text_pattern(header)
+            if context_marker is not None:
+                context_marker = context_marker.decode("ascii").encode(encoding)
+        contexts: list[int] = []  # where the context markers stand in the file, in order
+        context_lines: list[int] = []  # and on which lines
         total = os.fstat(handle.fileno()).st_size
         begin = 0 if from_line <= 1 else -1  # where the range being cut starts; -1: none yet
         begin_line = 1
@@ -571,6 +585,13 @@ def hand_ranges(
             # Search up to the last newline (kept for the next round, since a header match
             # starts with it), so that no header is cut by the end of a block.
             end = len(data) if not block else max(data.rfind(newline), 0)
+            if context_marker is not None:  # none holds a newline: all before `end` found
+                found = data.find(context_marker, 0, end)
+                while found >= 0:
+                    if not wide or found % 2 == 0:  # a UTF-16 unit's start: a real one
+                        contexts.append(offset + found)
+                        context_lines.append(line + data.count(newline, 0, found))
+                    found = data.find(context_marker, found + 1, end)
             counted = 0  # newlines in `data` before here are counted in `line`
             at = data.find(marker, _search_from(begin, want, offset, 0, unit))
             while at >= 0 and (at < end or not block):
@@ -590,7 +611,9 @@ def hand_ranges(
                             with memoryview(data) as view:
                                 digest.update(view[hashed - offset : start])
                             hashed = offset + start
-                        yield ByteRange(begin, offset + start, begin_line)
+                        yield _with_context(
+                            ByteRange(begin, offset + start, begin_line), contexts, context_lines
+                        )
                         begin, begin_line = offset + start, line
                         want = _range_size(size, total, begin)
                 at = data.find(marker, _search_from(begin, want, offset, at + unit, unit))
@@ -604,7 +627,17 @@ def hand_ranges(
             if not block:
                 break
     if begin >= 0:
-        yield ByteRange(begin, total, begin_line, last=True)
+        last = ByteRange(begin, total, begin_line, last=True)
+        yield _with_context(last, contexts, context_lines)
+
+
+def _with_context(part: ByteRange, contexts: list[int], lines: list[int]) -> ByteRange:
+    """`part` with its `context`: the last of the file's `contexts` (marker offsets, in
+    order, on `lines`) before it, unless that is the first (the head's)."""
+    before = bisect.bisect_left(contexts, part.start)
+    if before < 2:
+        return part
+    return replace(part, context=contexts[before - 1], context_line=lines[before - 1])
 
 
 def _search_from(begin: int, want: int, offset: int, least: int, unit: int) -> int:

@@ -59,6 +59,13 @@ class SiteFormat:
     a stray; a `ParseError` returned is the file's one error (a refused DTD, say) and none
     of its hands are read. None: `parse_hand` gets the chunk alone."""
 
+    context_marker: str | None = None
+    """For formats with a `file_context`: the text that begins one (an iPoker `<session`, a
+    Merge `<description`). Where it stands again after a hand (two exports joined in one
+    file), the hands from there on are read with the context read from there (`parse.
+    _parse_all`; a file cut into ranges, each range's from the last one before it:
+    `ByteRange.context`), not with the first's."""
+
     settle: Callable[[Iterator[tuple[Chunk, Parsed]], object], Iterator[Parsed]] | None = None
     """For formats whose hands learn from each other (a tournament level's stakes, shown by
     any hand of the level, `handlog.parse.stakes.settle`): the parsed hands of a pass over a

@@ -207,6 +207,7 @@ def xml_format(
     mark: str,
     context: type[Context],
     file_context: Callable[[str, str], object],
+    context_marker: str,
     parse_hand: Callable[[Chunk, object], Parsed],
     profile: RuleProfile,
     traits: SiteTraits,
@@ -217,8 +218,9 @@ def xml_format(
 ) -> SiteFormat:
     """The `SiteFormat` of an XML site: its hands are elements that start with `mark`
     anywhere on a line (a `LineMark`: no prefix; files cut into ranges at `header_bytes`),
-    each read with its file's context (`file_context`, of type `context`), which keeps the
-    stakes the hands of its pass have shown (`handlog.parse.stakes.settle`)."""
+    each read with its file's context (`file_context`, of type `context`, beginning with
+    `context_marker`), which keeps the stakes the hands of its pass have shown
+    (`handlog.parse.stakes.settle`)."""
     return SiteFormat(
         site=site,
         name=name,
@@ -231,6 +233,7 @@ def xml_format(
         header_bytes=header_bytes(mark),
         encodings=encodings,
         file_context=file_context,
+        context_marker=context_marker,
         settle=settler(context, parse_hand),
         print_file=print_file,
         deals=deals,

@@ -838,6 +838,7 @@ FORMAT = xml_format(
     mark=MARK,
     context=Session,
     file_context=read_session,
+    context_marker="<session",
     parse_hand=parse_hand,
     profile=IPOKER,
     traits=TRAITS,

@@ -847,6 +847,7 @@ FORMAT = xml_format(
     mark=MARK,
     context=Description,
     file_context=read_description,
+    context_marker="<description",
     parse_hand=parse_hand,
     profile=MERGE,
     traits=TRAITS,
