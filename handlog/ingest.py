@@ -623,7 +623,7 @@ def _read_into(
             if hands is not None and counts["hands"] >= hands:
                 break
         if read and site is not None:
-            texts = _add_texts(batch, path, site, chunks, read, held, text)
+            texts = _add_texts(batch, path, site, chunks, read, held, text, part)
             clock.mark("texts")
             if flagged:
                 add_evidence(batch, flagged, texts)
@@ -662,22 +662,57 @@ def _add_texts(
     read: list[tuple[str, str, int]],
     held: list[HeldTexts] | None = None,
     whole: str | None = None,
+    part: ByteRange | None = None,
 ) -> dict[int, str]:
     """Add the texts of the hands `read` (site, hand id, start line) to `batch` (to `held`,
     when given), taken from the `chunks` the parser read; the texts by start line. `whole`:
-    the file's text, when it was read in one go."""
+    the file's text, when it was read in one go; `part`: the range read (None: the file)."""
+    from handlog.parse import head_at
     from handlog.texts import add_texts, file_head, texts_in
 
     texts = texts_in(chunks, (line for _, _, line in read), site)
     found = [
         (site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts
     ]
-    head = file_head(path, site, whole) if site.file_context is not None else ""
-    if held is None:
-        add_texts(batch, found, head)
-    else:
-        held.append((head, found))
+    head = ""
+    if site.file_context is not None:
+        if part is not None and part.context:  # a range read with a later export's header
+            head = head_at(path, site, part.context)
+        else:
+            head = file_head(path, site, whole)
+    for run_head, run in _by_head(found, read, chunks, site, head):
+        if held is None:
+            add_texts(batch, run, run_head)
+        else:
+            held.append((run_head, run))
     return texts
+
+
+def _by_head(
+    found: list[tuple[str, str, str]],
+    read: list[tuple[str, str, int]],
+    chunks: list[Chunk],
+    site: SiteFormat,
+    head: str,
+) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """The texts `found` (of the hands `read`, in order) in runs of the same head: one run
+    with `head`, unless the format's context begins again after a hand (two exports joined
+    in one file: `SiteFormat.context_marker`), when each hand is stored with its own
+    export's head (`parse.context_heads`), to be read again alone as it was read here."""
+    if site.context_marker is None or not any(site.context_marker in c.text for c in chunks):
+        return [(head, found)]
+    from handlog.parse import context_heads
+
+    by_line = dict(zip((c.line for c in chunks), context_heads(chunks, site, head), strict=True))
+    lines = {(site_name, hand_id): line for site_name, hand_id, line in read}
+    runs: list[tuple[str, list[tuple[str, str, str]]]] = []
+    for item in found:
+        hand_head = by_line.get(lines[item[0], item[1]], head)
+        if runs and runs[-1][0] == hand_head:
+            runs[-1][1].append(item)
+        else:
+            runs.append((hand_head, [item]))
+    return runs
 
 
 # -- evidence: what the one replay knew at each flag -------------------------------------

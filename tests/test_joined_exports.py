@@ -13,6 +13,7 @@ from handlog.errors import ParseError
 from handlog.ingest import FilePlan, file_jobs
 from handlog.model import Hand
 from handlog.parse import detect_file, parse_file, parse_range
+from handlog.texts import load_texts, reread
 
 SITES = Path(__file__).parent / "sites"
 
@@ -150,5 +151,18 @@ def test_an_import_stores_each_export_s_hands_with_its_own_header(
                 "SELECT hand_id, game, currency, table_name, small_bet, big_bet FROM hands"
             ).fetchall()
         )
+        # Each hand's stored text reads again alone (`handlog show`, the app's replayer)
+        # with its own export's header.
+        keys = connection.execute("SELECT site, hand_id FROM hands").fetchall()
+        texts = load_texts(connection, keys)
     assert stored == expected
     assert (len(ranges) > 6) if cut else not ranges
+    by_id = {
+        h.hand_id: h  # type: ignore[union-attr]
+        for name in (*names, *JOINED["ipoker-tournament-then-cash"])
+        for h in _hands(SITES / name)
+    }
+    assert len(texts) == len(by_id)
+    for key, text in texts.items():
+        hand, reason = reread(text)
+        assert reason is None and hand == by_id[key[1]], (key, reason)

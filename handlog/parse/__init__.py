@@ -293,21 +293,25 @@ def _stretch(
         chunk = held.pop() if held else next(chunks, None)
         if chunk is None:
             return
-        text = chunk.text
-        line_end = text.find("\n")
-        if line_end < 0:
-            line_end = len(text)
-        if not resumed:
-            first = text.find(marker, 0, line_end)
-            if first >= 0:  # its own context begins on its first line, before its hand
-                held.append(chunk)
-                ending.append((chunk, first))
-                return
-        later = text.rfind(marker, line_end)
+        first, later = _markers(chunk.text, marker)
+        if first >= 0 and not resumed:  # its own context begins before its hand
+            held.append(chunk)
+            ending.append((chunk, first))
+            return
         yield chunk
         if later >= 0:  # a context begins after its hand: the next hands'
             ending.append((chunk, later))
             return
+
+
+def _markers(text: str, marker: str) -> tuple[int, int]:
+    """Where in a hand's `text` a context marker stands on its first line, before the hand
+    (its context begins there), and the last one after that line (after the hand: the next
+    hands'); -1 for none."""
+    line_end = text.find("\n")
+    if line_end < 0:
+        line_end = len(text)
+    return text.find(marker, 0, line_end), text.rfind(marker, line_end)
 
 
 def _parse_stretch(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
@@ -364,14 +368,38 @@ def _context_at(path: str | os.PathLike[str], site: SiteFormat, at: int, line: i
     """`file_context` of the text from byte `at` of a file (where a context marker stands,
     on `line`), its lines numbered as the file's (those before kept blank)."""
     assert site.file_context is not None
+    return site.file_context("\n" * (line - 1) + head_at(path, site, at), str(path))
+
+
+def head_at(path: str | os.PathLike[str], site: SiteFormat, at: int) -> str:
+    """The text of a file from byte `at` (where a context marker stands: `ByteRange.context`)
+    to the line of the next hand of `site`, newlines made "\n"."""
     with open(path, "rb") as handle:
         encoding = range_encoding(handle.read(4))
         handle.seek(at)
         codec = "utf-8" if encoding.startswith("utf-8") else encoding
         with io.TextIOWrapper(handle, encoding=codec, errors="handlog-cp1252") as stream:
             head = _head(stream, site)
-    head = head.replace("\r\n", "\n").replace("\r", "\n")
-    return site.file_context("\n" * (line - 1) + head, str(path))
+    return head.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def context_heads(chunks: list[Chunk], site: SiteFormat, head: str) -> list[str]:
+    """For a format whose context can begin again after a hand (`SiteFormat.context_marker`),
+    the head each of `chunks` (a file's or range's hands, in order, the first read with
+    `head`) is read with, as `_parse_all` reads them: where a marker stands on a hand's
+    first line, the text from it; after a hand, the text from it for the hands after."""
+    marker = site.context_marker
+    if marker is None:
+        return [head] * len(chunks)
+    heads = []
+    for chunk in chunks:
+        first, later = _markers(chunk.text, marker)
+        if first >= 0:
+            head = chunk.text[first:]
+        heads.append(head)
+        if later >= 0:
+            head = chunk.text[later:]
+    return heads
 
 
 def _head(text: io.TextIOBase, site: SiteFormat) -> str:
