@@ -1640,6 +1640,7 @@ def main() -> None:
     # cores an import's parent burnt ~0.15 CPU s in them while its workers parsed (measured,
     # 20,000 PokerStars hands). A user's own setting is kept.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    _check_settings()
     try:
         app()
     except SystemExit as done:
@@ -1648,6 +1649,19 @@ def main() -> None:
         raise
     except KeyboardInterrupt:  # Ctrl-C after the command's own answer to it (a second one)
         _leave_interrupted()
+
+
+def _check_settings() -> None:
+    """A setting of the environment that cannot be used: one line, exit 2 (before any
+    command reads it, in a worker or half way through a file)."""
+    if os.environ.get("HANDLOG_CLOCK_ZONES"):
+        from handlog.parse.text import CLOCK_ZONES_ENV, clock_zones
+
+        try:
+            clock_zones()
+        except ValueError as error:
+            typer.echo(f"handlog: {CLOCK_ZONES_ENV}: {error}", err=True)
+            raise SystemExit(EXIT_USAGE) from None
 
 
 def _leave_interrupted() -> None:

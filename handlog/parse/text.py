@@ -191,6 +191,70 @@ def clock_time(found: re.Match[str], zone: str) -> datetime | None:
     )
 
 
+CLOCK_ZONES_ENV = "HANDLOG_CLOCK_ZONES"
+"""The setting that gives the clocks of sites that print no zone theirs (KingsClub's,
+Winning's 2016 exports, whose clock is the player's computer's): "kingsclub=America/New_York"
+or several, comma-separated (`clock_zones`)."""
+
+
+def clock_zones(setting: str | None = None) -> dict[Site, str]:
+    """The zones a user gives the clocks of sites that print none (`setting`, else the
+    environment's `CLOCK_ZONES_ENV`): each site (its value, any case: "kingsclub",
+    "winning") with a zone (an IANA name, "Europe/Berlin", or one of `TIME_ZONES`, "ET").
+    ValueError saying what is wrong."""
+    import os
+
+    text = os.environ.get(CLOCK_ZONES_ENV, "") if setting is None else setting
+    found = _CLOCK_ZONES.get(text)
+    if found is None:
+        found = _read_clock_zones(text)
+        _CLOCK_ZONES[text] = found
+    return found
+
+
+_CLOCK_ZONES: dict[str, dict[Site, str]] = {}
+
+
+def _read_clock_zones(text: str) -> dict[Site, str]:
+    from zoneinfo import ZoneInfo
+
+    found: dict[Site, str] = {}
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        site_text, equals, zone = (part.strip() for part in item.partition("="))
+        site = next((s for s in Site if s.value == site_text.lower()), None)
+        if site is None or not equals or not zone:
+            known = ", ".join(s.value for s in Site)
+            raise ValueError(
+                f"{item.strip()!r} is not SITE=ZONE with one of the sites {known} "
+                "(e.g. kingsclub=America/New_York)"
+            )
+        name = TIME_ZONES.get(zone, zone)
+        try:
+            ZoneInfo(name)
+        except (ValueError, OSError, LookupError):  # ZoneInfoNotFoundError is a KeyError
+            raise ValueError(f"{zone!r} is not a time zone (e.g. America/New_York, UTC)") from None
+        found[site] = name
+    return found
+
+
+def unzoned_clock(site: Site, clock: str, form: str) -> datetime | None:
+    """The start time of a hand whose site prints its clock without a zone (`clock`, read
+    by `form`, a `strptime` format), in UTC, when the user gives that site's clocks a zone
+    (`clock_zones`); else None (unknown), as when the clock cannot be read."""
+    zone = clock_zones().get(site)
+    if zone is None:
+        return None
+    from zoneinfo import ZoneInfo
+
+    try:
+        local = datetime.strptime(clock.strip(), form)
+        return local.replace(tzinfo=ZoneInfo(zone)).astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
+
+
 def local_time(moment: datetime, zone: str) -> datetime:
     """The inverse of `utc_time`, for printers: `moment` (UTC) on a site's clock in `zone` (one
     of `TIME_ZONES`), without its time zone."""

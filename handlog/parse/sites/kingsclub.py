@@ -205,8 +205,9 @@ class _HandBuilder(txt.TextHandBuilder):
     def build(self, tokens: list[tuple[str, str, int]]) -> model.Hand:
         self.read_sections(tokens)
         self.total_pot = self.collected + self.rake
-        # No start time: the clock has no zone.
-        return self.hand_of(SITE, self.hand_id, self.info, None, model.Printed("game", self.clock))
+        # The clock has no zone: no start time, unless the user gives it one.
+        start = txt.unzoned_clock(SITE, self.clock, "%Y-%m-%d %H:%M:%S")
+        return self.hand_of(SITE, self.hand_id, self.info, start, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset

@@ -169,7 +169,10 @@ class _HandBuilder(txt.TextHandBuilder):
             table=game_id["table"],
             max_seats=small_number(game_id["max"]) if game_id["max"] else None,
         )
-        return self.hand_of(SITE, self.hand_id, info, None, model.Printed("game", self.clock))
+        # The clock has no zone (the player's computer's): no start time, unless the user
+        # gives it one.
+        start = txt.unzoned_clock(SITE, self.clock, "%Y/%m/%d %H:%M:%S")
+        return self.hand_of(SITE, self.hand_id, info, start, model.Printed("game", self.clock))
 
     def _section(self, kind: str, text: str, line: int) -> None:
         line += self.offset
