@@ -241,7 +241,7 @@ def reread(stored: StoredText) -> tuple[Hand | None, str | None]:
     format that reads one): its record, or why there is none."""
     from handlog.errors import ParseError
     from handlog.model import Hand
-    from handlog.parse import parse_chunks
+    from handlog.parse import hand_pieces, parse_chunks
     from handlog.parse.reader import Chunk
     from handlog.parse.sites import detect
 
@@ -256,10 +256,11 @@ def reread(stored: StoredText) -> tuple[Hand | None, str | None]:
             return None, f"its file's header cannot be read again: {context.message}"
     chunk = Chunk(stored.file, stored.line, stored.text)
     reasons = []
-    for parsed in parse_chunks(chunk, site, context):
-        if isinstance(parsed, Hand) and parsed.hand_id == stored.hand_id:
-            return parsed, None
-        if isinstance(parsed, ParseError):
-            reasons.append(parsed.message)
+    for piece in hand_pieces(chunk, site):  # a line that holds several hands: each
+        for parsed in parse_chunks(piece, site, context):
+            if isinstance(parsed, Hand) and parsed.hand_id == stored.hand_id:
+                return parsed, None
+            if isinstance(parsed, ParseError):
+                reasons.append(parsed.message)
     reason = reasons[0] if reasons else "it reads as another hand"
     return None, f"its text cannot be read again alone ({reason})"

@@ -166,3 +166,45 @@ def test_an_import_stores_each_export_s_hands_with_its_own_header(
     for key, text in texts.items():
         hand, reason = reread(text)
         assert reason is None and hand == by_id[key[1]], (key, reason)
+
+
+XML_FIXTURES = sorted(SITES.glob("ipoker/*.xml")) + sorted(SITES.glob("merge/*.xml"))
+
+
+@pytest.mark.parametrize("path", XML_FIXTURES, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_an_export_written_on_one_line_reads_every_hand(path: Path, tmp_path: Path) -> None:
+    """Its newlines gone (XML written without line breaks), every hand is read as from the
+    export itself, not the first alone (the reader cut at lines: the others ran on inside
+    it, lost without a word); with no newline at its end too."""
+    one_line = tmp_path / "one-line.xml"
+    one_line.write_bytes(path.read_bytes().replace(b"\r\n", b" ").replace(b"\n", b" ").rstrip())
+    expected = _hands(path)
+    assert len(expected) >= 1
+    assert _hands(one_line) == expected
+
+
+def test_joined_exports_on_one_line_each_with_its_own_header(tmp_path: Path) -> None:
+    names = JOINED["ipoker-usd-stud-then-eur-stud8"]
+    path = tmp_path / "one-line.xml"
+    path.write_bytes(b" ".join((SITES / name).read_bytes().replace(b"\n", b" ") for name in names))
+    assert _hands(path) == _hands(SITES / names[0]) + _hands(SITES / names[1])
+
+
+def test_a_one_line_file_s_stored_hands_read_again_alone(tmp_path: Path) -> None:
+    import duckdb
+
+    from handlog.importer import import_paths
+
+    source = SITES / "ipoker" / "stud8-eur-cp1252.xml"
+    path = tmp_path / "one-line.xml"
+    path.write_bytes(source.read_bytes().replace(b"\n", b" "))
+    db = tmp_path / "h.duckdb"
+    import_paths([str(path)], db, None, 1)
+    with duckdb.connect(str(db), read_only=True) as connection:
+        keys = connection.execute("SELECT site, hand_id FROM hands").fetchall()
+        texts = load_texts(connection, keys)
+    expected = {hand.hand_id: hand for hand in _hands(source)}  # type: ignore[union-attr]
+    assert len(texts) == len(expected) > 1
+    for key, text in texts.items():
+        hand, reason = reread(text)
+        assert reason is None and hand == expected[key[1]], (key, reason)

@@ -16,6 +16,7 @@ from handlog.model import Hand
 from handlog.parse.reader import (
     ByteRange,
     Chunk,
+    LineMark,
     open_binary,
     open_text,
     range_encoding,
@@ -245,7 +246,10 @@ def _parse_all(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> It
     from each other (`SiteFormat.settle`). Where a format's context begins again after a
     hand (`SiteFormat.context_marker`: two exports joined in one file), the hands from there
     on are read, and settled, with the context read from there; a context that cannot be
-    read is one error, and its hands are not read (as a file's whose head cannot be)."""
+    read is one error, and its hands are not read (as a file's whose head cannot be). A
+    chunk that holds several hands is read as its pieces (`hand_pieces`)."""
+    if _hand_mark(site) is not None:
+        chunks = (piece for chunk in chunks for piece in hand_pieces(chunk, site))
     if site.context_marker is None:
         yield from _parse_stretch(chunks, site, context)
         return
@@ -272,7 +276,7 @@ def _stretches(
     held: list[Chunk] = []  # a hand whose first line begins a context: the next stretch's
     while True:
         ending: list[tuple[Chunk, int]] = []  # where the next context begins
-        yield _stretch(chunks, held, ending, marker), context
+        yield _stretch(chunks, held, ending, marker, _hand_mark(site)), context
         if not ending:
             return
         chunk, at = ending[0]
@@ -283,7 +287,11 @@ def _stretches(
 
 
 def _stretch(
-    chunks: Iterator[Chunk], held: list[Chunk], ending: list[tuple[Chunk, int]], marker: str
+    chunks: Iterator[Chunk],
+    held: list[Chunk],
+    ending: list[tuple[Chunk, int]],
+    marker: str,
+    hand_mark: str | None,
 ) -> Iterator[Chunk]:
     """The next stretch of `_stretches`: from the hand `held` (if any) on, the chunks up to
     where a context marker stands, which goes into `ending` (with the hand if it is on its
@@ -293,7 +301,7 @@ def _stretch(
         chunk = held.pop() if held else next(chunks, None)
         if chunk is None:
             return
-        first, later = _markers(chunk.text, marker)
+        first, later = _markers(chunk.text, marker, hand_mark)
         if first >= 0 and not resumed:  # its own context begins before its hand
             held.append(chunk)
             ending.append((chunk, first))
@@ -304,14 +312,50 @@ def _stretch(
             return
 
 
-def _markers(text: str, marker: str) -> tuple[int, int]:
-    """Where in a hand's `text` a context marker stands on its first line, before the hand
-    (its context begins there), and the last one after that line (after the hand: the next
-    hands'); -1 for none."""
+def _markers(text: str, marker: str, hand_mark: str | None) -> tuple[int, int]:
+    """Where in a hand's `text` the last context marker before the hand stands (its context
+    begins there), and the last one after the hand's start (the next hands'); -1 for none.
+    The hand starts at its `hand_mark` (`_hand_mark`), else with its text's second line."""
+    start = text.find(hand_mark) if hand_mark is not None else -1
+    if start < 0:
+        start = text.find("\n")
+        if start < 0:
+            start = len(text)
+    return text.rfind(marker, 0, start), text.rfind(marker, start)
+
+
+def _hand_mark(site: SiteFormat) -> str | None:
+    """What a hand of `site` starts with, anywhere on its line (the XML formats' `LineMark`);
+    None for a format whose hands start a line."""
+    header = site.is_header
+    return header.mark if type(header) is LineMark else None
+
+
+def hand_pieces(chunk: Chunk, site: SiteFormat) -> list[Chunk]:
+    """`chunk` cut into one chunk a hand: where a format's hands start anywhere on their line
+    (`_hand_mark`) and the chunk's first line holds several (a file written on one line:
+    the reader cuts at lines, and only a first line can hold a mark), at each later one,
+    each piece with the line it starts on; else the chunk itself."""
+    mark = _hand_mark(site)
+    if mark is None or not chunk.is_hand:
+        return [chunk]
+    text = chunk.text
     line_end = text.find("\n")
     if line_end < 0:
         line_end = len(text)
-    return text.find(marker, 0, line_end), text.rfind(marker, line_end)
+    first = text.find(mark, 0, line_end)
+    later = text.find(mark, first + len(mark), line_end) if first >= 0 else -1
+    if later < 0:
+        return [chunk]  # the usual case: a hand a line
+    cuts = [0]
+    while later >= 0:
+        cuts.append(later)
+        later = text.find(mark, later + len(mark), line_end)
+    cuts.append(len(text))
+    return [
+        Chunk(chunk.file, chunk.line, text[start:end].strip())
+        for start, end in zip(cuts, cuts[1:], strict=False)
+    ]
 
 
 def _parse_stretch(chunks: Iterator[Chunk], site: SiteFormat, context: object) -> Iterator[Parsed]:
@@ -392,8 +436,9 @@ def context_heads(chunks: list[Chunk], site: SiteFormat, head: str) -> list[str]
     if marker is None:
         return [head] * len(chunks)
     heads = []
+    hand_mark = _hand_mark(site)
     for chunk in chunks:
-        first, later = _markers(chunk.text, marker)
+        first, later = _markers(chunk.text, marker, hand_mark)
         if first >= 0:
             head = chunk.text[first:]
         heads.append(head)

@@ -449,18 +449,10 @@ def split_text(
             continue
         complete, rest = pending[:cut], pending[cut:]
         complete = _strip_line_ends(complete)
-        position = 0
-        for start in _header_starts(complete, is_header, prefix):
-            if start == 0 and in_hand:
-                continue  # the header of the hand carried over from the last block
-            piece = complete[position:start]
-            newlines = piece.count("\n")
-            chunk = _chunk(file, pending_line, piece, in_hand, newlines)
-            if chunk is not None:
-                yield chunk
-            pending_line += newlines
-            position = start
-            in_hand = True
+        found, position, pending_line, in_hand = _cut_hands(
+            complete, file, pending_line, in_hand, is_header, prefix
+        )
+        yield from found
         if position == 0 and len(complete) > MAX_PENDING and not in_hand:
             newlines = complete.count("\n")
             chunk = _chunk(file, pending_line, complete, False, newlines)
@@ -469,10 +461,44 @@ def split_text(
             pending_line += newlines
             position = len(complete)
         pending = complete[position:] + rest
-    pending = _strip_line_ends(pending + "\n")
-    chunk = _chunk(file, pending_line, pending, in_hand, pending.count("\n"))
+    # The last line, which no newline ended (a file written on one line, say), is looked
+    # into for headers too.
+    complete = _strip_line_ends(pending + "\n")
+    found, position, pending_line, in_hand = _cut_hands(
+        complete, file, pending_line, in_hand, is_header, prefix
+    )
+    yield from found
+    rest = complete[position:]
+    chunk = _chunk(file, pending_line, rest, in_hand, rest.count("\n"))
     if chunk is not None:
         yield chunk
+
+
+def _cut_hands(
+    complete: str,
+    file: str,
+    line: int,
+    in_hand: bool,
+    is_header: Callable[[str], bool],
+    prefix: str,
+) -> tuple[list[Chunk], int, int, bool]:
+    """`split_text`'s cutting of `complete` (whole lines, starting at `line`, a hand's if
+    `in_hand`) at its hand headers: the chunks before the last header, where the rest
+    starts, its line, and whether it is a hand's."""
+    found = []
+    position = 0
+    for start in _header_starts(complete, is_header, prefix):
+        if start == 0 and in_hand:
+            continue  # the header of the hand carried over from the last block
+        piece = complete[position:start]
+        newlines = piece.count("\n")
+        chunk = _chunk(file, line, piece, in_hand, newlines)
+        if chunk is not None:
+            found.append(chunk)
+        line += newlines
+        position = start
+        in_hand = True
+    return found, position, line, in_hand
 
 
 @dataclass(frozen=True, slots=True)
