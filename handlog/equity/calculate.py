@@ -61,10 +61,6 @@ PAIRED_LIMIT = 40_000
 """Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
 rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
 of one card against two."""
-UNITS_ACCEPTED = 0.3
-"""Sample from pairs of cards drawn at random (`_Deal._sample_units`) when at least this share
-of the tries deal no card twice (heads-up on 3rd street about 0.55; three players 0.19, where
-shuffling costs less); else shuffle."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
@@ -281,8 +277,8 @@ class _Deal:
         """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
         """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
-        self.units: _Units | None = None
-        """The deal cut into pairs of cards, for sampling from them (`_units`)."""
+        self.drawn: _Drawn | None = None
+        """The spot's draw table, relabelled (`_sample_drawn`): made on the first batch."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -324,15 +320,6 @@ class _Deal:
         players' high strengths and their low ones."""
         ranked = [self._rank(keys, bits) for keys, bits in sums]
         return [high for high, _ in ranked], [low for _, low in ranked]
-
-    def _hands(self, count: int, drawn: Callable[[int], np.ndarray]) -> np.ndarray:
-        """(`count`, players, hand size) `Card.index` values: each player's known cards, then
-        the (`count`, cards) `drawn(player)` gives (the community card last)."""
-        result = np.empty((count, len(self.players), self.size), dtype=np.int64)
-        for player, fixed in enumerate(self.fixed):
-            result[:, player, : len(fixed)] = fixed
-            result[:, player, len(fixed) :] = drawn(player)
-        return result
 
     # -- every deal --------------------------------------------------------------------------
 
@@ -663,9 +650,8 @@ class _Deal:
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
         """`count` random deals of the rest, each as likely as any other: from each player's
-        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else from pairs of
-        cards drawn at random when enough tries deal no card twice (`UNITS_ACCEPTED`), else
-        by shuffling."""
+        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else read from a
+        fixed table of draws relabelled for the spot (`_sample_drawn`)."""
         unknown = len(self.pool)
         if (
             not self.community_draw
@@ -673,55 +659,34 @@ class _Deal:
             and self.deals * 4 >= self.grid  # most tries keep their draws apart
         ):
             return self._sample_tables(generator, count)
-        if self._units().accepted >= UNITS_ACCEPTED:
-            return self._sample_units(generator, count)
-        return self._sample_shuffled(generator, count)
+        return self._sample_drawn(generator, count)
 
-    def _units(self) -> _Units:
-        """The deal cut into units (`_Units`), made once for all the batches of a spot."""
-        if self.units is None:
-            self.units = _Units(self)
-        return self.units
-
-    def _sample_units(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals: every unit (`_Units`) of a deal drawn at random among all
-        the sets of its size, the tries that deal a card twice thrown away.
-
-        Why every deal is as likely as any other: the picks of a try are independent and
-        uniform (`_Units.draw`), so every sequence of unit sets is as likely; those kept are
-        the sequences of disjoint sets, still all alike. A deal (each player's cards and the
-        community card) is kept from as many sequences as any other: the ways to cut each
-        player's cards into its units, the same number for every set of that size. So the
-        deals kept are uniform over the deals of the rest, as a shuffle's first cards are."""
-        units = self._units()
-        picks, own_bits = units.sample(generator, count)
+    def _sample_drawn(self, generator: np.random.Generator, count: int) -> _Batch:
+        """The next `count` deals of the spot's relabelled draw table (`_Drawn`, made on the
+        first batch from `generator`): each player's code sums are a look-up per unit of
+        their cards to come (a pair or a single) and the community card's, no random draw,
+        no try thrown away."""
+        if self.drawn is None:
+            self.drawn = _Drawn(self, generator)
+        drawn = self.drawn
+        ids = drawn.next_rows(count)
         sums = []
-        for player, bits in enumerate(own_bits):
-            own = units.own[player]
-            if own:  # the known cards' codes are in the first unit's (`_Units.keys`)
-                keys = units.keys[own[0]].take(picks[own[0]], mode="clip")
+        for player, units in enumerate(drawn.of_player):
+            if drawn.own[player]:  # the known cards' codes are in the first unit's
+                keys = drawn.keys[units[0]].take(ids[units[0]])
+                bits = drawn.bits[units[0]].take(ids[units[0]])
+                units = units[1:]
             else:
                 keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-            for unit in own[1:]:
-                keys += units.keys[unit].take(picks[unit], mode="clip")
-            if units.community is not None:
-                keys += units.keys[units.community].take(picks[units.community], mode="clip")
-                bits += units.bits[units.community].take(picks[units.community], mode="clip")
+                bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
+            for unit in units:
+                keys += drawn.keys[unit].take(ids[unit])
+                bits += drawn.bits[unit].take(ids[unit])
             sums.append((keys, bits))
         highs, lows = self._rank_players(sums)
-        pool = self.pool
 
         def hands(chosen: np.ndarray) -> np.ndarray:
-            def drawn(player: int) -> np.ndarray:
-                return np.hstack(
-                    [
-                        pool[units.rows[unit][picks[unit][chosen]]]
-                        for unit in units.of_player[player]
-                    ]
-                    or [np.empty((len(chosen), 0), dtype=np.int64)]
-                )
-
-            return self._hands(len(chosen), drawn)
+            return drawn.hands(ids, chosen)
 
         return self._batch((count,), count, highs, lows, None, hands)
 
@@ -809,35 +774,6 @@ class _Deal:
             None,
             hands,
         )
-
-    def _sample_shuffled(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals, the unknown cards shuffled for each (`_partial_shuffles`)."""
-        drawn_total = sum(self.draws) + self.community_draw
-        cards = _partial_shuffles(generator, count, len(self.pool), drawn_total)
-        first = np.cumsum([0, *self.draws]).tolist()
-        columns = [
-            list(range(first[player], first[player + 1]))
-            + ([drawn_total - 1] if self.community_draw else [])
-            for player in range(len(self.players))
-        ]
-        pool_keys, pool_bits = self.pool_keys, self.pool_bits
-        sums = []
-        for player, mine in enumerate(columns):
-            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-            bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
-            for column in mine:
-                keys += pool_keys.take(cards[column])
-                bits += pool_bits.take(cards[column])
-            sums.append((keys, bits))
-        highs, lows = self._rank_players(sums)
-        pool = self.pool
-
-        def hands(chosen: np.ndarray) -> np.ndarray:
-            return self._hands(
-                len(chosen), lambda player: pool[cards[columns[player]][:, chosen].T]
-            )
-
-        return self._batch((count,), count, highs, lows, None, hands)
 
     # -- who wins, and what ------------------------------------------------------------------
 
@@ -954,20 +890,35 @@ class _Deal:
         return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
 
 
-class _Units:
-    """A spot's deal cut into units for sampling: each player's cards to come as pairs, and a
-    single card when their count is odd; the community card to come a single too. For each
-    size, every set of that many of the unknown cards (positions in the pool) with its cards'
-    summed `card_codes`."""
+class _Drawn:
+    """A spot's deals read from a draw table (`_draw_table`) relabelled for the spot.
 
-    def __init__(self, deal: _Deal) -> None:
-        unknown = len(deal.pool)
-        tables: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        for size in (1, 2):
-            rows, _ = _combinations(unknown, size)
-            keys = deal.pool_keys[rows].sum(axis=1)
-            bits = deal.pool_bits[rows].sum(axis=1)
-            tables[size] = (rows, keys, bits)
+    The table holds ordered draws of distinct positions among the `unknown` cards, the same in
+    every process; the spot relabels the positions by a permutation of its unknown cards drawn
+    from its own seeded generator, and reads the table's rows from one drawn at random on,
+    cyclically through the table's first part, then on through its further parts: no row twice
+    in a spot. A row's positions are cut into units, each player's cards to come as pairs (and
+    a single when their count is odd), the community card a single, in the order dealt; a unit
+    is one number, `first * unknown + second` for a pair, and its cards' summed codes
+    (`evaluate.card_codes`) are one look-up in a table of `unknown` or `unknown`**2 values
+    made for the spot (a player's known cards added to their first unit's).
+
+    Why every deal is as likely as any other: a row is an ordered draw r of k distinct
+    positions, and the permutation p is uniform over the unknown! orderings of the unknown
+    cards (`Generator.permutation`: Fisher-Yates with unbiased integers); the deal is p(r),
+    the cards at those positions, in order. For any ordered draw d of k distinct cards,
+    p(r) = d for exactly (unknown - k)! of the permutations (the k positions of r fixed to d's
+    cards, the rest in any order): every d as likely, whatever r, as the first k cards of a
+    shuffled deck. Why the stated error (`Share.error`, from the sample's variance) holds
+    although a spot's deals share one permutation: the table's rows were drawn independently
+    and uniformly (partial Fisher-Yates shuffles, `_partial_shuffles`, from a fixed seed),
+    and for a fixed permutation the images of independent uniform draws are independent
+    uniform draws, so over the making of the table a spot's deals are an independent sample;
+    the table made is one such draw (the tests check the coverage of the error on spots
+    whose exact equities are known, and every deal coming up alike on small decks)."""
+
+    def __init__(self, deal: _Deal, generator: np.random.Generator) -> None:
+        unknown = self.unknown = len(deal.pool)
         self.sizes: list[int] = []
         """Cards in each unit."""
         self.of_player: list[list[int]] = []
@@ -976,110 +927,127 @@ class _Units:
             sizes = [2] * (draw // 2) + [1] * (draw % 2)
             self.of_player.append(list(range(len(self.sizes), len(self.sizes) + len(sizes))))
             self.sizes.extend(sizes)
-        self.own = [list(units) for units in self.of_player]
-        """The units of each player without the community card's."""
-        self.community: int | None = None
-        """The community card's unit, if one is to come."""
+        self.own = [len(units) > 0 for units in self.of_player]
+        """Whether each player gets cards of their own (else only the community card)."""
         if deal.community_draw:
-            self.community = len(self.sizes)
             for units in self.of_player:
-                units.append(self.community)
+                units.append(len(self.sizes))
             self.sizes.append(1)
-        self.rows = [tables[size][0] for size in self.sizes]
-        self.keys = [tables[size][1] for size in self.sizes]
-        self.bits = [tables[size][2] for size in self.sizes]
-        """Each unit's sets' summed codes, a player's known cards' added to their first unit's
-        (so that a player's sum over their own units is their hand's but for the community
-        card)."""
-        self.cards = sum(self.sizes)
-        self.bits_set = self.cards
-        """Bits set in the sum of the bits of every unit of a deal dealing no card twice: the
-        cards drawn and those known to the players with units of their own."""
-        for player, units in enumerate(self.own):
-            if units:
+        self.table = _draw_table(unknown, tuple(self.sizes))
+        self.start = int(generator.integers(0, DRAW_ROWS))
+        """The table's row of the spot's first deal."""
+        self.used = 0
+        """Deals read so far."""
+        order = generator.permutation(unknown)
+        self.order = deal.pool[order]
+        """The card (`Card.index`) at each position of the table."""
+        keys = deal.pool_keys[order]
+        bits = deal.pool_bits[order]
+        codes = {
+            1: (keys, bits),
+            2: ((keys[:, np.newaxis] + keys).ravel(), (bits[:, np.newaxis] + bits).ravel()),
+        }
+        self.keys = [codes[size][0] for size in self.sizes]
+        self.bits = [codes[size][1] for size in self.sizes]
+        """Each unit's summed codes by its number, a player's known cards' added to their
+        first unit's (so that a player's sum over their units is their hand's)."""
+        # Where the cards of a deal go (`hands`): the known cards of every deal, and each
+        # drawn card's player, place in the hand and row of `hands`'s positions (the first
+        # card of each unit, then the second).
+        self.known = np.full((len(deal.fixed), deal.size), -1, dtype=np.int64)
+        slots: list[tuple[int, int, int]] = []
+        units_count = len(self.sizes)
+        for player, fixed in enumerate(deal.fixed):
+            self.known[player, : len(fixed)] = fixed
+            place = len(fixed)
+            for unit in self.of_player[player]:
+                rows = [unit, units_count + unit] if self.sizes[unit] == 2 else [units_count + unit]
+                for row in rows:
+                    slots.append((player, place, row))
+                    place += 1
+        self.slots = np.array(slots, dtype=np.intp).reshape(-1, 3).T
+        for player, units in enumerate(self.of_player):
+            if self.own[player]:
                 self.keys[units[0]] = self.keys[units[0]] + deal.fixed_keys[player]
                 self.bits[units[0]] = self.bits[units[0]] + deal.fixed_bits[player]
-                self.bits_set += int(deal.fixed_bits[player]).bit_count()
-        self.fixed_bits = deal.fixed_bits
-        choices = self.choices = [len(rows) for rows in self.rows]
-        self.groups = _radix_groups(choices)
-        # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
-        # ordered draws of all the cards, each unit's own order not told) over all sequences.
-        apart = math.perm(unknown, self.cards) // math.prod(
-            math.factorial(size) for size in self.sizes
-        )
-        self.accepted = apart / math.prod(choices)
-        self.scratch: dict[tuple[str, type], np.ndarray] = {}
-        """Work arrays of `_CHUNK` values, by name and type (`_scratch`)."""
 
-    def _scratch(self, name: str, size: int, dtype: type = np.int64) -> np.ndarray:
-        """The first `size` values of a named work array, made once for the spot: the
-        chunks of tries are worked in the same memory."""
-        found = self.scratch.get((name, dtype))
-        if found is None:
-            found = self.scratch[(name, dtype)] = np.empty(_CHUNK, dtype=dtype)
-        return found[:size]
-
-    def sample(
-        self, generator: np.random.Generator, count: int
-    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """The set numbers per unit of `count` deals, tries (`draw`) that deal no card twice
-        in the order drawn; and per player the bits (`evaluate.card_codes`) of their known
-        cards and those of their own units summed. The tries go by chunks of at most `_CHUNK`,
-        worked in the same scratch arrays (`_scratch`)."""
-        picks = [np.empty(count, dtype=np.int64) for _ in self.sizes]
-        own_bits = [
-            np.empty(count, dtype=np.int64) if units else np.full(count, fixed, dtype=np.int64)
-            for units, fixed in zip(self.own, self.fixed_bits, strict=True)
-        ]
-        owners = [(player, units) for player, units in enumerate(self.own) if units]
-        popcount = _POPCOUNT
+    def next_rows(self, count: int) -> np.ndarray:
+        """(units, `count`): per unit, the numbers of the spot's next `count` deals (intp:
+        NumPy's take reads them without a conversion of its own)."""
+        ids = np.empty((len(self.sizes), count), dtype=np.intp)
         filled = 0
         while filled < count:
-            tries = min(_CHUNK, int((count - filled) / self.accepted * 1.05) + 64)
-            drawn = self.draw(generator, tries)
-            # The bits of every card summed: as many bits set as cards (`bits_set`) exactly
-            # when no card is there twice (each unit's own cards are distinct and none known;
-            # a card twice carries into another bit, two into one). Without NumPy's popcount:
-            # the sum is their "or".
-            total = self._scratch("total", tries)
-            total.fill(0)
-            either = None if popcount is not None else np.zeros(tries, dtype=np.int64)
-            bits = self._scratch("bits", tries)
-            sums: list[np.ndarray] = []
-            for player, units in owners:
-                summed = self._scratch(f"bits{player}", tries)
-                self.bits[units[0]].take(drawn[units[0]], out=summed, mode="clip")
-                if either is not None:
-                    either |= summed
-                for unit in units[1:]:
-                    self.bits[unit].take(drawn[unit], out=bits, mode="clip")
-                    summed += bits
-                    if either is not None:
-                        either |= bits
-                total += summed
-                sums.append(summed)
-            if self.community is not None:
-                self.bits[self.community].take(drawn[self.community], out=bits, mode="clip")
-                total += bits
-                if either is not None:
-                    either |= bits
-            apart = popcount(total) == self.bits_set if popcount is not None else total == either
-            kept = np.flatnonzero(apart)[: count - filled]
-            rows = slice(filled, filled + len(kept))
-            for column, pick in zip(picks, drawn, strict=True):
-                pick.take(kept, out=column[rows], mode="clip")
-            for (player, _), summed in zip(owners, sums, strict=True):
-                summed.take(kept, out=own_bits[player][rows], mode="clip")
-            filled += len(kept)
-        return picks, own_bits
+            deal = self.used + filled
+            if deal < DRAW_ROWS:  # the first part, from the start row on, cyclically
+                part, row = 0, (self.start + deal) % DRAW_ROWS
+                take = min(count - filled, DRAW_ROWS - row, DRAW_ROWS - deal)
+            else:  # the further parts in order
+                part, row = divmod(deal, DRAW_ROWS)
+                take = min(count - filled, DRAW_ROWS - row)
+            for column, units in zip(ids, self.table.part(part), strict=True):
+                column[filled : filled + take] = units[row : row + take]
+            filled += take
+        self.used += count
+        return ids
 
-    def draw(self, generator: np.random.Generator, tries: int) -> list[np.ndarray]:
-        """Per unit, `tries` set numbers drawn independently and uniformly (`_digits`), in
-        scratch arrays good until the next draw."""
-        picks = [self._scratch(f"pick{unit}", tries) for unit in range(len(self.sizes))]
-        _digits(generator, picks, self._scratch("rest", tries), self.choices, self.groups)
-        return picks
+    def hands(self, ids: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        """(`chosen` deals, players, hand size) `Card.index` values of the chosen deals of a
+        batch (`ids`, its unit numbers): each player's known cards, then their cards drawn (the
+        community card last). A unit's number n is the positions n // unknown and n % unknown
+        (a single's first is 0, unread); every drawn card is put in its place at once."""
+        picked = ids[:, chosen]
+        first = picked // self.unknown
+        positions = np.concatenate([first, picked - first * self.unknown])
+        result = np.empty((len(chosen), *self.known.shape), dtype=np.int64)
+        result[:] = self.known
+        result[:, self.slots[0], self.slots[1]] = self.order[positions[self.slots[2]]].T
+        return result
+
+
+DRAW_ROWS = 40_960
+"""Rows of a draw table's part (`_draw_table`): as many deals as a spot needs at most under the
+default precision (the first batch and one sized from the variance, at an equity of one half),
+so that a spot reads one part, through its rows from a random one on."""
+
+_DRAW_SEED = 0x5EED_D2A7
+"""The fixed seed of the draw tables (with the unknown cards, the cards drawn and the part)."""
+
+
+class _DrawTable:
+    """Ordered draws of distinct positions among `unknown` cards, cut into units of `sizes`
+    cards (`_Drawn`): per unit, one number a row (int16), by parts of `DRAW_ROWS` rows made
+    when first read, each from its own fixed seed (the same in every process, whatever was
+    read before)."""
+
+    def __init__(self, unknown: int, sizes: tuple[int, ...]) -> None:
+        self.unknown = unknown
+        self.sizes = sizes
+        self.parts: list[list[np.ndarray]] = []
+
+    def part(self, index: int) -> list[np.ndarray]:
+        """The unit numbers of the rows of part `index`."""
+        while len(self.parts) <= index:
+            drawn = sum(self.sizes)
+            generator = np.random.default_rng([_DRAW_SEED, self.unknown, drawn, len(self.parts)])
+            places = _partial_shuffles(generator, DRAW_ROWS, self.unknown, drawn).astype(np.int16)
+            units = []
+            column = 0
+            for size in self.sizes:
+                found = places[column]
+                if size == 2:
+                    found = found * np.int16(self.unknown) + places[column + 1]
+                found.flags.writeable = False
+                units.append(found)
+                column += size
+            self.parts.append(units)
+        return self.parts[index]
+
+
+@functools.lru_cache(maxsize=8)
+def _draw_table(unknown: int, sizes: tuple[int, ...]) -> _DrawTable:
+    """The draw table of a number of unknown cards and a cut into units, kept for the next spots
+    of the process (the last few: each part is a few hundred KB)."""
+    return _DrawTable(unknown, sizes)
 
 
 def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
@@ -1146,13 +1114,6 @@ def _digits(
             np.subtract(number, found, out=found)
             number, other = other, number
         np.copyto(digits[members[-1]], number)
-
-
-_POPCOUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
-"""NumPy's popcount (NumPy 2), None before."""
-
-_CHUNK = 32_768
-"""Tries drawn at most at once by `_Units.sample`."""
 
 
 def _partial_shuffles(
