@@ -455,12 +455,12 @@ def _full_deck_spot(rng: random.Random, game: Game) -> Spot:
 
 def use_sampler(sampler: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Make the calculator sample every spot it can as `sampler` says: "from ranked draws"
-    (its own choice) or "from the draw table" (`_Deal._sample_drawn`, every spot)."""
+    (its own choice) or "from the deal table" (`_Deal._sample_drawn`, every spot)."""
     if sampler != "from ranked draws":
         monkeypatch.setattr(calculate, "TABLE_SAMPLING_LIMIT", 0)
 
 
-@pytest.mark.parametrize("sampler", ["from ranked draws", "from the draw table"])
+@pytest.mark.parametrize("sampler", ["from ranked draws", "from the deal table"])
 def test_sampled_equities_agree_with_exact_ones_within_their_stated_error(
     sampler: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1,5 +1,5 @@
 """The calculator's fast paths against straightforward references: the partial shuffles that
-make the draw tables against a row-by-row Fisher-Yates shuffle fed the same draws, the draw
+make the deal tables against a row-by-row Fisher-Yates shuffle fed the same draws, the draw
 tables (ordered draws of distinct cards, the same in every process, each row read once by a
 spot), the deals read from them against every deal alike (a chi-square on small decks) and
 against the hands they rank, the stated error's coverage over many spots and seeds, the
@@ -122,7 +122,7 @@ def _digest(spots: list[Spot]) -> str:
     ("sampler", "expected"),
     [
         ("from ranked draws", "4c4e5ba50c603be4"),
-        ("from the draw table", "91fc1034bbf7564a"),
+        ("from the deal table", "91fc1034bbf7564a"),
     ],
 )
 def test_sampled_equities_are_those_computed_before_the_fast_paths(
@@ -175,7 +175,7 @@ def _small_spot(game: Game, players: int, known: int, pool: int, community: bool
         ),
     ],
 )
-def test_deals_read_from_the_draw_table_are_all_alike(
+def test_deals_read_from_the_deal_table_are_all_alike(
     spot: Spot, per_deal: int, batches: int
 ) -> None:
     deal = calculate._Deal(spot)
@@ -229,15 +229,15 @@ def test_the_hands_of_a_drawn_batch_are_those_ranked(spot: Spot) -> None:
             assert batch.low is not None and np.array_equal(batch.low[player], low)
 
 
-def test_a_draw_table_is_the_same_in_every_process_and_its_rows_are_ordered_draws() -> None:
+def test_a_deal_table_is_the_same_in_every_process_and_its_rows_are_ordered_draws() -> None:
     sizes = (2, 2, 1, 2, 2, 1, 1)
-    table = calculate._DrawTable(43, sizes)
+    table = calculate._DealTable(43, sizes)
     first = table.part(0)
-    assert all(column.shape == (calculate.DRAW_ROWS,) for column in first)
+    assert all(column.shape == (calculate.DEAL_ROWS,) for column in first)
     # Pinned: the fixed seed's rows, whatever process or run makes them.
     digest = hashlib.sha256(b"".join(column.tobytes() for column in first)).hexdigest()[:16]
     assert digest == "bf4d0b1ab361d05d"
-    assert calculate._draw_table(43, sizes).part(0)[3].tobytes() == first[3].tobytes()
+    assert calculate._deal_table(43, sizes).part(0)[3].tobytes() == first[3].tobytes()
     places = []
     for column, size in zip(first, sizes, strict=True):
         places += [column // 43, column % 43] if size == 2 else [column]
@@ -255,7 +255,7 @@ def test_a_spot_reads_each_row_of_the_table_once() -> None:
     batches = [12_288, 28_672, 5_000, 7_000]
     ids = np.concatenate([drawn.next_rows(count) for count in batches], axis=1)
     parts = [np.stack(drawn.table.part(index)) for index in (0, 1)]
-    rows = calculate.DRAW_ROWS
+    rows = calculate.DEAL_ROWS
     assert 0 < drawn.start < rows
     assert np.array_equal(ids[:, :rows], np.roll(parts[0], -drawn.start, axis=1))
     assert np.array_equal(ids[:, rows:], parts[1][:, : sum(batches) - rows])
@@ -265,7 +265,7 @@ def test_two_spots_on_the_same_unknown_cards_deal_apart() -> None:
     """Two seeds reading the whole first part of the same table: each deals other cards in
     each row (as two independent samples would, apart by chance) and other deals over all."""
     deal = calculate._Deal(_small_spot(Game.STUD, 2, 3, 46))
-    count = calculate.DRAW_ROWS
+    count = calculate.DEAL_ROWS
     first, second = (
         deal._sample_drawn(np.random.default_rng(seed), count).hands(np.arange(count))
         for seed in (1, 2)
@@ -291,7 +291,7 @@ def _renamed(spot: Spot, suffix: str) -> Spot:
 def test_the_stated_error_covers_the_exact_equity_about_95_percent_of_the_time(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Small spots whose exact equities are known, each sampled from the draw table under many
+    """Small spots whose exact equities are known, each sampled from the deal table under many
     seeds: the exact equity within the stated 95% interval about 95% of the time, the squared
     misses about one in units of the stated standard error, and the estimates of one spot
     spread as the stated error says. The rows of a spot share one permutation, so they are not

@@ -13,10 +13,12 @@ pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; on
 listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
 player after another. Sampled: a draw per player at random, deals sharing a card drawn again
-(when the draws are few); or each player's cards to come drawn as pairs of unknown cards at
-random, several pairs read from one random integer, deals sharing a card thrown away (when
-enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per
-deal. Each way deals the rest as a shuffled deck would, every deal as likely as any other.
+(when the draws are few); else the deals are rows of a fixed table of ordered draws of
+distinct unknown cards' positions (made once a process from a fixed seed, `_deal_table`),
+relabelled by a random permutation of the spot's unknown cards and read from a random row on
+(`_Drawn`): a deal's code sums are a look-up per pair of cards, no random draw per deal and
+no try thrown away. Each way deals the rest as a shuffled deck would, every deal as likely as
+any other.
 However found, a deal comes down to who wins each pot or half — the winners' seats as a small
 integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
 division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
@@ -278,7 +280,7 @@ class _Deal:
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
         """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
         self.drawn: _Drawn | None = None
-        """The spot's draw table, relabelled (`_sample_drawn`): made on the first batch."""
+        """The spot's deal table, relabelled (`_sample_drawn`): made on the first batch."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -662,7 +664,7 @@ class _Deal:
         return self._sample_drawn(generator, count)
 
     def _sample_drawn(self, generator: np.random.Generator, count: int) -> _Batch:
-        """The next `count` deals of the spot's relabelled draw table (`_Drawn`, made on the
+        """The next `count` deals of the spot's relabelled deal table (`_Drawn`, made on the
         first batch from `generator`): each player's code sums are a look-up per unit of
         their cards to come (a pair or a single) and the community card's, no random draw,
         no try thrown away."""
@@ -891,7 +893,7 @@ class _Deal:
 
 
 class _Drawn:
-    """A spot's deals read from a draw table (`_draw_table`) relabelled for the spot.
+    """A spot's deals read from a deal table (`_deal_table`) relabelled for the spot.
 
     The table holds ordered draws of distinct positions among the `unknown` cards, the same in
     every process; the spot relabels the positions by a permutation of its unknown cards drawn
@@ -933,8 +935,8 @@ class _Drawn:
             for units in self.of_player:
                 units.append(len(self.sizes))
             self.sizes.append(1)
-        self.table = _draw_table(unknown, tuple(self.sizes))
-        self.start = int(generator.integers(0, DRAW_ROWS))
+        self.table = _deal_table(unknown, tuple(self.sizes))
+        self.start = int(generator.integers(0, DEAL_ROWS))
         """The table's row of the spot's first deal."""
         self.used = 0
         """Deals read so far."""
@@ -978,12 +980,12 @@ class _Drawn:
         filled = 0
         while filled < count:
             deal = self.used + filled
-            if deal < DRAW_ROWS:  # the first part, from the start row on, cyclically
-                part, row = 0, (self.start + deal) % DRAW_ROWS
-                take = min(count - filled, DRAW_ROWS - row, DRAW_ROWS - deal)
+            if deal < DEAL_ROWS:  # the first part, from the start row on, cyclically
+                part, row = 0, (self.start + deal) % DEAL_ROWS
+                take = min(count - filled, DEAL_ROWS - row, DEAL_ROWS - deal)
             else:  # the further parts in order
-                part, row = divmod(deal, DRAW_ROWS)
-                take = min(count - filled, DRAW_ROWS - row)
+                part, row = divmod(deal, DEAL_ROWS)
+                take = min(count - filled, DEAL_ROWS - row)
             for column, units in zip(ids, self.table.part(part), strict=True):
                 column[filled : filled + take] = units[row : row + take]
             filled += take
@@ -1004,18 +1006,18 @@ class _Drawn:
         return result
 
 
-DRAW_ROWS = 40_960
-"""Rows of a draw table's part (`_draw_table`): as many deals as a spot needs at most under the
+DEAL_ROWS = 40_960
+"""Rows of a deal table's part (`_deal_table`): as many deals as a spot needs at most under the
 default precision (the first batch and one sized from the variance, at an equity of one half),
 so that a spot reads one part, through its rows from a random one on."""
 
-_DRAW_SEED = 0x5EED_D2A7
-"""The fixed seed of the draw tables (with the unknown cards, the cards drawn and the part)."""
+_DEAL_SEED = 0x5EED_D2A7
+"""The fixed seed of the deal tables (with the unknown cards, the cards drawn and the part)."""
 
 
-class _DrawTable:
+class _DealTable:
     """Ordered draws of distinct positions among `unknown` cards, cut into units of `sizes`
-    cards (`_Drawn`): per unit, one number a row (int16), by parts of `DRAW_ROWS` rows made
+    cards (`_Drawn`): per unit, one number a row (int16), by parts of `DEAL_ROWS` rows made
     when first read, each from its own fixed seed (the same in every process, whatever was
     read before)."""
 
@@ -1028,8 +1030,8 @@ class _DrawTable:
         """The unit numbers of the rows of part `index`."""
         while len(self.parts) <= index:
             drawn = sum(self.sizes)
-            generator = np.random.default_rng([_DRAW_SEED, self.unknown, drawn, len(self.parts)])
-            places = _partial_shuffles(generator, DRAW_ROWS, self.unknown, drawn).astype(np.int16)
+            generator = np.random.default_rng([_DEAL_SEED, self.unknown, drawn, len(self.parts)])
+            places = _partial_shuffles(generator, DEAL_ROWS, self.unknown, drawn).astype(np.int16)
             units = []
             column = 0
             for size in self.sizes:
@@ -1043,11 +1045,13 @@ class _DrawTable:
         return self.parts[index]
 
 
-@functools.lru_cache(maxsize=8)
-def _draw_table(unknown: int, sizes: tuple[int, ...]) -> _DrawTable:
-    """The draw table of a number of unknown cards and a cut into units, kept for the next spots
-    of the process (the last few: each part is a few hundred KB)."""
-    return _DrawTable(unknown, sizes)
+@functools.lru_cache(maxsize=16)
+def _deal_table(unknown: int, sizes: tuple[int, ...]) -> _DealTable:
+    """The deal table of a number of unknown cards and a cut into units, kept for the next spots
+    of the process (the last 16 asked for). A part costs 80 KiB a unit (320 KiB heads-up on 3rd
+    street, 480 KiB three-way, 1.4 MiB eight players with a community card) and 1.5 to 5 ms to
+    make, once a process: a worker builds it on its first sampled spot of that kind."""
+    return _DealTable(unknown, sizes)
 
 
 def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
@@ -1122,7 +1126,7 @@ def _partial_shuffles(
     """The first `drawn` places of `count` partial Fisher-Yates shuffles of range(`unknown`):
     at place p of every row, the card there is swapped with the one at a random place from p
     on (p plus a digit below `unknown` - p, the digits of every place drawn at once by
-    `_digits`: the draws that seed a spot's samples), as (drawn, count) positions in the pool.
+    `_digits`), as (drawn, count) positions in the pool: the rows of the deal tables.
     The rows are laid end to end (flat indices are far cheaper than pairs of them) and each
     place's cards are taken out as one contiguous column."""
     rows = np.tile(np.arange(unknown, dtype=np.int8), (count, 1))
