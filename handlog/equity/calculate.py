@@ -279,6 +279,9 @@ class _Deal:
         """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
         """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
+        self.paid: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]] | None] = {}
+        """What each outcome of a pot pays, high and low (`score`), by (pot, outcome code);
+        None where the division reads the winners' cards."""
         self.drawn: _Drawn | None = None
         """The spot's deal table, relabelled (`_sample_drawn`): made on the first batch."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
@@ -794,10 +797,19 @@ class _Deal:
                 continue
             codes, void = self._outcomes(batch, eligible)
             width = len(eligible)
-            for code, deals, example in _each_outcome(codes, void):
+            for code, deals in _each_outcome(codes, void):
+                # An outcome whose division reads no card pays alike in every deal: paid on
+                # the first deal it comes up in, the same for the spot's later batches.
+                key = (index, code)
+                if key in self.paid:
+                    paid = self.paid[key]
+                    if paid is not None:
+                        tally.add(index, paid[0], paid[1], deals)
+                        continue
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
                 if self._reads_cards(pot.amount, high, low):
+                    self.paid[key] = None
                     cells = np.flatnonzero(codes == code)
                     hands = batch.hands(cells)
                     tied = sorted({*high, *low})
@@ -805,8 +817,9 @@ class _Deal:
                         won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    hand = batch.hands(np.array([example]))[0]
-                    won_high, won_low = self._award(pot.amount, high, low, hand)
+                    example = np.array([int((codes == code).argmax())])
+                    won_high, won_low = self._award(pot.amount, high, low, batch.hands(example)[0])
+                    self.paid[key] = (won_high, won_low)
                     tally.add(index, won_high, won_low, deals)
 
     def _by_odd_chip_cards(self, hands: np.ndarray) -> list[tuple[int, int]]:
@@ -1054,26 +1067,19 @@ def _deal_table(unknown: int, sizes: tuple[int, ...]) -> _DealTable:
     return _DealTable(unknown, sizes)
 
 
-def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
-    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it, one
-    of them, to show the division the winners' cards: any one will do, for where their cards
-    could change the division the deals are grouped by them). With few possible outcomes each
-    is found by a comparison, cheaper than `bincount` (which copies the codes to full
-    integers) and a scatter of every deal's number."""
+def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int]]:
+    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it).
+    With few possible outcomes each is counted by a comparison, cheaper than `bincount`
+    (which copies the codes to full integers)."""
     if void <= _FEW_OUTCOMES:
         found = []
         for code in range(void):
-            same = codes == code
-            deals = int(np.count_nonzero(same))
+            deals = int(np.count_nonzero(codes == code))
             if deals:
-                found.append((code, deals, int(same.argmax())))
+                found.append((code, deals))
         return found
     counts = np.bincount(codes, minlength=void + 1)[:void]
-    example = np.zeros(void + 1, dtype=np.int64)
-    example[codes] = np.arange(len(codes))
-    return [
-        (code, int(counts[code]), int(example[code])) for code in np.flatnonzero(counts).tolist()
-    ]
+    return [(code, int(counts[code])) for code in np.flatnonzero(counts).tolist()]
 
 
 _FEW_OUTCOMES = 8
