@@ -23,7 +23,6 @@ from handlog.model import Game
 from handlog.rules.profiles import CASINO, POKERSTARS
 from handlog.rules.tables import Pot
 from handlog.rules.variants import VARIANTS
-from tests.test_equity import use_sampler
 
 
 def _shuffled_by_rows(seed: int, count: int, unknown: int, drawn: int) -> np.ndarray:
@@ -118,18 +117,8 @@ def _digest(spots: list[Spot]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
-@pytest.mark.parametrize(
-    ("sampler", "expected"),
-    [
-        ("from ranked draws", "4c4e5ba50c603be4"),
-        ("from the deal table", "91fc1034bbf7564a"),
-    ],
-)
-def test_sampled_equities_are_those_computed_before_the_fast_paths(
-    sampler: str, expected: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    use_sampler(sampler, monkeypatch)
-    assert _digest(_spots("pinned")) == expected
+def test_sampled_equities_are_those_computed_before_the_fast_paths() -> None:
+    assert _digest(_spots("pinned")) == "91fc1034bbf7564a"
 
 
 def _small_spot(game: Game, players: int, known: int, pool: int, community: bool = False) -> Spot:
@@ -182,7 +171,7 @@ def test_deals_read_from_the_deal_table_are_all_alike(
     count = deal.deals * per_deal
     generator = np.random.default_rng(per_deal)
     cut = [count * part // batches for part in range(batches + 1)]
-    found = [deal._sample_drawn(generator, end - begin) for begin, end in itertools.pairwise(cut)]
+    found = [deal.sample(generator, end - begin) for begin, end in itertools.pairwise(cut)]
     hands = np.concatenate([batch.hands(np.arange(batch.count)) for batch in found])
     for player, fixed in enumerate(deal.fixed):
         assert (hands[:, player, : len(fixed)] == fixed).all()
@@ -217,7 +206,7 @@ def test_the_hands_of_a_drawn_batch_are_those_ranked(spot: Spot) -> None:
     """The cards a batch gives for its deals (read for the odd chip and the division) rank as
     the batch ranked them from its unit numbers' summed codes."""
     deal = calculate._Deal(spot)
-    batch = deal._sample_drawn(np.random.default_rng(5), 3_000)
+    batch = deal.sample(np.random.default_rng(5), 3_000)
     hands = batch.hands(np.arange(3_000))
     keys, bits, _, _ = calculate._card_codes()
     for player in range(len(deal.players)):
@@ -267,8 +256,7 @@ def test_two_spots_on_the_same_unknown_cards_deal_apart() -> None:
     deal = calculate._Deal(_small_spot(Game.STUD, 2, 3, 46))
     count = calculate.DEAL_ROWS
     first, second = (
-        deal._sample_drawn(np.random.default_rng(seed), count).hands(np.arange(count))
-        for seed in (1, 2)
+        deal.sample(np.random.default_rng(seed), count).hands(np.arange(count)) for seed in (1, 2)
     )
     # The same card to the same place of a deal about once in 46 (the first player's first
     # card drawn: row against row).
@@ -288,15 +276,12 @@ def _renamed(spot: Spot, suffix: str) -> Spot:
     )
 
 
-def test_the_stated_error_covers_the_exact_equity_about_95_percent_of_the_time(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_stated_error_covers_the_exact_equity_about_95_percent_of_the_time() -> None:
     """Small spots whose exact equities are known, each sampled from the deal table under many
     seeds: the exact equity within the stated 95% interval about 95% of the time, the squared
     misses about one in units of the stated standard error, and the estimates of one spot
     spread as the stated error says. The rows of a spot share one permutation, so they are not
     independent draws: this is what says their error is still as stated."""
-    monkeypatch.setattr(calculate, "TABLE_SAMPLING_LIMIT", 0)
     rng = random.Random("coverage")
     covered = total = 0
     squares: list[float] = []

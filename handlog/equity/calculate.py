@@ -12,8 +12,7 @@ its cards taken off by inclusion and exclusion; or, when the pairs of draws are 
 pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; only tied deals are
 listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
-player after another. Sampled: a draw per player at random, deals sharing a card drawn again
-(when the draws are few); else the deals are rows of a fixed table of ordered draws of
+player after another. Sampled: the deals are rows of a fixed table of ordered draws of
 distinct unknown cards' positions (made once a process from a fixed seed, `_deal_table`),
 relabelled by a random permutation of the spot's unknown cards and read from a random row on
 (`_Drawn`): a deal's code sums are a look-up per pair of cards, no random draw per deal and
@@ -55,10 +54,6 @@ TARGET_ERROR = 0.005
 MAX_SAMPLES = 400_000
 """Sampling stops here in any case (the widest interval, an equity of one half, needs about
 38,400 samples)."""
-TABLE_SAMPLING_LIMIT = 12_000
-"""Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
-they have at most about this many each: ranking them costs less than ranking every sample's
-hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
 PAIRED_LIMIT = 40_000
 """Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
 rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
@@ -278,12 +273,12 @@ class _Deal:
         self.rankings = 0
         """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
-        """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
+        """Each player's draws ranked, for counting heads-up (`_draw_tables`)."""
         self.paid: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]] | None] = {}
         """What each outcome of a pot pays, high and low (`score`), by (pot, outcome code);
         None where the division reads the winners' cards."""
         self.drawn: _Drawn | None = None
-        """The spot's deal table, relabelled (`_sample_drawn`): made on the first batch."""
+        """The spot's deal table, relabelled (`sample`): made on the first batch."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -654,23 +649,10 @@ class _Deal:
     # -- a sample ------------------------------------------------------------------------------
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals of the rest, each as likely as any other: from each player's
-        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else read from a
-        fixed table of draws relabelled for the spot (`_sample_drawn`)."""
-        unknown = len(self.pool)
-        if (
-            not self.community_draw
-            and all(math.comb(unknown, draw) <= TABLE_SAMPLING_LIMIT for draw in self.draws)
-            and self.deals * 4 >= self.grid  # most tries keep their draws apart
-        ):
-            return self._sample_tables(generator, count)
-        return self._sample_drawn(generator, count)
-
-    def _sample_drawn(self, generator: np.random.Generator, count: int) -> _Batch:
-        """The next `count` deals of the spot's relabelled deal table (`_Drawn`, made on the
-        first batch from `generator`): each player's code sums are a look-up per unit of
-        their cards to come (a pair or a single) and the community card's, no random draw,
-        no try thrown away."""
+        """`count` random deals of the rest, each as likely as any other: the next rows of
+        the spot's deal table, relabelled (`_Drawn`, made on the first batch from
+        `generator`): each player's code sums are a look-up per unit of their cards to come (a
+        pair or a single) and the community card's, no random draw, no try thrown away."""
         if self.drawn is None:
             self.drawn = _Drawn(self, generator)
         drawn = self.drawn
@@ -697,7 +679,7 @@ class _Deal:
 
     def _draw_tables(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Each player's possible draws (positions in the pool, masks) and their high and low
-        strengths, ranked once for all the batches of a spot."""
+        strengths, ranked once for the spot."""
         if self.tables is None:
             pool_keys, pool_bits = self.pool_keys, self.pool_bits
             draws = [_combinations(len(self.pool), draw) for draw in self.draws]
@@ -736,49 +718,6 @@ class _Deal:
                 start = end
             self.tables = tables
         return self.tables
-
-    def _sample_tables(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals: a draw for each player chosen at random among all theirs, the
-        deals where two draws share a card thrown away and drawn again (so every deal that
-        can be dealt is as likely as any other)."""
-        tables = self._draw_tables()
-        chosen = [np.empty(count, dtype=np.int64) for _ in tables]
-        filled = 0
-        while filled < count:
-            tries = int((count - filled) * self.grid / self.deals * 1.1) + 64
-            picks = [generator.integers(0, len(masks), size=tries) for _, masks, _, _ in tables]
-            taken = tables[0][1][picks[0]]
-            apart = np.ones(tries, dtype=bool)
-            for (_, masks, _, _), pick in zip(tables[1:], picks[1:], strict=True):
-                mine = masks[pick]
-                apart &= (taken & mine) == 0
-                taken |= mine
-            kept = np.flatnonzero(apart)[: count - filled]
-            for column, pick in zip(chosen, picks, strict=True):
-                column[filled : filled + len(kept)] = pick[kept]
-            filled += len(kept)
-        pool = self.pool
-        players = len(self.players)
-
-        def hands(rows: np.ndarray) -> np.ndarray:
-            result = np.empty((len(rows), players, self.size), dtype=np.int64)
-            for player, fixed in enumerate(self.fixed):
-                result[:, player, : len(fixed)] = fixed
-                result[:, player, len(fixed) :] = pool[tables[player][0][chosen[player][rows]]]
-            return result
-
-        return _Batch(
-            (count,),
-            count,
-            [table[2][pick] for table, pick in zip(tables, chosen, strict=True)]
-            if self.variant.high
-            else None,
-            [table[3][pick] for table, pick in zip(tables, chosen, strict=True)]
-            if self.variant.low
-            else None,
-            None,
-            hands,
-        )
 
     # -- who wins, and what ------------------------------------------------------------------
 
