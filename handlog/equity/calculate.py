@@ -976,25 +976,28 @@ class _DealTable:
     def __init__(self, unknown: int, sizes: tuple[int, ...]) -> None:
         self.unknown = unknown
         self.sizes = sizes
-        self.parts: list[list[np.ndarray]] = []
+        self.parts: dict[int, list[np.ndarray]] = {}
 
     def part(self, index: int) -> list[np.ndarray]:
-        """The unit numbers of the rows of part `index`."""
-        while len(self.parts) <= index:
+        """The unit numbers of the rows of part `index` (made by its number alone: two
+        threads making it at once make the same)."""
+        found = self.parts.get(index)
+        if found is None:
             drawn = sum(self.sizes)
-            generator = np.random.default_rng([_DEAL_SEED, self.unknown, drawn, len(self.parts)])
+            generator = np.random.default_rng([_DEAL_SEED, self.unknown, drawn, index])
             places = _partial_shuffles(generator, DEAL_ROWS, self.unknown, drawn).astype(np.int16)
-            units = []
+            found = []
             column = 0
             for size in self.sizes:
-                found = places[column]
                 if size == 2:
-                    found = found * np.int16(self.unknown) + places[column + 1]
-                found.flags.writeable = False
-                units.append(found)
+                    units = places[column] * np.int16(self.unknown) + places[column + 1]
+                else:
+                    units = places[column].copy()  # not a view holding every column
+                units.flags.writeable = False
+                found.append(units)
                 column += size
-            self.parts.append(units)
-        return self.parts[index]
+            self.parts[index] = found
+        return found
 
 
 @functools.lru_cache(maxsize=16)
