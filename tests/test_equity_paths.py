@@ -1,5 +1,5 @@
 """The calculator's fast paths against straightforward references: the partial shuffles that
-make the deal tables against a row-by-row Fisher-Yates shuffle fed the same draws, the draw
+make the deal tables against a row-by-row Fisher-Yates shuffle fed the same draws, the deal
 tables (ordered draws of distinct cards, the same in every process, each row read once by a
 spot), the deals read from them against every deal alike (a chi-square on small decks) and
 against the hands they rank, the stated error's coverage over many spots and seeds, the
