@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from handlog.cards import DECK, Card, card, cards
-from handlog.equity import Holding, Method, Spot, SpotError, calculate, equities
+from handlog.equity import Holding, Method, Spot, SpotError, equities
 from handlog.equity.calculate import EXACT_LIMIT as EXACT_DEFAULT
 from handlog.model import Game
 from handlog.rules import evaluate
@@ -453,19 +453,7 @@ def _full_deck_spot(rng: random.Random, game: Game) -> Spot:
     return Spot(game, holdings, pots, dead, profile=rng.choice(PROFILES))
 
 
-def use_sampler(sampler: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the calculator sample every spot it can as `sampler` says: "from ranked draws"
-    (its own choice), "from pairs" (`_Deal._sample_units`) or "shuffled"."""
-    if sampler != "from ranked draws":
-        monkeypatch.setattr(calculate, "TABLE_SAMPLING_LIMIT", 0)
-        monkeypatch.setattr(calculate, "UNITS_ACCEPTED", 0.001 if sampler == "from pairs" else 2.0)
-
-
-@pytest.mark.parametrize("sampler", ["from ranked draws", "from pairs", "shuffled"])
-def test_sampled_equities_agree_with_exact_ones_within_their_stated_error(
-    sampler: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    use_sampler(sampler, monkeypatch)
+def test_sampled_equities_agree_with_exact_ones_within_their_stated_error() -> None:
     rng = random.Random("sampled")
     outside = within_twice = total = 0
     for index in range(28):

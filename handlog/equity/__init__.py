@@ -19,11 +19,12 @@ there are few, else sorting and inclusion-exclusion over shared cards; only the 
 listed), with more players enumerated as a broadcast grid of each player's possible
 draws (or jointly, on small decks); otherwise sampled, seeded by a digest of the spot (the
 same figures every run), until every equity's 95% interval is within ±0.5 percentage point
-(`Share.error`, never below 3/n), from each player's ranked draws when they are few, else
-from pairs of unknown cards drawn at random (tries dealing a card twice thrown away) when
-most tries keep their cards apart (heads-up), else by shuffling: every deal as likely as any
-other, as from a shuffled deck. Hands are ranked by the table-driven evaluator from two sums of per-card codes
-(`evaluate.card_codes`): a player's known cards are summed once and only the drawn ones are
+(`Share.error`, never below 3/n), the deals read from a fixed table of ordered draws of
+distinct card positions (the same in every process, made once from a fixed seed) relabelled
+by a random permutation of the spot's unknown cards, from a random row on, no row twice in a
+spot: every deal as likely as any other, as from a shuffled deck, and the spot's rows as good
+as an independent sample for its stated error (the tests measure its coverage). Hands are
+ranked by the table-driven evaluator from two sums of per-card codes (`evaluate.card_codes`): a player's known cards are summed once and only the drawn ones are
 added. A deal comes down to who wins each pot or half; each distinct outcome is paid by the
 replay's own division (`tables.award`: `tables.pot_parts`, `tables.divide`) on one
 representative deal — ties split, the hi/lo halving and its odd chip, the odd chip among tied hands by the cards or

@@ -12,11 +12,12 @@ its cards taken off by inclusion and exclusion; or, when the pairs of draws are 
 pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; only tied deals are
 listed. Exactly, more players: the deals are a NumPy grid with an axis per player's
 draws (the cells where two draws share a card left out), or, on small decks, enumerated one
-player after another. Sampled: a draw per player at random, deals sharing a card drawn again
-(when the draws are few); or each player's cards to come drawn as pairs of unknown cards at
-random, several pairs read from one random integer, deals sharing a card thrown away (when
-enough are kept, `UNITS_ACCEPTED`: `_Units`); or a partial shuffle of the unknown cards per
-deal. Each way deals the rest as a shuffled deck would, every deal as likely as any other.
+player after another. Sampled: the deals are rows of a fixed table of ordered draws of
+distinct unknown cards' positions (made once a process from a fixed seed, `_deal_table`),
+relabelled by a random permutation of the spot's unknown cards and read from a random row on
+(`_Drawn`): a deal's code sums are a look-up per pair of cards, no random draw per deal and
+no try thrown away. Each way deals the rest as a shuffled deck would, every deal as likely as
+any other.
 However found, a deal comes down to who wins each pot or half — the winners' seats as a small
 integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
 division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
@@ -53,18 +54,10 @@ TARGET_ERROR = 0.005
 MAX_SAMPLES = 400_000
 """Sampling stops here in any case (the widest interval, an equity of one half, needs about
 38,400 samples)."""
-TABLE_SAMPLING_LIMIT = 12_000
-"""Sample from each player's ranked draws (instead of shuffling the deck for each deal) when
-they have at most about this many each: ranking them costs less than ranking every sample's
-hands (4th street, heads-up: 8,436 draws of three cards from 38)."""
 PAIRED_LIMIT = 40_000
 """Pairs of draws at most (heads-up, exact) that are compared all at once (`_Deal._count_pairs`)
 rather than counted by sorting (`_count_apart`): a 7th-street spot's thousand or so, a draw
 of one card against two."""
-UNITS_ACCEPTED = 0.3
-"""Sample from pairs of cards drawn at random (`_Deal._sample_units`) when at least this share
-of the tries deal no card twice (heads-up on 3rd street about 0.55; three players 0.19, where
-shuffling costs less); else shuffle."""
 FIRST_SAMPLES = 12_288
 """The first batch of samples; later batches are sized from the variance seen."""
 Z_95 = 1.959963984540054
@@ -280,9 +273,12 @@ class _Deal:
         self.rankings = 0
         """Hands ranked so far (a hand ranked high and low counts twice)."""
         self.tables: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] | None = None
-        """Each player's draws ranked, for sampling from them (`_draw_tables`)."""
-        self.units: _Units | None = None
-        """The deal cut into pairs of cards, for sampling from them (`_units`)."""
+        """Each player's draws ranked, for counting heads-up (`_draw_tables`)."""
+        self.paid: dict[tuple[int, int], tuple[dict[int, int], dict[int, int]] | None] = {}
+        """What each outcome of a pot pays, high and low (`score`), by (pot, outcome code);
+        None where the division reads the winners' cards."""
+        self.drawn: _Drawn | None = None
+        """The spot's deal table, relabelled (`sample`): made on the first batch."""
         # Ways to deal the rest, and the cells of the exact grid: every set of cards each player
         # could get, times every community card (overlapping sets included).
         unknown = len(self.pool)
@@ -324,15 +320,6 @@ class _Deal:
         players' high strengths and their low ones."""
         ranked = [self._rank(keys, bits) for keys, bits in sums]
         return [high for high, _ in ranked], [low for _, low in ranked]
-
-    def _hands(self, count: int, drawn: Callable[[int], np.ndarray]) -> np.ndarray:
-        """(`count`, players, hand size) `Card.index` values: each player's known cards, then
-        the (`count`, cards) `drawn(player)` gives (the community card last)."""
-        result = np.empty((count, len(self.players), self.size), dtype=np.int64)
-        for player, fixed in enumerate(self.fixed):
-            result[:, player, : len(fixed)] = fixed
-            result[:, player, len(fixed) :] = drawn(player)
-        return result
 
     # -- every deal --------------------------------------------------------------------------
 
@@ -662,72 +649,37 @@ class _Deal:
     # -- a sample ------------------------------------------------------------------------------
 
     def sample(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals of the rest, each as likely as any other: from each player's
-        ranked draws when there are few of them (`TABLE_SAMPLING_LIMIT`), else from pairs of
-        cards drawn at random when enough tries deal no card twice (`UNITS_ACCEPTED`), else
-        by shuffling."""
-        unknown = len(self.pool)
-        if (
-            not self.community_draw
-            and all(math.comb(unknown, draw) <= TABLE_SAMPLING_LIMIT for draw in self.draws)
-            and self.deals * 4 >= self.grid  # most tries keep their draws apart
-        ):
-            return self._sample_tables(generator, count)
-        if self._units().accepted >= UNITS_ACCEPTED:
-            return self._sample_units(generator, count)
-        return self._sample_shuffled(generator, count)
-
-    def _units(self) -> _Units:
-        """The deal cut into units (`_Units`), made once for all the batches of a spot."""
-        if self.units is None:
-            self.units = _Units(self)
-        return self.units
-
-    def _sample_units(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals: every unit (`_Units`) of a deal drawn at random among all
-        the sets of its size, the tries that deal a card twice thrown away.
-
-        Why every deal is as likely as any other: the picks of a try are independent and
-        uniform (`_Units.draw`), so every sequence of unit sets is as likely; those kept are
-        the sequences of disjoint sets, still all alike. A deal (each player's cards and the
-        community card) is kept from as many sequences as any other: the ways to cut each
-        player's cards into its units, the same number for every set of that size. So the
-        deals kept are uniform over the deals of the rest, as a shuffle's first cards are."""
-        units = self._units()
-        picks, own_bits = units.sample(generator, count)
+        """`count` random deals of the rest, each as likely as any other: the next rows of
+        the spot's deal table, relabelled (`_Drawn`, made on the first batch from
+        `generator`): each player's code sums are a look-up per unit of their cards to come (a
+        pair or a single) and the community card's, no random draw, no try thrown away."""
+        if self.drawn is None:
+            self.drawn = _Drawn(self, generator)
+        drawn = self.drawn
+        ids = drawn.next_rows(count)
         sums = []
-        for player, bits in enumerate(own_bits):
-            own = units.own[player]
-            if own:  # the known cards' codes are in the first unit's (`_Units.keys`)
-                keys = units.keys[own[0]].take(picks[own[0]], mode="clip")
+        for player, units in enumerate(drawn.of_player):
+            if drawn.own[player]:  # the known cards' codes are in the first unit's
+                keys = drawn.keys[units[0]].take(ids[units[0]])
+                bits = drawn.bits[units[0]].take(ids[units[0]])
+                units = units[1:]
             else:
                 keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-            for unit in own[1:]:
-                keys += units.keys[unit].take(picks[unit], mode="clip")
-            if units.community is not None:
-                keys += units.keys[units.community].take(picks[units.community], mode="clip")
-                bits += units.bits[units.community].take(picks[units.community], mode="clip")
+                bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
+            for unit in units:
+                keys += drawn.keys[unit].take(ids[unit])
+                bits += drawn.bits[unit].take(ids[unit])
             sums.append((keys, bits))
         highs, lows = self._rank_players(sums)
-        pool = self.pool
 
         def hands(chosen: np.ndarray) -> np.ndarray:
-            def drawn(player: int) -> np.ndarray:
-                return np.hstack(
-                    [
-                        pool[units.rows[unit][picks[unit][chosen]]]
-                        for unit in units.of_player[player]
-                    ]
-                    or [np.empty((len(chosen), 0), dtype=np.int64)]
-                )
-
-            return self._hands(len(chosen), drawn)
+            return drawn.hands(ids, chosen)
 
         return self._batch((count,), count, highs, lows, None, hands)
 
     def _draw_tables(self) -> list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
         """Each player's possible draws (positions in the pool, masks) and their high and low
-        strengths, ranked once for all the batches of a spot."""
+        strengths, ranked once for the spot."""
         if self.tables is None:
             pool_keys, pool_bits = self.pool_keys, self.pool_bits
             draws = [_combinations(len(self.pool), draw) for draw in self.draws]
@@ -767,78 +719,6 @@ class _Deal:
             self.tables = tables
         return self.tables
 
-    def _sample_tables(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals: a draw for each player chosen at random among all theirs, the
-        deals where two draws share a card thrown away and drawn again (so every deal that
-        can be dealt is as likely as any other)."""
-        tables = self._draw_tables()
-        chosen = [np.empty(count, dtype=np.int64) for _ in tables]
-        filled = 0
-        while filled < count:
-            tries = int((count - filled) * self.grid / self.deals * 1.1) + 64
-            picks = [generator.integers(0, len(masks), size=tries) for _, masks, _, _ in tables]
-            taken = tables[0][1][picks[0]]
-            apart = np.ones(tries, dtype=bool)
-            for (_, masks, _, _), pick in zip(tables[1:], picks[1:], strict=True):
-                mine = masks[pick]
-                apart &= (taken & mine) == 0
-                taken |= mine
-            kept = np.flatnonzero(apart)[: count - filled]
-            for column, pick in zip(chosen, picks, strict=True):
-                column[filled : filled + len(kept)] = pick[kept]
-            filled += len(kept)
-        pool = self.pool
-        players = len(self.players)
-
-        def hands(rows: np.ndarray) -> np.ndarray:
-            result = np.empty((len(rows), players, self.size), dtype=np.int64)
-            for player, fixed in enumerate(self.fixed):
-                result[:, player, : len(fixed)] = fixed
-                result[:, player, len(fixed) :] = pool[tables[player][0][chosen[player][rows]]]
-            return result
-
-        return _Batch(
-            (count,),
-            count,
-            [table[2][pick] for table, pick in zip(tables, chosen, strict=True)]
-            if self.variant.high
-            else None,
-            [table[3][pick] for table, pick in zip(tables, chosen, strict=True)]
-            if self.variant.low
-            else None,
-            None,
-            hands,
-        )
-
-    def _sample_shuffled(self, generator: np.random.Generator, count: int) -> _Batch:
-        """`count` random deals, the unknown cards shuffled for each (`_partial_shuffles`)."""
-        drawn_total = sum(self.draws) + self.community_draw
-        cards = _partial_shuffles(generator, count, len(self.pool), drawn_total)
-        first = np.cumsum([0, *self.draws]).tolist()
-        columns = [
-            list(range(first[player], first[player + 1]))
-            + ([drawn_total - 1] if self.community_draw else [])
-            for player in range(len(self.players))
-        ]
-        pool_keys, pool_bits = self.pool_keys, self.pool_bits
-        sums = []
-        for player, mine in enumerate(columns):
-            keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-            bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
-            for column in mine:
-                keys += pool_keys.take(cards[column])
-                bits += pool_bits.take(cards[column])
-            sums.append((keys, bits))
-        highs, lows = self._rank_players(sums)
-        pool = self.pool
-
-        def hands(chosen: np.ndarray) -> np.ndarray:
-            return self._hands(
-                len(chosen), lambda player: pool[cards[columns[player]][:, chosen].T]
-            )
-
-        return self._batch((count,), count, highs, lows, None, hands)
-
     # -- who wins, and what ------------------------------------------------------------------
 
     def score(self, batch: _Batch, tally: _Tally) -> None:
@@ -856,10 +736,19 @@ class _Deal:
                 continue
             codes, void = self._outcomes(batch, eligible)
             width = len(eligible)
-            for code, deals, example in _each_outcome(codes, void):
+            for code, deals in _each_outcome(codes, void):
+                # An outcome whose division reads no card pays alike in every deal: paid on
+                # the first deal it comes up in, the same for the spot's later batches.
+                key = (index, code)
+                if key in self.paid:
+                    paid = self.paid[key]
+                    if paid is not None:
+                        tally.add(index, paid[0], paid[1], deals)
+                        continue
                 high = [p for bit, p in enumerate(eligible) if code >> bit & 1]
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
                 if self._reads_cards(pot.amount, high, low):
+                    self.paid[key] = None
                     cells = np.flatnonzero(codes == code)
                     hands = batch.hands(cells)
                     tied = sorted({*high, *low})
@@ -867,8 +756,9 @@ class _Deal:
                         won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    hand = batch.hands(np.array([example]))[0]
-                    won_high, won_low = self._award(pot.amount, high, low, hand)
+                    example = np.array([int((codes == code).argmax())])
+                    won_high, won_low = self._award(pot.amount, high, low, batch.hands(example)[0])
+                    self.paid[key] = (won_high, won_low)
                     tally.add(index, won_high, won_low, deals)
 
     def _by_odd_chip_cards(self, hands: np.ndarray) -> list[tuple[int, int]]:
@@ -954,20 +844,35 @@ class _Deal:
         return award_reads_cards(amount, len(high), len(low), self.spot.game, self.spot.profile)
 
 
-class _Units:
-    """A spot's deal cut into units for sampling: each player's cards to come as pairs, and a
-    single card when their count is odd; the community card to come a single too. For each
-    size, every set of that many of the unknown cards (positions in the pool) with its cards'
-    summed `card_codes`."""
+class _Drawn:
+    """A spot's deals read from a deal table (`_deal_table`) relabelled for the spot.
 
-    def __init__(self, deal: _Deal) -> None:
-        unknown = len(deal.pool)
-        tables: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        for size in (1, 2):
-            rows, _ = _combinations(unknown, size)
-            keys = deal.pool_keys[rows].sum(axis=1)
-            bits = deal.pool_bits[rows].sum(axis=1)
-            tables[size] = (rows, keys, bits)
+    The table holds ordered draws of distinct positions among the `unknown` cards, the same in
+    every process; the spot relabels the positions by a permutation of its unknown cards drawn
+    from its own seeded generator, and reads the table's rows from one drawn at random on,
+    cyclically through the table's first part, then on through its further parts: no row twice
+    in a spot. A row's positions are cut into units, each player's cards to come as pairs (and
+    a single when their count is odd), the community card a single, in the order dealt; a unit
+    is one number, `first * unknown + second` for a pair, and its cards' summed codes
+    (`evaluate.card_codes`) are one look-up in a table of `unknown` or `unknown`**2 values
+    made for the spot (a player's known cards added to their first unit's).
+
+    Why every deal is as likely as any other: a row is an ordered draw r of k distinct
+    positions, and the permutation p is uniform over the unknown! orderings of the unknown
+    cards (`Generator.permutation`: Fisher-Yates with unbiased integers); the deal is p(r),
+    the cards at those positions, in order. For any ordered draw d of k distinct cards,
+    p(r) = d for exactly (unknown - k)! of the permutations (the k positions of r fixed to d's
+    cards, the rest in any order): every d as likely, whatever r, as the first k cards of a
+    shuffled deck. Why the stated error (`Share.error`, from the sample's variance) holds
+    although a spot's deals share one permutation: the table's rows were drawn independently
+    and uniformly (partial Fisher-Yates shuffles, `_partial_shuffles`, from a fixed seed),
+    and for a fixed permutation the images of independent uniform draws are independent
+    uniform draws, so over the making of the table a spot's deals are an independent sample;
+    the table made is one such draw (the tests check the coverage of the error on spots
+    whose exact equities are known, and every deal coming up alike on small decks)."""
+
+    def __init__(self, deal: _Deal, generator: np.random.Generator) -> None:
+        unknown = self.unknown = len(deal.pool)
         self.sizes: list[int] = []
         """Cards in each unit."""
         self.of_player: list[list[int]] = []
@@ -976,132 +881,148 @@ class _Units:
             sizes = [2] * (draw // 2) + [1] * (draw % 2)
             self.of_player.append(list(range(len(self.sizes), len(self.sizes) + len(sizes))))
             self.sizes.extend(sizes)
-        self.own = [list(units) for units in self.of_player]
-        """The units of each player without the community card's."""
-        self.community: int | None = None
-        """The community card's unit, if one is to come."""
+        self.own = [len(units) > 0 for units in self.of_player]
+        """Whether each player gets cards of their own (else only the community card)."""
         if deal.community_draw:
-            self.community = len(self.sizes)
             for units in self.of_player:
-                units.append(self.community)
+                units.append(len(self.sizes))
             self.sizes.append(1)
-        self.rows = [tables[size][0] for size in self.sizes]
-        self.keys = [tables[size][1] for size in self.sizes]
-        self.bits = [tables[size][2] for size in self.sizes]
-        """Each unit's sets' summed codes, a player's known cards' added to their first unit's
-        (so that a player's sum over their own units is their hand's but for the community
-        card)."""
-        self.cards = sum(self.sizes)
-        self.bits_set = self.cards
-        """Bits set in the sum of the bits of every unit of a deal dealing no card twice: the
-        cards drawn and those known to the players with units of their own."""
-        for player, units in enumerate(self.own):
-            if units:
+        self.table = _deal_table(unknown, tuple(self.sizes))
+        self.start = int(generator.integers(0, DEAL_ROWS))
+        """The table's row of the spot's first deal."""
+        self.used = 0
+        """Deals read so far."""
+        order = generator.permutation(unknown)
+        self.order = deal.pool[order]
+        """The card (`Card.index`) at each position of the table."""
+        keys = deal.pool_keys[order]
+        bits = deal.pool_bits[order]
+        codes = {
+            1: (keys, bits),
+            2: ((keys[:, np.newaxis] + keys).ravel(), (bits[:, np.newaxis] + bits).ravel()),
+        }
+        self.keys = [codes[size][0] for size in self.sizes]
+        self.bits = [codes[size][1] for size in self.sizes]
+        """Each unit's summed codes by its number, a player's known cards' added to their
+        first unit's (so that a player's sum over their units is their hand's)."""
+        # Where the cards of a deal go (`hands`): the known cards of every deal, and each
+        # drawn card's player, place in the hand and row of `hands`'s positions (the first
+        # card of each unit, then the second).
+        self.known = np.full((len(deal.fixed), deal.size), -1, dtype=np.int64)
+        slots: list[tuple[int, int, int]] = []
+        units_count = len(self.sizes)
+        for player, fixed in enumerate(deal.fixed):
+            self.known[player, : len(fixed)] = fixed
+            place = len(fixed)
+            for unit in self.of_player[player]:
+                rows = [unit, units_count + unit] if self.sizes[unit] == 2 else [units_count + unit]
+                for row in rows:
+                    slots.append((player, place, row))
+                    place += 1
+        self.slots = np.array(slots, dtype=np.intp).reshape(-1, 3).T
+        for player, units in enumerate(self.of_player):
+            if self.own[player]:
                 self.keys[units[0]] = self.keys[units[0]] + deal.fixed_keys[player]
                 self.bits[units[0]] = self.bits[units[0]] + deal.fixed_bits[player]
-                self.bits_set += int(deal.fixed_bits[player]).bit_count()
-        self.fixed_bits = deal.fixed_bits
-        choices = self.choices = [len(rows) for rows in self.rows]
-        self.groups = _radix_groups(choices)
-        # The share of tries that deal no card twice: the sequences of disjoint unit sets (the
-        # ordered draws of all the cards, each unit's own order not told) over all sequences.
-        apart = math.perm(unknown, self.cards) // math.prod(
-            math.factorial(size) for size in self.sizes
-        )
-        self.accepted = apart / math.prod(choices)
-        self.scratch: dict[tuple[str, type], np.ndarray] = {}
-        """Work arrays of `_CHUNK` values, by name and type (`_scratch`)."""
 
-    def _scratch(self, name: str, size: int, dtype: type = np.int64) -> np.ndarray:
-        """The first `size` values of a named work array, made once for the spot: the
-        chunks of tries are worked in the same memory."""
-        found = self.scratch.get((name, dtype))
-        if found is None:
-            found = self.scratch[(name, dtype)] = np.empty(_CHUNK, dtype=dtype)
-        return found[:size]
-
-    def sample(
-        self, generator: np.random.Generator, count: int
-    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """The set numbers per unit of `count` deals, tries (`draw`) that deal no card twice
-        in the order drawn; and per player the bits (`evaluate.card_codes`) of their known
-        cards and those of their own units summed. The tries go by chunks of at most `_CHUNK`,
-        worked in the same scratch arrays (`_scratch`)."""
-        picks = [np.empty(count, dtype=np.int64) for _ in self.sizes]
-        own_bits = [
-            np.empty(count, dtype=np.int64) if units else np.full(count, fixed, dtype=np.int64)
-            for units, fixed in zip(self.own, self.fixed_bits, strict=True)
-        ]
-        owners = [(player, units) for player, units in enumerate(self.own) if units]
-        popcount = _POPCOUNT
+    def next_rows(self, count: int) -> np.ndarray:
+        """(units, `count`): per unit, the numbers of the spot's next `count` deals (intp:
+        NumPy's take reads them without a conversion of its own)."""
+        ids = np.empty((len(self.sizes), count), dtype=np.intp)
         filled = 0
         while filled < count:
-            tries = min(_CHUNK, int((count - filled) / self.accepted * 1.05) + 64)
-            drawn = self.draw(generator, tries)
-            # The bits of every card summed: as many bits set as cards (`bits_set`) exactly
-            # when no card is there twice (each unit's own cards are distinct and none known;
-            # a card twice carries into another bit, two into one). Without NumPy's popcount:
-            # the sum is their "or".
-            total = self._scratch("total", tries)
-            total.fill(0)
-            either = None if popcount is not None else np.zeros(tries, dtype=np.int64)
-            bits = self._scratch("bits", tries)
-            sums: list[np.ndarray] = []
-            for player, units in owners:
-                summed = self._scratch(f"bits{player}", tries)
-                self.bits[units[0]].take(drawn[units[0]], out=summed, mode="clip")
-                if either is not None:
-                    either |= summed
-                for unit in units[1:]:
-                    self.bits[unit].take(drawn[unit], out=bits, mode="clip")
-                    summed += bits
-                    if either is not None:
-                        either |= bits
-                total += summed
-                sums.append(summed)
-            if self.community is not None:
-                self.bits[self.community].take(drawn[self.community], out=bits, mode="clip")
-                total += bits
-                if either is not None:
-                    either |= bits
-            apart = popcount(total) == self.bits_set if popcount is not None else total == either
-            kept = np.flatnonzero(apart)[: count - filled]
-            rows = slice(filled, filled + len(kept))
-            for column, pick in zip(picks, drawn, strict=True):
-                pick.take(kept, out=column[rows], mode="clip")
-            for (player, _), summed in zip(owners, sums, strict=True):
-                summed.take(kept, out=own_bits[player][rows], mode="clip")
-            filled += len(kept)
-        return picks, own_bits
+            deal = self.used + filled
+            if deal < DEAL_ROWS:  # the first part, from the start row on, cyclically
+                part, row = 0, (self.start + deal) % DEAL_ROWS
+                take = min(count - filled, DEAL_ROWS - row, DEAL_ROWS - deal)
+            else:  # the further parts in order
+                part, row = divmod(deal, DEAL_ROWS)
+                take = min(count - filled, DEAL_ROWS - row)
+            for column, units in zip(ids, self.table.part(part), strict=True):
+                column[filled : filled + take] = units[row : row + take]
+            filled += take
+        self.used += count
+        return ids
 
-    def draw(self, generator: np.random.Generator, tries: int) -> list[np.ndarray]:
-        """Per unit, `tries` set numbers drawn independently and uniformly (`_digits`), in
-        scratch arrays good until the next draw."""
-        picks = [self._scratch(f"pick{unit}", tries) for unit in range(len(self.sizes))]
-        _digits(generator, picks, self._scratch("rest", tries), self.choices, self.groups)
-        return picks
+    def hands(self, ids: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+        """(`chosen` deals, players, hand size) `Card.index` values of the chosen deals of a
+        batch (`ids`, its unit numbers): each player's known cards, then their cards drawn (the
+        community card last). A unit's number n is the positions n // unknown and n % unknown
+        (a single's first is 0, unread); every drawn card is put in its place at once."""
+        picked = ids[:, chosen]
+        first = picked // self.unknown
+        positions = np.concatenate([first, picked - first * self.unknown])
+        result = np.empty((len(chosen), *self.known.shape), dtype=np.int64)
+        result[:] = self.known
+        result[:, self.slots[0], self.slots[1]] = self.order[positions[self.slots[2]]].T
+        return result
 
 
-def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int, int]]:
-    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it, one
-    of them, to show the division the winners' cards: any one will do, for where their cards
-    could change the division the deals are grouped by them). With few possible outcomes each
-    is found by a comparison, cheaper than `bincount` (which copies the codes to full
-    integers) and a scatter of every deal's number."""
+DEAL_ROWS = 40_960
+"""Rows of a deal table's part (`_deal_table`): as many deals as a spot needs at most under the
+default precision (the first batch and one sized from the variance, at an equity of one half),
+so that a spot reads one part, through its rows from a random one on."""
+
+_DEAL_SEED = 0x5EED_D2A7
+"""The fixed seed of the deal tables (with the unknown cards, the cards drawn and the part)."""
+
+
+class _DealTable:
+    """Ordered draws of distinct positions among `unknown` cards, cut into units of `sizes`
+    cards (`_Drawn`): per unit, one number a row (int16), by parts of `DEAL_ROWS` rows made
+    when first read, each from its own fixed seed (the same in every process, whatever was
+    read before)."""
+
+    def __init__(self, unknown: int, sizes: tuple[int, ...]) -> None:
+        self.unknown = unknown
+        self.sizes = sizes
+        self.parts: dict[int, list[np.ndarray]] = {}
+
+    def part(self, index: int) -> list[np.ndarray]:
+        """The unit numbers of the rows of part `index` (made by its number alone: two
+        threads making it at once make the same)."""
+        found = self.parts.get(index)
+        if found is None:
+            drawn = sum(self.sizes)
+            generator = np.random.default_rng([_DEAL_SEED, self.unknown, drawn, index])
+            places = _partial_shuffles(generator, DEAL_ROWS, self.unknown, drawn).astype(np.int16)
+            found = []
+            column = 0
+            for size in self.sizes:
+                if size == 2:
+                    units = places[column] * np.int16(self.unknown) + places[column + 1]
+                else:
+                    units = places[column].copy()  # not a view holding every column
+                units.flags.writeable = False
+                found.append(units)
+                column += size
+            self.parts[index] = found
+        return found
+
+
+@functools.lru_cache(maxsize=16)
+def _deal_table(unknown: int, sizes: tuple[int, ...]) -> _DealTable:
+    """The deal table of a number of unknown cards and a cut into units, kept for the next spots
+    of the process (the last 16 asked for). A part costs 80 KiB a unit and 1 to 4 ms to make
+    (heads-up on 3rd street 320 KiB, 1.1 ms; three-way 480 KiB, 1.6 ms; eight players with a
+    community card 1.3 MiB, 4.1 ms), once a process: a worker makes it on its first sampled
+    spot of that kind."""
+    return _DealTable(unknown, sizes)
+
+
+def _each_outcome(codes: np.ndarray, void: int) -> list[tuple[int, int]]:
+    """Each outcome (`_Deal._outcomes`) that comes up among `codes`: (code, deals with it).
+    With few possible outcomes each is counted by a comparison, cheaper than `bincount`
+    (which copies the codes to full integers)."""
     if void <= _FEW_OUTCOMES:
         found = []
         for code in range(void):
-            same = codes == code
-            deals = int(np.count_nonzero(same))
+            deals = int(np.count_nonzero(codes == code))
             if deals:
-                found.append((code, deals, int(same.argmax())))
+                found.append((code, deals))
         return found
     counts = np.bincount(codes, minlength=void + 1)[:void]
-    example = np.zeros(void + 1, dtype=np.int64)
-    example[codes] = np.arange(len(codes))
-    return [
-        (code, int(counts[code]), int(example[code])) for code in np.flatnonzero(counts).tolist()
-    ]
+    return [(code, int(counts[code])) for code in np.flatnonzero(counts).tolist()]
 
 
 _FEW_OUTCOMES = 8
@@ -1148,20 +1069,13 @@ def _digits(
         np.copyto(digits[members[-1]], number)
 
 
-_POPCOUNT: Callable[[np.ndarray], np.ndarray] | None = getattr(np, "bitwise_count", None)
-"""NumPy's popcount (NumPy 2), None before."""
-
-_CHUNK = 32_768
-"""Tries drawn at most at once by `_Units.sample`."""
-
-
 def _partial_shuffles(
     generator: np.random.Generator, count: int, unknown: int, drawn: int
 ) -> np.ndarray:
     """The first `drawn` places of `count` partial Fisher-Yates shuffles of range(`unknown`):
     at place p of every row, the card there is swapped with the one at a random place from p
     on (p plus a digit below `unknown` - p, the digits of every place drawn at once by
-    `_digits`: the draws that seed a spot's samples), as (drawn, count) positions in the pool.
+    `_digits`), as (drawn, count) positions in the pool: the rows of the deal tables.
     The rows are laid end to end (flat indices are far cheaper than pairs of them) and each
     place's cards are taken out as one contiguous column."""
     rows = np.tile(np.arange(unknown, dtype=np.int8), (count, 1))
