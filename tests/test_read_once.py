@@ -342,3 +342,45 @@ def test_a_text_read_already_gives_detection_the_line_starts_its_stream_gives():
         )
         got = list(parse._text_line_starts(text))
         assert got == list(parse._line_starts(io.StringIO(text))), text[:50]
+
+
+def test_a_text_read_already_streams_as_a_string_stream_does():
+    """`text_stream` of a text read already gives slices of it, read and read by line as
+    `io.StringIO` gives them (which copied it whole first)."""
+    import io
+    import random
+
+    rng = random.Random(7)
+    for _ in range(500):
+        text = "".join(rng.choice(["ab", "\n", "xyz\n", "\n\n", "é", ""]) for _ in range(30))
+        ours, theirs = reader.text_stream("unused", text), io.StringIO(text)
+        with ours, theirs:
+            for _ in range(12):
+                call, size = rng.choice(["read", "readline"]), rng.choice([None, -1, 0, 1, 3, 50])
+                assert getattr(ours, call)(size) == getattr(theirs, call)(size)
+
+
+def test_a_head_holds_a_header_where_one_of_its_lines_is_one():
+    """`_head` stops reading where a line of what it read starts a hand: found by the
+    reader's header search, as testing every line of it finds it."""
+    import random
+
+    from handlog import parse
+    from handlog.parse.sites import formats
+
+    rng = random.Random(11)
+    lines = ["", "x", "  <game id=1>", "PokerStars Game #1: x", "<game id=2>", "Game #5 starts."]
+    for path in _FILES:  # the first lines of every corpus, sample and fixture file: headers
+        lines += path.read_bytes()[:2000].decode("utf-8", "replace").split("\n")[:4]
+    found = 0
+    for site in formats():
+        for _ in range(300):
+            text = "\n".join(rng.choice(lines) for _ in range(rng.randint(0, 6)))
+            start = rng.choice([0, text.find("\n") + 1])
+            expected = any(
+                line.startswith(site.header_prefix) and site.is_header(line)
+                for line in text[start:].split("\n")
+            )
+            assert parse._holds_header(text, start, site) is expected, (site.name, text)
+            found += expected
+    assert found > 100
