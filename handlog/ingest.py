@@ -40,12 +40,14 @@ from handlog.parse.reader import (
 )
 
 if TYPE_CHECKING:
-    from handlog.check import CheckedHand
+    from handlog.check import CheckedHand, check_items, hand_rules
+    from handlog.equity.stored import add_ev
     from handlog.model import Hand
+    from handlog.parse import detect_file, parse_file, parse_range, read_whole
     from handlog.parse.reader import Chunk
     from handlog.parse.site import SiteFormat
     from handlog.rules.profiles import RuleProfile
-    from handlog.rules.replay import Replay, _Replayer
+    from handlog.rules.replay import Replay, _Replayer, replay
     from handlog.rules.violations import Violation
 
 HASH_BLOCK = 1 << 20
@@ -416,8 +418,8 @@ def read_files(
     results = []
     seen: set[tuple[str, str]] = set()  # the hands of the files before
     kept: list[tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts]]] = []
+    start = _marks(batch)  # where the next file's rows begin: where the last file's end
     for path, start_line, hashed in files:
-        start = _marks(batch)
         held: list[HeldTexts] = []
         result = _read_into(batch, path, None, start_line, profile, clock, held, hashed)
         results.append(result)
@@ -436,7 +438,9 @@ def read_files(
                 for head, texts in held
             ]
         seen.update(keys)
-        kept.append((result, start, _marks(batch), held))
+        end = _marks(batch)
+        kept.append((result, start, end, held))
+        start = end
     try:
         tables = _with_texts(batch, [held for *_, held in kept], clock).arrow()
     except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
@@ -541,12 +545,8 @@ def _read_into(
     and evidence; its texts into `held` instead, when given (`read_files` puts many files'
     texts in shared blocks). `hashed` (a whole file): its bytes hashed too, from the same
     read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`)."""
-    from handlog.check import check_items, hand_rules
-    from handlog.equity.stored import add_ev
-    from handlog.model import Hand
-    from handlog.parse import detect_file, parse_file, parse_range, read_whole
-    from handlog.rules.replay import replay
-
+    if not _READING:
+        _load_reading()
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
@@ -632,6 +632,25 @@ def _read_into(
     except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
         return PartResult(path, {}, counts, start_line, _failed(error))
     return PartResult(path, {}, counts, line_reached, digest=digest)
+
+
+_READING = False
+"""Whether `_load_reading` has run in this process."""
+
+
+def _load_reading() -> None:
+    """Import what `_read_into` calls, once a process, as names of this module (declared for
+    the type checker above): imported in `_read_into` itself, they were imported again for
+    every file of a folder of small files (five imports, some 5 us a file)."""
+    global _READING, check_items, hand_rules, add_ev, Hand
+    global detect_file, parse_file, parse_range, read_whole, replay
+    from handlog.check import check_items, hand_rules
+    from handlog.equity.stored import add_ev
+    from handlog.model import Hand
+    from handlog.parse import detect_file, parse_file, parse_range, read_whole
+    from handlog.rules.replay import replay
+
+    _READING = True
 
 
 WHOLE_READ_BYTES = 4 << 20
