@@ -162,10 +162,17 @@ def file_keys(paths: list[str]) -> list[str]:
     of files costs one walk of its path's links, not one a file (the file itself is
     resolved whole only when it is a link)."""
     folders: dict[str, str] = {}
+    archives: dict[str, str] = {}  # an archive's entries: the archive resolved once
     keys = []
     for path in paths:
         archive, mark, entry = path.partition(ZIP_ENTRY)
-        keys.append(real_path(archive, folders) + mark + entry)
+        if not mark:
+            keys.append(real_path(path, folders))
+            continue
+        real = archives.get(archive)
+        if real is None:
+            real = archives[archive] = real_path(archive, folders)
+        keys.append(real + mark + entry)
     return keys
 
 
