@@ -172,43 +172,17 @@ def _zip_by_hand(
     stored = stored[: len(stored) - cut]
     encoded = name.encode("utf-8")
     crc = zlib.crc32(data) if crc is None else crc
+    # Flags, method, time, date, CRC-32 and sizes: the same in the local header and the
+    # directory (the version fields before them and the lengths after differ).
+    common = (flags, method, 0, 0x21, crc, len(stored), len(data))
+    local_name = encoded if local_name is None else local_name
     local = struct.pack(
-        "<4s2B4HL2L2H",
-        signature,
-        20,
-        0,
-        flags,
-        method,
-        0,
-        0x21,
-        crc,
-        len(stored),
-        len(data),
-        len(local_name if local_name is not None else encoded),
-        len(local_extra),
+        "<4s2B4HL2L2H", signature, 20, 0, *common, len(local_name), len(local_extra)
     )
-    local += (local_name if local_name is not None else encoded) + local_extra + stored
+    local += local_name + local_extra + stored
+    mode = 0o100644 << 16  # a regular file, made on Unix
     central = struct.pack(
-        "<4s4B4HL2L5H2L",
-        b"PK\x01\x02",
-        20,
-        3,
-        20,
-        0,
-        flags,
-        method,
-        0,
-        0x21,
-        crc,
-        len(stored),
-        len(data),
-        len(encoded),
-        0,
-        0,
-        0,
-        0,
-        0o100644 << 16,
-        0,
+        "<4s4B4HL2L5H2L", b"PK\x01\x02", 20, 3, 20, 0, *common, len(encoded), 0, 0, 0, 0, mode, 0
     )
     central += encoded
     end = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, 1, 1, len(central), len(local), 0)
