@@ -157,10 +157,11 @@ def _zip_by_hand(
     local_name: bytes | None = None,
     signature: bytes = b"PK\x03\x04",
     cut: int = 0,
+    size: int | None = None,
 ) -> None:
     """A one-entry zip archive written byte by byte, to damage it in ways `zipfile` will not
     write: its CRC-32 in the directory, its local header's name, signature or extra field,
-    the flags, the method, its stored bytes cut short by `cut`."""
+    the flags, the method, its stored bytes cut short by `cut`, the `size` it says it has."""
     import struct
     import zlib
 
@@ -174,7 +175,7 @@ def _zip_by_hand(
     crc = zlib.crc32(data) if crc is None else crc
     # Flags, method, time, date, CRC-32 and sizes: the same in the local header and the
     # directory (the version fields before them and the lengths after differ).
-    common = (flags, method, 0, 0x21, crc, len(stored), len(data))
+    common = (flags, method, 0, 0x21, crc, len(stored), len(data) if size is None else size)
     local_name = encoded if local_name is None else local_name
     local = struct.pack(
         "<4s2B4HL2L2H", signature, 20, 0, *common, len(local_name), len(local_extra)
@@ -204,6 +205,8 @@ _DAMAGE = {
     "unsupported method": {"method": 99},
     "cut short": {"cut": 40},
     "stored cut short": {"method": 0, "cut": 40},
+    "more than it says": {"size": 100},
+    "says it is empty": {"size": 0, "crc": 0},
 }
 
 
@@ -224,6 +227,8 @@ def test_an_archive_entry_read_at_once_is_what_zipfile_reads_or_fails_as_it_fail
     sound = case in ("deflated", "stored", "utf-8 name", "long local extra field")
     if sound:
         assert expected == sample
+    elif case == "says it is empty":
+        assert expected == b""  # zipfile reads what it says, nothing, and its CRC-32 is 0
     else:
         assert isinstance(expected, str), case
     opened = reader._archive(str(archive))

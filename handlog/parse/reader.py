@@ -225,6 +225,8 @@ def _inflated(opened: _Archive, info: Any) -> bytes | None:
 
     if info.flag_bits & _UNUSUAL_FLAGS or info.compress_type not in (_STORED, _DEFLATED):
         return None
+    if info.compress_size > info.file_size + (info.file_size >> 8) + 64:
+        return None  # more stored bytes than deflate ever writes for its size: read no more
     name_bytes = len(info.orig_filename.encode("utf-8")) if info.flag_bits & 0x800 else 0
     want = _LOCAL_HEADER.size + max(name_bytes, len(info.orig_filename)) + info.compress_size
     want += len(info.extra) + 64  # the local header's extra field is most often as long
@@ -257,7 +259,9 @@ def _inflated(opened: _Archive, info: Any) -> bytes | None:
         else:
             inflater = zlib.decompressobj(-15)
             try:
-                data = inflater.decompress(stored, info.file_size)
+                # A byte more than its size (at least one: 0 is no limit at all), so that an
+                # entry that inflates to more than it says is seen and inflated no further.
+                data = inflater.decompress(stored, info.file_size + 1)
             except zlib.error:
                 return None
             if not inflater.eof:
