@@ -40,14 +40,17 @@ from handlog.parse.reader import (
 )
 
 if TYPE_CHECKING:
-    from handlog.check import CheckedHand, check_items, hand_rules
-    from handlog.equity.stored import add_ev
+    from handlog import check as _check
+    from handlog import model as _model
+    from handlog import parse as _parse
+    from handlog.check import CheckedHand
+    from handlog.equity import stored as _stored
     from handlog.model import Hand
-    from handlog.parse import detect_file, parse_file, parse_range, read_whole
     from handlog.parse.reader import Chunk
     from handlog.parse.site import SiteFormat
+    from handlog.rules import replay as _replaying
     from handlog.rules.profiles import RuleProfile
-    from handlog.rules.replay import Replay, _Replayer, replay
+    from handlog.rules.replay import Replay, _Replayer
     from handlog.rules.violations import Violation
 
 HASH_BLOCK = 1 << 20
@@ -554,6 +557,11 @@ def _read_into(
     read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`)."""
     if not _READING:
         _load_reading()
+    # Taken from their modules at each call, as the imports here took them before (a
+    # function patched in its module, by a test, is the one called).
+    check_items, hand_rules, Hand = _check.check_items, _check.hand_rules, _model.Hand
+    detect_file, parse_file, parse_range = _parse.detect_file, _parse.parse_file, _parse.parse_range
+    read_whole, replay, add_ev = _parse.read_whole, _replaying.replay, _stored.add_ev
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
@@ -646,16 +654,16 @@ _READING = False
 
 
 def _load_reading() -> None:
-    """Import what `_read_into` calls, once a process, as names of this module (declared for
-    the type checker above): imported in `_read_into` itself, they were imported again for
-    every file of a folder of small files (five imports, some 5 us a file)."""
-    global _READING, check_items, hand_rules, add_ev, Hand
-    global detect_file, parse_file, parse_range, read_whole, replay
-    from handlog.check import check_items, hand_rules
-    from handlog.equity.stored import add_ev
-    from handlog.model import Hand
-    from handlog.parse import detect_file, parse_file, parse_range, read_whole
-    from handlog.rules.replay import replay
+    """Import the modules of what `_read_into` calls, once a process, as names of this
+    module (declared for the type checker above): imported in `_read_into` itself, they were
+    imported again for every file of a folder of small files (five imports, some 5 us a
+    file)."""
+    global _READING, _check, _model, _parse, _stored, _replaying
+    from handlog import check as _check
+    from handlog import model as _model
+    from handlog import parse as _parse
+    from handlog.equity import stored as _stored
+    from handlog.rules import replay as _replaying
 
     _READING = True
 

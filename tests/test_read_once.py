@@ -363,3 +363,24 @@ def test_a_head_holds_a_header_where_one_of_its_lines_is_one():
             assert parse._holds_header(text, start, site) is expected, (site.name, text)
             found += expected
     assert found > 100
+
+
+def test_a_reader_patched_in_its_module_is_the_one_a_worker_calls(tmp_path, monkeypatch):
+    """`_read_into` imports its readers' modules once a process, and takes each function from
+    its module at every call (as its imports did): one patched there later is called."""
+    import handlog.parse
+
+    path = tmp_path / "one.txt"
+    path.write_bytes((ROOT / "sample_logs" / "7-Stud-USD-0.04-0.08-200911.txt").read_bytes())
+    first = ingest.read_part(str(path), None, 1, None)  # loads the modules
+    called: list[str] = []
+    reading = handlog.parse.parse_file
+
+    def counted(*args, **named):  # type: ignore[no-untyped-def]
+        called.append(str(args[0]))
+        return reading(*args, **named)
+
+    monkeypatch.setattr(handlog.parse, "parse_file", counted)
+    again = ingest.read_part(str(path), None, 1, None)
+    assert called == [str(path)]
+    assert again.counts == first.counts and again.counts["hands"] > 0
