@@ -40,10 +40,15 @@ from handlog.parse.reader import (
 )
 
 if TYPE_CHECKING:
+    from handlog import check as _check
+    from handlog import model as _model
+    from handlog import parse as _parse
     from handlog.check import CheckedHand
+    from handlog.equity import stored as _stored
     from handlog.model import Hand
     from handlog.parse.reader import Chunk
     from handlog.parse.site import SiteFormat
+    from handlog.rules import replay as _replaying
     from handlog.rules.profiles import RuleProfile
     from handlog.rules.replay import Replay, _Replayer
     from handlog.rules.violations import Violation
@@ -160,10 +165,17 @@ def file_keys(paths: list[str]) -> list[str]:
     of files costs one walk of its path's links, not one a file (the file itself is
     resolved whole only when it is a link)."""
     folders: dict[str, str] = {}
+    archives: dict[str, str] = {}  # an archive's entries: the archive resolved once
     keys = []
     for path in paths:
         archive, mark, entry = path.partition(ZIP_ENTRY)
-        keys.append(real_path(archive, folders) + mark + entry)
+        if not mark:
+            keys.append(real_path(path, folders))
+            continue
+        real = archives.get(archive)
+        if real is None:
+            real = archives[archive] = real_path(archive, folders)
+        keys.append(real + mark + entry)
     return keys
 
 
@@ -417,8 +429,8 @@ def read_files(
     results = []
     seen: set[tuple[str, str]] = set()  # the hands of the files before
     kept: list[tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts]]] = []
+    start = _marks(batch)  # where the next file's rows begin: where the last file's end
     for path, start_line, hashed in files:
-        start = _marks(batch)
         held: list[HeldTexts] = []
         result = _read_into(batch, path, None, start_line, profile, clock, held, hashed)
         results.append(result)
@@ -437,7 +449,9 @@ def read_files(
                 for head, texts in held
             ]
         seen.update(keys)
-        kept.append((result, start, _marks(batch), held))
+        end = _marks(batch)
+        kept.append((result, start, end, held))
+        start = end
     try:
         tables = _with_texts(batch, [held for *_, held in kept], clock).arrow()
     except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
@@ -542,12 +556,13 @@ def _read_into(
     and evidence; its texts into `held` instead, when given (`read_files` puts many files'
     texts in shared blocks). `hashed` (a whole file): its bytes hashed too, from the same
     read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`)."""
-    from handlog.check import check_items, hand_rules
-    from handlog.equity.stored import add_ev
-    from handlog.model import Hand
-    from handlog.parse import detect_file, parse_file, parse_range, read_whole
-    from handlog.rules.replay import replay
-
+    if not _READING:
+        _load_reading()
+    # Taken from their modules at each call, as the imports here took them before (a
+    # function patched in its module, by a test, is the one called).
+    check_items, hand_rules, Hand = _check.check_items, _check.hand_rules, _model.Hand
+    detect_file, parse_file, parse_range = _parse.detect_file, _parse.parse_file, _parse.parse_range
+    read_whole, replay, add_ev = _parse.read_whole, _replaying.replay, _stored.add_ev
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
@@ -633,6 +648,25 @@ def _read_into(
     except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named, not the import
         return PartResult(path, {}, counts, start_line, _failed(error))
     return PartResult(path, {}, counts, line_reached, digest=digest)
+
+
+_READING = False
+"""Whether `_load_reading` has run in this process."""
+
+
+def _load_reading() -> None:
+    """Import the modules of what `_read_into` calls, once a process, as names of this
+    module (declared for the type checker above): imported in `_read_into` itself, they were
+    imported again for every file of a folder of small files (five imports, some 5 us a
+    file)."""
+    global _READING, _check, _model, _parse, _stored, _replaying
+    from handlog import check as _check
+    from handlog import model as _model
+    from handlog import parse as _parse
+    from handlog.equity import stored as _stored
+    from handlog.rules import replay as _replaying
+
+    _READING = True
 
 
 WHOLE_READ_BYTES = 4 << 20

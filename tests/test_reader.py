@@ -328,3 +328,23 @@ def test_real_path_is_realpath_with_each_folder_resolved_once(tmp_path):
     assert [real_path(path, folders) for path in paths] == [os.path.realpath(p) for p in paths]
     found, _ = expand_paths([str(real / "a.txt"), str(tmp_path / "linked" / "a.txt")])
     assert found == [str(real / "a.txt")]  # one file, met twice
+
+
+def test_a_folders_files_are_named_as_their_paths_name_them(tmp_path, monkeypatch):
+    """A folder's files are named `str(Path(root, name))` (its part of the name made once a
+    folder), however the folder was written: relative, with "./", a trailing "/", "."."""
+    import os
+    from pathlib import Path
+
+    (tmp_path / "logs" / "day").mkdir(parents=True)
+    for name in ("logs/a.txt", "logs/day/b.txt"):
+        (tmp_path / name).write_text("x\n")
+    monkeypatch.chdir(tmp_path / "logs")
+    for folder in (".", "./", "./day/", "day", "../logs", str(tmp_path / "logs") + "/"):
+        found, _ = expand_paths([folder])
+        walked = [
+            str(Path(root, name))
+            for root, _, files in sorted(os.walk(folder))
+            for name in sorted(files)
+        ]
+        assert found == walked, folder

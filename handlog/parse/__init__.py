@@ -17,9 +17,10 @@ from handlog.parse.reader import (
     ByteRange,
     Chunk,
     LineMark,
-    open_binary,
+    _header_starts,
     open_text,
     range_encoding,
+    read_small,
     split_hands,
     split_range,
     split_text,
@@ -54,30 +55,21 @@ def detect_file(path: str | os.PathLike[str], text: str | None = None) -> SiteFo
     """The format of a file, from its first lines (never its name); None when no format
     handlog reads starts a hand there. OSError when the file cannot be read. `text`: the
     file's text, when it has been read already (`read_whole`)."""
-    with text_stream(path, text) as stream:
+    if text is not None:
+        return detect(_text_line_starts(text))
+    with open_text(path) as stream:
         return detect(_line_starts(stream))
 
 
 def read_whole(path: str | os.PathLike[str], limit: int) -> tuple[bytes, str] | None:
-    """A file's bytes, read in one go, and its text as `open_text` reads it (the same
-    decoding, newlines made "\\n"), for a small file that is then detected, hashed and
-    parsed without opening or decoding it again (an archive entry: without decompressing it
-    again); None when the file holds more than `limit` bytes (read it as a stream).
-    OSError when it cannot be read."""
-    pieces = []
-    total = 0
-    # Read in pieces growing from 64 KiB rather than as `read(limit + 1)`, which allocates
-    # the limit (4 MiB) for every small file before shrinking it: measured, 1,000 ten-hand
-    # PokerStars files (22 kB each), 36 us a file -> 13.
-    size = 1 << 16
-    with open_binary(path) as handle:
-        while piece := handle.read(size):
-            pieces.append(piece)
-            total += len(piece)
-            if total > limit:
-                return None
-            size = min(size * 4, limit + 1 - total)
-    raw = b"".join(pieces)
+    """A file's bytes, read in one go (`reader.read_small`), and its text as `open_text`
+    reads it (the same decoding, newlines made "\\n"), for a small file that is then
+    detected, hashed and parsed without opening or decoding it again (an archive entry:
+    without decompressing it again); None when the file holds more than `limit` bytes (read
+    it as a stream). OSError when it cannot be read."""
+    raw = read_small(str(path), limit)
+    if raw is None:
+        return None
     return raw, text_of(raw)
 
 
@@ -96,6 +88,24 @@ def _line_starts(text: io.TextIOBase) -> Iterator[str]:
         if at_start:
             yield piece
         at_start = piece.endswith("\n")
+
+
+def _text_line_starts(text: str) -> Iterator[str]:
+    """`_line_starts` of a text read already, taken from it with no stream: each line's
+    first `LINE_START_CHARACTERS` characters, with its newline when they hold it."""
+    at = 0
+    size = len(text)
+    while at < size:
+        end = text.find("\n", at, at + LINE_START_CHARACTERS)
+        if end >= 0:
+            yield text[at : end + 1]
+            at = end + 1
+            continue
+        yield text[at : at + LINE_START_CHARACTERS]
+        end = text.find("\n", at + LINE_START_CHARACTERS)
+        if end < 0:
+            return
+        at = end + 1
 
 
 def parse_chunk(chunk: Chunk, site: SiteFormat, context: object = None) -> Parsed:
@@ -405,7 +415,9 @@ def file_context(
         return _context_at(path, site, part.context, part.context_line)
     with text_stream(path, text) as stream:
         head = _head(stream, site)
-    return site.file_context(head.replace("\r\n", "\n").replace("\r", "\n"), str(path))
+    if "\r" in head:  # never in a text read already (`text_of`)
+        head = head.replace("\r\n", "\n").replace("\r", "\n")
+    return site.file_context(head, str(path))
 
 
 def _context_at(path: str | os.PathLike[str], site: SiteFormat, at: int, line: int) -> object:
@@ -452,16 +464,25 @@ def _head(text: io.TextIOBase, site: SiteFormat) -> str:
     `HEAD_CHARACTERS`, at most `MAX_HEAD_CHARACTERS`)."""
     head = text.read(HEAD_CHARACTERS)
     looked = 0  # the lines before here hold no hand header
-    while len(head) < MAX_HEAD_CHARACTERS and not any(
-        line.startswith(site.header_prefix) and site.is_header(line)
-        for line in head[looked:].split("\n")
-    ):
+    while len(head) < MAX_HEAD_CHARACTERS and not _holds_header(head, looked, site):
         more = text.read(HEAD_CHARACTERS)
         if not more:
             break
         looked = head.rfind("\n") + 1
         head += more
     return head
+
+
+def _holds_header(text: str, start: int, site: SiteFormat) -> bool:
+    """Whether a line of `text` from `start` (where a line starts) on starts a hand of `site`
+    (it starts with the format's prefix and `is_header` takes it), found as the reader finds
+    headers (`str.find`), not by splitting the text into lines: the head of a small file is
+    the whole file (measured, a ten-hand Merge file of 50 kB: its lines split for the one
+    header on its second line cost some 30 us)."""
+    if type(site.is_header) is LineMark and not site.header_prefix:  # the XML formats
+        return text.find(site.is_header.mark, start) >= 0  # its mark is within a line
+    headers = _header_starts(text[start:] + "\n", site.is_header, site.header_prefix)
+    return next(headers, None) is not None
 
 
 def _unknown_format(file: str) -> ParseError:
