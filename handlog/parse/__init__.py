@@ -277,13 +277,13 @@ def _stretches(
 ) -> Iterator[tuple[Iterator[Chunk], object]]:
     """The chunks in stretches of one context each, with it (`_parse_all`): a stretch ends
     after the hand whose text a context marker follows (the next context is read from the
-    last marker to the end of the chunk), or before a hand whose first line holds one (its
-    context begins on its own line). Each stretch is to be read through before the next is
-    asked for."""
+    last marker to the end of the chunk), or before a hand whose text holds one before the
+    hand itself (its context begins there: `_markers`). Each stretch is to be read through
+    before the next is asked for."""
     marker = site.context_marker
     assert marker is not None and site.file_context is not None
     chunks = iter(chunks)
-    held: list[Chunk] = []  # a hand whose first line begins a context: the next stretch's
+    held: list[Chunk] = []  # a hand whose context begins in its text: the next stretch's
     while True:
         ending: list[tuple[Chunk, int]] = []  # where the next context begins
         yield _stretch(chunks, held, ending, marker, _hand_mark(site)), context
@@ -304,8 +304,8 @@ def _stretch(
     hand_mark: str | None,
 ) -> Iterator[Chunk]:
     """The next stretch of `_stretches`: from the hand `held` (if any) on, the chunks up to
-    where a context marker stands, which goes into `ending` (with the hand if it is on its
-    first line: into `held` too, for the next stretch)."""
+    where a context marker stands, which goes into `ending` (with the hand, when it stands
+    before the hand itself: into `held` too, for the next stretch)."""
     while True:
         resumed = bool(held)
         chunk = held.pop() if held else next(chunks, None)
@@ -442,8 +442,8 @@ def head_at(path: str | os.PathLike[str], site: SiteFormat, at: int) -> str:
 def context_heads(chunks: list[Chunk], site: SiteFormat, head: str) -> list[str]:
     """For a format whose context can begin again after a hand (`SiteFormat.context_marker`),
     the head each of `chunks` (a file's or range's hands, in order, the first read with
-    `head`) is read with, as `_parse_all` reads them: where a marker stands on a hand's
-    first line, the text from it; after a hand, the text from it for the hands after."""
+    `head`) is read with, as `_parse_all` reads them: where a marker stands before a hand
+    (`_markers`), the text from it; after a hand, the text from it for the hands after."""
     marker = site.context_marker
     if marker is None:
         return [head] * len(chunks)
