@@ -705,16 +705,15 @@ def _add_texts(
     from handlog.texts import add_texts, file_head, texts_in
 
     texts = texts_in(chunks, (line for _, _, line in read), site)
-    found = [
-        (site_name, hand_id, texts[line]) for site_name, hand_id, line in read if line in texts
-    ]
+    kept = [item for item in read if item[2] in texts]
+    found = [(site_name, hand_id, texts[line]) for site_name, hand_id, line in kept]
     head = ""
     if site.file_context is not None:
         if part is not None and part.context:  # a range read with a later export's header
             head = head_at(path, site, part.context)
         else:
             head = file_head(path, site, whole)
-    for run_head, run in _by_head(found, read, chunks, site, head):
+    for run_head, run in _by_head(found, [line for *_, line in kept], chunks, site, head):
         if held is None:
             add_texts(batch, run, run_head)
         else:
@@ -724,13 +723,13 @@ def _add_texts(
 
 def _by_head(
     found: list[tuple[str, str, str]],
-    read: list[tuple[str, str, int]],
+    lines: list[int],
     chunks: list[Chunk],
     site: SiteFormat,
     head: str,
 ) -> list[tuple[str, list[tuple[str, str, str]]]]:
-    """The texts `found` (of the hands `read`, in order) in runs of the same head: one run
-    with `head`, unless the format's context begins again after a hand (two exports joined
+    """The texts `found` (of hands starting at `lines`, in order) in runs of the same head:
+    one run with `head`, unless the format's context begins again after a hand (two exports joined
     in one file: `SiteFormat.context_marker`), when each hand is stored with its own
     export's head (`parse.context_heads`), to be read again alone as it was read here."""
     if site.context_marker is None or not any(site.context_marker in c.text for c in chunks):
@@ -738,10 +737,9 @@ def _by_head(
     from handlog.parse import context_heads
 
     by_line = dict(zip((c.line for c in chunks), context_heads(chunks, site, head), strict=True))
-    lines = {(site_name, hand_id): line for site_name, hand_id, line in read}
     runs: list[tuple[str, list[tuple[str, str, str]]]] = []
-    for item in found:
-        hand_head = by_line.get(lines[item[0], item[1]], head)
+    for item, line in zip(found, lines, strict=True):
+        hand_head = by_line.get(line, head)
         if runs and runs[-1][0] == hand_head:
             runs[-1][1].append(item)
         else:

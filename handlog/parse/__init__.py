@@ -290,10 +290,8 @@ def _stretches(
         if not ending:
             return
         chunk, at = ending[0]
-        # The lines before the marker kept as blank lines: the context's lines, in its
-        # errors, are the file's.
-        lines = chunk.line - 1 + chunk.text.count("\n", 0, at)
-        context = site.file_context("\n" * lines + chunk.text[at:], chunk.file)
+        line = chunk.line + chunk.text.count("\n", 0, at)
+        context = _context_from(site, chunk.text[at:], line, chunk.file)
 
 
 def _stretch(
@@ -423,8 +421,14 @@ def file_context(
 def _context_at(path: str | os.PathLike[str], site: SiteFormat, at: int, line: int) -> object:
     """`file_context` of the text from byte `at` of a file (where a context marker stands,
     on `line`), its lines numbered as the file's (those before kept blank)."""
+    return _context_from(site, head_at(path, site, at), line, str(path))
+
+
+def _context_from(site: SiteFormat, text: str, line: int, file: str) -> object:
+    """`SiteFormat.file_context` of `text`, which stands at `line` of `file`: the lines before
+    it kept as blank lines, so that the context's lines, in its errors, are the file's."""
     assert site.file_context is not None
-    return site.file_context("\n" * (line - 1) + head_at(path, site, at), str(path))
+    return site.file_context("\n" * (line - 1) + text, file)
 
 
 def head_at(path: str | os.PathLike[str], site: SiteFormat, at: int) -> str:

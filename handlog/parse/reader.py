@@ -747,8 +747,7 @@ def hand_ranges(
             header_text = _text_pattern(header)
             if context_marker is not None:
                 context_marker = context_marker.decode("ascii").encode(encoding)
-        contexts: list[int] = []  # where the context markers stand in the file, in order
-        context_lines: list[int] = []  # and on which lines
+        contexts: list[tuple[int, int]] = []  # where the context markers stand, and lines
         total = os.fstat(handle.fileno()).st_size
         begin = 0 if from_line <= 1 else -1  # where the range being cut starts; -1: none yet
         begin_line = 1
@@ -773,8 +772,7 @@ def hand_ranges(
                 found = data.find(context_marker, 0, end)
                 while found >= 0:
                     if not wide or found % 2 == 0:  # a UTF-16 unit's start: a real one
-                        contexts.append(offset + found)
-                        context_lines.append(line + data.count(newline, 0, found))
+                        contexts.append((offset + found, line + data.count(newline, 0, found)))
                     found = data.find(context_marker, found + 1, end)
             counted = 0  # newlines in `data` before here are counted in `line`
             at = data.find(marker, _search_from(begin, want, offset, 0, unit))
@@ -795,9 +793,7 @@ def hand_ranges(
                             with memoryview(data) as view:
                                 digest.update(view[hashed - offset : start])
                             hashed = offset + start
-                        yield _with_context(
-                            ByteRange(begin, offset + start, begin_line), contexts, context_lines
-                        )
+                        yield _with_context(ByteRange(begin, offset + start, begin_line), contexts)
                         begin, begin_line = offset + start, line
                         want = _range_size(size, total, begin)
                 at = data.find(marker, _search_from(begin, want, offset, at + unit, unit))
@@ -811,17 +807,17 @@ def hand_ranges(
             if not block:
                 break
     if begin >= 0:
-        last = ByteRange(begin, total, begin_line, last=True)
-        yield _with_context(last, contexts, context_lines)
+        yield _with_context(ByteRange(begin, total, begin_line, last=True), contexts)
 
 
-def _with_context(part: ByteRange, contexts: list[int], lines: list[int]) -> ByteRange:
-    """`part` with its `context`: the last of the file's `contexts` (marker offsets, in
-    order, on `lines`) before it, unless that is the first (the head's)."""
-    before = bisect.bisect_left(contexts, part.start)
+def _with_context(part: ByteRange, contexts: list[tuple[int, int]]) -> ByteRange:
+    """`part` with its `context`: the last of the file's `contexts` (marker offsets and
+    their lines, in order) before it, unless that is the first (the head's)."""
+    before = bisect.bisect_left(contexts, (part.start,))
     if before < 2:
         return part
-    return replace(part, context=contexts[before - 1], context_line=lines[before - 1])
+    at, line = contexts[before - 1]
+    return replace(part, context=at, context_line=line)
 
 
 def _search_from(begin: int, want: int, offset: int, least: int, unit: int) -> int:

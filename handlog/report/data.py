@@ -156,13 +156,10 @@ def load(
 _MORE = ", mixed_game, tournament_id, total_pot, rake, status, illegal, mis_split, file, line"
 """The hands' columns the frames engine keeps beside `selection_sql`'s."""
 
-EV_NET = "coalesce(p.ev_net, p.net) AS ev_net"
+EV_COLUMNS = "coalesce(p.ev_net, p.net) AS ev_net, e.player IS NOT NULL AS all_in"
 """A player row's all-in EV-adjusted net (`hand_players.ev_net`; the net where the hand's EV
-is not computed yet: stored by a handlog before schema 9, `handlog ev` not run)."""
-
-EV_COLUMNS = f"{EV_NET}, e.player IS NOT NULL AS all_in"
-"""`EV_NET` and whether the player was in a pot at the hand's all-in (a row of
-`equities`), read with `EV_JOIN`."""
+is not computed yet: stored by a handlog before schema 9, `handlog ev` not run) and whether
+the player was in a pot at the hand's all-in (a row of `equities`), read with `EV_JOIN`."""
 
 EV_JOIN = """LEFT JOIN (SELECT DISTINCT site, hand_id, player FROM equities) e
     ON e.site = p.site AND e.hand_id = p.hand_id AND e.player = p.player"""
