@@ -668,11 +668,10 @@ class Batch:
         if not _runs(counts, self.columns["hands"]["hand_id"], columns, actions):
             return {}
         sizes = np.array(counts, dtype=np.int64)
-        hands = np.repeat(np.arange(len(counts), dtype=np.int64), sizes)
-        made = {"hand_id": hand_ids.take(pa.array(hands))}
+        made = {"hand_id": _repeated(hand_ids, sizes)}
         if actions:
             starts = np.cumsum(sizes) - sizes
-            seq = np.arange(len(hands), dtype=np.int64) - np.repeat(starts, sizes)
+            seq = np.arange(int(sizes.sum()), dtype=np.int64) - np.repeat(starts, sizes)
             made["seq"] = pa.array(seq.astype(np.int32))
         return made
 
@@ -749,9 +748,31 @@ def _duckdb_version() -> str:
     module = sys.modules.get("duckdb")
     if module is not None:
         return str(module.__version__)
+    return _installed_version("duckdb")
+
+
+def _installed_version(name: str) -> str:
+    """The version of the installed distribution `name`, from the name of its metadata
+    folder (`<name>-<version>.dist-info`, as pip installs it) beside the package: not
+    `importlib.metadata`, whose import (email parsing and all) cost each import some 11 ms
+    of CPU before the workers could start; it is asked when the folder is not one there."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is not None and spec.origin:
+        folder = os.path.dirname(os.path.dirname(spec.origin))
+        prefix = f"{name}-"
+        with suppress(OSError):
+            found = [
+                entry[len(prefix) : -len(".dist-info")]
+                for entry in os.listdir(folder)
+                if entry.startswith(prefix) and entry.endswith(".dist-info")
+            ]
+            if len(found) == 1:
+                return found[0]
     from importlib.metadata import version
 
-    return version("duckdb")
+    return version(name)
 
 
 def _kept_schemas() -> dict[str, Any] | None:
@@ -800,6 +821,51 @@ def _keep_schemas(schemas: dict[str, Any]) -> None:
 
 _RUN_TABLES = ("hand_players", "actions")
 """The tables `Batch._by_hand` makes columns of."""
+
+
+def _repeated(strings: Any, sizes: Any) -> Any:
+    """The strings of `strings` (a column of strings, none null: the hands' IDs) each
+    repeated its count of `sizes` (NumPy integers) times, as one Arrow array, made from the
+    column's buffers by NumPy: the strings as the rows of a byte matrix as wide as the
+    longest (their bytes one slice of the buffer when they are all as long, the IDs of a
+    site's hands mostly are), the rows repeated, and the bytes past each string's length
+    dropped. Not `take`, which is `pyarrow.compute`'s: its import cost every import some
+    30-40 ms of CPU before the workers could start (the first worker's tables are made before
+    they fork), and no process of an import needs it otherwise."""
+    import numpy as np
+    import pyarrow as pa
+
+    array = strings.chunk(0) if strings.num_chunks == 1 else pa.concat_arrays(strings.chunks)
+    wide = pa.types.is_large_string(array.type)
+    if array.null_count or not (wide or pa.types.is_string(array.type)):
+        return strings.take(pa.array(np.repeat(np.arange(len(sizes)), sizes)))  # never met
+    kind = np.int64 if wide else np.int32
+    _, offsets_buffer, data_buffer = array.buffers()
+    offsets = np.frombuffer(offsets_buffer, dtype=kind)[
+        array.offset : array.offset + len(array) + 1
+    ]
+    data = np.frombuffer(data_buffer or b"", dtype=np.uint8)
+    lengths = np.diff(offsets).astype(np.int64)
+    width = int(lengths.max()) if len(lengths) else 0
+    count = int(sizes.sum())
+    if count * width >= 1 << 31 and not wide:  # too big for one array
+        return strings.take(pa.array(np.repeat(np.arange(len(sizes)), sizes)))
+    first = int(offsets[0]) if len(offsets) else 0
+    if bool((lengths == width).all()):  # one slice of the buffer, its rows repeated
+        rows = data[first : first + len(lengths) * width].reshape(len(lengths), width)
+        gathered = np.repeat(rows, sizes, axis=0).ravel()
+        out_offsets = np.arange(count + 1, dtype=np.int64) * width
+    else:
+        repeated = np.repeat(lengths, sizes)
+        columns = np.arange(width, dtype=np.int64)
+        at = np.minimum(offsets[:-1].astype(np.int64)[:, np.newaxis] + columns, len(data) - 1)
+        gathered = np.repeat(data[at], sizes, axis=0)[columns < repeated[:, np.newaxis]]
+        out_offsets = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(repeated)))
+    return pa.Array.from_buffers(
+        array.type,
+        count,
+        [None, pa.py_buffer(out_offsets.astype(kind)), pa.py_buffer(gathered)],
+    )
 
 
 def _runs(

@@ -6,6 +6,8 @@ import os
 
 import pyarrow as pa
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from handlog import store
 from handlog.check import check_file
@@ -187,3 +189,81 @@ def test_schemas_are_derived_without_a_cache_folder(tmp_path, monkeypatch):
     finally:
         store._ARROW_SCHEMAS.clear()
         store._ARROW_SCHEMAS.update(kept)
+
+
+_IDS = st.lists(st.text(alphabet="ab9é€😀-", max_size=6), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=_IDS, data=st.data())
+def test_a_hand_id_repeated_over_its_rows_is_what_take_gives(ids, data):
+    """`_repeated` (the hands' IDs over their players' and actions' rows, built from the
+    column's buffers) is `take` of each hand's index its count of times: from a column in one
+    piece, a slice of one (its offsets not from 0) and two pieces."""
+    import numpy as np
+
+    counts = data.draw(st.lists(st.integers(0, 4), min_size=len(ids), max_size=len(ids)))
+    sizes = np.array(counts, dtype=np.int64)
+    shape = data.draw(st.sampled_from(["whole", "slice", "pieces"]))
+    if shape == "slice":
+        column = pa.chunked_array([pa.array(["x", "yy", *ids], pa.string()).slice(2)], pa.string())
+    elif shape == "pieces":
+        cut = len(ids) // 2
+        column = pa.chunked_array(
+            [pa.array(ids[:cut], pa.string()), pa.array(ids[cut:], pa.string())], pa.string()
+        )
+    else:
+        column = pa.chunked_array([pa.array(ids, pa.string())], pa.string())
+    made = store._repeated(column, sizes)
+    made.validate(full=True)
+    assert made.type == pa.string()
+    assert made.to_pylist() == [
+        hand for hand, count in zip(ids, sizes, strict=True) for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("first", [0, 2])
+def test_hand_ids_of_one_length_are_repeated_from_one_slice(first):
+    """IDs all as long (a site's hands', mostly): the rows of one slice of the buffer, from a
+    column whose first string is not at its buffer's start too."""
+    import numpy as np
+
+    ids = [str(250_000_000_000 + 7 * number) for number in range(50)]
+    column = pa.chunked_array(
+        [pa.array(["x", "yy", *ids], pa.string()).slice(2)] if first else [ids]
+    )
+    sizes = np.arange(50, dtype=np.int64) % 5
+    made = store._repeated(column, sizes)
+    made.validate(full=True)
+    assert made.to_pylist() == [
+        hand for hand, count in zip(ids, sizes, strict=True) for _ in range(count)
+    ]
+
+
+def test_an_import_never_loads_pyarrow_compute(tmp_path):
+    """No process of an import needs `pyarrow.compute` (some 40 ms to import, before the
+    workers fork when the first tables are made): the importing process, after an import
+    with two workers (whose first tables it made to warm them up), has not loaded it."""
+    import subprocess
+    import sys
+
+    source = ROOT / "tests" / "sites" / "pokerstars"
+    files = sorted(str(path) for path in source.glob("*.txt"))[:3]
+    script = (
+        "import sys; from pathlib import Path; from handlog.importer import import_paths; "
+        f"summary = import_paths({files!r}, Path({str(tmp_path / 'h.duckdb')!r}), workers=2); "
+        "print(summary.hands, 'pyarrow.compute' in sys.modules, 'pyarrow' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", script], capture_output=True, text=True, check=True
+    )
+    hands, compute, arrow = done.stdout.split()
+    assert int(hands) > 0 and arrow == "True"
+    assert compute == "False"
+
+
+@pytest.mark.parametrize("name", ["duckdb", "pyarrow"])
+def test_an_installed_version_is_read_as_its_metadata_says(name):
+    from importlib.metadata import version
+
+    assert store._installed_version(name) == version(name)
