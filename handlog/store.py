@@ -837,8 +837,9 @@ def _repeated(strings: Any, sizes: Any) -> Any:
 
     array = strings.chunk(0) if strings.num_chunks == 1 else pa.concat_arrays(strings.chunks)
     wide = pa.types.is_large_string(array.type)
+    count = int(sizes.sum())
     if array.null_count or not (wide or pa.types.is_string(array.type)):
-        return strings.take(pa.array(np.repeat(np.arange(len(sizes)), sizes)))  # never met
+        return _taken(strings, sizes)  # never met: the hands' IDs are strings, none null
     kind = np.int64 if wide else np.int32
     _, offsets_buffer, data_buffer = array.buffers()
     offsets = np.frombuffer(offsets_buffer, dtype=kind)[
@@ -847,11 +848,10 @@ def _repeated(strings: Any, sizes: Any) -> Any:
     data = np.frombuffer(data_buffer or b"", dtype=np.uint8)
     lengths = np.diff(offsets).astype(np.int64)
     width = int(lengths.max()) if len(lengths) else 0
-    count = int(sizes.sum())
-    if count * width >= 1 << 31 and not wide:  # too big for one array
-        return strings.take(pa.array(np.repeat(np.arange(len(sizes)), sizes)))
-    first = int(offsets[0]) if len(offsets) else 0
+    if count * width >= 1 << 31 and not wide:  # too big for one array: Arrow chunks it
+        return _taken(strings, sizes)
     if bool((lengths == width).all()):  # one slice of the buffer, its rows repeated
+        first = int(offsets[0])
         rows = data[first : first + len(lengths) * width].reshape(len(lengths), width)
         gathered = np.repeat(rows, sizes, axis=0).ravel()
         out_offsets = np.arange(count + 1, dtype=np.int64) * width
@@ -866,6 +866,14 @@ def _repeated(strings: Any, sizes: Any) -> Any:
         count,
         [None, pa.py_buffer(out_offsets.astype(kind)), pa.py_buffer(gathered)],
     )
+
+
+def _taken(strings: Any, sizes: Any) -> Any:
+    """`_repeated` by `take` (`pyarrow.compute`), for a column it does not build itself."""
+    import numpy as np
+    import pyarrow as pa
+
+    return strings.take(pa.array(np.repeat(np.arange(len(sizes)), sizes)))
 
 
 def _runs(
