@@ -19,6 +19,8 @@ from handlog.parse.reader import (
     LineMark,
     _header_starts,
     open_text,
+    plain_newlines,
+    range_codec,
     range_encoding,
     read_small,
     split_hands,
@@ -378,7 +380,7 @@ def _parse_stretch(chunks: Iterator[Chunk], site: SiteFormat, context: object) -
 
 def parse_text(text: str, file: str = "<text>") -> list[Parsed]:
     """Every hand in `text`, its format detected from it (for tests and round trips)."""
-    normalized = text.replace("\r\n", "\n").replace("\r", "\n")
+    normalized = plain_newlines(text)
     site = detect(normalized.split("\n"))
     if site is None:
         chunk = next(split_text([normalized], file, lambda line: False, "\0"), None)
@@ -409,19 +411,11 @@ def file_context(
     read with a context that is not the file's first (`ByteRange.context`): that one."""
     if site.file_context is None:
         return None
-    if part is not None and part.context:
-        return _context_at(path, site, part.context, part.context_line)
+    if part is not None and part.context:  # its lines numbered as the file's
+        return _context_from(site, head_at(path, site, part.context), part.context_line, str(path))
     with text_stream(path, text) as stream:
         head = _head(stream, site)
-    if "\r" in head:  # never in a text read already (`text_of`)
-        head = head.replace("\r\n", "\n").replace("\r", "\n")
-    return site.file_context(head, str(path))
-
-
-def _context_at(path: str | os.PathLike[str], site: SiteFormat, at: int, line: int) -> object:
-    """`file_context` of the text from byte `at` of a file (where a context marker stands,
-    on `line`), its lines numbered as the file's (those before kept blank)."""
-    return _context_from(site, head_at(path, site, at), line, str(path))
+    return site.file_context(plain_newlines(head), str(path))
 
 
 def _context_from(site: SiteFormat, text: str, line: int, file: str) -> object:
@@ -435,12 +429,11 @@ def head_at(path: str | os.PathLike[str], site: SiteFormat, at: int) -> str:
     """The text of a file from byte `at` (where a context marker stands: `ByteRange.context`)
     to the line of the next hand of `site`, newlines made "\n"."""
     with open(path, "rb") as handle:
-        encoding = range_encoding(handle.read(4))
+        codec = range_codec(range_encoding(handle.read(4)))
         handle.seek(at)
-        codec = "utf-8" if encoding.startswith("utf-8") else encoding
         with io.TextIOWrapper(handle, encoding=codec, errors="handlog-cp1252") as stream:
             head = _head(stream, site)
-    return head.replace("\r\n", "\n").replace("\r", "\n")
+    return plain_newlines(head)
 
 
 def context_heads(chunks: list[Chunk], site: SiteFormat, head: str) -> list[str]:
@@ -483,8 +476,9 @@ def _holds_header(text: str, start: int, site: SiteFormat) -> bool:
     headers (`str.find`), not by splitting the text into lines: the head of a small file is
     the whole file (measured, a ten-hand Merge file of 50 kB: its lines split for the one
     header on its second line cost some 30 us)."""
-    if type(site.is_header) is LineMark and not site.header_prefix:  # the XML formats
-        return text.find(site.is_header.mark, start) >= 0  # its mark is within a line
+    mark = _hand_mark(site)
+    if mark is not None and not site.header_prefix:  # the XML formats
+        return text.find(mark, start) >= 0  # its mark is within a line
     headers = _header_starts(text[start:] + "\n", site.is_header, site.header_prefix)
     return next(headers, None) is not None
 

@@ -522,10 +522,7 @@ def text_of(raw: bytes) -> str:
     through the stream."""
     encoding = detect_encoding(raw[:4])
     if encoding == "utf-8" or encoding == "utf-8-sig":
-        text = raw.decode(encoding, errors="handlog-cp1252")
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        return text
+        return plain_newlines(raw.decode(encoding, errors="handlog-cp1252"))
     with _decoding(io.BytesIO(raw), encoding) as stream:
         return stream.read()
 
@@ -707,6 +704,20 @@ def range_encoding(head: bytes) -> str:
     return encoding
 
 
+def range_codec(encoding: str) -> str:
+    """The codec that decodes a range of a file in `encoding` (`range_encoding`): UTF-8
+    without the BOM codec (a range that starts the file has its mark taken off apart)."""
+    return "utf-8" if encoding.startswith("utf-8") else encoding
+
+
+def plain_newlines(text: str) -> str:
+    """`text` with its newlines made "\\n", as universal newlines read them: CR LF and a lone
+    CR (looked for only where the text holds a CR, which most do not)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text
+
+
 def hand_ranges(
     path: str | os.PathLike[str],
     header: re.Pattern[bytes],
@@ -869,11 +880,7 @@ def split_range(
             if raw.startswith(mark) and (len(mark) == 3) == encoding.startswith("utf-8"):
                 raw = raw[len(mark) :]
                 break
-    text = raw.decode(
-        "utf-8" if encoding.startswith("utf-8") else encoding, errors="handlog-cp1252"
-    )
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = plain_newlines(raw.decode(range_codec(encoding), errors="handlog-cp1252"))
     yield from split_text([text], str(path), is_header, prefix, part.first_line)
 
 
