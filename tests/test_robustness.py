@@ -310,11 +310,6 @@ _AMOUNT_TOKEN = re.compile(r"(?<![\w.:/#=-])[$€£]?\d[\d,]*(?:\.\d\d)?(?![\w.:
 """A figure that may be an amount: not part of a word, a date, a clock or a hand number."""
 
 
-PHH_VALUES = pytest.mark.xfail(
-    reason="PHH values are validated by phh.py's owner (issue 27, class 2)", strict=False
-)
-
-
 NOTHING_READ = ("phh/holdem-skipped.phh", "pokerstars/hand-cancelled.txt")
 """Fixtures whose every hand is skipped (another game, a cancelled hand): no figure of
 theirs is read, so no figure of theirs is made larger."""
@@ -328,11 +323,7 @@ def test_the_files_left_out_of_the_large_figures_are_read_for_nothing():
 
 @pytest.mark.parametrize(
     "source",
-    [
-        pytest.param(p, marks=PHH_VALUES) if p.parent.name == "phh" else p
-        for p in SITE_FILES
-        if f"{p.parent.name}/{p.name}" not in NOTHING_READ
-    ],
+    [p for p in SITE_FILES if f"{p.parent.name}/{p.name}" not in NOTHING_READ],
     ids=lambda path: f"{path.parent.name}/{path.name}",
 )
 def test_amounts_above_64_bits_are_errors_of_their_line_never_numbers(tmp_path, source):
