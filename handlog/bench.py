@@ -124,6 +124,9 @@ FIGURES: dict[str, tuple[str, str]] = {
     "import.peak_memory_mb": ("import: peak memory (largest process)", "MB"),
     "import.database_mb": ("import: database size", "MB"),
     "reimport.seconds": ("re-import, nothing new", "s"),
+    "import_more.hands": ("import of more hands into that database: new hands", "hands"),
+    "import_more.hands_per_second": ("import of more hands into it (end to end)", "hands/s"),
+    "import_more.hands_per_cpu_second": ("import of more hands into it (CPU time)", "hands/CPU s"),
     "report.seconds": ("`handlog report` (HTML, charts)", "s"),
     "runs": ("runs per figure (median)", ""),
     "python": ("Python", ""),
@@ -136,19 +139,30 @@ FIGURES: dict[str, tuple[str, str]] = {
 # -- the hand sets -------------------------------------------------------------------------
 
 
-def replicate(source: Path, hands: int, out: Path, site: SiteFormat | None = None) -> Path:
+FIRST_NUMBER = 900_000_000_000
+"""The hand number a replicated set's hands are numbered from (one up each)."""
+
+
+def replicate(
+    source: Path,
+    hands: int,
+    out: Path,
+    site: SiteFormat | None = None,
+    first: int = FIRST_NUMBER,
+) -> Path:
     """Write `hands` hands of one site format (PokerStars unless `site` is given), copied
-    from the files under `source` whose content is in that format, with fresh hand numbers,
-    to one UTF-8 file in `out` (reused when it already exists). For a format that reads a
-    file's context (an XML session header), the first file's text before its first hand
-    opens the file."""
+    from the files under `source` whose content is in that format, with fresh hand numbers
+    from `first` on, to one UTF-8 file in `out` (reused when it already exists). For a format
+    that reads a file's context (an XML session header), the first file's text before its
+    first hand opens the file."""
     site = site or pokerstars.FORMAT
     out.mkdir(parents=True, exist_ok=True)
     suffix = ".xml" if site.file_context is not None else ".txt"
-    target = out / f"{_slug(site.name)}-{hands}{suffix}"
+    numbered = "" if first == FIRST_NUMBER else f"-from{first}"
+    target = out / f"{_slug(site.name)}-{hands}{numbered}{suffix}"
     if target.exists():
         return target
-    head, texts = _replicated(source, hands, site)
+    head, texts = _replicated(source, hands, site, first)
     with open(target, "w", encoding="utf-8", newline="\n") as handle:
         handle.write(head)
         for text in texts:
@@ -206,9 +220,11 @@ def zipped(folder: Path) -> Path:
     return target
 
 
-def _replicated(source: Path, hands: int, site: SiteFormat) -> tuple[str, Iterable[str]]:
+def _replicated(
+    source: Path, hands: int, site: SiteFormat, first: int = FIRST_NUMBER
+) -> tuple[str, Iterable[str]]:
     """The head and the texts of `hands` hands of `site` found under `source`, repeated
-    with fresh hand numbers."""
+    with fresh hand numbers from `first` on."""
     head, originals = _site_hands_with_head(source, site)
     if not originals:
         raise SystemExit(f"no {site.name} hands in {source} to replicate")
@@ -218,7 +234,7 @@ def _replicated(source: Path, hands: int, site: SiteFormat) -> tuple[str, Iterab
             text, hand_id = originals[number % len(originals)]
             found = _NUMBER.search(text)  # the first hand number; sites repeat it in the hand
             old = found[1] if found is not None else hand_id
-            yield text.replace(old, str(900_000_000_000 + number))
+            yield text.replace(old, str(first + number))
 
     return head, texts()
 
@@ -795,10 +811,13 @@ def _measured(command: list[str]) -> tuple[float, float, int, str]:
     return float(seconds), float(cpu), int(peak), output
 
 
-def import_figures(files: list[Path], data: Path, runs: int = 1) -> dict[str, Any]:
+def import_figures(
+    files: list[Path], data: Path, runs: int = 1, more: list[Path] | None = None
+) -> dict[str, Any]:
     """End-to-end `handlog import` of `files` into a new database (`runs` times, the median
     run), then again (unchanged): hands/s, seconds, CPU seconds, the largest process's peak
-    memory, the database size."""
+    memory, the database size; then `more` (hands not stored yet, numbered after them: a
+    player's next sessions) into that database, as full as the import left it."""
     database = data / "bench.duckdb"
     command = [_executable(), "import", "--quiet", "--db", str(database), *map(str, files)]
     measured = []
@@ -825,8 +844,21 @@ def import_figures(files: list[Path], data: Path, runs: int = 1) -> dict[str, An
     }
     again, _, _, _ = _measured(command)
     figures["reimport.seconds"] = round(again, 2)
+    if more:
+        stored = [_executable(), "import", "--quiet", "--db", str(database), *map(str, more)]
+        seconds, cpu, _, output = _measured(stored)
+        new = re.search(r"\(([\d,]+) new", output)
+        added = int(new.group(1).replace(",", "")) if new else 0
+        figures["import_more.hands"] = added
+        figures["import_more.hands_per_second"] = _rate(added, seconds)
+        figures["import_more.hands_per_cpu_second"] = _rate(added, cpu)
     return figures
 
+
+MORE_SHARE = 10
+"""After the import's set, a tenth as many hands again are imported into the database it
+filled (`import_figures`; 20,000 after the default 200,000): what a database's size costs
+the next import shows there."""
 
 IMPORT_SHAPES = ("big", "small", "zip")
 """How `import_site_figures` lays each site's hands out: one big file, files of ~10 hands
@@ -991,14 +1023,21 @@ def run_benchmarks(
         figures.update(import_site_figures(sites, import_site_hands, data, echo))
     if include_import:
         import_files = files
+        more: list[Path] = []
+        more_hands = 0
         figures["import.set"] = "the set above"
         if import_hands and not any(corpus.glob("*.txt")):
             say(f"no hand histories in {corpus}/ to replicate: the import uses the set above")
         elif import_hands:
             import_files = [replicate(corpus, import_hands, data)]
             figures["import.set"] = f"{corpus} replicated to {import_hands:,} hands"
-        say("import: end to end into a new database, then again (nothing new), then the report")
-        figures.update(import_figures(import_files, data))
+            more_hands = max(1, import_hands // MORE_SHARE)
+            more = [replicate(corpus, more_hands, data, first=FIRST_NUMBER + import_hands)]
+        then = f", then {more_hands:,} more hands into it" if more else ""
+        say(
+            f"import: end to end into a new database, then again (nothing new){then}, then the report"
+        )
+        figures.update(import_figures(import_files, data, more=more))
         figures.update(report_figures(data))
     figures["runs"] = runs
     figures["python"] = sys.version.split()[0]

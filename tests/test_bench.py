@@ -127,6 +127,10 @@ def test_the_import_can_have_its_own_replicated_set(tmp_path: Path) -> None:
     assert figures["import.hands"] == 120  # the replicated set, not the simulated one
     assert figures["import.set"] == f"{SAMPLE_LOGS} replicated to 120 hands"
     assert (tmp_path / "pokerstars-120.txt").exists()
+    # Then a tenth as many hands again, numbered after them, into the database they filled.
+    assert figures["import_more.hands"] == 12
+    assert figures["import_more.hands_per_second"] > 0
+    assert (tmp_path / f"pokerstars-12-from{bench.FIRST_NUMBER + 120}.txt").exists()
 
 
 def test_the_all_in_ev_figures(tmp_path: Path) -> None:
