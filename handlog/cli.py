@@ -1119,8 +1119,9 @@ def bench(
     CPU time (the steadier figure on a shared machine). pokerkit replays an even sample of
     the parsed hands; the ratio is handlog's replay rate over the hands pokerkit replayed
     divided by pokerkit's. The import goes into bench_data/bench.duckdb (twice: the second
-    finds nothing new) and the report into bench_data/report/. Exit code 2 for an option
-    out of range, 4 when a file cannot be written.
+    finds nothing new; then a tenth as many hands again, numbered after them, into that
+    database, as a player's next sessions go) and the report into bench_data/report/. Exit
+    code 2 for an option out of range, 4 when a file cannot be written.
 
     Example: handlog bench
 
