@@ -1196,15 +1196,18 @@ def rake_shares(collected: dict[str, int], rake: int) -> dict[str, int]:
     return shares
 
 
-_STORED_WITHIN = (
-    "(SELECT site, hand_id FROM hands WHERE site BETWEEN ? AND ? AND hand_id BETWEEN ? AND ?)"
-)
-"""The stored hands whose site and ID lie between a batch's least and greatest (four
-parameters): those a batch's hands may be. The bounds are constants of the query, so DuckDB
-skips the row groups whose statistics lie outside them, where a join alone read every stored
-hand's key for each batch loaded: a new session's hands, numbered after every stored one,
-are looked for in the last row group or two. Measured, 3,500 hands against 1,000,000 stored:
-24-25 ms -> 1.2."""
+def _stored_of(batch: str) -> str:
+    """The stored hands (site, hand_id) that the relation `batch` (a view, or a CTE) holds.
+    Read from the stored side with the batch as the join's build side, DuckDB filters the
+    scan of `hands` by the batch's least and greatest site and ID (its join filters) and
+    skips the row groups outside them, where an anti-join of the batch against `hands` read
+    every stored hand's key for each batch loaded: a new session's hands, numbered after
+    every stored one, are looked for in the last row group or two. Measured, 3,500 hands
+    against 1,000,000 stored: 24-25 ms -> 2.7 (a new database: 1.3 -> 1.9)."""
+    return (
+        f"SELECT h.site, h.hand_id FROM hands h "
+        f"SEMI JOIN {batch} b ON h.site = b.site AND h.hand_id = b.hand_id"
+    )
 
 
 def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
@@ -1218,28 +1221,21 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
     new = 0
     if hands is not None:
         register(connection, "batch_hands", hands)
-        bounds = list(
-            connection.execute(
-                "SELECT min(site), max(site), min(hand_id), max(hand_id) FROM batch_hands"
-            ).fetchall()[0]
-        )
         # How many hands of this batch were not stored before (each once, if a batch repeats
         # one). Usually every one, each there once: then every row goes in as it is, with no
         # join to find the rows of new hands, no pass to drop repeats, and no table of the
         # new hands made (3-4 ms a load, some 1.5 us a hand of an import: measured, 20,000
         # PokerStars hands in ten-hand files).
         new = connection.execute(
-            "SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM batch_hands) b "
-            f"ANTI JOIN {_STORED_WITHIN} h ON h.site = b.site AND h.hand_id = b.hand_id",
-            bounds,
+            "SELECT (SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM batch_hands)) "
+            f"- (SELECT count(*) FROM ({_stored_of('batch_hands')}))"
         ).fetchall()[0][0]
         all_new = new == hands.num_rows
         if not all_new:  # which they are (`importer._new_by_file` reads them too)
             connection.execute(
                 "CREATE OR REPLACE TEMP TABLE new_hands AS "
-                "SELECT DISTINCT b.site, b.hand_id FROM batch_hands b "
-                f"ANTI JOIN {_STORED_WITHIN} h ON h.site = b.site AND h.hand_id = b.hand_id",
-                bounds,
+                "SELECT DISTINCT site, hand_id FROM batch_hands "
+                f"EXCEPT {_stored_of('batch_hands')}"
             )
         for name in TABLES:
             table = tables.get(name)
@@ -1285,11 +1281,10 @@ def _new_rows_loaded(
 ) -> int | None:
     """`load` of `Rows` whose hands are all new, each once (as a new file's are): every row
     inserted from its column lists, with no temporary tables; None (nothing done) otherwise."""
-    sites, ids = hands.columns["site"], hands.columns["hand_id"]
     found = connection.execute(
-        "SELECT count(*) FROM (SELECT DISTINCT unnest(?) AS site, unnest(?) AS hand_id) b "
-        f"ANTI JOIN {_STORED_WITHIN} h ON h.site = b.site AND h.hand_id = b.hand_id",
-        [sites, ids, min(sites), max(sites), min(ids), max(ids)],
+        "WITH batch AS (SELECT DISTINCT unnest($1) AS site, unnest($2) AS hand_id) "
+        f"SELECT (SELECT count(*) FROM batch) - (SELECT count(*) FROM ({_stored_of('batch')}))",
+        [hands.columns["site"], hands.columns["hand_id"]],
     ).fetchall()
     new = int(found[0][0])
     if new != hands.num_rows:
