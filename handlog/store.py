@@ -1205,8 +1205,17 @@ def _stored_of(batch: str) -> str:
     every stored one, are looked for in the last row group or two. Measured, 3,500 hands
     against 1,000,000 stored: 24-25 ms -> 2.7 (a new database: 1.3 -> 1.9)."""
     return (
-        f"SELECT h.site, h.hand_id FROM hands h "
+        "SELECT h.site, h.hand_id FROM hands h "
         f"SEMI JOIN {batch} b ON h.site = b.site AND h.hand_id = b.hand_id"
+    )
+
+
+def _new_count(batch: str) -> str:
+    """The query of how many of the hands of the relation `batch` are not stored yet (each
+    counted once, if the batch repeats one)."""
+    return (
+        f"SELECT (SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM {batch})) "
+        f"- (SELECT count(*) FROM ({_stored_of(batch)}))"
     )
 
 
@@ -1226,10 +1235,7 @@ def load(connection: duckdb.DuckDBPyConnection, tables: dict[str, Any]) -> int:
         # join to find the rows of new hands, no pass to drop repeats, and no table of the
         # new hands made (3-4 ms a load, some 1.5 us a hand of an import: measured, 20,000
         # PokerStars hands in ten-hand files).
-        new = connection.execute(
-            "SELECT (SELECT count(*) FROM (SELECT DISTINCT site, hand_id FROM batch_hands)) "
-            f"- (SELECT count(*) FROM ({_stored_of('batch_hands')}))"
-        ).fetchall()[0][0]
+        new = connection.execute(_new_count("batch_hands")).fetchall()[0][0]
         all_new = new == hands.num_rows
         if not all_new:  # which they are (`importer._new_by_file` reads them too)
             connection.execute(
@@ -1282,8 +1288,7 @@ def _new_rows_loaded(
     """`load` of `Rows` whose hands are all new, each once (as a new file's are): every row
     inserted from its column lists, with no temporary tables; None (nothing done) otherwise."""
     found = connection.execute(
-        "WITH batch AS (SELECT DISTINCT unnest($1) AS site, unnest($2) AS hand_id) "
-        f"SELECT (SELECT count(*) FROM batch) - (SELECT count(*) FROM ({_stored_of('batch')}))",
+        "WITH batch AS (SELECT unnest($1) AS site, unnest($2) AS hand_id) " + _new_count("batch"),
         [hands.columns["site"], hands.columns["hand_id"]],
     ).fetchall()
     new = int(found[0][0])
