@@ -333,53 +333,12 @@ def trace(
     `flagged` states; the awards' `reason`s are left empty."""
     if all_in_only:
         return _all_in_trace(hand, profile, traits)
-    raws: list[_Raw] = []
-    seen = [-1, 0, 0, 0]
-    """`Table.moves` when the last copies of the seats were made, and the players then still
-    in, able to act, and whether one of those owed chips (1)."""
-    flagged: list[tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]] = []
-    last_street = tables.LAST_STREET[hand.game]
-    first_street = FIRST_STREET[hand.game]
-
-    def observe(r: _Replayer, event: Event | None) -> None:
-        table = r.table
-        street = table.street
-        betting = first_street <= street <= last_street
-        moves = table.moves
-        if raws and moves == seen[0]:
-            # No seat changed since the last event (a card dealt, a check, a note): its
-            # copies serve again (never changed once made), and so do its counts.
-            before = raws[-1]
-            stack, put_in, put_now = before.stack, before.put_in, before.street_put
-            collected, status = before.collected, before.status
-            in_hand, able, owes = seen[1], seen[2], seen[3] == 1
-        else:
-            in_hand, able, owes = _counts(table)
-            seen[0], seen[1], seen[2], seen[3] = moves, in_hand, able, 1 if owes else 0
-            stack, put_in, put_now, collected, status = _copies(table)
-        closed = first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
-        if raws and raws[-1].closed and street <= last_street:
-            closed = True  # from the all-in on, to the end of the dealing
-        raws.append(
-            _raw(
-                table,
-                event,
-                betting and in_hand > 1,
-                (stack, put_in, put_now, collected, status),
-                closed,
-            )
-        )
-
-    def at_flag(r: _Replayer, violation: Violation) -> None:
-        state = flag_state(r, violation)
-        flagged.append(
-            (state.street, state.betting, state.to_act, state.current_bet, state.seats, state.owed)
-        )
-
+    observe = _Observer(hand)
     replayer = _Replayer(hand, profile, traits)
     replayer.step_observer = observe
-    replayer.observer = at_flag
+    replayer.observer = observe.at_flag
     result = replayer.run()
+    raws = observe.raws
     _after_the_last_line(raws, replayer, observe)
     final = _final_cards(hand, replayer)
     steps = _steps(hand, raws, final, result.violations)
@@ -397,7 +356,7 @@ def trace(
         tuple(
             FlagState(violation, street, betting, to_act, current_bet, seats, owed)
             for violation, (street, betting, to_act, current_bet, seats, owed) in zip(
-                result.violations, flagged, strict=True
+                result.violations, observe.flagged, strict=True
             )
         ),
     )
@@ -408,47 +367,16 @@ def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandT
     with betting closed could be (on a betting street before the last) and is, and after the
     hand's last line (where the replay may still return a bet or pay pots: steps of their
     own); every other event's record holds the event alone."""
-    raws: list[_Raw] = []
-    last_street = tables.LAST_STREET[hand.game]
-    first_street = FIRST_STREET[hand.game]
-    last_event = len(hand.events) - 1
-    at = [-1]
-    """The index of the record at which betting closed, once it has."""
-    seen = [-1, 0, 0, 0]
-    """As `trace`'s: `Table.moves` when the table was last counted, and its counts then."""
-    empty: dict[str, int] = {}
-    nobody: dict[str, str] = {}
-
-    def observe(r: _Replayer, event: Event | None) -> None:
-        table = r.table
-        street = table.street
-        index = len(raws)
-        closed = False
-        in_hand = 0
-        looking = at[0] < 0 and first_street <= street < last_street
-        if looking or index >= last_event:
-            moves = table.moves
-            if moves != seen[0]:
-                counted, able, owes = _counts(table)
-                seen[0], seen[1], seen[2], seen[3] = moves, counted, able, 1 if owes else 0
-            in_hand = seen[1]
-            closed = looking and in_hand >= 2 and seen[2] <= 1 and seen[3] == 0
-        if closed or index >= last_event:
-            betting = first_street <= street <= last_street
-            raws.append(_raw(table, event, betting and in_hand > 1, _copies(table), closed))
-            if closed:
-                at[0] = index
-        else:
-            raws.append(_Raw(event, street, empty, empty, empty, empty, None, 0, nobody, 0, False))
-
+    observe = _AllInObserver(hand)
     replayer = _Replayer(hand, profile, traits)
     replayer.step_observer = observe
     result = replayer.run()
-    if at[0] < 0:
+    raws = observe.raws
+    if observe.at < 0:
         _after_the_last_line(raws, replayer, observe)
     final = _final_cards(hand, replayer)
     violations = result.violations
-    steps = _steps(hand, raws, final, violations, at[0]) if at[0] >= 0 else ()
+    steps = _steps(hand, raws, final, violations, observe.at) if observe.at >= 0 else ()
     unplaced: tuple[Violation, ...] = ()
     if violations:
         lines = {event.line for event in hand.events}
@@ -463,6 +391,114 @@ def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandT
         profile,
         traits,
     )
+
+
+class _Observer:
+    """`trace`'s observer of the replay: after each event, the table's copies (`_Raw`); at
+    each flag, the table then. A class, not functions nested in `trace`: compiled (mypyc), a
+    nested function and the environment it shares with its outer function hold each other, a
+    reference cycle left at every trace with all its records (the hand's events, a `_Raw` an
+    event), which only the cycle collector frees (measured: 85 objects an all-in hand of
+    KingsClub's corpus)."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.raws: list[_Raw] = []
+        self.flagged: list[
+            tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]
+        ] = []
+        self.last_street = tables.LAST_STREET[hand.game]
+        self.first_street = FIRST_STREET[hand.game]
+        # `Table.moves` when the last copies of the seats were made, and the players then
+        # still in, able to act, and whether one of those owed chips.
+        self.moves = -1
+        self.in_hand = 0
+        self.able = 0
+        self.owes = False
+
+    def __call__(self, r: _Replayer, event: Event | None) -> None:
+        table = r.table
+        street = table.street
+        last_street = self.last_street
+        betting = self.first_street <= street <= last_street
+        moves = table.moves
+        raws = self.raws
+        if raws and moves == self.moves:
+            # No seat changed since the last event (a card dealt, a check, a note): its
+            # copies serve again (never changed once made), and so do its counts.
+            before = raws[-1]
+            stack, put_in, put_now = before.stack, before.put_in, before.street_put
+            collected, status = before.collected, before.status
+            in_hand, able, owes = self.in_hand, self.able, self.owes
+        else:
+            in_hand, able, owes = _counts(table)
+            self.moves, self.in_hand, self.able, self.owes = moves, in_hand, able, owes
+            stack, put_in, put_now, collected, status = _copies(table)
+        closed = (
+            self.first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
+        )
+        if raws and raws[-1].closed and street <= last_street:
+            closed = True  # from the all-in on, to the end of the dealing
+        raws.append(
+            _raw(
+                table,
+                event,
+                betting and in_hand > 1,
+                (stack, put_in, put_now, collected, status),
+                closed,
+            )
+        )
+
+    def at_flag(self, r: _Replayer, violation: Violation) -> None:
+        state = flag_state(r, violation)
+        self.flagged.append(
+            (state.street, state.betting, state.to_act, state.current_bet, state.seats, state.owed)
+        )
+
+
+class _AllInObserver:
+    """`_all_in_trace`'s observer of the replay (a class for `_Observer`'s reason): the
+    table copied only where betting can close, and after the hand's last line."""
+
+    def __init__(self, hand: Hand) -> None:
+        self.raws: list[_Raw] = []
+        self.last_street = tables.LAST_STREET[hand.game]
+        self.first_street = FIRST_STREET[hand.game]
+        self.last_event = len(hand.events) - 1
+        self.at = -1
+        """The index of the record at which betting closed, once it has."""
+        # As `_Observer`'s: `Table.moves` when the table was last counted, and its counts.
+        self.moves = -1
+        self.in_hand = 0
+        self.able = 0
+        self.owes = False
+        self.empty: dict[str, int] = {}
+        self.nobody: dict[str, str] = {}
+
+    def __call__(self, r: _Replayer, event: Event | None) -> None:
+        table = r.table
+        street = table.street
+        raws = self.raws
+        index = len(raws)
+        closed = False
+        in_hand = 0
+        looking = self.at < 0 and self.first_street <= street < self.last_street
+        if looking or index >= self.last_event:
+            moves = table.moves
+            if moves != self.moves:
+                self.in_hand, self.able, self.owes = _counts(table)
+                self.moves = moves
+            in_hand = self.in_hand
+            closed = looking and in_hand >= 2 and self.able <= 1 and not self.owes
+        if closed or index >= self.last_event:
+            betting = self.first_street <= street <= self.last_street
+            raws.append(_raw(table, event, betting and in_hand > 1, _copies(table), closed))
+            if closed:
+                self.at = index
+        else:
+            empty = self.empty
+            raws.append(
+                _Raw(event, street, empty, empty, empty, empty, None, 0, self.nobody, 0, False)
+            )
 
 
 def _counts(table: Table) -> tuple[int, int, bool]:
