@@ -565,7 +565,10 @@ def _read_into(
     read_whole, replay, add_ev = _parse.read_whole, _replaying.replay, _stored.add_ev
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
-    flagged: list[tuple[CheckedHand, list[dict[str, Any]]]] = []
+    # A flagged hand's evidence is added once the range's texts are cut: kept till then, its
+    # key, file, line and the states its replay observed, not the hand and its replay (a
+    # range's flagged hands' records, kept alive, grew the heap the garbage collector scans).
+    flagged: list[Flagged] = []
     # Every hand read, its text kept (handlog.texts): its key and line only, so that its
     # records die with it (kept alive, a range's thousands of hands would grow the heap the
     # garbage collector scans again and again).
@@ -627,7 +630,7 @@ def _read_into(
                     clock.mark("ev")
                     read.append((key[0], key[1], checked.line))
                     if checked.replay.violations:
-                        flagged.append((checked, states))
+                        flagged.append((key[0], key[1], checked.file, checked.line, states))
                         states = []
             elif checked.error is not None:
                 counts["unparsed"] += 1
@@ -791,26 +794,25 @@ def snapshot(replayer: _Replayer, violation: Violation) -> dict[str, Any]:
     }
 
 
-def add_evidence(
-    batch: store.Batch,
-    flagged: Iterable[tuple[CheckedHand, list[dict[str, Any]]]],
-    texts: dict[int, str],
-) -> None:
-    """Add the evidence rows of `flagged` hands (each with the states its replay observed
-    at its flags) to `batch`; `texts`: the hands' texts by start line."""
+Flagged = tuple[str, str, str, int, list[dict[str, Any]]]
+"""A flagged hand as its evidence row reads it: its site and hand ID, its file and start line,
+and the states its replay observed at its flags (`snapshot`)."""
+
+
+def add_evidence(batch: store.Batch, flagged: Iterable[Flagged], texts: dict[int, str]) -> None:
+    """Add the evidence rows of `flagged` hands to `batch`; `texts`: the hands' texts by start
+    line."""
     table = batch.columns["hand_evidence"]
-    for checked, states in flagged:
-        hand = checked.hand
-        assert hand is not None
-        text = texts.get(checked.line)
+    for site, hand_id, file, line, states in flagged:
+        text = texts.get(line)
         if text is None:
             continue  # no text (a chunk the parser did not keep): no evidence
         row = (
-            hand.site.value,
-            hand.hand_id,
-            checked.file,
-            checked.line,
-            checked.line + text.count("\n"),
+            site,
+            hand_id,
+            file,
+            line,
+            line + text.count("\n"),
             compress(text),
             json.dumps(states, separators=(",", ":")),
         )
