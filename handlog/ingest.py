@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from handlog import parse as _parse
     from handlog.check import CheckedHand
     from handlog.equity import stored as _stored
+    from handlog.equity.stored import PendingEv
     from handlog.model import Hand
     from handlog.parse.reader import Chunk
     from handlog.parse.site import SiteFormat
@@ -428,11 +429,16 @@ def read_files(
     batch = store.Batch()
     results = []
     seen: set[tuple[str, str]] = set()  # the hands of the files before
-    kept: list[tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts]]] = []
+    kept: list[_KeptFile] = []
     start = _marks(batch)  # where the next file's rows begin: where the last file's end
     for path, start_line, hashed in files:
         held: list[HeldTexts] = []
-        result = _read_into(batch, path, None, start_line, profile, clock, held, hashed)
+        # The all-in EV of every file's hands that may have one is computed once all the
+        # files are read (`stored.add_pending_ev`), not file by file between their hands.
+        pending: list[PendingEv] = []
+        result = _read_into(
+            batch, path, None, start_line, profile, clock, held, hashed, pending=pending
+        )
         results.append(result)
         if result.error is not None:
             _truncate(batch, start)  # what the file added before it failed goes
@@ -443,6 +449,10 @@ def read_files(
         first = start["hands"]
         keys = list(zip(hands["site"][first:], hands["hand_id"][first:], strict=True))
         if not seen.isdisjoint(keys):
+            # Its rows move: its hands' EV first, where `pending` says their rows are.
+            if not _pending_ev(batch, result, pending, profile):
+                _truncate(batch, start)
+                continue
             _drop_hands(batch, seen, start)
             held = [
                 (head, [text for text in texts if (text[0], text[1]) not in seen])
@@ -450,14 +460,24 @@ def read_files(
             ]
         seen.update(keys)
         end = _marks(batch)
-        kept.append((result, start, end, held))
-        start = end
+        kept.append((result, start, end, held, pending))
+        start = dict(end)
+    failed = False
+    equities = batch.columns["equities"]["site"]
+    for result, start, end, _, pending in kept:
+        if pending:  # its equities rows follow every file's: where they are, its own
+            first = len(equities)
+            failed |= not _pending_ev(batch, result, pending, profile)
+            start["equities"], end["equities"] = first, len(equities)
+    clock.mark("ev")
+    if failed:  # a bug met in a file's EV: that file fails alone, its rows go
+        batch, kept = _without_failed(batch, kept)
     try:
-        tables = _with_texts(batch, [held for *_, held in kept], clock).arrow()
+        tables = _with_texts(batch, [held for _, _, _, held, _ in kept], clock).arrow()
     except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
         good = store.Batch()
         good_texts = []
-        for result, start, end, held in kept:
+        for result, start, end, held, _ in kept:
             own = _rows_between(batch, start, end)
             try:
                 own.arrow()
@@ -474,6 +494,41 @@ def read_files(
 HeldTexts = tuple[str, list[tuple[str, str, str]]]
 """Hands' texts not yet in blocks: the file's head (`texts.file_head`) and the texts
 (site, hand id, text) of its hands, in file order."""
+
+_KeptFile = tuple[PartResult, dict[str, int], dict[str, int], list[HeldTexts], list["PendingEv"]]
+"""A file `read_files` read without error: its result, where its rows begin and end in the
+batch (`_marks`), its texts and the hands whose all-in EV is still to compute."""
+
+
+def _pending_ev(
+    batch: store.Batch, result: PartResult, pending: list[PendingEv], profile: RuleProfile | None
+) -> bool:
+    """`stored.add_pending_ev` of one file's hands; False, the file's `error` set, when it
+    fails (a bug: that file fails alone)."""
+    if not pending:
+        return True
+    try:
+        _stored.add_pending_ev(batch, pending, profile)
+    except Exception as error:  # noqa: BLE001 - a bug: its file fails alone, named
+        result.error = _failed(error)
+        return False
+    return True
+
+
+def _without_failed(
+    batch: store.Batch, kept: list[_KeptFile]
+) -> tuple[store.Batch, list[_KeptFile]]:
+    """The rows of the files of `kept` that did not fail, in a batch of their own, and where
+    each one's now are."""
+    good = store.Batch()
+    still: list[_KeptFile] = []
+    for result, start, end, held, pending in kept:
+        if result.error is not None:
+            continue
+        mark = _marks(good)
+        good.extend(_rows_between(batch, start, end))
+        still.append((result, mark, _marks(good), held, pending))
+    return good, still
 
 
 def _with_texts(batch: store.Batch, held: list[list[HeldTexts]], clock: _Clock) -> store.Batch:
@@ -551,11 +606,14 @@ def _read_into(
     held: list[HeldTexts] | None = None,
     hashed: bool = False,
     hands: int | None = None,
+    pending: list[PendingEv] | None = None,
 ) -> PartResult:
     """Read a range of a file (None: the whole file) into `batch`: its hands' rows, texts
     and evidence; its texts into `held` instead, when given (`read_files` puts many files'
     texts in shared blocks). `hashed` (a whole file): its bytes hashed too, from the same
-    read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`)."""
+    read (`PartResult.digest`). `hands`: stop after that many hands (`_warm_up`). The all-in
+    EV of the hands that may have one is computed once the others are read
+    (`stored.add_pending_ev`), here or, with `pending`, by the caller."""
     if not _READING:
         _load_reading()
     # Taken from their modules at each call, as the imports here took them before (a
@@ -563,6 +621,9 @@ def _read_into(
     check_items, hand_rules, Hand = _check.check_items, _check.hand_rules, _model.Hand
     detect_file, parse_file, parse_range = _parse.detect_file, _parse.parse_file, _parse.parse_range
     read_whole, replay, add_ev = _parse.read_whole, _replaying.replay, _stored.add_ev
+    own_pending = pending is None
+    if pending is None:
+        pending = []
     counts = dict.fromkeys(COUNTS, 0)
     line_reached = start_line
     # A flagged hand's evidence is added once the range's texts are cut: kept till then, its
@@ -626,7 +687,7 @@ def _read_into(
                 if key is not None and key not in kept:
                     kept.add(key)
                     clock.mark("rows")
-                    add_ev(batch, checked, profile)  # all-in EV: only possible all-ins traced
+                    add_ev(batch, checked, profile, pending)  # possible all-ins: later
                     clock.mark("ev")
                     read.append((key[0], key[1], checked.line))
                     if checked.replay.violations:
@@ -640,6 +701,9 @@ def _read_into(
             clock.mark("rows")
             if hands is not None and counts["hands"] >= hands:
                 break
+        if own_pending and pending:  # the all-in EV of the hands that may have one, together
+            _stored.add_pending_ev(batch, pending, profile)
+            clock.mark("ev")
         if read and site is not None:
             texts = _add_texts(batch, path, site, chunks, read, held, text, part)
             clock.mark("texts")
