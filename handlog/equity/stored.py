@@ -1,5 +1,6 @@
 """All-in EV for the store: each checked hand's equities and EV-adjusted nets as rows
-(`add_ev`, called by the import's workers right after `store.add_checked`), and `handlog ev`
+(`add_ev`, called by the import's workers right after `store.add_checked`; the hands that may
+have an all-in are computed once their range is read, `add_pending_ev`), and `handlog ev`
 for the hands of a database imported before (`compute_stored`: incremental, resumable).
 
 What is stored (schema 9): per hand `hands.ev_all_in` (TRUE: an all-in with cards to come
