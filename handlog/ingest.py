@@ -475,18 +475,13 @@ def read_files(
     try:
         tables = _with_texts(batch, [held for _, _, _, held, _ in kept], clock).arrow()
     except Exception:  # noqa: BLE001 - a bug in one file's rows: that file fails alone
-        good = store.Batch()
-        good_texts = []
-        for result, start, end, held, _ in kept:
-            own = _rows_between(batch, start, end)
+        for result, start, end, _, _ in kept:
             try:
-                own.arrow()
+                _rows_between(batch, start, end).arrow()
             except Exception as error:  # noqa: BLE001
                 result.error = _failed(error)
-                continue
-            good.extend(own)
-            good_texts.append(held)
-        tables = _with_texts(good, good_texts, clock).arrow()
+        batch, kept = _without_failed(batch, kept)
+        tables = _with_texts(batch, [held for _, _, _, held, _ in kept], clock).arrow()
     clock.mark("arrow")
     return results, tables, clock.cpu_seconds()
 
@@ -518,8 +513,8 @@ def _pending_ev(
 def _without_failed(
     batch: store.Batch, kept: list[_KeptFile]
 ) -> tuple[store.Batch, list[_KeptFile]]:
-    """The rows of the files of `kept` that did not fail, in a batch of their own, and where
-    each one's now are."""
+    """The rows of the files of `kept` that did not fail (their EV, or their rows as Arrow
+    tables), in a batch of their own, and where each one's now are."""
     good = store.Batch()
     still: list[_KeptFile] = []
     for result, start, end, held, pending in kept:
