@@ -393,64 +393,48 @@ def _all_in_trace(hand: Hand, profile: RuleProfile, traits: SiteTraits) -> HandT
     )
 
 
-class _Watch:
-    """What both observers of a trace's replay keep: the records made so far, the hand's
-    betting streets, and the table's counts (`_counts`) as of `Table.moves` when last counted.
-    Observers are classes, not functions nested in `trace`: compiled (mypyc), a nested
-    function and the environment it shares with its outer function hold each other, a
+class _Observer:
+    """`trace`'s observer of the replay: after each event, the table's copies (`_Raw`); at
+    each flag, the table then. A class, not functions nested in `trace`: compiled (mypyc), a
+    nested function and the environment it shares with its outer function hold each other, a
     reference cycle left at every trace with all its records (the hand's events, a `_Raw` an
     event), which only the cycle collector frees (measured: 85 objects an all-in hand of
     KingsClub's corpus)."""
 
     def __init__(self, hand: Hand) -> None:
         self.raws: list[_Raw] = []
+        self.flagged: list[
+            tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]
+        ] = []
         self.last_street = tables.LAST_STREET[hand.game]
         self.first_street = FIRST_STREET[hand.game]
+        # `Table.moves` when the last copies of the seats were made, and the players then
+        # still in, able to act, and whether one of those owed chips.
         self.moves = -1
         self.in_hand = 0
         self.able = 0
         self.owes = False
-
-    def recount(self, table: Table) -> bool:
-        """Count the table again if a seat changed since the last count; whether one did."""
-        moves = table.moves
-        if moves == self.moves:
-            return False
-        self.in_hand, self.able, self.owes = _counts(table)
-        self.moves = moves
-        return True
-
-
-class _Observer(_Watch):
-    """`trace`'s observer of the replay: after each event, the table's copies (`_Raw`); at
-    each flag, the table then."""
-
-    def __init__(self, hand: Hand) -> None:
-        super().__init__(hand)
-        self.flagged: list[
-            tuple[Street, bool, str | None, int, tuple[SeatState, ...], int | None]
-        ] = []
 
     def __call__(self, r: _Replayer, event: Event | None) -> None:
         table = r.table
         street = table.street
         last_street = self.last_street
         betting = self.first_street <= street <= last_street
+        moves = table.moves
         raws = self.raws
-        if self.recount(table) or not raws:
-            stack, put_in, put_now, collected, status = _copies(table)
-        else:
+        if raws and moves == self.moves:
             # No seat changed since the last event (a card dealt, a check, a note): its
             # copies serve again (never changed once made), and so do its counts.
             before = raws[-1]
             stack, put_in, put_now = before.stack, before.put_in, before.street_put
             collected, status = before.collected, before.status
-        in_hand = self.in_hand
+            in_hand, able, owes = self.in_hand, self.able, self.owes
+        else:
+            in_hand, able, owes = _counts(table)
+            self.moves, self.in_hand, self.able, self.owes = moves, in_hand, able, owes
+            stack, put_in, put_now, collected, status = _copies(table)
         closed = (
-            self.first_street <= street < last_street
-            and in_hand >= 2
-            and self.able <= 1
-            and not self.owes
+            self.first_street <= street < last_street and in_hand >= 2 and able <= 1 and not owes
         )
         if raws and raws[-1].closed and street <= last_street:
             closed = True  # from the all-in on, to the end of the dealing
@@ -471,15 +455,22 @@ class _Observer(_Watch):
         )
 
 
-class _AllInObserver(_Watch):
-    """`_all_in_trace`'s observer of the replay: the table copied only where betting can
-    close, and after the hand's last line."""
+class _AllInObserver:
+    """`_all_in_trace`'s observer of the replay (a class for `_Observer`'s reason): the
+    table copied only where betting can close, and after the hand's last line."""
 
     def __init__(self, hand: Hand) -> None:
-        super().__init__(hand)
+        self.raws: list[_Raw] = []
+        self.last_street = tables.LAST_STREET[hand.game]
+        self.first_street = FIRST_STREET[hand.game]
         self.last_event = len(hand.events) - 1
         self.at = -1
         """The index of the record at which betting closed, once it has."""
+        # As `_Observer`'s: `Table.moves` when the table was last counted, and its counts.
+        self.moves = -1
+        self.in_hand = 0
+        self.able = 0
+        self.owes = False
         self.empty: dict[str, int] = {}
         self.nobody: dict[str, str] = {}
 
@@ -492,7 +483,10 @@ class _AllInObserver(_Watch):
         in_hand = 0
         looking = self.at < 0 and self.first_street <= street < self.last_street
         if looking or index >= self.last_event:
-            self.recount(table)
+            moves = table.moves
+            if moves != self.moves:
+                self.in_hand, self.able, self.owes = _counts(table)
+                self.moves = moves
             in_hand = self.in_hand
             closed = looking and in_hand >= 2 and self.able <= 1 and not self.owes
         if closed or index >= self.last_event:
