@@ -193,7 +193,7 @@ def import_paths(
                 # loaded as they come, not held for the next (`LOAD_PARTS`): what waits is
                 # loaded while the workers read the last, and the import's end loads only it.
                 ending = left is not None and left < running
-                if len(task) > 1:  # whole small files, a few tasks a transaction
+                if len(task) > 1 or _whole_file(task, done):  # a few tasks a transaction
                     files_load.add(connection, lock, task, done, ending)
                     continue
                 files_load.commit(connection, lock)
@@ -241,6 +241,18 @@ def import_paths(
     summary.seconds = time.perf_counter() - started
     summary.timings["parent"] = time.process_time()
     return summary
+
+
+def _whole_file(task: Task, done: TaskResult) -> bool:
+    """Whether a task of one job is a whole new file read in one part, as Arrow tables: it
+    is stored with the files before and after it in one transaction (`_FilesLoad`), as small
+    files are, not in a transaction of its own. A transaction under `COMMIT_HANDS` hands
+    goes through DuckDB's write-ahead log at its commit, and again into the database file at
+    the checkpoint, where one that fills row groups has them written straight to the file
+    (measured, 20,000 PokerStars hands in ten files of 2,000, 4.4 MB each: the importing
+    process's commits 26-28 us a hand, against 6.5-7 for the same hands in one file)."""
+    (job,) = task
+    return job.whole and not any(isinstance(t, store.Rows) for t in done.tables.values())
 
 
 def _one_task(files: list[str]) -> bool:
@@ -787,11 +799,12 @@ class _Waiting(Generic[_Item]):
 
 
 class _FilesLoad:
-    """Loading tasks of whole new small files (`_tasks`): their rows stored with their
-    `imports` rows, loaded `LOAD_PARTS` tasks together (one statement a table), in one
-    transaction up to `COMMIT_HANDS` hands or `HELD_BYTES` of rows (the tasks are held until
-    it commits; measured, compiled, 2,000 ten-hand files of 20,000 hands, the importing
-    process's CPU a hand with a commit every three tasks -> every twelve: PokerStars 52.6 ->
+    """Loading tasks of whole new files (`_tasks`: small files gathered, or one read whole in
+    one part, `_whole_file`): their rows stored with their `imports` rows, loaded
+    `LOAD_PARTS` tasks together (one statement a table), in one transaction up to
+    `COMMIT_HANDS` hands or `HELD_BYTES` of rows (the tasks are held until it commits;
+    measured, compiled, 2,000 ten-hand files of 20,000 hands, the importing process's CPU a
+    hand with a commit every three tasks -> every twelve: PokerStars 52.6 ->
     43.3 us, Merge 55.2-55.5 -> 38.6-40.1; with a commit a task it was 40-41 us more). A
     file the worker could not read fails alone. When DuckDB refuses the rows of a task (too
     big for the memory limit, say), the transaction is rolled back and each task under way

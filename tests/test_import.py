@@ -252,7 +252,9 @@ def _kill_after_a_commit(process: subprocess.Popen[bytes], wal: Path) -> None:
 def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 4, 1500)
-    process = _start_import(db, files)
+    # Whole files are stored several to a transaction (`importer._FilesLoad`): one of
+    # 1,500 hands commits with each file.
+    process = _start_import(db, files, commit_hands=1500)
     _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
     connection = connect(db)
     stored = connection.execute(
@@ -270,6 +272,55 @@ def test_kill_9_mid_import_leaves_a_consistent_database(tmp_path):
     summary = import_paths(files, db, workers=1)
     assert summary.new_hands + stored[0] == 4 * 1500
     assert _all_counts(db)["hands"] == 4 * 1500
+
+
+def test_whole_files_bigger_than_small_ones_share_a_transaction(tmp_path, monkeypatch):
+    """A whole new file read in one part that is not small (here any: `SMALL_FILE_BYTES` of
+    one byte) is stored with the files around it in one transaction, each with its own
+    `imports` row and counts, as small files are: no transaction a file (each one's rows
+    went through DuckDB's write-ahead log). One that DuckDB refuses fails alone."""
+    from handlog import importer, store
+
+    monkeypatch.setattr(importer, "SMALL_FILE_BYTES", 1)
+    files = _big_logs(tmp_path, 3, 120)
+    own_commits = []
+    real_commit = importer._FileLoad.commit
+
+    def commit(self, *args):  # type: ignore[no-untyped-def]
+        own_commits.append(self.parts)
+        return real_commit(self, *args)
+
+    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    reported = []
+    db = tmp_path / "h.duckdb"
+    summary = import_paths(
+        files, db, workers=2, on_file=lambda plan, counts, new, errors: reported.append(new)
+    )
+    assert summary.new_hands == 360 and not summary.failed
+    assert not any(own_commits)  # no file had a transaction of its own
+    assert reported == [120, 120, 120]
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = connection.execute("SELECT hands, new_hands FROM imports ORDER BY path").fetchall()
+    connection.close()
+    assert rows == [(120, 120)] * 3
+
+    real_load = store.load
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        if "big1" in tables["hands"].column("file")[0].as_py():
+            raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store, "load", refusing)
+    monkeypatch.setattr(importer, "LOAD_PARTS", 1)  # each file loaded as it comes
+    other = tmp_path / "other.duckdb"
+    summary = import_paths(files, other, workers=2)
+    assert [path for path, _ in summary.failed] == [files[1]]
+    assert summary.new_hands == 240
+    connection = duckdb.connect(str(other), read_only=True)
+    paths = [row[0] for row in connection.execute("SELECT path FROM imports").fetchall()]
+    connection.close()
+    assert not any("big1" in path for path in paths)
 
 
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
