@@ -323,6 +323,70 @@ def test_whole_files_bigger_than_small_ones_share_a_transaction(tmp_path, monkey
     assert not any("big1" in path for path in paths)
 
 
+def test_a_few_big_files_share_a_transaction_and_one_refused_fails_alone(tmp_path, monkeypatch):
+    """Big files (each cut into ranges) of fewer than `COMMIT_HANDS` hands together are
+    stored in one transaction, as one file of their hands would be, each file with its own
+    `imports` row, counted and reported in order. When DuckDB refuses a file's rows, the
+    files before it in the transaction are stored again alone and only that file fails;
+    the files after it go on."""
+    from handlog import importer, store
+
+    monkeypatch.setattr(importer, "SMALL_FILE_BYTES", 1)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 40_000)  # some ten ranges a file
+    files = _big_logs(tmp_path, 3, 120)
+    commits = []
+    real_commit = importer._FileLoad.commit
+
+    def commit(self, *args):  # type: ignore[no-untyped-def]
+        before = getattr(self, "before", [])
+        if self.parts or before:
+            commits.append([load.plan.path for load in (*before, self)])
+        return real_commit(self, *args)
+
+    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    reported = []
+
+    def on_file(plan, counts, new, errors):  # type: ignore[no-untyped-def]
+        reported.append((plan.path, counts["hands"], new))
+
+    db = tmp_path / "h.duckdb"
+    summary = import_paths(files, db, workers=2, on_file=on_file)
+    assert summary.new_hands == 360 and not summary.failed
+    assert commits == [files]  # one transaction for the three
+    assert reported == [(path, 120, 120) for path in files]
+    connection = duckdb.connect(str(db), read_only=True)
+    rows = connection.execute(
+        "SELECT path, size, hands, new_hands FROM imports ORDER BY path"
+    ).fetchall()
+    connection.close()
+    assert rows == [(path, os.path.getsize(path), 120, 120) for path in files]
+    assert import_paths(files, db, workers=2).unchanged == 3
+
+    real_load = store.load
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        if "big1" in tables["hands"].column("file")[0].as_py():
+            raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store, "load", refusing)
+    commits.clear()
+    reported.clear()
+    other = tmp_path / "other.duckdb"
+    summary = import_paths(files, other, workers=2, on_file=on_file)
+    assert [path for path, _ in summary.failed] == [files[1]]
+    assert summary.new_hands == 240 and summary.hands == 240
+    assert reported == [(files[0], 120, 120), (files[2], 120, 120)]
+    connection = duckdb.connect(str(other), read_only=True)
+    stored = connection.execute("SELECT path, hands FROM imports ORDER BY path").fetchall()
+    hands = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    connection.close()
+    assert stored == [(files[0], 120), (files[2], 120)] and hands == 240
+    monkeypatch.setattr(store, "load", real_load)
+    again = import_paths(files, other, workers=2)
+    assert again.new_hands == 120 and again.unchanged == 2
+
+
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
