@@ -860,9 +860,13 @@ MORE_SHARE = 10
 filled (`import_figures`; 20,000 after the default 200,000): what a database's size costs
 the next import shows there."""
 
-IMPORT_SHAPES = ("big", "small", "zip")
-"""How `import_site_figures` lays each site's hands out: one big file, files of ~10 hands
-(thousands of them), and a zip of those."""
+IMPORT_SHAPES = ("big", "few", "small", "zip")
+"""How `import_site_figures` lays each site's hands out: one big file, a few big files (four,
+of a quarter of the hands each: `FEW_FILES`), files of ~10 hands (thousands of them), and a
+zip of those."""
+
+FEW_FILES = 4
+"""The big files of the "few" shape of `import_site_figures`."""
 
 TIMED_STAGES = (
     "parse",
@@ -904,6 +908,9 @@ def import_site_figures(
         for shape in shapes:
             if shape == "big":
                 files = [replicate(source, hands, data / "sites", site)]
+            elif shape == "few":
+                per = max(1, -(-hands // FEW_FILES))
+                files = [replicate_files(source, hands, data / "sites", site, per)]
             else:
                 folder = replicate_files(source, hands, data / "sites", site, per_file)
                 files = [folder if shape == "small" else zipped(folder)]

@@ -148,9 +148,13 @@ def test_the_all_in_ev_figures(tmp_path: Path) -> None:
 def test_import_of_each_site_publishes_where_its_time_goes(tmp_path: Path) -> None:
     """The per-site import figures (`handlog bench --import-site-hands`): every hand of
     the small files imported, and the CPU time per hand of the stages that always work."""
-    figures = bench.import_site_figures(SAMPLE_LOGS, 40, tmp_path, per_file=10, shapes=("zip",))
+    figures = bench.import_site_figures(
+        SAMPLE_LOGS, 80, tmp_path, per_file=10, shapes=("few", "zip")
+    )
+    few = "imports.pokerstars.few"  # a few big files: four of twenty hands here
+    assert figures[f"{few}.hands"] == 80 and figures[f"{few}.files"] == bench.FEW_FILES == 4
     key = "imports.pokerstars.zip"
-    assert figures[f"{key}.hands"] == 40 and figures[f"{key}.files"] == 4
+    assert figures[f"{key}.hands"] == 80 and figures[f"{key}.files"] == 8
     assert figures[f"{key}.hands_per_cpu_second"] > 0
     for stage in ("parse", "replay", "ev", "rows", "texts", "arrow", "startup", "load", "commit"):
         assert figures[f"{key}.us.{stage}"] > 0, stage
