@@ -1262,7 +1262,7 @@ class _FileLoad:
         if carried is not None:
             self.before = [*carried.before, carried]
             carried.before = []
-        self.hands: int = sum(load.hands for load in self.before)
+        self.hands: int = carried.hands if carried is not None else 0
         """Hands read into the transaction under way (`COMMIT_HANDS`), the files' before it
         included."""
         self.carried = False
@@ -1275,7 +1275,8 @@ class _FileLoad:
         file's rows be refused in it; None once they, and those of the files before, hold
         more than `HELD_BYTES` (the file commits at its end, then), or for a file that is not
         whole and new."""
-        self.kept_bytes: int = sum(load.kept_bytes for load in self.before)
+        self.kept_bytes: int = carried.kept_bytes if carried is not None else 0
+        """The bytes of the rows of the parts kept (`kept`), the files' before it included."""
         self.key = plan.key or file_key(plan.path)
         self.started = datetime.now(UTC)
         self.totals = dict.fromkeys(COUNTS, 0)

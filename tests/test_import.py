@@ -387,6 +387,33 @@ def test_a_few_big_files_share_a_transaction_and_one_refused_fails_alone(tmp_pat
     assert again.new_hands == 120 and again.unchanged == 2
 
 
+def test_files_carried_on_commit_once_their_hands_reach_commit_hands(tmp_path, monkeypatch):
+    """A transaction carried from file to file counts every hand read into it once: with
+    400 hands a commit, three files of 120 go on into the fourth, which commits them at its
+    first part past 400 and its own rest at its end."""
+    from handlog import importer
+
+    monkeypatch.setattr(importer, "SMALL_FILE_BYTES", 1)
+    monkeypatch.setattr(importer, "RANGE_BYTES", 40_000)
+    monkeypatch.setattr(importer, "COMMIT_HANDS", 400)
+    files = _big_logs(tmp_path, 4, 120)
+    commits = []
+    real_commit = importer._FileLoad.commit
+
+    def commit(self, *args):  # type: ignore[no-untyped-def]
+        before = getattr(self, "before", [])
+        if self.parts or before:
+            commits.append((len(before) + 1, self.hands))
+        return real_commit(self, *args)
+
+    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    summary = import_paths(files, tmp_path / "h.duckdb", workers=2)
+    assert summary.new_hands == 480
+    (first, first_hands), (second, second_hands) = commits
+    assert first == 4 and 400 <= first_hands < 480 and second == 1
+    assert first_hands + second_hands == 480
+
+
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
