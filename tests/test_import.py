@@ -414,6 +414,29 @@ def test_files_carried_on_commit_once_their_hands_reach_commit_hands(tmp_path, m
     assert first_hands + second_hands == 480
 
 
+def test_kill_9_inside_a_carried_transaction_keeps_what_it_committed(tmp_path):
+    """Files carried from one to the next commit together: a commit falls inside a file
+    (2,000 hands a commit, files of 1,500), and stores the files before it whole and that one
+    as far as it got, each with its `imports` row; an import killed then goes on from there,
+    every hand once."""
+    db = tmp_path / "h.duckdb"
+    files = _big_logs(tmp_path, 3, 1500)
+    process = _start_import(db, files, range_bytes=1 << 20, commit_hands=2000)
+    _kill_after_a_commit(process, tmp_path / "h.duckdb.wal")
+    connection = connect(db)
+    rows = dict(connection.execute("SELECT path, hands FROM imports").fetchall())
+    stored = connection.execute("SELECT count(*) FROM hands").fetchone()[0]
+    connection.close()
+    counts = [rows.get(path, 0) for path in files]
+    partial = [index for index, count in enumerate(counts) if 0 < count < 1500]
+    assert counts[0] == 1500 and len(partial) == 1 and stored == sum(counts)
+    assert counts[: partial[0]] == [1500] * partial[0]  # whole files, then one part way
+    assert not any(counts[partial[0] + 1 :])
+    summary = import_paths(files, db, workers=1)
+    assert summary.new_hands == 4500 - stored and summary.unchanged == partial[0]
+    assert _all_counts(db)["hands"] == 4500
+
+
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
