@@ -3,8 +3,10 @@
 A file whose bytes are unchanged since its last import is skipped by its SHA-256. A file
 that grew (its old bytes hash as before: a session still being played) is read again from
 the start of its last hand; hands already stored are not stored twice. Files are cut into
-ranges of whole hands that worker processes parse and replay; the parent loads each range
-in one transaction with the file's `imports` row, which records how far the file got.
+ranges of whole hands that worker processes parse and replay; the parent loads them in
+transactions of up to `COMMIT_HANDS` hands (new files share one: small files gathered in
+tasks, a big file's transaction carried on to the next), each with the `imports` row of
+each file in it, which records how far the file got.
 """
 
 from __future__ import annotations
