@@ -437,6 +437,32 @@ def test_kill_9_inside_a_carried_transaction_keeps_what_it_committed(tmp_path):
     assert _all_counts(db)["hands"] == 4500
 
 
+def test_a_file_imported_alone_is_shared_by_the_workers(tmp_path, monkeypatch):
+    """A new file of up to one range imported alone is cut in a range for each worker (no
+    smaller than a small file), so that they read it together; among other files, or read by
+    one worker, it is one range."""
+    from handlog import importer
+    from handlog.importer import ImportSummary
+
+    files = _big_logs(tmp_path, 2, 1200)  # some 2.6 MB each: one range
+    size = os.path.getsize(files[1])
+    assert importer._small() < size <= importer.RANGE_BYTES
+
+    def parts(paths, workers):  # type: ignore[no-untyped-def]
+        jobs = list(importer._jobs(None, paths, ImportSummary(), workers))
+        return [sum(1 for job in jobs if job.plan.path == path) for path in paths]
+
+    assert parts(files[1:], 2) == [2]
+    assert parts(files[1:], 1) == [1]
+    assert parts(files, 2) == [1, 1]
+    monkeypatch.setattr(importer, "SMALL_FILE_BYTES", size // 2 + 1)  # halves too small
+    assert parts(files[1:], 2) == [1]
+    monkeypatch.undo()
+    summary = import_paths(files[1:], tmp_path / "h.duckdb", workers=2)
+    assert summary.new_hands == 1200 and not summary.failed
+    assert _all_counts(tmp_path / "h.duckdb")["imports"] == 1
+
+
 def test_kill_9_inside_a_big_file_resumes_where_it_stopped(tmp_path):
     db = tmp_path / "h.duckdb"
     files = _big_logs(tmp_path, 1, 5000)
