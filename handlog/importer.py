@@ -552,8 +552,8 @@ def _lone_range_bytes(size: int, workers: int) -> int:
     """The ranges of a new file imported alone, not small: of a range's size
     (`RANGE_BYTES`), or, for a file of up to one range, a share of it for each of `workers`
     when a share is no smaller than a small file: they read it together where one read it
-    all while the others waited (measured, one file of 2,000 PokerStars hands, 4.4 MB: 0.42-0.57 s ->
-    0.37-0.41). Not so the last of several files: cut, it would be stored in a transaction
+    all while the others waited (measured, one file of 5,000 Winamax hands, 5.7 MB:
+    1.57-1.63 s -> 0.94-1.03). Not so the last of several files: cut, it would be stored in a transaction
     of its own, not with the files before it (`_FilesLoad`), which cost more than it saved
     (ten such files: 1.52-1.63 s -> 1.59-1.69)."""
     share = -(-size // workers)
