@@ -208,6 +208,40 @@ def _big_logs(tmp_path: Path, files: int, hands: int) -> list[str]:
     return made
 
 
+def _file_commits(monkeypatch) -> list[tuple[list[str], int]]:  # type: ignore[no-untyped-def]
+    """The transactions of big files (`importer._FileLoad.commit`) as the import commits
+    them: the paths of the files in each (those carried into it first) and its hands."""
+    from handlog import importer
+
+    commits: list[tuple[list[str], int]] = []
+    real_commit = importer._FileLoad.commit
+
+    def commit(self, *args):  # type: ignore[no-untyped-def]
+        before = getattr(self, "before", [])
+        if self.parts or before:
+            commits.append(([load.plan.path for load in (*before, self)], self.hands))
+        return real_commit(self, *args)
+
+    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    return commits
+
+
+def _refuse_rows_of(monkeypatch, marker: str):  # type: ignore[no-untyped-def]
+    """DuckDB refusing, as out of memory, the rows of the files whose path holds `marker`;
+    the real `store.load`, returned."""
+    from handlog import store
+
+    real_load = store.load
+
+    def refusing(connection, tables):  # type: ignore[no-untyped-def]
+        if marker in tables["hands"].column("file")[0].as_py():
+            raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate")
+        return real_load(connection, tables)
+
+    monkeypatch.setattr(store, "load", refusing)
+    return real_load
+
+
 def _start_import(
     db: Path, files: list[str], range_bytes: int | None = None, commit_hands: int | None = None
 ) -> subprocess.Popen[bytes]:
@@ -279,39 +313,25 @@ def test_whole_files_bigger_than_small_ones_share_a_transaction(tmp_path, monkey
     one byte) is stored with the files around it in one transaction, each with its own
     `imports` row and counts, as small files are: no transaction a file (each one's rows
     went through DuckDB's write-ahead log). One that DuckDB refuses fails alone."""
-    from handlog import importer, store
+    from handlog import importer
 
     monkeypatch.setattr(importer, "SMALL_FILE_BYTES", 1)
     files = _big_logs(tmp_path, 3, 120)
-    own_commits = []
-    real_commit = importer._FileLoad.commit
-
-    def commit(self, *args):  # type: ignore[no-untyped-def]
-        own_commits.append(self.parts)
-        return real_commit(self, *args)
-
-    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    own_commits = _file_commits(monkeypatch)
     reported = []
     db = tmp_path / "h.duckdb"
     summary = import_paths(
         files, db, workers=2, on_file=lambda plan, counts, new, errors: reported.append(new)
     )
     assert summary.new_hands == 360 and not summary.failed
-    assert not any(own_commits)  # no file had a transaction of its own
+    assert not own_commits  # no file had a transaction of its own
     assert reported == [120, 120, 120]
     connection = duckdb.connect(str(db), read_only=True)
     rows = connection.execute("SELECT hands, new_hands FROM imports ORDER BY path").fetchall()
     connection.close()
     assert rows == [(120, 120)] * 3
 
-    real_load = store.load
-
-    def refusing(connection, tables):  # type: ignore[no-untyped-def]
-        if "big1" in tables["hands"].column("file")[0].as_py():
-            raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate")
-        return real_load(connection, tables)
-
-    monkeypatch.setattr(store, "load", refusing)
+    _refuse_rows_of(monkeypatch, "big1")
     monkeypatch.setattr(importer, "LOAD_PARTS", 1)  # each file loaded as it comes
     other = tmp_path / "other.duckdb"
     summary = import_paths(files, other, workers=2)
@@ -334,16 +354,7 @@ def test_a_few_big_files_share_a_transaction_and_one_refused_fails_alone(tmp_pat
     monkeypatch.setattr(importer, "SMALL_FILE_BYTES", 1)
     monkeypatch.setattr(importer, "RANGE_BYTES", 40_000)  # some ten ranges a file
     files = _big_logs(tmp_path, 3, 120)
-    commits = []
-    real_commit = importer._FileLoad.commit
-
-    def commit(self, *args):  # type: ignore[no-untyped-def]
-        before = getattr(self, "before", [])
-        if self.parts or before:
-            commits.append([load.plan.path for load in (*before, self)])
-        return real_commit(self, *args)
-
-    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    commits = _file_commits(monkeypatch)
     reported = []
 
     def on_file(plan, counts, new, errors):  # type: ignore[no-untyped-def]
@@ -352,7 +363,7 @@ def test_a_few_big_files_share_a_transaction_and_one_refused_fails_alone(tmp_pat
     db = tmp_path / "h.duckdb"
     summary = import_paths(files, db, workers=2, on_file=on_file)
     assert summary.new_hands == 360 and not summary.failed
-    assert commits == [files]  # one transaction for the three
+    assert [paths for paths, _ in commits] == [files]  # one transaction for the three
     assert reported == [(path, 120, 120) for path in files]
     connection = duckdb.connect(str(db), read_only=True)
     rows = connection.execute(
@@ -362,14 +373,7 @@ def test_a_few_big_files_share_a_transaction_and_one_refused_fails_alone(tmp_pat
     assert rows == [(path, os.path.getsize(path), 120, 120) for path in files]
     assert import_paths(files, db, workers=2).unchanged == 3
 
-    real_load = store.load
-
-    def refusing(connection, tables):  # type: ignore[no-untyped-def]
-        if "big1" in tables["hands"].column("file")[0].as_py():
-            raise duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate")
-        return real_load(connection, tables)
-
-    monkeypatch.setattr(store, "load", refusing)
+    real_load = _refuse_rows_of(monkeypatch, "big1")
     commits.clear()
     reported.clear()
     other = tmp_path / "other.duckdb"
@@ -397,19 +401,10 @@ def test_files_carried_on_commit_once_their_hands_reach_commit_hands(tmp_path, m
     monkeypatch.setattr(importer, "RANGE_BYTES", 40_000)
     monkeypatch.setattr(importer, "COMMIT_HANDS", 400)
     files = _big_logs(tmp_path, 4, 120)
-    commits = []
-    real_commit = importer._FileLoad.commit
-
-    def commit(self, *args):  # type: ignore[no-untyped-def]
-        before = getattr(self, "before", [])
-        if self.parts or before:
-            commits.append((len(before) + 1, self.hands))
-        return real_commit(self, *args)
-
-    monkeypatch.setattr(importer._FileLoad, "commit", commit)
+    commits = _file_commits(monkeypatch)
     summary = import_paths(files, tmp_path / "h.duckdb", workers=2)
     assert summary.new_hands == 480
-    (first, first_hands), (second, second_hands) = commits
+    (first, first_hands), (second, second_hands) = ((len(p), h) for p, h in commits)
     assert first == 4 and 400 <= first_hands < 480 and second == 1
     assert first_hands + second_hands == 480
 
