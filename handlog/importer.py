@@ -197,8 +197,7 @@ def import_paths(
                 ending = left is not None and left < running
                 if len(task) > 1 or _whole_file(task, done):  # a few tasks a transaction
                     if loading is not None:  # a big file's transaction carried on: it ends
-                        loading.commit(connection, lock, after_commit)
-                        loading.finish(summary, on_file)
+                        loading.end(connection, lock, after_commit, summary, on_file)
                         loading = None
                     files_load.add(connection, lock, task, done, ending)
                     continue
@@ -212,8 +211,7 @@ def import_paths(
                     loading.finish(summary, on_file)
                     loading = None
             if loading is not None:  # a transaction carried on to no other file
-                loading.commit(connection, lock, after_commit)
-                loading.finish(summary, on_file)
+                loading.end(connection, lock, after_commit, summary, on_file)
                 loading = None
             files_load.commit(connection, lock)
             if after_commit is not None:
@@ -1291,9 +1289,7 @@ class _FileLoad:
         self.carried = False
         """Whether the file's last part is loaded and its transaction left under way for the
         next file."""
-        self.kept: list[tuple[Job, PartResult, int]] | None = []
-        if not self._may_carry(plan):
-            self.kept = None
+        self.kept: list[tuple[Job, PartResult, int]] | None = [] if self._may_carry(plan) else None
         """The parts of the transaction under way, kept to store them again should a later
         file's rows be refused in it; None once they, and those of the files before, hold
         more than `HELD_BYTES` (the file commits at its end, then), or for a file that is not
@@ -1430,6 +1426,19 @@ class _FileLoad:
             self.failure = _refusal(error)
         finally:
             lock.pause()
+
+    def end(
+        self,
+        connection: Any,
+        lock: ImportLock,
+        after_commit: Callable[..., None] | None,
+        summary: ImportSummary,
+        on_file: Callable[[FilePlan, dict[str, int], int, list[Unreadable]], None] | None,
+    ) -> None:
+        """End the transaction the file left under way (`carried`) with no other file to go
+        on with: committed, and the file counted (`finish`)."""
+        self.commit(connection, lock, after_commit)
+        self.finish(summary, on_file)
 
     def _refused(self, connection: Any, lock: ImportLock, error: BaseException) -> None:
         """The transaction under way failed: rolled back, and its file fails when DuckDB
