@@ -211,7 +211,7 @@ def test_the_hands_of_a_drawn_batch_are_those_ranked(spot: Spot) -> None:
     keys, bits, _, _ = calculate._card_codes()
     for player in range(len(deal.players)):
         held = hands[:, player]
-        high, low = deal._rank(keys[held].sum(axis=1), bits[held].sum(axis=1))
+        high, low = deal._rank(keys[held].sum(axis=1), bits[held].sum(axis=1).take)
         if deal.variant.high:
             assert batch.high is not None and np.array_equal(batch.high[player], high)
         if deal.variant.low:

@@ -32,6 +32,7 @@ _CACHED = (
     evaluate._size_tables,
     evaluate._lowball_tables,
     evaluate._lowball_size_tables,
+    evaluate._by_rank_sum,
     evaluate.card_codes,
 )
 
@@ -62,6 +63,8 @@ def _all_tables() -> dict[str, Any]:
         tables = evaluate._size_tables(size)
         for field in ("multiset_by_rank_sum", "high_by_multiset", "low_by_multiset"):
             found[f"size{size}.{field}"] = getattr(tables, field)
+        for kind in ("high", "low"):
+            found[f"size{size}.{kind}_by_rank_sum"] = evaluate._by_rank_sum(size, kind)
     for lowball in (Lowball.DEUCE_TO_SEVEN, Lowball.ACE_TO_SIX):
         five = evaluate._lowball_tables(lowball)
         found[f"{lowball}.five_low"] = five.five_low
@@ -114,6 +117,7 @@ arrays = [base.five_rank_sums, base.five_high, base.five_low, base.flush_suit, b
 for size in (5, 6, 7):
     tables = evaluate._size_tables(size)
     arrays += [tables.multiset_by_rank_sum, tables.high_by_multiset, tables.low_by_multiset]
+    arrays += [evaluate._by_rank_sum(size, kind) for kind in ("high", "low")]
 for lowball in (Lowball.DEUCE_TO_SEVEN, Lowball.ACE_TO_SIX):
     five = evaluate._lowball_tables(lowball)
     arrays += [five.five_low, five.flush_low]

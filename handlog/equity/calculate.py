@@ -295,31 +295,22 @@ class _Deal:
 
     # -- ranking ---------------------------------------------------------------------------
 
-    def _rank(self, keys: np.ndarray, bits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The high and the low strength of hands given as code sums (`_NONE` for the kind
-        the game does not play), as int16."""
+    def _rank(
+        self, keys: np.ndarray, bits_of: Callable[[np.ndarray], np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The high and the low strength of hands given as code sums, the keys and a way to
+        the bits of the rows asked (`evaluate.high_rank_keyed`: only the hands with five cards
+        of a suit read theirs), as int16 (`_NONE` for the kind the game does not play)."""
         variant = self.variant
         size = self.size
         self.rankings += len(keys) * (variant.high + variant.low)
-        high = (
-            evaluate.high_rank_summed(keys, bits, size).astype(np.int16) if variant.high else _NONE
-        )
+        high = evaluate.high_rank_keyed(keys, bits_of, size) if variant.high else _NONE
         low = (
-            evaluate.low_rank_summed(
-                keys, bits, size, variant.low_qualifier, variant.lowball
-            ).astype(np.int16)
+            evaluate.low_rank_keyed(keys, bits_of, size, variant.low_qualifier, variant.lowball)
             if variant.low
             else _NONE
         )
         return high, low
-
-    def _rank_players(
-        self, sums: list[tuple[np.ndarray, np.ndarray]]
-    ) -> tuple[list[np.ndarray], list[np.ndarray]]:
-        """Each player's hands, given as their code sums (keys, bits), ranked (`_rank`): the
-        players' high strengths and their low ones."""
-        ranked = [self._rank(keys, bits) for keys, bits in sums]
-        return [high for high, _ in ranked], [low for _, low in ranked]
 
     # -- every deal --------------------------------------------------------------------------
 
@@ -373,7 +364,7 @@ class _Deal:
                 keys = (keys[:, np.newaxis] + self.pool_keys)[free]
                 bits = (bits[:, np.newaxis] + self.pool_bits)[free]
                 place[-1] = unknown
-                ranked = [_spread(values, free) for values in self._rank(keys, bits)]
+                ranked = [_spread(values, free) for values in self._rank(keys, bits.take)]
             highs.append(ranked[0].reshape(place) if ranked[0] is not _NONE else _NONE)
             lows.append(ranked[1].reshape(place) if ranked[1] is not _NONE else _NONE)
             if len(rows) > 1:
@@ -441,7 +432,7 @@ class _Deal:
             for column in columns + ([community] if community is not None else []):
                 keys += keys_of[column]
                 bits += bits_of[column]
-            high, low = self._rank(keys, bits)
+            high, low = self._rank(keys, bits.take)
             highs.append(high)
             lows.append(low)
 
@@ -652,25 +643,25 @@ class _Deal:
         """`count` random deals of the rest, each as likely as any other: the next rows of
         the spot's deal table, relabelled (`_Drawn`, made on the first batch from
         `generator`): each player's code sums are a look-up per unit of their cards to come (a
-        pair or a single) and the community card's, no random draw, no try thrown away."""
+        pair or a single) and the community card's, no random draw, no try thrown away; the
+        bits summed only for the hands that read them (`evaluate.high_rank_keyed`)."""
         if self.drawn is None:
             self.drawn = _Drawn(self, generator)
         drawn = self.drawn
         ids = drawn.next_rows(count)
-        sums = []
+        highs: list[np.ndarray] = []
+        lows: list[np.ndarray] = []
         for player, units in enumerate(drawn.of_player):
             if drawn.own[player]:  # the known cards' codes are in the first unit's
                 keys = drawn.keys[units[0]].take(ids[units[0]])
-                bits = drawn.bits[units[0]].take(ids[units[0]])
                 units = units[1:]
             else:
                 keys = np.full(count, self.fixed_keys[player], dtype=np.int64)
-                bits = np.full(count, self.fixed_bits[player], dtype=np.int64)
             for unit in units:
                 keys += drawn.keys[unit].take(ids[unit])
-                bits += drawn.bits[unit].take(ids[unit])
-            sums.append((keys, bits))
-        highs, lows = self._rank_players(sums)
+            high, low = self._rank(keys, functools.partial(drawn.bits_of, ids, player))
+            highs.append(high)
+            lows.append(low)
 
         def hands(chosen: np.ndarray) -> np.ndarray:
             return drawn.hands(ids, chosen)
@@ -694,7 +685,7 @@ class _Deal:
                 fixed = np.array([self.fixed_keys, self.fixed_bits], dtype=np.int64)
                 high, low = self._rank(
                     (fixed[0][:, np.newaxis] + drawn_keys).ravel(),
-                    (fixed[1][:, np.newaxis] + drawn_bits).ravel(),
+                    (fixed[1][:, np.newaxis] + drawn_bits).ravel().take,
                 )
             else:
                 keys = []
@@ -702,7 +693,7 @@ class _Deal:
                 for player, (rows, _) in enumerate(draws):
                     keys.append(pool_keys[rows].sum(axis=1) + self.fixed_keys[player])
                     bits.append(pool_bits[rows].sum(axis=1) + self.fixed_bits[player])
-                high, low = self._rank(np.concatenate(keys), np.concatenate(bits))
+                high, low = self._rank(np.concatenate(keys), np.concatenate(bits).take)
             tables = []
             start = 0
             for rows, masks in draws:
@@ -883,6 +874,9 @@ class _Drawn:
             self.sizes.extend(sizes)
         self.own = [len(units) > 0 for units in self.of_player]
         """Whether each player gets cards of their own (else only the community card)."""
+        self.fixed_bits = deal.fixed_bits
+        """Each player's known cards' bit sum (in the first unit's of a player with cards of
+        their own)."""
         if deal.community_draw:
             for units in self.of_player:
                 units.append(len(self.sizes))
@@ -943,6 +937,19 @@ class _Drawn:
             filled += take
         self.used += count
         return ids
+
+    def bits_of(self, ids: np.ndarray, player: int, chosen: np.ndarray) -> np.ndarray:
+        """The bit sums of the player's hands in the `chosen` deals of a batch (`ids`, its
+        unit numbers), summed as `_Deal.sample` sums the keys."""
+        units = self.of_player[player]
+        if self.own[player]:
+            bits = self.bits[units[0]].take(ids[units[0]].take(chosen))
+            units = units[1:]
+        else:
+            bits = np.full(len(chosen), self.fixed_bits[player], dtype=np.int64)
+        for unit in units:
+            bits += self.bits[unit].take(ids[unit].take(chosen))
+        return bits
 
     def hands(self, ids: np.ndarray, chosen: np.ndarray) -> np.ndarray:
         """(`chosen` deals, players, hand size) `Card.index` values of the chosen deals of a

@@ -530,6 +530,23 @@ def _size_tables(size: int) -> _SizeTables:
     )
 
 
+@cache
+def _by_rank_sum(size: int, kind: str) -> Any:  # np.ndarray
+    """Rank sum -> the `high_by_multiset` (`kind` "high") or `low_by_multiset` ("low") of its
+    multiset, as int16 (every value fits): one look-up where `_SizeTables` takes two, for the
+    batches of sums (`high_rank_keyed`, `low_rank_keyed`). As big as `multiset_by_rank_sum`
+    (15.6 MB for seven cards), so made (and kept) only for the sizes and kinds asked."""
+    import numpy as np
+
+    def build() -> dict[str, Any]:
+        tables = _size_tables(size)
+        by_multiset = tables.high_by_multiset if kind == "high" else tables.low_by_multiset
+        return {"by_rank_sum": by_multiset.astype(np.int16)[tables.multiset_by_rank_sum]}
+
+    expected = {"by_rank_sum": ("int16", _largest_rank_sum(size) + 1)}
+    return _kept_or_built(f"size{size}-{kind}", expected, build)["by_rank_sum"]
+
+
 @dataclass(frozen=True, slots=True)
 class _LowballTables:
     """Five-card classes and tables of a lowball whose straights and flushes count
@@ -1381,14 +1398,26 @@ def high_rank_summed(keys: np.ndarray, bits: np.ndarray, size: int) -> np.ndarra
     `card_codes` (two int64 arrays of N), as an int32 array of N."""
     import numpy as np
 
+    return high_rank_keyed(keys, bits.take, size).astype(np.int32)
+
+
+def high_rank_keyed(
+    keys: np.ndarray, bits_of: Callable[[np.ndarray], np.ndarray], size: int
+) -> np.ndarray:
+    """`high_rank_summed` as an int16 array (every value fits), given the key sums and
+    `bits_of`, which gives the bit sums of the rows asked (an int array of row numbers): only
+    the hands with five or more cards of one suit need theirs (3% of seven-card hands), so a
+    caller that sums the codes of random deals (`handlog.equity`) sums their bits for those
+    alone."""
+    import numpy as np
+
     base = _base_tables()
-    tables = _size_tables(size)
-    result = tables.high_by_multiset[tables.multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]]
-    flush_suits = base.flush_suit[keys & SUIT_COUNT_MASK]
+    result = _by_rank_sum(size, "high").take(keys >> SUIT_COUNT_BITS)
+    flush_suits = base.flush_suit.take(keys & SUIT_COUNT_MASK)
     rows = np.flatnonzero(flush_suits >= 0)
     if rows.size:
         shift = SUIT_BITS_PER_SUIT * flush_suits[rows]
-        result[rows] = base.flush_high[(bits[rows] >> shift) & 0x1FFF]
+        result[rows] = base.flush_high[(bits_of(rows) >> shift) & 0x1FFF]
     return result
 
 
@@ -1403,19 +1432,34 @@ def low_rank_summed(
     `card_codes`: an int32 array with `NO_LOW` where no low qualifies."""
     import numpy as np
 
+    return low_rank_keyed(keys, bits.take, size, qualifier, lowball).astype(np.int32)
+
+
+def low_rank_keyed(
+    keys: np.ndarray,
+    bits_of: Callable[[np.ndarray], np.ndarray],
+    size: int,
+    qualifier: int | None,
+    lowball: Lowball = Lowball.ACE_TO_FIVE,
+) -> np.ndarray:
+    """`low_rank_summed` as an int16 array, given the key sums and `bits_of` as for
+    `high_rank_keyed`: an ace-to-five low never reads the bits, the other lowballs only those
+    of the hands with five cards of one suit."""
+    import numpy as np
+
     floor = _qualifying_floor(qualifier, lowball)
-    multiset = _size_tables(size).multiset_by_rank_sum[keys >> SUIT_COUNT_BITS]
     if lowball is Lowball.ACE_TO_FIVE:
-        result = _size_tables(size).low_by_multiset[multiset]
+        result = _by_rank_sum(size, "low").take(keys >> SUIT_COUNT_BITS)
         if floor:
             result[result < floor] = NO_LOW
         return result
-    result = _lowball_size_tables(lowball, size).low_by_multiset[multiset]
-    rows = np.flatnonzero(_base_tables().flush_suit[keys & SUIT_COUNT_MASK] >= 0)
+    multiset = _size_tables(size).multiset_by_rank_sum.take(keys >> SUIT_COUNT_BITS)
+    result = _lowball_size_tables(lowball, size).low_by_multiset.take(multiset).astype(np.int16)
+    rows = np.flatnonzero(_base_tables().flush_suit.take(keys & SUIT_COUNT_MASK) >= 0)
     if rows.size:
         # Five or more cards of one suit: every five is ranked, as `low_rank_batch` does, from
         # the cards the bits name.
-        result[rows] = _best_five_lowball(_cards_of_bits(bits[rows], size), lowball)
+        result[rows] = _best_five_lowball(_cards_of_bits(bits_of(rows), size), lowball)
     return result
 
 
