@@ -321,3 +321,33 @@ def test_the_stated_error_covers_the_exact_equity_about_95_percent_of_the_time()
     assert 0.91 <= covered / total <= 0.99, (covered, total)
     assert 0.75 <= sum(squares) / len(squares) <= 1.3, sum(squares) / len(squares)
     assert 0.7 <= sum(spreads) / len(spreads) <= 1.3, spreads
+
+
+@pytest.mark.parametrize("game", [Game.STUD, Game.RAZZ, Game.STUD8])
+def test_two_players_outcomes_counted_by_comparisons_are_those_of_the_codes(
+    game: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Heads-up in a game of one kind, a batch's outcomes are counted from two comparisons
+    (`_Deal._counted`), no code made: the same counts, and the same deals for each outcome,
+    as the codes of every player count (`_outcomes`, `_each_outcome`); a hi/lo game takes the
+    codes."""
+    rng = random.Random(f"outcomes {game}")
+    deck = list(DECK)
+    rng.shuffle(deck)
+    holdings = tuple(Holding(f"p{seat}", tuple(deck.pop() for _ in range(3))) for seat in (0, 1))
+    names = tuple(h.player for h in holdings)
+    deal = calculate._Deal(Spot(game, holdings, (Pot(101, names),), profile=CASINO))
+    batch = deal.sample(np.random.default_rng(3), 20_000)
+    codes, void = deal._outcomes(batch, [0, 1])
+    if game is not Game.STUD8:
+
+        def no_codes(*_: object) -> None:
+            raise AssertionError("codes made for two players of one kind")
+
+        monkeypatch.setattr(deal, "_outcomes", no_codes)
+    counts, matching = deal._counted(batch, [0, 1])
+    assert counts == calculate._each_outcome(codes, void)
+    assert sum(deals for _, deals in counts) == 20_000
+    for code, deals in counts:
+        assert np.array_equal(matching(code), codes == code)
+        assert int(np.count_nonzero(matching(code))) == deals

@@ -715,6 +715,10 @@ class _Deal:
     def score(self, batch: _Batch, tally: _Tally) -> None:
         """Add what each player wins of each pot in each deal of `batch` to `tally`."""
         tally.count += batch.count
+        # Who wins among each set of eligible players (side pots often have the same set).
+        outcomes: dict[
+            tuple[int, ...], tuple[list[tuple[int, int]], Callable[[int], np.ndarray]]
+        ] = {}
         for index, pot in enumerate(self.spot.pots):
             eligible = self.eligible[index]
             if len(eligible) == 1 or pot.amount == 0:
@@ -725,9 +729,12 @@ class _Deal:
                 else:
                     tally.add(index, {}, whole, batch.count)
                 continue
-            codes, void = self._outcomes(batch, eligible)
+            found = outcomes.get(tuple(eligible))
+            if found is None:
+                found = outcomes[tuple(eligible)] = self._counted(batch, eligible)
+            counts, matching = found
             width = len(eligible)
-            for code, deals in _each_outcome(codes, void):
+            for code, deals in counts:
                 # An outcome whose division reads no card pays alike in every deal: paid on
                 # the first deal it comes up in, the same for the spot's later batches.
                 key = (index, code)
@@ -740,14 +747,14 @@ class _Deal:
                 low = [p for bit, p in enumerate(eligible) if code >> (width + bit) & 1]
                 if self._reads_cards(pot.amount, high, low):
                     self.paid[key] = None
-                    cells = np.flatnonzero(codes == code)
+                    cells = np.flatnonzero(matching(code))
                     hands = batch.hands(cells)
                     tied = sorted({*high, *low})
                     for first, size in self._by_odd_chip_cards(hands[:, tied, :]):
                         won_high, won_low = self._award(pot.amount, high, low, hands[first])
                         tally.add(index, won_high, won_low, size)
                 else:
-                    example = np.array([int((codes == code).argmax())])
+                    example = np.array([int(matching(code).argmax())])
                     won_high, won_low = self._award(pot.amount, high, low, batch.hands(example)[0])
                     self.paid[key] = (won_high, won_low)
                     tally.add(index, won_high, won_low, deals)
@@ -771,6 +778,35 @@ class _Deal:
         else:
             _, firsts, sizes = np.unique(compared, axis=0, return_index=True, return_counts=True)
         return list(zip(firsts.tolist(), sizes.tolist(), strict=True))
+
+    def _counted(
+        self, batch: _Batch, eligible: list[int]
+    ) -> tuple[list[tuple[int, int]], Callable[[int], np.ndarray]]:
+        """The outcomes among `eligible` that come up in `batch` (`_outcomes`' codes), each
+        with its deals (`_each_outcome`), and a function giving, for a code, a flat boolean
+        array of the deals with that outcome. Two players ranked by one kind on one axis of
+        deals (a sample: the usual heads-up spot) are counted from two comparisons, no code
+        made: the first player alone best (code 1), the second (2), both (3)."""
+        split = batch.high is not None and batch.low is not None
+        first = batch.high if batch.high is not None else batch.low
+        if not split and first is not None and len(eligible) == 2 and batch.valid is None:
+            mine, theirs = first[eligible[0]], first[eligible[1]]
+            if mine.shape == theirs.shape == batch.shape and len(batch.shape) == 1:
+                ahead = int(np.count_nonzero(mine > theirs))
+                tied = int(np.count_nonzero(mine == theirs))
+                found = [(1, ahead), (2, batch.count - ahead - tied), (3, tied)]
+                tests = {1: np.greater, 2: np.less, 3: np.equal}
+
+                def matching_two(code: int) -> np.ndarray:
+                    return tests[code](mine, theirs)
+
+                return [(code, deals) for code, deals in found if deals], matching_two
+        codes, void = self._outcomes(batch, eligible)
+
+        def matching(code: int) -> np.ndarray:
+            return codes == code
+
+        return _each_outcome(codes, void), matching
 
     def _outcomes(self, batch: _Batch, eligible: list[int]) -> tuple[np.ndarray, int]:
         """Per deal (flat), who wins: a bit per eligible player for the high hand (the low in a
