@@ -233,6 +233,8 @@ class _BaseTables:
     flush_suit: Any  # np.ndarray
     """Packed suit counts -> the suit with five or more cards, or -1."""
     flush_suit_list: list[int]
+    flush_suit_small: Any  # np.ndarray
+    """`flush_suit` as int8: a batch's look-up of it makes an eighth of the bytes."""
     flush_high: Any  # np.ndarray
     """13-bit mask of the ranks held in the flush suit -> best `high_rank`; -1 unless the mask
     has 5 to 7 bits."""
@@ -470,7 +472,8 @@ def _base_tables() -> _BaseTables:
     )
     card_rank_bits = 1 << (indices // 4)
     card_suits = indices % 4
-    for array in (card_keys, card_rank_bits, card_suits):
+    flush_suit_small = arrays["flush_suit"].astype(np.int8)
+    for array in (card_keys, card_rank_bits, card_suits, flush_suit_small):
         array.flags.writeable = False
     return _BaseTables(
         five_rank_sums=arrays["five_rank_sums"],
@@ -478,6 +481,7 @@ def _base_tables() -> _BaseTables:
         five_low=arrays["five_low"],
         flush_suit=arrays["flush_suit"],
         flush_suit_list=arrays["flush_suit"].tolist(),
+        flush_suit_small=flush_suit_small,
         flush_high=arrays["flush_high"],
         card_keys=card_keys,
         card_rank_bits=card_rank_bits,
@@ -1413,7 +1417,7 @@ def high_rank_keyed(
 
     base = _base_tables()
     result = _by_rank_sum(size, "high").take(keys >> SUIT_COUNT_BITS)
-    flush_suits = base.flush_suit.take(keys & SUIT_COUNT_MASK)
+    flush_suits = base.flush_suit_small.take(keys & SUIT_COUNT_MASK)
     rows = np.flatnonzero(flush_suits >= 0)
     if rows.size:
         shift = SUIT_BITS_PER_SUIT * flush_suits[rows]
@@ -1455,7 +1459,7 @@ def low_rank_keyed(
         return result
     multiset = _size_tables(size).multiset_by_rank_sum.take(keys >> SUIT_COUNT_BITS)
     result = _lowball_size_tables(lowball, size).low_by_multiset.take(multiset).astype(np.int16)
-    rows = np.flatnonzero(_base_tables().flush_suit.take(keys & SUIT_COUNT_MASK) >= 0)
+    rows = np.flatnonzero(_base_tables().flush_suit_small.take(keys & SUIT_COUNT_MASK) >= 0)
     if rows.size:
         # Five or more cards of one suit: every five is ranked, as `low_rank_batch` does, from
         # the cards the bits name.
