@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from handlog.cards import DECK, Card, cards
 from handlog.model import Game
+from handlog.rules import evaluate
 from handlog.rules.evaluate import (
     HIGH_CATEGORIES,
     LOW_RANK_COUNT,
@@ -445,3 +446,19 @@ def test_bring_in_highest_door_card_in_razz_ace_lowest():
         if other.rank != 14:
             assert bring_in_player({"ace": cards("As")[0], "other": other}, "razz") == "other"
     assert bring_in_player({"a": cards("Ac")[0], "b": cards("As")[0]}, "razz") == "b"
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_the_rank_sum_tables_give_each_multiset_its_strength_in_one_look_up(size):
+    """`_by_rank_sum` (the samples' one look-up: `high_rank_keyed`, `low_rank_keyed`) holds,
+    at the rank sum of every multiset of `size` ranks, the strength the two look-ups of
+    `_SizeTables` give it, high and low."""
+    multisets = evaluate._rank_multisets(size)
+    sums = np.array(evaluate.RANK_SUM_KEYS, dtype=np.int64)[multisets].sum(axis=1)
+    tables = evaluate._size_tables(size)
+    rows = tables.multiset_by_rank_sum[sums]
+    assert np.array_equal(rows, np.arange(len(multisets)))
+    for kind, by_multiset in (("high", tables.high_by_multiset), ("low", tables.low_by_multiset)):
+        direct = evaluate._by_rank_sum(size, kind)
+        assert direct.dtype == np.int16
+        assert np.array_equal(direct[sums], by_multiset[rows])
