@@ -4,9 +4,11 @@ deck could be dealt: exactly when the deals left are few, else from a seeded sam
 
 How it runs: a player's final hand is the cards they hold plus the cards they still get, and
 the hand evaluator ranks hands from two sums of per-card codes (`evaluate.card_codes`), so the
-known cards are summed once and only the drawn ones are added. Every set of cards a player
-could still get (a draw: a few hundred or thousand of them) is ranked once, and a deal is a
-draw for each player, no card in two. Exactly, heads-up: the deals are counted, not listed
+known cards are summed once and only the drawn ones are added (a sample's second sum, the
+suits', only for the few hands that can hold a flush: `evaluate.high_rank_keyed`). Every set
+of cards a player could still get (a draw: a few hundred or thousand of them) is ranked once,
+and a deal is a draw for each player, no card in two. Exactly, heads-up: the deals are
+counted, not listed
 (`_count_apart`: each draw of one player against the other's sorted strengths, those sharing
 its cards taken off by inclusion and exclusion; or, when the pairs of draws are few, every
 pair compared at once, `_Deal._count_pairs`), each half of a hi/lo pot apart; only tied deals are
@@ -19,8 +21,9 @@ relabelled by a random permutation of the spot's unknown cards and read from a r
 no try thrown away. Each way deals the rest as a shuffled deck would, every deal as likely as
 any other.
 However found, a deal comes down to who wins each pot or half — the winners' seats as a small
-integer, counted (`_each_outcome`) — and each distinct outcome is paid by the replay's own
-division (`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
+integer, counted (`_each_outcome`; two players of one kind of hand by two comparisons,
+`_Deal._counted`) — and each distinct outcome is paid by the replay's own division
+(`tables.award`: the parts of the pot, `tables.pot_parts`, shared among ties by
 `tables.divide`) on one representative deal: the tie splits and the house's odd chip are the
 replay's rules, not a second copy of them. Where an odd chip is left over among tied hands and
 the house gives it by the cards (`tables.award_reads_cards`), the deals are grouped further by
