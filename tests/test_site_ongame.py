@@ -20,7 +20,7 @@ from handlog.parse.reader import open_text
 from handlog.parse.sites import detect, ongame
 from handlog.rules.replay import replay
 
-from .conftest import SHARED_CORPUS
+from .conftest import SHARED_CORPUS, SITES
 from .test_roundtrip import _rename, names
 
 CORPUS = sorted((SHARED_CORPUS / "OnGame").glob("*.txt"))
@@ -267,6 +267,25 @@ def test_side_pot_split_halves_all_in_and_names_with_spaces_and_brackets():
     assert result.net == printed_nets(SIDE_POT)
     assert sum(result.net.values()) == -hand.rake
     assert parse_text(ongame.print_hand(hand)) == [hand]
+
+
+def test_a_main_pot_the_rake_took_whole_is_won_by_nobody():
+    """A main pot (a player all in for $0.02) all gone to the rake ($0.18) is printed "Main
+    pot: $0.18 won by", as handlog's OnGame printer writes a simulated hand (`handlog simulate
+    --site ongame --game stud --hands 4000 --seed 3`): read, replayed clean, printed back
+    alike."""
+    path = SITES / "ongame" / "stud-main-pot-raked-whole.txt"
+    text = _text(path)
+    hand = _one(text)
+    assert (hand.main_pot, hand.side_pots, hand.rake) == (18, (293, 45, 20), 18)
+    collects = [(a.player, a.amount, a.pot) for a in hand.actions if a.kind is ActionKind.COLLECT]
+    assert collects == [("Hero", 293, 1), ("Hero", 45, 2), ("Hero", 20, 3)]
+    result = _check(hand)
+    assert result.violations == ()
+    assert result.net == printed_nets(text)
+    printed = ongame.print_hand(hand)
+    assert "\nMain pot: $0.18 won by\n" in printed
+    assert parse_text(printed) == [hand]
 
 
 def test_a_raise_whose_hand_total_disagrees_with_its_chips_is_flagged():

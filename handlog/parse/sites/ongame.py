@@ -348,15 +348,16 @@ class _HandBuilder(txt.TextHandBuilder):
         self.events.append(model.Note(self.street, model.NoteKind.SITTING_OUT, player, text, line))
 
     def _pot_won(self, text: str, line: int) -> None:
-        # "Main pot: $5.14 won by Hero ($4.89)", "Side pot 1: $3.26 won by A ($1.55), B ($1.55)"
+        # "Main pot: $5.14 won by Hero ($4.89)", "Side pot 1: $3.26 won by A ($1.55), B ($1.55)";
+        # "Main pot: $0.18 won by": the rake took it whole, nobody collects.
         colon = text.index(": ")
         label = text[:colon]
         pot = 0 if label == "Main pot" else small_number(label[9:])
         if pot != len(self.pots):
             raise txt.LineError(self.relative(line), "the pots are not printed in order", text)
-        by = text.index(" won by ", colon)
+        by = text.index(" won by", colon)
         self.pots.append(minor_units(text[colon + 2 : by]))
-        winners = text[by + 8 :]
+        winners = text[by + 8 :]  # after " won by " (nothing when nobody collects)
         position = 0
         while position < len(winners):
             found = self._winner(winners, position, line, text)
@@ -531,7 +532,7 @@ def print_hand(hand: model.Hand) -> str:
             f"{c.player} ({money(c.amount)}{' ' + c.half.capitalize() if c.half else ''})"
             for c in pots.get(index, ())
         )
-        lines.append(f"{label}: {money(amount)} won by {winners}")
+        lines.append(f"{label}: {money(amount)} won by {winners}".rstrip())
     lines.append(f"Rake taken: {money(hand.rake)}")
     results = {result.player: result for result in hand.results}
     shows = {
