@@ -309,6 +309,9 @@ class _Builder:
         `Dealt` record)."""
         self.facing = 0
         """The largest of a round's totals (what each player put in on its street)."""
+        self.completed = False
+        """Whether the first street's completion has been made (an all-in short of the small
+        bet included)."""
         self.last = max(self.streets.values())
         self.community: Card | None = None
         """The card dealt face up to all on the last street (`<cards>` with no player)."""
@@ -559,8 +562,12 @@ class _Builder:
             kind = ActionKind.CALL
         elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
             bring_in_only = street == self.first and facing < self.small_bet
-            if bring_in_only:
+            # Over an all-in completion short of the small bet, a bet past the small bet is a
+            # raise of that completion (the rules' reading: `engine.Table.bet_kind`), one to the
+            # small bet the completion still.
+            if bring_in_only and not (self.completed and total > self.small_bet):
                 kind = ActionKind.COMPLETE
+                self.completed = True
             elif facing == 0:
                 kind = ActionKind.BET
             else:

@@ -327,6 +327,9 @@ class _Builder:
         """What each player has put in on this street."""
         self.facing = 0
         """The largest of `totals` (0 when empty)."""
+        self.completed = False
+        """Whether 3rd street's completion has been made (an all-in short of the small bet
+        included)."""
         self.street = Street.ANTES
         self.revealed: set[str] = set()
         """Players whose cards a SHOWN or MUCKED list revealed."""
@@ -549,8 +552,16 @@ class _Builder:
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
             action = ActionKind.CALL
-        elif street == Street.THIRD and facing < self.small_bet:
+        elif (
+            street == Street.THIRD
+            and facing < self.small_bet
+            and not (self.completed and total > self.small_bet)
+        ):
+            # Over an all-in completion short of the small bet, a bet past the small bet is a
+            # raise of it (the rules' reading: `engine.Table.bet_kind`), one to the small bet the
+            # completion still.
             action = ActionKind.COMPLETE
+            self.completed = True
         elif facing == 0:
             action = ActionKind.BET
         else:
