@@ -799,34 +799,3 @@ def test_the_bet_faced_falls_back_when_the_largest_street_total_goes_down():
         ("Ann", ActionKind.RAISE, 5, 15),
         ("Bob", ActionKind.CALL, 10, 15),
     ]
-
-
-def test_over_a_short_all_in_completion_a_bet_past_the_small_bet_is_a_raise():
-    """Bring-in 5, an all-in for 6 (a completion short of the small bet of 10): a raise-to 16
-    after it raises that completion, as the rules read it (a simulated tournament hand that
-    was read as a completion to 16 and flagged), and one to 10 still completes."""
-    path = (
-        Path(__file__).parent
-        / "sites/ipoker/tournament-stud8-raise-over-short-all-in-completion.xml"
-    )
-    text = path.read_text(encoding="utf-8")
-    raise_to = '<action no="15" player="MaverickMaster" type="23" sum="16" cards=""/>'
-    assert raise_to in text
-
-    def third(text: str) -> list[tuple[str, ActionKind, int | None]]:
-        (hand,) = parse_text(text)
-        assert isinstance(hand, Hand)
-        bets = (ActionKind.COMPLETE, ActionKind.RAISE)
-        return [
-            (a.player, a.kind, a.to_amount)
-            for a in hand.actions
-            if a.street is Street.THIRD and a.kind in bets
-        ][:2]
-
-    assert third(text) == [
-        ("tilt2982", ActionKind.COMPLETE, 6),
-        ("MaverickMaster", ActionKind.RAISE, 16),
-    ]
-    assert [c.replay.violations for c in check_file(str(path))] == [()]
-    completed = text.replace(raise_to, raise_to.replace('sum="16"', 'sum="10"'))
-    assert third(completed)[1] == ("MaverickMaster", ActionKind.COMPLETE, 10)

@@ -606,34 +606,3 @@ def test_the_bet_faced_falls_back_when_the_largest_street_total_goes_down():
         ("Ann", ActionKind.RAISE, 25, 125),
         ("Bob", ActionKind.CALL, 75, 125),
     ]
-
-
-def test_over_a_short_all_in_completion_a_bet_past_the_small_bet_is_a_raise():
-    """Bring-in 5, an all-in for 6 (a completion short of the small bet of 10): a RAISE to 16
-    after it raises that completion, as the rules read it (a simulated tournament hand that
-    was read as a completion to 16 and flagged), and one to 10 still completes."""
-    path = (
-        Path(__file__).parent
-        / "sites/merge/tournament-stud8-raise-over-short-all-in-completion.xml"
-    )
-    text = path.read_text(encoding="utf-8")
-    raise_to = '<event type="RAISE" player="8" amount="16"/>'
-    assert raise_to in text
-
-    def third(text: str) -> list[tuple[str, ActionKind, int | None]]:
-        (hand,) = parse_text(text)
-        assert isinstance(hand, Hand)
-        bets = (ActionKind.COMPLETE, ActionKind.RAISE)
-        return [
-            (a.player, a.kind, a.to_amount)
-            for a in hand.actions
-            if a.street is Street.THIRD and a.kind in bets
-        ][:2]
-
-    assert third(text) == [
-        ("tilt2982", ActionKind.COMPLETE, 6),
-        ("MaverickMaster", ActionKind.RAISE, 16),
-    ]
-    assert [c.replay.violations for c in check_file(str(path))] == [()]
-    completed = text.replace(raise_to, raise_to.replace('amount="16"', 'amount="10"'))
-    assert third(completed)[1] == ("MaverickMaster", ActionKind.COMPLETE, 10)
