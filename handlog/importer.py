@@ -551,9 +551,9 @@ def _lone_range_bytes(size: int, workers: int) -> int:
     (`RANGE_BYTES`), or, for a file of up to one range, a share of it for each of `workers`
     when a share is no smaller than a small file: they read it together where one read it
     all while the others waited (measured, one file of 5,000 Winamax hands, 5.7 MB:
-    1.57-1.63 s -> 0.94-1.03). Not so the last of several files: cut, it would be stored in a transaction
-    of its own, not with the files before it (`_FilesLoad`), which cost more than it saved
-    (ten such files: 1.52-1.63 s -> 1.59-1.69)."""
+    1.57-1.63 s -> 0.94-1.03). Not so the last of several files: cut, it would be stored in
+    a transaction of its own, not with the files before it (`_FilesLoad`), which cost more
+    than it saved (ten such files: 1.52-1.63 s -> 1.59-1.69)."""
     share = -(-size // workers)
     if workers <= 1 or size > RANGE_BYTES or share < _small():
         return RANGE_BYTES
