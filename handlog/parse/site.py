@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 
 from handlog.errors import ParseError, Skipped
-from handlog.model import Game, Hand, Site, Structure
+from handlog.model import ActionKind, Game, Hand, Site, Structure
 from handlog.parse.reader import Chunk
 from handlog.rules.profiles import RuleProfile
 from handlog.rules.traits import SiteTraits
@@ -118,3 +118,17 @@ def fixed_limit_deals(
         for game in games
         for tournament in ((False, True) if tournaments else (False,))
     )
+
+
+def bet_kind(
+    first_street: bool, facing: int, total: int, small_bet: int, completed: bool
+) -> ActionKind:
+    """What a bet or raise to the street total `total` is, for a reader whose site does not
+    say (iPoker's `raise to`, Merge's events): on the first street while nobody has put in
+    the small bet, the completion, except that over an all-in completion short of it
+    (`completed`: the street's completion made) one past the small bet raises that completion,
+    as the rules read it (`engine.Table.bet_kind`); else a bet with nothing to match (`facing`
+    0), a raise."""
+    if first_street and facing < small_bet and not (completed and total > small_bet):
+        return ActionKind.COMPLETE
+    return ActionKind.BET if facing == 0 else ActionKind.RAISE

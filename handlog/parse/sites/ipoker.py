@@ -54,7 +54,7 @@ from handlog.money import (
     minor_units,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import fixed_limit_deals
+from handlog.parse.site import bet_kind, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
@@ -561,17 +561,9 @@ class _Builder:
         if code == CALL or (code == ALL_IN and total <= facing):
             kind = ActionKind.CALL
         elif code in (BET, RAISE_BY, RAISE_TO, ALL_IN):
-            bring_in_only = street == self.first and facing < self.small_bet
-            # Over an all-in completion short of the small bet, a bet past the small bet is a
-            # raise of that completion (the rules' reading: `engine.Table.bet_kind`), one to the
-            # small bet the completion still.
-            if bring_in_only and not (self.completed and total > self.small_bet):
-                kind = ActionKind.COMPLETE
-                self.completed = True
-            elif facing == 0:
-                kind = ActionKind.BET
-            else:
-                kind = ActionKind.RAISE
+            first = street == self.first
+            kind = bet_kind(first, facing, total, self.small_bet, self.completed)
+            self.completed |= kind is ActionKind.COMPLETE
         else:
             raise Problem(action.line, f"an action of type {code}, which iPoker does not write")
         return Action(

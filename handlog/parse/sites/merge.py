@@ -63,7 +63,7 @@ from handlog.money import (
     small_number,
 )
 from handlog.parse.reader import Chunk
-from handlog.parse.site import fixed_limit_deals
+from handlog.parse.site import bet_kind, fixed_limit_deals
 from handlog.parse.stakes import (
     BIG,
     FIRST,
@@ -552,20 +552,10 @@ class _Builder:
             return Action(street, player, ActionKind.BRING_IN, chips, total, line=line)
         if kind == "CALL" or (kind == "ALL_IN" and total <= facing):
             action = ActionKind.CALL
-        elif (
-            street == Street.THIRD
-            and facing < self.small_bet
-            and not (self.completed and total > self.small_bet)
-        ):
-            # Over an all-in completion short of the small bet, a bet past the small bet is a
-            # raise of it (the rules' reading: `engine.Table.bet_kind`), one to the small bet the
-            # completion still.
-            action = ActionKind.COMPLETE
-            self.completed = True
-        elif facing == 0:
-            action = ActionKind.BET
         else:
-            action = ActionKind.RAISE
+            first = street == Street.THIRD
+            action = bet_kind(first, facing, total, self.small_bet, self.completed)
+            self.completed |= action is ActionKind.COMPLETE
         return Action(street, player, action, chips, total, all_in=kind == "ALL_IN", line=line)
 
     def _stakes(self) -> tuple[int, int]:
